@@ -1,0 +1,199 @@
+// env.cpp - environment management: init, finalize, abort, queries, timers.
+#include <time.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include <fmt/core.h>
+
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "core/runtime.hpp"
+#include "mpi.h"
+
+using impi::api::check_initialized;
+using impi::api::report;
+using impi::core::Runtime;
+using impi::core::State;
+
+namespace {
+
+int do_init(int required, int *provided, const char *fn) {
+  auto &rt = Runtime::instance();
+  if (rt.state() != State::uninitialized)
+    return report(MPI_COMM_NULL, MPI_ERR_OTHER, fn,
+                  rt.state() == State::initialized ? "MPI is already initialized"
+                                                   : "MPI cannot be initialized after MPI_Finalize");
+  if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "unknown thread level");
+  auto r = rt.init(required);
+  if (!r) return report(MPI_COMM_NULL, impi::api::error_class_of(r.error()), fn, r.message());
+  if (provided) *provided = *r;
+  return MPI_SUCCESS;
+}
+
+// Copies s into out (at most max-1 chars plus NUL) and stores its length.
+void copy_out(std::string_view s, char *out, int *len, std::size_t max) {
+  std::size_t n = std::min(s.size(), max - 1);
+  std::memcpy(out, s.data(), n);
+  out[n] = '\0';
+  if (len) *len = static_cast<int>(n);
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Init(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  return do_init(MPI_THREAD_SINGLE, nullptr, "MPI_Init");
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  (void)argc;
+  (void)argv;
+  if (!provided) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
+  return do_init(required, provided, "MPI_Init_thread");
+}
+
+int PMPI_Finalize(void) {
+  if (!check_initialized("MPI_Finalize")) return MPI_ERR_OTHER;
+  auto s = Runtime::instance().finalize();
+  if (!s.ok())
+    return report(MPI_COMM_NULL, impi::api::error_class_of(s.error()), "MPI_Finalize", s.message());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Initialized(int *flag) {
+  if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
+  *flag = Runtime::instance().state() != State::uninitialized;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Finalized(int *flag) {
+  if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
+  *flag = Runtime::instance().state() == State::finalized;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
+  auto &rt = Runtime::instance();
+  std::string who = rt.state() == State::initialized
+                        ? fmt::format("rank {}", rt.world().rank)
+                        : std::string("a process");
+  (void)comm;  // the whole job ends, whatever the communicator (as Open MPI and MPICH do)
+  rt.abort(errorcode, fmt::format("MPI_Abort called by {} with error code {}", who, errorcode));
+}
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank) {
+  if (!check_initialized("MPI_Comm_rank")) return MPI_ERR_OTHER;
+  auto *c = impi::api::lookup_comm(comm);
+  if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, "MPI_Comm_rank");
+  if (!rank) return report(comm, MPI_ERR_ARG, "MPI_Comm_rank", "rank is NULL");
+  *rank = c->rank;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_size(MPI_Comm comm, int *size) {
+  if (!check_initialized("MPI_Comm_size")) return MPI_ERR_OTHER;
+  auto *c = impi::api::lookup_comm(comm);
+  if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, "MPI_Comm_size");
+  if (!size) return report(comm, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
+  *size = c->size;
+  return MPI_SUCCESS;
+}
+
+double PMPI_Wtime(void) {
+  timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double PMPI_Wtick(void) {
+  timespec ts;
+  if (::clock_getres(CLOCK_MONOTONIC, &ts) != 0) return 1e-9;
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+int PMPI_Get_processor_name(char *name, int *resultlen) {
+  if (!name || !resultlen)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
+  auto &rt = Runtime::instance();
+  std::string host;
+  if (rt.state() == State::initialized) {
+    host = rt.processor_name();
+  } else {
+    char buf[MPI_MAX_PROCESSOR_NAME] = {};
+    if (::gethostname(buf, sizeof buf - 1) == 0) host = buf;
+  }
+  copy_out(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_version(int *version, int *subversion) {
+  if (!version || !subversion)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Get_version", "NULL argument");
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_library_version(char *version, int *resultlen) {
+  if (!version || !resultlen)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
+  std::string v = fmt::format("impi {}.{}.{} (MPI {}.{}, IMPI protocol 0.0; built {})",
+                              IMPI_VERSION_MAJOR, IMPI_VERSION_MINOR, IMPI_VERSION_PATCH,
+                              MPI_VERSION, MPI_SUBVERSION, __DATE__);
+  copy_out(v, version, resultlen, MPI_MAX_LIBRARY_VERSION_STRING);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Query_thread(int *provided) {
+  if (!check_initialized("MPI_Query_thread")) return MPI_ERR_OTHER;
+  if (!provided) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+  *provided = Runtime::instance().thread_level();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Is_thread_main(int *flag) {
+  if (!check_initialized("MPI_Is_thread_main")) return MPI_ERR_OTHER;
+  if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+  *flag = Runtime::instance().is_main_thread();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
+  if (!string || !resultlen)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
+  std::string_view t = impi::api::error_text(errorcode);
+  if (t.empty()) {
+    copy_out(fmt::format("unknown error code {}", errorcode), string, resultlen,
+             MPI_MAX_ERROR_STRING);
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string",
+                  fmt::format("{} is not an error code", errorcode));
+  }
+  copy_out(t, string, resultlen, MPI_MAX_ERROR_STRING);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Error_class(int errorcode, int *errorclass) {
+  if (!errorclass) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class", "NULL argument");
+  if (impi::api::error_text(errorcode).empty())
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
+                  fmt::format("{} is not an error code", errorcode));
+  *errorclass = errorcode;  // every code impi raises is a class
+  return MPI_SUCCESS;
+}
+
+int PMPI_Pcontrol(const int level, ...) {
+  (void)level;  // profiling control: meaningful only to a profiling library
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+#include "api/generated/env_aliases.inc"

@@ -1,0 +1,208 @@
+#include "api/errors.hpp"
+
+#include <unistd.h>
+
+#include <mutex>
+#include <vector>
+
+#include "api/handles.hpp"
+#include "base/log.hpp"
+#include "core/runtime.hpp"
+
+namespace impi::api {
+
+namespace {
+
+struct ClassText {
+  int code;
+  std::string_view name;
+  std::string_view text;
+};
+
+constexpr ClassText kClasses[] = {
+    {MPI_SUCCESS, "MPI_SUCCESS", "no error"},
+    {MPI_ERR_BUFFER, "MPI_ERR_BUFFER", "invalid buffer pointer"},
+    {MPI_ERR_COUNT, "MPI_ERR_COUNT", "invalid count argument"},
+    {MPI_ERR_TYPE, "MPI_ERR_TYPE", "invalid datatype"},
+    {MPI_ERR_TAG, "MPI_ERR_TAG", "invalid tag argument"},
+    {MPI_ERR_COMM, "MPI_ERR_COMM", "invalid communicator"},
+    {MPI_ERR_RANK, "MPI_ERR_RANK", "invalid rank"},
+    {MPI_ERR_REQUEST, "MPI_ERR_REQUEST", "invalid request"},
+    {MPI_ERR_ROOT, "MPI_ERR_ROOT", "invalid root"},
+    {MPI_ERR_GROUP, "MPI_ERR_GROUP", "invalid group"},
+    {MPI_ERR_OP, "MPI_ERR_OP", "invalid reduction operation"},
+    {MPI_ERR_TOPOLOGY, "MPI_ERR_TOPOLOGY", "invalid topology"},
+    {MPI_ERR_DIMS, "MPI_ERR_DIMS", "invalid dimension argument"},
+    {MPI_ERR_ARG, "MPI_ERR_ARG", "invalid argument"},
+    {MPI_ERR_UNKNOWN, "MPI_ERR_UNKNOWN", "unknown error"},
+    {MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE", "message truncated"},
+    {MPI_ERR_OTHER, "MPI_ERR_OTHER", "other error (see the message printed with it)"},
+    {MPI_ERR_INTERN, "MPI_ERR_INTERN", "internal error"},
+    {MPI_ERR_IN_STATUS, "MPI_ERR_IN_STATUS", "error code is in the status"},
+    {MPI_ERR_PENDING, "MPI_ERR_PENDING", "pending request"},
+    {MPI_ERR_ACCESS, "MPI_ERR_ACCESS", "permission denied"},
+    {MPI_ERR_AMODE, "MPI_ERR_AMODE", "invalid file access mode"},
+    {MPI_ERR_ASSERT, "MPI_ERR_ASSERT", "invalid assert argument"},
+    {MPI_ERR_BAD_FILE, "MPI_ERR_BAD_FILE", "invalid file name"},
+    {MPI_ERR_BASE, "MPI_ERR_BASE", "invalid base address"},
+    {MPI_ERR_CONVERSION, "MPI_ERR_CONVERSION", "data conversion failed"},
+    {MPI_ERR_DISP, "MPI_ERR_DISP", "invalid displacement"},
+    {MPI_ERR_DUP_DATAREP, "MPI_ERR_DUP_DATAREP", "data representation already registered"},
+    {MPI_ERR_FILE_EXISTS, "MPI_ERR_FILE_EXISTS", "file exists"},
+    {MPI_ERR_FILE_IN_USE, "MPI_ERR_FILE_IN_USE", "file in use"},
+    {MPI_ERR_FILE, "MPI_ERR_FILE", "invalid file handle"},
+    {MPI_ERR_INFO_KEY, "MPI_ERR_INFO_KEY", "info key too long"},
+    {MPI_ERR_INFO_NOKEY, "MPI_ERR_INFO_NOKEY", "info key not defined"},
+    {MPI_ERR_INFO_VALUE, "MPI_ERR_INFO_VALUE", "info value too long"},
+    {MPI_ERR_INFO, "MPI_ERR_INFO", "invalid info object"},
+    {MPI_ERR_IO, "MPI_ERR_IO", "I/O error"},
+    {MPI_ERR_KEYVAL, "MPI_ERR_KEYVAL", "invalid attribute key"},
+    {MPI_ERR_LOCKTYPE, "MPI_ERR_LOCKTYPE", "invalid lock type"},
+    {MPI_ERR_NAME, "MPI_ERR_NAME", "service name not published"},
+    {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM", "out of memory"},
+    {MPI_ERR_NOT_SAME, "MPI_ERR_NOT_SAME", "arguments differ between processes"},
+    {MPI_ERR_NO_SPACE, "MPI_ERR_NO_SPACE", "no space left on device"},
+    {MPI_ERR_NO_SUCH_FILE, "MPI_ERR_NO_SUCH_FILE", "no such file"},
+    {MPI_ERR_PORT, "MPI_ERR_PORT", "invalid port name"},
+    {MPI_ERR_QUOTA, "MPI_ERR_QUOTA", "quota exceeded"},
+    {MPI_ERR_READ_ONLY, "MPI_ERR_READ_ONLY", "file is read-only"},
+    {MPI_ERR_RMA_CONFLICT, "MPI_ERR_RMA_CONFLICT", "conflicting one-sided accesses"},
+    {MPI_ERR_RMA_SYNC, "MPI_ERR_RMA_SYNC", "wrong one-sided synchronization"},
+    {MPI_ERR_SERVICE, "MPI_ERR_SERVICE", "invalid service name"},
+    {MPI_ERR_SIZE, "MPI_ERR_SIZE", "invalid size"},
+    {MPI_ERR_SPAWN, "MPI_ERR_SPAWN", "could not spawn processes"},
+    {MPI_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
+    {MPI_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION",
+     "operation not supported by impi yet"},
+    {MPI_ERR_WIN, "MPI_ERR_WIN", "invalid window"},
+    {MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE", "target memory outside the window"},
+    {MPI_ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
+    {MPI_ERR_RMA_SHARED, "MPI_ERR_RMA_SHARED", "memory cannot be shared"},
+    {MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+};
+static_assert(sizeof kClasses / sizeof kClasses[0] == MPI_ERR_LASTCODE + 1,
+              "every error class has a text");
+
+// Error handler registry. Index 1 and 2 are the predefined handlers.
+constexpr std::uint32_t kFatal = 1, kReturn = 2, kFirstUser = 16;
+struct Handler {
+  MPI_Comm_errhandler_function *fn = nullptr;
+  int refs = 0;  // 0: slot free
+};
+std::mutex g_eh_mu;
+std::vector<Handler> g_handlers(kFirstUser);
+
+std::uint32_t handler_index(MPI_Comm comm) {
+  core::Communicator *c = lookup_comm(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm);
+  if (!c) c = lookup_comm(MPI_COMM_WORLD);
+  if (!c || c->errhandler == 0) return kFatal;
+  return handle_index(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+}
+
+[[noreturn]] void fatal(int code, std::string_view fn, std::string_view detail) {
+  auto &rt = core::Runtime::instance();
+  std::string msg = fmt::format("{}: {}{}{}", fn, error_text(code), detail.empty() ? "" : ": ", detail);
+  if (rt.state() != core::State::initialized) {
+    base::log_error("{}", msg);
+    ::_exit(code ? code : 1);
+  }
+  base::log_error("{} (error class {}; MPI_ERRORS_ARE_FATAL)", msg, code);
+  rt.abort(code, msg);
+}
+
+}  // namespace
+
+std::string_view error_text(int code) {
+  if (code >= 0 && code <= MPI_ERR_LASTCODE) return kClasses[code].text;
+  return {};
+}
+
+int error_class_of(base::Errc e) {
+  using base::Errc;
+  switch (e) {
+    case Errc::ok: return MPI_SUCCESS;
+    case Errc::invalid_argument: return MPI_ERR_ARG;
+    case Errc::not_supported: return MPI_ERR_UNSUPPORTED_OPERATION;
+    case Errc::not_found: return MPI_ERR_OTHER;
+    case Errc::io_error: return MPI_ERR_OTHER;
+    case Errc::protocol_error: return MPI_ERR_OTHER;
+    case Errc::peer_died: return MPI_ERR_OTHER;
+    case Errc::timeout: return MPI_ERR_OTHER;
+    case Errc::no_memory: return MPI_ERR_NO_MEM;
+    case Errc::internal: return MPI_ERR_INTERN;
+  }
+  return MPI_ERR_UNKNOWN;
+}
+
+int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  std::uint32_t idx = handler_index(comm);
+  if (idx == kReturn) {
+    if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
+    return code;
+  }
+  MPI_Comm_errhandler_function *user = nullptr;
+  {
+    std::lock_guard<std::mutex> lk(g_eh_mu);
+    if (idx >= kFirstUser && idx < g_handlers.size()) user = g_handlers[idx].fn;
+  }
+  if (user) {
+    MPI_Comm c = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
+    int e = code;
+    user(&c, &e);
+    return code;
+  }
+  fatal(code, fn, detail);
+}
+
+int report_file(int code, std::string_view fn, std::string_view detail) {
+  if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
+  return code;  // MPI_FILE_NULL's handler is MPI_ERRORS_RETURN
+}
+
+int unsupported(std::string_view fn, MPI_Comm comm) {
+  return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "not implemented in this version of impi");
+}
+
+int unsupported_file(std::string_view fn) {
+  return report_file(MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI-IO is not implemented in impi yet");
+}
+
+bool check_initialized(std::string_view fn) {
+  auto s = core::Runtime::instance().state();
+  if (s == core::State::initialized) return true;
+  base::log_error("{} called {} (an erroneous MPI program)", fn,
+                  s == core::State::uninitialized ? "before MPI_Init" : "after MPI_Finalize");
+  ::_exit(MPI_ERR_OTHER);
+}
+
+bool valid_errhandler(MPI_Errhandler eh) {
+  if (handle_kind(eh) != IMPI_KIND_ERRHANDLER) return false;
+  std::uint32_t i = handle_index(eh);
+  if (i == kFatal || i == kReturn) return true;
+  std::lock_guard<std::mutex> lk(g_eh_mu);
+  return i >= kFirstUser && i < g_handlers.size() && g_handlers[i].refs > 0;
+}
+
+MPI_Errhandler create_comm_errhandler(MPI_Comm_errhandler_function *fn) {
+  std::lock_guard<std::mutex> lk(g_eh_mu);
+  std::uint32_t i = kFirstUser;
+  while (i < g_handlers.size() && g_handlers[i].refs > 0) ++i;
+  if (i == g_handlers.size()) g_handlers.emplace_back();
+  g_handlers[i] = {fn, 1};
+  return make_handle<MPI_Errhandler>(IMPI_KIND_ERRHANDLER, i);
+}
+
+void free_errhandler(MPI_Errhandler eh) {
+  std::uint32_t i = handle_index(eh);
+  std::lock_guard<std::mutex> lk(g_eh_mu);
+  if (i >= kFirstUser && i < g_handlers.size() && g_handlers[i].refs > 0) --g_handlers[i].refs;
+}
+
+void retain_errhandler(MPI_Errhandler eh) {
+  std::uint32_t i = handle_index(eh);
+  std::lock_guard<std::mutex> lk(g_eh_mu);
+  if (i >= kFirstUser && i < g_handlers.size() && g_handlers[i].refs > 0) ++g_handlers[i].refs;
+}
+
+}  // namespace impi::api

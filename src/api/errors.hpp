@@ -1,0 +1,45 @@
+// errors.hpp - error classes, strings and handlers at the C boundary.
+//
+// Every entry point reports failure through report(): it calls the error
+// handler attached to the communicator (MPI_ERRORS_ARE_FATAL by default,
+// which ends the job with a message naming the function and the problem;
+// MPI_ERRORS_RETURN, which returns the code; or a user handler).
+#pragma once
+
+#include <string_view>
+
+#include "base/errc.hpp"
+#include "mpi.h"
+
+namespace impi::api {
+
+// Reports `code` raised by function `fn` on `comm` (MPI_COMM_NULL: the
+// handler of MPI_COMM_WORLD, as the standard says for calls without an
+// object). Returns what the caller must return.
+int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail = {});
+
+// Reports an error on an MPI_File object; files default to MPI_ERRORS_RETURN.
+int report_file(int code, std::string_view fn, std::string_view detail = {});
+
+// For functions not implemented yet.
+int unsupported(std::string_view fn, MPI_Comm comm);
+int unsupported_file(std::string_view fn);
+
+// Maps an internal error to the MPI error class that describes it.
+int error_class_of(base::Errc e);
+
+// The text of an error class (or code), "" for unknown codes.
+std::string_view error_text(int code);
+
+// True when MPI_Init has run and MPI_Finalize has not; otherwise reports a
+// fatal usage error for `fn` (calls before init / after finalize).
+bool check_initialized(std::string_view fn);
+
+// Error handler objects (predefined and user-created).
+bool valid_errhandler(MPI_Errhandler eh);
+MPI_Errhandler create_comm_errhandler(MPI_Comm_errhandler_function *fn);
+void free_errhandler(MPI_Errhandler eh);
+// Counts one more user of a handler (a communicator it is attached to).
+void retain_errhandler(MPI_Errhandler eh);
+
+}  // namespace impi::api

@@ -1,0 +1,50 @@
+// handles.hpp - translation between MPI handles and library objects.
+//
+// A handle's value is (kind << 26) | index (mpi.h, IMPI_HANDLE_); index 0
+// of every kind is the null handle. Translation checks the kind bits, so a
+// datatype passed as a communicator is caught as MPI_ERR_COMM.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/communicator.hpp"
+#include "mpi.h"
+
+namespace impi::api {
+
+constexpr std::uintptr_t kIndexBits = 26;
+constexpr std::uintptr_t kIndexMask = (std::uintptr_t{1} << kIndexBits) - 1;
+
+template <typename H>
+inline std::uintptr_t handle_value(H h) {
+  return reinterpret_cast<std::uintptr_t>(h);
+}
+template <typename H>
+inline unsigned handle_kind(H h) {
+  return static_cast<unsigned>(handle_value(h) >> kIndexBits);
+}
+template <typename H>
+inline std::uint32_t handle_index(H h) {
+  return static_cast<std::uint32_t>(handle_value(h) & kIndexMask);
+}
+template <typename H>
+H make_handle(unsigned kind, std::uint32_t index) {
+  return reinterpret_cast<H>((std::uintptr_t{kind} << kIndexBits) | index);
+}
+
+// Fortran conversion: the handle value itself (it fits in 31 bits).
+template <typename H>
+MPI_Fint to_fint(H h) {
+  return static_cast<MPI_Fint>(handle_value(h));
+}
+template <typename H>
+H from_fint(MPI_Fint f) {
+  return reinterpret_cast<H>(static_cast<std::uintptr_t>(static_cast<std::uint32_t>(f)));
+}
+
+// The communicator behind a handle, or nullptr when the handle is null,
+// of the wrong kind, or names no live communicator.
+core::Communicator *lookup_comm(MPI_Comm comm);
+
+}  // namespace impi::api

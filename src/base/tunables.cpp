@@ -1,0 +1,63 @@
+#include "base/tunables.hpp"
+
+#include <charconv>
+#include <cstdlib>
+
+#include "base/log.hpp"
+
+namespace impi::base {
+
+namespace {
+// Keep sorted by name. Descriptions say what the knob does and why the default.
+constexpr Tunable kTable[] = {
+    {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
+     "impirun: after SIGTERM to a failing job, wait this long before SIGKILL "
+     "(long enough for a proc to flush output, short enough not to hang)"},
+    {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
+     "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
+     "(covers slow starts on an oversubscribed node)"},
+    {"verbose", "IMPI_VERBOSE", "0",
+     "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
+};
+}  // namespace
+
+std::span<const Tunable> tunables() { return kTable; }
+
+const Tunable *find_tunable(std::string_view name) {
+  for (const auto &t : kTable)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view s) {
+  std::int64_t v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::string get_string(std::string_view name) {
+  const Tunable *t = find_tunable(name);
+  if (!t) {
+    log_error("internal: unknown tunable '{}'", name);
+    return {};
+  }
+  std::string env(t->env);
+  if (const char *v = std::getenv(env.c_str())) return v;
+  return std::string(t->default_value);
+}
+
+std::int64_t get_int(std::string_view name) {
+  const Tunable *t = find_tunable(name);
+  if (!t) {
+    log_error("internal: unknown tunable '{}'", name);
+    return 0;
+  }
+  std::string s = get_string(name);
+  if (auto v = parse_int(s)) return *v;
+  log_warn("{}='{}' is not an integer; using the default {}", t->env, s, t->default_value);
+  return *parse_int(t->default_value);
+}
+
+}  // namespace impi::base

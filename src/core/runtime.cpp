@@ -1,0 +1,91 @@
+#include "core/runtime.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+
+namespace impi::core {
+
+using base::Errc;
+
+Runtime &Runtime::instance() {
+  static Runtime rt;
+  return rt;
+}
+
+base::Result<int> Runtime::init(int required) {
+  if (state_ == State::initialized) return {Errc::invalid_argument, "MPI is already initialized"};
+  if (state_ == State::finalized)
+    return {Errc::invalid_argument, "MPI cannot be initialized again after MPI_Finalize"};
+  base::set_log_level(static_cast<base::Level>(
+      std::clamp<std::int64_t>(base::get_int("verbose") + 1, 1, 3)));
+  auto pm = startup::connect_process_manager();
+  if (!pm) return {pm.error(), pm.message()};
+  pm_ = std::move(pm.value());
+  const auto &j = pm_->job();
+  base::set_log_prefix(fmt::format("impi[rank {}]", j.rank));
+  processor_name_ = j.hostname;
+  main_thread_ = std::this_thread::get_id();
+  thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
+
+  if (auto s = exchange_cards(); !s.ok()) return {s.error(), s.message()};
+
+  world_.rank = static_cast<int>(j.rank);
+  world_.size = static_cast<int>(j.size);
+  world_.context_id = 0;
+  world_.name = "MPI_COMM_WORLD";
+  self_.rank = 0;
+  self_.size = 1;
+  self_.context_id = 2;
+  self_.name = "MPI_COMM_SELF";
+  state_ = State::initialized;
+  return thread_level_;
+}
+
+base::Status Runtime::exchange_cards() {
+  const auto &j = pm_->job();
+  ContactCard mine{j.hostname, static_cast<std::int64_t>(::getpid())};
+  if (auto s = pm_->put("impi.card", mine.encode()); !s.ok()) return s;
+  if (auto s = pm_->fence(true); !s.ok()) return s;
+  peers_.clear();
+  peers_.reserve(j.size);
+  for (std::uint32_t r = 0; r < j.size; ++r) {
+    if (r == j.rank) {
+      peers_.push_back(mine);
+      continue;
+    }
+    auto raw = pm_->get(r, "impi.card");
+    if (!raw) return {raw.error(), fmt::format("no contact card from rank {}: {}", r, raw.message())};
+    auto card = ContactCard::decode(*raw);
+    if (!card)
+      return {card.error(), fmt::format("bad contact card from rank {}: {}", r, card.message())};
+    peers_.push_back(std::move(card.value()));
+  }
+  return {};
+}
+
+base::Status Runtime::finalize() {
+  if (state_ != State::initialized)
+    return {Errc::invalid_argument, state_ == State::finalized ? "MPI_Finalize was already called"
+                                                               : "MPI_Finalize before MPI_Init"};
+  // Every process reaches this point before any leaves (MPI_Finalize is collective).
+  base::Status s = pm_->fence(false);
+  base::Status f = pm_->finalize();
+  state_ = State::finalized;
+  if (!s.ok()) return s;
+  return f;
+}
+
+void Runtime::abort(int code, std::string_view why) {
+  if (pm_ && !pm_->job().singleton) {
+    pm_->abort(code, why);  // the launcher ends the job (us included)
+  } else {
+    base::log_error("{}", why);
+  }
+  ::_exit(code & 0xff ? code & 0xff : 1);
+}
+
+}  // namespace impi::core

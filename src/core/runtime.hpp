@@ -1,0 +1,63 @@
+// runtime.hpp - process-wide MPI state: init, finalize, abort, the world.
+//
+// Threading: init/finalize are called by one thread (the MPI standard
+// requires it); the getters are safe to call concurrently after init.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "base/errc.hpp"
+#include "core/communicator.hpp"
+#include "core/contact_card.hpp"
+#include "startup/pm_client.hpp"
+
+namespace impi::core {
+
+enum class State { uninitialized, initialized, finalized };
+
+// Thread support we provide. MPI_THREAD_* values, mirrored to keep
+// mpi.h out of the core.
+constexpr int kThreadSingle = 0;
+constexpr int kThreadFunneled = 1;
+constexpr int kThreadSerialized = 2;
+constexpr int kThreadMultiple = 3;
+constexpr int kThreadMaxProvided = kThreadSerialized;
+
+class Runtime {
+ public:
+  static Runtime &instance();
+
+  // MPI_Init_thread: returns the level provided.
+  base::Result<int> init(int required_thread_level);
+  base::Status finalize();
+  // Ends the whole job with `code`; does not return.
+  [[noreturn]] void abort(int code, std::string_view why);
+
+  State state() const { return state_; }
+  int thread_level() const { return thread_level_; }
+  bool is_main_thread() const { return std::this_thread::get_id() == main_thread_; }
+  const startup::JobInfo &job() const { return pm_->job(); }
+  const std::string &processor_name() const { return processor_name_; }
+  const std::vector<ContactCard> &peers() const { return peers_; }
+
+  Communicator &world() { return world_; }
+  Communicator &self() { return self_; }
+
+ private:
+  Runtime() = default;
+  base::Status exchange_cards();
+
+  State state_ = State::uninitialized;
+  int thread_level_ = kThreadSingle;
+  std::thread::id main_thread_;
+  std::unique_ptr<startup::ProcessManager> pm_;
+  std::string processor_name_;
+  std::vector<ContactCard> peers_;  // indexed by world rank
+  Communicator world_, self_;
+};
+
+}  // namespace impi::core

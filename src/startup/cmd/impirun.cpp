@@ -1,0 +1,33 @@
+// impirun (also mpiexec, mpirun): launches an MPI job on this machine.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "base/log.hpp"
+#include "startup/launch_options.hpp"
+#include "startup/launcher.hpp"
+
+namespace {
+const char *lookup_env(const char *name) { return std::getenv(name); }
+}  // namespace
+
+int main(int argc, char **argv) {
+  using namespace impi::startup;
+  impi::base::set_log_prefix("impirun");
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ParsedCommandLine parsed = parse_launch_options(args, lookup_env);
+  if (std::holds_alternative<HelpRequest>(parsed)) {
+    std::fputs(launch_usage(), stdout);
+    return 0;
+  }
+  if (std::holds_alternative<VersionRequest>(parsed)) {
+    std::printf("impirun (impi) %s\n", IMPI_VERSION_STRING);
+    return 0;
+  }
+  if (auto *e = std::get_if<UsageError>(&parsed)) {
+    impi::base::log_error("{}", e->message);
+    return 1;
+  }
+  return run_local_job(std::get<LaunchOptions>(parsed));
+}

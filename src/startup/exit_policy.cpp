@@ -1,0 +1,49 @@
+#include "startup/exit_policy.hpp"
+
+#include <fmt/core.h>
+
+#include <cstring>
+
+namespace impi::startup {
+
+JobOutcome::Verdict JobOutcome::fail(int code, std::string message) {
+  Verdict v;
+  if (!ending_) {  // only the first failure speaks and sets the code
+    ending_ = true;
+    exit_code_ = code;
+    v.message = std::move(message);
+  }
+  v.end_job = true;
+  return v;
+}
+
+JobOutcome::Verdict JobOutcome::on_proc_end(const ProcEnd &e) {
+  if (e.exited && e.exit_code == 0) {
+    if (e.called_init && !e.called_finalize && !ending_)
+      return fail(1, fmt::format("rank {} (pid {}) exited without calling MPI_Finalize; "
+                                 "ending the job",
+                                 e.rank, e.pid));
+    return {};
+  }
+  if (ending_) return {{}, true};  // collateral of the teardown: stay quiet
+  if (e.exited)
+    return fail(e.exit_code, fmt::format("rank {} (pid {}) exited with code {}; ending the job",
+                                         e.rank, e.pid, e.exit_code));
+  const char *name = ::strsignal(e.term_signal);
+  return fail(128 + e.term_signal,
+              fmt::format("rank {} (pid {}) was killed by signal {} ({}); ending the job", e.rank,
+                          e.pid, e.term_signal, name ? name : "?"));
+}
+
+JobOutcome::Verdict JobOutcome::on_abort(int rank, int code, const std::string &msg) {
+  std::string m = fmt::format("MPI_Abort was called by rank {} with error code {}", rank, code);
+  if (!msg.empty()) m += fmt::format(" ({})", msg);
+  m += "; ending the job";
+  return fail(code & 0xff, std::move(m));
+}
+
+JobOutcome::Verdict JobOutcome::on_launcher_end(int exit_code, std::string message) {
+  return fail(exit_code, std::move(message));
+}
+
+}  // namespace impi::startup

@@ -1,0 +1,46 @@
+// exit_policy.hpp - what a job's exit status is, and what to tell the user.
+//
+// Pure logic, so the rules are unit-tested: the first process to fail
+// decides the launcher's exit code; processes the launcher itself killed
+// while ending the job are not reported again.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace impi::startup {
+
+struct ProcEnd {
+  int rank = 0;
+  int pid = 0;
+  bool exited = false;  // true: exit_code valid; false: killed by term_signal
+  int exit_code = 0;
+  int term_signal = 0;
+  bool called_init = false;      // connected to the launcher's PMIx server
+  bool called_finalize = false;  // and left it cleanly
+};
+
+class JobOutcome {
+ public:
+  // A process ended. Returns the message to print (if any) and whether the
+  // job must now be torn down.
+  struct Verdict {
+    std::optional<std::string> message;
+    bool end_job = false;
+  };
+  Verdict on_proc_end(const ProcEnd &e);
+  // MPI_Abort from `rank` with `code`.
+  Verdict on_abort(int rank, int code, const std::string &msg);
+  // The launcher ends the job itself (signal, timeout, launch failure).
+  Verdict on_launcher_end(int exit_code, std::string message);
+
+  bool ending() const { return ending_; }
+  int exit_code() const { return exit_code_; }
+
+ private:
+  Verdict fail(int code, std::string message);
+  bool ending_ = false;
+  int exit_code_ = 0;
+};
+
+}  // namespace impi::startup

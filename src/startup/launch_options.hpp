@@ -1,0 +1,49 @@
+// launch_options.hpp - impirun's command line, parsed into plain data.
+//
+// Accepts the habits of Open MPI's mpirun and MPICH's mpiexec:
+//   impirun -np N | -n N | --np N      number of processes
+//   --bind-to core|none                process binding (default: core when
+//                                      N <= cores, else none, like Open MPI)
+//   --tag-output                       prefix each output line with [job,rank]<stream>:
+//   -x VAR | -x VAR=value              export a variable to the procs
+//   --timeout SECONDS                  end the job (nonzero exit) after this long
+//   --verbose / -v                     launcher diagnostics
+//   --help / -h, --version / -V
+//   [--] prog [args...]
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace impi::startup {
+
+enum class BindPolicy { automatic, core, none };
+
+struct LaunchOptions {
+  int np = 0;
+  BindPolicy bind = BindPolicy::automatic;
+  bool tag_output = false;
+  bool verbose = false;
+  int timeout_s = 0;                        // 0 = no limit
+  std::vector<std::string> env;             // "VAR=value" entries for the procs
+  std::vector<std::string> argv;            // program and its arguments
+};
+
+struct HelpRequest {};
+struct VersionRequest {};
+struct UsageError {
+  std::string message;  // one line, no program name prefix
+};
+
+using ParsedCommandLine = std::variant<LaunchOptions, HelpRequest, VersionRequest, UsageError>;
+
+// Parses impirun's arguments (argv[0] excluded). `lookup_env` resolves
+// `-x VAR` without a value; it returns nullptr when VAR is unset.
+ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
+                                       const char *(*lookup_env)(const char *));
+
+// The --help text.
+const char *launch_usage();
+
+}  // namespace impi::startup

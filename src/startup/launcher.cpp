@@ -1,0 +1,656 @@
+#include "startup/launcher.hpp"
+
+#include <event2/event.h>
+#include <fcntl.h>
+#include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <pmix.h>
+#include <pmix_server.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "base/fd.hpp"
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+#include "startup/exit_policy.hpp"
+#include "startup/output.hpp"
+#include "startup/pmix_info.hpp"
+
+extern char **environ;
+
+namespace impi::startup {
+
+using base::Fd;
+
+namespace {
+
+// ------------------------------------------------------------------ small owners
+struct EventDeleter {
+  void operator()(event *e) const { event_free(e); }
+};
+using EventPtr = std::unique_ptr<event, EventDeleter>;
+struct BaseDeleter {
+  void operator()(event_base *b) const { event_base_free(b); }
+};
+using BasePtr = std::unique_ptr<event_base, BaseDeleter>;
+struct TopologyDeleter {
+  void operator()(hwloc_topology *t) const { hwloc_topology_destroy(t); }
+};
+using TopologyPtr = std::unique_ptr<hwloc_topology, TopologyDeleter>;
+
+// A malloc'ed, NULL-terminated environment array (PMIx_server_setup_fork
+// realloc()s it, so it cannot be a std::vector).
+class EnvBlock {
+ public:
+  explicit EnvBlock(const std::vector<std::string> &vars) {
+    env_ = static_cast<char **>(calloc(vars.size() + 1, sizeof(char *)));
+    for (size_t i = 0; i < vars.size(); ++i) env_[i] = strdup(vars[i].c_str());
+  }
+  EnvBlock(const EnvBlock &) = delete;
+  EnvBlock &operator=(const EnvBlock &) = delete;
+  ~EnvBlock() {
+    if (!env_) return;
+    for (char **e = env_; *e; ++e) free(*e);
+    free(env_);
+  }
+  char ***address() { return &env_; }
+  char **get() const { return env_; }
+
+ private:
+  char **env_ = nullptr;
+};
+
+// Events posted by PMIx callbacks (any thread) for the loop (main thread).
+struct PmixEvent {
+  enum Kind { connected, finalized, abort } kind;
+  int rank = 0;
+  int status = 0;
+  std::string message;
+  pmix_op_cbfunc_t cbfunc = nullptr;
+  void *cbdata = nullptr;
+};
+
+struct Proc {
+  int rank = 0;
+  pid_t pid = -1;
+  bool running = false;
+  bool called_init = false;
+  bool called_finalize = false;
+  Fd out, err;
+  EventPtr out_ev, err_ev;
+  std::unique_ptr<LineForwarder> out_fwd, err_fwd;
+};
+
+std::string find_program(const std::string &prog) {
+  if (prog.find('/') != std::string::npos) return ::access(prog.c_str(), X_OK) == 0 ? prog : "";
+  const char *path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    std::string cand = dir + "/" + prog;
+    struct stat st {};
+    if (::stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(cand.c_str(), X_OK) == 0)
+      return cand;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::string local_hostname() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+class LocalJob;
+LocalJob *g_job = nullptr;  // the PMIx module callbacks have no user pointer
+
+class LocalJob {
+ public:
+  explicit LocalJob(const LaunchOptions &o) : opts_(o) {}
+
+  int run();
+
+  // Called from PMIx's thread.
+  void post(PmixEvent ev) {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      queue_.push_back(std::move(ev));
+    }
+    char c = 0;
+    (void)!::write(wake_w_.get(), &c, 1);
+  }
+
+ private:
+  bool setup_tmpdir();
+  bool start_pmix_server();
+  bool register_job();
+  bool plan_binding();
+  bool launch(int rank, const std::string &program);
+  void drain_queue();
+  void reap();
+  void end_job(JobOutcome::Verdict v);
+  void send_signal_to_all(int sig);
+  void maybe_finish();
+  void on_output(Proc &p, bool is_err);
+  void cleanup();
+
+  static void on_wake(evutil_socket_t fd, short, void *arg);
+  static void on_signal(evutil_socket_t sig, short, void *arg);
+  static void on_timeout(evutil_socket_t, short, void *arg);
+  static void on_grace(evutil_socket_t, short, void *arg);
+  static void on_pipe(evutil_socket_t, short, void *arg);
+
+  const LaunchOptions &opts_;
+  std::string nspace_;
+  std::string tmpdir_;
+  std::string host_;
+  bool pmix_up_ = false;
+  bool nspace_registered_ = false;
+  BasePtr base_;
+  Fd wake_r_, wake_w_;
+  EventPtr wake_ev_, timeout_ev_, grace_ev_;
+  std::vector<EventPtr> signal_evs_;
+  std::mutex mu_;
+  std::deque<PmixEvent> queue_;
+  std::vector<Proc> procs_;
+  std::vector<cpu_set_t> bind_sets_;  // per rank, empty when not binding
+  JobOutcome outcome_;
+  int running_ = 0;
+  int open_pipes_ = 0;
+};
+
+// ------------------------------------------------------------------ PMIx module
+pmix_status_t cb_client_connected(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
+  // OpenPMIx 4.2 calls this with cbfunc == NULL: report success synchronously.
+  if (g_job) g_job->post({PmixEvent::connected, static_cast<int>(p->rank), 0, {}, nullptr, nullptr});
+  return PMIX_OPERATION_SUCCEEDED;
+}
+
+pmix_status_t cb_client_finalized(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
+  if (g_job) g_job->post({PmixEvent::finalized, static_cast<int>(p->rank), 0, {}, nullptr, nullptr});
+  return PMIX_OPERATION_SUCCEEDED;
+}
+
+pmix_status_t cb_abort(const pmix_proc_t *p, void *, int status, const char msg[], pmix_proc_t[],
+                       size_t, pmix_op_cbfunc_t cbfunc, void *cbdata) {
+  if (!g_job) return PMIX_ERR_NOT_SUPPORTED;
+  g_job->post({PmixEvent::abort, static_cast<int>(p->rank), status, msg ? msg : "", cbfunc, cbdata});
+  return PMIX_SUCCESS;
+}
+
+void release_blob(void *data) { free(data); }
+
+pmix_status_t cb_fence_nb(const pmix_proc_t[], size_t, const pmix_info_t info[], size_t ninfo,
+                          char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata) {
+  // Only called when PMIx cannot complete a fence locally; with every proc
+  // on this node, our contribution is the whole answer (PMIX-NOTES 3).
+  pmix_status_t st = PMIX_SUCCESS;
+  for (size_t i = 0; i < ninfo; ++i)
+    if (PMIX_CHECK_KEY(&info[i], PMIX_LOCAL_COLLECTIVE_STATUS)) st = info[i].value.data.status;
+  cbfunc(st, data, ndata, cbdata, release_blob, data);  // PMIx thread-shifts internally
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t cb_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t,
+                              pmix_modex_cbfunc_t, void *) {
+  return PMIX_ERR_NOT_SUPPORTED;  // every key is exchanged by the collecting fence
+}
+
+// ------------------------------------------------------------------ setup
+bool LocalJob::setup_tmpdir() {
+  const char *tbase = std::getenv("TMPDIR");
+  std::string tmpl = std::string(tbase && *tbase ? tbase : "/tmp") + "/impirun.XXXXXX";
+  if (!::mkdtemp(tmpl.data())) {
+    base::log_error("cannot create a session directory under {}: {}",
+                    tbase ? tbase : "/tmp", std::strerror(errno));
+    return false;
+  }
+  tmpdir_ = tmpl;
+  return true;
+}
+
+bool LocalJob::start_pmix_server() {
+  static pmix_server_module_t module{};  // zeroed entries: not supported
+  module.client_connected = cb_client_connected;
+  module.client_finalized = cb_client_finalized;
+  module.abort = cb_abort;
+  module.fence_nb = cb_fence_nb;
+  module.direct_modex = cb_direct_modex;
+  InfoList info;
+  info.str(PMIX_SERVER_TMPDIR, tmpdir_)
+      .str(PMIX_SYSTEM_TMPDIR, tmpdir_)
+      .str(PMIX_SERVER_NSPACE, "impirun." + std::to_string(::getpid()))
+      .rank(PMIX_SERVER_RANK, 0);
+  pmix_status_t rc = PMIx_server_init(&module, info.data(), info.size());
+  if (rc != PMIX_SUCCESS) {
+    base::log_error("cannot start the PMIx server: {}", PMIx_Error_string(rc));
+    return false;
+  }
+  pmix_up_ = true;
+  return true;
+}
+
+bool LocalJob::register_job() {
+  const int n = opts_.np;
+  nspace_ = "impi." + std::to_string(::getpid()) + ".1";
+  char *noderegex = nullptr, *ppnregex = nullptr;
+  // PMIx 4.2 needs explicit rank lists ("0,1,2"): a range counts as one proc.
+  std::string peers;
+  for (int r = 0; r < n; ++r) peers += (r ? "," : "") + std::to_string(r);
+  if (PMIx_generate_regex(host_.c_str(), &noderegex) != PMIX_SUCCESS ||
+      PMIx_generate_ppn(peers.c_str(), &ppnregex) != PMIX_SUCCESS) {
+    base::log_error("PMIx could not encode the node map");
+    free(noderegex);
+    free(ppnregex);
+    return false;
+  }
+  std::string argvs;
+  for (const auto &a : opts_.argv) argvs += (argvs.empty() ? "" : " ") + a;
+  char cwd[PATH_MAX];
+  std::string wdir = ::getcwd(cwd, sizeof cwd) ? cwd : "/";
+
+  InfoList job;
+  job.u32(PMIX_UNIV_SIZE, n)
+      .u32(PMIX_MAX_PROCS, n)
+      .str(PMIX_JOBID, nspace_)
+      .u32(PMIX_JOB_SIZE, n)
+      .u32(PMIX_JOB_NUM_APPS, 1)
+      .add(PMIX_NODE_MAP, noderegex, PMIX_REGEX)
+      .add(PMIX_PROC_MAP, ppnregex, PMIX_REGEX)
+      .u32(PMIX_NUM_NODES, 1)
+      .flag(PMIX_SPAWNED, false);
+  free(noderegex);
+  free(ppnregex);
+  InfoList info;
+  info.array(PMIX_JOB_INFO_ARRAY, std::move(job));
+  info.u32(PMIX_APPNUM, 0).u32(PMIX_APP_SIZE, n).rank(PMIX_APPLDR, 0).str(PMIX_WDIR, wdir).str(
+      PMIX_APP_ARGV, argvs);
+  InfoList node;
+  node.u32(PMIX_NODEID, 0)
+      .str(PMIX_HOSTNAME, host_)
+      .u32(PMIX_LOCAL_SIZE, n)
+      .u32(PMIX_NODE_SIZE, n)
+      .rank(PMIX_LOCALLDR, 0)
+      .str(PMIX_LOCAL_PEERS, peers)
+      .str(PMIX_TMPDIR, tmpdir_)
+      .str(PMIX_NSDIR, tmpdir_ + "/" + nspace_);
+  info.array(PMIX_NODE_INFO_ARRAY, std::move(node));
+  for (int r = 0; r < n; ++r) {
+    InfoList p;  // PMIX_RANK must come first
+    p.rank(PMIX_RANK, r)
+        .u32(PMIX_APPNUM, 0)
+        .rank(PMIX_APP_RANK, r)
+        .rank(PMIX_GLOBAL_RANK, r)
+        .u16(PMIX_LOCAL_RANK, static_cast<std::uint16_t>(r))
+        .u16(PMIX_NODE_RANK, static_cast<std::uint16_t>(r))
+        .u32(PMIX_NODEID, 0)
+        .u32(PMIX_REINCARNATION, 0)
+        .flag(PMIX_SPAWNED, false)
+        .str(PMIX_HOSTNAME, host_);
+    info.array(PMIX_PROC_INFO_ARRAY, std::move(p));
+  }
+  // cbfunc == NULL: blocks until done (allowed here: we are not on PMIx's thread).
+  pmix_status_t rc =
+      PMIx_server_register_nspace(nspace_.c_str(), n, info.data(), info.size(), nullptr, nullptr);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+    base::log_error("PMIx_server_register_nspace: {}", PMIx_Error_string(rc));
+    return false;
+  }
+  nspace_registered_ = true;
+  return true;
+}
+
+bool LocalJob::plan_binding() {
+  hwloc_topology_t raw = nullptr;
+  if (hwloc_topology_init(&raw) != 0) return false;
+  TopologyPtr topo(raw);
+  if (hwloc_topology_load(topo.get()) != 0) {
+    base::log_warn("hwloc could not read the machine's topology; not binding");
+    return true;
+  }
+  int ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE);
+  if (ncores <= 0) ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_PU);
+  bool bind = opts_.bind == BindPolicy::core ||
+              (opts_.bind == BindPolicy::automatic && opts_.np <= ncores);
+  if (!bind || ncores <= 0) return true;
+  if (opts_.bind == BindPolicy::core && opts_.np > ncores)
+    base::log_warn("{} processes on {} cores: binding round robin (oversubscribed)", opts_.np,
+                   ncores);
+  hwloc_obj_type_t type = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE) > 0
+                              ? HWLOC_OBJ_CORE
+                              : HWLOC_OBJ_PU;
+  for (int r = 0; r < opts_.np; ++r) {
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(r % ncores));
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (obj && obj->cpuset)
+      hwloc_cpuset_to_glibc_sched_affinity(topo.get(), obj->cpuset, &set, sizeof set);
+    bind_sets_.push_back(set);
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ launching
+bool LocalJob::launch(int rank, const std::string &program) {
+  Proc &p = procs_[static_cast<size_t>(rank)];
+  p.rank = rank;
+  pmix_proc_t proc;
+  PMIX_LOAD_PROCID(&proc, nspace_.c_str(), static_cast<pmix_rank_t>(rank));
+  pmix_status_t rc =
+      PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+    base::log_error("PMIx_server_register_client(rank {}): {}", rank, PMIx_Error_string(rc));
+    return false;
+  }
+  // Environment: ours without any PMIx variables of an enclosing job, plus -x.
+  std::vector<std::string> vars;
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "PMIX_", 5) != 0) vars.emplace_back(*e);
+  for (const auto &x : opts_.env) vars.push_back(x);
+  EnvBlock env(vars);
+  rc = PMIx_server_setup_fork(&proc, env.address());
+  if (rc != PMIX_SUCCESS) {
+    base::log_error("PMIx_server_setup_fork(rank {}): {}", rank, PMIx_Error_string(rc));
+    return false;
+  }
+  std::vector<char *> argv;
+  for (const auto &a : opts_.argv) argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+
+  int out[2], err[2], status_pipe[2];
+  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 ||
+      ::pipe2(status_pipe, O_CLOEXEC) != 0) {
+    base::log_error("pipe: {}", std::strerror(errno));
+    return false;
+  }
+  Fd out_r(out[0]), out_w(out[1]), err_r(err[0]), err_w(err[1]), st_r(status_pipe[0]),
+      st_w(status_pipe[1]);
+  const cpu_set_t *bind = bind_sets_.empty() ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
+  int devnull = rank == 0 ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    base::log_error("fork: {}", std::strerror(errno));
+    if (devnull >= 0) ::close(devnull);
+    return false;
+  }
+  if (pid == 0) {
+    // Child: only async-signal-safe calls from here to exec (the parent has threads).
+    ::dup2(out_w.get(), STDOUT_FILENO);
+    ::dup2(err_w.get(), STDERR_FILENO);
+    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    if (bind) ::sched_setaffinity(0, sizeof *bind, bind);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP}) ::signal(s, SIG_DFL);
+    ::execve(program.c_str(), argv.data(), env.get());
+    int e = errno;
+    (void)!::write(st_w.get(), &e, sizeof e);
+    ::_exit(127);
+  }
+  if (devnull >= 0) ::close(devnull);
+  st_w.reset();
+  out_w.reset();
+  err_w.reset();
+  p.pid = pid;
+  p.running = true;
+  ++running_;
+  int child_errno = 0;
+  ssize_t n;
+  do n = ::read(st_r.get(), &child_errno, sizeof child_errno);
+  while (n < 0 && errno == EINTR);
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    base::log_error("cannot execute '{}' for rank {}: {}", program, rank, std::strerror(child_errno));
+    return false;  // the child _exit()s; reap() collects it
+  }
+
+  auto make_fwd = [&](bool is_err) {
+    std::string prefix =
+        opts_.tag_output ? fmt::format("[1,{}]<{}>:", rank, is_err ? "stderr" : "stdout") : "";
+    int target = is_err ? STDERR_FILENO : STDOUT_FILENO;
+    return std::make_unique<LineForwarder>(prefix,
+                                           [target](std::string_view s) { write_all(target, s); });
+  };
+  p.out_fwd = make_fwd(false);
+  p.err_fwd = make_fwd(true);
+  p.out = std::move(out_r);
+  p.err = std::move(err_r);
+  evutil_make_socket_nonblocking(p.out.get());
+  evutil_make_socket_nonblocking(p.err.get());
+  p.out_ev.reset(event_new(base_.get(), p.out.get(), EV_READ | EV_PERSIST, on_pipe, &p));
+  p.err_ev.reset(event_new(base_.get(), p.err.get(), EV_READ | EV_PERSIST, on_pipe, &p));
+  event_add(p.out_ev.get(), nullptr);
+  event_add(p.err_ev.get(), nullptr);
+  open_pipes_ += 2;
+  return true;
+}
+
+// ------------------------------------------------------------------ loop handlers
+void LocalJob::on_pipe(evutil_socket_t fd, short, void *arg) {
+  Proc &p = *static_cast<Proc *>(arg);
+  LocalJob &job = *g_job;
+  bool is_err = fd == p.err.get();
+  job.on_output(p, is_err);
+}
+
+void LocalJob::on_output(Proc &p, bool is_err) {
+  Fd &fd = is_err ? p.err : p.out;
+  char buf[16384];
+  for (;;) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n > 0) {
+      (is_err ? p.err_fwd : p.out_fwd)->feed(std::string_view(buf, static_cast<size_t>(n)));
+      if (n < static_cast<ssize_t>(sizeof buf)) return;
+      continue;
+    }
+    if (n < 0 && (errno == EINTR)) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    // EOF or error: the stream is done.
+    (is_err ? p.err_fwd : p.out_fwd)->finish();
+    (is_err ? p.err_ev : p.out_ev).reset();
+    fd.reset();
+    --open_pipes_;
+    maybe_finish();
+    return;
+  }
+}
+
+void LocalJob::on_wake(evutil_socket_t fd, short, void *arg) {
+  char buf[256];
+  while (::read(fd, buf, sizeof buf) > 0) {
+  }
+  auto *job = static_cast<LocalJob *>(arg);
+  job->drain_queue();
+  job->reap();
+}
+
+void LocalJob::on_signal(evutil_socket_t sig, short, void *arg) {
+  auto *job = static_cast<LocalJob *>(arg);
+  if (sig == SIGCHLD) {
+    job->drain_queue();  // a finalize notice may precede the exit it explains
+    job->reap();
+    return;
+  }
+  int s = static_cast<int>(sig);
+  if (!job->outcome_.ending())
+    job->send_signal_to_all(s);  // pass the user's signal on first, as mpirun does
+  job->end_job(job->outcome_.on_launcher_end(
+      128 + s, fmt::format("caught signal {} ({}); ending the job", s, ::strsignal(s))));
+}
+
+void LocalJob::on_timeout(evutil_socket_t, short, void *arg) {
+  auto *job = static_cast<LocalJob *>(arg);
+  job->end_job(job->outcome_.on_launcher_end(
+      1, fmt::format("the job ran longer than --timeout {} s; ending it", job->opts_.timeout_s)));
+}
+
+void LocalJob::on_grace(evutil_socket_t, short, void *arg) {
+  auto *job = static_cast<LocalJob *>(arg);
+  if (job->running_ > 0) {
+    base::log_debug("grace period over; sending SIGKILL");
+    job->send_signal_to_all(SIGKILL);
+  } else {
+    event_base_loopbreak(job->base_.get());  // children gone, pipes held open elsewhere
+  }
+}
+
+void LocalJob::drain_queue() {
+  std::deque<PmixEvent> q;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    q.swap(queue_);
+  }
+  for (auto &ev : q) {
+    if (ev.rank < 0 || ev.rank >= static_cast<int>(procs_.size())) continue;
+    Proc &p = procs_[static_cast<size_t>(ev.rank)];
+    switch (ev.kind) {
+      case PmixEvent::connected:
+        p.called_init = true;
+        break;
+      case PmixEvent::finalized:
+        p.called_finalize = true;
+        break;
+      case PmixEvent::abort:
+        end_job(outcome_.on_abort(ev.rank, ev.status, ev.message));
+        if (ev.cbfunc) ev.cbfunc(PMIX_SUCCESS, ev.cbdata);
+        break;
+    }
+  }
+}
+
+void LocalJob::reap() {
+  for (;;) {
+    int st = 0;
+    pid_t pid = ::waitpid(-1, &st, WNOHANG);
+    if (pid <= 0) break;
+    for (auto &p : procs_) {
+      if (p.pid != pid || !p.running) continue;
+      p.running = false;
+      --running_;
+      ProcEnd e;
+      e.rank = p.rank;
+      e.pid = pid;
+      e.exited = WIFEXITED(st);
+      e.exit_code = e.exited ? WEXITSTATUS(st) : 0;
+      e.term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+      e.called_init = p.called_init;
+      e.called_finalize = p.called_finalize;
+      auto v = outcome_.on_proc_end(e);
+      if (v.end_job) end_job(std::move(v));
+      break;
+    }
+  }
+  maybe_finish();
+}
+
+void LocalJob::end_job(JobOutcome::Verdict v) {
+  if (v.message) base::log_error("{}", *v.message);
+  if (!v.end_job || grace_ev_) return;  // already tearing down
+  send_signal_to_all(SIGTERM);
+  grace_ev_.reset(evtimer_new(base_.get(), on_grace, this));
+  timeval tv{};
+  int64_t ms = base::get_int("kill_grace_ms");
+  tv.tv_sec = ms / 1000;
+  tv.tv_usec = (ms % 1000) * 1000;
+  evtimer_add(grace_ev_.get(), &tv);
+}
+
+void LocalJob::send_signal_to_all(int sig) {
+  for (auto &p : procs_)
+    if (p.running) ::kill(p.pid, sig);
+}
+
+void LocalJob::maybe_finish() {
+  if (running_ == 0 && open_pipes_ == 0) event_base_loopbreak(base_.get());
+  if (running_ == 0 && open_pipes_ > 0 && !grace_ev_) {
+    // Every proc is gone but something it started still holds its output
+    // pipe: wait one grace period for the rest of the output, then stop.
+    grace_ev_.reset(evtimer_new(base_.get(), on_grace, this));
+    timeval tv{1, 0};
+    evtimer_add(grace_ev_.get(), &tv);
+  }
+}
+
+void LocalJob::cleanup() {
+  procs_.clear();  // closes pipes and frees their events before the base goes
+  if (nspace_registered_) PMIx_server_deregister_nspace(nspace_.c_str(), nullptr, nullptr);
+  if (pmix_up_) PMIx_server_finalize();
+  pmix_up_ = false;
+  if (!tmpdir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmpdir_, ec);
+  }
+}
+
+int LocalJob::run() {
+  std::string program = find_program(opts_.argv[0]);
+  if (program.empty()) {
+    base::log_error("cannot find the program '{}'{}", opts_.argv[0],
+                    opts_.argv[0].find('/') == std::string::npos
+                        ? " in PATH (give a path, e.g. ./" + opts_.argv[0] + ")"
+                        : " or it is not executable");
+    return 1;
+  }
+  host_ = local_hostname();
+  ::signal(SIGPIPE, SIG_IGN);
+  base_.reset(event_base_new());
+  int w[2];
+  if (!base_ || ::pipe2(w, O_CLOEXEC | O_NONBLOCK) != 0) {
+    base::log_error("cannot set up the event loop");
+    return 1;
+  }
+  wake_r_.reset(w[0]);
+  wake_w_.reset(w[1]);
+  wake_ev_.reset(event_new(base_.get(), wake_r_.get(), EV_READ | EV_PERSIST, on_wake, this));
+  event_add(wake_ev_.get(), nullptr);
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+    signal_evs_.emplace_back(evsignal_new(base_.get(), s, on_signal, this));
+    event_add(signal_evs_.back().get(), nullptr);
+  }
+  g_job = this;
+  procs_.resize(static_cast<size_t>(opts_.np));
+  bool ok = setup_tmpdir() && start_pmix_server() && register_job() && plan_binding();
+  for (int r = 0; ok && r < opts_.np; ++r) ok = launch(r, program);
+  if (!ok) end_job(outcome_.on_launcher_end(1, "the job could not be started"));
+  if (opts_.timeout_s > 0) {
+    timeout_ev_.reset(evtimer_new(base_.get(), on_timeout, this));
+    timeval tv{opts_.timeout_s, 0};
+    evtimer_add(timeout_ev_.get(), &tv);
+  }
+  reap();
+  if (running_ > 0 || open_pipes_ > 0) event_base_dispatch(base_.get());
+  drain_queue();
+  cleanup();
+  g_job = nullptr;
+  return outcome_.exit_code();
+}
+
+}  // namespace
+
+int run_local_job(const LaunchOptions &opts) {
+  if (opts.verbose) base::set_log_level(base::Level::debug);
+  LocalJob job(opts);
+  return job.run();
+}
+
+}  // namespace impi::startup

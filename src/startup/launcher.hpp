@@ -1,0 +1,21 @@
+// launcher.hpp - impirun's local mode: run one job of N processes here.
+//
+// The launcher hosts an OpenPMIx server (the processes are its clients),
+// forks the processes, forwards their output line by line, binds them to
+// cores when asked, and decides the job's exit status (exit_policy.hpp).
+// A process that fails or calls MPI_Abort ends the whole job: the others
+// get SIGTERM, then SIGKILL after the kill_grace_ms tunable.
+//
+// Threading: run_local_job() owns the calling thread (a libevent loop).
+// PMIx module callbacks run on PMIx's progress thread; they only post
+// events to that loop.
+#pragma once
+
+#include "startup/launch_options.hpp"
+
+namespace impi::startup {
+
+// Runs the job to completion; returns the launcher's exit status.
+int run_local_job(const LaunchOptions &opts);
+
+}  // namespace impi::startup

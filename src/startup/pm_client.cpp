@@ -1,0 +1,207 @@
+#include "startup/pm_client.hpp"
+
+#include <pmix.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+
+extern char **environ;
+
+namespace impi::startup {
+
+using base::Errc;
+using base::Result;
+using base::Status;
+
+bool launched_by_pmix() {
+  if (std::getenv("PMIX_NAMESPACE")) return true;
+  for (char **e = environ; e && *e; ++e)
+    if (std::strncmp(*e, "PMIX_SERVER_URI", 15) == 0) return true;
+  return false;
+}
+
+namespace {
+
+std::string local_hostname() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+// Rank 0 of 1 with a private key-value store.
+class Singleton final : public ProcessManager {
+ public:
+  Singleton() {
+    job_.nspace = "singleton";
+    job_.hostname = local_hostname();
+  }
+  const JobInfo &job() const override { return job_; }
+  Status put(std::string_view key, std::string_view value) override {
+    kv_[std::string(key)] = std::string(value);
+    return {};
+  }
+  Status fence(bool) override { return {}; }
+  Result<std::string> get(std::uint32_t rank, std::string_view key) override {
+    auto it = kv_.find(std::string(key));
+    if (rank != 0 || it == kv_.end())
+      return {Errc::not_found, fmt::format("no key '{}' for rank {}", key, rank)};
+    return it->second;
+  }
+  void abort(int, std::string_view) override {}
+  Status finalize() override { return {}; }
+
+ private:
+  JobInfo job_;
+  std::map<std::string, std::string> kv_;
+};
+
+class PmixClient final : public ProcessManager {
+ public:
+  static Result<std::unique_ptr<ProcessManager>> connect() {
+    auto self = std::unique_ptr<PmixClient>(new PmixClient);
+    pmix_status_t rc = PMIx_Init(&self->me_, nullptr, 0);
+    if (rc != PMIX_SUCCESS)
+      return {Errc::peer_died,
+              fmt::format("the environment names a PMIx launcher, but PMIx_Init failed: {}",
+                          PMIx_Error_string(rc))};
+    self->initialized_ = true;
+    if (Status s = self->load_job_info(); !s.ok()) return {s.error(), s.message()};
+    return std::unique_ptr<ProcessManager>(std::move(self));
+  }
+
+  ~PmixClient() override { (void)finalize(); }
+
+  const JobInfo &job() const override { return job_; }
+
+  Status put(std::string_view key, std::string_view value) override {
+    pmix_value_t v;
+    PMIX_VALUE_CONSTRUCT(&v);
+    pmix_byte_object_t bo;
+    bo.bytes = const_cast<char *>(value.data());
+    bo.size = value.size();
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo = bo;
+    std::string k(key);
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, k.c_str(), &v);
+    if (rc != PMIX_SUCCESS)
+      return {Errc::io_error, fmt::format("PMIx_Put({}): {}", key, PMIx_Error_string(rc))};
+    return {};
+  }
+
+  Status fence(bool collect) override {
+    if (collect) {
+      pmix_status_t rc = PMIx_Commit();
+      if (rc != PMIX_SUCCESS)
+        return {Errc::io_error, fmt::format("PMIx_Commit: {}", PMIx_Error_string(rc))};
+    }
+    pmix_proc_t all;
+    PMIX_LOAD_PROCID(&all, me_.nspace, PMIX_RANK_WILDCARD);
+    pmix_info_t info[2];
+    bool c = collect;
+    int timeout = static_cast<int>(base::get_int("pmix_timeout_s"));
+    PMIX_INFO_LOAD(&info[0], PMIX_COLLECT_DATA, &c, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Fence(&all, 1, info, 2);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc != PMIX_SUCCESS)
+      return {Errc::peer_died, fmt::format("PMIx_Fence: {}", PMIx_Error_string(rc))};
+    return {};
+  }
+
+  Result<std::string> get(std::uint32_t rank, std::string_view key) override {
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, me_.nspace, rank);
+    pmix_value_t *v = nullptr;
+    std::string k(key);
+    pmix_status_t rc = PMIx_Get(&p, k.c_str(), nullptr, 0, &v);
+    if (rc != PMIX_SUCCESS)
+      return {Errc::not_found,
+              fmt::format("PMIx_Get(rank {}, {}): {}", rank, key, PMIx_Error_string(rc))};
+    std::string out;
+    if (v->type == PMIX_BYTE_OBJECT)
+      out.assign(v->data.bo.bytes, v->data.bo.size);
+    else if (v->type == PMIX_STRING && v->data.string)
+      out = v->data.string;
+    else {
+      PMIX_VALUE_RELEASE(v);
+      return {Errc::protocol_error, fmt::format("PMIx_Get(rank {}, {}): unexpected type", rank, key)};
+    }
+    PMIX_VALUE_RELEASE(v);
+    return out;
+  }
+
+  void abort(int code, std::string_view message) override {
+    std::string m(message);
+    // Blocks until the launcher has acted on it (it kills us, normally).
+    PMIx_Abort(code, m.c_str(), nullptr, 0);
+  }
+
+  Status finalize() override {
+    if (!initialized_) return {};
+    initialized_ = false;
+    pmix_status_t rc = PMIx_Finalize(nullptr, 0);
+    if (rc != PMIX_SUCCESS)
+      return {Errc::io_error, fmt::format("PMIx_Finalize: {}", PMIx_Error_string(rc))};
+    return {};
+  }
+
+ private:
+  PmixClient() = default;
+
+  Result<std::uint32_t> get_u32(std::uint32_t rank, const char *key) {
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, me_.nspace, rank);
+    pmix_value_t *v = nullptr;
+    pmix_status_t rc = PMIx_Get(&p, key, nullptr, 0, &v);
+    if (rc != PMIX_SUCCESS) return {Errc::not_found, PMIx_Error_string(rc)};
+    std::uint32_t x = 0;
+    PMIX_VALUE_GET_NUMBER(rc, v, x, std::uint32_t);
+    PMIX_VALUE_RELEASE(v);
+    if (rc != PMIX_SUCCESS) return {Errc::protocol_error, fmt::format("{} is not a number", key)};
+    return x;
+  }
+
+  Status load_job_info() {
+    job_.singleton = false;
+    job_.nspace = me_.nspace;
+    job_.rank = me_.rank;
+    // Job- and node-level keys are read with the wildcard rank (PMIX-NOTES 5).
+    auto size = get_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    if (!size) return {Errc::protocol_error, "the launcher did not provide PMIX_JOB_SIZE"};
+    job_.size = *size;
+    if (auto v = get_u32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE)) job_.local_size = *v;
+    if (auto v = get_u32(me_.rank, PMIX_LOCAL_RANK)) job_.local_rank = *v;
+    job_.universe_size = job_.size;
+    if (auto v = get_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE)) job_.universe_size = *v;
+    if (auto v = get_u32(me_.rank, PMIX_APPNUM)) job_.appnum = *v;
+    job_.hostname = local_hostname();
+    pmix_value_t *v = nullptr;
+    if (PMIx_Get(&me_, PMIX_HOSTNAME, nullptr, 0, &v) == PMIX_SUCCESS) {
+      if (v->type == PMIX_STRING && v->data.string) job_.hostname = v->data.string;
+      PMIX_VALUE_RELEASE(v);
+    }
+    if (job_.rank >= job_.size)
+      return {Errc::protocol_error,
+              fmt::format("launcher gave rank {} in a job of size {}", job_.rank, job_.size)};
+    return {};
+  }
+
+  pmix_proc_t me_{};
+  bool initialized_ = false;
+  JobInfo job_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ProcessManager>> connect_process_manager() {
+  if (!launched_by_pmix()) return std::unique_ptr<ProcessManager>(new Singleton);
+  return PmixClient::connect();
+}
+
+}  // namespace impi::startup

@@ -1,0 +1,57 @@
+// pm_client.hpp - how an MPI process learns who it is and finds its peers.
+//
+// The MPI library is a PMIx client when a PMIx launcher started it (our
+// impirun, Open MPI's mpirun, Slurm --mpi=pmix); otherwise it is a singleton
+// (rank 0 of 1). Detection: PMIx's own environment variables
+// (PMIX_NAMESPACE / PMIX_SERVER_URI*); when they are present but the server
+// cannot be reached, that is an error, not a silent singleton.
+//
+// Threading: one ProcessManager per process, used from the thread that
+// called MPI_Init. PMIx runs its own progress thread internally.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/errc.hpp"
+
+namespace impi::startup {
+
+struct JobInfo {
+  std::string nspace;         // PMIx namespace ("singleton" when alone)
+  std::uint32_t rank = 0;     // rank in the job (MPI_COMM_WORLD)
+  std::uint32_t size = 1;     // job size
+  std::uint32_t local_rank = 0;
+  std::uint32_t local_size = 1;
+  std::uint32_t universe_size = 1;
+  std::uint32_t appnum = 0;
+  std::string hostname;       // as the launcher names this node
+  bool singleton = true;
+};
+
+class ProcessManager {
+ public:
+  virtual ~ProcessManager() = default;
+  virtual const JobInfo &job() const = 0;
+  // Publishes key=value for every peer of the job (visible after fence()).
+  virtual base::Status put(std::string_view key, std::string_view value) = 0;
+  // Job-wide barrier; with collect=true also exchanges everything put().
+  virtual base::Status fence(bool collect) = 0;
+  // Reads a value another rank put() before the last collecting fence.
+  virtual base::Result<std::string> get(std::uint32_t rank, std::string_view key) = 0;
+  // Asks the launcher to end the whole job with this exit code. Returns
+  // only if the launcher could not be told (then the caller exits itself).
+  virtual void abort(int code, std::string_view message) = 0;
+  // Leaves the job cleanly. Idempotent.
+  virtual base::Status finalize() = 0;
+};
+
+// True when the environment says a PMIx launcher started us.
+bool launched_by_pmix();
+
+// Connects to the launcher, or returns a singleton manager when there is none.
+base::Result<std::unique_ptr<ProcessManager>> connect_process_manager();
+
+}  // namespace impi::startup
