@@ -36,7 +36,7 @@ constexpr ClassText kClasses[] = {
     {MPI_ERR_ARG, "MPI_ERR_ARG", "invalid argument"},
     {MPI_ERR_UNKNOWN, "MPI_ERR_UNKNOWN", "unknown error"},
     {MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE", "message truncated"},
-    {MPI_ERR_OTHER, "MPI_ERR_OTHER", "other error (see the message printed with it)"},
+    {MPI_ERR_OTHER, "MPI_ERR_OTHER", "other error"},
     {MPI_ERR_INTERN, "MPI_ERR_INTERN", "internal error"},
     {MPI_ERR_IN_STATUS, "MPI_ERR_IN_STATUS", "error code is in the status"},
     {MPI_ERR_PENDING, "MPI_ERR_PENDING", "pending request"},
@@ -73,7 +73,7 @@ constexpr ClassText kClasses[] = {
     {MPI_ERR_SPAWN, "MPI_ERR_SPAWN", "could not spawn processes"},
     {MPI_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
     {MPI_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION",
-     "operation not supported by impi yet"},
+     "unsupported operation"},
     {MPI_ERR_WIN, "MPI_ERR_WIN", "invalid window"},
     {MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE", "target memory outside the window"},
     {MPI_ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
@@ -161,11 +161,13 @@ int report_file(int code, std::string_view fn, std::string_view detail) {
 }
 
 int unsupported(std::string_view fn, MPI_Comm comm) {
-  return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "not implemented in this version of impi");
+  return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                fmt::format("impi does not implement {} yet (the README lists what is missing)", fn));
 }
 
 int unsupported_file(std::string_view fn) {
-  return report_file(MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI-IO is not implemented in impi yet");
+  return report_file(MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                     fmt::format("impi does not implement MPI-IO ({}) yet", fn));
 }
 
 bool check_initialized(std::string_view fn) {

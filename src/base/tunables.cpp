@@ -10,9 +10,15 @@ namespace impi::base {
 namespace {
 // Keep sorted by name. Descriptions say what the knob does and why the default.
 constexpr Tunable kTable[] = {
+    {"finalize_notice_ms", "IMPI_FINALIZE_NOTICE_MS", "500",
+     "impirun: how long a proc that exited 0 may precede PMIx's notice that it "
+     "called MPI_Finalize before it counts as having exited without it"},
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
      "impirun: after SIGTERM to a failing job, wait this long before SIGKILL "
      "(long enough for a proc to flush output, short enough not to hang)"},
+    {"peer_death_wait_ms", "IMPI_PEER_DEATH_WAIT_MS", "10000",
+     "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long "
+     "for the launcher to end the job (and name that peer) before failing ourselves"},
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},

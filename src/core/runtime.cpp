@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -12,8 +13,9 @@ namespace impi::core {
 using base::Errc;
 
 Runtime &Runtime::instance() {
-  static Runtime rt;
-  return rt;
+  // Never destroyed: exit() must not tear down PMIx behind the program's back.
+  static Runtime *rt = new Runtime;
+  return *rt;
 }
 
 base::Result<int> Runtime::init(int required) {
@@ -49,7 +51,10 @@ base::Status Runtime::exchange_cards() {
   const auto &j = pm_->job();
   ContactCard mine{j.hostname, static_cast<std::int64_t>(::getpid())};
   if (auto s = pm_->put("impi.card", mine.encode()); !s.ok()) return s;
-  if (auto s = pm_->fence(true); !s.ok()) return s;
+  if (auto s = pm_->fence(true); !s.ok()) {
+    if (s.error() == Errc::peer_died) wait_for_teardown();
+    return s;
+  }
   peers_.clear();
   peers_.reserve(j.size);
   for (std::uint32_t r = 0; r < j.size; ++r) {
@@ -67,12 +72,22 @@ base::Status Runtime::exchange_cards() {
   return {};
 }
 
+void Runtime::wait_for_teardown() {
+  // A peer ended while we waited for it: the launcher is about to end the
+  // job and report that peer. Failing here ourselves would put our exit
+  // beside the cause and blur the report, so give the launcher time first.
+  if (pm_->job().singleton) return;
+  std::int64_t limit_ms = base::get_int("peer_death_wait_ms");
+  for (std::int64_t waited = 0; waited < limit_ms; waited += 10) ::usleep(10 * 1000);
+}
+
 base::Status Runtime::finalize() {
   if (state_ != State::initialized)
     return {Errc::invalid_argument, state_ == State::finalized ? "MPI_Finalize was already called"
                                                                : "MPI_Finalize before MPI_Init"};
   // Every process reaches this point before any leaves (MPI_Finalize is collective).
   base::Status s = pm_->fence(false);
+  if (!s.ok() && s.error() == Errc::peer_died) wait_for_teardown();
   base::Status f = pm_->finalize();
   state_ = State::finalized;
   if (!s.ok()) return s;
@@ -80,12 +95,13 @@ base::Status Runtime::finalize() {
 }
 
 void Runtime::abort(int code, std::string_view why) {
+  std::fflush(nullptr);  // the launcher may kill us before exit() would flush stdio
   if (pm_ && !pm_->job().singleton) {
     pm_->abort(code, why);  // the launcher ends the job (us included)
   } else {
     base::log_error("{}", why);
   }
-  ::_exit(code & 0xff ? code & 0xff : 1);
+  ::_exit(code & 0xff);
 }
 
 }  // namespace impi::core

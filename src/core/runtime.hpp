@@ -50,6 +50,7 @@ class Runtime {
  private:
   Runtime() = default;
   base::Status exchange_cards();
+  void wait_for_teardown();
 
   State state_ = State::uninitialized;
   int thread_level_ = kThreadSingle;

@@ -6,6 +6,12 @@
 
 namespace impi::startup {
 
+int cause_rank(const ProcEnd &e) {
+  if (!e.exited) return 0;
+  if (e.called_init && !e.called_finalize) return 1;
+  return e.exit_code != 0 ? 2 : 3;
+}
+
 JobOutcome::Verdict JobOutcome::fail(int code, std::string message) {
   Verdict v;
   if (!ending_) {  // only the first failure speaks and sets the code

@@ -20,6 +20,11 @@ struct ProcEnd {
   bool called_finalize = false;  // and left it cleanly
 };
 
+// Among processes that ended together, which is more likely the cause:
+// 0 killed by a signal, 1 left MPI without MPI_Finalize, 2 nonzero exit,
+// 3 clean exit. Lower ranks are reported first.
+int cause_rank(const ProcEnd &e);
+
 class JobOutcome {
  public:
   // A process ended. Returns the message to print (if any) and whether the

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -80,8 +81,6 @@ struct PmixEvent {
   int rank = 0;
   int status = 0;
   std::string message;
-  pmix_op_cbfunc_t cbfunc = nullptr;
-  void *cbdata = nullptr;
 };
 
 struct Proc {
@@ -157,6 +156,8 @@ class LocalJob {
   static void on_signal(evutil_socket_t sig, short, void *arg);
   static void on_timeout(evutil_socket_t, short, void *arg);
   static void on_grace(evutil_socket_t, short, void *arg);
+  static void on_recheck(evutil_socket_t, short, void *arg);
+  void judge(std::vector<ProcEnd> ended, bool final);
   static void on_pipe(evutil_socket_t, short, void *arg);
 
   const LaunchOptions &opts_;
@@ -167,7 +168,11 @@ class LocalJob {
   bool nspace_registered_ = false;
   BasePtr base_;
   Fd wake_r_, wake_w_;
-  EventPtr wake_ev_, timeout_ev_, grace_ev_;
+  EventPtr wake_ev_, timeout_ev_, grace_ev_, recheck_ev_;
+  // Clean exits of procs whose MPI_Finalize notice has not arrived yet:
+  // PMIx may deliver client_finalized after the process is gone, so they
+  // are judged again a moment later (finalize_notice_ms).
+  std::vector<ProcEnd> unconfirmed_;
   std::vector<EventPtr> signal_evs_;
   std::mutex mu_;
   std::deque<PmixEvent> queue_;
@@ -181,20 +186,30 @@ class LocalJob {
 // ------------------------------------------------------------------ PMIx module
 pmix_status_t cb_client_connected(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
   // OpenPMIx 4.2 calls this with cbfunc == NULL: report success synchronously.
-  if (g_job) g_job->post({PmixEvent::connected, static_cast<int>(p->rank), 0, {}, nullptr, nullptr});
+  if (g_job) g_job->post({PmixEvent::connected, static_cast<int>(p->rank), 0, {}});
   return PMIX_OPERATION_SUCCEEDED;
 }
 
+pmix_status_t cb_client_connected2(const pmix_proc_t *p, void *obj, pmix_info_t[], size_t,
+                                   pmix_op_cbfunc_t cbfunc, void *cbdata) {
+  return cb_client_connected(p, obj, cbfunc, cbdata);  // PMIx >= 4.2 prefers this entry
+}
+
 pmix_status_t cb_client_finalized(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
-  if (g_job) g_job->post({PmixEvent::finalized, static_cast<int>(p->rank), 0, {}, nullptr, nullptr});
+  if (g_job) g_job->post({PmixEvent::finalized, static_cast<int>(p->rank), 0, {}});
   return PMIX_OPERATION_SUCCEEDED;
 }
 
 pmix_status_t cb_abort(const pmix_proc_t *p, void *, int status, const char msg[], pmix_proc_t[],
-                       size_t, pmix_op_cbfunc_t cbfunc, void *cbdata) {
+                       size_t, pmix_op_cbfunc_t, void *) {
   if (!g_job) return PMIX_ERR_NOT_SUPPORTED;
-  g_job->post({PmixEvent::abort, static_cast<int>(p->rank), status, msg ? msg : "", cbfunc, cbdata});
-  return PMIX_SUCCESS;
+  // Queue the abort, then answer at once (OPERATION_SUCCEEDED: no cbfunc).
+  // Calling cbfunc later from our own thread raced with PMIx's progress
+  // thread (deadlocks and crashes in PMIx_server_deregister_nspace). The
+  // client exits right after its PMIx_Abort returns; the queued event is
+  // seen before that exit is reaped.
+  g_job->post({PmixEvent::abort, static_cast<int>(p->rank), status, msg ? msg : ""});
+  return PMIX_OPERATION_SUCCEEDED;
 }
 
 void release_blob(void *data) { free(data); }
@@ -231,6 +246,7 @@ bool LocalJob::setup_tmpdir() {
 bool LocalJob::start_pmix_server() {
   static pmix_server_module_t module{};  // zeroed entries: not supported
   module.client_connected = cb_client_connected;
+  module.client_connected2 = cb_client_connected2;
   module.client_finalized = cb_client_finalized;
   module.abort = cb_abort;
   module.fence_nb = cb_fence_nb;
@@ -521,6 +537,7 @@ void LocalJob::drain_queue() {
     q.swap(queue_);
   }
   for (auto &ev : q) {
+    base::log_debug("pmix event {} from rank {}", static_cast<int>(ev.kind), ev.rank);
     if (ev.rank < 0 || ev.rank >= static_cast<int>(procs_.size())) continue;
     Proc &p = procs_[static_cast<size_t>(ev.rank)];
     switch (ev.kind) {
@@ -532,13 +549,16 @@ void LocalJob::drain_queue() {
         break;
       case PmixEvent::abort:
         end_job(outcome_.on_abort(ev.rank, ev.status, ev.message));
-        if (ev.cbfunc) ev.cbfunc(PMIX_SUCCESS, ev.cbdata);
         break;
     }
   }
 }
 
 void LocalJob::reap() {
+  // Collect every child that has ended before judging any: when one proc's
+  // death makes a peer fail (its MPI_Finalize fence breaks), both are
+  // zombies by now, and the cause must be reported rather than the effect.
+  std::vector<ProcEnd> ended;
   for (;;) {
     int st = 0;
     pid_t pid = ::waitpid(-1, &st, WNOHANG);
@@ -555,12 +575,60 @@ void LocalJob::reap() {
       e.term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
       e.called_init = p.called_init;
       e.called_finalize = p.called_finalize;
-      auto v = outcome_.on_proc_end(e);
-      if (v.end_job) end_job(std::move(v));
+      base::log_debug("rank {} (pid {}) ended: status 0x{:x}, init {}, finalize {}", p.rank, pid,
+                      st, p.called_init, p.called_finalize);
+      ended.push_back(e);
       break;
     }
   }
+  judge(std::move(ended), false);
+}
+
+// Decides what each ended proc means for the job. A clean exit without a
+// finalize notice is held back once (final == false) for the notice to arrive.
+void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
+  // A failure now while clean exits are held back: those exits are the
+  // likely cause (a peer's MPI_Finalize fence breaks when a proc leaves
+  // without it), so they are judged for good, and first.
+  bool failure = std::any_of(ended.begin(), ended.end(), [](const ProcEnd &e) {
+    return !e.exited || e.exit_code != 0;
+  });
+  if (failure && !unconfirmed_.empty()) {
+    drain_queue();
+    ended.insert(ended.begin(), unconfirmed_.begin(), unconfirmed_.end());
+    unconfirmed_.clear();
+    recheck_ev_.reset();
+    final = true;
+  }
+  std::stable_sort(ended.begin(), ended.end(), [](const ProcEnd &a, const ProcEnd &b) {
+    return cause_rank(a) < cause_rank(b);
+  });
+  for (auto &e : ended) {
+    e.called_finalize = procs_[static_cast<size_t>(e.rank)].called_finalize;
+    if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize &&
+        !outcome_.ending() && !final) {
+      unconfirmed_.push_back(e);  // judged in on_recheck
+      continue;
+    }
+    auto v = outcome_.on_proc_end(e);
+    if (v.end_job) end_job(std::move(v));
+  }
+  if (!unconfirmed_.empty() && !recheck_ev_) {
+    recheck_ev_.reset(evtimer_new(base_.get(), on_recheck, this));
+    int64_t ms = base::get_int("finalize_notice_ms");
+    timeval tv{static_cast<time_t>(ms / 1000), static_cast<suseconds_t>((ms % 1000) * 1000)};
+    evtimer_add(recheck_ev_.get(), &tv);
+  }
   maybe_finish();
+}
+
+void LocalJob::on_recheck(evutil_socket_t, short, void *arg) {
+  auto *job = static_cast<LocalJob *>(arg);
+  job->drain_queue();
+  std::vector<ProcEnd> pending;
+  pending.swap(job->unconfirmed_);
+  job->recheck_ev_.reset();
+  job->judge(std::move(pending), true);
 }
 
 void LocalJob::end_job(JobOutcome::Verdict v) {
@@ -581,6 +649,7 @@ void LocalJob::send_signal_to_all(int sig) {
 }
 
 void LocalJob::maybe_finish() {
+  if (!unconfirmed_.empty()) return;  // on_recheck decides first
   if (running_ == 0 && open_pipes_ == 0) event_base_loopbreak(base_.get());
   if (running_ == 0 && open_pipes_ > 0 && !grace_ev_) {
     // Every proc is gone but something it started still holds its output
@@ -592,9 +661,17 @@ void LocalJob::maybe_finish() {
 }
 
 void LocalJob::cleanup() {
+  recheck_ev_.reset();
   procs_.clear();  // closes pipes and frees their events before the base goes
-  if (nspace_registered_) PMIx_server_deregister_nspace(nspace_.c_str(), nullptr, nullptr);
-  if (pmix_up_) PMIx_server_finalize();
+  // After a teardown (procs killed mid-call), OpenPMIx 4.2.2's progress
+  // thread may still be handling the lost connections, and both
+  // PMIx_server_deregister_nspace and PMIx_server_finalize were seen to
+  // deadlock or crash then. The launcher is about to exit, so it skips
+  // them and removes PMIx's files itself (they live in tmpdir_).
+  if (!outcome_.ending()) {
+    if (nspace_registered_) PMIx_server_deregister_nspace(nspace_.c_str(), nullptr, nullptr);
+    if (pmix_up_) PMIx_server_finalize();
+  }
   pmix_up_ = false;
   if (!tmpdir_.empty()) {
     std::error_code ec;

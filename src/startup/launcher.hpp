@@ -15,7 +15,8 @@
 
 namespace impi::startup {
 
-// Runs the job to completion; returns the launcher's exit status.
+// Runs the job to completion; returns the launcher's exit status. After a
+// failed job PMIx may still run threads: the caller must leave with _exit().
 int run_local_job(const LaunchOptions &opts);
 
 }  // namespace impi::startup

@@ -74,7 +74,9 @@ class PmixClient final : public ProcessManager {
     return std::unique_ptr<ProcessManager>(std::move(self));
   }
 
-  ~PmixClient() override { (void)finalize(); }
+  // No PMIx_Finalize here: a process that exits without MPI_Finalize must
+  // look like one to the launcher.
+  ~PmixClient() override = default;
 
   const JobInfo &job() const override { return job_; }
 
@@ -109,6 +111,8 @@ class PmixClient final : public ProcessManager {
     pmix_status_t rc = PMIx_Fence(&all, 1, info, 2);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc == PMIX_ERR_PARTIAL_SUCCESS)
+      return {Errc::peer_died, "another process of the job ended before reaching this point"};
     if (rc != PMIX_SUCCESS)
       return {Errc::peer_died, fmt::format("PMIx_Fence: {}", PMIx_Error_string(rc))};
     return {};

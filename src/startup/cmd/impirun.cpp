@@ -29,5 +29,7 @@ int main(int argc, char **argv) {
     impi::base::log_error("{}", e->message);
     return 1;
   }
-  return run_local_job(std::get<LaunchOptions>(parsed));
+  int rc = run_local_job(std::get<LaunchOptions>(parsed));
+  std::fflush(nullptr);
+  std::_Exit(rc);  // no static destructors while PMIx threads may still run
 }

@@ -1,0 +1,66 @@
+/* behave.c - a process that misbehaves on request, for the launcher tests.
+ *   behave exit R CODE       rank R exits with CODE right after MPI_Init
+ *   behave signal R SIG      rank R raises SIG
+ *   behave abort R CODE      rank R calls MPI_Abort(MPI_COMM_WORLD, CODE)
+ *   behave nofinalize R      rank R returns 0 without MPI_Finalize
+ *   behave fatal R           rank R calls MPI_Send (unsupported) under MPI_ERRORS_ARE_FATAL
+ *   behave sleep S           every rank sleeps S seconds inside MPI
+ *   behave env VAR           every rank prints "rank R VAR=value"
+ *   behave affinity bound|any  prints the CPUs it may run on; "bound" checks it is one
+ *   behave output N          every rank prints N numbered lines, half to stderr
+ * Ranks that are not R go on to MPI_Finalize, which waits for R. */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+  int rank, size, i;
+  const char *mode = argc > 1 ? argv[1] : "";
+  int who = argc > 2 ? atoi(argv[2]) : 0;
+  int arg = argc > 3 ? atoi(argv[3]) : 0;
+
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  printf("rank %d started\n", rank);
+  fflush(stdout);
+
+  if (!strcmp(mode, "exit") && rank == who) exit(arg);
+  if (!strcmp(mode, "signal") && rank == who) raise(arg);
+  if (!strcmp(mode, "abort") && rank == who) MPI_Abort(MPI_COMM_WORLD, arg);
+  if (!strcmp(mode, "nofinalize") && rank == who) return 0;
+  if (!strcmp(mode, "fatal") && rank == who) {
+    int x = 0;
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    printf("rank %d: MPI_Send returned under MPI_ERRORS_ARE_FATAL\n", rank);
+  }
+  if (!strcmp(mode, "sleep")) sleep((unsigned)who);
+  if (!strcmp(mode, "env")) {
+    const char *v = getenv(argv[2]);
+    printf("rank %d %s=%s\n", rank, argv[2], v ? v : "(unset)");
+  }
+  if (!strcmp(mode, "affinity")) {
+    cpu_set_t set;
+    int n, first = -1;
+    CPU_ZERO(&set);
+    sched_getaffinity(0, sizeof set, &set);
+    n = CPU_COUNT(&set);
+    for (i = 0; i < CPU_SETSIZE && first < 0; ++i)
+      if (CPU_ISSET(i, &set)) first = i;
+    printf("rank %d cpus %d first %d\n", rank, n, first);
+    if (!strcmp(argv[2], "bound") && n != 1) {
+      fprintf(stderr, "rank %d is not bound to one cpu (%d)\n", rank, n);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  if (!strcmp(mode, "output")) {
+    for (i = 0; i < who; ++i) fprintf(i % 2 ? stderr : stdout, "rank %d line %d\n", rank, i);
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "startup/launch_options.hpp"
+
+using namespace impi::startup;
+
+namespace {
+const char *fake_env(const char *name) { return std::strcmp(name, "HOME") == 0 ? "/root" : nullptr; }
+ParsedCommandLine parse(std::vector<std::string> a) { return parse_launch_options(a, fake_env); }
+std::string usage_error(const ParsedCommandLine &p) {
+  auto *e = std::get_if<UsageError>(&p);
+  return e ? e->message : "";
+}
+}  // namespace
+
+TEST_CASE("mpirun-style options parse into LaunchOptions") {
+  auto p = parse({"-np", "4", "--bind-to", "none", "--tag-output", "-x", "A=1", "-x", "HOME",
+                  "./prog", "-np", "arg"});
+  auto *o = std::get_if<LaunchOptions>(&p);
+  REQUIRE(o);
+  CHECK(o->np == 4);
+  CHECK(o->bind == BindPolicy::none);
+  CHECK(o->tag_output);
+  CHECK(o->env == std::vector<std::string>{"A=1", "HOME=/root"});
+  // Everything after the program belongs to the program.
+  CHECK(o->argv == std::vector<std::string>{"./prog", "-np", "arg"});
+}
+
+TEST_CASE("-n and --np are synonyms; -np defaults to 1; -- ends options") {
+  CHECK(std::get<LaunchOptions>(parse({"-n", "3", "a.out"})).np == 3);
+  CHECK(std::get<LaunchOptions>(parse({"--np", "2", "a.out"})).np == 2);
+  CHECK(std::get<LaunchOptions>(parse({"a.out"})).np == 1);
+  auto o = std::get<LaunchOptions>(parse({"-np", "2", "--", "-weird-name"}));
+  CHECK(o.argv == std::vector<std::string>{"-weird-name"});
+}
+
+TEST_CASE("bad command lines give one clear message") {
+  CHECK_THAT(usage_error(parse({"-np", "0", "a.out"})),
+             Catch::Contains("invalid number of processes '0'"));
+  CHECK_THAT(usage_error(parse({"-np", "x", "a.out"})), Catch::Contains("invalid number"));
+  CHECK_THAT(usage_error(parse({"-np"})), Catch::Contains("needs a number"));
+  CHECK_THAT(usage_error(parse({"-np", "2"})), Catch::Contains("no program given"));
+  CHECK_THAT(usage_error(parse({})), Catch::Contains("no program given"));
+  CHECK_THAT(usage_error(parse({"--frobnicate", "a.out"})),
+             Catch::Contains("unknown option '--frobnicate'"));
+  CHECK_THAT(usage_error(parse({"--bind-to", "socket", "a.out"})),
+             Catch::Contains("unknown binding 'socket'"));
+  CHECK_THAT(usage_error(parse({"-x", "NOT_SET_ANYWHERE", "a.out"})),
+             Catch::Contains("is not set"));
+  CHECK_THAT(usage_error(parse({"--timeout", "0", "a.out"})), Catch::Contains("--timeout"));
+}
+
+TEST_CASE("help and version requests") {
+  CHECK(std::holds_alternative<HelpRequest>(parse({"--help"})));
+  CHECK(std::holds_alternative<HelpRequest>(parse({"-h"})));
+  CHECK(std::holds_alternative<VersionRequest>(parse({"--version"})));
+  CHECK_THAT(launch_usage(), Catch::Contains("--bind-to"));
+}
