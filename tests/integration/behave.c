@@ -31,7 +31,10 @@ int main(int argc, char **argv) {
   fflush(stdout);
 
   if (!strcmp(mode, "exit") && rank == who) exit(arg);
-  if (!strcmp(mode, "signal") && rank == who) raise(arg);
+  if (!strcmp(mode, "signal") && rank == who) {
+    signal(arg, SIG_DFL); /* a sanitizer runtime may have claimed it */
+    raise(arg);
+  }
   if (!strcmp(mode, "abort") && rank == who) MPI_Abort(MPI_COMM_WORLD, arg);
   if (!strcmp(mode, "nofinalize") && rank == who) return 0;
   if (!strcmp(mode, "fatal") && rank == who) {
