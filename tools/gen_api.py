@@ -190,8 +190,13 @@ def gen_readme(fns, impl, text):
              "(the `MPI_T_` tool interface returns `MPI_T_ERR_CANNOT_INIT` / "
              "`MPI_T_ERR_NOT_INITIALIZED`; `MPI_File_` calls return the error code, "
              "as files default to `MPI_ERRORS_RETURN`):", ""]
+    rest = []
     for key in sorted(groups):
-        lines.append("- " + ", ".join(f"`{n}`" for n in groups[key]))
+        if len(groups[key]) >= 3:
+            lines.append(f"- **{key}**: " + ", ".join(f"`{n}`" for n in groups[key]))
+        else:
+            rest += groups[key]
+    lines.append("- **others**: " + ", ".join(f"`{n}`" for n in sorted(rest)))
     i, j = text.index(begin) + len(begin), text.index(end)
     return text[:i] + "\n".join(lines) + "\n" + text[j:]
 
