@@ -1,13 +1,11 @@
 // env.cpp - environment management: init, finalize, abort, queries, timers.
+#include <fmt/core.h>
 #include <time.h>
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-
-#include <fmt/core.h>
 
 #include "api/errors.hpp"
 #include "api/handles.hpp"
@@ -25,8 +23,9 @@ int do_init(int required, int *provided, const char *fn) {
   auto &rt = Runtime::instance();
   if (rt.state() != State::uninitialized)
     return report(MPI_COMM_NULL, MPI_ERR_OTHER, fn,
-                  rt.state() == State::initialized ? "MPI is already initialized"
-                                                   : "MPI cannot be initialized after MPI_Finalize");
+                  rt.state() == State::initialized
+                      ? "MPI is already initialized"
+                      : "MPI cannot be initialized after MPI_Finalize");
   if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "unknown thread level");
   auto r = rt.init(required);
@@ -82,9 +81,8 @@ int PMPI_Finalized(int *flag) {
 
 int PMPI_Abort(MPI_Comm comm, int errorcode) {
   auto &rt = Runtime::instance();
-  std::string who = rt.state() == State::initialized
-                        ? fmt::format("rank {}", rt.world().rank)
-                        : std::string("a process");
+  std::string who = rt.state() == State::initialized ? fmt::format("rank {}", rt.world().rank)
+                                                     : std::string("a process");
   (void)comm;  // the whole job ends, whatever the communicator (as Open MPI and MPICH do)
   rt.abort(errorcode, fmt::format("MPI_Abort called by {} with error code {}", who, errorcode));
 }
@@ -145,9 +143,9 @@ int PMPI_Get_version(int *version, int *subversion) {
 int PMPI_Get_library_version(char *version, int *resultlen) {
   if (!version || !resultlen)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
-  std::string v = fmt::format("impi {}.{}.{} (MPI {}.{}, IMPI protocol 0.0; built {})",
-                              IMPI_VERSION_MAJOR, IMPI_VERSION_MINOR, IMPI_VERSION_PATCH,
-                              MPI_VERSION, MPI_SUBVERSION, __DATE__);
+  std::string v =
+      fmt::format("impi {}.{}.{} (MPI {}.{}, IMPI protocol 0.0; built {})", IMPI_VERSION_MAJOR,
+                  IMPI_VERSION_MINOR, IMPI_VERSION_PATCH, MPI_VERSION, MPI_SUBVERSION, __DATE__);
   copy_out(v, version, resultlen, MPI_MAX_LIBRARY_VERSION_STRING);
   return MPI_SUCCESS;
 }

@@ -62,26 +62,66 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler) {
 }
 
 // ---- handle conversions (C <-> Fortran integers): the encoded value itself.
-MPI_Fint PMPI_Comm_c2f(MPI_Comm h) { return impi::api::to_fint(h); }
-MPI_Comm PMPI_Comm_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Comm>(f); }
-MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler h) { return impi::api::to_fint(h); }
-MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Errhandler>(f); }
-MPI_Fint PMPI_File_c2f(MPI_File h) { return impi::api::to_fint(h); }
-MPI_File PMPI_File_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_File>(f); }
-MPI_Fint PMPI_Group_c2f(MPI_Group h) { return impi::api::to_fint(h); }
-MPI_Group PMPI_Group_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Group>(f); }
-MPI_Fint PMPI_Info_c2f(MPI_Info h) { return impi::api::to_fint(h); }
-MPI_Info PMPI_Info_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Info>(f); }
-MPI_Fint PMPI_Message_c2f(MPI_Message h) { return impi::api::to_fint(h); }
-MPI_Message PMPI_Message_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Message>(f); }
-MPI_Fint PMPI_Op_c2f(MPI_Op h) { return impi::api::to_fint(h); }
-MPI_Op PMPI_Op_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Op>(f); }
-MPI_Fint PMPI_Request_c2f(MPI_Request h) { return impi::api::to_fint(h); }
-MPI_Request PMPI_Request_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Request>(f); }
-MPI_Fint PMPI_Type_c2f(MPI_Datatype h) { return impi::api::to_fint(h); }
-MPI_Datatype PMPI_Type_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Datatype>(f); }
-MPI_Fint PMPI_Win_c2f(MPI_Win h) { return impi::api::to_fint(h); }
-MPI_Win PMPI_Win_f2c(MPI_Fint f) { return impi::api::from_fint<MPI_Win>(f); }
+MPI_Fint PMPI_Comm_c2f(MPI_Comm h) {
+  return impi::api::to_fint(h);
+}
+MPI_Comm PMPI_Comm_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Comm>(f);
+}
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler h) {
+  return impi::api::to_fint(h);
+}
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Errhandler>(f);
+}
+MPI_Fint PMPI_File_c2f(MPI_File h) {
+  return impi::api::to_fint(h);
+}
+MPI_File PMPI_File_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_File>(f);
+}
+MPI_Fint PMPI_Group_c2f(MPI_Group h) {
+  return impi::api::to_fint(h);
+}
+MPI_Group PMPI_Group_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Group>(f);
+}
+MPI_Fint PMPI_Info_c2f(MPI_Info h) {
+  return impi::api::to_fint(h);
+}
+MPI_Info PMPI_Info_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Info>(f);
+}
+MPI_Fint PMPI_Message_c2f(MPI_Message h) {
+  return impi::api::to_fint(h);
+}
+MPI_Message PMPI_Message_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Message>(f);
+}
+MPI_Fint PMPI_Op_c2f(MPI_Op h) {
+  return impi::api::to_fint(h);
+}
+MPI_Op PMPI_Op_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Op>(f);
+}
+MPI_Fint PMPI_Request_c2f(MPI_Request h) {
+  return impi::api::to_fint(h);
+}
+MPI_Request PMPI_Request_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Request>(f);
+}
+MPI_Fint PMPI_Type_c2f(MPI_Datatype h) {
+  return impi::api::to_fint(h);
+}
+MPI_Datatype PMPI_Type_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Datatype>(f);
+}
+MPI_Fint PMPI_Win_c2f(MPI_Win h) {
+  return impi::api::to_fint(h);
+}
+MPI_Win PMPI_Win_f2c(MPI_Fint f) {
+  return impi::api::from_fint<MPI_Win>(f);
+}
 
 }  // extern "C"
 

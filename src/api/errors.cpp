@@ -72,8 +72,7 @@ constexpr ClassText kClasses[] = {
     {MPI_ERR_SIZE, "MPI_ERR_SIZE", "invalid size"},
     {MPI_ERR_SPAWN, "MPI_ERR_SPAWN", "could not spawn processes"},
     {MPI_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
-    {MPI_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION",
-     "unsupported operation"},
+    {MPI_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION", "unsupported operation"},
     {MPI_ERR_WIN, "MPI_ERR_WIN", "invalid window"},
     {MPI_ERR_RMA_RANGE, "MPI_ERR_RMA_RANGE", "target memory outside the window"},
     {MPI_ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
@@ -101,7 +100,8 @@ std::uint32_t handler_index(MPI_Comm comm) {
 
 [[noreturn]] void fatal(int code, std::string_view fn, std::string_view detail) {
   auto &rt = core::Runtime::instance();
-  std::string msg = fmt::format("{}: {}{}{}", fn, error_text(code), detail.empty() ? "" : ": ", detail);
+  std::string msg =
+      fmt::format("{}: {}{}{}", fn, error_text(code), detail.empty() ? "" : ": ", detail);
   if (rt.state() != core::State::initialized) {
     base::log_error("{}", msg);
     ::_exit(code ? code : 1);
@@ -120,16 +120,26 @@ std::string_view error_text(int code) {
 int error_class_of(base::Errc e) {
   using base::Errc;
   switch (e) {
-    case Errc::ok: return MPI_SUCCESS;
-    case Errc::invalid_argument: return MPI_ERR_ARG;
-    case Errc::not_supported: return MPI_ERR_UNSUPPORTED_OPERATION;
-    case Errc::not_found: return MPI_ERR_OTHER;
-    case Errc::io_error: return MPI_ERR_OTHER;
-    case Errc::protocol_error: return MPI_ERR_OTHER;
-    case Errc::peer_died: return MPI_ERR_OTHER;
-    case Errc::timeout: return MPI_ERR_OTHER;
-    case Errc::no_memory: return MPI_ERR_NO_MEM;
-    case Errc::internal: return MPI_ERR_INTERN;
+    case Errc::ok:
+      return MPI_SUCCESS;
+    case Errc::invalid_argument:
+      return MPI_ERR_ARG;
+    case Errc::not_supported:
+      return MPI_ERR_UNSUPPORTED_OPERATION;
+    case Errc::not_found:
+      return MPI_ERR_OTHER;
+    case Errc::io_error:
+      return MPI_ERR_OTHER;
+    case Errc::protocol_error:
+      return MPI_ERR_OTHER;
+    case Errc::peer_died:
+      return MPI_ERR_OTHER;
+    case Errc::timeout:
+      return MPI_ERR_OTHER;
+    case Errc::no_memory:
+      return MPI_ERR_NO_MEM;
+    case Errc::internal:
+      return MPI_ERR_INTERN;
   }
   return MPI_ERR_UNKNOWN;
 }
@@ -161,8 +171,9 @@ int report_file(int code, std::string_view fn, std::string_view detail) {
 }
 
 int unsupported(std::string_view fn, MPI_Comm comm) {
-  return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                fmt::format("impi does not implement {} yet (the README lists what is missing)", fn));
+  return report(
+      comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+      fmt::format("impi does not implement {} yet (the README lists what is missing)", fn));
 }
 
 int unsupported_file(std::string_view fn) {

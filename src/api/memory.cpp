@@ -47,7 +47,9 @@ int impi_comm_dup_fn(MPI_Comm, int, void *, void *in, void *out, int *flag) {
   *flag = 1;
   return MPI_SUCCESS;
 }
-int impi_comm_null_delete_fn(MPI_Comm, int, void *, void *) { return MPI_SUCCESS; }
+int impi_comm_null_delete_fn(MPI_Comm, int, void *, void *) {
+  return MPI_SUCCESS;
+}
 int impi_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *flag) {
   *flag = 0;
   return MPI_SUCCESS;
@@ -57,7 +59,9 @@ int impi_type_dup_fn(MPI_Datatype, int, void *, void *in, void *out, int *flag) 
   *flag = 1;
   return MPI_SUCCESS;
 }
-int impi_type_null_delete_fn(MPI_Datatype, int, void *, void *) { return MPI_SUCCESS; }
+int impi_type_null_delete_fn(MPI_Datatype, int, void *, void *) {
+  return MPI_SUCCESS;
+}
 int impi_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *flag) {
   *flag = 0;
   return MPI_SUCCESS;
@@ -67,7 +71,9 @@ int impi_win_dup_fn(MPI_Win, int, void *, void *in, void *out, int *flag) {
   *flag = 1;
   return MPI_SUCCESS;
 }
-int impi_win_null_delete_fn(MPI_Win, int, void *, void *) { return MPI_SUCCESS; }
+int impi_win_null_delete_fn(MPI_Win, int, void *, void *) {
+  return MPI_SUCCESS;
+}
 
 }  // extern "C"
 

@@ -14,7 +14,8 @@ namespace impi::base {
 template <typename U>
 constexpr U load_be(std::span<const std::byte> in) noexcept {
   U v = 0;
-  for (std::size_t i = 0; i < sizeof(U); ++i) v = static_cast<U>((v << 8) | std::to_integer<U>(in[i]));
+  for (std::size_t i = 0; i < sizeof(U); ++i)
+    v = static_cast<U>((v << 8) | std::to_integer<U>(in[i]));
   return v;
 }
 

@@ -22,7 +22,7 @@ enum class Errc {
   peer_died,         // the other side went away
   timeout,           // waited as long as we were allowed to
   no_memory,
-  internal,          // a broken invariant of our own
+  internal,  // a broken invariant of our own
 };
 
 // Short stable name of an error, for messages ("invalid_argument").

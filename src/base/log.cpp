@@ -11,10 +11,18 @@ std::string g_prefix = "impi";
 Level g_level = Level::warn;
 }  // namespace
 
-void set_log_prefix(std::string prefix) { g_prefix = std::move(prefix); }
-const std::string &log_prefix() { return g_prefix; }
-void set_log_level(Level l) { g_level = l; }
-Level log_level() { return g_level; }
+void set_log_prefix(std::string prefix) {
+  g_prefix = std::move(prefix);
+}
+const std::string &log_prefix() {
+  return g_prefix;
+}
+void set_log_level(Level l) {
+  g_level = l;
+}
+Level log_level() {
+  return g_level;
+}
 
 void log_line(Level l, std::string_view text) {
   static constexpr std::string_view kTag[] = {"error: ", "warning: ", "", "debug: "};

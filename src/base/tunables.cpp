@@ -22,12 +22,13 @@ constexpr Tunable kTable[] = {
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},
-    {"verbose", "IMPI_VERBOSE", "0",
-     "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
+    {"verbose", "IMPI_VERBOSE", "0", "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
 };
 }  // namespace
 
-std::span<const Tunable> tunables() { return kTable; }
+std::span<const Tunable> tunables() {
+  return kTable;
+}
 
 const Tunable *find_tunable(std::string_view name) {
   for (const auto &t : kTable)

@@ -12,7 +12,7 @@ namespace impi::core {
 struct Communicator {
   int rank = 0;
   int size = 1;
-  int context_id = 0;            // IMPI 4.3: WORLD = 0
+  int context_id = 0;             // IMPI 4.3: WORLD = 0
   std::uintptr_t errhandler = 0;  // an MPI_Errhandler handle value, owned by src/api
   std::string name;
 };

@@ -8,7 +8,9 @@ namespace impi::core {
 
 using base::Errc;
 
-std::string ContactCard::encode() const { return fmt::format("{} host={} pid={}", kTag, host, pid); }
+std::string ContactCard::encode() const {
+  return fmt::format("{} host={} pid={}", kTag, host, pid);
+}
 
 base::Result<ContactCard> ContactCard::decode(std::string_view bytes) {
   if (bytes.size() > kMaxEncoded) return {Errc::protocol_error, "contact card too long"};
@@ -27,7 +29,8 @@ base::Result<ContactCard> ContactCard::decode(std::string_view bytes) {
     std::string_view field = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp);
     auto eq = field.find('=');
-    if (eq == std::string_view::npos) return {Errc::protocol_error, "contact card field without '='"};
+    if (eq == std::string_view::npos)
+      return {Errc::protocol_error, "contact card field without '='"};
     std::string_view key = field.substr(0, eq), val = field.substr(eq + 1);
     if (key == "host") {
       if (val.empty()) return {Errc::protocol_error, "contact card has an empty host"};

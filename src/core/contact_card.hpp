@@ -18,7 +18,7 @@ struct ContactCard {
   static constexpr std::string_view kTag = "impi-card/1";
   static constexpr std::size_t kMaxEncoded = 4096;
 
-  std::string host;     // node name, compared to find peers on the same node
+  std::string host;  // node name, compared to find peers on the same node
   std::int64_t pid = 0;
 
   std::string encode() const;

@@ -22,8 +22,8 @@ base::Result<int> Runtime::init(int required) {
   if (state_ == State::initialized) return {Errc::invalid_argument, "MPI is already initialized"};
   if (state_ == State::finalized)
     return {Errc::invalid_argument, "MPI cannot be initialized again after MPI_Finalize"};
-  base::set_log_level(static_cast<base::Level>(
-      std::clamp<std::int64_t>(base::get_int("verbose") + 1, 1, 3)));
+  base::set_log_level(
+      static_cast<base::Level>(std::clamp<std::int64_t>(base::get_int("verbose") + 1, 1, 3)));
   auto pm = startup::connect_process_manager();
   if (!pm) return {pm.error(), pm.message()};
   pm_ = std::move(pm.value());
@@ -63,7 +63,8 @@ base::Status Runtime::exchange_cards() {
       continue;
     }
     auto raw = pm_->get(r, "impi.card");
-    if (!raw) return {raw.error(), fmt::format("no contact card from rank {}: {}", r, raw.message())};
+    if (!raw)
+      return {raw.error(), fmt::format("no contact card from rank {}: {}", r, raw.message())};
     auto card = ContactCard::decode(*raw);
     if (!card)
       return {card.error(), fmt::format("bad contact card from rank {}: {}", r, card.message())};

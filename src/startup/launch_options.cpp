@@ -76,19 +76,18 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     } else if (a == "--timeout" || a == "-timeout") {
       const std::string *v = need_value(a);
       auto n = v ? base::parse_int(*v) : std::nullopt;
-      if (!n || *n < 1)
-        return UsageError{"option --timeout needs a positive number of seconds"};
+      if (!n || *n < 1) return UsageError{"option --timeout needs a positive number of seconds"};
       o.timeout_s = static_cast<int>(*n);
     } else if (a == "-x") {
       const std::string *v = need_value(a);
-      if (!v || v->empty() || (*v)[0] == '=')
-        return UsageError{"option -x needs VAR or VAR=value"};
+      if (!v || v->empty() || (*v)[0] == '=') return UsageError{"option -x needs VAR or VAR=value"};
       auto eq = v->find('=');
       if (eq != std::string::npos) {
         o.env.push_back(*v);
       } else {
         const char *cur = lookup_env(v->c_str());
-        if (!cur) return UsageError{fmt::format("-x {}: {} is not set in this environment", *v, *v)};
+        if (!cur)
+          return UsageError{fmt::format("-x {}: {} is not set in this environment", *v, *v)};
         o.env.push_back(*v + "=" + cur);
       }
     } else {

@@ -25,9 +25,9 @@ struct LaunchOptions {
   BindPolicy bind = BindPolicy::automatic;
   bool tag_output = false;
   bool verbose = false;
-  int timeout_s = 0;                        // 0 = no limit
-  std::vector<std::string> env;             // "VAR=value" entries for the procs
-  std::vector<std::string> argv;            // program and its arguments
+  int timeout_s = 0;              // 0 = no limit
+  std::vector<std::string> env;   // "VAR=value" entries for the procs
+  std::vector<std::string> argv;  // program and its arguments
 };
 
 struct HelpRequest {};

@@ -212,7 +212,9 @@ pmix_status_t cb_abort(const pmix_proc_t *p, void *, int status, const char msg[
   return PMIX_OPERATION_SUCCEEDED;
 }
 
-void release_blob(void *data) { free(data); }
+void release_blob(void *data) {
+  free(data);
+}
 
 pmix_status_t cb_fence_nb(const pmix_proc_t[], size_t, const pmix_info_t info[], size_t ninfo,
                           char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata) {
@@ -225,8 +227,8 @@ pmix_status_t cb_fence_nb(const pmix_proc_t[], size_t, const pmix_info_t info[],
   return PMIX_SUCCESS;
 }
 
-pmix_status_t cb_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t,
-                              pmix_modex_cbfunc_t, void *) {
+pmix_status_t cb_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t, pmix_modex_cbfunc_t,
+                              void *) {
   return PMIX_ERR_NOT_SUPPORTED;  // every key is exchanged by the collecting fence
 }
 
@@ -235,8 +237,8 @@ bool LocalJob::setup_tmpdir() {
   const char *tbase = std::getenv("TMPDIR");
   std::string tmpl = std::string(tbase && *tbase ? tbase : "/tmp") + "/impirun.XXXXXX";
   if (!::mkdtemp(tmpl.data())) {
-    base::log_error("cannot create a session directory under {}: {}",
-                    tbase ? tbase : "/tmp", std::strerror(errno));
+    base::log_error("cannot create a session directory under {}: {}", tbase ? tbase : "/tmp",
+                    std::strerror(errno));
     return false;
   }
   tmpdir_ = tmpl;
@@ -298,8 +300,11 @@ bool LocalJob::register_job() {
   free(ppnregex);
   InfoList info;
   info.array(PMIX_JOB_INFO_ARRAY, std::move(job));
-  info.u32(PMIX_APPNUM, 0).u32(PMIX_APP_SIZE, n).rank(PMIX_APPLDR, 0).str(PMIX_WDIR, wdir).str(
-      PMIX_APP_ARGV, argvs);
+  info.u32(PMIX_APPNUM, 0)
+      .u32(PMIX_APP_SIZE, n)
+      .rank(PMIX_APPLDR, 0)
+      .str(PMIX_WDIR, wdir)
+      .str(PMIX_APP_ARGV, argvs);
   InfoList node;
   node.u32(PMIX_NODEID, 0)
       .str(PMIX_HOSTNAME, host_)
@@ -345,15 +350,14 @@ bool LocalJob::plan_binding() {
   }
   int ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE);
   if (ncores <= 0) ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_PU);
-  bool bind = opts_.bind == BindPolicy::core ||
-              (opts_.bind == BindPolicy::automatic && opts_.np <= ncores);
+  bool bind =
+      opts_.bind == BindPolicy::core || (opts_.bind == BindPolicy::automatic && opts_.np <= ncores);
   if (!bind || ncores <= 0) return true;
   if (opts_.bind == BindPolicy::core && opts_.np > ncores)
     base::log_warn("{} processes on {} cores: binding round robin (oversubscribed)", opts_.np,
                    ncores);
-  hwloc_obj_type_t type = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE) > 0
-                              ? HWLOC_OBJ_CORE
-                              : HWLOC_OBJ_PU;
+  hwloc_obj_type_t type =
+      hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
   for (int r = 0; r < opts_.np; ++r) {
     hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(r % ncores));
     cpu_set_t set;
@@ -436,7 +440,8 @@ bool LocalJob::launch(int rank, const std::string &program) {
   do n = ::read(st_r.get(), &child_errno, sizeof child_errno);
   while (n < 0 && errno == EINTR);
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
-    base::log_error("cannot execute '{}' for rank {}: {}", program, rank, std::strerror(child_errno));
+    base::log_error("cannot execute '{}' for rank {}: {}", program, rank,
+                    std::strerror(child_errno));
     return false;  // the child _exit()s; reap() collects it
   }
 
@@ -590,9 +595,8 @@ void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
   // A failure now while clean exits are held back: those exits are the
   // likely cause (a peer's MPI_Finalize fence breaks when a proc leaves
   // without it), so they are judged for good, and first.
-  bool failure = std::any_of(ended.begin(), ended.end(), [](const ProcEnd &e) {
-    return !e.exited || e.exit_code != 0;
-  });
+  bool failure = std::any_of(ended.begin(), ended.end(),
+                             [](const ProcEnd &e) { return !e.exited || e.exit_code != 0; });
   if (failure && !unconfirmed_.empty()) {
     drain_queue();
     ended.insert(ended.begin(), unconfirmed_.begin(), unconfirmed_.end());
@@ -605,8 +609,8 @@ void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
   });
   for (auto &e : ended) {
     e.called_finalize = procs_[static_cast<size_t>(e.rank)].called_finalize;
-    if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize &&
-        !outcome_.ending() && !final) {
+    if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize && !outcome_.ending() &&
+        !final) {
       unconfirmed_.push_back(e);  // judged in on_recheck
       continue;
     }

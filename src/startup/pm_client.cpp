@@ -134,7 +134,8 @@ class PmixClient final : public ProcessManager {
       out = v->data.string;
     else {
       PMIX_VALUE_RELEASE(v);
-      return {Errc::protocol_error, fmt::format("PMIx_Get(rank {}, {}): unexpected type", rank, key)};
+      return {Errc::protocol_error,
+              fmt::format("PMIx_Get(rank {}, {}): unexpected type", rank, key)};
     }
     PMIX_VALUE_RELEASE(v);
     return out;

@@ -20,14 +20,14 @@
 namespace impi::startup {
 
 struct JobInfo {
-  std::string nspace;         // PMIx namespace ("singleton" when alone)
-  std::uint32_t rank = 0;     // rank in the job (MPI_COMM_WORLD)
-  std::uint32_t size = 1;     // job size
+  std::string nspace;      // PMIx namespace ("singleton" when alone)
+  std::uint32_t rank = 0;  // rank in the job (MPI_COMM_WORLD)
+  std::uint32_t size = 1;  // job size
   std::uint32_t local_rank = 0;
   std::uint32_t local_size = 1;
   std::uint32_t universe_size = 1;
   std::uint32_t appnum = 0;
-  std::string hostname;       // as the launcher names this node
+  std::string hostname;  // as the launcher names this node
   bool singleton = true;
 };
 

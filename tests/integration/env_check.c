@@ -6,13 +6,12 @@
 #include <string.h>
 
 static int failures = 0;
-#define CHECK(cond)                                                              \
-  do {                                                                           \
-    if (!(cond)) {                                                               \
-      fprintf(stderr, "env_check: %s:%d: check failed: %s\n", __FILE__, __LINE__, \
-              #cond);                                                            \
-      ++failures;                                                                \
-    }                                                                            \
+#define CHECK(cond)                                                                       \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
+      fprintf(stderr, "env_check: %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                                         \
+    }                                                                                     \
   } while (0)
 
 int main(int argc, char **argv) {

@@ -9,7 +9,9 @@
 #include "startup/launcher.hpp"
 
 namespace {
-const char *lookup_env(const char *name) { return std::getenv(name); }
+const char *lookup_env(const char *name) {
+  return std::getenv(name);
+}
 }  // namespace
 
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
+#include "base/byteorder.hpp"
+
 #include <array>
 #include <catch2/catch.hpp>
-
-#include "base/byteorder.hpp"
 
 using namespace impi::base;
 

@@ -1,7 +1,8 @@
+#include "base/errc.hpp"
+
 #include <catch2/catch.hpp>
 #include <csignal>
 
-#include "base/errc.hpp"
 #include "base/fd.hpp"
 
 using namespace impi::base;

@@ -1,7 +1,7 @@
+#include "base/tunables.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
-
-#include "base/tunables.hpp"
 
 using namespace impi::base;
 

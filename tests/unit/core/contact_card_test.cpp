@@ -1,7 +1,7 @@
+#include "core/contact_card.hpp"
+
 #include <catch2/catch.hpp>
 #include <random>
-
-#include "core/contact_card.hpp"
 
 using impi::core::ContactCard;
 
@@ -20,10 +20,10 @@ TEST_CASE("unknown fields from newer peers are skipped") {
 }
 
 TEST_CASE("malformed cards are rejected with a reason") {
-  for (const char *bad : {"", "impi-card/2 host=h pid=1", "impi-card/1", "impi-card/1 host=h",
-                          "impi-card/1 host= pid=1", "impi-card/1 host=h pid=-4",
-                          "impi-card/1 host=h pid=12x", "impi-card/1 host=h pidless",
-                          "impi-card/1x host=h pid=1"}) {
+  for (const char *bad :
+       {"", "impi-card/2 host=h pid=1", "impi-card/1", "impi-card/1 host=h",
+        "impi-card/1 host= pid=1", "impi-card/1 host=h pid=-4", "impi-card/1 host=h pid=12x",
+        "impi-card/1 host=h pidless", "impi-card/1x host=h pid=1"}) {
     INFO(bad);
     auto d = ContactCard::decode(bad);
     CHECK_FALSE(d.ok());

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "startup/exit_policy.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace impi::startup;
 

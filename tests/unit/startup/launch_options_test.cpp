@@ -1,13 +1,17 @@
+#include "startup/launch_options.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstring>
-
-#include "startup/launch_options.hpp"
 
 using namespace impi::startup;
 
 namespace {
-const char *fake_env(const char *name) { return std::strcmp(name, "HOME") == 0 ? "/root" : nullptr; }
-ParsedCommandLine parse(std::vector<std::string> a) { return parse_launch_options(a, fake_env); }
+const char *fake_env(const char *name) {
+  return std::strcmp(name, "HOME") == 0 ? "/root" : nullptr;
+}
+ParsedCommandLine parse(std::vector<std::string> a) {
+  return parse_launch_options(a, fake_env);
+}
 std::string usage_error(const ParsedCommandLine &p) {
   auto *e = std::get_if<UsageError>(&p);
   return e ? e->message : "";

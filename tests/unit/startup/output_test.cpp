@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "startup/output.hpp"
+
+#include <catch2/catch.hpp>
 
 using impi::startup::LineForwarder;
 
