@@ -10,9 +10,27 @@ namespace impi::base {
 namespace {
 // Keep sorted by name. Descriptions say what the knob does and why the default.
 constexpr Tunable kTable[] = {
+    {"ackmark", "IMPI_ACKMARK", "10",
+     "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); "
+     "10 as LAM/MPI"},
+    {"coll_maxlinear", "IMPI_COLL_MAXLINEAR", "-1",
+     "IMPI client: C_COLL_MAXLINEAR (-1 = the protocol default, 4 hosts); every client "
+     "must send the same value"},
+    {"coll_xsize", "IMPI_COLL_XSIZE", "-1",
+     "IMPI client: C_COLL_XSIZE (-1 = the protocol default, 1024 bytes); every client must "
+     "send the same value"},
+    {"datalen", "IMPI_DATALEN", "65536",
+     "IMPI client: C_DATALEN, user bytes per packet; 64 KiB keeps TCP near wire speed while "
+     "packets of different pairs still interleave"},
     {"finalize_notice_ms", "IMPI_FINALIZE_NOTICE_MS", "500",
      "impirun: how long a proc that exited 0 may precede PMIx's notice that it "
      "called MPI_Finalize before it counts as having exited without it"},
+    {"hiwater", "IMPI_HIWATER", "20",
+     "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc "
+     "pair); 20 as LAM/MPI"},
+    {"host_address", "IMPI_HOST_ADDRESS", "",
+     "IMPI client: the address its host advertises, listens on and binds to (empty: the "
+     "local address of the connection to the server)"},
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
      "impirun: after SIGTERM to a failing job, wait this long before SIGKILL "
      "(long enough for a proc to flush output, short enough not to hang)"},
@@ -22,6 +40,15 @@ constexpr Tunable kTable[] = {
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},
+    {"show_job", "IMPI_SHOW_JOB", "0",
+     "MPI_Init: 1 prints, on every proc, the IMPI job it learned (clients, hosts, procs, "
+     "negotiated values), prefixed with its world rank"},
+    {"startup_timeout_s", "IMPI_STARTUP_TIMEOUT", "300",
+     "IMPI server and client: longest wait for the whole startup exchange and the dance "
+     "(clients are started by hand, possibly minutes apart)"},
+    {"tag_ub", "IMPI_TAG_UB", "2147483647",
+     "IMPI client: C_TAGUB; the job uses the minimum over clients, which must be at least "
+     "32767"},
     {"verbose", "IMPI_VERBOSE", "0", "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
 };
 }  // namespace

@@ -28,15 +28,15 @@ base::Result<int> Runtime::init(int required) {
   if (!pm) return {pm.error(), pm.message()};
   pm_ = std::move(pm.value());
   const auto &j = pm_->job();
-  base::set_log_prefix(fmt::format("impi[rank {}]", j.rank));
+  base::set_log_prefix(fmt::format("impi[rank {}]", j.world_rank));
   processor_name_ = j.hostname;
   main_thread_ = std::this_thread::get_id();
   thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
 
   if (auto s = exchange_cards(); !s.ok()) return {s.error(), s.message()};
 
-  world_.rank = static_cast<int>(j.rank);
-  world_.size = static_cast<int>(j.size);
+  world_.rank = static_cast<int>(j.world_rank);
+  world_.size = static_cast<int>(j.world_size);
   world_.context_id = 0;
   world_.name = "MPI_COMM_WORLD";
   self_.rank = 0;
@@ -44,6 +44,18 @@ base::Result<int> Runtime::init(int required) {
   self_.context_id = 2;
   self_.name = "MPI_COMM_SELF";
   state_ = State::initialized;
+  if (j.impi && base::get_int("show_job") != 0) {
+    // One write, so lines of different procs do not interleave.
+    std::string out;
+    std::string d = j.impi->describe();
+    for (std::size_t at = 0; at < d.size();) {
+      auto nl = d.find('\n', at);
+      out += fmt::format("impi-job[{}] {}\n", j.world_rank, d.substr(at, nl - at));
+      at = nl + 1;
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  }
   return thread_level_;
 }
 

@@ -57,7 +57,7 @@ class Runtime {
   std::thread::id main_thread_;
   std::unique_ptr<startup::ProcessManager> pm_;
   std::string processor_name_;
-  std::vector<ContactCard> peers_;  // indexed by world rank
+  std::vector<ContactCard> peers_;  // this client's procs, by local (PMIx) rank
   Communicator world_, self_;
 };
 

@@ -8,9 +8,41 @@ namespace impi::startup {
 
 const char *launch_usage() {
   return R"(Usage: impirun [options] [--] program [args...]
+       impirun -server N [-port P] [-auth LIST] [--address A]
+       impirun -client R HOST:PORT [options] [--] program [args...]
 
 Launches an MPI job of N processes on this machine. impirun hosts a PMIx
 server; the processes find it through the environment.
+
+IMPI (one MPI_COMM_WORLD across several separately launched clients):
+  -server N               run the rendezvous server for N clients; prints
+                          ip:port as its only stdout line, exits 0 after every
+                          client's FINI
+    -port P               listen on port P (default: any free port)
+    -auth LIST            authentication preference, most preferred first,
+                          e.g. 3,1-0 (1 = IMPI_AUTH_KEY, 0 = IMPI_AUTH_NONE;
+                          default: KEY before NONE)
+    --address A           listen on and print address A (default: the
+                          machine's primary address; use 127.0.0.1 locally)
+    --startup-timeout S   give up when startup is not complete after S s (300)
+    --join-timeout S      close connections that do not join within S s (10)
+  -client R HOST:PORT     run this as client R of the job whose server is at
+                          HOST:PORT; -np N gives its number of processes
+    --address A           address this client's host advertises, listens on
+                          and binds to (IMPI_HOST_ADDRESS; default: the local
+                          address of its connection to the server)
+    --datalen N           C_DATALEN, user bytes per packet (IMPI_DATALEN, 65536)
+    --tag-ub N            C_TAGUB, >= 32767 (IMPI_TAG_UB, 2147483647)
+    --coll-xsize N        C_COLL_XSIZE (IMPI_COLL_XSIZE, -1 = default 1024)
+    --coll-maxlinear N    C_COLL_MAXLINEAR (IMPI_COLL_MAXLINEAR, -1 = default 4)
+    --ackmark N           H_ACKMARK (IMPI_ACKMARK, 10)
+    --hiwater N           H_HIWATER (IMPI_HIWATER, 20)
+    --startup-timeout S   give up when startup is not complete after S s (300)
+  --clients K             start a server and K clients on this machine (over
+                          127.0.0.1, with a fresh random IMPI_AUTH_KEY) and
+                          split the N processes among them, client 0 first
+  Authentication comes from the environment: IMPI_AUTH_KEY=<64-bit number>
+  and/or IMPI_AUTH_NONE (set to anything).
 
 Options:
   -np N, -n N, --np N     number of processes to start (1 to 4096; default 1)
@@ -21,6 +53,7 @@ Options:
   -x VAR[=value]          export VAR (with its current or the given value) to
                           the processes; may be repeated
   --timeout SECONDS       abort the job if it runs longer than this
+  --core-offset K         with --bind-to core: rank r uses core (K + r) mod cores
   -v, --verbose           print launcher diagnostics on stderr
   -h, --help              show this help
   -V, --version           show the version
@@ -32,9 +65,70 @@ Also installed as mpiexec and mpirun.
 )";
 }
 
+namespace {
+
+// Integer option value within [lo, hi].
+std::optional<std::int64_t> bounded(const std::string *v, std::int64_t lo, std::int64_t hi) {
+  if (!v) return std::nullopt;
+  auto n = base::parse_int(*v);
+  if (!n || *n < lo || *n > hi) return std::nullopt;
+  return n;
+}
+
+ParsedCommandLine parse_server(const std::vector<std::string> &args) {
+  ServerOptions o;
+  if (args.size() < 2) return UsageError{"-server needs the number of clients: impirun -server N"};
+  auto n = bounded(&args[1], 1, 32);
+  if (!n) return UsageError{fmt::format("invalid number of clients '{}': expected 1 to 32", args[1])};
+  o.nclients = static_cast<int>(*n);
+  o.startup_timeout_s = static_cast<int>(base::get_int("startup_timeout_s"));
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    const std::string *v = i + 1 < args.size() ? &args[i + 1] : nullptr;
+    if (a == "-port" || a == "--port") {
+      auto p = bounded(v, 0, 65535);
+      if (!p) return UsageError{"-port needs a port number from 0 to 65535"};
+      o.port = static_cast<int>(*p);
+    } else if (a == "-auth" || a == "--auth") {
+      if (!v) return UsageError{"-auth needs a list such as 3,1-0"};
+      o.auth_list = *v;
+    } else if (a == "--address" || a == "-address") {
+      if (!v) return UsageError{"--address needs an IP address"};
+      o.address = *v;
+    } else if (a == "--startup-timeout") {
+      auto t = bounded(v, 1, 86400);
+      if (!t) return UsageError{"--startup-timeout needs seconds (1 to 86400)"};
+      o.startup_timeout_s = static_cast<int>(*t);
+    } else if (a == "--join-timeout") {
+      auto t = bounded(v, 1, 3600);
+      if (!t) return UsageError{"--join-timeout needs seconds (1 to 3600)"};
+      o.join_timeout_s = static_cast<int>(*t);
+    } else if (a == "-v" || a == "--verbose") {
+      continue;  // handled by the caller
+    } else if (a == "-h" || a == "--help") {
+      return HelpRequest{};
+    } else {
+      return UsageError{fmt::format("unknown server option '{}' (see impirun --help)", a)};
+    }
+    ++i;
+  }
+  return o;
+}
+
+}  // namespace
+
 ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
                                        const char *(*lookup_env)(const char *)) {
+  if (!args.empty() && (args[0] == "-server" || args[0] == "--server")) return parse_server(args);
   LaunchOptions o;
+  o.impi.datalen = base::get_int("datalen");
+  o.impi.tag_ub = base::get_int("tag_ub");
+  o.impi.coll_xsize = base::get_int("coll_xsize");
+  o.impi.coll_maxlinear = base::get_int("coll_maxlinear");
+  o.impi.ackmark = base::get_int("ackmark");
+  o.impi.hiwater = base::get_int("hiwater");
+  o.impi.address = base::get_string("host_address");
+  o.impi.startup_timeout_s = static_cast<int>(base::get_int("startup_timeout_s"));
   bool have_np = false;
   size_t i = 0;
   auto need_value = [&](const std::string &opt) -> const std::string * {
@@ -50,6 +144,60 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     }
     if (a.empty() || a[0] != '-') break;  // the program
     if (a == "-h" || a == "--help") return HelpRequest{};
+    auto int_opt = [&](std::int64_t lo, std::int64_t hi, std::int64_t &out) -> bool {
+      auto n = bounded(need_value(a), lo, hi);
+      if (n) out = *n;
+      return n.has_value();
+    };
+    if (a == "-client" || a == "--client") {
+      if (i + 2 >= args.size())
+        return UsageError{"-client needs a rank and the server: impirun -client R HOST:PORT ..."};
+      auto r = bounded(&args[i + 1], 0, 31);
+      if (!r) return UsageError{fmt::format("invalid client rank '{}': expected 0 to 31", args[i + 1])};
+      o.client = ClientRole{static_cast<int>(*r), args[i + 2]};
+      i += 2;
+      continue;
+    }
+    if (a == "--clients") {
+      std::int64_t k = 0;
+      if (!int_opt(1, 32, k)) return UsageError{"--clients needs a number of clients from 1 to 32"};
+      o.clients = static_cast<int>(k);
+      continue;
+    }
+    if (a == "--address") {
+      const std::string *v = need_value(a);
+      if (!v) return UsageError{"--address needs an IP address"};
+      o.impi.address = *v;
+      continue;
+    }
+    struct IntFlag {
+      const char *name;
+      std::int64_t lo, hi;
+      std::int64_t *out;
+      const char *what;
+    };
+    std::int64_t timeout = 0, core_offset = 0;
+    const IntFlag flags[] = {
+        {"--datalen", 1, 0xffffffffLL, &o.impi.datalen, "a positive number of bytes"},
+        {"--tag-ub", 32767, 2147483647LL, &o.impi.tag_ub, "a value from 32767 to 2147483647"},
+        {"--coll-xsize", -1, 2147483647LL, &o.impi.coll_xsize, "-1 or a number of bytes"},
+        {"--coll-maxlinear", -1, 2147483647LL, &o.impi.coll_maxlinear, "-1 or a number of hosts"},
+        {"--ackmark", 1, 0xffffffffLL, &o.impi.ackmark, "a positive number of packets"},
+        {"--hiwater", 1, 0xffffffffLL, &o.impi.hiwater, "a positive number of packets"},
+        {"--startup-timeout", 1, 86400, &timeout, "seconds from 1 to 86400"},
+        {"--core-offset", 0, 1 << 20, &core_offset, "a core number"},
+    };
+    bool matched = false;
+    for (const auto &f : flags) {
+      if (a != f.name) continue;
+      if (!int_opt(f.lo, f.hi, *f.out)) return UsageError{fmt::format("{} needs {}", f.name, f.what)};
+      matched = true;
+    }
+    if (matched) {
+      if (a == "--startup-timeout") o.impi.startup_timeout_s = static_cast<int>(timeout);
+      if (a == "--core-offset") o.core_offset = static_cast<int>(core_offset);
+      continue;
+    }
     if (a == "-V" || a == "--version") return VersionRequest{};
     if (a == "-np" || a == "-n" || a == "--np" || a == "-c") {
       const std::string *v = need_value(a);
@@ -97,6 +245,13 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
   for (; i < args.size(); ++i) o.argv.push_back(args[i]);
   if (o.argv.empty()) return UsageError{"no program given to run (see impirun --help)"};
   if (!have_np) o.np = 1;  // like MPICH's mpiexec without -n
+  if (o.client && o.clients != 1) return UsageError{"-client and --clients cannot be combined"};
+  if (o.np < o.clients)
+    return UsageError{fmt::format("--clients {} needs at least {} processes (-np)", o.clients,
+                                  o.clients)};
+  if (o.impi.ackmark > o.impi.hiwater)
+    return UsageError{fmt::format("ackmark {} exceeds hiwater {} (IMPI needs ackmark <= hiwater)",
+                                  o.impi.ackmark, o.impi.hiwater)};
   return o;
 }
 

@@ -1,6 +1,9 @@
 // launch_options.hpp - impirun's command line, parsed into plain data.
 //
 // Accepts the habits of Open MPI's mpirun and MPICH's mpiexec:
+//   impirun -server N [-port P] [-auth LIST] [--address A]   the IMPI server
+//   impirun -client R HOST:PORT [options] prog args          one IMPI client
+//   impirun -np N --clients K prog args                      server + K clients here
 //   impirun -np N | -n N | --np N      number of processes
 //   --bind-to core|none                process binding (default: core when
 //                                      N <= cores, else none, like Open MPI)
@@ -12,16 +15,37 @@
 //   [--] prog [args...]
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "startup/rendezvous_server.hpp"
 
 namespace impi::startup {
 
 enum class BindPolicy { automatic, core, none };
 
+// Values a client advertises at IMPI startup (flags override IMPI_* variables).
+struct ImpiSettings {
+  std::int64_t datalen = 0, tag_ub = 0, coll_xsize = 0, coll_maxlinear = 0, ackmark = 0,
+               hiwater = 0;
+  std::string address;  // empty: the local address of the server connection
+  int startup_timeout_s = 300;
+};
+
+struct ClientRole {
+  int rank = 0;
+  std::string server;  // "host:port"
+};
+
 struct LaunchOptions {
   int np = 0;
+  int clients = 1;                  // --clients K: local server + K clients
+  std::optional<ClientRole> client;  // -client R HOST:PORT
+  ImpiSettings impi;
+  int core_offset = 0;              // --core-offset: first core for binding
   BindPolicy bind = BindPolicy::automatic;
   bool tag_output = false;
   bool verbose = false;
@@ -36,7 +60,8 @@ struct UsageError {
   std::string message;  // one line, no program name prefix
 };
 
-using ParsedCommandLine = std::variant<LaunchOptions, HelpRequest, VersionRequest, UsageError>;
+using ParsedCommandLine =
+    std::variant<LaunchOptions, ServerOptions, HelpRequest, VersionRequest, UsageError>;
 
 // Parses impirun's arguments (argv[0] excluded). `lookup_env` resolves
 // `-x VAR` without a value; it returns nullptr when VAR is unset.

@@ -28,6 +28,9 @@
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 #include "startup/exit_policy.hpp"
+#include "startup/impi_client.hpp"
+#include "startup/impi_job.hpp"
+#include "startup/pm_client.hpp"
 #include "startup/output.hpp"
 #include "startup/pmix_info.hpp"
 
@@ -124,7 +127,10 @@ LocalJob *g_job = nullptr;  // the PMIx module callbacks have no user pointer
 
 class LocalJob {
  public:
-  explicit LocalJob(const LaunchOptions &o) : opts_(o) {}
+  // `impi`: the job description of an IMPI client (null for a one-client job).
+  LocalJob(const LaunchOptions &o, const ImpiJob *impi) : opts_(o), impi_(impi) {
+    if (impi_) world_offset_ = static_cast<int>(impi_->world_offset(impi_->my_client));
+  }
 
   int run();
 
@@ -161,6 +167,8 @@ class LocalJob {
   static void on_pipe(evutil_socket_t, short, void *arg);
 
   const LaunchOptions &opts_;
+  const ImpiJob *impi_ = nullptr;
+  int world_offset_ = 0;  // world rank of our rank 0
   std::string nspace_;
   std::string tmpdir_;
   std::string host_;
@@ -298,6 +306,16 @@ bool LocalJob::register_job() {
       .flag(PMIX_SPAWNED, false);
   free(noderegex);
   free(ppnregex);
+  wire::Bytes impi_blob;
+  if (impi_) {
+    // The IMPI job (all clients' procs, negotiated values) for the procs:
+    // PMIx's own job is this client's part of MPI_COMM_WORLD.
+    impi_blob = encode_job(*impi_);
+    pmix_byte_object_t bo;
+    bo.bytes = reinterpret_cast<char *>(impi_blob.data());
+    bo.size = impi_blob.size();
+    job.add(kImpiJobKey, &bo, PMIX_BYTE_OBJECT);
+  }
   InfoList info;
   info.array(PMIX_JOB_INFO_ARRAY, std::move(job));
   info.u32(PMIX_APPNUM, 0)
@@ -359,7 +377,7 @@ bool LocalJob::plan_binding() {
   hwloc_obj_type_t type =
       hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
   for (int r = 0; r < opts_.np; ++r) {
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(r % ncores));
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>((opts_.core_offset + r) % ncores));
     cpu_set_t set;
     CPU_ZERO(&set);
     if (obj && obj->cpuset)
@@ -447,7 +465,9 @@ bool LocalJob::launch(int rank, const std::string &program) {
 
   auto make_fwd = [&](bool is_err) {
     std::string prefix =
-        opts_.tag_output ? fmt::format("[1,{}]<{}>:", rank, is_err ? "stderr" : "stdout") : "";
+        opts_.tag_output
+            ? fmt::format("[1,{}]<{}>:", world_offset_ + rank, is_err ? "stderr" : "stdout")
+            : "";
     int target = is_err ? STDERR_FILENO : STDOUT_FILENO;
     return std::make_unique<LineForwarder>(prefix,
                                            [target](std::string_view s) { write_all(target, s); });
@@ -730,8 +750,86 @@ int LocalJob::run() {
 
 int run_local_job(const LaunchOptions &opts) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
-  LocalJob job(opts);
+  LocalJob job(opts, nullptr);
   return job.run();
+}
+
+namespace {
+const char *lookup_env(const char *n) { return std::getenv(n); }
+}  // namespace
+
+int run_client_job(const LaunchOptions &opts) {
+  if (opts.verbose) base::set_log_level(base::Level::debug);
+  base::set_log_prefix(fmt::format("impirun[client {}]", opts.client->rank));
+  ::signal(SIGPIPE, SIG_IGN);
+  auto auth = auth_from_env(lookup_env);
+  if (!auth) {
+    base::log_error("{}", auth.message());
+    return 1;
+  }
+  if (auth->mask() == 0) {
+    base::log_error("{}", kNoAuthMessage);
+    return 1;
+  }
+  auto server = net::parse_endpoint(opts.client->server);
+  if (!server) {
+    base::log_error("{}", server.message());
+    return 1;
+  }
+  auto deadline = net::Clock::now() + std::chrono::seconds(opts.impi.startup_timeout_s);
+  auto client = ImpiClient::join(*server, opts.client->rank, opts.impi.address, *auth, deadline);
+  if (!client) {
+    base::log_error("{}", client.message());
+    return 1;
+  }
+  auto port = client->listen();
+  if (!port) {
+    base::log_error("cannot listen on {}: {}", client->address(), port.message());
+    return 1;
+  }
+  auto addr = wire::parse_address(client->address());
+  if (!addr) {
+    base::log_error("{}", addr.message());
+    return 1;
+  }
+  ClientAdvert a;
+  a.datalen = static_cast<std::uint32_t>(opts.impi.datalen);
+  a.tagub = static_cast<std::int32_t>(opts.impi.tag_ub);
+  a.xsize = static_cast<std::int32_t>(opts.impi.coll_xsize);
+  a.maxlinear = static_cast<std::int32_t>(opts.impi.coll_maxlinear);
+  HostAdvert h;
+  h.address = *addr;
+  h.port = *port;
+  h.nprocs = static_cast<std::uint32_t>(opts.np);
+  h.ackmark = static_cast<std::uint32_t>(opts.impi.ackmark);
+  h.hiwater = static_cast<std::uint32_t>(opts.impi.hiwater);
+  a.hosts.push_back(h);
+  // P_PID: unique among procs sharing our address, across clients on one
+  // machine too: our own pid (unique here) and the local index.
+  for (int r = 0; r < opts.np; ++r)
+    a.procs.push_back({*addr, (static_cast<std::int64_t>(::getpid()) << 20) + r});
+  auto job = client->exchange(a, deadline);
+  if (!job) {
+    base::log_error("IMPI startup failed: {}", job.message());
+    return 1;
+  }
+  base::log_debug("startup complete: {} clients, {} procs, world ranks {}..{} are ours",
+                  job->nclients, job->procs.size(), job->world_offset(job->my_client),
+                  job->world_offset(job->my_client) + static_cast<std::uint32_t>(opts.np) - 1);
+  auto channels = client->dance(*job, deadline);
+  if (!channels) {
+    base::log_error("{}", channels.message());
+    return 1;
+  }
+  LocalJob local(opts, &job.value());
+  int rc = local.run();
+  if (rc != 0) return rc;  // no FINI: the server reports our failure
+  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30));
+  if (!s.ok()) {
+    base::log_error("shutdown: {}", s.message());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace impi::startup

@@ -19,4 +19,12 @@ namespace impi::startup {
 // failed job PMIx may still run threads: the caller must leave with _exit().
 int run_local_job(const LaunchOptions &opts);
 
+// `impirun -client R HOST:PORT`: IMPI startup with the server, the dance,
+// then the local procs as this client's part of MPI_COMM_WORLD, then the
+// FINI exchanges. Returns the exit status.
+int run_client_job(const LaunchOptions &opts);
+
+// `impirun -np N --clients K`: a server and K clients on this machine.
+int run_multi_client_job(const LaunchOptions &opts, const char *self_exe);
+
 }  // namespace impi::startup

@@ -194,6 +194,30 @@ class PmixClient final : public ProcessManager {
     if (job_.rank >= job_.size)
       return {Errc::protocol_error,
               fmt::format("launcher gave rank {} in a job of size {}", job_.rank, job_.size)};
+    job_.world_rank = job_.rank;
+    job_.world_size = job_.size;
+    pmix_proc_t wild;
+    PMIX_LOAD_PROCID(&wild, me_.nspace, PMIX_RANK_WILDCARD);
+    pmix_value_t *iv = nullptr;
+    // Only our own launcher sets this key; PMIx may look for it briefly on other launchers.
+    pmix_info_t opt;
+    bool optional = true;
+    PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    if (PMIx_Get(&wild, kImpiJobKey, &opt, 1, &iv) == PMIX_SUCCESS) {
+      base::Result<ImpiJob> j{Errc::protocol_error, "the IMPI job description is not a byte object"};
+      if (iv->type == PMIX_BYTE_OBJECT)
+        j = decode_job(std::span(reinterpret_cast<const std::byte *>(iv->data.bo.bytes),
+                                 iv->data.bo.size));
+      PMIX_VALUE_RELEASE(iv);
+      if (!j) return {j.error(), "the launcher's IMPI job description: " + j.message()};
+      std::uint32_t offset = j->world_offset(j->my_client);
+      if (j->client_nprocs[static_cast<size_t>(j->my_client)] != job_.size)
+        return {Errc::protocol_error, "the IMPI job description does not match the PMIx job"};
+      job_.world_rank = offset + job_.rank;
+      job_.world_size = static_cast<std::uint32_t>(j->procs.size());
+      job_.impi = std::move(j.value());
+    }
+    PMIX_INFO_DESTRUCT(&opt);
     return {};
   }
 

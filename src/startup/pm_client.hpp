@@ -12,12 +12,18 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/errc.hpp"
+#include "startup/impi_job.hpp"
 
 namespace impi::startup {
+
+// The PMIx job-level key under which an IMPI client hands its procs the
+// IMPI job description (impi_job.hpp, encode_job).
+constexpr const char *kImpiJobKey = "impi.job";
 
 struct JobInfo {
   std::string nspace;      // PMIx namespace ("singleton" when alone)
@@ -29,6 +35,11 @@ struct JobInfo {
   std::uint32_t appnum = 0;
   std::string hostname;  // as the launcher names this node
   bool singleton = true;
+  // MPI_COMM_WORLD: equal to rank/size, except in an IMPI job, where the
+  // PMIx job is this client's part of the world.
+  std::uint32_t world_rank = 0;
+  std::uint32_t world_size = 1;
+  std::optional<ImpiJob> impi;  // present in a job launched by `impirun -client`
 };
 
 class ProcessManager {

@@ -23,10 +23,7 @@ bool ServerCore::is_pending(ConnId c) const {
 }
 
 bool ServerCore::finished() const {
-  if (!done_sent_ || static_cast<int>(by_rank_.size()) != cfg_.nclients) return false;
-  for (auto [rank, id] : by_rank_)
-    if (!conns_.at(id).fini) return false;
-  return true;
+  return done_sent_ && static_cast<int>(fini_ranks_.size()) == cfg_.nclients;
 }
 
 std::vector<ServerCore::Action> ServerCore::take_actions() {
@@ -188,6 +185,7 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
       return true;
     case kCmdFini:
       c.fini = true;
+      fini_ranks_.insert(c.rank);
       base::log_info("client {} sent FINI", c.rank);
       return true;
     default:

@@ -77,7 +77,8 @@ class ServerCore {
 
   ServerConfig cfg_;
   std::map<ConnId, Conn> conns_;
-  std::map<int, ConnId> by_rank_;
+  std::map<int, ConnId> by_rank_;  // joined clients still connected
+  std::set<int> fini_ranks_;      // clients that sent FINI
   bool size_sent_ = false;
   bool done_sent_ = false;
   // label -> (client rank -> value), labels not yet broadcast

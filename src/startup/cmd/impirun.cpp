@@ -1,4 +1,6 @@
 // impirun (also mpiexec, mpirun): launches an MPI job on this machine.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -31,7 +33,25 @@ int main(int argc, char **argv) {
     impi::base::log_error("{}", e->message);
     return 1;
   }
-  int rc = run_local_job(std::get<LaunchOptions>(parsed));
+  int rc = 0;
+  if (auto *s = std::get_if<ServerOptions>(&parsed)) {
+    impi::base::set_log_prefix("impirun[server]");
+    for (const auto &a : args)
+      if (a == "-v" || a == "--verbose") impi::base::set_log_level(impi::base::Level::debug);
+    rc = run_server(*s);
+  } else {
+    const auto &o = std::get<LaunchOptions>(parsed);
+    if (o.client)
+      rc = run_client_job(o);
+    else if (o.clients > 1)
+    {
+      char exe[4096] = {};
+      ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+      rc = run_multi_client_job(o, n > 0 ? exe : "/proc/self/exe");
+    }
+    else
+      rc = run_local_job(o);
+  }
   std::fflush(nullptr);
   std::_Exit(rc);  // no static destructors while PMIx threads may still run
 }

@@ -1,0 +1,192 @@
+// multi_client.cpp - `impirun -np N --clients K`: the everyday way to run a
+// multi-client IMPI job on one machine. Starts `impirun -server K` on
+// 127.0.0.1 and K `impirun -client i` processes (this same program), with a
+// fresh random IMPI_AUTH_KEY that only they see, then supervises them.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+#include "startup/launcher.hpp"
+
+extern char **environ;
+
+namespace impi::startup {
+
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  std::string what;  // "server", "client 1"
+  bool running = false;
+};
+
+pid_t spawn(const std::string &exe, const std::vector<std::string> &args,
+            const std::vector<std::string> &env, int stdout_fd) {
+  std::vector<char *> argv, envp;
+  argv.push_back(const_cast<char *>(exe.c_str()));
+  for (auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  for (auto &e : env) envp.push_back(const_cast<char *>(e.c_str()));
+  envp.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::execve(exe.c_str(), argv.data(), envp.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+}  // namespace
+
+int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
+  if (opts.verbose) base::set_log_level(base::Level::debug);
+  std::string exe = self_exe;
+  const int k = opts.clients;
+
+  // The key: 64 random bits, passed only through our children's environment.
+  std::uint64_t key = 0;
+  if (::getrandom(&key, sizeof key, 0) != sizeof key) {
+    base::log_error("cannot draw a random authentication key: {}", std::strerror(errno));
+    return 1;
+  }
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "IMPI_AUTH_", 10) != 0) env.emplace_back(*e);
+  env.push_back("IMPI_AUTH_KEY=" + std::to_string(key));
+
+  // Signals are taken synchronously (sigtimedwait) in the loop below.
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+  ::sigprocmask(SIG_BLOCK, &set, nullptr);
+
+  std::vector<Child> children;
+  auto kill_all = [&](int sig) {
+    for (auto &c : children)
+      if (c.running) ::kill(c.pid, sig);
+  };
+
+  // The server, on loopback: this whole job stays on this machine.
+  int pipefd[2];
+  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
+    base::log_error("pipe: {}", std::strerror(errno));
+    return 1;
+  }
+  std::vector<std::string> sargs = {"-server", std::to_string(k), "--address", "127.0.0.1",
+                                    "--startup-timeout", std::to_string(opts.impi.startup_timeout_s)};
+  if (opts.verbose) sargs.push_back("-v");
+  pid_t spid = spawn(exe, sargs, env, pipefd[1]);
+  ::close(pipefd[1]);
+  children.push_back({spid, "server", spid > 0});
+  std::string line;
+  {
+    char c;
+    pollfd p{pipefd[0], POLLIN, 0};
+    while (line.size() < 128) {
+      if (::poll(&p, 1, 10000) <= 0) break;
+      if (::read(pipefd[0], &c, 1) != 1 || c == '\n') break;
+      line += c;
+    }
+    ::close(pipefd[0]);
+  }
+  if (line.empty()) {
+    base::log_error("the embedded IMPI server did not start");
+    kill_all(SIGKILL);
+    while (::waitpid(-1, nullptr, 0) > 0) {
+    }
+    return 1;
+  }
+  base::log_debug("embedded server at {}", line);
+
+  // K clients, processes split as evenly as possible, client 0 first. Client i
+  // advertises 127.0.0.(i+1): hosts on one machine stay distinguishable by
+  // address (LAM/MPI identifies hosts that way).
+  int base_np = opts.np / k, extra = opts.np % k, offset = 0;
+  for (int i = 0; i < k; ++i) {
+    int n = base_np + (i < extra ? 1 : 0);
+    std::vector<std::string> a = {"-client", std::to_string(i), line, "-np", std::to_string(n),
+                                  "--address", "127.0.0." + std::to_string(i + 1),
+                                  "--core-offset", std::to_string(offset)};
+    // Binding is decided for the whole machine, not per client.
+    bool bind = opts.bind == BindPolicy::core ||
+                (opts.bind == BindPolicy::automatic && opts.np <= static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
+    a.insert(a.end(), {"--bind-to", bind ? "core" : "none"});
+    if (opts.tag_output) a.push_back("--tag-output");
+    if (opts.verbose) a.push_back("-v");
+    if (opts.timeout_s > 0) a.insert(a.end(), {"--timeout", std::to_string(opts.timeout_s)});
+    const std::pair<const char *, std::int64_t> tun[] = {
+        {"--datalen", opts.impi.datalen},       {"--tag-ub", opts.impi.tag_ub},
+        {"--coll-xsize", opts.impi.coll_xsize}, {"--coll-maxlinear", opts.impi.coll_maxlinear},
+        {"--ackmark", opts.impi.ackmark},       {"--hiwater", opts.impi.hiwater}};
+    for (auto [flag, v] : tun) a.insert(a.end(), {flag, std::to_string(v)});
+    a.insert(a.end(), {"--startup-timeout", std::to_string(opts.impi.startup_timeout_s)});
+    for (const auto &x : opts.env) a.insert(a.end(), {"-x", x});
+    a.push_back("--");
+    a.insert(a.end(), opts.argv.begin(), opts.argv.end());
+    pid_t pid = spawn(exe, a, env, -1);
+    children.push_back({pid, "client " + std::to_string(i), pid > 0});
+    offset += n;
+  }
+
+  // Supervise: the first failure decides the status and ends the rest.
+  int rc = 0;
+  bool ending = false;
+  auto running = [&] {
+    int n = 0;
+    for (auto &c : children) n += c.running;
+    return n;
+  };
+  auto grace_ms = base::get_int("kill_grace_ms");
+  timespec ending_since{};
+  while (running() > 0) {
+    timespec tick{0, 200 * 1000 * 1000};
+    int sig = ::sigtimedwait(&set, nullptr, &tick);
+    if (sig > 0 && sig != SIGCHLD) {
+      base::log_error("caught signal {} ({}); ending the job", sig, ::strsignal(sig));
+      if (!ending) rc = 128 + sig;
+      ending = true;
+      ::clock_gettime(CLOCK_MONOTONIC, &ending_since);
+      kill_all(sig);
+    }
+    for (;;) {
+      int st = 0;
+      pid_t pid = ::waitpid(-1, &st, WNOHANG);
+      if (pid <= 0) break;
+      for (auto &c : children) {
+        if (c.pid != pid || !c.running) continue;
+        c.running = false;
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (code != 0 && !ending) {
+          rc = code;
+          ending = true;
+          ::clock_gettime(CLOCK_MONOTONIC, &ending_since);
+          base::log_debug("{} failed (status {}); ending the other clients", c.what, code);
+          kill_all(SIGTERM);
+        }
+      }
+    }
+    if (ending) {
+      timespec now;
+      ::clock_gettime(CLOCK_MONOTONIC, &now);
+      auto ms = (now.tv_sec - ending_since.tv_sec) * 1000 + (now.tv_nsec - ending_since.tv_nsec) / 1000000;
+      if (ms > grace_ms + 2000) kill_all(SIGKILL);
+    }
+  }
+  return rc;
+}
+
+}  // namespace impi::startup
