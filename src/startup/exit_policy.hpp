@@ -11,7 +11,8 @@
 namespace impi::startup {
 
 struct ProcEnd {
-  int rank = 0;
+  int rank = 0;   // as reported: the world rank
+  int index = 0;  // the launcher's own (local) index of the proc
   int pid = 0;
   bool exited = false;  // true: exit_code valid; false: killed by term_signal
   int exit_code = 0;

@@ -106,8 +106,11 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const
       if (cmd.error() == Errc::peer_died)
         return {Errc::peer_died,
                 which == kAuthKey
-                    ? "Server disconnected (wrong authentication key, or client rank taken?)"
-                    : "Server disconnected (client rank taken or out of range?)"};
+                    ? "Server disconnected (wrong authentication key, client rank taken, or "
+                      "another client failed; the server's messages say which): the server "
+                      "closed the connection"
+                    : "Server disconnected (client rank taken or out of range, or another "
+                      "client failed): the server closed the connection"};
       return {cmd.error(), cmd.message()};
     }
     if (cmd->header.cmd != kCmdImpi) continue;  // skip what we do not know

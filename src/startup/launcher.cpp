@@ -573,7 +573,7 @@ void LocalJob::drain_queue() {
         p.called_finalize = true;
         break;
       case PmixEvent::abort:
-        end_job(outcome_.on_abort(ev.rank, ev.status, ev.message));
+        end_job(outcome_.on_abort(world_offset_ + ev.rank, ev.status, ev.message));
         break;
     }
   }
@@ -593,7 +593,8 @@ void LocalJob::reap() {
       p.running = false;
       --running_;
       ProcEnd e;
-      e.rank = p.rank;
+      e.rank = world_offset_ + p.rank;
+      e.index = p.rank;
       e.pid = pid;
       e.exited = WIFEXITED(st);
       e.exit_code = e.exited ? WEXITSTATUS(st) : 0;
@@ -628,7 +629,7 @@ void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
     return cause_rank(a) < cause_rank(b);
   });
   for (auto &e : ended) {
-    e.called_finalize = procs_[static_cast<size_t>(e.rank)].called_finalize;
+    e.called_finalize = procs_[static_cast<size_t>(e.index)].called_finalize;
     if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize && !outcome_.ending() &&
         !final) {
       unconfirmed_.push_back(e);  // judged in on_recheck

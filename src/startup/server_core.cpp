@@ -81,6 +81,15 @@ void ServerCore::process(ConnId id, Conn &c) {
       c.phase = Phase::want_rank;
       continue;
     }
+    if (c.phase == Phase::want_auth) {
+      // Name a stranger by what it sent before judging any length it announces.
+      auto h = c.reader.peek_header();
+      if (h && h->cmd != kCmdAuth) {
+        drop(id, c, fmt::format("first command was 0x{:08x}, not AUTH",
+                                static_cast<std::uint32_t>(h->cmd)));
+        return;
+      }
+    }
     auto next = c.reader.next();
     if (!next) {
       drop(id, c, next.message());

@@ -183,6 +183,11 @@ std::optional<Bytes> CmdReader::take_raw(std::size_t n) {
   return out;
 }
 
+std::optional<CmdHeader> CmdReader::peek_header() const {
+  if (buf_.size() < kCmdHeaderSize) return std::nullopt;
+  return decode_cmd_header(std::span<const std::byte, kCmdHeaderSize>(buf_.data(), kCmdHeaderSize));
+}
+
 base::Result<std::optional<CmdReader::Cmd>> CmdReader::next() {
   if (buf_.size() < kCmdHeaderSize) return std::optional<Cmd>{};
   CmdHeader h = decode_cmd_header(std::span<const std::byte, kCmdHeaderSize>(buf_.data(), kCmdHeaderSize));

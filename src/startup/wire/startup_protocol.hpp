@@ -126,6 +126,8 @@ class CmdReader {
   };
   base::Result<std::optional<Cmd>> next();
   std::size_t buffered() const { return buf_.size(); }
+  // The next command's header, unchecked, once 8 bytes are here.
+  std::optional<CmdHeader> peek_header() const;
 
  private:
   Bytes buf_;

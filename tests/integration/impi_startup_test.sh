@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# IMPI startup across separately launched clients: negotiation, bad peers,
+# failures. Usage: impi_startup_test.sh IMPIRUN HELLO ENV_CHECK SCENARIO
+# Every process runs under `timeout`, on 127.0.0.x only.
+set -u
+impirun=$1 hello=$2 envcheck=$3 behave=$4 scenario=$5
+work=$(mktemp -d "${TMPDIR:-/tmp}/impi_startup.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; for f in "$work"/*; do echo "--- $f"; cat "$f"; done; exit 1; }
+
+# start_server N [args...]: runs the server in the background, sets $server_pid and $addr.
+start_server() {
+  local n=$1; shift
+  timeout 60 "$impirun" -server "$n" --address 127.0.0.1 "$@" > "$work/server.out" 2> "$work/server.err" &
+  server_pid=$!
+  for _ in $(seq 100); do
+    addr=$(head -1 "$work/server.out" 2>/dev/null)
+    [ -n "$addr" ] && return 0
+    sleep 0.05
+  done
+  fail "the server printed no address"
+}
+port_of() { echo "${addr##*:}"; }
+
+# rogue_login RANK KEY: bytes of AUTH(KEY) + key + IMPI(RANK), for bash's /dev/tcp.
+be32() { printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(( ($1>>24)&255 )) $(( ($1>>16)&255 )) $(( ($1>>8)&255 )) $(( $1&255 )); }
+rogue_login() {
+  printf "$(be32 0x41555448)$(be32 4)$(be32 2)$(be32 0)$(be32 $2)$(be32 0x494D5049)$(be32 4)$(be32 $1)"
+}
+
+wait_for() {  # wait_for PID SECONDS -> exit status, or fail on timeout
+  local pid=$1 secs=$2
+  for _ in $(seq $((secs * 20))); do
+    kill -0 "$pid" 2>/dev/null || { wait "$pid"; return $?; }
+    sleep 0.05
+  done
+  fail "process $pid still running after $secs s"
+}
+
+export IMPI_AUTH_KEY=5678
+unset IMPI_AUTH_NONE
+
+case "$scenario" in
+negotiate3)
+  # Three clients with different sizes and tunables; every proc must agree.
+  start_server 3 -v
+  IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 2 "$addr" --address 127.0.0.3 -np 3 --datalen 6000 \
+    --tag-ub 2147483647 --ackmark 7 --hiwater 25 "$hello" > "$work/c2.out" 2> "$work/c2.err" &
+  c2=$!
+  IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 0 "$addr" --address 127.0.0.1 -np 1 --datalen 8000 \
+    --tag-ub 40000 --ackmark 5 --hiwater 30 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  IMPI_SHOW_JOB=1 IMPI_DATALEN=4000 IMPI_TAG_UB=50000 timeout 60 "$impirun" -client 1 "$addr" \
+    --address 127.0.0.2 -np 2 --hiwater 20 "$hello" > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  for p in $c0 $c1 $c2; do wait_for $p 30 || fail "client exited $?"; done
+  wait_for $server_pid 10 || fail "server exited $?"
+  cat "$work"/c*.out > "$work/all"
+  for r in 0 1 2 3 4 5; do
+    grep -q "^Hello from rank $r of 6" "$work/all" || fail "rank $r missing"
+    sed -n "s/^impi-job\[$r\] //p" "$work/all" > "$work/view$r"
+    [ -s "$work/view$r" ] || fail "rank $r printed no job"
+    cmp -s "$work/view0" "$work/view$r" || fail "rank $r sees another job than rank 0"
+  done
+  grep -q "version=0.0 clients=3 maxdatalen=4000 tag_ub=40000 coll_xsize=1024 coll_maxlinear=4 ackmark=5 hiwater=20" \
+    "$work/view0" || fail "negotiated values wrong"
+  grep -q "^proc 0 client=0 host=0 id=127.0.0.1/" "$work/view0" || fail "rank 0 not on client 0"
+  grep -q "^proc 2 client=1 host=1 id=127.0.0.2/" "$work/view0" || fail "rank 2 not on client 1"
+  grep -q "^proc 5 client=2 host=2 id=127.0.0.3/" "$work/view0" || fail "rank 5 not on client 2"
+  grep -q "^host 1 client=1 addr=127.0.0.2 port=[0-9]* nprocs=2 ackmark=10 hiwater=20" "$work/view0" \
+    || fail "host 1 wrong"
+  grep -q "every client sent FINI" "$work/server.err" || fail "server did not see every FINI"
+  ;;
+wrong_key)
+  start_server 1 -v
+  IMPI_AUTH_KEY=1234 timeout 20 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/rogue.out" 2> "$work/rogue.err"
+  [ $? != 0 ] || fail "a client with the wrong key succeeded"
+  grep -q "Server disconnected (wrong authentication key" "$work/rogue.err" || fail "no clear message for the wrong key"
+  grep -q "wrong IMPI_AUTH_KEY; connection from 127.0.0.1:[0-9]* closed" "$work/server.err" || fail "server did not report the wrong key"
+  timeout 20 "$impirun" -client 0 "$addr" -np 2 "$envcheck" 2 > "$work/c0.out" 2> "$work/c0.err" || fail "real client failed"
+  grep -c "of 2 ok" "$work/c0.out" | grep -q 2 || fail "real client's ranks missing"
+  wait_for $server_pid 10 || fail "server exited $?"
+  ;;
+no_auth)
+  env -u IMPI_AUTH_KEY timeout 10 "$impirun" -server 2 --address 127.0.0.1 > "$work/s.out" 2> "$work/s.err"
+  [ $? = 1 ] || fail "server without an auth method did not exit 1"
+  grep -q "No authentication methods available for negotiation" "$work/s.err" || fail "server message"
+  [ ! -s "$work/s.out" ] || fail "server printed an address without a method"
+  env -u IMPI_AUTH_KEY timeout 10 "$impirun" -client 0 127.0.0.1:1 -np 1 "$hello" 2> "$work/c.err"
+  [ $? = 1 ] || fail "client without an auth method did not exit 1"
+  grep -q "No authentication methods available for negotiation" "$work/c.err" || fail "client message"
+  # NONE on both sides works, and the server warns, naming the client's address.
+  start_server 1 -v
+  kill $server_pid; wait $server_pid 2>/dev/null
+  IMPI_AUTH_NONE=1 timeout 60 "$impirun" -server 1 --address 127.0.0.1 -auth 0 > "$work/server.out" 2> "$work/server.err" &
+  server_pid=$!
+  for _ in $(seq 100); do addr=$(head -1 "$work/server.out" 2>/dev/null); [ -n "$addr" ] && break; sleep 0.05; done
+  IMPI_AUTH_NONE=1 timeout 20 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" || fail "NONE client failed"
+  wait_for $server_pid 10 || fail "server exited $?"
+  grep -q "warning: 127.0.0.1:[0-9]* has authenticated with IMPI_AUTH_NONE" "$work/server.err" || fail "no NONE warning"
+  ;;
+xsize_mismatch)
+  start_server 2
+  timeout 30 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  timeout 30 "$impirun" -client 1 "$addr" -np 1 --coll-xsize 2048 "$hello" > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  wait_for $c0 20; [ $? != 0 ] || fail "client 0 accepted disagreeing XSIZE"
+  wait_for $c1 20; [ $? != 0 ] || fail "client 1 accepted disagreeing XSIZE"
+  grep -q "IMPI_C_COLL_XSIZE: clients disagree (client 0 sent -1, client 1 sent 2048)" "$work/c0.err" || fail "client 0 message"
+  wait_for $server_pid 10; [ $? != 0 ] || fail "server exited 0 after a failed startup"
+  ! grep -q "^Hello" "$work"/c*.out || fail "procs ran despite the failed startup"
+  ;;
+client_killed)
+  # kill -9 of a client after it joined, while the job waits for a third.
+  start_server 3 -v
+  timeout 30 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  timeout 30 "$impirun" -client 1 "$addr" -np 1 "$hello" > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  for _ in $(seq 100); do grep -q "client 1 joined" "$work/server.err" && break; sleep 0.05; done
+  grep -q "client 1 joined" "$work/server.err" || fail "client 1 never joined"
+  pkill -9 -P $c1 impirun 2>/dev/null || kill -9 $c1
+  wait_for $server_pid 10; [ $? = 1 ] || fail "server did not exit 1"
+  grep -q "client 1 (127.0.0.1:[0-9]*) disconnected before FINI" "$work/server.err" || fail "server message"
+  wait_for $c0 10; [ $? != 0 ] || fail "client 0 exited 0"
+  grep -q "server closed the connection" "$work/c0.err" || fail "client 0 message"
+  ;;
+hostile)
+  # Garbage, a silent connection and a rank thief: the job is unaffected.
+  start_server 1 -v --join-timeout 2
+  exec 3<>/dev/tcp/127.0.0.1/$(port_of)   # says nothing: closed after 2 s
+  printf 'GET / HTTP/1.0\r\n\r\n' > /dev/tcp/127.0.0.1/$(port_of)
+  head -c 300 /dev/urandom > /dev/tcp/127.0.0.1/$(port_of)
+  timeout 30 "$impirun" -client 0 "$addr" -np 1 "$behave" sleep 3 > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  for _ in $(seq 100); do grep -q "client 0 joined" "$work/server.err" && break; sleep 0.05; done
+  exec 4<>/dev/tcp/127.0.0.1/$(port_of)
+  rogue_login 0 5678 >&4                 # claims the taken rank 0
+  sleep 0.5
+  wait_for $c0 20 || fail "the real client failed"
+  wait_for $server_pid 10 || fail "server exited $?"
+  grep -q "first command was 0x47455420, not AUTH" "$work/server.err" || fail "no message for the HTTP garbage"
+  grep -q "client rank 0 is already taken by 127.0.0.1:" "$work/server.err" || fail "no message for the rank thief"
+  grep -q "did not authenticate and join within 2 s" "$work/server.err" || fail "no join timeout"
+  exec 3>&- 4>&-
+  ;;
+startup_timeout)
+  start_server 2 --startup-timeout 2
+  timeout 30 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  wait_for $server_pid 10; [ $? = 1 ] || fail "server did not give up"
+  grep -q "startup did not complete within 2 s (1 of 2 clients joined)" "$work/server.err" || fail "server message"
+  wait_for $c0 10; [ $? != 0 ] || fail "client 0 exited 0"
+  ;;
+*) fail "unknown scenario $scenario" ;;
+esac
+echo "ok: $scenario"
