@@ -142,8 +142,11 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
     offset += n;
   }
 
-  // Supervise: the first failure decides the status and ends the rest.
-  int rc = 0;
+  // Supervise: the first failure ends the rest. The status reported is the
+  // first failure that is not a consequence of another: clients fail with 1
+  // for launcher-level errors (a peer host's channel reset) and with
+  // 128+SIGTERM when we end them, so a proc's own exit code is preferred.
+  int rc = 0, primary_rc = 0;
   bool ending = false;
   auto running = [&] {
     int n = 0;
@@ -170,6 +173,7 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
         if (c.pid != pid || !c.running) continue;
         c.running = false;
         int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (code != 0 && code != 1 && code != 128 + SIGTERM && primary_rc == 0) primary_rc = code;
         if (code != 0 && !ending) {
           rc = code;
           ending = true;
@@ -186,7 +190,7 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
       if (ms > grace_ms + 2000) kill_all(SIGKILL);
     }
   }
-  return rc;
+  return primary_rc != 0 ? primary_rc : rc;
 }
 
 }  // namespace impi::startup
