@@ -25,6 +25,7 @@ Level log_level() {
 }
 
 void log_line(Level l, std::string_view text) {
+  if (l == Level::off) return;
   static constexpr std::string_view kTag[] = {"error: ", "warning: ", "", "debug: "};
   std::string line = fmt::format("{}: {}{}\n", g_prefix, kTag[static_cast<int>(l)], text);
   const char *p = line.data();

@@ -12,7 +12,7 @@
 
 namespace impi::base {
 
-enum class Level { error = 0, warn = 1, info = 2, debug = 3 };
+enum class Level { off = -1, error = 0, warn = 1, info = 2, debug = 3 };
 
 // Set once at startup; not synchronised (set before threads start).
 void set_log_prefix(std::string prefix);

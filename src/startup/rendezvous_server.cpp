@@ -63,7 +63,6 @@ class Server {
   std::map<ServerCore::ConnId, std::unique_ptr<Conn>> conns_;
   ServerCore::ConnId next_id_ = 1;
   int exit_code_ = 0;
-  bool stopping_ = false;
 };
 
 // Timer callbacks need (server, connection id).

@@ -174,8 +174,9 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
         return false;
       }
       if (s->label <= c.last_label) {
-        drop(id, c, fmt::format("label 0x{:x} after 0x{:x}: labels must ascend", s->label,
-                                c.last_label));
+        drop(id, c, fmt::format("label 0x{:x} after 0x{:x}: labels must ascend",
+                                static_cast<std::uint32_t>(s->label),
+                                static_cast<std::uint32_t>(c.last_label)));
         return false;
       }
       c.last_label = s->label;
