@@ -440,7 +440,7 @@ bool LocalJob::launch(int rank, const std::string &program) {
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP}) ::signal(s, SIG_DFL);
+    for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT}) ::signal(s, SIG_DFL);
     ::execve(program.c_str(), argv.data(), env.get());
     int e = errno;
     (void)!::write(st_w.get(), &e, sizeof e);
@@ -822,8 +822,18 @@ int run_client_job(const LaunchOptions &opts) {
     base::log_error("{}", channels.message());
     return 1;
   }
-  LocalJob local(opts, &job.value());
-  int rc = local.run();
+  // While the procs run, LocalJob's loop handles termination signals (it
+  // passes them on). Once they are gone, what is left (the FINI exchanges)
+  // is bounded by a deadline, and a late SIGTERM from a supervisor must not
+  // replace our status: libevent restores the disposition it found, so
+  // ignoring the signals now makes them ignored after the loop, in every
+  // thread (PMIx's too). The procs get default dispositions back at fork.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_IGN);
+  int rc = 0;
+  {
+    LocalJob local(opts, &job.value());
+    rc = local.run();
+  }
   if (rc != 0) return rc;  // no FINI: the server reports our failure
   auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30));
   if (!s.ok()) {

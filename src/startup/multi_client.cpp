@@ -173,6 +173,7 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
         if (c.pid != pid || !c.running) continue;
         c.running = false;
         int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        base::log_debug("{} ended with status {}", c.what, code);
         if (code != 0 && code != 1 && code != 128 + SIGTERM && primary_rc == 0) primary_rc = code;
         if (code != 0 && !ending) {
           rc = code;
