@@ -41,6 +41,27 @@ export IMPI_AUTH_KEY=5678
 unset IMPI_AUTH_NONE
 
 case "$scenario" in
+negotiate2)
+  # Two clients, different sizes and values, started in the opposite order.
+  start_server 2
+  IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 1 --datalen 1000 \
+    --tag-ub 32767 --ackmark 3 --hiwater 50 "$envcheck" 4 > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 0 "$addr" -np 3 --datalen 9000 --tag-ub 99999 \
+    --ackmark 8 --hiwater 9 "$envcheck" 4 > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  for p in $c0 $c1; do wait_for $p 30 || fail "client exited $?"; done
+  wait_for $server_pid 10 || fail "server exited $?"
+  cat "$work"/c*.out > "$work/all"
+  for r in 0 1 2 3; do
+    grep -q "^rank $r of 4 ok" "$work/all" || fail "rank $r missing"
+    sed -n "s/^impi-job\[$r\] //p" "$work/all" > "$work/view$r"
+    cmp -s "$work/view0" "$work/view$r" || fail "rank $r sees another job than rank 0"
+  done
+  grep -q "clients=2 maxdatalen=1000 tag_ub=32767 coll_xsize=1024 coll_maxlinear=4 ackmark=3 hiwater=9" \
+    "$work/view0" || fail "negotiated values wrong"
+  grep -q "^proc 3 client=1 host=1 id=127.0.0.2/" "$work/view0" || fail "rank 3 not on client 1"
+  ;;
 negotiate3)
   # Three clients with different sizes and tunables; every proc must agree.
   start_server 3 -v
