@@ -26,6 +26,7 @@
 
 #include "base/fd.hpp"
 #include "base/log.hpp"
+#include "startup/event_owner.hpp"
 #include "base/tunables.hpp"
 #include "startup/exit_policy.hpp"
 #include "startup/impi_client.hpp"
@@ -43,14 +44,6 @@ using base::Fd;
 namespace {
 
 // ------------------------------------------------------------------ small owners
-struct EventDeleter {
-  void operator()(event *e) const { event_free(e); }
-};
-using EventPtr = std::unique_ptr<event, EventDeleter>;
-struct BaseDeleter {
-  void operator()(event_base *b) const { event_base_free(b); }
-};
-using BasePtr = std::unique_ptr<event_base, BaseDeleter>;
 struct TopologyDeleter {
   void operator()(hwloc_topology *t) const { hwloc_topology_destroy(t); }
 };
@@ -174,7 +167,7 @@ class LocalJob {
   std::string host_;
   bool pmix_up_ = false;
   bool nspace_registered_ = false;
-  BasePtr base_;
+  EventBasePtr base_;
   Fd wake_r_, wake_w_;
   EventPtr wake_ev_, timeout_ev_, grace_ev_, recheck_ev_;
   // Clean exits of procs whose MPI_Finalize notice has not arrived yet:

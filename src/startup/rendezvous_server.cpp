@@ -14,6 +14,7 @@
 
 #include "base/fd.hpp"
 #include "base/log.hpp"
+#include "startup/event_owner.hpp"
 #include "startup/auth.hpp"
 #include "startup/net.hpp"
 #include "startup/server_core.hpp"
@@ -22,13 +23,6 @@ namespace impi::startup {
 
 namespace {
 
-struct EventDeleter {
-  void operator()(event *e) const { event_free(e); }
-};
-using EventPtr = std::unique_ptr<event, EventDeleter>;
-struct BaseDeleter {
-  void operator()(event_base *b) const { event_base_free(b); }
-};
 
 class Server {
  public:
@@ -56,7 +50,7 @@ class Server {
 
   const ServerOptions &opts_;
   ServerCore core_;
-  std::unique_ptr<event_base, BaseDeleter> base_{event_base_new()};
+  EventBasePtr base_{event_base_new()};
   base::Fd listener_;
   EventPtr accept_ev_, startup_timer_;
   std::vector<EventPtr> signal_evs_;
