@@ -924,24 +924,6 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   (void)win;
   return impi::api::unsupported("MPI_Get_accumulate", MPI_COMM_NULL);
 }
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
-  (void)status;
-  (void)datatype;
-  (void)count;
-  return impi::api::unsupported("MPI_Get_count", MPI_COMM_NULL);
-}
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
-  (void)status;
-  (void)datatype;
-  (void)count;
-  return impi::api::unsupported("MPI_Get_elements", MPI_COMM_NULL);
-}
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
-  (void)status;
-  (void)datatype;
-  (void)count;
-  return impi::api::unsupported("MPI_Get_elements_x", MPI_COMM_NULL);
-}
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) {
   (void)comm_old;
   (void)nnodes;
@@ -1565,16 +1547,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name) {
   (void)port_name;
   return impi::api::unsupported("MPI_Open_port", MPI_COMM_NULL);
 }
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm) {
-  (void)inbuf;
-  (void)incount;
-  (void)datatype;
-  (void)outbuf;
-  (void)outsize;
-  (void)position;
-  (void)comm;
-  return impi::api::unsupported("MPI_Pack", comm);
-}
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
   (void)datarep;
   (void)inbuf;
@@ -1591,13 +1563,6 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
   (void)datatype;
   (void)size;
   return impi::api::unsupported("MPI_Pack_external_size", MPI_COMM_NULL);
-}
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
-  (void)incount;
-  (void)datatype;
-  (void)comm;
-  (void)size;
-  return impi::api::unsupported("MPI_Pack_size", comm);
 }
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   (void)source;
@@ -1890,18 +1855,6 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag) {
   (void)flag;
   return impi::api::unsupported("MPI_Status_set_cancelled", MPI_COMM_NULL);
 }
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {
-  (void)status;
-  (void)datatype;
-  (void)count;
-  return impi::api::unsupported("MPI_Status_set_elements", MPI_COMM_NULL);
-}
-int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
-  (void)status;
-  (void)datatype;
-  (void)count;
-  return impi::api::unsupported("MPI_Status_set_elements_x", MPI_COMM_NULL);
-}
 int PMPI_T_category_changed(int *stamp) {
   (void)stamp;
   return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
@@ -2129,16 +2082,6 @@ int PMPI_Topo_test(MPI_Comm comm, int *status) {
   (void)status;
   return impi::api::unsupported("MPI_Topo_test", comm);
 }
-int PMPI_Type_commit(MPI_Datatype *type) {
-  (void)type;
-  return impi::api::unsupported("MPI_Type_commit", MPI_COMM_NULL);
-}
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_contiguous", MPI_COMM_NULL);
-}
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[], const int distrib_array[], const int darg_array[], const int psize_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
   (void)size;
   (void)rank;
@@ -2169,59 +2112,12 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   (void)newtype;
   return impi::api::unsupported("MPI_Type_create_f90_real", MPI_COMM_NULL);
 }
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)array_of_blocklengths;
-  (void)array_of_displacements;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_hindexed", MPI_COMM_NULL);
-}
-int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)blocklength;
-  (void)array_of_displacements;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_hindexed_block", MPI_COMM_NULL);
-}
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)blocklength;
-  (void)stride;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_hvector", MPI_COMM_NULL);
-}
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)blocklength;
-  (void)array_of_displacements;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_indexed_block", MPI_COMM_NULL);
-}
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) {
   (void)type_copy_attr_fn;
   (void)type_delete_attr_fn;
   (void)type_keyval;
   (void)extra_state;
   return impi::api::unsupported("MPI_Type_create_keyval", MPI_COMM_NULL);
-}
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) {
-  (void)oldtype;
-  (void)lb;
-  (void)extent;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_resized", MPI_COMM_NULL);
-}
-int PMPI_Type_create_struct(int count, const int array_of_block_lengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
-  (void)count;
-  (void)array_of_block_lengths;
-  (void)array_of_displacements;
-  (void)array_of_types;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_struct", MPI_COMM_NULL);
 }
 int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
   (void)ndims;
@@ -2238,15 +2134,6 @@ int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
   (void)type_keyval;
   return impi::api::unsupported("MPI_Type_delete_attr", MPI_COMM_NULL);
 }
-int PMPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
-  (void)type;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_dup", MPI_COMM_NULL);
-}
-int PMPI_Type_free(MPI_Datatype *type) {
-  (void)type;
-  return impi::api::unsupported("MPI_Type_free", MPI_COMM_NULL);
-}
 int PMPI_Type_free_keyval(int *type_keyval) {
   (void)type_keyval;
   return impi::api::unsupported("MPI_Type_free_keyval", MPI_COMM_NULL);
@@ -2258,106 +2145,11 @@ int PMPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, 
   (void)flag;
   return impi::api::unsupported("MPI_Type_get_attr", MPI_COMM_NULL);
 }
-int PMPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
-  (void)mtype;
-  (void)max_integers;
-  (void)max_addresses;
-  (void)max_datatypes;
-  (void)array_of_integers;
-  (void)array_of_addresses;
-  (void)array_of_datatypes;
-  return impi::api::unsupported("MPI_Type_get_contents", MPI_COMM_NULL);
-}
-int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner) {
-  (void)type;
-  (void)num_integers;
-  (void)num_addresses;
-  (void)num_datatypes;
-  (void)combiner;
-  return impi::api::unsupported("MPI_Type_get_envelope", MPI_COMM_NULL);
-}
-int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
-  (void)type;
-  (void)lb;
-  (void)extent;
-  return impi::api::unsupported("MPI_Type_get_extent", MPI_COMM_NULL);
-}
-int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
-  (void)type;
-  (void)lb;
-  (void)extent;
-  return impi::api::unsupported("MPI_Type_get_extent_x", MPI_COMM_NULL);
-}
-int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
-  (void)type;
-  (void)type_name;
-  (void)resultlen;
-  return impi::api::unsupported("MPI_Type_get_name", MPI_COMM_NULL);
-}
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) {
-  (void)datatype;
-  (void)true_lb;
-  (void)true_extent;
-  return impi::api::unsupported("MPI_Type_get_true_extent", MPI_COMM_NULL);
-}
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) {
-  (void)datatype;
-  (void)true_lb;
-  (void)true_extent;
-  return impi::api::unsupported("MPI_Type_get_true_extent_x", MPI_COMM_NULL);
-}
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)array_of_blocklengths;
-  (void)array_of_displacements;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_indexed", MPI_COMM_NULL);
-}
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
-  (void)typeclass;
-  (void)size;
-  (void)type;
-  return impi::api::unsupported("MPI_Type_match_size", MPI_COMM_NULL);
-}
 int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
   (void)type;
   (void)type_keyval;
   (void)attr_val;
   return impi::api::unsupported("MPI_Type_set_attr", MPI_COMM_NULL);
-}
-int PMPI_Type_set_name(MPI_Datatype type, const char *type_name) {
-  (void)type;
-  (void)type_name;
-  return impi::api::unsupported("MPI_Type_set_name", MPI_COMM_NULL);
-}
-int PMPI_Type_size(MPI_Datatype type, int *size) {
-  (void)type;
-  (void)size;
-  return impi::api::unsupported("MPI_Type_size", MPI_COMM_NULL);
-}
-int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
-  (void)type;
-  (void)size;
-  return impi::api::unsupported("MPI_Type_size_x", MPI_COMM_NULL);
-}
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)count;
-  (void)blocklength;
-  (void)stride;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_vector", MPI_COMM_NULL);
-}
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm) {
-  (void)inbuf;
-  (void)insize;
-  (void)position;
-  (void)outbuf;
-  (void)outcount;
-  (void)datatype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Unpack", comm);
 }
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
   (void)datarep;
@@ -2736,9 +2528,6 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Gatherv")));
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Get")));
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Get_accumulate")));
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) __attribute__((weak, alias("PMPI_Get_count")));
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) __attribute__((weak, alias("PMPI_Get_elements")));
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) __attribute__((weak, alias("PMPI_Get_elements_x")));
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) __attribute__((weak, alias("PMPI_Graph_create")));
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) __attribute__((weak, alias("PMPI_Graph_get")));
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) __attribute__((weak, alias("PMPI_Graph_map")));
@@ -2814,10 +2603,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute) __attribute__((weak, alias("PMPI
 int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) __attribute__((weak, alias("PMPI_Op_create")));
 int MPI_Op_free(MPI_Op *op) __attribute__((weak, alias("PMPI_Op_free")));
 int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Open_port")));
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm) __attribute__((weak, alias("PMPI_Pack")));
 int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) __attribute__((weak, alias("PMPI_Pack_external")));
 int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) __attribute__((weak, alias("PMPI_Pack_external_size")));
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) __attribute__((weak, alias("PMPI_Pack_size")));
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Probe")));
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
@@ -2850,8 +2637,6 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) __attribute__((weak
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) __attribute__((weak, alias("PMPI_Status_c2f")));
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) __attribute__((weak, alias("PMPI_Status_f2c")));
 int MPI_Status_set_cancelled(MPI_Status *status, int flag) __attribute__((weak, alias("PMPI_Status_set_cancelled")));
-int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) __attribute__((weak, alias("PMPI_Status_set_elements")));
-int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) __attribute__((weak, alias("PMPI_Status_set_elements_x")));
 int MPI_T_category_changed(int *stamp) __attribute__((weak, alias("PMPI_T_category_changed")));
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]) __attribute__((weak, alias("PMPI_T_category_get_categories")));
 int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) __attribute__((weak, alias("PMPI_T_category_get_cvars")));
@@ -2889,40 +2674,16 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Testany")));
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Testsome")));
 int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_Topo_test")));
-int MPI_Type_commit(MPI_Datatype *type) __attribute__((weak, alias("PMPI_Type_commit")));
-int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_contiguous")));
 int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[], const int distrib_array[], const int darg_array[], const int psize_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_darray")));
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));
-int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_hindexed")));
-int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_hindexed_block")));
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_hvector")));
-int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_indexed_block")));
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) __attribute__((weak, alias("PMPI_Type_create_keyval")));
-int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_resized")));
-int MPI_Type_create_struct(int count, const int array_of_block_lengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_struct")));
 int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_subarray")));
 int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) __attribute__((weak, alias("PMPI_Type_delete_attr")));
-int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_dup")));
-int MPI_Type_free(MPI_Datatype *type) __attribute__((weak, alias("PMPI_Type_free")));
 int MPI_Type_free_keyval(int *type_keyval) __attribute__((weak, alias("PMPI_Type_free_keyval")));
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Type_get_attr")));
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) __attribute__((weak, alias("PMPI_Type_get_contents")));
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner) __attribute__((weak, alias("PMPI_Type_get_envelope")));
-int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) __attribute__((weak, alias("PMPI_Type_get_extent")));
-int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) __attribute__((weak, alias("PMPI_Type_get_extent_x")));
-int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) __attribute__((weak, alias("PMPI_Type_get_name")));
-int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) __attribute__((weak, alias("PMPI_Type_get_true_extent")));
-int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) __attribute__((weak, alias("PMPI_Type_get_true_extent_x")));
-int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_indexed")));
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) __attribute__((weak, alias("PMPI_Type_match_size")));
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) __attribute__((weak, alias("PMPI_Type_set_attr")));
-int MPI_Type_set_name(MPI_Datatype type, const char *type_name) __attribute__((weak, alias("PMPI_Type_set_name")));
-int MPI_Type_size(MPI_Datatype type, int *size) __attribute__((weak, alias("PMPI_Type_size")));
-int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) __attribute__((weak, alias("PMPI_Type_size_x")));
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_vector")));
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Unpack")));
 int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) __attribute__((weak, alias("PMPI_Unpack_external")));
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Unpublish_name")));
 int MPI_Wait(MPI_Request *request, MPI_Status *status) __attribute__((weak, alias("PMPI_Wait")));

@@ -1,0 +1,486 @@
+// datatypes.cpp - MPI_Type_* constructors and queries, MPI_Pack/Unpack.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "api/datatypes.hpp"
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "mpi.h"
+#include "pack/cursor.hpp"
+
+using impi::api::lookup_type;
+using impi::api::report;
+using impi::pack::Datatype;
+using impi::pack::TypePtr;
+
+namespace {
+
+// Reports MPI_ERR_TYPE for `fn` unless `h` names a live datatype.
+bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit = false) {
+  auto t = lookup_type(h);
+  if (!t) {
+    rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
+                h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "not a valid datatype");
+    return false;
+  }
+  if (need_commit && !t->committed) {
+    rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "the datatype is not committed");
+    return false;
+  }
+  out = t->type;
+  return true;
+}
+
+int store(impi::base::Result<TypePtr> r, MPI_Datatype *newtype, const char *fn) {
+  if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
+  if (!r) {
+    int cls = r.error() == impi::base::Errc::no_memory ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
+    return report(MPI_COMM_NULL, cls, fn, r.message());
+  }
+  *newtype = impi::api::new_type_handle(std::move(r.value()));
+  return MPI_SUCCESS;
+}
+
+bool bad_count(int count, const char *fn, int &rc) {
+  if (count >= 0) return false;
+  rc = report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
+  return true;
+}
+
+// Gathers arrays of old types; reports the first invalid one.
+bool get_types(int count, const MPI_Datatype types[], const char *fn, std::vector<TypePtr> &out,
+               int &rc) {
+  out.resize(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i)
+    if (!get_type(types[i], fn, out[static_cast<size_t>(i)], rc)) return false;
+  return true;
+}
+
+template <typename T>
+std::vector<std::int64_t> widen(int count, const T *a) {
+  return std::vector<std::int64_t>(a, a + count);
+}
+
+int type_extent(MPI_Datatype h, const char *fn, bool true_extent, MPI_Count *lb, MPI_Count *ext) {
+  TypePtr t;
+  int rc;
+  if (!get_type(h, fn, t, rc)) return rc;
+  if (!lb || !ext) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  *lb = true_extent ? t->true_lb() : t->lb();
+  *ext = true_extent ? t->true_extent() : t->extent();
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- constructors
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_contiguous";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  return store(Datatype::contiguous(count, old), newtype, fn);
+}
+
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_vector";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  return store(Datatype::vector(count, blocklength, stride, old, false), newtype, fn);
+}
+
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_hvector";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  return store(Datatype::vector(count, blocklength, stride, old, true), newtype, fn);
+}
+
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                      const int array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_indexed";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  if (count > 0 && (!array_of_blocklengths || !array_of_displacements))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
+  return store(Datatype::indexed(widen(count, array_of_blocklengths),
+                                 widen(count, array_of_displacements), old, false),
+               newtype, fn);
+}
+
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_hindexed";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  if (count > 0 && (!array_of_blocklengths || !array_of_displacements))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
+  return store(Datatype::indexed(widen(count, array_of_blocklengths),
+                                 widen(count, array_of_displacements), old, true),
+               newtype, fn);
+}
+
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_indexed_block";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  if (count > 0 && !array_of_displacements)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
+  return store(Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, false),
+               newtype, fn);
+}
+
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_hindexed_block";
+  TypePtr old;
+  int rc;
+  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
+  if (count > 0 && !array_of_displacements)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
+  return store(Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, true),
+               newtype, fn);
+}
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_struct";
+  int rc;
+  if (bad_count(count, fn, rc)) return rc;
+  if (count > 0 && (!array_of_blocklengths || !array_of_displacements || !array_of_types))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
+  std::vector<TypePtr> types;
+  if (!get_types(count, array_of_types, fn, types, rc)) return rc;
+  return store(Datatype::struct_(widen(count, array_of_blocklengths),
+                                 widen(count, array_of_displacements), types),
+               newtype, fn);
+}
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_resized";
+  TypePtr old;
+  int rc;
+  if (!get_type(oldtype, fn, old, rc)) return rc;
+  return store(Datatype::resized(old, lb, extent), newtype, fn);
+}
+
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_dup";
+  auto t = lookup_type(oldtype);
+  if (!t) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
+  if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
+  auto r = Datatype::dup(t->type);
+  if (!r) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, r.message());
+  *newtype = impi::api::new_type_handle(r.value(), t->committed);  // a dup keeps the commit
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_commit(MPI_Datatype *datatype) {
+  if (!datatype || !impi::api::commit_type(*datatype))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, "MPI_Type_commit", "not a valid datatype");
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_free(MPI_Datatype *datatype) {
+  const char *fn = "MPI_Type_free";
+  if (!datatype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  auto t = lookup_type(*datatype);
+  if (t && t->type->is_predefined())
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "predefined datatypes cannot be freed");
+  if (!impi::api::free_type(*datatype))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
+  *datatype = MPI_DATATYPE_NULL;
+  return MPI_SUCCESS;
+}
+
+// ---- queries
+int PMPI_Type_size(MPI_Datatype datatype, int *size) {
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, "MPI_Type_size", t, rc)) return rc;
+  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
+  *size = t->size() > std::numeric_limits<int>::max() ? MPI_UNDEFINED : static_cast<int>(t->size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) {
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, "MPI_Type_size_x", t, rc)) return rc;
+  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_size_x", "size is NULL");
+  *size = t->size();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
+  MPI_Count l = 0, e = 0;
+  int rc = type_extent(datatype, "MPI_Type_get_extent", false, &l, &e);
+  if (rc == MPI_SUCCESS) {
+    if (!lb || !extent) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
+    *lb = static_cast<MPI_Aint>(l);
+    *extent = static_cast<MPI_Aint>(e);
+  }
+  return rc;
+}
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) {
+  return type_extent(datatype, "MPI_Type_get_extent_x", false, lb, extent);
+}
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) {
+  MPI_Count l = 0, e = 0;
+  int rc = type_extent(datatype, "MPI_Type_get_true_extent", true, &l, &e);
+  if (rc == MPI_SUCCESS) {
+    if (!true_lb || !true_extent)
+      return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_get_true_extent", "NULL argument");
+    *true_lb = static_cast<MPI_Aint>(l);
+    *true_extent = static_cast<MPI_Aint>(e);
+  }
+  return rc;
+}
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) {
+  return type_extent(datatype, "MPI_Type_get_true_extent_x", true, true_lb, true_extent);
+}
+
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner) {
+  const char *fn = "MPI_Type_get_envelope";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (!num_integers || !num_addresses || !num_datatypes || !combiner)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  *num_integers = static_cast<int>(t->envelope_ints().size());
+  *num_addresses = static_cast<int>(t->envelope_aints().size());
+  *num_datatypes = static_cast<int>(t->envelope_types().size());
+  *combiner = static_cast<int>(t->combiner());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+  const char *fn = "MPI_Type_get_contents";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (t->combiner() == impi::pack::Combiner::named)
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "a predefined datatype has no contents");
+  const auto &ints = t->envelope_ints();
+  const auto &aints = t->envelope_aints();
+  const auto &types = t->envelope_types();
+  if (max_integers < static_cast<int>(ints.size()) || max_addresses < static_cast<int>(aints.size()) ||
+      max_datatypes < static_cast<int>(types.size()))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "arrays smaller than MPI_Type_get_envelope said");
+  for (std::size_t i = 0; i < ints.size(); ++i) array_of_integers[i] = static_cast<int>(ints[i]);
+  for (std::size_t i = 0; i < aints.size(); ++i) array_of_addresses[i] = static_cast<MPI_Aint>(aints[i]);
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    // Predefined types come back as themselves; derived ones as new handles
+    // the caller frees (MPI 4.1.13).
+    const TypePtr &inner = types[i];
+    array_of_datatypes[i] = inner->is_predefined()
+                                ? impi::api::predefined_handle(inner->predefined_index())
+                                : impi::api::new_type_handle(inner, true);
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
+  const char *fn = "MPI_Type_set_name";
+  if (!type_name) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL name");
+  std::string n(type_name, strnlen(type_name, MPI_MAX_OBJECT_NAME - 1));
+  if (!impi::api::set_type_name(datatype, n))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen) {
+  const char *fn = "MPI_Type_get_name";
+  if (!type_name || !resultlen) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  auto n = impi::api::type_name(datatype);
+  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
+  std::size_t len = std::min<std::size_t>(n->size(), MPI_MAX_OBJECT_NAME - 1);
+  std::memcpy(type_name, n->data(), len);
+  type_name[len] = '\0';
+  *resultlen = static_cast<int>(len);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) {
+  const char *fn = "MPI_Type_match_size";
+  if (!datatype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  namespace dt = impi::pack::dt;
+  const int *candidates = nullptr;
+  static const int reals[] = {dt::float_, dt::double_, dt::long_double, -1};
+  static const int ints[] = {dt::signed_char, dt::short_, dt::int_, dt::long_, dt::long_long, -1};
+  static const int complexes[] = {dt::c_float_complex, dt::c_double_complex,
+                                  dt::c_long_double_complex, -1};
+  switch (typeclass) {
+    case MPI_TYPECLASS_REAL: candidates = reals; break;
+    case MPI_TYPECLASS_INTEGER: candidates = ints; break;
+    case MPI_TYPECLASS_COMPLEX: candidates = complexes; break;
+    default: return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("unknown type class {}", typeclass));
+  }
+  for (const int *c = candidates; *c >= 0; ++c)
+    if (impi::pack::predefined(*c).size == size) {
+      *datatype = impi::api::predefined_handle(*c);
+      return MPI_SUCCESS;
+    }
+  return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("no type of this class has {} bytes", size));
+}
+
+// ---- packing (native representation)
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
+  const char *fn = "MPI_Pack_size";
+  TypePtr t;
+  int rc;
+  if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
+  if (!size) return report(comm, MPI_ERR_ARG, fn, "size is NULL");
+  std::int64_t bytes = t->size() * incount;
+  if (bytes > std::numeric_limits<int>::max())
+    return report(comm, MPI_ERR_SIZE, fn, "the packed size does not fit in an int");
+  *size = static_cast<int>(bytes);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+              int *position, MPI_Comm comm) {
+  const char *fn = "MPI_Pack";
+  TypePtr t;
+  int rc;
+  if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
+  if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
+    return report(comm, MPI_ERR_ARG, fn, "bad output buffer or position");
+  impi::pack::PackCursor c(t, incount);
+  if (c.total() > outsize - *position)
+    return report(comm, MPI_ERR_TRUNCATE, fn,
+                  fmt::format("{} bytes do not fit in the {} left in the output buffer", c.total(),
+                              outsize - *position));
+  std::size_t n = c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position,
+                                          static_cast<std::size_t>(c.total())));
+  *position += static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                MPI_Datatype datatype, MPI_Comm comm) {
+  const char *fn = "MPI_Unpack";
+  TypePtr t;
+  int rc;
+  if (bad_count(outcount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
+  if (!position || *position < 0 || insize < 0 || *position > insize)
+    return report(comm, MPI_ERR_ARG, fn, "bad input buffer or position");
+  impi::pack::PackCursor c(t, outcount);
+  if (c.total() > insize - *position)
+    return report(comm, MPI_ERR_TRUNCATE, fn,
+                  fmt::format("{} bytes wanted, {} left in the input buffer", c.total(),
+                              insize - *position));
+  std::size_t n = c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
+                                             static_cast<std::size_t>(c.total())));
+  *position += static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+// ---- counts from a status (status->impi_count holds the bytes received)
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
+  const char *fn = "MPI_Get_elements_x";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (!status || !count) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  MPI_Count bytes = status->impi_count;
+  if (t->size() == 0) {
+    *count = 0;
+    return MPI_SUCCESS;
+  }
+  // Whole instances, then the predefined elements of the partial one.
+  MPI_Count whole = bytes / t->size(), rest = bytes % t->size(), elements = whole * t->elements();
+  for (const auto &s : t->segments()) {
+    if (rest <= 0) break;
+    std::int64_t esz = impi::pack::predefined(s.basic).size;
+    std::int64_t take = std::min<std::int64_t>(s.count, rest / esz);
+    elements += take;
+    rest -= take * esz;
+    if (take < s.count) break;
+  }
+  *count = rest == 0 ? elements : MPI_UNDEFINED;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+  MPI_Count c = 0;
+  int rc = PMPI_Get_elements_x(status, datatype, &c);
+  if (rc != MPI_SUCCESS) return rc;
+  if (!count) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Get_elements", "count is NULL");
+  *count = c > std::numeric_limits<int>::max() ? MPI_UNDEFINED : static_cast<int>(c);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+  const char *fn = "MPI_Get_count";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (!status || !count) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  MPI_Count bytes = status->impi_count;
+  if (t->size() == 0) {
+    *count = bytes == 0 ? 0 : MPI_UNDEFINED;
+  } else {
+    MPI_Count n = bytes / t->size();
+    *count = (bytes % t->size() != 0 || n > std::numeric_limits<int>::max()) ? MPI_UNDEFINED
+                                                                            : static_cast<int>(n);
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
+  const char *fn = "MPI_Status_set_elements_x";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (!status || count < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad status or count");
+  // Whole instances only are representable exactly for derived types;
+  // elements of a predefined type map to bytes directly.
+  if (t->elements() == 0) {
+    status->impi_count = 0;
+  } else if (count % t->elements() == 0) {
+    status->impi_count = count / t->elements() * t->size();
+  } else {
+    MPI_Count whole = count / t->elements(), rest = count % t->elements(), bytes = whole * t->size();
+    for (const auto &s : t->segments()) {
+      std::int64_t take = std::min<std::int64_t>(s.count, rest);
+      bytes += take * impi::pack::predefined(s.basic).size;
+      rest -= take;
+      if (rest == 0) break;
+    }
+    status->impi_count = bytes;
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {
+  return PMPI_Status_set_elements_x(status, datatype, count);
+}
+
+}  // extern "C"
+
+#include "api/generated/datatypes_aliases.inc"

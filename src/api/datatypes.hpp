@@ -1,0 +1,34 @@
+// datatypes.hpp - MPI_Datatype handles <-> pack::Datatype objects.
+//
+// Predefined handles (index 1..IMPI_DT_LAST_PREDEFINED) are fixed; derived
+// types get indices from 64 up. A handle owns one reference to its type;
+// MPI_Type_free drops it, while anything still using the type (a derived
+// type built on it, a pending request) keeps its own reference.
+// Thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "mpi.h"
+#include "pack/datatype.hpp"
+
+namespace impi::api {
+
+struct TypeRef {
+  pack::TypePtr type;
+  bool committed = false;
+};
+
+// The type behind a handle; nullopt for null, freed or wrong-kind handles.
+std::optional<TypeRef> lookup_type(MPI_Datatype h);
+// A new handle for a (derived) type; `committed` for types returned ready to use.
+MPI_Datatype new_type_handle(pack::TypePtr t, bool committed = false);
+bool commit_type(MPI_Datatype h);
+bool free_type(MPI_Datatype h);  // false for predefined or invalid handles
+bool set_type_name(MPI_Datatype h, std::string name);
+std::optional<std::string> type_name(MPI_Datatype h);
+// The handle of predefined type `index` of the pack layer.
+MPI_Datatype predefined_handle(int index);
+
+}  // namespace impi::api

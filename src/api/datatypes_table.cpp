@@ -1,0 +1,114 @@
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "api/datatypes.hpp"
+#include "api/handles.hpp"
+
+namespace impi::api {
+
+namespace {
+
+constexpr std::uint32_t kFirstDerived = 64;
+
+struct Entry {
+  pack::TypePtr type;
+  bool committed = false;
+  std::string name;
+};
+
+std::mutex g_mu;
+std::vector<Entry> g_types;      // index - kFirstDerived
+std::vector<std::uint32_t> g_free;
+std::map<std::uint32_t, std::string> g_predef_names;  // names set on predefined types
+
+Entry *entry(std::uint32_t idx) {
+  if (idx < kFirstDerived || idx - kFirstDerived >= g_types.size()) return nullptr;
+  Entry &e = g_types[idx - kFirstDerived];
+  return e.type ? &e : nullptr;
+}
+
+}  // namespace
+
+MPI_Datatype predefined_handle(int index) {
+  return make_handle<MPI_Datatype>(IMPI_KIND_DATATYPE, static_cast<std::uint32_t>(index));
+}
+
+std::optional<TypeRef> lookup_type(MPI_Datatype h) {
+  if (handle_kind(h) != IMPI_KIND_DATATYPE) return std::nullopt;
+  std::uint32_t idx = handle_index(h);
+  if (idx >= 1 && idx < pack::kNumPredefined) {
+    if (pack::predefined(static_cast<int>(idx)).kind == pack::Kind::fortran) return std::nullopt;
+    return TypeRef{pack::Datatype::predefined(static_cast<int>(idx)), true};
+  }
+  std::lock_guard<std::mutex> lk(g_mu);
+  Entry *e = entry(idx);
+  if (!e) return std::nullopt;
+  return TypeRef{e->type, e->committed};
+}
+
+MPI_Datatype new_type_handle(pack::TypePtr t, bool committed) {
+  std::lock_guard<std::mutex> lk(g_mu);
+  std::uint32_t idx;
+  if (!g_free.empty()) {
+    idx = g_free.back();
+    g_free.pop_back();
+  } else {
+    idx = kFirstDerived + static_cast<std::uint32_t>(g_types.size());
+    g_types.emplace_back();
+  }
+  g_types[idx - kFirstDerived] = {std::move(t), committed, {}};
+  return make_handle<MPI_Datatype>(IMPI_KIND_DATATYPE, idx);
+}
+
+bool commit_type(MPI_Datatype h) {
+  if (handle_kind(h) != IMPI_KIND_DATATYPE) return false;
+  std::uint32_t idx = handle_index(h);
+  if (idx >= 1 && idx < pack::kNumPredefined) return true;  // committing a named type is a no-op
+  std::lock_guard<std::mutex> lk(g_mu);
+  Entry *e = entry(idx);
+  if (!e) return false;
+  e->committed = true;
+  return true;
+}
+
+bool free_type(MPI_Datatype h) {
+  if (handle_kind(h) != IMPI_KIND_DATATYPE) return false;
+  std::lock_guard<std::mutex> lk(g_mu);
+  std::uint32_t idx = handle_index(h);
+  Entry *e = entry(idx);
+  if (!e) return false;
+  *e = Entry{};
+  g_free.push_back(idx);
+  return true;
+}
+
+bool set_type_name(MPI_Datatype h, std::string name) {
+  if (handle_kind(h) != IMPI_KIND_DATATYPE) return false;
+  std::uint32_t idx = handle_index(h);
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (idx >= 1 && idx < pack::kNumPredefined) {
+    g_predef_names[idx] = std::move(name);
+    return true;
+  }
+  Entry *e = entry(idx);
+  if (!e) return false;
+  e->name = std::move(name);
+  return true;
+}
+
+std::optional<std::string> type_name(MPI_Datatype h) {
+  if (handle_kind(h) != IMPI_KIND_DATATYPE) return std::nullopt;
+  std::uint32_t idx = handle_index(h);
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (idx >= 1 && idx < pack::kNumPredefined) {
+    auto it = g_predef_names.find(idx);
+    if (it != g_predef_names.end()) return it->second;
+    return std::string(pack::predefined(static_cast<int>(idx)).name);
+  }
+  Entry *e = entry(idx);
+  if (!e) return std::nullopt;
+  return e->name;
+}
+
+}  // namespace impi::api

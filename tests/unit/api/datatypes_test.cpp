@@ -1,0 +1,202 @@
+// MPI datatypes through the C API: constructors, queries, envelopes,
+// MPI_Pack/Unpack, error classes.
+#include <mpi.h>
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+namespace {
+// Each test case runs in its own process: initialize once, errors return.
+void init() {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (!flag) {
+    REQUIRE(MPI_Init(nullptr, nullptr) == MPI_SUCCESS);
+    REQUIRE(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+  }
+}
+}  // namespace
+
+TEST_CASE("predefined sizes, extents and names") {
+  init();
+  int size = 0;
+  CHECK(MPI_Type_size(MPI_DOUBLE, &size) == MPI_SUCCESS);
+  CHECK(size == 8);
+  CHECK(MPI_Type_size(MPI_DOUBLE_INT, &size) == MPI_SUCCESS);
+  CHECK(size == 16);
+  MPI_Aint lb = -1, ext = -1;
+  CHECK(MPI_Type_get_extent(MPI_SHORT, &lb, &ext) == MPI_SUCCESS);
+  CHECK(lb == 0);
+  CHECK(ext == 2);
+  char name[MPI_MAX_OBJECT_NAME];
+  int len = 0;
+  CHECK(MPI_Type_get_name(MPI_UNSIGNED_LONG_LONG, name, &len) == MPI_SUCCESS);
+  CHECK(std::string(name) == "MPI_UNSIGNED_LONG_LONG");
+  int ni, na, nd, comb;
+  CHECK(MPI_Type_get_envelope(MPI_INT, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_NAMED);
+  MPI_Datatype m;
+  CHECK(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &m) == MPI_SUCCESS);
+  CHECK(m == MPI_DOUBLE);
+  CHECK(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, &m) == MPI_ERR_ARG);
+}
+
+TEST_CASE("a struct type: extent, envelope, contents, name, pack and unpack") {
+  init();
+  struct Item {
+    double d;
+    char c;
+    int i[2];
+  };
+  int lens[3] = {1, 1, 2};
+  MPI_Aint disps[3] = {offsetof(Item, d), offsetof(Item, c), offsetof(Item, i)};
+  MPI_Datatype types[3] = {MPI_DOUBLE, MPI_CHAR, MPI_INT};
+  MPI_Datatype item;
+  REQUIRE(MPI_Type_create_struct(3, lens, disps, types, &item) == MPI_SUCCESS);
+  MPI_Aint lb, ext;
+  CHECK(MPI_Type_get_extent(item, &lb, &ext) == MPI_SUCCESS);
+  CHECK(ext == static_cast<MPI_Aint>(sizeof(Item)));
+  int size;
+  CHECK(MPI_Type_size(item, &size) == MPI_SUCCESS);
+  CHECK(size == 8 + 1 + 8);
+
+  int ni, na, nd, comb;
+  REQUIRE(MPI_Type_get_envelope(item, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_STRUCT);
+  CHECK(ni == 4);
+  CHECK(na == 3);
+  CHECK(nd == 3);
+  std::vector<int> ints(ni);
+  std::vector<MPI_Aint> aints(na);
+  std::vector<MPI_Datatype> dts(nd);
+  REQUIRE(MPI_Type_get_contents(item, ni, na, nd, ints.data(), aints.data(), dts.data()) == MPI_SUCCESS);
+  CHECK(ints == std::vector<int>{3, 1, 1, 2});
+  CHECK(aints[2] == disps[2]);
+  CHECK(dts[0] == MPI_DOUBLE);
+  CHECK(dts[2] == MPI_INT);
+
+  CHECK(MPI_Type_set_name(item, "item") == MPI_SUCCESS);
+  char name[MPI_MAX_OBJECT_NAME];
+  int len;
+  CHECK(MPI_Type_get_name(item, name, &len) == MPI_SUCCESS);
+  CHECK(std::string(name) == "item");
+
+  Item src[3] = {{1.5, 'a', {1, 2}}, {2.5, 'b', {3, 4}}, {3.5, 'c', {5, 6}}}, dst[3];
+  std::memset(dst, 0, sizeof dst);
+  char buf[256];
+  int pos = 0;
+  CHECK(MPI_Pack(src, 3, item, buf, sizeof buf, &pos, MPI_COMM_WORLD) == MPI_ERR_TYPE);  // not committed
+  REQUIRE(MPI_Type_commit(&item) == MPI_SUCCESS);
+  int need = 0;
+  CHECK(MPI_Pack_size(3, item, MPI_COMM_WORLD, &need) == MPI_SUCCESS);
+  CHECK(need == 3 * 17);
+  REQUIRE(MPI_Pack(src, 3, item, buf, sizeof buf, &pos, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(pos == 51);
+  int upos = 0;
+  REQUIRE(MPI_Unpack(buf, pos, &upos, dst, 3, item, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(upos == 51);
+  for (int k = 0; k < 3; ++k) {
+    CHECK(dst[k].d == src[k].d);
+    CHECK(dst[k].c == src[k].c);
+    CHECK(dst[k].i[1] == src[k].i[1]);
+  }
+  int small = 0;
+  CHECK(MPI_Pack(src, 3, item, buf, 50, &small, MPI_COMM_WORLD) == MPI_ERR_TRUNCATE);
+  CHECK(MPI_Type_free(&item) == MPI_SUCCESS);
+  CHECK(item == MPI_DATATYPE_NULL);
+  MPI_Datatype d = MPI_INT;
+  CHECK(MPI_Type_free(&d) == MPI_ERR_TYPE);  // predefined
+}
+
+TEST_CASE("vector, hvector, indexed, resized and dup") {
+  init();
+  MPI_Datatype v, hv, ix, rs, dp, blk;
+  REQUIRE(MPI_Type_vector(3, 2, 4, MPI_INT, &v) == MPI_SUCCESS);
+  MPI_Aint lb, ext, tlb, text;
+  CHECK(MPI_Type_get_extent(v, &lb, &ext) == MPI_SUCCESS);
+  CHECK(ext == (2 * 4 + 2) * 4);
+  REQUIRE(MPI_Type_create_hvector(2, 1, -8, MPI_DOUBLE, &hv) == MPI_SUCCESS);
+  CHECK(MPI_Type_get_extent(hv, &lb, &ext) == MPI_SUCCESS);
+  CHECK(lb == -8);
+  CHECK(ext == 16);
+  int bl[2] = {1, 2}, dis[2] = {5, 0};
+  REQUIRE(MPI_Type_indexed(2, bl, dis, MPI_SHORT, &ix) == MPI_SUCCESS);
+  int ni, na, nd, comb;
+  CHECK(MPI_Type_get_envelope(ix, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_INDEXED);
+  CHECK(ni == 5);
+  REQUIRE(MPI_Type_create_resized(MPI_INT, -4, 16, &rs) == MPI_SUCCESS);
+  CHECK(MPI_Type_get_extent(rs, &lb, &ext) == MPI_SUCCESS);
+  CHECK(lb == -4);
+  CHECK(ext == 16);
+  CHECK(MPI_Type_get_true_extent(rs, &tlb, &text) == MPI_SUCCESS);
+  CHECK(tlb == 0);
+  CHECK(text == 4);
+  REQUIRE(MPI_Type_dup(v, &dp) == MPI_SUCCESS);
+  CHECK(MPI_Type_get_envelope(dp, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_DUP);
+  int blocks[2] = {0, 3};
+  REQUIRE(MPI_Type_create_indexed_block(2, 2, blocks, MPI_INT, &blk) == MPI_SUCCESS);
+  CHECK(MPI_Type_get_envelope(blk, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_INDEXED_BLOCK);
+
+  // Pack a strided column: 3 blocks of 2 ints out of 4.
+  MPI_Type_commit(&v);
+  int src[12], dst[12] = {0};
+  for (int i = 0; i < 12; ++i) src[i] = i;
+  int packed[6], pos = 0;
+  REQUIRE(MPI_Pack(src, 1, v, packed, sizeof packed, &pos, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(std::vector<int>(packed, packed + 6) == std::vector<int>{0, 1, 4, 5, 8, 9});
+  pos = 0;
+  REQUIRE(MPI_Unpack(packed, sizeof packed, &pos, dst, 1, v, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(dst[4] == 4);
+  CHECK(dst[2] == 0);  // a gap stays untouched
+
+  // Freeing a type others were built on leaves them usable.
+  MPI_Datatype outer;
+  REQUIRE(MPI_Type_contiguous(2, v, &outer) == MPI_SUCCESS);
+  CHECK(MPI_Type_free(&v) == MPI_SUCCESS);
+  MPI_Type_commit(&outer);
+  int s2 = 0;
+  CHECK(MPI_Type_size(outer, &s2) == MPI_SUCCESS);
+  CHECK(s2 == 48);
+  for (MPI_Datatype *t : {&hv, &ix, &rs, &dp, &blk, &outer}) CHECK(MPI_Type_free(t) == MPI_SUCCESS);
+}
+
+TEST_CASE("bad datatype arguments return the right classes") {
+  init();
+  MPI_Datatype t;
+  int size;
+  CHECK(MPI_Type_contiguous(-1, MPI_INT, &t) == MPI_ERR_COUNT);
+  CHECK(MPI_Type_contiguous(1, MPI_DATATYPE_NULL, &t) == MPI_ERR_TYPE);
+  CHECK(MPI_Type_size(reinterpret_cast<MPI_Datatype>(MPI_COMM_WORLD), &size) == MPI_ERR_TYPE);
+  MPI_Datatype freed;
+  REQUIRE(MPI_Type_contiguous(2, MPI_INT, &freed) == MPI_SUCCESS);
+  MPI_Datatype copy = freed;
+  REQUIRE(MPI_Type_free(&freed) == MPI_SUCCESS);
+  CHECK(MPI_Type_size(copy, &size) == MPI_ERR_TYPE);  // a stale handle
+  CHECK(MPI_Type_get_contents(MPI_INT, 0, 0, 0, nullptr, nullptr, nullptr) == MPI_ERR_TYPE);
+}
+
+TEST_CASE("counts and elements from a status") {
+  init();
+  MPI_Status st;
+  CHECK(MPI_Status_set_elements(&st, MPI_INT, 5) == MPI_SUCCESS);
+  int n = 0;
+  CHECK(MPI_Get_count(&st, MPI_INT, &n) == MPI_SUCCESS);
+  CHECK(n == 5);
+  CHECK(MPI_Get_count(&st, MPI_DOUBLE, &n) == MPI_SUCCESS);
+  CHECK(n == MPI_UNDEFINED);  // 20 bytes are not whole doubles
+  MPI_Datatype pair;
+  int lens[2] = {1, 1};
+  MPI_Aint disps[2] = {0, 8};
+  MPI_Datatype types[2] = {MPI_DOUBLE, MPI_INT};
+  REQUIRE(MPI_Type_create_struct(2, lens, disps, types, &pair) == MPI_SUCCESS);
+  CHECK(MPI_Status_set_elements(&st, pair, 3) == MPI_SUCCESS);  // one pair and a double
+  CHECK(MPI_Get_elements(&st, pair, &n) == MPI_SUCCESS);
+  CHECK(n == 3);
+  CHECK(MPI_Get_count(&st, pair, &n) == MPI_SUCCESS);
+  CHECK(n == MPI_UNDEFINED);
+  MPI_Type_free(&pair);
+}
