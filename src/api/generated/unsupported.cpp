@@ -1547,23 +1547,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name) {
   (void)port_name;
   return impi::api::unsupported("MPI_Open_port", MPI_COMM_NULL);
 }
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-  (void)datarep;
-  (void)inbuf;
-  (void)incount;
-  (void)datatype;
-  (void)outbuf;
-  (void)outsize;
-  (void)position;
-  return impi::api::unsupported("MPI_Pack_external", MPI_COMM_NULL);
-}
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) {
-  (void)datarep;
-  (void)incount;
-  (void)datatype;
-  (void)size;
-  return impi::api::unsupported("MPI_Pack_external_size", MPI_COMM_NULL);
-}
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   (void)source;
   (void)tag;
@@ -2151,16 +2134,6 @@ int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
   (void)attr_val;
   return impi::api::unsupported("MPI_Type_set_attr", MPI_COMM_NULL);
 }
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
-  (void)datarep;
-  (void)inbuf;
-  (void)insize;
-  (void)position;
-  (void)outbuf;
-  (void)outcount;
-  (void)datatype;
-  return impi::api::unsupported("MPI_Unpack_external", MPI_COMM_NULL);
-}
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) {
   (void)service_name;
   (void)info;
@@ -2603,8 +2576,6 @@ int MPI_Op_commutative(MPI_Op op, int *commute) __attribute__((weak, alias("PMPI
 int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) __attribute__((weak, alias("PMPI_Op_create")));
 int MPI_Op_free(MPI_Op *op) __attribute__((weak, alias("PMPI_Op_free")));
 int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Open_port")));
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position) __attribute__((weak, alias("PMPI_Pack_external")));
-int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) __attribute__((weak, alias("PMPI_Pack_external_size")));
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Probe")));
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
@@ -2684,7 +2655,6 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) __attribute__((weak
 int MPI_Type_free_keyval(int *type_keyval) __attribute__((weak, alias("PMPI_Type_free_keyval")));
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Type_get_attr")));
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) __attribute__((weak, alias("PMPI_Type_set_attr")));
-int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) __attribute__((weak, alias("PMPI_Unpack_external")));
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Unpublish_name")));
 int MPI_Wait(MPI_Request *request, MPI_Status *status) __attribute__((weak, alias("PMPI_Wait")));
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) __attribute__((weak, alias("PMPI_Waitall")));

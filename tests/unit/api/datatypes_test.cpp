@@ -200,3 +200,25 @@ TEST_CASE("counts and elements from a status") {
   CHECK(n == MPI_UNDEFINED);
   MPI_Type_free(&pair);
 }
+
+TEST_CASE("MPI_Pack_external writes the standard's external32") {
+  init();
+  long vals[2] = {-2, 0x01020304};
+  MPI_Aint size = 0;
+  REQUIRE(MPI_Pack_external_size("external32", 2, MPI_LONG, &size) == MPI_SUCCESS);
+  CHECK(size == 8);  // MPI_LONG is 4 bytes in external32
+  unsigned char buf[8];
+  MPI_Aint pos = 0;
+  REQUIRE(MPI_Pack_external("external32", vals, 2, MPI_LONG, buf, sizeof buf, &pos) == MPI_SUCCESS);
+  CHECK(pos == 8);
+  const unsigned char want[8] = {0xff, 0xff, 0xff, 0xfe, 0x01, 0x02, 0x03, 0x04};
+  CHECK(std::memcmp(buf, want, 8) == 0);
+  long back[2] = {0, 0};
+  pos = 0;
+  REQUIRE(MPI_Unpack_external("external32", buf, 8, &pos, back, 2, MPI_LONG) == MPI_SUCCESS);
+  CHECK(back[0] == -2);
+  CHECK(back[1] == 0x01020304);
+  CHECK(MPI_Pack_external("native", vals, 2, MPI_LONG, buf, 8, &pos) == MPI_ERR_UNSUPPORTED_DATAREP);
+  pos = 0;
+  CHECK(MPI_Pack_external("external32", vals, 2, MPI_LONG, buf, 7, &pos) == MPI_ERR_TRUNCATE);
+}

@@ -1,0 +1,225 @@
+#include "pack/external32.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+
+#include "base/byteorder.hpp"
+
+namespace impi::pack {
+
+using base::Errc;
+
+// The integer conversions below read native integers by their low bytes first.
+static_assert(std::endian::native == std::endian::little, "external32 code assumes a little-endian host");
+
+namespace {
+
+// Native integer of `n` bytes (host order) <-> big-endian of `m` bytes:
+// narrowing keeps the low bytes (MPI_LONG to 4 bytes), widening extends
+// the sign for signed kinds.
+void int_to_be(const std::byte *native, int n, std::byte *ext, int m, bool is_signed) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, native, static_cast<size_t>(n));  // little-endian host: low bytes first
+  if (is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~std::uint64_t{0} << (8 * n);
+  for (int i = 0; i < m; ++i) ext[m - 1 - i] = static_cast<std::byte>((v >> (8 * i)) & 0xff);
+}
+
+void be_to_int(const std::byte *ext, int m, std::byte *native, int n, bool is_signed) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < m; ++i) v = (v << 8) | std::to_integer<std::uint64_t>(ext[i]);
+  if (is_signed && m < 8 && (v >> (8 * m - 1)) & 1) v |= ~std::uint64_t{0} << (8 * m);
+  std::memcpy(native, &v, static_cast<size_t>(n));
+}
+
+void swap_copy(const std::byte *in, std::byte *out, int n) {
+  for (int i = 0; i < n; ++i) out[i] = in[n - 1 - i];
+}
+
+// x87 80-bit extended (in 16 bytes of storage, little-endian) <-> IEEE
+// binary128 big-endian. Both have a 15-bit exponent with bias 16383; x87
+// keeps an explicit integer bit and 63 fraction bits, binary128 112
+// fraction bits. Fractions map by shifting (the low 49 bits of binary128
+// are dropped on the way back: x87 cannot hold them).
+void ld_to_quad(const std::byte *native, std::byte *ext) {
+  std::uint64_t mant = 0;
+  std::uint16_t se = 0;
+  std::memcpy(&mant, native, 8);
+  std::memcpy(&se, native + 8, 2);
+  std::uint64_t frac = mant & 0x7fffffffffffffffull;  // drop the explicit integer bit
+  // binary128 = se(16) | frac(112): the 63 x87 fraction bits are the top ones.
+  std::uint64_t hi = (static_cast<std::uint64_t>(se) << 48) | (frac >> 15);
+  std::uint64_t lo = frac << 49;
+  base::store_be<std::uint64_t>(std::span(ext, 8), hi);
+  base::store_be<std::uint64_t>(std::span(ext + 8, 8), lo);
+}
+
+void quad_to_ld(const std::byte *ext, std::byte *native) {
+  std::uint64_t hi = base::load_be<std::uint64_t>(std::span(ext, 8));
+  std::uint64_t lo = base::load_be<std::uint64_t>(std::span(ext + 8, 8));
+  auto se = static_cast<std::uint16_t>(hi >> 48);
+  std::uint64_t frac = ((hi & 0xffffffffffffull) << 15) | (lo >> 49);
+  std::uint16_t exp = se & 0x7fff;
+  // The integer bit is 1 for normal numbers, infinities and NaNs.
+  std::uint64_t mant = frac | (exp != 0 ? 0x8000000000000000ull : 0);
+  std::memset(native, 0, 16);
+  std::memcpy(native, &mant, 8);
+  std::memcpy(native + 8, &se, 2);
+}
+
+void real_to(int native_size, const std::byte *native, std::byte *ext) {
+  if (native_size == 16 && sizeof(long double) == 16 && std::numeric_limits<long double>::digits == 64)
+    ld_to_quad(native, ext);
+  else
+    swap_copy(native, ext, native_size);
+}
+
+void real_from(int native_size, const std::byte *ext, std::byte *native) {
+  if (native_size == 16 && sizeof(long double) == 16 && std::numeric_limits<long double>::digits == 64)
+    quad_to_ld(ext, native);
+  else
+    swap_copy(ext, native, native_size);
+}
+
+}  // namespace
+
+void to_external32(int basic, const std::byte *native, std::byte *ext) {
+  const Predefined &p = predefined(basic);
+  switch (p.kind) {
+    case Kind::real: real_to(p.size, native, ext); break;
+    case Kind::complex: {
+      int half = p.size / 2;
+      real_to(half, native, ext);
+      real_to(half, native + half, ext + p.ext32_size / 2);
+      break;
+    }
+    case Kind::pair: {
+      const Predefined &v = predefined(p.pair_value);
+      to_external32(p.pair_value, native, ext);
+      int_to_be(native + p.pair_int_offset, sizeof(int), ext + v.ext32_size, 4, true);
+      break;
+    }
+    case Kind::sint: int_to_be(native, p.size, ext, p.ext32_size, true); break;
+    default:  // uint, boolean, character, byte, packed
+      int_to_be(native, p.size, ext, p.ext32_size, false);
+      break;
+  }
+}
+
+void from_external32(int basic, const std::byte *ext, std::byte *native) {
+  const Predefined &p = predefined(basic);
+  switch (p.kind) {
+    case Kind::real: real_from(p.size, ext, native); break;
+    case Kind::complex: {
+      int half = p.size / 2;
+      real_from(half, ext, native);
+      real_from(half, ext + p.ext32_size / 2, native + half);
+      break;
+    }
+    case Kind::pair: {
+      const Predefined &v = predefined(p.pair_value);
+      from_external32(p.pair_value, ext, native);
+      be_to_int(ext + v.ext32_size, 4, native + p.pair_int_offset, sizeof(int), true);
+      break;
+    }
+    case Kind::sint: be_to_int(ext, p.ext32_size, native, p.size, true); break;
+    default: be_to_int(ext, p.ext32_size, native, p.size, false); break;
+  }
+}
+
+base::Result<std::int64_t> external32_size(const TypePtr &t, std::int64_t count) {
+  if (t->is_predefined() && predefined(t->predefined_index()).ext32_size == 0)
+    return {Errc::not_supported,
+            fmt::format("{} has no external32 representation", predefined(t->predefined_index()).name)};
+  std::int64_t per = 0;
+  for (const auto &s : t->segments()) {
+    const Predefined &p = predefined(s.basic);
+    if (p.ext32_size == 0)
+      return {Errc::not_supported, fmt::format("{} has no external32 representation", p.name)};
+    per += s.count * p.ext32_size;
+  }
+  return per * count;
+}
+
+External32Cursor::External32Cursor(TypePtr type, std::int64_t count)
+    : type_(std::move(type)), count_(count) {
+  auto per = external32_size(type_, 1);
+  per_instance_ = per ? *per : 0;
+  total_ = per_instance_ * count_;
+}
+
+void External32Cursor::seek(std::int64_t offset) {
+  pos_ = std::clamp<std::int64_t>(offset, 0, total_);
+  seg_ = 0;
+  elem_ = in_elem_ = 0;
+  if (per_instance_ == 0) return;
+  inst_ = pos_ / per_instance_;
+  std::int64_t within = pos_ % per_instance_;
+  const auto &segs = type_->segments();
+  while (seg_ < segs.size()) {
+    std::int64_t esz = predefined(segs[seg_].basic).ext32_size;
+    std::int64_t bytes = segs[seg_].count * esz;
+    if (within < bytes) {
+      elem_ = within / esz;
+      in_elem_ = within % esz;
+      return;
+    }
+    within -= bytes;
+    ++seg_;
+  }
+}
+
+void External32Cursor::advance_element() {
+  in_elem_ = 0;
+  if (++elem_ == type_->segments()[seg_].count) {
+    elem_ = 0;
+    if (++seg_ == type_->segments().size()) {
+      seg_ = 0;
+      ++inst_;
+    }
+  }
+}
+
+template <bool kPack>
+std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_t n) {
+  n = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(n), total_ - pos_));
+  std::size_t done = 0;
+  const auto &segs = type_->segments();
+  while (done < n) {
+    const Segment &s = segs[seg_];
+    const Predefined &p = predefined(s.basic);
+    std::byte *native = user + inst_ * type_->extent() + s.disp + elem_ * p.size;
+    std::size_t esz = p.ext32_size;
+    std::size_t take = std::min(esz - static_cast<std::size_t>(in_elem_), n - done);
+    if (in_elem_ == 0 && take == esz) {  // a whole element: no staging
+      if constexpr (kPack)
+        to_external32(s.basic, native, stream + done);
+      else
+        from_external32(s.basic, stream + done, native);
+    } else if constexpr (kPack) {  // part of an element: convert whole, copy part
+      to_external32(s.basic, native, stage_);
+      std::memcpy(stream + done, stage_ + in_elem_, take);
+    } else {
+      std::memcpy(stage_ + in_elem_, stream + done, take);
+      if (static_cast<std::size_t>(in_elem_) + take == esz) from_external32(s.basic, stage_, native);
+    }
+    done += take;
+    in_elem_ += static_cast<std::int64_t>(take);
+    if (static_cast<std::size_t>(in_elem_) == esz) advance_element();
+  }
+  pos_ += static_cast<std::int64_t>(n);
+  return n;
+}
+
+std::size_t External32Cursor::pack(const void *buf, std::span<std::byte> out) {
+  return run<true>(static_cast<std::byte *>(const_cast<void *>(buf)), out.data(), out.size());
+}
+
+std::size_t External32Cursor::unpack(void *buf, std::span<const std::byte> in) {
+  return run<false>(static_cast<std::byte *>(buf), const_cast<std::byte *>(in.data()), in.size());
+}
+
+}  // namespace impi::pack
