@@ -356,7 +356,14 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
   int rc;
   if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
   if (!size) return report(comm, MPI_ERR_ARG, fn, "size is NULL");
+  auto *c = impi::api::lookup_comm(comm);
+  if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
   std::int64_t bytes = t->size() * incount;
+  if (c->spans_clients) {  // IMPI 4.1: external32, no header
+    auto n = impi::pack::external32_size(t, incount);
+    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
+    bytes = *n;
+  }
   if (bytes > std::numeric_limits<int>::max())
     return report(comm, MPI_ERR_SIZE, fn, "the packed size does not fit in an int");
   *size = static_cast<int>(bytes);
@@ -371,6 +378,20 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
   if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
   if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
     return report(comm, MPI_ERR_ARG, fn, "bad output buffer or position");
+  auto *cm = impi::api::lookup_comm(comm);
+  if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  if (cm->spans_clients) {  // IMPI 4.1: external32 with no header
+    auto n = impi::pack::external32_size(t, incount);
+    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
+    if (*n > outsize - *position)
+      return report(comm, MPI_ERR_TRUNCATE, fn,
+                    fmt::format("{} bytes do not fit in the {} left in the output buffer", *n,
+                                outsize - *position));
+    impi::pack::External32Cursor c(t, incount);
+    *position += static_cast<int>(
+        c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
+    return MPI_SUCCESS;
+  }
   impi::pack::PackCursor c(t, incount);
   if (c.total() > outsize - *position)
     return report(comm, MPI_ERR_TRUNCATE, fn,
@@ -390,6 +411,19 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
   if (bad_count(outcount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
   if (!position || *position < 0 || insize < 0 || *position > insize)
     return report(comm, MPI_ERR_ARG, fn, "bad input buffer or position");
+  auto *cm = impi::api::lookup_comm(comm);
+  if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  if (cm->spans_clients) {
+    auto n = impi::pack::external32_size(t, outcount);
+    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
+    if (*n > insize - *position)
+      return report(comm, MPI_ERR_TRUNCATE, fn,
+                    fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
+    impi::pack::External32Cursor c(t, outcount);
+    *position += static_cast<int>(c.unpack(
+        outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+    return MPI_SUCCESS;
+  }
   impi::pack::PackCursor c(t, outcount);
   if (c.total() > insize - *position)
     return report(comm, MPI_ERR_TRUNCATE, fn,

@@ -15,6 +15,9 @@ struct Communicator {
   int context_id = 0;             // IMPI 4.3: WORLD = 0
   std::uintptr_t errhandler = 0;  // an MPI_Errhandler handle value, owned by src/api
   std::string name;
+  // Spans procs of more than one IMPI client: MPI_Pack uses external32
+  // (IMPI 4.1) and collectives the spec's global algorithms.
+  bool spans_clients = false;
 };
 
 }  // namespace impi::core

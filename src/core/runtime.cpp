@@ -39,6 +39,7 @@ base::Result<int> Runtime::init(int required) {
   world_.size = static_cast<int>(j.world_size);
   world_.context_id = 0;
   world_.name = "MPI_COMM_WORLD";
+  world_.spans_clients = j.impi && j.impi->nclients > 1;
   self_.rank = 0;
   self_.size = 1;
   self_.context_id = 2;
