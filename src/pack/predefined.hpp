@@ -37,8 +37,9 @@ enum class OpClass : std::uint8_t {
   logical,
   complex,
   byte,
-  pair,  // MINLOC/MAXLOC only
-  other, // char, wchar, packed: no predefined op applies
+  pair,            // MINLOC/MAXLOC only
+  multi_language,  // MPI_AINT, MPI_OFFSET, MPI_COUNT
+  other,           // char, wchar, packed: no predefined op applies
 };
 
 struct Predefined {

@@ -1527,21 +1527,6 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
   (void)comm;
   return impi::api::unsupported("MPI_Neighbor_alltoallw", comm);
 }
-int PMPI_Op_commutative(MPI_Op op, int *commute) {
-  (void)op;
-  (void)commute;
-  return impi::api::unsupported("MPI_Op_commutative", MPI_COMM_NULL);
-}
-int PMPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
-  (void)function;
-  (void)commute;
-  (void)op;
-  return impi::api::unsupported("MPI_Op_create", MPI_COMM_NULL);
-}
-int PMPI_Op_free(MPI_Op *op) {
-  (void)op;
-  return impi::api::unsupported("MPI_Op_free", MPI_COMM_NULL);
-}
 int PMPI_Open_port(MPI_Info info, char *port_name) {
   (void)info;
   (void)port_name;
@@ -1613,14 +1598,6 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   (void)root;
   (void)comm;
   return impi::api::unsupported("MPI_Reduce", comm);
-}
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
-  (void)inbuf;
-  (void)inoutbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  return impi::api::unsupported("MPI_Reduce_local", MPI_COMM_NULL);
 }
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   (void)sendbuf;
@@ -2572,9 +2549,6 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoall")));
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallv")));
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallw")));
-int MPI_Op_commutative(MPI_Op op, int *commute) __attribute__((weak, alias("PMPI_Op_commutative")));
-int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) __attribute__((weak, alias("PMPI_Op_create")));
-int MPI_Op_free(MPI_Op *op) __attribute__((weak, alias("PMPI_Op_free")));
 int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Open_port")));
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Probe")));
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
@@ -2583,7 +2557,6 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Recv")));
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Recv_init")));
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce")));
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) __attribute__((weak, alias("PMPI_Reduce_local")));
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter")));
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter_block")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));

@@ -222,3 +222,51 @@ TEST_CASE("MPI_Pack_external writes the standard's external32") {
   pos = 0;
   CHECK(MPI_Pack_external("external32", vals, 2, MPI_LONG, buf, 7, &pos) == MPI_ERR_TRUNCATE);
 }
+
+namespace {
+// A non-commutative user operator: inout = in - inout, elementwise.
+void minus(void *in, void *inout, int *len, MPI_Datatype *) {
+  auto *a = static_cast<int *>(in), *b = static_cast<int *>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = a[i] - b[i];
+}
+}  // namespace
+
+TEST_CASE("MPI_Reduce_local with predefined and user operators") {
+  init();
+  int a[3] = {1, 5, -2}, b[3] = {4, 1, 3};
+  REQUIRE(MPI_Reduce_local(a, b, 3, MPI_INT, MPI_MAX) == MPI_SUCCESS);
+  CHECK(std::vector<int>(b, b + 3) == std::vector<int>{4, 5, 3});
+  double d[2] = {1.5, 2.0}, e[2] = {2.0, 0.25};
+  REQUIRE(MPI_Reduce_local(d, e, 2, MPI_DOUBLE, MPI_PROD) == MPI_SUCCESS);
+  CHECK(e[0] == 3.0);
+  CHECK(e[1] == 0.5);
+  struct {
+    double v;
+    int i;
+  } p[1] = {{1.0, 3}}, q[1] = {{1.0, 2}};
+  REQUIRE(MPI_Reduce_local(p, q, 1, MPI_DOUBLE_INT, MPI_MAXLOC) == MPI_SUCCESS);
+  CHECK(q[0].i == 2);
+
+  CHECK(MPI_Reduce_local(d, e, 2, MPI_DOUBLE, MPI_BAND) == MPI_ERR_OP);
+  CHECK(MPI_Reduce_local(a, b, 3, MPI_INT, MPI_MINLOC) == MPI_ERR_OP);
+  char c1 = 'a', c2 = 'b';
+  CHECK(MPI_Reduce_local(&c1, &c2, 1, MPI_CHAR, MPI_SUM) == MPI_ERR_OP);
+  CHECK(MPI_Reduce_local(a, b, 3, MPI_INT, MPI_REPLACE) == MPI_ERR_OP);
+  CHECK(MPI_Reduce_local(a, b, 3, MPI_INT, MPI_OP_NULL) == MPI_ERR_OP);
+
+  MPI_Op op;
+  REQUIRE(MPI_Op_create(minus, 0, &op) == MPI_SUCCESS);
+  int commute = -1;
+  CHECK(MPI_Op_commutative(op, &commute) == MPI_SUCCESS);
+  CHECK(commute == 0);
+  CHECK(MPI_Op_commutative(MPI_SUM, &commute) == MPI_SUCCESS);
+  CHECK(commute == 1);
+  int x[2] = {10, 20}, y[2] = {1, 2};
+  REQUIRE(MPI_Reduce_local(x, y, 2, MPI_INT, op) == MPI_SUCCESS);
+  CHECK(y[0] == 9);
+  CHECK(y[1] == 18);
+  CHECK(MPI_Op_free(&op) == MPI_SUCCESS);
+  CHECK(op == MPI_OP_NULL);
+  MPI_Op sum = MPI_SUM;
+  CHECK(MPI_Op_free(&sum) == MPI_ERR_OP);
+}

@@ -1,0 +1,23 @@
+// ops.hpp - MPI_Op handles: the predefined operators and user functions.
+#pragma once
+
+#include <optional>
+
+#include "mpi.h"
+#include "pack/reduce.hpp"
+
+namespace impi::api {
+
+struct OpRef {
+  std::optional<pack::Op> predefined;  // set for MPI_MAX ... MPI_NO_OP
+  MPI_User_function *user = nullptr;   // set for MPI_Op_create'd ones
+  bool commutative = true;
+};
+
+std::optional<OpRef> lookup_op(MPI_Op op);
+
+// inout = in op inout for `count` of `datatype`; returns an MPI error class.
+int apply_op(const OpRef &op, MPI_Datatype datatype, const pack::TypePtr &type, int count,
+             const void *in, void *inout, const char *fn, MPI_Comm comm);
+
+}  // namespace impi::api

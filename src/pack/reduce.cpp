@@ -1,0 +1,196 @@
+#include "pack/reduce.hpp"
+
+#include <fmt/core.h>
+
+#include <complex>
+#include <cstddef>
+#include <cstring>
+
+namespace impi::pack {
+
+std::string_view op_name(Op op) {
+  static constexpr std::string_view names[kNumOps] = {
+      "", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND", "MPI_LOR",
+      "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
+  int i = static_cast<int>(op);
+  return i > 0 && i < kNumOps ? names[i] : "?";
+}
+
+bool op_allowed(Op op, int basic) {
+  OpClass c = predefined(basic).op_class;
+  switch (op) {
+    case Op::max:
+    case Op::min:
+      return c == OpClass::c_integer || c == OpClass::fortran_integer ||
+             c == OpClass::floating_point || c == OpClass::multi_language;
+    case Op::sum:
+    case Op::prod:
+      return c == OpClass::c_integer || c == OpClass::fortran_integer ||
+             c == OpClass::floating_point || c == OpClass::complex || c == OpClass::multi_language;
+    case Op::land:
+    case Op::lor:
+    case Op::lxor:
+      return c == OpClass::c_integer || c == OpClass::logical;
+    case Op::band:
+    case Op::bor:
+    case Op::bxor:
+      return c == OpClass::c_integer || c == OpClass::fortran_integer || c == OpClass::byte ||
+             c == OpClass::multi_language;
+    case Op::minloc:
+    case Op::maxloc:
+      return c == OpClass::pair;
+    case Op::replace:
+    case Op::no_op:
+      return false;  // one-sided accumulate only, not reductions
+  }
+  return false;
+}
+
+base::Status check_op(Op op, const TypePtr &t) {
+  for (const auto &s : t->segments())
+    if (!op_allowed(op, s.basic))
+      return {base::Errc::invalid_argument,
+              fmt::format("{} is not defined on {}", op_name(op), predefined(s.basic).name)};
+  return {};
+}
+
+namespace {
+
+// Kernels over contiguous arrays: the compiler vectorizes these loops.
+template <typename T>
+void arith(Op op, const T *__restrict in, T *__restrict io, std::int64_t n) {
+  switch (op) {
+    case Op::sum:
+      for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] + io[i]);
+      return;
+    case Op::prod:
+      for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] * io[i]);
+      return;
+    default: break;
+  }
+  if constexpr (!std::is_same_v<T, std::complex<float>> && !std::is_same_v<T, std::complex<double>> &&
+                !std::is_same_v<T, std::complex<long double>>) {
+    switch (op) {
+      case Op::max:
+        for (std::int64_t i = 0; i < n; ++i) io[i] = in[i] > io[i] ? in[i] : io[i];
+        return;
+      case Op::min:
+        for (std::int64_t i = 0; i < n; ++i) io[i] = in[i] < io[i] ? in[i] : io[i];
+        return;
+      case Op::land:
+        for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] && io[i]);
+        return;
+      case Op::lor:
+        for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] || io[i]);
+        return;
+      case Op::lxor:
+        for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(!in[i] != !io[i]);
+        return;
+      default: break;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      switch (op) {
+        case Op::band:
+          for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] & io[i]);
+          return;
+        case Op::bor:
+          for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] | io[i]);
+          return;
+        case Op::bxor:
+          for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] ^ io[i]);
+          return;
+        default: break;
+      }
+    }
+  }
+}
+
+// bool: only the logical operators apply.
+void logical(Op op, const bool *in, bool *io, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    switch (op) {
+      case Op::land: io[i] = in[i] && io[i]; break;
+      case Op::lor: io[i] = in[i] || io[i]; break;
+      case Op::lxor: io[i] = in[i] != io[i]; break;
+      default: break;
+    }
+  }
+}
+
+// MINLOC/MAXLOC on {value, int} pairs: ties keep the smaller index.
+template <typename V>
+void loc(Op op, const std::byte *in, std::byte *io, std::int64_t n, std::size_t stride,
+         std::size_t int_off) {
+  for (std::int64_t i = 0; i < n; ++i, in += stride, io += stride) {
+    V a, b;
+    int ai, bi;
+    std::memcpy(&a, in, sizeof a);
+    std::memcpy(&b, io, sizeof b);
+    std::memcpy(&ai, in + int_off, sizeof ai);
+    std::memcpy(&bi, io + int_off, sizeof bi);
+    bool take = op == Op::minloc ? (a < b || (a == b && ai < bi)) : (a > b || (a == b && ai < bi));
+    if (take) {
+      std::memcpy(io, &a, sizeof a);
+      std::memcpy(io + int_off, &ai, sizeof ai);
+    }
+  }
+}
+
+template <typename T>
+void typed(Op op, const std::byte *in, std::byte *io, std::int64_t n) {
+  arith<T>(op, reinterpret_cast<const T *>(in), reinterpret_cast<T *>(io), n);
+}
+
+void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n) {
+  const Predefined &p = predefined(basic);
+  switch (basic) {
+    case dt::signed_char: case dt::int8: return typed<std::int8_t>(op, in, io, n);
+    case dt::unsigned_char: case dt::uint8: case dt::byte: return typed<std::uint8_t>(op, in, io, n);
+    case dt::short_: case dt::int16: return typed<std::int16_t>(op, in, io, n);
+    case dt::unsigned_short: case dt::uint16: return typed<std::uint16_t>(op, in, io, n);
+    case dt::int_: case dt::int32: return typed<std::int32_t>(op, in, io, n);
+    case dt::unsigned_: case dt::uint32: return typed<std::uint32_t>(op, in, io, n);
+    case dt::long_: return typed<long>(op, in, io, n);
+    case dt::unsigned_long: return typed<unsigned long>(op, in, io, n);
+    case dt::long_long: case dt::int64: case dt::offset: case dt::count:
+      return typed<std::int64_t>(op, in, io, n);
+    case dt::unsigned_long_long: case dt::uint64: return typed<std::uint64_t>(op, in, io, n);
+    case dt::aint: return typed<std::ptrdiff_t>(op, in, io, n);
+    case dt::float_: return typed<float>(op, in, io, n);
+    case dt::double_: return typed<double>(op, in, io, n);
+    case dt::long_double: return typed<long double>(op, in, io, n);
+    case dt::c_float_complex: case dt::cxx_float_complex: return typed<std::complex<float>>(op, in, io, n);
+    case dt::c_double_complex: case dt::cxx_double_complex:
+      return typed<std::complex<double>>(op, in, io, n);
+    case dt::c_long_double_complex: case dt::cxx_long_double_complex:
+      return typed<std::complex<long double>>(op, in, io, n);
+    case dt::c_bool: case dt::cxx_bool:
+      return logical(op, reinterpret_cast<const bool *>(in), reinterpret_cast<bool *>(io), n);
+    case dt::float_int: return loc<float>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::double_int: return loc<double>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::long_int: return loc<long>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::two_int: return loc<int>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::short_int: return loc<short>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::long_double_int: return loc<long double>(op, in, io, n, p.size, p.pair_int_offset);
+    default: return;  // check_op rejected everything else
+  }
+}
+
+}  // namespace
+
+void reduce(Op op, const TypePtr &t, std::int64_t count, const void *in, void *inout) {
+  auto *src = static_cast<const std::byte *>(in);
+  auto *dst = static_cast<std::byte *>(inout);
+  if (t->is_contiguous() && t->segments().size() == 1) {  // one run of one type
+    const Segment &s = t->segments()[0];
+    kernel(op, s.basic, src + s.disp, dst + s.disp, s.count * count);
+    return;
+  }
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::int64_t base = i * t->extent();
+    for (const auto &s : t->segments())
+      kernel(op, s.basic, src + base + s.disp, dst + base + s.disp, s.count);
+  }
+}
+
+}  // namespace impi::pack
