@@ -183,6 +183,48 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
   return store(Datatype::resized(old, lb, extent), newtype, fn);
 }
 
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_subarray";
+  TypePtr old;
+  int rc;
+  if (!get_type(oldtype, fn, old, rc)) return rc;
+  if (ndims < 1 || !array_of_sizes || !array_of_subsizes || !array_of_starts)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "ndims must be positive, arrays not NULL");
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "order must be MPI_ORDER_C or MPI_ORDER_FORTRAN");
+  return store(Datatype::subarray(widen(ndims, array_of_sizes), widen(ndims, array_of_subsizes),
+                                  widen(ndims, array_of_starts), order == MPI_ORDER_C, old),
+               newtype, fn);
+}
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_darray";
+  TypePtr old;
+  int rc;
+  if (!get_type(oldtype, fn, old, rc)) return rc;
+  if (ndims < 1 || !array_of_gsizes || !array_of_distribs || !array_of_dargs || !array_of_psizes)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "ndims must be positive, arrays not NULL");
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "order must be MPI_ORDER_C or MPI_ORDER_FORTRAN");
+  std::vector<Datatype::DarrayDim> dims;
+  for (int i = 0; i < ndims; ++i) {
+    int dist = array_of_distribs[i] == MPI_DISTRIBUTE_NONE    ? 0
+               : array_of_distribs[i] == MPI_DISTRIBUTE_BLOCK ? 1
+               : array_of_distribs[i] == MPI_DISTRIBUTE_CYCLIC ? 2
+                                                               : -1;
+    if (dist < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("bad distribution in dimension {}", i));
+    int darg = array_of_dargs[i];
+    dims.push_back({array_of_gsizes[i], dist, darg == MPI_DISTRIBUTE_DFLT_DARG ? -1 : darg,
+                    array_of_psizes[i]});
+  }
+  return store(Datatype::darray(size, rank, dims, order == MPI_ORDER_C, old), newtype, fn);
+}
+
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
   const char *fn = "MPI_Type_dup";
   auto t = lookup_type(oldtype);

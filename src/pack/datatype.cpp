@@ -233,3 +233,148 @@ Result<TypePtr> Datatype::dup(const TypePtr &old) {
 }
 
 }  // namespace impi::pack
+
+namespace impi::pack {
+
+TypePtr Datatype::with_envelope(const TypePtr &t, Combiner c, std::vector<std::int64_t> ints,
+                                std::vector<TypePtr> types) {
+  auto d = std::shared_ptr<Datatype>(new Datatype(*t));
+  d->predefined_ = -1;
+  d->combiner_ = c;
+  d->ints_ = std::move(ints);
+  d->aints_.clear();
+  d->types_ = std::move(types);
+  return d;
+}
+
+// Places `t` at byte displacement `disp` inside a frame [0, extent).
+static Result<TypePtr> framed(const TypePtr &t, std::int64_t disp, std::int64_t extent) {
+  auto at = Datatype::indexed({1}, {disp}, t, true);
+  if (!at) return at;
+  return Datatype::resized(at.value(), 0, extent);
+}
+
+Result<TypePtr> Datatype::subarray(const std::vector<std::int64_t> &sizes,
+                                   const std::vector<std::int64_t> &subsizes,
+                                   const std::vector<std::int64_t> &starts, bool order_c,
+                                   const TypePtr &old) {
+  const std::size_t n = sizes.size();
+  if (n == 0 || subsizes.size() != n || starts.size() != n)
+    return {Errc::invalid_argument, "subarray needs ndims >= 1 and matching arrays"};
+  for (std::size_t i = 0; i < n; ++i)
+    if (sizes[i] < 1 || subsizes[i] < 1 || subsizes[i] > sizes[i] || starts[i] < 0 ||
+        starts[i] > sizes[i] - subsizes[i])
+      return {Errc::invalid_argument,
+              fmt::format("dimension {}: size {}, subsize {}, start {} do not fit", i, sizes[i],
+                          subsizes[i], starts[i])};
+  // Dimensions from the fastest-varying outwards.
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = order_c ? n - 1 - i : i;
+  std::int64_t ext = old->extent(), stride = ext, disp = 0, total = ext;
+  TypePtr t = old;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t d = order[k];
+    auto next = k == 0 ? contiguous(subsizes[d], t) : vector(subsizes[d], 1, stride, t, true);
+    if (!next) return next;
+    t = next.value();
+    std::int64_t off;
+    if (!mul(starts[d], stride, off) || !add(disp, off, disp) || !mul(total, sizes[d], total) ||
+        !mul(stride, sizes[d], stride))
+      return overflow("subarray");
+    if (k == 0) total = ext * sizes[d];
+  }
+  auto r = framed(t, disp, total);
+  if (!r) return r;
+  std::vector<std::int64_t> ints{static_cast<std::int64_t>(n)};
+  ints.insert(ints.end(), sizes.begin(), sizes.end());
+  ints.insert(ints.end(), subsizes.begin(), subsizes.end());
+  ints.insert(ints.end(), starts.begin(), starts.end());
+  ints.push_back(order_c ? 56 : 57);  // MPI_ORDER_C / MPI_ORDER_FORTRAN
+  return with_envelope(r.value(), Combiner::subarray, std::move(ints), {old});
+}
+
+// MPI-3.1 4.1.4 (distributed arrays), after the standard's reference
+// construction: each dimension's local part is a block or a cyclic pattern
+// of elements, built from the fastest-varying dimension outwards; the
+// result spans the whole global array (lb 0, extent = product of gsizes).
+Result<TypePtr> Datatype::darray(int size, int rank, const std::vector<DarrayDim> &dims,
+                                 bool order_c, const TypePtr &old) {
+  const std::size_t n = dims.size();
+  if (n == 0) return {Errc::invalid_argument, "darray needs ndims >= 1"};
+  std::int64_t procs = 1;
+  for (const auto &d : dims) {
+    if (d.gsize < 1 || d.psize < 1 || d.distrib < 0 || d.distrib > 2)
+      return {Errc::invalid_argument, "darray: bad gsize, psize or distribution"};
+    if (d.distrib == 0 && d.psize != 1)
+      return {Errc::invalid_argument, "darray: MPI_DISTRIBUTE_NONE needs psize 1"};
+    procs *= d.psize;
+  }
+  if (procs != size || rank < 0 || rank >= size)
+    return {Errc::invalid_argument,
+            fmt::format("darray: the process grid has {} processes, not {}", procs, size)};
+  // Process coordinates: the grid is row-major (like MPI_Cart_create).
+  std::vector<std::int64_t> coords(n);
+  std::int64_t rem = rank, span = size;
+  for (std::size_t i = 0; i < n; ++i) {
+    span /= dims[i].psize;
+    coords[i] = rem / span;
+    rem %= span;
+  }
+  const std::int64_t ext = old->extent();
+  TypePtr t = old;
+  std::int64_t disp = 0, stride = ext, total = ext;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t d = order_c ? n - 1 - k : k;
+    const DarrayDim &dim = dims[d];
+    bool innermost = k == 0;
+    std::int64_t g = dim.gsize, p = dim.psize, c = coords[d];
+    // The global indices this process owns in this dimension, as runs.
+    std::vector<std::int64_t> lens, firsts;
+    if (dim.distrib != 2) {  // BLOCK (NONE is a block over one process)
+      std::int64_t blk = dim.darg == -1 || dim.distrib == 0 ? (g + p - 1) / p : dim.darg;
+      if (blk < 1 || blk * p < g)
+        return {Errc::invalid_argument,
+                fmt::format("darray: block size {} cannot cover {} elements on {} processes", blk, g, p)};
+      std::int64_t mine = std::max<std::int64_t>(0, std::min(blk, g - blk * c));
+      if (mine > 0) {
+        lens.push_back(mine);
+        firsts.push_back(blk * c);
+      }
+    } else {  // CYCLIC(darg): blocks of blk, every p*blk, starting at c*blk
+      std::int64_t blk = dim.darg == -1 ? 1 : dim.darg;
+      if (blk < 1) return {Errc::invalid_argument, "darray: cyclic block size must be positive"};
+      for (std::int64_t at = c * blk; at < g; at += p * blk) {
+        lens.push_back(std::min(blk, g - at));
+        firsts.push_back(at);
+      }
+    }
+    std::int64_t start = firsts.empty() ? 0 : firsts[0];
+    std::vector<std::int64_t> byte_disps;
+    for (std::int64_t f : firsts) byte_disps.push_back((f - start) * stride);
+    // Consecutive elements of this dimension lie `stride` bytes apart.
+    TypePtr unit = t;
+    if (!innermost) {
+      auto u = resized(t, t->lb(), stride);
+      if (!u) return u;
+      unit = u.value();
+    }
+    auto next = indexed(lens, byte_disps, unit, true);
+    if (!next) return next;
+    t = next.value();
+    std::int64_t off;
+    if (!mul(start, stride, off) || !add(disp, off, disp)) return overflow("darray");
+    if (!mul(stride, g, stride)) return overflow("darray");
+    total = stride;
+  }
+  auto r = framed(t, disp, total);
+  if (!r) return r;
+  std::vector<std::int64_t> ints{size, rank, static_cast<std::int64_t>(n)};
+  for (const auto &d : dims) ints.push_back(d.gsize);
+  for (const auto &d : dims) ints.push_back(d.distrib == 0 ? 123 : d.distrib == 1 ? 121 : 122);
+  for (const auto &d : dims) ints.push_back(d.darg == -1 ? -49767 : d.darg);
+  for (const auto &d : dims) ints.push_back(d.psize);
+  ints.push_back(order_c ? 56 : 57);
+  return with_envelope(r.value(), Combiner::darray, std::move(ints), {old});
+}
+
+}  // namespace impi::pack

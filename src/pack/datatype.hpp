@@ -62,6 +62,20 @@ class Datatype {
                                        const std::vector<std::int64_t> &disps,
                                        const std::vector<TypePtr> &types);
   static base::Result<TypePtr> resized(const TypePtr &old, std::int64_t lb, std::int64_t extent);
+  // MPI_Type_create_subarray; order_c: MPI_ORDER_C (else Fortran order).
+  static base::Result<TypePtr> subarray(const std::vector<std::int64_t> &sizes,
+                                        const std::vector<std::int64_t> &subsizes,
+                                        const std::vector<std::int64_t> &starts, bool order_c,
+                                        const TypePtr &old);
+  // MPI_Type_create_darray. distribs: 0 none, 1 block, 2 cyclic; dargs: -1 default.
+  struct DarrayDim {
+    std::int64_t gsize;
+    int distrib;
+    std::int64_t darg;
+    std::int64_t psize;
+  };
+  static base::Result<TypePtr> darray(int size, int rank, const std::vector<DarrayDim> &dims,
+                                      bool order_c, const TypePtr &old);
   static base::Result<TypePtr> dup(const TypePtr &old);
 
   std::int64_t size() const { return size_; }
@@ -89,6 +103,9 @@ class Datatype {
  private:
   Datatype() = default;
   void finish();  // computes runs_, elements_, contiguous_ from segments_
+  // A copy of `t` that reports itself as made by `c` with these arguments.
+  static TypePtr with_envelope(const TypePtr &t, Combiner c, std::vector<std::int64_t> ints,
+                               std::vector<TypePtr> types);
   static base::Result<TypePtr> from_blocks(Combiner c, const std::vector<std::int64_t> &blocklens,
                                            const std::vector<std::int64_t> &byte_disps,
                                            const std::vector<TypePtr> &types);

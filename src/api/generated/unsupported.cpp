@@ -2042,19 +2042,6 @@ int PMPI_Topo_test(MPI_Comm comm, int *status) {
   (void)status;
   return impi::api::unsupported("MPI_Topo_test", comm);
 }
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[], const int distrib_array[], const int darg_array[], const int psize_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)size;
-  (void)rank;
-  (void)ndims;
-  (void)gsize_array;
-  (void)distrib_array;
-  (void)darg_array;
-  (void)psize_array;
-  (void)order;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_darray", MPI_COMM_NULL);
-}
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   (void)p;
   (void)r;
@@ -2078,16 +2065,6 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_
   (void)type_keyval;
   (void)extra_state;
   return impi::api::unsupported("MPI_Type_create_keyval", MPI_COMM_NULL);
-}
-int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  (void)ndims;
-  (void)size_array;
-  (void)subsize_array;
-  (void)start_array;
-  (void)order;
-  (void)oldtype;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_subarray", MPI_COMM_NULL);
 }
 int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
   (void)type;
@@ -2618,12 +2595,10 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Testany")));
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Testsome")));
 int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_Topo_test")));
-int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[], const int distrib_array[], const int darg_array[], const int psize_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_darray")));
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) __attribute__((weak, alias("PMPI_Type_create_keyval")));
-int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_subarray")));
 int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) __attribute__((weak, alias("PMPI_Type_delete_attr")));
 int MPI_Type_free_keyval(int *type_keyval) __attribute__((weak, alias("PMPI_Type_free_keyval")));
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Type_get_attr")));

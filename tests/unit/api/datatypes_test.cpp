@@ -270,3 +270,43 @@ TEST_CASE("MPI_Reduce_local with predefined and user operators") {
   MPI_Op sum = MPI_SUM;
   CHECK(MPI_Op_free(&sum) == MPI_ERR_OP);
 }
+
+TEST_CASE("subarray and darray through the C API, with their envelopes") {
+  init();
+  int sizes[2] = {4, 5}, subs[2] = {2, 3}, starts[2] = {1, 2};
+  MPI_Datatype sa;
+  REQUIRE(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_INT, &sa) == MPI_SUCCESS);
+  MPI_Type_commit(&sa);
+  int full[20], packed[6], pos = 0;
+  for (int i = 0; i < 20; ++i) full[i] = i;
+  REQUIRE(MPI_Pack(full, 1, sa, packed, sizeof packed, &pos, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(std::vector<int>(packed, packed + 6) == std::vector<int>{7, 8, 9, 12, 13, 14});
+  int ni, na, nd, comb;
+  CHECK(MPI_Type_get_envelope(sa, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_SUBARRAY);
+  CHECK(ni == 3 * 2 + 2);
+  std::vector<int> ints(ni);
+  MPI_Datatype inner;
+  CHECK(MPI_Type_get_contents(sa, ni, 0, 1, ints.data(), nullptr, &inner) == MPI_SUCCESS);
+  CHECK(ints.back() == MPI_ORDER_C);
+  CHECK(inner == MPI_INT);
+  CHECK(MPI_Type_create_subarray(2, sizes, subs, starts, 99, MPI_INT, &sa) == MPI_ERR_ARG);
+
+  int gs[1] = {8}, dist[1] = {MPI_DISTRIBUTE_CYCLIC}, darg[1] = {2}, ps[1] = {2};
+  MPI_Datatype da;
+  REQUIRE(MPI_Type_create_darray(2, 1, 1, gs, dist, darg, ps, MPI_ORDER_C, MPI_INT, &da) == MPI_SUCCESS);
+  MPI_Type_commit(&da);
+  int out[4];
+  pos = 0;
+  REQUIRE(MPI_Pack(full, 1, da, out, sizeof out, &pos, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(std::vector<int>(out, out + 4) == std::vector<int>{2, 3, 6, 7});
+  CHECK(MPI_Type_get_envelope(da, &ni, &na, &nd, &comb) == MPI_SUCCESS);
+  CHECK(comb == MPI_COMBINER_DARRAY);
+  int blk[1] = {MPI_DISTRIBUTE_DFLT_DARG}, bd[1] = {MPI_DISTRIBUTE_BLOCK};
+  MPI_Datatype db;
+  REQUIRE(MPI_Type_create_darray(2, 0, 1, gs, bd, blk, ps, MPI_ORDER_C, MPI_INT, &db) == MPI_SUCCESS);
+  MPI_Aint lb, ext;
+  CHECK(MPI_Type_get_extent(db, &lb, &ext) == MPI_SUCCESS);
+  CHECK(ext == 32);
+  for (MPI_Datatype *t : {&sa, &da, &db}) CHECK(MPI_Type_free(t) == MPI_SUCCESS);
+}

@@ -144,3 +144,53 @@ TEST_CASE("bad arguments and absurd typemaps are refused") {
   CHECK(huge.error() == base::Errc::no_memory);
   CHECK_FALSE(Datatype::contiguous(std::int64_t{1} << 62, ok(Datatype::contiguous(8, P(dt::double_)))).ok());
 }
+
+namespace {
+// Byte offsets of every int element in the typemap (for 4-byte ints).
+std::vector<std::int64_t> int_offsets(const TypePtr &t) {
+  std::vector<std::int64_t> out;
+  for (const auto &s : t->segments())
+    for (std::int64_t k = 0; k < s.count; ++k) out.push_back((s.disp + k * 4) / 4);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("subarray: a 2x3 block of a 4x5 array, C and Fortran order") {
+  auto c = ok(Datatype::subarray({4, 5}, {2, 3}, {1, 2}, true, P(dt::int_)));
+  CHECK(c->lb() == 0);
+  CHECK(c->extent() == 4 * 5 * 4);
+  CHECK(int_offsets(c) == std::vector<std::int64_t>{7, 8, 9, 12, 13, 14});  // rows 1-2, cols 2-4
+  CHECK(c->combiner() == Combiner::subarray);
+  CHECK(c->envelope_ints() == std::vector<std::int64_t>{2, 4, 5, 2, 3, 1, 2, 56});
+  auto f = ok(Datatype::subarray({4, 5}, {2, 3}, {1, 2}, false, P(dt::int_)));
+  // Fortran order: the first index varies fastest; element (i,j) at i + 4j.
+  CHECK(int_offsets(f) == std::vector<std::int64_t>{9, 10, 13, 14, 17, 18});
+  CHECK_FALSE(Datatype::subarray({4}, {5}, {0}, true, P(dt::int_)).ok());
+  CHECK_FALSE(Datatype::subarray({4}, {2}, {3}, true, P(dt::int_)).ok());
+}
+
+TEST_CASE("darray: block-block and cyclic distributions") {
+  using D = Datatype::DarrayDim;
+  // 4x4 ints on a 2x2 grid, BLOCK x BLOCK: rank 3 holds rows 2-3, cols 2-3.
+  auto b = ok(Datatype::darray(4, 3, {D{4, 1, -1, 2}, D{4, 1, -1, 2}}, true, P(dt::int_)));
+  CHECK(int_offsets(b) == std::vector<std::int64_t>{10, 11, 14, 15});
+  CHECK(b->lb() == 0);
+  CHECK(b->extent() == 64);
+  CHECK(b->combiner() == Combiner::darray);
+  // 8 ints, CYCLIC(2) over 2 procs: rank 1 holds 2,3,6,7.
+  auto cy = ok(Datatype::darray(2, 1, {D{8, 2, 2, 2}}, true, P(dt::int_)));
+  CHECK(int_offsets(cy) == std::vector<std::int64_t>{2, 3, 6, 7});
+  // 7 ints: the last block is partial.
+  auto part = ok(Datatype::darray(2, 1, {D{7, 2, 2, 2}}, true, P(dt::int_)));
+  CHECK(int_offsets(part) == std::vector<std::int64_t>{2, 3, 6});
+  CHECK(part->extent() == 28);
+  // 3x4 on a 1x2 grid: NONE x CYCLIC(1); rank 0 holds columns 0 and 2 of every row.
+  auto nc = ok(Datatype::darray(2, 0, {D{3, 0, -1, 1}, D{4, 2, -1, 2}}, true, P(dt::int_)));
+  CHECK(int_offsets(nc) == std::vector<std::int64_t>{0, 2, 4, 6, 8, 10});
+  // Fortran order, BLOCK over 2 procs in the first dimension of a 4x2 array.
+  auto fo = ok(Datatype::darray(2, 1, {D{4, 1, -1, 2}, D{2, 0, -1, 1}}, false, P(dt::int_)));
+  CHECK(int_offsets(fo) == std::vector<std::int64_t>{2, 3, 6, 7});
+  // A grid that does not match the number of processes.
+  CHECK_FALSE(Datatype::darray(3, 0, {D{4, 1, -1, 2}}, true, P(dt::int_)).ok());
+  CHECK_FALSE(Datatype::darray(2, 0, {D{9, 1, 2, 2}}, true, P(dt::int_)).ok());  // blocks too small
+}
