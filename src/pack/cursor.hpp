@@ -36,6 +36,8 @@ class PackCursor {
  private:
   template <bool kPack>
   std::size_t copy(std::byte *user, std::byte *packed, std::size_t n);
+  template <bool kPack, int kLen>
+  std::size_t strided_runs(std::byte *user, std::byte *packed, std::size_t n);
 
   TypePtr type_;
   std::int64_t count_;

@@ -55,6 +55,14 @@ void Datatype::finish() {
       runs_.push_back({s.disp, len});
   }
   contiguous_ = size_ == 0 || (runs_.size() == 1 && runs_[0].disp == lb_ && extent() == size_);
+  strided_ = {};
+  if (runs_.size() >= 2) {
+    std::int64_t len = runs_[0].len, stride = runs_[1].disp - runs_[0].disp;
+    bool uniform = true;
+    for (std::size_t i = 1; i < runs_.size() && uniform; ++i)
+      uniform = runs_[i].len == len && runs_[i].disp - runs_[i - 1].disp == stride;
+    if (uniform) strided_ = {runs_[0].disp, stride, len};
+  }
 }
 
 Result<TypePtr> Datatype::from_blocks(Combiner c, const std::vector<std::int64_t> &blocklens,

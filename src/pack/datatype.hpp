@@ -91,6 +91,12 @@ class Datatype {
   const std::vector<ByteRun> &runs() const { return runs_; }
   // One byte run at displacement 0 covering the whole extent.
   bool is_contiguous() const { return contiguous_; }
+  // Runs of one length at one stride (a vector's shape): packing computes
+  // addresses instead of reading the run table. len == 0: not strided.
+  struct Strided {
+    std::int64_t first = 0, stride = 0, len = 0;
+  };
+  const Strided &strided() const { return strided_; }
   bool is_predefined() const { return predefined_ >= 0; }
   int predefined_index() const { return predefined_; }
 
@@ -114,6 +120,7 @@ class Datatype {
   std::vector<Segment> segments_;
   std::vector<ByteRun> runs_;
   bool contiguous_ = false;
+  Strided strided_;
   int predefined_ = -1;
   std::int64_t align_ = 1;        // strictest alignment of the constituents
   bool explicit_bounds_ = false;  // a resized type is inside: no struct padding

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# pack.sh - MPI_Pack throughput side by side: impi, Open MPI, MPICH (when
+# installed), the same bench/pack_bench.c built by each one's wrapper and
+# run as one process. Rounds are interleaved; the table shows each
+# library's median over the rounds and its ratio to impi (>1: impi faster).
+# Usage: bench/pack.sh [build-dir] [rounds]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rounds=${2:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=$here/bench/pack_bench.c
+"$build/bin/mpicc" -O2 -o "$work/impi" "$src"
+libs=(impi)
+if command -v mpicc.openmpi >/dev/null; then mpicc.openmpi -O2 -o "$work/ompi" "$src"; libs+=(ompi); fi
+if command -v mpicc.mpich >/dev/null; then mpicc.mpich -O2 -o "$work/mpich" "$src"; libs+=(mpich); fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_tcp_if_include=lo \
+  OMPI_MCA_oob_tcp_if_include=lo UCX_NET_DEVICES=lo
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
+for r in $(seq "$rounds"); do
+  for l in "${libs[@]}"; do "$work/$l" | sed "s/^/$l /" >> "$work/all"; done
+done
+python3 - "$work/all" "${libs[@]}" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+libs = sys.argv[2:]
+layouts = ["contiguous", "vector", "struct"]
+med = {(l, k): statistics.median(float(r[2]) for r in rows if r[0] == l and r[1] == k)
+       for l in libs for k in layouts}
+print(f"{'layout':<12}" + "".join(f"{l+' GB/s':>14}" for l in libs) +
+      "".join(f"{'impi/'+l:>12}" for l in libs[1:]))
+for k in layouts:
+    print(f"{k:<12}" + "".join(f"{med[(l,k)]:>14.2f}" for l in libs) +
+          "".join(f"{med[('impi',k)]/med[(l,k)]:>11.2f}x" for l in libs[1:]))
+PY
