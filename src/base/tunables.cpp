@@ -40,6 +40,12 @@ constexpr Tunable kTable[] = {
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},
+    {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
+     "shared memory: messages up to this many bytes travel as one record; longer ones are "
+     "streamed in chunks (capped at a quarter of the ring)"},
+    {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "1048576",
+     "shared memory: bytes of each per-peer ring (a power of two); bigger rings let more "
+     "data be in flight before a sender waits"},
     {"show_job", "IMPI_SHOW_JOB", "0",
      "MPI_Init: 1 prints, on every proc, the IMPI job it learned (clients, hosts, procs, "
      "negotiated values), prefixed with its world rank"},

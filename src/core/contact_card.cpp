@@ -9,7 +9,9 @@ namespace impi::core {
 using base::Errc;
 
 std::string ContactCard::encode() const {
-  return fmt::format("{} host={} pid={}", kTag, host, pid);
+  std::string s = fmt::format("{} host={} pid={}", kTag, host, pid);
+  if (!shm.empty()) s += " shm=" + shm;
+  return s;
 }
 
 base::Result<ContactCard> ContactCard::decode(std::string_view bytes) {
@@ -41,6 +43,10 @@ base::Result<ContactCard> ContactCard::decode(std::string_view bytes) {
       if (!v || *v <= 0) return {Errc::protocol_error, "contact card has a bad pid"};
       c.pid = *v;
       have_pid = true;
+    } else if (key == "shm") {
+      if (val.empty() || val[0] != '/' || val.size() > 255)
+        return {Errc::protocol_error, "contact card has a bad shm name"};
+      c.shm = std::string(val);
     }
     // Unknown keys are skipped: newer peers may add fields.
   }

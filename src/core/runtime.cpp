@@ -33,7 +33,10 @@ base::Result<int> Runtime::init(int required) {
   main_thread_ = std::this_thread::get_id();
   thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
 
-  if (auto s = exchange_cards(); !s.ok()) return {s.error(), s.message()};
+  if (auto s = exchange_cards(); !s.ok()) {
+    p2p_.unlink_segment();  // leave nothing in /dev/shm
+    return {s.error(), s.message()};
+  }
 
   world_.rank = static_cast<int>(j.world_rank);
   world_.size = static_cast<int>(j.world_size);
@@ -62,7 +65,13 @@ base::Result<int> Runtime::init(int required) {
 
 base::Status Runtime::exchange_cards() {
   const auto &j = pm_->job();
-  ContactCard mine{j.hostname, static_cast<std::int64_t>(::getpid())};
+  ContactCard mine{j.hostname, static_cast<std::int64_t>(::getpid()), {}};
+  if (!j.singleton) {
+    // Our receive segment exists before anyone can learn its name.
+    auto name = p2p_.create_segment(j.nspace, static_cast<int>(j.rank), static_cast<int>(j.size));
+    if (!name) return {name.error(), "shared memory: " + name.message()};
+    mine.shm = *name;
+  }
   if (auto s = pm_->put("impi.card", mine.encode()); !s.ok()) return s;
   if (auto s = pm_->fence(true); !s.ok()) {
     if (s.error() == Errc::peer_died) wait_for_teardown();
@@ -83,6 +92,21 @@ base::Status Runtime::exchange_cards() {
       return {card.error(), fmt::format("bad contact card from rank {}: {}", r, card.message())};
     peers_.push_back(std::move(card.value()));
   }
+  // Shared memory with every proc of this client on this host (PMIx rank r
+  // is world rank offset + r).
+  std::uint32_t offset = j.world_rank - j.rank;
+  std::vector<int> worlds;
+  std::vector<std::string> names;
+  for (std::uint32_t r = 0; r < j.size; ++r) {
+    worlds.push_back(static_cast<int>(offset + r));
+    names.push_back(peers_[r].host == mine.host ? peers_[r].shm : std::string());
+  }
+  if (j.singleton) return p2p_.attach(static_cast<int>(j.world_rank), worlds, names);
+  if (auto s = p2p_.attach(static_cast<int>(j.world_rank), worlds, names); !s.ok()) return s;
+  // Once everyone has mapped every segment, the names can go: nothing is
+  // left in /dev/shm even if the job dies later.
+  if (auto s = pm_->fence(false); !s.ok()) return s;
+  p2p_.unlink_segment();
   return {};
 }
 
@@ -90,6 +114,7 @@ void Runtime::wait_for_teardown() {
   // A peer ended while we waited for it: the launcher is about to end the
   // job and report that peer. Failing here ourselves would put our exit
   // beside the cause and blur the report, so give the launcher time first.
+  p2p_.unlink_segment();  // we may be killed while we wait
   if (pm_->job().singleton) return;
   std::int64_t limit_ms = base::get_int("peer_death_wait_ms");
   for (std::int64_t waited = 0; waited < limit_ms; waited += 10) ::usleep(10 * 1000);
@@ -110,6 +135,7 @@ base::Status Runtime::finalize() {
 
 void Runtime::abort(int code, std::string_view why) {
   std::fflush(nullptr);  // the launcher may kill us before exit() would flush stdio
+  p2p_.unlink_segment();
   if (pm_ && !pm_->job().singleton) {
     pm_->abort(code, why);  // the launcher ends the job (us included)
   } else {

@@ -13,6 +13,7 @@
 #include "base/errc.hpp"
 #include "core/communicator.hpp"
 #include "core/contact_card.hpp"
+#include "core/p2p.hpp"
 #include "startup/pm_client.hpp"
 
 namespace impi::core {
@@ -46,6 +47,7 @@ class Runtime {
 
   Communicator &world() { return world_; }
   Communicator &self() { return self_; }
+  P2P &p2p() { return p2p_; }
 
  private:
   Runtime() = default;
@@ -59,6 +61,7 @@ class Runtime {
   std::string processor_name_;
   std::vector<ContactCard> peers_;  // this client's procs, by local (PMIx) rank
   Communicator world_, self_;
+  P2P p2p_;
 };
 
 }  // namespace impi::core

@@ -695,6 +695,15 @@ void LocalJob::cleanup() {
     std::error_code ec;
     std::filesystem::remove_all(tmpdir_, ec);
   }
+  // Shared-memory segments of our procs ("/impi-<nspace>-<rank>-<pid>"):
+  // a proc removes its own once its peers have mapped it, but one killed
+  // during MPI_Init may not have; nothing of the job may outlive it.
+  if (!nspace_.empty()) {
+    std::string prefix = "impi-" + nspace_ + "-";
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator("/dev/shm", ec))
+      if (e.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove(e.path(), ec);
+  }
 }
 
 int LocalJob::run() {

@@ -6,11 +6,14 @@
 using impi::core::ContactCard;
 
 TEST_CASE("a contact card survives encode/decode") {
-  ContactCard c{"node-7", 4242};
+  ContactCard c{"node-7", 4242, "/impi-seg-1"};
   auto d = ContactCard::decode(c.encode());
   REQUIRE(d.ok());
   CHECK(d->host == "node-7");
   CHECK(d->pid == 4242);
+  CHECK(d->shm == "/impi-seg-1");
+  ContactCard plain{"n", 1, ""};
+  CHECK(ContactCard::decode(plain.encode())->shm.empty());
 }
 
 TEST_CASE("unknown fields from newer peers are skipped") {

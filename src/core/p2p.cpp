@@ -1,0 +1,285 @@
+#include "core/p2p.hpp"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+
+namespace impi::core {
+
+using base::Errc;
+
+// A record in a ring: this header, then `payload` bytes, padded to 8.
+struct P2P::Header {
+  enum : std::uint32_t { eager = 1, first = 2, chunk = 3 };
+  std::uint32_t kind;
+  std::uint32_t payload;
+  std::int32_t source;  // sender's rank in the communicator
+  std::int32_t tag;
+  std::int32_t context;
+  std::int32_t reserved;
+  std::int64_t msg_len;
+};
+
+
+namespace {
+constexpr std::uint64_t pad8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
+}  // namespace
+
+base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank, int nlocal) {
+  static_assert(sizeof(Header) == 32, "ring record headers are 32 bytes");
+  std::uint64_t ring = static_cast<std::uint64_t>(base::get_int("shm_ring_bytes"));
+  if (ring < 4096 || (ring & (ring - 1)) != 0)
+    return {Errc::invalid_argument, fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
+  eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")), ring / 4);
+  chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
+  std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
+  std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
+  auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);
+  if (!seg) return {seg.error(), seg.message()};
+  own_ = std::move(seg.value());
+  my_local_ = local_rank;
+  return name;
+}
+
+base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
+                         const std::vector<std::string> &names) {
+  me_ = my_world_rank;
+  peers_.resize(local_world_ranks.size());
+  int max_world = 0;
+  for (int w : local_world_ranks) max_world = std::max(max_world, w);
+  local_of_world_.assign(static_cast<size_t>(max_world) + 1, -1);
+  for (std::size_t i = 0; i < local_world_ranks.size(); ++i) {
+    local_of_world_[static_cast<size_t>(local_world_ranks[i])] = static_cast<int>(i);
+    Peer &p = peers_[i];
+    p.world = local_world_ranks[i];
+    if (static_cast<int>(i) == my_local_) continue;
+    auto seg = transport::shm::Segment::open(names[i]);
+    if (!seg) return {seg.error(), fmt::format("rank {}'s shared memory: {}", p.world, seg.message())};
+    p.seg = std::move(seg.value());
+    if (p.seg.header().nrings != local_world_ranks.size())
+      return {Errc::protocol_error, fmt::format("rank {}'s segment has {} rings, expected {}", p.world,
+                                                p.seg.header().nrings, local_world_ranks.size())};
+    p.out = p.seg.ring(static_cast<std::uint32_t>(my_local_));
+    p.in = own_.ring(static_cast<std::uint32_t>(i));
+  }
+  return {};
+}
+
+bool P2P::reachable(int w) const {
+  return w == me_ || (w >= 0 && w < static_cast<int>(local_of_world_.size()) &&
+                      local_of_world_[static_cast<size_t>(w)] >= 0);
+}
+
+bool P2P::matches(const Request &r, int source, int tag, int context) {
+  return r.context == context && (r.peer == kAnySource || r.peer == source) &&
+         (r.tag == kAnyTag || r.tag == tag);
+}
+
+void P2P::finish_recv(Request &r) {
+  r.done = true;
+  r.status.bytes = std::min(r.msg_len, r.total);
+  if (r.msg_len > r.total) r.status.error = kTruncated;
+}
+
+RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
+                      int src_rank, int tag, int context) {
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::send;
+  r->send_buf = buf;
+  r->count = count;
+  r->peer = dest_world;
+  r->tag = tag;
+  r->context = context;
+  r->status.source = src_rank;  // carried in the header
+  r->type = std::move(type);
+  r->cursor.emplace(r->type, count);
+  r->total = r->cursor->total();
+  if (dest_world == me_) {
+    deliver_self(r);
+    return r;
+  }
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  p.sendq.push_back(r);
+  if (p.sendq.size() == 1) push_sends(p);  // fast path: nothing queued ahead
+  return r;
+}
+
+void P2P::deliver_self(const RequestPtr &s) {
+  // Self-sends skip the channel: pack once, then handle as an arrival.
+  std::vector<std::byte> bytes(static_cast<size_t>(s->total));
+  s->cursor->pack(s->send_buf, bytes);
+  Header h{Header::eager, static_cast<std::uint32_t>(bytes.size()), s->status.source, s->tag,
+           s->context, 0, s->total};
+  Peer self;
+  start_message(self, h, bytes);
+  s->moved = s->total;
+  s->done = true;
+}
+
+bool P2P::push_sends(Peer &p) {
+  bool moved = false;
+  while (!p.sendq.empty()) {
+    Request &r = *p.sendq.front();
+    bool first = r.moved == 0;
+    std::uint64_t left = static_cast<std::uint64_t>(r.total - r.moved);
+    std::uint64_t payload =
+        first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? left : std::min(left, chunk_))
+              : std::min(left, chunk_);
+    std::uint64_t need = sizeof(Header) + pad8(payload);
+    if (p.out.free_space() < need) break;  // the receiver has not drained yet
+    Header h{first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? Header::eager : Header::first)
+                   : Header::chunk,
+             static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, 0, r.total};
+    p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
+    std::uint64_t done = 0;
+    while (done < payload) {  // pack straight into the ring (two windows at the wrap)
+      auto w = p.out.window(sizeof(Header) + done, payload - done);
+      done += r.cursor->pack(r.send_buf, w);
+    }
+    p.out.publish(need);
+    r.moved += static_cast<std::int64_t>(payload);
+    moved = true;
+    if (r.moved == r.total) {
+      r.done = true;
+      p.sendq.pop_front();
+    }
+  }
+  if (moved) p.seg.ring_doorbell();
+  return moved;
+}
+
+void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload) {
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (!matches(**it, h.source, h.tag, h.context)) continue;
+    RequestPtr r = *it;
+    posted_.erase(it);
+    r->status.source = h.source;
+    r->status.tag = h.tag;
+    r->msg_len = h.msg_len;
+    r->cursor->unpack(r->recv_buf, payload);
+    r->moved = static_cast<std::int64_t>(payload.size());
+    if (h.kind == Header::eager || r->moved == r->msg_len)
+      finish_recv(*r);
+    else
+      p.incoming = {r, {}, true, true};
+    return;
+  }
+  unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
+                         std::vector<std::byte>(payload.begin(), payload.end()),
+                         h.kind == Header::eager});
+  if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
+}
+
+void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
+  Incoming &in = p.incoming;
+  if (!in.active) return;  // a chunk with no message: cannot happen with our own senders
+  if (in.to_request) {
+    Request &r = *in.req;
+    r.cursor->unpack(r.recv_buf, payload);
+    r.moved += static_cast<std::int64_t>(payload.size());
+    if (r.moved >= r.msg_len) {
+      finish_recv(r);
+      in = {};
+    }
+  } else {
+    Unexpected &u = *in.unexpected;
+    u.data.insert(u.data.end(), payload.begin(), payload.end());
+    if (static_cast<std::int64_t>(u.data.size()) >= u.msg_len) {
+      u.complete = true;
+      in = {};
+    }
+  }
+}
+
+bool P2P::drain(Peer &p) {
+  bool any = false;
+  std::vector<std::byte> joined;
+  while (p.in.available() >= sizeof(Header)) {
+    Header h;
+    p.in.read_at(0, reinterpret_cast<std::byte *>(&h), sizeof h);
+    std::uint64_t rec = sizeof(Header) + pad8(h.payload);
+    // The payload may straddle the wrap point: join the two windows then.
+    auto w = p.in.read_window(sizeof(Header), h.payload);
+    std::span<const std::byte> payload = w;
+    if (w.size() < h.payload) {
+      joined.resize(h.payload);
+      p.in.read_at(sizeof(Header), joined.data(), h.payload);
+      payload = joined;
+    }
+    if (h.kind == Header::chunk)
+      add_bytes(p, payload);
+    else
+      start_message(p, h, payload);
+    p.in.consume(rec);
+    any = true;
+  }
+  if (any) p.seg.ring_doorbell();  // the sender may be waiting for room
+  return any;
+}
+
+bool P2P::progress() {
+  bool any = false;
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    if (static_cast<int>(i) == my_local_) continue;
+    Peer &p = peers_[i];
+    any |= drain(p);
+    if (!p.sendq.empty()) any |= push_sends(p);
+  }
+  return any;
+}
+
+void P2P::bind(const RequestPtr &r, std::list<Unexpected>::iterator u) {
+  r->status.source = u->source;
+  r->status.tag = u->tag;
+  r->msg_len = u->msg_len;
+  r->cursor->unpack(r->recv_buf, u->data);
+  r->moved = static_cast<std::int64_t>(u->data.size());
+  if (u->complete) {
+    finish_recv(*r);
+  } else {
+    for (auto &p : peers_)
+      if (p.incoming.active && !p.incoming.to_request && p.incoming.unexpected == u)
+        p.incoming = {r, {}, true, true};
+  }
+  unexpected_.erase(u);
+}
+
+RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int source, int tag,
+                      int context) {
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::recv;
+  r->recv_buf = buf;
+  r->count = count;
+  r->peer = source;
+  r->tag = tag;
+  r->context = context;
+  r->type = std::move(type);
+  r->cursor.emplace(r->type, count);
+  r->total = r->cursor->total();
+  progress();  // pick up what has arrived, so ordering with posted receives holds
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
+    if (matches(*r, it->source, it->tag, it->context)) {
+      bind(r, it);
+      return r;
+    }
+  posted_.push_back(r);
+  return r;
+}
+
+std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
+  progress();
+  Request probe;
+  probe.peer = source;
+  probe.tag = tag;
+  probe.context = context;
+  for (const auto &u : unexpected_)
+    if (matches(probe, u.source, u.tag, u.context)) return MsgStatus{u.source, u.tag, u.msg_len, 0};
+  return std::nullopt;
+}
+
+}  // namespace impi::core

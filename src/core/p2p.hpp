@@ -1,0 +1,151 @@
+// p2p.hpp - point-to-point messaging inside one client: requests, the
+// matching engine and the shared-memory protocol.
+//
+// Matching follows MPI: per context id, a queue of posted receives and a
+// queue of unexpected messages, both in arrival order; a message matches
+// the first posted receive whose (source, tag) accept it, with
+// MPI_ANY_SOURCE / MPI_ANY_TAG as wildcards. Messages from one sender
+// arrive in order (one FIFO ring per sender), which gives MPI's
+// non-overtaking rule.
+//
+// Protocol over a ring: a message of at most `eager` bytes is one record;
+// a longer one is a first record followed by chunk records, all from the
+// same sender back to back (a sender finishes one long message to a peer
+// before it starts the next). Payloads are packed straight into the ring
+// and unpacked straight into the receive buffer (resumable cursors).
+//
+// Threading: not thread-safe yet (MPI_THREAD_SERIALIZED); progress happens
+// inside MPI calls only.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/errc.hpp"
+#include "pack/cursor.hpp"
+#include "transport/shm/segment.hpp"
+
+namespace impi::core {
+
+constexpr int kAnySource = -1;  // MPI_ANY_SOURCE
+constexpr int kAnyTag = -1;     // MPI_ANY_TAG
+
+struct MsgStatus {
+  int source = 0;
+  int tag = 0;
+  std::int64_t bytes = 0;  // bytes received (or of the probed message)
+  int error = 0;           // 0, or an internal code: kTruncated
+};
+constexpr int kTruncated = 1;
+
+struct Request {
+  enum class Kind { send, recv } kind;
+  bool done = false;
+  MsgStatus status;
+  // Both kinds.
+  const void *send_buf = nullptr;
+  void *recv_buf = nullptr;
+  pack::TypePtr type;  // holds the datatype alive while in flight
+  std::int64_t count = 0;
+  int peer = 0;  // send: destination world rank; recv: source (or kAnySource)
+  int tag = 0;
+  int context = 0;
+  // Progress state.
+  std::optional<pack::PackCursor> cursor;
+  std::int64_t total = 0;  // send: bytes to send; recv: capacity
+  std::int64_t moved = 0;  // bytes sent / received so far
+  std::int64_t msg_len = 0;
+};
+using RequestPtr = std::shared_ptr<Request>;
+
+class P2P {
+ public:
+  // `world_rank`, the world ranks of this client's procs (index = local
+  // rank), the shm segment names of those procs ("" for ours is fine).
+  P2P() = default;
+
+  // Creates our receive segment; returns its name for the contact card.
+  base::Result<std::string> create_segment(const std::string &job_id, int local_rank, int nlocal);
+  // Maps every local peer's segment (after the card exchange).
+  base::Status attach(int my_world_rank, const std::vector<int> &local_world_ranks,
+                      const std::vector<std::string> &segment_names);
+  // Removes our segment's name once every peer has mapped it.
+  void unlink_segment() { own_.unlink(); }
+
+  // Is `world_rank` reachable by this engine (same client)?
+  bool reachable(int world_rank) const;
+
+  RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
+                   int src_rank_in_comm, int tag, int context);
+  RequestPtr irecv(void *buf, std::int64_t count, pack::TypePtr type, int source_world, int tag,
+                   int context);
+  // Looks for a matching message without receiving it.
+  std::optional<MsgStatus> iprobe(int source_world, int tag, int context);
+
+  // One pass over the rings and pending sends; true if anything moved.
+  bool progress();
+  // Progresses until `done` says so; sleeps on the doorbell when idle.
+  template <typename Pred>
+  void wait_until(Pred done) {
+    int idle = 0;
+    while (!done()) {
+      if (progress()) {
+        idle = 0;
+        continue;
+      }
+      if (++idle < kSpin) continue;
+      std::uint32_t seen = own_.header().doorbell.load(std::memory_order_acquire);
+      if (progress() || done()) continue;
+      own_.wait_doorbell(seen, 1000);
+    }
+  }
+
+ private:
+  static constexpr int kSpin = 2000;
+  struct Header;  // a ring record's header
+  struct Unexpected {
+    int source, tag, context;
+    std::int64_t msg_len;
+    std::vector<std::byte> data;  // packed bytes received so far
+    bool complete = false;
+  };
+  struct Incoming {  // a long message from one sender, still arriving
+    RequestPtr req;                   // matched receive, or
+    std::list<Unexpected>::iterator unexpected;
+    bool to_request = false;
+    bool active = false;
+  };
+  struct Peer {
+    int world = -1;
+    transport::shm::Segment seg;  // the peer's segment (we produce into our ring in it)
+    transport::shm::Ring out;     // our ring in the peer's segment
+    transport::shm::Ring in;      // the peer's ring in our segment
+    std::deque<RequestPtr> sendq;
+    Incoming incoming;
+  };
+
+  void deliver_self(const RequestPtr &send);
+  bool push_sends(Peer &p);
+  bool drain(Peer &p);
+  void start_message(Peer &p, const Header &h, std::span<const std::byte> payload);
+  void add_bytes(Peer &p, std::span<const std::byte> payload);
+  void bind(const RequestPtr &recv, std::list<Unexpected>::iterator u);
+  static bool matches(const Request &r, int source, int tag, int context);
+  void finish_recv(Request &r);
+
+  int me_ = 0;
+  int my_local_ = 0;
+  std::uint64_t eager_ = 0, chunk_ = 0;
+  transport::shm::Segment own_;
+  std::vector<Peer> peers_;            // by local rank (ours unused)
+  std::vector<int> local_of_world_;    // world rank -> local rank or -1
+  std::list<RequestPtr> posted_;
+  std::list<Unexpected> unexpected_;
+};
+
+}  // namespace impi::core

@@ -1,0 +1,133 @@
+#include "transport/shm/segment.hpp"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "base/fd.hpp"
+
+namespace impi::transport::shm {
+
+using base::Errc;
+
+namespace {
+std::size_t layout_bytes(std::uint32_t nrings, std::uint64_t ring_bytes, std::uint64_t &rings_off) {
+  rings_off = (sizeof(SegmentHeader) + 63) / 64 * 64;
+  return rings_off + nrings * (sizeof(RingCounters) + ring_bytes);
+}
+long futex(std::atomic<std::uint32_t> *addr, int op, std::uint32_t val, const timespec *ts) {
+  return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(addr), op, val, ts, nullptr, 0);
+}
+}  // namespace
+
+Segment::Segment(Segment &&o) noexcept
+    : name_(std::move(o.name_)), owner_(std::exchange(o.owner_, false)),
+      base_(std::exchange(o.base_, nullptr)), bytes_(std::exchange(o.bytes_, 0)),
+      hdr_(std::exchange(o.hdr_, nullptr)) {}
+
+Segment &Segment::operator=(Segment &&o) noexcept {
+  if (this != &o) {
+    this->~Segment();
+    new (this) Segment(std::move(o));
+  }
+  return *this;
+}
+
+Segment::~Segment() {
+  unlink();
+  if (base_) ::munmap(base_, bytes_);
+}
+
+void Segment::unlink() {
+  if (owner_) ::shm_unlink(name_.c_str());
+  owner_ = false;
+}
+
+base::Result<Segment> Segment::create(const std::string &name, std::uint32_t nrings,
+                                      std::uint64_t ring_bytes) {
+  if (ring_bytes == 0 || (ring_bytes & (ring_bytes - 1)) != 0)
+    return {Errc::invalid_argument, "ring size must be a power of two"};
+  std::uint64_t rings_off = 0;
+  std::size_t bytes = layout_bytes(nrings, ring_bytes, rings_off);
+  base::Fd fd(::shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600));
+  if (!fd) return {Errc::io_error, fmt::format("shm_open({}): {}", name, std::strerror(errno))};
+  Segment s;
+  s.name_ = name;
+  s.owner_ = true;  // from here the destructor unlinks on any failure
+  if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
+    return {Errc::io_error, fmt::format("sizing {} to {} bytes: {}", name, bytes, std::strerror(errno))};
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+  if (p == MAP_FAILED) return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
+  s.base_ = p;
+  s.bytes_ = bytes;
+  s.hdr_ = new (p) SegmentHeader{};
+  s.hdr_->nrings = nrings;
+  s.hdr_->ring_bytes = ring_bytes;
+  s.hdr_->rings_offset = rings_off;
+  for (std::uint32_t i = 0; i < nrings; ++i) {
+    auto *c = reinterpret_cast<RingCounters *>(static_cast<std::byte *>(p) + rings_off +
+                                               i * (sizeof(RingCounters) + ring_bytes));
+    new (c) RingCounters{};
+  }
+  s.hdr_->version = SegmentHeader::kVersion;
+  // The magic goes last: a peer that sees it sees an initialized header.
+  std::atomic_thread_fence(std::memory_order_release);
+  s.hdr_->magic = SegmentHeader::kMagic;
+  return s;
+}
+
+base::Result<Segment> Segment::open(const std::string &name) {
+  base::Fd fd(::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0));
+  if (!fd) return {Errc::io_error, fmt::format("shm_open({}): {}", name, std::strerror(errno))};
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0 || st.st_size < static_cast<off_t>(sizeof(SegmentHeader)))
+    return {Errc::protocol_error, fmt::format("{} is too small to be a segment", name)};
+  std::size_t bytes = static_cast<std::size_t>(st.st_size);
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+  if (p == MAP_FAILED) return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
+  Segment s;
+  s.name_ = name;
+  s.base_ = p;
+  s.bytes_ = bytes;
+  s.hdr_ = static_cast<SegmentHeader *>(p);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  std::uint64_t off = 0;
+  if (s.hdr_->magic != SegmentHeader::kMagic || s.hdr_->version != SegmentHeader::kVersion ||
+      layout_bytes(s.hdr_->nrings, s.hdr_->ring_bytes, off) > bytes || off != s.hdr_->rings_offset)
+    return {Errc::protocol_error, fmt::format("{} is not an impi segment of version {}", name,
+                                              SegmentHeader::kVersion)};
+  return s;
+}
+
+Ring Segment::ring(std::uint32_t i) {
+  auto *p = static_cast<std::byte *>(base_) + hdr_->rings_offset +
+            i * (sizeof(RingCounters) + hdr_->ring_bytes);
+  return Ring(reinterpret_cast<RingCounters *>(p), p + sizeof(RingCounters), hdr_->ring_bytes);
+}
+
+void Segment::ring_doorbell() {
+  hdr_->doorbell.fetch_add(1, std::memory_order_release);
+  // seq_cst pairs with the sleeper's store of `sleeping` before its final check.
+  if (hdr_->sleeping.load(std::memory_order_seq_cst) != 0)
+    futex(&hdr_->doorbell, FUTEX_WAKE, 1, nullptr);
+}
+
+void Segment::wait_doorbell(std::uint32_t seen, int timeout_us) {
+  hdr_->sleeping.store(1, std::memory_order_seq_cst);
+  if (hdr_->doorbell.load(std::memory_order_seq_cst) == seen) {
+    timespec ts{0, static_cast<long>(timeout_us) * 1000};
+    futex(&hdr_->doorbell, FUTEX_WAIT, seen, &ts);
+  }
+  hdr_->sleeping.store(0, std::memory_order_relaxed);
+}
+
+}  // namespace impi::transport::shm

@@ -1,0 +1,64 @@
+// segment.hpp - one process's receive segment: a versioned header and one
+// SPSC ring per local peer (the peer produces, this process consumes).
+//
+// Lifetime: the owner creates it in /dev/shm before the contact-card
+// exchange, peers open it by name, and the owner unlinks the name as soon
+// as every peer has mapped it (so a crash leaves nothing behind).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "base/errc.hpp"
+#include "transport/shm/ring.hpp"
+
+namespace impi::transport::shm {
+
+struct SegmentHeader {
+  static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
+  static constexpr std::uint32_t kVersion = 1;
+  std::uint64_t magic;
+  std::uint32_t version;
+  std::uint32_t nrings;
+  std::uint64_t ring_bytes;  // data bytes per ring (a power of two)
+  std::uint64_t rings_offset;
+  // Doorbell: producers bump it after publishing; a consumer that sleeps
+  // waits on it with a futex (it sets `sleeping` first).
+  alignas(64) std::atomic<std::uint32_t> doorbell;
+  std::atomic<std::uint32_t> sleeping;
+};
+
+class Segment {
+ public:
+  Segment() = default;
+  Segment(const Segment &) = delete;
+  Segment &operator=(const Segment &) = delete;
+  Segment(Segment &&o) noexcept;
+  Segment &operator=(Segment &&o) noexcept;
+  ~Segment();
+
+  static base::Result<Segment> create(const std::string &name, std::uint32_t nrings,
+                                      std::uint64_t ring_bytes);
+  static base::Result<Segment> open(const std::string &name);
+  // Removes the name (mappings stay valid). Idempotent.
+  void unlink();
+
+  Ring ring(std::uint32_t i);
+  SegmentHeader &header() { return *hdr_; }
+  const std::string &name() const { return name_; }
+
+  // Producer side: wakes the owner if it sleeps.
+  void ring_doorbell();
+  // Owner side: sleeps until the doorbell moves past `seen` or `timeout_us` passes.
+  void wait_doorbell(std::uint32_t seen, int timeout_us);
+
+ private:
+  std::string name_;
+  bool owner_ = false;
+  void *base_ = nullptr;
+  std::size_t bytes_ = 0;
+  SegmentHeader *hdr_ = nullptr;
+};
+
+}  // namespace impi::transport::shm
