@@ -2,8 +2,8 @@
  *
  * Rank 0 sends the value 10 to rank 1; each rank passes it on to the next,
  * rank 0 decrements it each time it comes back, and everyone stops when it
- * reaches 0. Needs point-to-point messaging (MPI_Send/MPI_Recv): until that
- * lands, MPI_Send reports MPI_ERR_UNSUPPORTED_OPERATION and the job ends.
+ * reaches 0. Within one client the messages go through shared memory;
+ * between IMPI clients they need the IMPI data path, which is not there yet.
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -3,7 +3,8 @@
  *   behave signal R SIG      rank R raises SIG
  *   behave abort R CODE      rank R calls MPI_Abort(MPI_COMM_WORLD, CODE)
  *   behave nofinalize R      rank R returns 0 without MPI_Finalize
- *   behave fatal R           rank R calls MPI_Send (unsupported) under MPI_ERRORS_ARE_FATAL
+ *   behave fatal R           rank R calls MPI_Send to a rank that does not exist, under
+ *                            MPI_ERRORS_ARE_FATAL
  *   behave sleep S           every rank sleeps S seconds inside MPI
  *   behave env VAR           every rank prints "rank R VAR=value"
  *   behave affinity bound|any  prints the CPUs it may run on; "bound" checks it is one
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "nofinalize") && rank == who) return 0;
   if (!strcmp(mode, "fatal") && rank == who) {
     int x = 0;
-    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
     printf("rank %d: MPI_Send returned under MPI_ERRORS_ARE_FATAL\n", rank);
   }
   if (!strcmp(mode, "sleep")) sleep((unsigned)who);

@@ -1325,24 +1325,6 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
   (void)newintercomm;
   return impi::api::unsupported("MPI_Intercomm_merge", intercomm);
 }
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)flag;
-  (void)status;
-  return impi::api::unsupported("MPI_Iprobe", comm);
-}
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Irecv", comm);
-}
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
   (void)recvbuf;
@@ -1373,16 +1355,6 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
   (void)comm;
   (void)request;
   return impi::api::unsupported("MPI_Ireduce_scatter_block", comm);
-}
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Irsend", comm);
 }
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
@@ -1418,16 +1390,6 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
   (void)comm;
   (void)request;
   return impi::api::unsupported("MPI_Iscatterv", comm);
-}
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Isend", comm);
 }
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
   (void)buf;
@@ -1532,13 +1494,6 @@ int PMPI_Open_port(MPI_Info info, char *port_name) {
   (void)port_name;
   return impi::api::unsupported("MPI_Open_port", MPI_COMM_NULL);
 }
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)status;
-  return impi::api::unsupported("MPI_Probe", comm);
-}
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
   (void)service_name;
   (void)info;
@@ -1568,16 +1523,6 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
   (void)win;
   (void)request;
   return impi::api::unsupported("MPI_Raccumulate", MPI_COMM_NULL);
-}
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)status;
-  return impi::api::unsupported("MPI_Recv", comm);
 }
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) {
   (void)buf;
@@ -1625,16 +1570,6 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
   (void)extra_state;
   return impi::api::unsupported("MPI_Register_datarep", MPI_COMM_NULL);
 }
-int PMPI_Request_free(MPI_Request *request) {
-  (void)request;
-  return impi::api::unsupported("MPI_Request_free", MPI_COMM_NULL);
-}
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
-  (void)request;
-  (void)flag;
-  (void)status;
-  return impi::api::unsupported("MPI_Request_get_status", MPI_COMM_NULL);
-}
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
   (void)origin_addr;
   (void)origin_count;
@@ -1674,15 +1609,6 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
   (void)win;
   (void)request;
   return impi::api::unsupported("MPI_Rput", MPI_COMM_NULL);
-}
-int PMPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  (void)ibuf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  return impi::api::unsupported("MPI_Rsend", comm);
 }
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
   (void)buf;
@@ -1726,15 +1652,6 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
   (void)comm;
   return impi::api::unsupported("MPI_Scatterv", comm);
 }
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  return impi::api::unsupported("MPI_Send", comm);
-}
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
   (void)buf;
   (void)count;
@@ -1744,21 +1661,6 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   (void)comm;
   (void)request;
   return impi::api::unsupported("MPI_Send_init", comm);
-}
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)dest;
-  (void)sendtag;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)source;
-  (void)recvtag;
-  (void)comm;
-  (void)status;
-  return impi::api::unsupported("MPI_Sendrecv", comm);
 }
 int PMPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
   (void)buf;
@@ -2003,23 +1905,10 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
   (void)buf;
   return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
 }
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  (void)request;
-  (void)flag;
-  (void)status;
-  return impi::api::unsupported("MPI_Test", MPI_COMM_NULL);
-}
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
   (void)status;
   (void)flag;
   return impi::api::unsupported("MPI_Test_cancelled", MPI_COMM_NULL);
-}
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) {
-  (void)count;
-  (void)array_of_requests;
-  (void)flag;
-  (void)array_of_statuses;
-  return impi::api::unsupported("MPI_Testall", MPI_COMM_NULL);
 }
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
   (void)count;
@@ -2093,24 +1982,6 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
   (void)info;
   (void)port_name;
   return impi::api::unsupported("MPI_Unpublish_name", MPI_COMM_NULL);
-}
-int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
-  (void)request;
-  (void)status;
-  return impi::api::unsupported("MPI_Wait", MPI_COMM_NULL);
-}
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) {
-  (void)count;
-  (void)array_of_requests;
-  (void)array_of_statuses;
-  return impi::api::unsupported("MPI_Waitall", MPI_COMM_NULL);
-}
-int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) {
-  (void)count;
-  (void)array_of_requests;
-  (void)index;
-  (void)status;
-  return impi::api::unsupported("MPI_Waitany", MPI_COMM_NULL);
 }
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) {
   (void)incount;
@@ -2505,16 +2376,12 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
 int MPI_Info_set(MPI_Info info, const char *key, const char *value) __attribute__((weak, alias("PMPI_Info_set")));
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) __attribute__((weak, alias("PMPI_Intercomm_create")));
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) __attribute__((weak, alias("PMPI_Intercomm_merge")));
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Iprobe")));
-int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Irecv")));
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce")));
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce_scatter")));
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce_scatter_block")));
-int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Irsend")));
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscan")));
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatter")));
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatterv")));
-int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Isend")));
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Issend")));
 int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) __attribute__((weak, alias("PMPI_Keyval_create")));
 int MPI_Keyval_free(int *keyval) __attribute__((weak, alias("PMPI_Keyval_free")));
@@ -2527,29 +2394,22 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallv")));
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallw")));
 int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Open_port")));
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Probe")));
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Recv")));
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Recv_init")));
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce")));
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter")));
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter_block")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));
-int MPI_Request_free(MPI_Request *request) __attribute__((weak, alias("PMPI_Request_free")));
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Request_get_status")));
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget")));
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget_accumulate")));
 int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rput")));
-int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) __attribute__((weak, alias("PMPI_Rsend")));
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Rsend_init")));
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scan")));
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scatter")));
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scatterv")));
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) __attribute__((weak, alias("PMPI_Send")));
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Send_init")));
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Sendrecv")));
 int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Sendrecv_replace")));
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) __attribute__((weak, alias("PMPI_Ssend")));
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ssend_init")));
@@ -2589,9 +2449,7 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) __attribute__((weak, al
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_start")));
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_stop")));
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) __attribute__((weak, alias("PMPI_T_pvar_write")));
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Test")));
 int MPI_Test_cancelled(const MPI_Status *status, int *flag) __attribute__((weak, alias("PMPI_Test_cancelled")));
-int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Testall")));
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Testany")));
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Testsome")));
 int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_Topo_test")));
@@ -2604,9 +2462,6 @@ int MPI_Type_free_keyval(int *type_keyval) __attribute__((weak, alias("PMPI_Type
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Type_get_attr")));
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) __attribute__((weak, alias("PMPI_Type_set_attr")));
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Unpublish_name")));
-int MPI_Wait(MPI_Request *request, MPI_Status *status) __attribute__((weak, alias("PMPI_Wait")));
-int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) __attribute__((weak, alias("PMPI_Waitall")));
-int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) __attribute__((weak, alias("PMPI_Waitany")));
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Waitsome")));
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate")));
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate_shared")));

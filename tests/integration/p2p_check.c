@@ -1,0 +1,186 @@
+/* p2p_check.c - point-to-point inside one client, checked in every process.
+ * Prints "rank R of N ok" when every check passed. Needs N >= 2. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0, rank, size;
+#define CHECK(cond)                                                                      \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", rank, __FILE__, __LINE__, #cond); \
+      ++failures;                                                                        \
+    }                                                                                    \
+  } while (0)
+
+static unsigned char pattern(long i, int seed) { return (unsigned char)(i * 131 + seed * 7 + 1); }
+
+/* Rank 0 sends `n` bytes to rank 1, which checks every byte and echoes. */
+static void sizes(void) {
+  long ns[] = {0, 1, 7, 8, 65535, 65536, 65537, 262143, 262144, 262145, 3 * 1048576 + 5};
+  unsigned i;
+  long k;
+  for (i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+    long n = ns[i];
+    unsigned char *buf = malloc(n + 1);
+    MPI_Status st;
+    int count;
+    if (rank == 0) {
+      for (k = 0; k < n; ++k) buf[k] = pattern(k, (int)i);
+      MPI_Send(buf, (int)n, MPI_BYTE, 1, 100 + (int)i, MPI_COMM_WORLD);
+      memset(buf, 0, n + 1);
+      MPI_Recv(buf, (int)n, MPI_BYTE, 1, 200 + (int)i, MPI_COMM_WORLD, &st);
+      for (k = 0; k < n; ++k)
+        if (buf[k] != pattern(k, (int)i)) break;
+      CHECK(k == n);
+    } else if (rank == 1) {
+      memset(buf, 0, n + 1);
+      MPI_Recv(buf, (int)n, MPI_BYTE, 0, 100 + (int)i, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      CHECK(count == n);
+      CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 100 + (int)i);
+      for (k = 0; k < n; ++k)
+        if (buf[k] != pattern(k, (int)i)) break;
+      CHECK(k == n);
+      MPI_Send(buf, (int)n, MPI_BYTE, 0, 200 + (int)i, MPI_COMM_WORLD);
+    }
+    free(buf);
+  }
+}
+
+/* Everyone sends 50 numbered messages to rank 0 with two tags; rank 0 receives
+ * with wildcards and checks each sender's sequence never overtakes itself. */
+static void wildcards(void) {
+  const int per = 50;
+  int i;
+  if (rank != 0) {
+    for (i = 0; i < per; ++i) MPI_Send(&i, 1, MPI_INT, 0, i % 2 ? 7 : 8, MPI_COMM_WORLD);
+  } else {
+    int *next = calloc(size, sizeof(int)), v, got = 0;
+    MPI_Status st;
+    for (got = 0; got < per * (size - 1); ++got) {
+      MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+      CHECK(st.MPI_SOURCE > 0 && st.MPI_SOURCE < size);
+      if (v != next[st.MPI_SOURCE]) fprintf(stderr, "got v=%d tag=%d from %d, expected %d\n", v, st.MPI_TAG, st.MPI_SOURCE, next[st.MPI_SOURCE]);
+      CHECK(v == next[st.MPI_SOURCE]); /* non-overtaking per sender */
+      CHECK(st.MPI_TAG == (v % 2 ? 7 : 8));
+      next[st.MPI_SOURCE] = v + 1;
+    }
+    free(next);
+  }
+}
+
+/* Probe, then receive what the probe saw; truncation reports and fills status. */
+static void probe_and_truncate(void) {
+  if (rank == 1) {
+    double d[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    MPI_Send(d, 10, MPI_DOUBLE, 0, 33, MPI_COMM_WORLD);
+    MPI_Send(d, 10, MPI_DOUBLE, 0, 34, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Status st;
+    int count, flag = 0, rc;
+    double d[10] = {0};
+    MPI_Probe(1, 33, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_DOUBLE, &count);
+    CHECK(count == 10 && st.MPI_TAG == 33);
+    MPI_Recv(d, count, MPI_DOUBLE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(d[9] == 9.0);
+    while (!flag) MPI_Iprobe(MPI_ANY_SOURCE, 34, MPI_COMM_WORLD, &flag, &st);
+    memset(d, 0, sizeof d);
+    rc = MPI_Recv(d, 4, MPI_DOUBLE, 1, 34, MPI_COMM_WORLD, &st);
+    CHECK(rc == MPI_ERR_TRUNCATE);
+    CHECK(st.MPI_ERROR == MPI_ERR_TRUNCATE && st.MPI_SOURCE == 1 && st.MPI_TAG == 34);
+    CHECK(d[3] == 3.0 && d[4] == 0.0);
+  }
+}
+
+/* Nonblocking all-to-all of many small messages, and Sendrecv in a ring. */
+static void alltoall_nonblocking(void) {
+  const int rounds = 20;
+  int n = 2 * size * rounds, i, j, m, *in = malloc(n * sizeof(int)), *out = malloc(n * sizeof(int));
+  MPI_Request *req = malloc(n * sizeof(MPI_Request));
+  for (i = 0; i < rounds; ++i)
+    for (j = 0; j < size; ++j) {
+      m = i * size + j;
+      out[m] = rank * 1000 + i;
+      MPI_Irecv(&in[m], 1, MPI_INT, j, i, MPI_COMM_WORLD, &req[2 * m]);
+      MPI_Isend(&out[m], 1, MPI_INT, j, i, MPI_COMM_WORLD, &req[2 * m + 1]);
+    }
+  CHECK(MPI_Waitall(n, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+  for (i = 0; i < rounds; ++i)
+    for (j = 0; j < size; ++j) CHECK(in[i * size + j] == j * 1000 + i);
+  {
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, got = -1;
+    MPI_Status st;
+    MPI_Sendrecv(&rank, 1, MPI_INT, right, 9, &got, 1, MPI_INT, left, 9, MPI_COMM_WORLD, &st);
+    CHECK(got == left && st.MPI_SOURCE == left);
+  }
+  free(in);
+  free(out);
+  free(req);
+}
+
+/* A strided datatype on the wire; PROC_NULL; argument errors. */
+static void datatypes_and_errors(void) {
+  MPI_Datatype col;
+  MPI_Status st;
+  int m[4][4], i, j, v = 0, rc;
+  MPI_Type_vector(4, 1, 4, MPI_INT, &col);
+  MPI_Type_commit(&col);
+  if (rank == 0) {
+    for (i = 0; i < 4; ++i)
+      for (j = 0; j < 4; ++j) m[i][j] = i * 4 + j;
+    MPI_Send(&m[0][2], 1, col, 1, 5, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    int c[4];
+    MPI_Recv(c, 4, MPI_INT, 0, 5, MPI_COMM_WORLD, &st);
+    CHECK(c[0] == 2 && c[1] == 6 && c[3] == 14);
+  }
+  MPI_Type_free(&col);
+  rc = MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
+  CHECK(rc == MPI_SUCCESS && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG);
+  CHECK(MPI_Send(&v, 1, MPI_INT, size, 0, MPI_COMM_WORLD) == MPI_ERR_RANK);
+  CHECK(MPI_Send(&v, 1, MPI_INT, 0, -5, MPI_COMM_WORLD) == MPI_ERR_TAG);
+  CHECK(MPI_Send(&v, -1, MPI_INT, 0, 0, MPI_COMM_WORLD) == MPI_ERR_COUNT);
+  CHECK(MPI_Send(&v, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD) == MPI_ERR_TYPE);
+  CHECK(MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_NULL) == MPI_ERR_COMM);
+  CHECK(MPI_Wait(NULL, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+}
+
+/* Nobody starts the next phase before everyone finished this one (a
+ * barrier from point-to-point: MPI_Barrier belongs to the collectives). */
+static void phase_barrier(int tag) {
+  /* Rank 0 (the only wildcard receiver) speaks first, so no token can
+   * reach it while it still receives with MPI_ANY_SOURCE/MPI_ANY_TAG. */
+  int i, token = 0;
+  for (i = 1; i < size; ++i) {
+    if (rank == 0) MPI_Send(&token, 1, MPI_INT, i, tag, MPI_COMM_WORLD);
+    if (rank == i) MPI_Recv(&token, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  for (i = 1; i < size; ++i) {
+    if (rank == 0) MPI_Recv(&token, 1, MPI_INT, i, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == i) MPI_Send(&token, 1, MPI_INT, 0, tag + 1, MPI_COMM_WORLD);
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  sizes();
+  phase_barrier(990);
+  wildcards();
+  phase_barrier(992);
+  probe_and_truncate();
+  phase_barrier(994);
+  alltoall_nonblocking();
+  phase_barrier(996);
+  datatypes_and_errors();
+  phase_barrier(998); /* nobody leaves while a peer may still send to it */
+  MPI_Finalize();
+  if (failures) return 1;
+  printf("rank %d of %d ok\n", rank, size);
+  return 0;
+}
