@@ -99,9 +99,12 @@ class P2P {
         continue;
       }
       if (++idle < kSpin) continue;
-      std::uint32_t seen = own_.header().doorbell.load(std::memory_order_acquire);
-      if (progress() || done()) continue;
-      own_.wait_doorbell(seen, 1000);
+      std::uint32_t seen = own_.prepare_sleep();
+      if (progress() || done()) {
+        own_.cancel_sleep();
+        continue;
+      }
+      own_.sleep(seen, 1000);
     }
   }
 

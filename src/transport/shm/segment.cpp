@@ -115,19 +115,30 @@ Ring Segment::ring(std::uint32_t i) {
 }
 
 void Segment::ring_doorbell() {
-  hdr_->doorbell.fetch_add(1, std::memory_order_release);
-  // seq_cst pairs with the sleeper's store of `sleeping` before its final check.
-  if (hdr_->sleeping.load(std::memory_order_seq_cst) != 0)
-    futex(&hdr_->doorbell, FUTEX_WAKE, 1, nullptr);
+  // Dekker with prepare_sleep(): our data store (the ring's head, already
+  // published) and this load of `sleeping` are ordered by the fence; the
+  // sleeper stores `sleeping` and fences before it looks at the rings. One
+  // of us sees the other, so a wake-up is never lost, and a busy receiver
+  // costs the sender no atomic read-modify-write.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (hdr_->sleeping.load(std::memory_order_relaxed) == 0) return;
+  hdr_->doorbell.fetch_add(1, std::memory_order_relaxed);
+  futex(&hdr_->doorbell, FUTEX_WAKE, 1, nullptr);
 }
 
-void Segment::wait_doorbell(std::uint32_t seen, int timeout_us) {
-  hdr_->sleeping.store(1, std::memory_order_seq_cst);
-  if (hdr_->doorbell.load(std::memory_order_seq_cst) == seen) {
-    timespec ts{0, static_cast<long>(timeout_us) * 1000};
-    futex(&hdr_->doorbell, FUTEX_WAIT, seen, &ts);
-  }
+std::uint32_t Segment::prepare_sleep() {
+  std::uint32_t seen = hdr_->doorbell.load(std::memory_order_relaxed);
+  hdr_->sleeping.store(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return seen;
+}
+
+void Segment::sleep(std::uint32_t seen, int timeout_us) {
+  timespec ts{0, static_cast<long>(timeout_us) * 1000};
+  futex(&hdr_->doorbell, FUTEX_WAIT, seen, &ts);
   hdr_->sleeping.store(0, std::memory_order_relaxed);
 }
+
+void Segment::cancel_sleep() { hdr_->sleeping.store(0, std::memory_order_relaxed); }
 
 }  // namespace impi::transport::shm

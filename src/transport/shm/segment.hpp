@@ -48,10 +48,14 @@ class Segment {
   SegmentHeader &header() { return *hdr_; }
   const std::string &name() const { return name_; }
 
-  // Producer side: wakes the owner if it sleeps.
+  // Producer side, after publishing: wakes the owner if it sleeps.
   void ring_doorbell();
-  // Owner side: sleeps until the doorbell moves past `seen` or `timeout_us` passes.
-  void wait_doorbell(std::uint32_t seen, int timeout_us);
+  // Owner side: announce the intent to sleep, then look at the rings once
+  // more; sleep() if they were empty (until a doorbell or `timeout_us`),
+  // cancel_sleep() otherwise.
+  std::uint32_t prepare_sleep();
+  void sleep(std::uint32_t seen, int timeout_us);
+  void cancel_sleep();
 
  private:
   std::string name_;

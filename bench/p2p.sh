@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# p2p.sh - latency and bandwidth between 2 processes on this machine,
+# side by side: impi, Open MPI, MPICH (when installed), each running the
+# same bench/p2p_bench.c built by its own wrapper. Rounds are interleaved;
+# medians per size, and ratios (latency: theirs/ours, >1 = impi faster;
+# bandwidth: ours/theirs, >1 = impi faster).
+# Usage: bench/p2p.sh [build-dir] [rounds] [max_bytes]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rounds=${2:-3}
+max=${3:-4194304}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=$here/bench/p2p_bench.c
+"$build/bin/mpicc" -O2 -o "$work/impi" "$src"
+run_impi() { "$build/bin/impirun" -np 2 "$work/impi" "$@"; }
+libs=(impi)
+if command -v mpicc.openmpi >/dev/null; then
+  mpicc.openmpi -O2 -o "$work/ompi" "$src"; libs+=(ompi)
+fi
+run_ompi() {
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np 2 \
+    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
+}
+if command -v mpicc.mpich >/dev/null; then
+  mpicc.mpich -O2 -o "$work/mpich" "$src"; libs+=(mpich)
+fi
+run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
+for mode in latency bw; do
+  for r in $(seq "$rounds"); do
+    for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode /" >> "$work/all"; done
+  done
+done
+python3 - "$work/all" "${libs[@]}" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+libs = sys.argv[2:]
+for mode, unit in (("latency", "us"), ("bw", "MB/s")):
+    sizes = sorted({int(r[2]) for r in rows if r[1] == mode})
+    print(f"\n{mode} ({unit}), median of rounds")
+    print(f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:]))
+    for s in sizes:
+        med = {l: statistics.median(float(r[3]) for r in rows if r[0] == l and r[1] == mode and int(r[2]) == s) for l in libs}
+        ratio = [(med[l] / med["impi"]) if mode == "latency" else (med["impi"] / med[l]) for l in libs[1:]]
+        print(f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{x:>9.2f}x" for x in ratio))
+PY
