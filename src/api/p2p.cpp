@@ -4,6 +4,8 @@
 #include <fmt/core.h>
 
 #include <climits>
+#include <cstring>
+#include <optional>
 #include <vector>
 
 #include "api/datatypes.hpp"
@@ -19,32 +21,60 @@ using impi::core::RequestPtr;
 namespace {
 
 // ---- request handles
-std::vector<RequestPtr> g_requests(1);  // index 0: MPI_REQUEST_NULL
+// A handle holds the active operation, and for persistent requests the
+// arguments to start it again (MPI_Start).
+enum class Mode { standard, buffered, synchronous, ready, receive };
+struct Persistent {
+  Mode mode;
+  const void *sbuf;
+  void *rbuf;
+  int count;
+  MPI_Datatype type;
+  int peer, tag;
+  MPI_Comm comm;
+};
+struct Entry {
+  RequestPtr active;                  // null: inactive persistent request
+  std::optional<Persistent> persistent;
+  bool in_use = false;
+};
+std::vector<Entry> g_requests(1);  // index 0: MPI_REQUEST_NULL
 std::vector<std::uint32_t> g_free_requests;
 
-MPI_Request new_request(RequestPtr r) {
+MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
   std::uint32_t i;
   if (!g_free_requests.empty()) {
     i = g_free_requests.back();
     g_free_requests.pop_back();
-    g_requests[i] = std::move(r);
   } else {
     i = static_cast<std::uint32_t>(g_requests.size());
-    g_requests.push_back(std::move(r));
+    g_requests.emplace_back();
   }
+  g_requests[i] = Entry{std::move(r), std::move(p), true};
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }
 
-RequestPtr *find_request(MPI_Request h) {
+Entry *find_entry(MPI_Request h) {
   if (impi::api::handle_kind(h) != IMPI_KIND_REQUEST) return nullptr;
   std::uint32_t i = impi::api::handle_index(h);
-  if (i == 0 || i >= g_requests.size() || !g_requests[i]) return nullptr;
+  if (i == 0 || i >= g_requests.size() || !g_requests[i].in_use) return nullptr;
   return &g_requests[i];
 }
 
+// The active operation of a handle, or nullptr (invalid or inactive).
+RequestPtr *find_request(MPI_Request h) {
+  Entry *e = find_entry(h);
+  return e && e->active ? &e->active : nullptr;
+}
+
+// After completion: a persistent request goes inactive, others are freed.
 void release_request(MPI_Request *h) {
   std::uint32_t i = impi::api::handle_index(*h);
-  g_requests[i].reset();
+  if (g_requests[i].persistent) {
+    g_requests[i].active.reset();
+    return;
+  }
+  g_requests[i] = Entry{};
   g_free_requests.push_back(i);
   *h = MPI_REQUEST_NULL;
 }
@@ -61,6 +91,7 @@ RequestPtr null_peer_request(impi::core::Request::Kind kind) {
 
 void set_status(MPI_Status *st, const impi::core::Request &r, int err) {
   if (st == MPI_STATUS_IGNORE) return;
+  st->impi_cancelled = r.cancelled;
   if (r.kind == impi::core::Request::Kind::recv) {
     st->MPI_SOURCE = r.status.source;
     st->MPI_TAG = r.status.tag;
@@ -69,7 +100,6 @@ void set_status(MPI_Status *st, const impi::core::Request &r, int err) {
     st->impi_count = 0;
   }
   st->MPI_ERROR = err;
-  st->impi_cancelled = 0;
 }
 
 int request_error(const impi::core::Request &r) {
@@ -114,7 +144,7 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
 }
 
 int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, RequestPtr &out) {
+               MPI_Comm comm, RequestPtr &out, bool sync = false) {
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
     return rc;
@@ -123,7 +153,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
     return MPI_SUCCESS;
   }
   auto &rt = impi::core::Runtime::instance();
-  out = rt.p2p().isend(buf, count, t.type, t.world, t.comm->rank, tag, t.comm->context_id);
+  out = rt.p2p().isend(buf, count, t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
   return MPI_SUCCESS;
 }
 
@@ -215,7 +245,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
   if (!check_initialized("MPI_Wait")) return MPI_ERR_OTHER;
   if (!request) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "request is NULL");
-  if (*request == MPI_REQUEST_NULL) {  // an empty status (MPI 3.7.3)
+  if (*request == MPI_REQUEST_NULL || (find_entry(*request) && !find_request(*request))) {
+    // MPI_REQUEST_NULL or an inactive persistent request: an empty status (MPI 3.7.3)
     if (status != MPI_STATUS_IGNORE) {
       status->MPI_SOURCE = MPI_ANY_SOURCE;
       status->MPI_TAG = MPI_ANY_TAG;
@@ -238,7 +269,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   if (!check_initialized("MPI_Test")) return MPI_ERR_OTHER;
   if (!request || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test", "NULL argument");
-  if (*request == MPI_REQUEST_NULL) {
+  if (*request == MPI_REQUEST_NULL || (find_entry(*request) && !find_request(*request))) {
     *flag = 1;
     return PMPI_Wait(request, status);
   }
@@ -255,13 +286,13 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   if (count < 0 || (count > 0 && !array_of_requests))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitall", "bad request array");
   for (int i = 0; i < count; ++i)
-    if (array_of_requests[i] != MPI_REQUEST_NULL && !find_request(array_of_requests[i]))
+    if (array_of_requests[i] != MPI_REQUEST_NULL && !find_entry(array_of_requests[i]))
       return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Waitall", fmt::format("request {} is not valid", i));
   bool failed = false;
   for (int i = 0; i < count; ++i) {
     MPI_Status tmp;
     MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
-    if (array_of_requests[i] == MPI_REQUEST_NULL) {
+    if (array_of_requests[i] == MPI_REQUEST_NULL || !find_request(array_of_requests[i])) {
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
@@ -282,9 +313,10 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Stat
   impi::core::Runtime::instance().p2p().progress();
   for (int i = 0; i < count; ++i) {
     if (array_of_requests[i] == MPI_REQUEST_NULL) continue;
+    if (!find_entry(array_of_requests[i]))
+      return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Testall", "not a valid request");
     RequestPtr *slot = find_request(array_of_requests[i]);
-    if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Testall", "not a valid request");
-    if (!(*slot)->done) {
+    if (slot && !(*slot)->done) {
       *flag = 0;
       return MPI_SUCCESS;
     }
@@ -300,9 +332,9 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
     if (array_of_requests[i] == MPI_REQUEST_NULL) continue;
-    if (!find_request(array_of_requests[i]))
+    if (!find_entry(array_of_requests[i]))
       return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Waitany", "not a valid request");
-    any_active = true;
+    any_active = any_active || find_request(array_of_requests[i]);
   }
   if (!any_active) {
     *index = MPI_UNDEFINED;
@@ -312,7 +344,8 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
   int found = -1;
   impi::core::Runtime::instance().p2p().wait_until([&] {
     for (int i = 0; i < count; ++i)
-      if (array_of_requests[i] != MPI_REQUEST_NULL && (*find_request(array_of_requests[i]))->done) {
+      if (array_of_requests[i] != MPI_REQUEST_NULL && find_request(array_of_requests[i]) &&
+          (*find_request(array_of_requests[i]))->done) {
         found = i;
         return true;
       }
@@ -323,16 +356,19 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
 }
 
 int PMPI_Request_free(MPI_Request *request) {
-  if (!request || !find_request(*request))
+  if (!request || !find_entry(*request))
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_free", "not a valid request");
-  // The operation still completes; the engine keeps its own reference.
-  release_request(request);
+  // An active operation still completes; the engine keeps its own reference.
+  std::uint32_t i = impi::api::handle_index(*request);
+  g_requests[i] = Entry{};
+  g_free_requests.push_back(i);
+  *request = MPI_REQUEST_NULL;
   return MPI_SUCCESS;
 }
 
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
-  if (request == MPI_REQUEST_NULL) {
+  if (request == MPI_REQUEST_NULL || (find_entry(request) && !find_request(request))) {
     *flag = 1;
     MPI_Request none = MPI_REQUEST_NULL;
     return PMPI_Wait(&none, status);
@@ -399,6 +435,395 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
     int seen = 0;
     p.wait_until([&] { return ++seen > 1; });  // one progress/sleep round, then look again
   }
+}
+
+}  // extern "C"
+
+// ---- buffered sends (MPI 3.6): the message is copied into the attached
+// buffer's accounting before it goes out, so MPI_Bsend never waits for the
+// receiver; a buffer too small for it is MPI_ERR_BUFFER.
+namespace {
+struct Buffered {
+  RequestPtr req;
+  std::vector<std::byte> copy;
+  std::int64_t charge;
+};
+void *g_bsend_buf = nullptr;
+int g_bsend_size = 0;
+std::int64_t g_bsend_used = 0;
+std::vector<Buffered> g_buffered;
+
+void reclaim_buffered() {
+  impi::core::Runtime::instance().p2p().progress();
+  for (auto it = g_buffered.begin(); it != g_buffered.end();)
+    if (it->req->done) {
+      g_bsend_used -= it->charge;
+      it = g_buffered.erase(it);
+    } else {
+      ++it;
+    }
+}
+
+int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, RequestPtr &out) {
+  Target t;
+  if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
+    return rc;
+  if (dest == MPI_PROC_NULL) {
+    out = null_peer_request(impi::core::Request::Kind::send);
+    return MPI_SUCCESS;
+  }
+  reclaim_buffered();
+  impi::pack::PackCursor c(t.type, count);
+  std::int64_t charge = c.total() + MPI_BSEND_OVERHEAD;
+  if (g_bsend_used + charge > g_bsend_size)
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  fmt::format("{} bytes needed, {} of the attached {} are free", charge,
+                              g_bsend_size - g_bsend_used, g_bsend_size));
+  Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(c.total())), charge};
+  c.pack(buf, b.copy);
+  auto &rt = impi::core::Runtime::instance();
+  b.req = rt.p2p().isend(b.copy.data(), static_cast<std::int64_t>(b.copy.size()),
+                         impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
+                         t.comm->rank, tag, t.comm->context_id);
+  g_bsend_used += charge;
+  out = std::make_shared<impi::core::Request>();  // complete at once: the data is ours now
+  out->kind = impi::core::Request::Kind::send;
+  out->done = true;
+  g_buffered.push_back(std::move(b));
+  return MPI_SUCCESS;
+}
+
+int start_mode(Mode m, const Persistent &p, RequestPtr &out, const char *fn) {
+  switch (m) {
+    case Mode::buffered: return start_bsend(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
+    case Mode::synchronous: return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out, true);
+    case Mode::receive: return start_recv(fn, p.rbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
+    default: return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
+  }
+}
+
+// Validates a persistent request's arguments now (MPI checks at init time).
+int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatype type, int peer,
+                    int tag, MPI_Comm comm, MPI_Request *request, const char *fn) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
+  Target t;
+  if (int rc = check_args(fn, m == Mode::receive ? rbuf : sbuf, count, type, peer, tag, comm,
+                          m == Mode::receive, t);
+      rc != MPI_SUCCESS)
+    return rc;
+  *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm});
+  return MPI_SUCCESS;
+}
+
+// One status for MPI_Waitsome/Testsome/Testany results.
+int complete_at(MPI_Request array[], int i, MPI_Status *st) {
+  RequestPtr r = *find_request(array[i]);
+  int err = request_error(*r);
+  set_status(st, *r, err);
+  release_request(&array[i]);
+  return err;
+}
+}  // namespace
+
+extern "C" {
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  RequestPtr r;
+  if (int rc = start_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, r, true); rc != MPI_SUCCESS)
+    return rc;
+  wait_done(r);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Issend", "request is NULL");
+  RequestPtr r;
+  if (int rc = start_send("MPI_Issend", buf, count, datatype, dest, tag, comm, r, true); rc != MPI_SUCCESS)
+    return rc;
+  *request = new_request(std::move(r));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  RequestPtr r;
+  return start_bsend("MPI_Bsend", buf, count, datatype, dest, tag, comm, r);
+}
+
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Ibsend", "request is NULL");
+  RequestPtr r;
+  if (int rc = start_bsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, r); rc != MPI_SUCCESS)
+    return rc;
+  *request = new_request(std::move(r));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size) {
+  if (!check_initialized("MPI_Buffer_attach")) return MPI_ERR_OTHER;
+  if (size < 0 || (!buffer && size > 0))
+    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "bad buffer or size");
+  if (g_bsend_buf)
+    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
+  g_bsend_buf = buffer;
+  g_bsend_size = size;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size) {
+  if (!check_initialized("MPI_Buffer_detach")) return MPI_ERR_OTHER;
+  if (!buffer_addr || !size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
+  // Blocks until every buffered message has been transmitted (MPI 3.6.1).
+  impi::core::Runtime::instance().p2p().wait_until([] {
+    reclaim_buffered();
+    return g_buffered.empty();
+  });
+  *static_cast<void **>(buffer_addr) = g_bsend_buf;
+  *size = g_bsend_size;
+  g_bsend_buf = nullptr;
+  g_bsend_size = 0;
+  return MPI_SUCCESS;
+}
+
+// ---- persistent requests
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::standard, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Send_init");
+}
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::buffered, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Bsend_init");
+}
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::synchronous, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Ssend_init");
+}
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::ready, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Rsend_init");
+}
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request) {
+  return make_persistent(Mode::receive, nullptr, buf, count, datatype, source, tag, comm, request,
+                         "MPI_Recv_init");
+}
+
+int PMPI_Start(MPI_Request *request) {
+  if (!check_initialized("MPI_Start")) return MPI_ERR_OTHER;
+  Entry *e = request ? find_entry(*request) : nullptr;
+  if (!e || !e->persistent)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
+  if (e->active) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
+  Persistent p = *e->persistent;
+  RequestPtr r;
+  if (int rc = start_mode(p.mode, p, r, "MPI_Start"); rc != MPI_SUCCESS) return rc;
+  find_entry(*request)->active = std::move(r);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
+  if (count < 0 || (count > 0 && !array_of_requests))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Startall", "bad request array");
+  for (int i = 0; i < count; ++i)
+    if (int rc = PMPI_Start(&array_of_requests[i]); rc != MPI_SUCCESS) return rc;
+  return MPI_SUCCESS;
+}
+
+// ---- cancel
+int PMPI_Cancel(MPI_Request *request) {
+  if (!check_initialized("MPI_Cancel")) return MPI_ERR_OTHER;
+  RequestPtr *slot = request ? find_request(*request) : nullptr;
+  if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel", "not an active request");
+  impi::core::Runtime::instance().p2p().cancel(*slot);  // if too late, it completes normally
+  return MPI_SUCCESS;
+}
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
+  if (!status || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
+  *flag = status->impi_cancelled;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag) {
+  if (!status) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled", "NULL status");
+  status->impi_cancelled = flag != 0;
+  return MPI_SUCCESS;
+}
+
+// ---- more completion calls
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
+  if (!check_initialized("MPI_Testany")) return MPI_ERR_OTHER;
+  if (!index || !flag || count < 0 || (count > 0 && !array_of_requests))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testany", "bad arguments");
+  impi::core::Runtime::instance().p2p().progress();
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (array_of_requests[i] == MPI_REQUEST_NULL) continue;
+    RequestPtr *slot = find_request(array_of_requests[i]);
+    if (!slot) continue;
+    any_active = true;
+    if ((*slot)->done) {
+      *index = i;
+      *flag = 1;
+      int err = complete_at(array_of_requests, i, status);
+      return err == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_NULL, err, "MPI_Testany", "message truncated");
+    }
+  }
+  *index = MPI_UNDEFINED;
+  *flag = !any_active;
+  if (!any_active) {
+    MPI_Request none = MPI_REQUEST_NULL;
+    PMPI_Wait(&none, status);
+  }
+  return MPI_SUCCESS;
+}
+
+static int some(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[],
+                bool wait, const char *fn) {
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!outcount || incount < 0 || (incount > 0 && (!reqs || !indices)))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arguments");
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  auto ready = [&] {
+    bool active = false;
+    for (int i = 0; i < incount; ++i)
+      if (reqs[i] != MPI_REQUEST_NULL && find_request(reqs[i])) {
+        active = true;
+        if ((*find_request(reqs[i]))->done) return true;
+      }
+    return !active;
+  };
+  if (wait)
+    p2p.wait_until(ready);
+  else
+    p2p.progress();
+  int n = 0;
+  bool active = false, failed = false;
+  for (int i = 0; i < incount; ++i) {
+    if (reqs[i] == MPI_REQUEST_NULL || !find_request(reqs[i])) continue;
+    active = true;
+    if (!(*find_request(reqs[i]))->done) continue;
+    MPI_Status tmp;
+    int err = complete_at(reqs, i, statuses == MPI_STATUSES_IGNORE ? &tmp : &statuses[n]);
+    failed = failed || err != MPI_SUCCESS;
+    indices[n++] = i;
+  }
+  *outcount = active ? n : MPI_UNDEFINED;
+  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                  MPI_Status array_of_statuses[]) {
+  return some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, true, "MPI_Waitsome");
+}
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                  MPI_Status array_of_statuses[]) {
+  return some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, false, "MPI_Testsome");
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+  // Send a packed copy, so the receive may overwrite the buffer.
+  auto t = impi::api::lookup_type(datatype);
+  if (!t) return report(comm, MPI_ERR_TYPE, "MPI_Sendrecv_replace", "not a valid datatype");
+  if (count < 0) return report(comm, MPI_ERR_COUNT, "MPI_Sendrecv_replace", "negative count");
+  impi::pack::PackCursor c(t->type, count);
+  std::vector<std::byte> copy(static_cast<size_t>(c.total()));
+  c.pack(buf, copy);
+  return PMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, buf, count,
+                       datatype, source, recvtag, comm, status);
+}
+
+// ---- matched probe and receive (MPI 3.8.2)
+namespace {
+std::vector<std::uint64_t> g_messages(2);  // index 0: NULL, 1: MPI_MESSAGE_NO_PROC
+std::vector<std::uint32_t> g_free_messages;
+MPI_Message new_message(std::uint64_t claim) {
+  std::uint32_t i;
+  if (!g_free_messages.empty()) {
+    i = g_free_messages.back();
+    g_free_messages.pop_back();
+    g_messages[i] = claim;
+  } else {
+    i = static_cast<std::uint32_t>(g_messages.size());
+    g_messages.push_back(claim);
+  }
+  return impi::api::make_handle<MPI_Message>(IMPI_KIND_MESSAGE, i);
+}
+}  // namespace
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) {
+  Target t;
+  if (int rc = check_args("MPI_Improbe", nullptr, 0, MPI_BYTE, source, tag, comm, true, t); rc != MPI_SUCCESS)
+    return rc;
+  if (!flag || !message) return report(comm, MPI_ERR_ARG, "MPI_Improbe", "NULL argument");
+  if (source == MPI_PROC_NULL) {
+    *flag = 1;
+    *message = MPI_MESSAGE_NO_PROC;
+    return PMPI_Iprobe(source, tag, comm, flag, status);
+  }
+  auto m = impi::core::Runtime::instance().p2p().improbe(
+      source == MPI_ANY_SOURCE ? impi::core::kAnySource : source,
+      tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag, t.comm->context_id);
+  *flag = m.has_value();
+  if (!m) return MPI_SUCCESS;
+  *message = new_message(m->second);
+  if (status != MPI_STATUS_IGNORE) {
+    status->MPI_SOURCE = m->first.source;
+    status->MPI_TAG = m->first.tag;
+    status->MPI_ERROR = MPI_SUCCESS;
+    status->impi_count = m->first.bytes;
+    status->impi_cancelled = 0;
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
+  int flag = 0;
+  for (;;) {
+    int rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
+    if (rc != MPI_SUCCESS || flag) return rc;
+    int seen = 0;
+    impi::core::Runtime::instance().p2p().wait_until([&] { return ++seen > 1; });
+  }
+}
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request) {
+  const char *fn = "MPI_Imrecv";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!message || !request) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    *request = new_request(null_peer_request(impi::core::Request::Kind::recv));
+    *message = MPI_MESSAGE_NULL;
+    return MPI_SUCCESS;
+  }
+  std::uint32_t i = impi::api::handle_index(*message);
+  if (impi::api::handle_kind(*message) != IMPI_KIND_MESSAGE || i < 2 || i >= g_messages.size() ||
+      g_messages[i] == 0)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a valid message");
+  auto ty = impi::api::lookup_type(datatype);
+  if (!ty || !ty->committed) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "bad datatype");
+  if (count < 0) return report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, "negative count");
+  RequestPtr r = impi::core::Runtime::instance().p2p().mrecv(g_messages[i], buf, count, ty->type);
+  g_messages[i] = 0;
+  g_free_messages.push_back(i);
+  *message = MPI_MESSAGE_NULL;
+  if (!r) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "the message was already received");
+  *request = new_request(std::move(r));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) {
+  MPI_Request req;
+  if (int rc = PMPI_Imrecv(buf, count, datatype, message, &req); rc != MPI_SUCCESS) return rc;
+  return PMPI_Wait(&req, status);
 }
 
 }  // extern "C"

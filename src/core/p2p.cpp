@@ -15,7 +15,7 @@ using base::Errc;
 
 // A record in a ring: this header, then `payload` bytes, padded to 8.
 struct P2P::Header {
-  enum : std::uint32_t { eager = 1, first = 2, chunk = 3 };
+  enum : std::uint32_t { eager = 1, first = 2, chunk = 3, ack = 4 };
   std::uint32_t kind;
   std::uint32_t payload;
   std::int32_t source;  // sender's rank in the communicator
@@ -23,6 +23,7 @@ struct P2P::Header {
   std::int32_t context;
   std::int32_t reserved;
   std::int64_t msg_len;
+  std::uint64_t sync_id;  // synchronous send: echoed in the receiver's ack
 };
 
 
@@ -31,7 +32,7 @@ constexpr std::uint64_t pad8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{
 }  // namespace
 
 base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank, int nlocal) {
-  static_assert(sizeof(Header) == 32, "ring record headers are 32 bytes");
+  static_assert(sizeof(Header) == 40, "ring record headers are 40 bytes");
   std::uint64_t ring = static_cast<std::uint64_t>(base::get_int("shm_ring_bytes"));
   if (ring < 4096 || (ring & (ring - 1)) != 0)
     return {Errc::invalid_argument, fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
@@ -87,8 +88,13 @@ void P2P::finish_recv(Request &r) {
 }
 
 RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                      int src_rank, int tag, int context) {
+                      int src_rank, int tag, int context, bool sync) {
   auto r = std::make_shared<Request>();
+  r->sync = sync;
+  if (sync) {
+    r->id = next_id_++;
+    if (dest_world != me_) awaiting_ack_.push_back(r);
+  }
   r->kind = Request::Kind::send;
   r->send_buf = buf;
   r->count = count;
@@ -114,15 +120,33 @@ void P2P::deliver_self(const RequestPtr &s) {
   std::vector<std::byte> bytes(static_cast<size_t>(s->total));
   s->cursor->pack(s->send_buf, bytes);
   Header h{Header::eager, static_cast<std::uint32_t>(bytes.size()), s->status.source, s->tag,
-           s->context, 0, s->total};
+           s->context, 0, s->total, 0};
   Peer self;
-  start_message(self, h, bytes);
   s->moved = s->total;
-  s->done = true;
+  s->done = !s->sync;  // a synchronous self-send completes when matched
+  start_message(self, h, bytes, s->sync ? s : nullptr);
+}
+
+void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync) {
+  if (self_sync) {
+    self_sync->acked = true;
+    self_sync->done = true;
+  } else if (sync_id != 0 && peer_local >= 0) {
+    Peer &p = peers_[static_cast<size_t>(peer_local)];
+    p.acks.push_back(sync_id);
+    push_sends(p);
+  }
 }
 
 bool P2P::push_sends(Peer &p) {
   bool moved = false;
+  while (!p.acks.empty() && p.out.free_space() >= sizeof(Header)) {
+    Header a{Header::ack, 0, 0, 0, 0, 0, 0, p.acks.front()};
+    p.out.write_at(0, std::as_bytes(std::span(&a, 1)));
+    p.out.publish(sizeof(Header));
+    p.acks.pop_front();
+    moved = true;
+  }
   while (!p.sendq.empty()) {
     Request &r = *p.sendq.front();
     bool first = r.moved == 0;
@@ -134,7 +158,8 @@ bool P2P::push_sends(Peer &p) {
     if (p.out.free_space() < need) break;  // the receiver has not drained yet
     Header h{first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? Header::eager : Header::first)
                    : Header::chunk,
-             static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, 0, r.total};
+             static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, 0, r.total,
+             first && r.sync ? r.id : 0};
     p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
     std::uint64_t done = 0;
     while (done < payload) {  // pack straight into the ring (two windows at the wrap)
@@ -145,7 +170,7 @@ bool P2P::push_sends(Peer &p) {
     r.moved += static_cast<std::int64_t>(payload);
     moved = true;
     if (r.moved == r.total) {
-      r.done = true;
+      r.done = !r.sync || r.acked;
       p.sendq.pop_front();
     }
   }
@@ -153,11 +178,14 @@ bool P2P::push_sends(Peer &p) {
   return moved;
 }
 
-void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload) {
+void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
+                        const RequestPtr &self_sync) {
+  int peer_local = p.world >= 0 ? local_of_world_[static_cast<size_t>(p.world)] : -1;
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!matches(**it, h.source, h.tag, h.context)) continue;
     RequestPtr r = *it;
     posted_.erase(it);
+    matched(peer_local, h.sync_id, self_sync);
     r->status.source = h.source;
     r->status.tag = h.tag;
     r->msg_len = h.msg_len;
@@ -171,7 +199,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
   }
   unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
                          std::vector<std::byte>(payload.begin(), payload.end()),
-                         h.kind == Header::eager});
+                         h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0});
   if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
 }
 
@@ -211,10 +239,19 @@ bool P2P::drain(Peer &p) {
       p.in.read_at(sizeof(Header), joined.data(), h.payload);
       payload = joined;
     }
-    if (h.kind == Header::chunk)
+    if (h.kind == Header::ack) {
+      for (auto it = awaiting_ack_.begin(); it != awaiting_ack_.end(); ++it)
+        if ((*it)->id == h.sync_id) {
+          (*it)->acked = true;
+          (*it)->done = (*it)->moved == (*it)->total;
+          awaiting_ack_.erase(it);
+          break;
+        }
+    } else if (h.kind == Header::chunk) {
       add_bytes(p, payload);
-    else
+    } else {
       start_message(p, h, payload);
+    }
     p.in.consume(rec);
     any = true;
   }
@@ -233,7 +270,8 @@ bool P2P::progress() {
   return any;
 }
 
-void P2P::bind(const RequestPtr &r, std::list<Unexpected>::iterator u) {
+void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexpected>::iterator u) {
+  matched(u->peer_local, u->sync_id, u->self_sync);
   r->status.source = u->source;
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
@@ -246,7 +284,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected>::iterator u) {
       if (p.incoming.active && !p.incoming.to_request && p.incoming.unexpected == u)
         p.incoming = {r, {}, true, true};
   }
-  unexpected_.erase(u);
+  from.erase(u);
 }
 
 RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int source, int tag,
@@ -264,7 +302,7 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int sou
   progress();  // pick up what has arrived, so ordering with posted receives holds
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
     if (matches(*r, it->source, it->tag, it->context)) {
-      bind(r, it);
+      bind(r, unexpected_, it);
       return r;
     }
   posted_.push_back(r);
@@ -280,6 +318,65 @@ std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
   for (const auto &u : unexpected_)
     if (matches(probe, u.source, u.tag, u.context)) return MsgStatus{u.source, u.tag, u.msg_len, 0};
   return std::nullopt;
+}
+
+}  // namespace impi::core
+
+namespace impi::core {
+
+std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int tag, int context) {
+  progress();
+  Request probe;
+  probe.peer = source;
+  probe.tag = tag;
+  probe.context = context;
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (!matches(probe, it->source, it->tag, it->context)) continue;
+    it->claim_id = next_id_++;
+    MsgStatus st{it->source, it->tag, it->msg_len, 0};
+    std::uint64_t id = it->claim_id;
+    claimed_.splice(claimed_.end(), unexpected_, it);  // iterators stay valid
+    return std::make_pair(st, id);
+  }
+  return std::nullopt;
+}
+
+RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type) {
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::recv;
+  r->recv_buf = buf;
+  r->count = count;
+  r->type = std::move(type);
+  r->cursor.emplace(r->type, count);
+  r->total = r->cursor->total();
+  for (auto it = claimed_.begin(); it != claimed_.end(); ++it)
+    if (it->claim_id == message) {
+      r->peer = it->source;
+      r->tag = it->tag;
+      r->context = it->context;
+      bind(r, claimed_, it);
+      return r;
+    }
+  return nullptr;
+}
+
+bool P2P::cancel(const RequestPtr &r) {
+  if (r->done) return false;
+  if (r->kind == Request::Kind::recv) {
+    auto it = std::find(posted_.begin(), posted_.end(), r);
+    if (it == posted_.end()) return false;  // matched already: it will complete
+    posted_.erase(it);
+  } else {
+    if (r->peer == me_ || r->moved != 0) return false;  // already (partly) delivered
+    auto &q = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])].sendq;
+    auto it = std::find(q.begin(), q.end(), r);
+    if (it == q.end()) return false;
+    q.erase(it);
+    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r), awaiting_ack_.end());
+  }
+  r->cancelled = true;
+  r->done = true;
+  return true;
 }
 
 }  // namespace impi::core

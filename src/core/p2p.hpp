@@ -60,6 +60,11 @@ struct Request {
   std::int64_t total = 0;  // send: bytes to send; recv: capacity
   std::int64_t moved = 0;  // bytes sent / received so far
   std::int64_t msg_len = 0;
+  // Synchronous sends complete when the receiver has matched the message.
+  bool sync = false;
+  bool acked = false;
+  std::uint64_t id = 0;
+  bool cancelled = false;
 };
 using RequestPtr = std::shared_ptr<Request>;
 
@@ -81,11 +86,16 @@ class P2P {
   bool reachable(int world_rank) const;
 
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                   int src_rank_in_comm, int tag, int context);
+                   int src_rank_in_comm, int tag, int context, bool sync = false);
   RequestPtr irecv(void *buf, std::int64_t count, pack::TypePtr type, int source_world, int tag,
                    int context);
   // Looks for a matching message without receiving it.
   std::optional<MsgStatus> iprobe(int source_world, int tag, int context);
+  // Matched probe: takes the message out of matching; mrecv receives it.
+  std::optional<std::pair<MsgStatus, std::uint64_t>> improbe(int source_world, int tag, int context);
+  RequestPtr mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type);
+  // Cancels a receive still posted, or a send not yet started; true if cancelled.
+  bool cancel(const RequestPtr &r);
 
   // One pass over the rings and pending sends; true if anything moved.
   bool progress();
@@ -116,6 +126,10 @@ class P2P {
     std::int64_t msg_len;
     std::vector<std::byte> data;  // packed bytes received so far
     bool complete = false;
+    int peer_local = -1;          // sender's local rank (for the sync ack)
+    std::uint64_t sync_id = 0;    // nonzero: the sender waits for our match
+    RequestPtr self_sync;         // a synchronous self-send waiting for its match
+    std::uint64_t claim_id = 0;   // set once claimed by a matched probe
   };
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;                   // matched receive, or
@@ -129,15 +143,18 @@ class P2P {
     transport::shm::Ring out;     // our ring in the peer's segment
     transport::shm::Ring in;      // the peer's ring in our segment
     std::deque<RequestPtr> sendq;
+    std::deque<std::uint64_t> acks;  // sync acks owed to this peer
     Incoming incoming;
   };
 
   void deliver_self(const RequestPtr &send);
   bool push_sends(Peer &p);
   bool drain(Peer &p);
-  void start_message(Peer &p, const Header &h, std::span<const std::byte> payload);
+  void start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
+                     const RequestPtr &self_sync = nullptr);
+  void matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync);
   void add_bytes(Peer &p, std::span<const std::byte> payload);
-  void bind(const RequestPtr &recv, std::list<Unexpected>::iterator u);
+  void bind(const RequestPtr &recv, std::list<Unexpected> &from, std::list<Unexpected>::iterator u);
   static bool matches(const Request &r, int source, int tag, int context);
   void finish_recv(Request &r);
 
@@ -149,6 +166,9 @@ class P2P {
   std::vector<int> local_of_world_;    // world rank -> local rank or -1
   std::list<RequestPtr> posted_;
   std::list<Unexpected> unexpected_;
+  std::list<Unexpected> claimed_;  // taken by MPI_Mprobe/Improbe, awaiting MPI_Mrecv
+  std::uint64_t next_id_ = 1;
+  std::vector<RequestPtr> awaiting_ack_;  // synchronous sends (few at a time)
 };
 
 }  // namespace impi::core

@@ -148,6 +148,100 @@ static void datatypes_and_errors(void) {
   CHECK(MPI_Wait(NULL, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
 }
 
+/* Synchronous, buffered and persistent sends; cancel; matched probe;
+ * Waitsome/Testany; Sendrecv_replace. */
+static void modes(void) {
+  int v = 42, got = 0, flag = 1, i;
+  MPI_Status st;
+  MPI_Request req;
+  if (rank == 0) {
+    /* Issend cannot complete before rank 1 posts its receive (after "go"). */
+    MPI_Issend(&v, 1, MPI_INT, 1, 60, MPI_COMM_WORLD, &req);
+    for (i = 0; i < 100; ++i) MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    CHECK(flag == 0);
+    MPI_Send(&v, 1, MPI_INT, 1, 61, MPI_COMM_WORLD); /* go */
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Ssend(&v, 1, MPI_INT, 1, 62, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(&got, 1, MPI_INT, 0, 61, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&got, 1, MPI_INT, 0, 60, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(got == 42);
+    MPI_Recv(&got, 1, MPI_INT, 0, 62, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  /* Buffered sends: enough room works, too little is MPI_ERR_BUFFER. */
+  {
+    char space[3 * (sizeof(int) + MPI_BSEND_OVERHEAD)];
+    void *back;
+    int bsize;
+    MPI_Buffer_attach(space, sizeof space);
+    if (rank == 0) {
+      for (i = 0; i < 3; ++i) CHECK(MPI_Bsend(&i, 1, MPI_INT, 1, 70, MPI_COMM_WORLD) == MPI_SUCCESS);
+      CHECK(MPI_Bsend(&i, 1000, MPI_INT, 1, 71, MPI_COMM_WORLD) == MPI_ERR_BUFFER);
+    } else if (rank == 1) {
+      for (i = 0; i < 3; ++i) {
+        MPI_Recv(&got, 1, MPI_INT, 0, 70, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(got == i);
+      }
+    }
+    MPI_Buffer_detach(&back, &bsize);
+    CHECK(back == space && bsize == (int)sizeof space);
+  }
+  /* Persistent requests reused many times. */
+  {
+    MPI_Request p;
+    int x = 0;
+    if (rank == 0) MPI_Send_init(&x, 1, MPI_INT, 1, 80, MPI_COMM_WORLD, &p);
+    if (rank == 1) MPI_Recv_init(&x, 1, MPI_INT, 0, 80, MPI_COMM_WORLD, &p);
+    if (rank <= 1) {
+      for (i = 0; i < 200; ++i) {
+        if (rank == 0) x = i;
+        MPI_Start(&p);
+        MPI_Wait(&p, &st);
+        if (rank == 1) CHECK(x == i);
+        CHECK(p != MPI_REQUEST_NULL); /* inactive, not freed */
+      }
+      MPI_Request_free(&p);
+      CHECK(p == MPI_REQUEST_NULL);
+    }
+  }
+  /* Cancel an unmatched receive. */
+  MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &req);
+  MPI_Cancel(&req);
+  MPI_Wait(&req, &st);
+  MPI_Test_cancelled(&st, &flag);
+  CHECK(flag == 1);
+  /* Matched probe, Waitsome, Testany, Sendrecv_replace. */
+  if (rank == 1) {
+    int two[2] = {7, 8};
+    MPI_Send(two, 2, MPI_INT, 0, 90, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Message msg;
+    int two[2] = {0, 0}, count;
+    MPI_Mprobe(MPI_ANY_SOURCE, 90, MPI_COMM_WORLD, &msg, &st);
+    MPI_Get_count(&st, MPI_INT, &count);
+    CHECK(count == 2 && st.MPI_SOURCE == 1);
+    MPI_Mrecv(two, 2, MPI_INT, &msg, &st);
+    CHECK(two[1] == 8 && msg == MPI_MESSAGE_NULL);
+  }
+  {
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, val = rank, outcount, idx[2];
+    MPI_Request rq[2];
+    int a = -1, b = rank;
+    MPI_Sendrecv_replace(&val, 1, MPI_INT, right, 91, left, 91, MPI_COMM_WORLD, &st);
+    CHECK(val == left);
+    MPI_Irecv(&a, 1, MPI_INT, left, 92, MPI_COMM_WORLD, &rq[0]);
+    MPI_Isend(&b, 1, MPI_INT, right, 92, MPI_COMM_WORLD, &rq[1]);
+    for (i = 0; i < 2;) {
+      MPI_Waitsome(2, rq, &outcount, idx, MPI_STATUSES_IGNORE);
+      CHECK(outcount >= 1);
+      i += outcount;
+    }
+    CHECK(a == left);
+    MPI_Testany(2, rq, &idx[0], &flag, MPI_STATUS_IGNORE);
+    CHECK(flag == 1 && idx[0] == MPI_UNDEFINED);
+  }
+}
+
 /* Nobody starts the next phase before everyone finished this one (a
  * barrier from point-to-point: MPI_Barrier belongs to the collectives). */
 static void phase_barrier(int tag) {
@@ -178,6 +272,8 @@ int main(int argc, char **argv) {
   alltoall_nonblocking();
   phase_barrier(996);
   datatypes_and_errors();
+  phase_barrier(1000);
+  modes();
   phase_barrier(998); /* nobody leaves while a peer may still send to it */
   MPI_Finalize();
   if (failures) return 1;

@@ -126,39 +126,6 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   (void)comm;
   return impi::api::unsupported("MPI_Bcast", comm);
 }
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  return impi::api::unsupported("MPI_Bsend", comm);
-}
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Bsend_init", comm);
-}
-int PMPI_Buffer_attach(void *buffer, int size) {
-  (void)buffer;
-  (void)size;
-  return impi::api::unsupported("MPI_Buffer_attach", MPI_COMM_NULL);
-}
-int PMPI_Buffer_detach(void *buffer, int *size) {
-  (void)buffer;
-  (void)size;
-  return impi::api::unsupported("MPI_Buffer_detach", MPI_COMM_NULL);
-}
-int PMPI_Cancel(MPI_Request *request) {
-  (void)request;
-  return impi::api::unsupported("MPI_Cancel", MPI_COMM_NULL);
-}
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   (void)comm;
   (void)rank;
@@ -1138,16 +1105,6 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
   (void)request;
   return impi::api::unsupported("MPI_Ibcast", comm);
 }
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ibsend", comm);
-}
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
   (void)recvbuf;
@@ -1182,23 +1139,6 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   (void)comm;
   (void)request;
   return impi::api::unsupported("MPI_Igatherv", comm);
-}
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) {
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)flag;
-  (void)message;
-  (void)status;
-  return impi::api::unsupported("MPI_Improbe", comm);
-}
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)type;
-  (void)message;
-  (void)request;
-  return impi::api::unsupported("MPI_Imrecv", MPI_COMM_NULL);
 }
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
@@ -1391,16 +1331,6 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
   (void)request;
   return impi::api::unsupported("MPI_Iscatterv", comm);
 }
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Issend", comm);
-}
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) {
   (void)copy_fn;
   (void)delete_fn;
@@ -1417,22 +1347,6 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   (void)info;
   (void)port_name;
   return impi::api::unsupported("MPI_Lookup_name", MPI_COMM_NULL);
-}
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)message;
-  (void)status;
-  return impi::api::unsupported("MPI_Mprobe", comm);
-}
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
-  (void)buf;
-  (void)count;
-  (void)type;
-  (void)message;
-  (void)status;
-  return impi::api::unsupported("MPI_Mrecv", MPI_COMM_NULL);
 }
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf;
@@ -1524,16 +1438,6 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
   (void)request;
   return impi::api::unsupported("MPI_Raccumulate", MPI_COMM_NULL);
 }
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)source;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Recv_init", comm);
-}
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   (void)sendbuf;
   (void)recvbuf;
@@ -1610,16 +1514,6 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
   (void)request;
   return impi::api::unsupported("MPI_Rput", MPI_COMM_NULL);
 }
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Rsend_init", comm);
-}
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   (void)sendbuf;
   (void)recvbuf;
@@ -1652,56 +1546,6 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
   (void)comm;
   return impi::api::unsupported("MPI_Scatterv", comm);
 }
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Send_init", comm);
-}
-int PMPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)sendtag;
-  (void)source;
-  (void)recvtag;
-  (void)comm;
-  (void)status;
-  return impi::api::unsupported("MPI_Sendrecv_replace", comm);
-}
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  return impi::api::unsupported("MPI_Ssend", comm);
-}
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  (void)buf;
-  (void)count;
-  (void)datatype;
-  (void)dest;
-  (void)tag;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ssend_init", comm);
-}
-int PMPI_Start(MPI_Request *request) {
-  (void)request;
-  return impi::api::unsupported("MPI_Start", MPI_COMM_NULL);
-}
-int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
-  (void)count;
-  (void)array_of_requests;
-  return impi::api::unsupported("MPI_Startall", MPI_COMM_NULL);
-}
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
   (void)c_status;
   (void)f_status;
@@ -1711,11 +1555,6 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
   (void)f_status;
   (void)c_status;
   return impi::api::unsupported("MPI_Status_f2c", MPI_COMM_NULL);
-}
-int PMPI_Status_set_cancelled(MPI_Status *status, int flag) {
-  (void)status;
-  (void)flag;
-  return impi::api::unsupported("MPI_Status_set_cancelled", MPI_COMM_NULL);
 }
 int PMPI_T_category_changed(int *stamp) {
   (void)stamp;
@@ -1905,27 +1744,6 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
   (void)buf;
   return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
 }
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
-  (void)status;
-  (void)flag;
-  return impi::api::unsupported("MPI_Test_cancelled", MPI_COMM_NULL);
-}
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
-  (void)count;
-  (void)array_of_requests;
-  (void)index;
-  (void)flag;
-  (void)status;
-  return impi::api::unsupported("MPI_Testany", MPI_COMM_NULL);
-}
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) {
-  (void)incount;
-  (void)array_of_requests;
-  (void)outcount;
-  (void)array_of_indices;
-  (void)array_of_statuses;
-  return impi::api::unsupported("MPI_Testsome", MPI_COMM_NULL);
-}
 int PMPI_Topo_test(MPI_Comm comm, int *status) {
   (void)comm;
   (void)status;
@@ -1982,14 +1800,6 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
   (void)info;
   (void)port_name;
   return impi::api::unsupported("MPI_Unpublish_name", MPI_COMM_NULL);
-}
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) {
-  (void)incount;
-  (void)array_of_requests;
-  (void)outcount;
-  (void)array_of_indices;
-  (void)array_of_statuses;
-  return impi::api::unsupported("MPI_Waitsome", MPI_COMM_NULL);
 }
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) {
   (void)size;
@@ -2212,11 +2022,6 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) __at
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) __attribute__((weak, alias("PMPI_Attr_put")));
 int MPI_Barrier(MPI_Comm comm) __attribute__((weak, alias("PMPI_Barrier")));
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Bcast")));
-int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) __attribute__((weak, alias("PMPI_Bsend")));
-int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Bsend_init")));
-int MPI_Buffer_attach(void *buffer, int size) __attribute__((weak, alias("PMPI_Buffer_attach")));
-int MPI_Buffer_detach(void *buffer, int *size) __attribute__((weak, alias("PMPI_Buffer_detach")));
-int MPI_Cancel(MPI_Request *request) __attribute__((weak, alias("PMPI_Cancel")));
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) __attribute__((weak, alias("PMPI_Cart_coords")));
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) __attribute__((weak, alias("PMPI_Cart_create")));
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) __attribute__((weak, alias("PMPI_Cart_get")));
@@ -2354,12 +2159,9 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ialltoallw")));
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ibarrier")));
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ibcast")));
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ibsend")));
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iexscan")));
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Igather")));
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Igatherv")));
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) __attribute__((weak, alias("PMPI_Improbe")));
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) __attribute__((weak, alias("PMPI_Imrecv")));
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_allgather")));
 int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_allgatherv")));
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoall")));
@@ -2382,12 +2184,9 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscan")));
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatter")));
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatterv")));
-int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Issend")));
 int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) __attribute__((weak, alias("PMPI_Keyval_create")));
 int MPI_Keyval_free(int *keyval) __attribute__((weak, alias("PMPI_Keyval_free")));
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Lookup_name")));
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) __attribute__((weak, alias("PMPI_Mprobe")));
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) __attribute__((weak, alias("PMPI_Mrecv")));
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgather")));
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgatherv")));
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoall")));
@@ -2397,7 +2196,6 @@ int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PM
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Recv_init")));
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce")));
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter")));
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter_block")));
@@ -2405,19 +2203,11 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget")));
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget_accumulate")));
 int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rput")));
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Rsend_init")));
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scan")));
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scatter")));
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scatterv")));
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Send_init")));
-int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status) __attribute__((weak, alias("PMPI_Sendrecv_replace")));
-int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) __attribute__((weak, alias("PMPI_Ssend")));
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ssend_init")));
-int MPI_Start(MPI_Request *request) __attribute__((weak, alias("PMPI_Start")));
-int MPI_Startall(int count, MPI_Request array_of_requests[]) __attribute__((weak, alias("PMPI_Startall")));
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) __attribute__((weak, alias("PMPI_Status_c2f")));
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) __attribute__((weak, alias("PMPI_Status_f2c")));
-int MPI_Status_set_cancelled(MPI_Status *status, int flag) __attribute__((weak, alias("PMPI_Status_set_cancelled")));
 int MPI_T_category_changed(int *stamp) __attribute__((weak, alias("PMPI_T_category_changed")));
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]) __attribute__((weak, alias("PMPI_T_category_get_categories")));
 int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) __attribute__((weak, alias("PMPI_T_category_get_cvars")));
@@ -2449,9 +2239,6 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) __attribute__((weak, al
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_start")));
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_stop")));
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) __attribute__((weak, alias("PMPI_T_pvar_write")));
-int MPI_Test_cancelled(const MPI_Status *status, int *flag) __attribute__((weak, alias("PMPI_Test_cancelled")));
-int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) __attribute__((weak, alias("PMPI_Testany")));
-int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Testsome")));
 int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_Topo_test")));
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
@@ -2462,7 +2249,6 @@ int MPI_Type_free_keyval(int *type_keyval) __attribute__((weak, alias("PMPI_Type
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Type_get_attr")));
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) __attribute__((weak, alias("PMPI_Type_set_attr")));
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Unpublish_name")));
-int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) __attribute__((weak, alias("PMPI_Waitsome")));
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate")));
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate_shared")));
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) __attribute__((weak, alias("PMPI_Win_attach")));
