@@ -4,9 +4,13 @@
 // The producer owns `head`, the consumer owns `tail`; both are monotonic
 // byte counters (wrap-around is by modulo of the power-of-two capacity).
 // Memory ordering: the producer writes a record, then publishes it with a
-// release store of `head`; the consumer's acquire load of `head` makes the
-// record visible. Symmetrically, the consumer releases `tail` after it is
-// done with the bytes, and the producer acquires `tail` before reusing them.
+// store of `head`; the consumer's load of `head` makes the record visible.
+// Symmetrically, the consumer stores `tail` after it is done with the
+// bytes, and the producer loads `tail` before reusing them. These four are
+// seq_cst rather than release/acquire: the sleep protocol (segment.hpp) is
+// a Dekker handshake between a counter store and a load of `sleeping`,
+// which needs store-load order (on x86 a seq_cst store is one xchg; loads
+// stay plain moves).
 #pragma once
 
 #include <atomic>
@@ -34,7 +38,7 @@ class Ring {
 
   // Producer: free bytes right now.
   std::uint64_t free_space() const {
-    return cap_ - (c_->head.load(std::memory_order_relaxed) - c_->tail.load(std::memory_order_acquire));
+    return cap_ - (c_->head.load(std::memory_order_relaxed) - c_->tail.load(std::memory_order_seq_cst));
   }
   // Producer: copies `bytes` at logical offset `at` past the current head
   // (not yet published). Caller checked free_space().
@@ -49,12 +53,12 @@ class Ring {
   }
   // Producer: makes `n` more bytes visible to the consumer.
   void publish(std::uint64_t n) {
-    c_->head.store(c_->head.load(std::memory_order_relaxed) + n, std::memory_order_release);
+    c_->head.store(c_->head.load(std::memory_order_relaxed) + n, std::memory_order_seq_cst);
   }
 
   // Consumer: bytes available.
   std::uint64_t available() const {
-    return c_->head.load(std::memory_order_acquire) - c_->tail.load(std::memory_order_relaxed);
+    return c_->head.load(std::memory_order_seq_cst) - c_->tail.load(std::memory_order_relaxed);
   }
   // Consumer: copies out `n` bytes at offset `at` past the tail.
   void read_at(std::uint64_t at, std::byte *out, std::uint64_t n) const {
@@ -70,7 +74,7 @@ class Ring {
   }
   // Consumer: releases `n` bytes to the producer.
   void consume(std::uint64_t n) {
-    c_->tail.store(c_->tail.load(std::memory_order_relaxed) + n, std::memory_order_release);
+    c_->tail.store(c_->tail.load(std::memory_order_relaxed) + n, std::memory_order_seq_cst);
   }
 
  private:

@@ -80,8 +80,7 @@ base::Result<Segment> Segment::create(const std::string &name, std::uint32_t nri
   }
   s.hdr_->version = SegmentHeader::kVersion;
   // The magic goes last: a peer that sees it sees an initialized header.
-  std::atomic_thread_fence(std::memory_order_release);
-  s.hdr_->magic = SegmentHeader::kMagic;
+  s.hdr_->magic.store(SegmentHeader::kMagic, std::memory_order_release);
   return s;
 }
 
@@ -99,9 +98,8 @@ base::Result<Segment> Segment::open(const std::string &name) {
   s.base_ = p;
   s.bytes_ = bytes;
   s.hdr_ = static_cast<SegmentHeader *>(p);
-  std::atomic_thread_fence(std::memory_order_acquire);
   std::uint64_t off = 0;
-  if (s.hdr_->magic != SegmentHeader::kMagic || s.hdr_->version != SegmentHeader::kVersion ||
+  if (s.hdr_->magic.load(std::memory_order_acquire) != SegmentHeader::kMagic || s.hdr_->version != SegmentHeader::kVersion ||
       layout_bytes(s.hdr_->nrings, s.hdr_->ring_bytes, off) > bytes || off != s.hdr_->rings_offset)
     return {Errc::protocol_error, fmt::format("{} is not an impi segment of version {}", name,
                                               SegmentHeader::kVersion)};
@@ -115,21 +113,19 @@ Ring Segment::ring(std::uint32_t i) {
 }
 
 void Segment::ring_doorbell() {
-  // Dekker with prepare_sleep(): our data store (the ring's head, already
-  // published) and this load of `sleeping` are ordered by the fence; the
-  // sleeper stores `sleeping` and fences before it looks at the rings. One
-  // of us sees the other, so a wake-up is never lost, and a busy receiver
-  // costs the sender no atomic read-modify-write.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (hdr_->sleeping.load(std::memory_order_relaxed) == 0) return;
+  // Dekker with prepare_sleep(): our seq_cst store of a ring counter (just
+  // done) and this seq_cst load of `sleeping`, against the sleeper's
+  // seq_cst store of `sleeping` and its loads of the counters: one of us
+  // sees the other, so a wake-up is never lost, and a busy receiver costs
+  // the sender no atomic read-modify-write.
+  if (hdr_->sleeping.load(std::memory_order_seq_cst) == 0) return;
   hdr_->doorbell.fetch_add(1, std::memory_order_relaxed);
   futex(&hdr_->doorbell, FUTEX_WAKE, 1, nullptr);
 }
 
 std::uint32_t Segment::prepare_sleep() {
   std::uint32_t seen = hdr_->doorbell.load(std::memory_order_relaxed);
-  hdr_->sleeping.store(1, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  hdr_->sleeping.store(1, std::memory_order_seq_cst);
   return seen;
 }
 
