@@ -103,7 +103,11 @@ void set_status(MPI_Status *st, const impi::core::Request &r, int err) {
 }
 
 int request_error(const impi::core::Request &r) {
-  return r.status.error == impi::core::kTruncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  switch (r.status.error) {
+    case impi::core::kTruncated: return MPI_ERR_TRUNCATE;
+    case impi::core::kTransportError: return MPI_ERR_OTHER;
+    default: return MPI_SUCCESS;
+  }
 }
 
 struct Target {

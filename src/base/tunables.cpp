@@ -40,6 +40,9 @@ constexpr Tunable kTable[] = {
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},
+    {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "16384",
+     "shared memory: contiguous messages of at least this many bytes are read by the "
+     "receiver straight from the sender's memory (one copy; 0 disables)"},
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
      "shared memory: messages up to this many bytes travel as one record; longer ones are "
      "streamed in chunks (capped at a quarter of the ring)"},

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <charconv>
+
 #include "base/tunables.hpp"
 
 namespace impi::core {
@@ -11,6 +13,7 @@ using base::Errc;
 std::string ContactCard::encode() const {
   std::string s = fmt::format("{} host={} pid={}", kTag, host, pid);
   if (!shm.empty()) s += " shm=" + shm;
+  if (cma != 0) s += fmt::format(" cma={:x}", cma);
   return s;
 }
 
@@ -47,6 +50,12 @@ base::Result<ContactCard> ContactCard::decode(std::string_view bytes) {
       if (val.empty() || val[0] != '/' || val.size() > 255)
         return {Errc::protocol_error, "contact card has a bad shm name"};
       c.shm = std::string(val);
+    } else if (key == "cma") {
+      std::uint64_t v = 0;
+      auto [p, ec] = std::from_chars(val.data(), val.data() + val.size(), v, 16);
+      if (ec != std::errc() || p != val.data() + val.size())
+        return {Errc::protocol_error, "contact card has a bad cma address"};
+      c.cma = v;
     }
     // Unknown keys are skipped: newer peers may add fields.
   }

@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <sys/uio.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -15,7 +17,7 @@ using base::Errc;
 
 // A record in a ring: this header, then `payload` bytes, padded to 8.
 struct P2P::Header {
-  enum : std::uint32_t { eager = 1, first = 2, chunk = 3, ack = 4 };
+  enum : std::uint32_t { eager = 1, first = 2, chunk = 3, ack = 4, rts = 5 };
   std::uint32_t kind;
   std::uint32_t payload;
   std::int32_t source;  // sender's rank in the communicator
@@ -29,7 +31,27 @@ struct P2P::Header {
 
 namespace {
 constexpr std::uint64_t pad8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
+// Peers read this to learn whether cross-memory attach works between us.
+constexpr std::uint64_t kCmaMagic = 0x494d5049434d4121ull;  // "IMPICMA!"
+volatile std::uint64_t g_cma_probe = kCmaMagic;
+
+// Reads `len` bytes at `remote` in process `pid`; false on any failure.
+bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t len) {
+  std::size_t done = 0;
+  while (done < len) {
+    iovec l{static_cast<char *>(local) + done, len - done};
+    iovec r{reinterpret_cast<void *>(remote + done), len - done};
+    ssize_t n = ::process_vm_readv(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
 }  // namespace
+
+std::uint64_t P2P::cma_probe_address() {
+  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&g_cma_probe));
+}
 
 base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank, int nlocal) {
   static_assert(sizeof(Header) == 40, "ring record headers are 40 bytes");
@@ -38,6 +60,7 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
     return {Errc::invalid_argument, fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
   eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")), ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
+  cma_threshold_ = base::get_int("shm_cma_threshold");
   std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
   std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
   auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);
@@ -48,7 +71,9 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
 }
 
 base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
-                         const std::vector<std::string> &names) {
+                         const std::vector<std::string> &names,
+                         const std::vector<std::int64_t> &pids,
+                         const std::vector<std::uint64_t> &probes) {
   me_ = my_world_rank;
   peers_.resize(local_world_ranks.size());
   int max_world = 0;
@@ -67,6 +92,15 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
                                                 p.seg.header().nrings, local_world_ranks.size())};
     p.out = p.seg.ring(static_cast<std::uint32_t>(my_local_));
     p.in = own_.ring(static_cast<std::uint32_t>(i));
+    if (i < pids.size() && i < probes.size() && probes[i] != 0 && cma_threshold_ > 0) {
+      std::uint64_t got = 0;
+      p.pid = pids[i];
+      p.cma = cma_read(p.pid, probes[i], &got, sizeof got) && got == kCmaMagic;
+      if (!p.cma)
+        base::log_debug("cross-memory attach to rank {} is not permitted; large messages are copied "
+                        "through the ring",
+                        p.world);
+    }
   }
   return {};
 }
@@ -81,10 +115,30 @@ bool P2P::matches(const Request &r, int source, int tag, int context) {
          (r.tag == kAnyTag || r.tag == tag);
 }
 
+void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len) {
+  const Peer &p = peers_[static_cast<size_t>(peer_local)];
+  std::int64_t want = std::min(len, r.total);
+  bool ok;
+  if (r.type->is_contiguous()) {
+    ok = cma_read(p.pid, addr, static_cast<std::byte *>(r.recv_buf) + r.type->lb(),
+                  static_cast<std::size_t>(want));
+  } else {
+    std::vector<std::byte> tmp(static_cast<size_t>(want));
+    ok = cma_read(p.pid, addr, tmp.data(), tmp.size());
+    if (ok) r.cursor->unpack(r.recv_buf, tmp);
+  }
+  r.moved = len;
+  if (!ok) {
+    base::log_error("reading a {}-byte message from rank {} failed: {}", len, p.world,
+                    std::strerror(errno));
+    r.status.error = kTransportError;
+  }
+}
+
 void P2P::finish_recv(Request &r) {
   r.done = true;
   r.status.bytes = std::min(r.msg_len, r.total);
-  if (r.msg_len > r.total) r.status.error = kTruncated;
+  if (r.msg_len > r.total && r.status.error == 0) r.status.error = kTruncated;
 }
 
 RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
@@ -110,6 +164,14 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     return r;
   }
   Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  if (p.cma && r->total >= cma_threshold_ && r->type->is_contiguous()) {
+    // Single copy: the receiver reads our buffer when it matches, then acks.
+    r->rendezvous = true;
+    if (!sync) {
+      r->id = next_id_++;
+      awaiting_ack_.push_back(r);
+    }
+  }
   p.sendq.push_back(r);
   if (p.sendq.size() == 1) push_sends(p);  // fast path: nothing queued ahead
   return r;
@@ -149,6 +211,21 @@ bool P2P::push_sends(Peer &p) {
   }
   while (!p.sendq.empty()) {
     Request &r = *p.sendq.front();
+    if (r.rendezvous) {
+      std::uint64_t need = sizeof(Header) + 8;
+      if (p.out.free_space() < need) break;
+      Header h{Header::rts, 8, r.status.source, r.tag, r.context, 0, r.total, r.id};
+      std::uint64_t addr = static_cast<std::uint64_t>(
+          reinterpret_cast<std::uintptr_t>(static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
+      p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
+      p.out.write_at(sizeof(Header), std::as_bytes(std::span(&addr, 1)));
+      p.out.publish(need);
+      r.moved = r.total;
+      r.done = r.acked;  // normally later, when the receiver's ack comes
+      p.sendq.pop_front();
+      moved = true;
+      continue;
+    }
     bool first = r.moved == 0;
     std::uint64_t left = static_cast<std::uint64_t>(r.total - r.moved);
     std::uint64_t payload =
@@ -185,10 +262,18 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
     if (!matches(**it, h.source, h.tag, h.context)) continue;
     RequestPtr r = *it;
     posted_.erase(it);
-    matched(peer_local, h.sync_id, self_sync);
     r->status.source = h.source;
     r->status.tag = h.tag;
     r->msg_len = h.msg_len;
+    if (h.kind == Header::rts) {
+      std::uint64_t addr = 0;
+      std::memcpy(&addr, payload.data(), sizeof addr);
+      read_remote(*r, peer_local, addr, h.msg_len);
+      matched(peer_local, h.sync_id, self_sync);  // the ack releases the sender's buffer
+      finish_recv(*r);
+      return;
+    }
+    matched(peer_local, h.sync_id, self_sync);
     r->cursor->unpack(r->recv_buf, payload);
     r->moved = static_cast<std::int64_t>(payload.size());
     if (h.kind == Header::eager || r->moved == r->msg_len)
@@ -197,9 +282,16 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
       p.incoming = {r, {}, true, true};
     return;
   }
+  if (h.kind == Header::rts) {  // the data stays with the sender until a receive matches
+    std::uint64_t addr = 0;
+    std::memcpy(&addr, payload.data(), sizeof addr);
+    unexpected_.push_back({h.source, h.tag, h.context, h.msg_len, {}, true, peer_local, h.sync_id,
+                           self_sync, 0, addr});
+    return;
+  }
   unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
                          std::vector<std::byte>(payload.begin(), payload.end()),
-                         h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0});
+                         h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0, 0});
   if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
 }
 
@@ -271,10 +363,17 @@ bool P2P::progress() {
 }
 
 void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexpected>::iterator u) {
-  matched(u->peer_local, u->sync_id, u->self_sync);
   r->status.source = u->source;
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
+  if (u->rndv_addr != 0) {
+    read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len);
+    matched(u->peer_local, u->sync_id, u->self_sync);
+    finish_recv(*r);
+    from.erase(u);
+    return;
+  }
+  matched(u->peer_local, u->sync_id, u->self_sync);
   r->cursor->unpack(r->recv_buf, u->data);
   r->moved = static_cast<std::int64_t>(u->data.size());
   if (u->complete) {

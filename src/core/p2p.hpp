@@ -42,6 +42,7 @@ struct MsgStatus {
   int error = 0;           // 0, or an internal code: kTruncated
 };
 constexpr int kTruncated = 1;
+constexpr int kTransportError = 2;  // a single-copy read of the sender's memory failed
 
 struct Request {
   enum class Kind { send, recv } kind;
@@ -65,6 +66,7 @@ struct Request {
   bool acked = false;
   std::uint64_t id = 0;
   bool cancelled = false;
+  bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
 };
 using RequestPtr = std::shared_ptr<Request>;
 
@@ -76,9 +78,15 @@ class P2P {
 
   // Creates our receive segment; returns its name for the contact card.
   base::Result<std::string> create_segment(const std::string &job_id, int local_rank, int nlocal);
-  // Maps every local peer's segment (after the card exchange).
+  // Maps every local peer's segment (after the card exchange). `pids` and
+  // `probes` (the address of cma_probe() in each peer) let us test whether
+  // we may read the peer's memory directly (Linux cross-memory attach).
   base::Status attach(int my_world_rank, const std::vector<int> &local_world_ranks,
-                      const std::vector<std::string> &segment_names);
+                      const std::vector<std::string> &segment_names,
+                      const std::vector<std::int64_t> &pids = {},
+                      const std::vector<std::uint64_t> &probes = {});
+  // The address peers read to test cross-memory attach.
+  static std::uint64_t cma_probe_address();
   // Removes our segment's name once every peer has mapped it.
   void unlink_segment() { own_.unlink(); }
 
@@ -130,6 +138,7 @@ class P2P {
     std::uint64_t sync_id = 0;    // nonzero: the sender waits for our match
     RequestPtr self_sync;         // a synchronous self-send waiting for its match
     std::uint64_t claim_id = 0;   // set once claimed by a matched probe
+    std::uint64_t rndv_addr = 0;  // nonzero: the data is in the sender's memory, here
   };
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;                   // matched receive, or
@@ -145,6 +154,8 @@ class P2P {
     std::deque<RequestPtr> sendq;
     std::deque<std::uint64_t> acks;  // sync acks owed to this peer
     Incoming incoming;
+    std::int64_t pid = 0;
+    bool cma = false;  // we may read this peer's memory (process_vm_readv)
   };
 
   void deliver_self(const RequestPtr &send);
@@ -157,10 +168,13 @@ class P2P {
   void bind(const RequestPtr &recv, std::list<Unexpected> &from, std::list<Unexpected>::iterator u);
   static bool matches(const Request &r, int source, int tag, int context);
   void finish_recv(Request &r);
+  // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
+  void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len);
 
   int me_ = 0;
   int my_local_ = 0;
   std::uint64_t eager_ = 0, chunk_ = 0;
+  std::int64_t cma_threshold_ = 0;
   transport::shm::Segment own_;
   std::vector<Peer> peers_;            // by local rank (ours unused)
   std::vector<int> local_of_world_;    // world rank -> local rank or -1

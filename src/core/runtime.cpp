@@ -71,6 +71,7 @@ base::Status Runtime::exchange_cards() {
     auto name = p2p_.create_segment(j.nspace, static_cast<int>(j.rank), static_cast<int>(j.size));
     if (!name) return {name.error(), "shared memory: " + name.message()};
     mine.shm = *name;
+    mine.cma = P2P::cma_probe_address();
   }
   if (auto s = pm_->put("impi.card", mine.encode()); !s.ok()) return s;
   if (auto s = pm_->fence(true); !s.ok()) {
@@ -97,12 +98,18 @@ base::Status Runtime::exchange_cards() {
   std::uint32_t offset = j.world_rank - j.rank;
   std::vector<int> worlds;
   std::vector<std::string> names;
+  std::vector<std::int64_t> pids;
+  std::vector<std::uint64_t> probes;
   for (std::uint32_t r = 0; r < j.size; ++r) {
+    bool here = peers_[r].host == mine.host;
     worlds.push_back(static_cast<int>(offset + r));
-    names.push_back(peers_[r].host == mine.host ? peers_[r].shm : std::string());
+    names.push_back(here ? peers_[r].shm : std::string());
+    pids.push_back(peers_[r].pid);
+    probes.push_back(here ? peers_[r].cma : 0);
   }
   if (j.singleton) return p2p_.attach(static_cast<int>(j.world_rank), worlds, names);
-  if (auto s = p2p_.attach(static_cast<int>(j.world_rank), worlds, names); !s.ok()) return s;
+  if (auto s = p2p_.attach(static_cast<int>(j.world_rank), worlds, names, pids, probes); !s.ok())
+    return s;
   // Once everyone has mapped every segment, the names can go: nothing is
   // left in /dev/shm even if the job dies later.
   if (auto s = pm_->fence(false); !s.ok()) return s;
