@@ -181,45 +181,50 @@ void wait_done(const RequestPtr &r) {
   if (!r->done) impi::core::Runtime::instance().p2p().wait_until([&] { return r->done; });
 }
 
+// The blocking and nonblocking forms of the standard, ready and synchronous
+// sends share these (a ready send may be carried out as a standard one, MPI 3.4).
+int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+                  int tag, MPI_Comm comm, bool sync) {
+  RequestPtr r;
+  if (int rc = start_send(fn, buf, count, datatype, dest, tag, comm, r, sync); rc != MPI_SUCCESS)
+    return rc;
+  wait_done(r);
+  return MPI_SUCCESS;
+}
+
+int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+                     int tag, MPI_Comm comm, MPI_Request *request, bool sync);
+
+int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+                     int tag, MPI_Comm comm, MPI_Request *request, bool sync) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
+  RequestPtr r;
+  if (int rc = start_send(fn, buf, count, datatype, dest, tag, comm, r, sync); rc != MPI_SUCCESS)
+    return rc;
+  *request = new_request(std::move(r));
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  RequestPtr r;
-  if (int rc = start_send("MPI_Send", buf, count, datatype, dest, tag, comm, r); rc != MPI_SUCCESS)
-    return rc;
-  wait_done(r);
-  return MPI_SUCCESS;
+  return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm, false);
 }
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  // A ready send may be carried out as a standard send (MPI 3.4).
-  RequestPtr r;
-  if (int rc = start_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, r); rc != MPI_SUCCESS)
-    return rc;
-  wait_done(r);
-  return MPI_SUCCESS;
+  return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, false);
 }
 
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request) {
-  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Isend", "request is NULL");
-  RequestPtr r;
-  if (int rc = start_send("MPI_Isend", buf, count, datatype, dest, tag, comm, r); rc != MPI_SUCCESS)
-    return rc;
-  *request = new_request(std::move(r));
-  return MPI_SUCCESS;
+  return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag, comm, request, false);
 }
 
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request) {
-  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Irsend", "request is NULL");
-  RequestPtr r;
-  if (int rc = start_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, r); rc != MPI_SUCCESS)
-    return rc;
-  *request = new_request(std::move(r));
-  return MPI_SUCCESS;
+  return nonblocking_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, request, false);
 }
 
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
@@ -533,21 +538,12 @@ int complete_at(MPI_Request array[], int i, MPI_Status *st) {
 extern "C" {
 
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  RequestPtr r;
-  if (int rc = start_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, r, true); rc != MPI_SUCCESS)
-    return rc;
-  wait_done(r);
-  return MPI_SUCCESS;
+  return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, true);
 }
 
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request) {
-  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Issend", "request is NULL");
-  RequestPtr r;
-  if (int rc = start_send("MPI_Issend", buf, count, datatype, dest, tag, comm, r, true); rc != MPI_SUCCESS)
-    return rc;
-  *request = new_request(std::move(r));
-  return MPI_SUCCESS;
+  return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag, comm, request, true);
 }
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
