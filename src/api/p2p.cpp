@@ -162,7 +162,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
 }
 
 int start_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int source, int tag,
-               MPI_Comm comm, RequestPtr &out) {
+               MPI_Comm comm, RequestPtr &out, impi::core::Request *storage = nullptr) {
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, source, tag, comm, true, t); rc != MPI_SUCCESS)
     return rc;
@@ -173,7 +173,7 @@ int start_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int 
   auto &rt = impi::core::Runtime::instance();
   int src = source == MPI_ANY_SOURCE ? impi::core::kAnySource : source;
   out = rt.p2p().irecv(buf, count, t.type, src, tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag,
-                       t.comm->context_id);
+                       t.comm->context_id, storage);
   return MPI_SUCCESS;
 }
 
@@ -185,6 +185,15 @@ void wait_done(const RequestPtr &r) {
 // sends share these (a ready send may be carried out as a standard one, MPI 3.4).
 int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
                   int tag, MPI_Comm comm, bool sync) {
+  if (!sync) {  // fast path: a small message straight into the ring, no request
+    Target t;
+    if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
+      return rc;
+    if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+    if (impi::core::Runtime::instance().p2p().send_now(buf, count, t.type, t.world, t.comm->rank, tag,
+                                                       t.comm->context_id))
+      return MPI_SUCCESS;
+  }
   RequestPtr r;
   if (int rc = start_send(fn, buf, count, datatype, dest, tag, comm, r, sync); rc != MPI_SUCCESS)
     return rc;
@@ -230,7 +239,9 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status) {
   RequestPtr r;
-  if (int rc = start_recv("MPI_Recv", buf, count, datatype, source, tag, comm, r); rc != MPI_SUCCESS)
+  impi::core::Request storage{};  // outlives the blocking receive: no heap request
+  if (int rc = start_recv("MPI_Recv", buf, count, datatype, source, tag, comm, r, &storage);
+      rc != MPI_SUCCESS)
     return rc;
   wait_done(r);
   int err = request_error(*r);

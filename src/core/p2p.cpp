@@ -202,7 +202,7 @@ void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_
 
 bool P2P::push_sends(Peer &p) {
   bool moved = false;
-  while (!p.acks.empty() && p.out.free_space() >= sizeof(Header)) {
+  while (!p.acks.empty() && p.out.has_room(sizeof(Header))) {
     Header a{Header::ack, 0, 0, 0, 0, 0, 0, p.acks.front()};
     p.out.write_at(0, std::as_bytes(std::span(&a, 1)));
     p.out.publish(sizeof(Header));
@@ -213,7 +213,7 @@ bool P2P::push_sends(Peer &p) {
     Request &r = *p.sendq.front();
     if (r.rendezvous) {
       std::uint64_t need = sizeof(Header) + 8;
-      if (p.out.free_space() < need) break;
+      if (!p.out.has_room(need)) break;
       Header h{Header::rts, 8, r.status.source, r.tag, r.context, 0, r.total, r.id};
       std::uint64_t addr = static_cast<std::uint64_t>(
           reinterpret_cast<std::uintptr_t>(static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
@@ -232,7 +232,7 @@ bool P2P::push_sends(Peer &p) {
         first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? left : std::min(left, chunk_))
               : std::min(left, chunk_);
     std::uint64_t need = sizeof(Header) + pad8(payload);
-    if (p.out.free_space() < need) break;  // the receiver has not drained yet
+    if (!p.out.has_room(need)) break;  // the receiver has not drained yet
     Header h{first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? Header::eager : Header::first)
                    : Header::chunk,
              static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, 0, r.total,
@@ -386,9 +386,37 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   from.erase(u);
 }
 
+bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
+                   int src_rank, int tag, int context) {
+  if (dest_world == me_) return false;
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  if (!p.sendq.empty() || !p.acks.empty()) return false;  // keep the order of what is queued
+  std::int64_t total = type->size() * count;
+  if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return false;
+  std::uint64_t need = sizeof(Header) + pad8(static_cast<std::uint64_t>(total));
+  if (!p.out.has_room(need)) return false;
+  Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, 0, total, 0};
+  p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
+  if (type->is_contiguous()) {
+    p.out.write_at(sizeof(Header), std::span(static_cast<const std::byte *>(buf) + type->lb(),
+                                             static_cast<std::size_t>(total)));
+  } else {
+    pack::PackCursor c(type, count);
+    std::uint64_t done = 0;
+    while (done < static_cast<std::uint64_t>(total))
+      done += c.pack(buf, p.out.window(sizeof(Header) + done, static_cast<std::uint64_t>(total) - done));
+  }
+  p.out.publish(need);
+  p.seg.ring_doorbell();
+  return true;
+}
+
 RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int source, int tag,
-                      int context) {
-  auto r = std::make_shared<Request>();
+                      int context, Request *storage) {
+  // A caller-provided request is referenced without ownership (aliasing
+  // constructor): no allocation and no reference counting.
+  if (storage) *storage = Request{};
+  auto r = storage ? RequestPtr(RequestPtr(), storage) : std::make_shared<Request>();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
   r->count = count;

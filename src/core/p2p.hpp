@@ -95,8 +95,14 @@ class P2P {
 
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
                    int src_rank_in_comm, int tag, int context, bool sync = false);
+  // `storage`, when given, holds the request instead of the heap (blocking
+  // receives: it must outlive the operation).
   RequestPtr irecv(void *buf, std::int64_t count, pack::TypePtr type, int source_world, int tag,
-                   int context);
+                   int context, Request *storage = nullptr);
+  // Fast path of a blocking standard send: writes a small message straight
+  // into the ring when nothing is queued ahead of it. False: use isend.
+  bool send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
+                int src_rank, int tag, int context);
   // Looks for a matching message without receiving it.
   std::optional<MsgStatus> iprobe(int source_world, int tag, int context);
   // Matched probe: takes the message out of matching; mrecv receives it.

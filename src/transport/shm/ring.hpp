@@ -36,12 +36,17 @@ class Ring {
 
   std::uint64_t capacity() const { return cap_; }
 
-  // Producer: free bytes right now.
-  std::uint64_t free_space() const {
-    return cap_ - (c_->head.load(std::memory_order_relaxed) - c_->tail.load(std::memory_order_seq_cst));
+  // Producer: whether `need` bytes are free. The consumer's counter is
+  // re-read only when the last value seen leaves too little room, so a
+  // producer that is ahead does not pull the consumer's cache line.
+  bool has_room(std::uint64_t need) {
+    std::uint64_t head = c_->head.load(std::memory_order_relaxed);
+    if (cap_ - (head - cached_tail_) >= need) return true;
+    cached_tail_ = c_->tail.load(std::memory_order_seq_cst);
+    return cap_ - (head - cached_tail_) >= need;
   }
   // Producer: copies `bytes` at logical offset `at` past the current head
-  // (not yet published). Caller checked free_space().
+  // (not yet published). Caller checked has_room().
   void write_at(std::uint64_t at, std::span<const std::byte> bytes) {
     copy_in(c_->head.load(std::memory_order_relaxed) + at, bytes.data(), bytes.size());
   }
@@ -87,6 +92,7 @@ class Ring {
   RingCounters *c_ = nullptr;
   std::byte *data_ = nullptr;
   std::uint64_t cap_ = 0, mask_ = 0;
+  std::uint64_t cached_tail_ = 0;  // producer's last view of `tail` (never ahead of it)
 };
 
 }  // namespace impi::transport::shm
