@@ -448,13 +448,15 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   int flag = 0;
-  for (;;) {
-    int rc = PMPI_Iprobe(source, tag, comm, &flag, status);
-    if (rc != MPI_SUCCESS || flag) return rc;
-    auto &p = impi::core::Runtime::instance().p2p();
-    int seen = 0;
-    p.wait_until([&] { return ++seen > 1; });  // one progress/sleep round, then look again
-  }
+  int rc = PMPI_Iprobe(source, tag, comm, &flag, status);  // validates the arguments
+  if (rc != MPI_SUCCESS || flag) return rc;
+  // Progress, sleeping when idle, until a matching message is there.
+  auto *c = impi::api::lookup_comm(comm);
+  int src = source == MPI_ANY_SOURCE ? impi::core::kAnySource : source;
+  int tg = tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag;
+  auto &p = impi::core::Runtime::instance().p2p();
+  p.wait_until([&] { return p.has_message(src, tg, c->context_id); });
+  return PMPI_Iprobe(source, tag, comm, &flag, status);
 }
 
 }  // extern "C"
@@ -798,12 +800,14 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
   int flag = 0;
-  for (;;) {
-    int rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
-    if (rc != MPI_SUCCESS || flag) return rc;
-    int seen = 0;
-    impi::core::Runtime::instance().p2p().wait_until([&] { return ++seen > 1; });
-  }
+  int rc = PMPI_Improbe(source, tag, comm, &flag, message, status);  // validates the arguments
+  if (rc != MPI_SUCCESS || flag) return rc;
+  auto *c = impi::api::lookup_comm(comm);
+  int src = source == MPI_ANY_SOURCE ? impi::core::kAnySource : source;
+  int tg = tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag;
+  auto &p = impi::core::Runtime::instance().p2p();
+  p.wait_until([&] { return p.has_message(src, tg, c->context_id); });
+  return PMPI_Improbe(source, tag, comm, &flag, message, status);
 }
 
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request) {

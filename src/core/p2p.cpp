@@ -436,6 +436,16 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int sou
   return r;
 }
 
+bool P2P::has_message(int source, int tag, int context) const {
+  Request probe;
+  probe.peer = source;
+  probe.tag = tag;
+  probe.context = context;
+  for (const auto &u : unexpected_)
+    if (matches(probe, u.source, u.tag, u.context)) return true;
+  return false;
+}
+
 std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
   progress();
   Request probe;

@@ -105,6 +105,8 @@ class P2P {
                 int src_rank, int tag, int context);
   // Looks for a matching message without receiving it.
   std::optional<MsgStatus> iprobe(int source_world, int tag, int context);
+  // Whether a matching message has arrived (no progress: for wait predicates).
+  bool has_message(int source_world, int tag, int context) const;
   // Matched probe: takes the message out of matching; mrecv receives it.
   std::optional<std::pair<MsgStatus, std::uint64_t>> improbe(int source_world, int tag, int context);
   RequestPtr mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type);
