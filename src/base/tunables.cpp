@@ -43,6 +43,12 @@ constexpr Tunable kTable[] = {
     {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "16384",
      "shared memory: contiguous messages of at least this many bytes are read by the "
      "receiver straight from the sender's memory (one copy; 0 disables)"},
+    {"shm_spin", "IMPI_SHM_SPIN", "2000",
+     "waiting: polls of the rings before sleeping on the doorbell when every local proc has a "
+     "core (spinning is cheaper than a futex wake-up)"},
+    {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "500",
+     "waiting: polls (each followed by sched_yield) before sleeping when local procs outnumber "
+     "cores, so the proc being waited for gets the core"},
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
      "shared memory: messages up to this many bytes travel as one record; longer ones are "
      "streamed in chunks (capped at a quarter of the ring)"},

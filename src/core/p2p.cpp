@@ -61,6 +61,10 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")), ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
   cma_threshold_ = base::get_int("shm_cma_threshold");
+  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  oversubscribed_ = cpus > 0 && nlocal > cpus;
+  spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
+                          : static_cast<int>(base::get_int("shm_spin"));
   std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
   std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
   auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);

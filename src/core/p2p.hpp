@@ -18,6 +18,8 @@
 // inside MPI calls only.
 #pragma once
 
+#include <sched.h>
+
 #include <cstdint>
 #include <deque>
 #include <list>
@@ -124,7 +126,10 @@ class P2P {
         idle = 0;
         continue;
       }
-      if (++idle < kSpin) continue;
+      if (++idle < spin_) {
+        if (oversubscribed_) sched_yield();  // let the process we wait for run
+        continue;
+      }
       std::uint32_t seen = own_.prepare_sleep();
       if (progress() || done()) {
         own_.cancel_sleep();
@@ -135,7 +140,10 @@ class P2P {
   }
 
  private:
-  static constexpr int kSpin = 2000;
+  // Polls before sleeping on the doorbell: long when every proc has a core,
+  // short (and yielding) when procs outnumber cores.
+  int spin_ = 2000;
+  bool oversubscribed_ = false;
   struct Header;  // a ring record's header
   struct Unexpected {
     int source, tag, context;

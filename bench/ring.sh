@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ring.sh - NP processes (default 4, on this 2-core machine: oversubscribed)
+# in a ring exchange, side by side with Open MPI (--oversubscribe) and MPICH.
+# Prints microseconds per exchange step, median of ROUNDS runs.
+# Usage: bench/ring.sh [build-dir] [rounds] [np] [iterations]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rounds=${2:-3} np=${3:-4} iters=${4:-2000}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=$here/bench/ring_bench.c
+"$build/bin/mpicc" -O2 -o "$work/impi" "$src"
+libs=(impi)
+if command -v mpicc.openmpi >/dev/null; then mpicc.openmpi -O2 -o "$work/ompi" "$src"; libs+=(ompi); fi
+if command -v mpicc.mpich >/dev/null; then mpicc.mpich -O2 -o "$work/mpich" "$src"; libs+=(mpich); fi
+run_impi() { timeout 300 "$build/bin/impirun" -np "$np" "$work/impi" "$iters"; }
+run_ompi() {
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.openmpi --oversubscribe \
+    -np "$np" --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$iters"
+}
+run_mpich() { UCX_NET_DEVICES=lo timeout 300 mpiexec.mpich -n "$np" "$work/mpich" "$iters" || echo nan; }
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np processes; cpu pressure: $(head -1 /proc/pressure/cpu)"
+for r in $(seq "$rounds"); do
+  for l in "${libs[@]}"; do echo "$l $("run_$l")" >> "$work/all"; done
+done
+python3 - "$work/all" "${libs[@]}" <<'PY'
+import statistics, sys, math
+rows = [l.split() for l in open(sys.argv[1])]
+for l in sys.argv[2:]:
+    vals = [float(r[1]) for r in rows if r[0] == l and r[1] != "nan"]
+    print(f"{l:<6} {statistics.median(vals):10.2f} us per step" if vals else f"{l:<6} failed")
+PY
