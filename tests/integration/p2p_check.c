@@ -138,6 +138,28 @@ static void datatypes_and_errors(void) {
     CHECK(c[0] == 2 && c[1] == 6 && c[3] == 14);
   }
   MPI_Type_free(&col);
+  /* Freeing a datatype while a request still uses it is safe (MPI 4.1.9). */
+  {
+    MPI_Datatype pair;
+    MPI_Request rq;
+    int src[4] = {1, 2, 3, 4}, dst[4] = {0, 0, 0, 0};
+    MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    if (rank == 0) {
+      MPI_Irecv(dst, 1, pair, 1, 6, MPI_COMM_WORLD, &rq);
+      MPI_Type_free(&pair);
+      MPI_Wait(&rq, &st);
+      CHECK(dst[0] == 10 && dst[1] == 0 && dst[2] == 30);
+    } else if (rank == 1) {
+      src[0] = 10;
+      src[2] = 30;
+      MPI_Isend(src, 1, pair, 0, 6, MPI_COMM_WORLD, &rq);
+      MPI_Type_free(&pair);
+      MPI_Wait(&rq, &st);
+    } else {
+      MPI_Type_free(&pair);
+    }
+  }
   rc = MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
   CHECK(rc == MPI_SUCCESS && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG);
   CHECK(MPI_Send(&v, 1, MPI_INT, size, 0, MPI_COMM_WORLD) == MPI_ERR_RANK);
