@@ -440,46 +440,36 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int sou
   return r;
 }
 
+std::list<P2P::Unexpected>::iterator P2P::find_unexpected(int source, int tag, int context) {
+  Request want;
+  want.peer = source;
+  want.tag = tag;
+  want.context = context;
+  return std::find_if(unexpected_.begin(), unexpected_.end(), [&](const Unexpected &u) {
+    return matches(want, u.source, u.tag, u.context);
+  });
+}
+
 bool P2P::has_message(int source, int tag, int context) const {
-  Request probe;
-  probe.peer = source;
-  probe.tag = tag;
-  probe.context = context;
-  for (const auto &u : unexpected_)
-    if (matches(probe, u.source, u.tag, u.context)) return true;
-  return false;
+  return const_cast<P2P *>(this)->find_unexpected(source, tag, context) != unexpected_.end();
 }
 
 std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
   progress();
-  Request probe;
-  probe.peer = source;
-  probe.tag = tag;
-  probe.context = context;
-  for (const auto &u : unexpected_)
-    if (matches(probe, u.source, u.tag, u.context)) return MsgStatus{u.source, u.tag, u.msg_len, 0};
-  return std::nullopt;
+  auto it = find_unexpected(source, tag, context);
+  if (it == unexpected_.end()) return std::nullopt;
+  return MsgStatus{it->source, it->tag, it->msg_len, 0};
 }
-
-}  // namespace impi::core
-
-namespace impi::core {
 
 std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int tag, int context) {
   progress();
-  Request probe;
-  probe.peer = source;
-  probe.tag = tag;
-  probe.context = context;
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (!matches(probe, it->source, it->tag, it->context)) continue;
-    it->claim_id = next_id_++;
-    MsgStatus st{it->source, it->tag, it->msg_len, 0};
-    std::uint64_t id = it->claim_id;
-    claimed_.splice(claimed_.end(), unexpected_, it);  // iterators stay valid
-    return std::make_pair(st, id);
-  }
-  return std::nullopt;
+  auto it = find_unexpected(source, tag, context);
+  if (it == unexpected_.end()) return std::nullopt;
+  it->claim_id = next_id_++;
+  MsgStatus st{it->source, it->tag, it->msg_len, 0};
+  std::uint64_t id = it->claim_id;
+  claimed_.splice(claimed_.end(), unexpected_, it);  // iterators stay valid
+  return std::make_pair(st, id);
 }
 
 RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type) {

@@ -183,6 +183,8 @@ class P2P {
   void add_bytes(Peer &p, std::span<const std::byte> payload);
   void bind(const RequestPtr &recv, std::list<Unexpected> &from, std::list<Unexpected>::iterator u);
   static bool matches(const Request &r, int source, int tag, int context);
+  // The first unexpected message a receive for (source, tag, context) would take.
+  std::list<Unexpected>::iterator find_unexpected(int source, int tag, int context);
   void finish_recv(Request &r);
   // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
   void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len);
