@@ -15,7 +15,11 @@ namespace impi::core {
 
 using base::Errc;
 
-// A record in a ring: this header, then `payload` bytes, padded to 8.
+// A record header, decoded. On the wire (after the ring's 8-byte stamp) it
+// is a WireHead, then a WireExt unless the record is a chunk or a plain
+// eager message (whose length is its payload), then the payload; the
+// record is padded to whole 64-byte lines. A small eager message with its
+// 32-byte head and up to 32 payload bytes is one line.
 struct P2P::Header {
   enum : std::uint32_t { eager = 1, first = 2, chunk = 3, ack = 4, rts = 5 };
   std::uint32_t kind;
@@ -23,14 +27,33 @@ struct P2P::Header {
   std::int32_t source;  // sender's rank in the communicator
   std::int32_t tag;
   std::int32_t context;
-  std::int32_t reserved;
   std::int64_t msg_len;
   std::uint64_t sync_id;  // synchronous send: echoed in the receiver's ack
 };
 
+namespace {
+struct WireHead {
+  std::uint32_t kind;  // low 8 bits: Header kind; kHasExt: a WireExt follows
+  std::uint32_t payload;
+  std::int32_t source, tag, context;
+  std::uint32_t reserved;
+};
+struct WireExt {
+  std::int64_t msg_len;
+  std::uint64_t sync_id;
+};
+constexpr std::uint32_t kHasExt = 0x100;
+constexpr std::uint64_t kHeadAt = transport::shm::Ring::kStamp;
+static_assert(kHeadAt + sizeof(WireHead) == 32 && sizeof(WireExt) == 16);
+}  // namespace
 
 namespace {
-constexpr std::uint64_t pad8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
+bool has_ext(std::uint32_t kind, std::uint64_t sync_id) {
+  return kind != 3 /* chunk */ && !(kind == 1 /* eager */ && sync_id == 0);
+}
+std::uint64_t payload_at(std::uint32_t kind, std::uint64_t sync_id) {
+  return kHeadAt + sizeof(WireHead) + (has_ext(kind, sync_id) ? sizeof(WireExt) : 0);
+}
 // Peers read this to learn whether cross-memory attach works between us.
 constexpr std::uint64_t kCmaMagic = 0x494d5049434d4121ull;  // "IMPICMA!"
 volatile std::uint64_t g_cma_probe = kCmaMagic;
@@ -49,12 +72,34 @@ bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t l
 }
 }  // namespace
 
+std::uint64_t P2P::put_header(transport::shm::Ring &out, const Header &h) {
+  bool ext = has_ext(h.kind, h.sync_id);
+  WireHead w{h.kind | (ext ? kHasExt : 0), h.payload, h.source, h.tag, h.context, 0};
+  out.write_at(kHeadAt, std::as_bytes(std::span(&w, 1)));
+  if (ext) {
+    WireExt e{h.msg_len, h.sync_id};
+    out.write_at(kHeadAt + sizeof w, std::as_bytes(std::span(&e, 1)));
+  }
+  return payload_at(h.kind, h.sync_id);
+}
+
+std::uint64_t P2P::get_header(const transport::shm::Ring &in, Header &h) {
+  WireHead w;
+  in.read_at(kHeadAt, reinterpret_cast<std::byte *>(&w), sizeof w);
+  h = {w.kind & 0xff, w.payload, w.source, w.tag, w.context, w.payload, 0};
+  if ((w.kind & kHasExt) == 0) return kHeadAt + sizeof w;
+  WireExt e;
+  in.read_at(kHeadAt + sizeof w, reinterpret_cast<std::byte *>(&e), sizeof e);
+  h.msg_len = e.msg_len;
+  h.sync_id = e.sync_id;
+  return kHeadAt + sizeof w + sizeof e;
+}
+
 std::uint64_t P2P::cma_probe_address() {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&g_cma_probe));
 }
 
 base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank, int nlocal) {
-  static_assert(sizeof(Header) == 40, "ring record headers are 40 bytes");
   std::uint64_t ring = static_cast<std::uint64_t>(base::get_int("shm_ring_bytes"));
   if (ring < 4096 || (ring & (ring - 1)) != 0)
     return {Errc::invalid_argument, fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
@@ -186,7 +231,7 @@ void P2P::deliver_self(const RequestPtr &s) {
   std::vector<std::byte> bytes(static_cast<size_t>(s->total));
   s->cursor->pack(s->send_buf, bytes);
   Header h{Header::eager, static_cast<std::uint32_t>(bytes.size()), s->status.source, s->tag,
-           s->context, 0, s->total, 0};
+           s->context, s->total, 0};
   Peer self;
   s->moved = s->total;
   s->done = !s->sync;  // a synchronous self-send completes when matched
@@ -205,25 +250,28 @@ void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_
 }
 
 bool P2P::push_sends(Peer &p) {
+  using transport::shm::pad_line;
   bool moved = false;
-  while (!p.acks.empty() && p.out.has_room(sizeof(Header))) {
-    Header a{Header::ack, 0, 0, 0, 0, 0, 0, p.acks.front()};
-    p.out.write_at(0, std::as_bytes(std::span(&a, 1)));
-    p.out.publish(sizeof(Header));
+  while (!p.acks.empty()) {
+    Header a{Header::ack, 0, 0, 0, 0, 0, p.acks.front()};
+    std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id));
+    if (!p.out.has_room(rec)) break;
+    put_header(p.out, a);
+    p.out.publish(rec);
     p.acks.pop_front();
     moved = true;
   }
   while (!p.sendq.empty()) {
     Request &r = *p.sendq.front();
     if (r.rendezvous) {
-      std::uint64_t need = sizeof(Header) + 8;
-      if (!p.out.has_room(need)) break;
-      Header h{Header::rts, 8, r.status.source, r.tag, r.context, 0, r.total, r.id};
+      Header h{Header::rts, 8, r.status.source, r.tag, r.context, r.total, r.id};
+      std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + 8);
+      if (!p.out.has_room(rec)) break;
       std::uint64_t addr = static_cast<std::uint64_t>(
           reinterpret_cast<std::uintptr_t>(static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
-      p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
-      p.out.write_at(sizeof(Header), std::as_bytes(std::span(&addr, 1)));
-      p.out.publish(need);
+      put_header(p.out, h);
+      p.out.write_at(at, std::as_bytes(std::span(&addr, 1)));
+      p.out.publish(rec);
       r.moved = r.total;
       r.done = r.acked;  // normally later, when the receiver's ack comes
       p.sendq.pop_front();
@@ -231,23 +279,21 @@ bool P2P::push_sends(Peer &p) {
       continue;
     }
     bool first = r.moved == 0;
+    bool whole = static_cast<std::uint64_t>(r.total) <= eager_;
     std::uint64_t left = static_cast<std::uint64_t>(r.total - r.moved);
-    std::uint64_t payload =
-        first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? left : std::min(left, chunk_))
-              : std::min(left, chunk_);
-    std::uint64_t need = sizeof(Header) + pad8(payload);
-    if (!p.out.has_room(need)) break;  // the receiver has not drained yet
-    Header h{first ? (static_cast<std::uint64_t>(r.total) <= eager_ ? Header::eager : Header::first)
-                   : Header::chunk,
-             static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, 0, r.total,
+    std::uint64_t payload = first && whole ? left : std::min(left, chunk_);
+    Header h{first ? (whole ? Header::eager : Header::first) : Header::chunk,
+             static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, r.total,
              first && r.sync ? r.id : 0};
-    p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
+    std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + payload);
+    if (!p.out.has_room(rec)) break;  // the receiver has not drained yet
+    put_header(p.out, h);
     std::uint64_t done = 0;
     while (done < payload) {  // pack straight into the ring (two windows at the wrap)
-      auto w = p.out.window(sizeof(Header) + done, payload - done);
+      auto w = p.out.window(at + done, payload - done);
       done += r.cursor->pack(r.send_buf, w);
     }
-    p.out.publish(need);
+    p.out.publish(rec);
     r.moved += static_cast<std::int64_t>(payload);
     moved = true;
     if (r.moved == r.total) {
@@ -323,16 +369,22 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
 bool P2P::drain(Peer &p) {
   bool any = false;
   std::vector<std::byte> joined;
-  while (p.in.available() >= sizeof(Header)) {
+  while (p.in.ready()) {
     Header h;
-    p.in.read_at(0, reinterpret_cast<std::byte *>(&h), sizeof h);
-    std::uint64_t rec = sizeof(Header) + pad8(h.payload);
+    std::uint64_t at = get_header(p.in, h);
+    if (h.payload > p.in.capacity() - at || h.kind < Header::eager || h.kind > Header::rts ||
+        ((h.kind == Header::first || h.kind == Header::rts) && h.msg_len < h.payload)) {
+      base::log_error("corrupt record from rank {} in shared memory (kind {}, {} bytes)", p.world,
+                      h.kind, h.payload);
+      std::abort();  // a local peer wrote garbage into our segment: nothing to trust any more
+    }
+    std::uint64_t rec = transport::shm::pad_line(at + h.payload);
     // The payload may straddle the wrap point: join the two windows then.
-    auto w = p.in.read_window(sizeof(Header), h.payload);
+    auto w = p.in.read_window(at, h.payload);
     std::span<const std::byte> payload = w;
     if (w.size() < h.payload) {
       joined.resize(h.payload);
-      p.in.read_at(sizeof(Header), joined.data(), h.payload);
+      p.in.read_at(at, joined.data(), h.payload);
       payload = joined;
     }
     if (h.kind == Header::ack) {
@@ -351,7 +403,7 @@ bool P2P::drain(Peer &p) {
     p.in.consume(rec);
     any = true;
   }
-  if (any) p.seg.ring_doorbell();  // the sender may be waiting for room
+  if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
   return any;
 }
 
@@ -397,20 +449,20 @@ bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &typ
   if (!p.sendq.empty() || !p.acks.empty()) return false;  // keep the order of what is queued
   std::int64_t total = type->size() * count;
   if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return false;
-  std::uint64_t need = sizeof(Header) + pad8(static_cast<std::uint64_t>(total));
-  if (!p.out.has_room(need)) return false;
-  Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, 0, total, 0};
-  p.out.write_at(0, std::as_bytes(std::span(&h, 1)));
+  Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
+  std::uint64_t at = payload_at(h.kind, 0), rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
+  if (!p.out.has_room(rec)) return false;
+  put_header(p.out, h);
   if (type->is_contiguous()) {
-    p.out.write_at(sizeof(Header), std::span(static_cast<const std::byte *>(buf) + type->lb(),
-                                             static_cast<std::size_t>(total)));
+    p.out.write_at(at, std::span(static_cast<const std::byte *>(buf) + type->lb(),
+                                 static_cast<std::size_t>(total)));
   } else {
     pack::PackCursor c(type, count);
     std::uint64_t done = 0;
     while (done < static_cast<std::uint64_t>(total))
-      done += c.pack(buf, p.out.window(sizeof(Header) + done, static_cast<std::uint64_t>(total) - done));
+      done += c.pack(buf, p.out.window(at + done, static_cast<std::uint64_t>(total) - done));
   }
-  p.out.publish(need);
+  p.out.publish(rec);
   p.seg.ring_doorbell();
   return true;
 }
@@ -430,7 +482,6 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int sou
   r->type = std::move(type);
   r->cursor.emplace(r->type, count);
   r->total = r->cursor->total();
-  progress();  // pick up what has arrived, so ordering with posted receives holds
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
     if (matches(*r, it->source, it->tag, it->context)) {
       bind(r, unexpected_, it);

@@ -174,6 +174,10 @@ class P2P {
     bool cma = false;  // we may read this peer's memory (process_vm_readv)
   };
 
+  // Writes `h` into the record being built; returns the payload's offset.
+  static std::uint64_t put_header(transport::shm::Ring &out, const Header &h);
+  // Reads the current record's header; returns the payload's offset.
+  static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
   void deliver_self(const RequestPtr &send);
   bool push_sends(Peer &p);
   bool drain(Peer &p);

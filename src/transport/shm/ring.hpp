@@ -1,18 +1,29 @@
-// ring.hpp - a single-producer single-consumer byte ring in shared memory.
+// ring.hpp - a single-producer single-consumer record ring in shared memory.
 //
 // Position independent: only offsets and counters live in the mapping.
-// The producer owns `head`, the consumer owns `tail`; both are monotonic
-// byte counters (wrap-around is by modulo of the power-of-two capacity).
-// Memory ordering: the producer writes a record, then publishes it with a
-// store of `head`; the consumer's load of `head` makes the record visible.
-// Symmetrically, the consumer stores `tail` after it is done with the
-// bytes, and the producer loads `tail` before reusing them. These four are
-// seq_cst rather than release/acquire: the sleep protocol (segment.hpp) is
-// a Dekker handshake between a counter store and a load of `sleeping`,
-// which needs store-load order (on x86 a seq_cst store is one xchg; loads
-// stay plain moves).
+// Records start on 64-byte lines and are whole lines long. The first 8
+// bytes of a record are its *stamp*: the record's logical offset plus one,
+// stored last by the producer. The consumer polls the stamp at its read
+// position, so a small record costs one cache-line transfer: the line
+// that carries the data also carries the notice that it is there (no
+// shared `head` counter to poll).
+//
+// A stale stamp can never look valid: the consumer zeroes the stamp slot
+// of every line of a record it has consumed before it hands the space
+// back, so each line start holds 0 or a real stamp. (Payload bytes of an
+// older lap can sit where a later record starts; they are cleared.)
+//
+// `tail` (bytes consumed, monotonic) is the only shared counter: the
+// consumer stores it once per batch, the producer re-reads it only when
+// its cached value leaves too little room.
+//
+// Memory order: stamp and tail stores are seq_cst and the consumer's stamp
+// loads too, because the sleep protocol (segment.hpp) is a Dekker handshake
+// between these and the `sleeping` flag (on x86 a seq_cst store is one
+// xchg; seq_cst loads are plain moves).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -21,78 +32,97 @@
 
 namespace impi::transport::shm {
 
+constexpr std::uint64_t kLine = 64;
+constexpr std::uint64_t pad_line(std::uint64_t n) { return (n + kLine - 1) & ~(kLine - 1); }
+
 struct alignas(64) RingCounters {
-  alignas(64) std::atomic<std::uint64_t> head;  // bytes ever written (producer)
   alignas(64) std::atomic<std::uint64_t> tail;  // bytes ever consumed (consumer)
 };
+static_assert(sizeof(RingCounters) == 64);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "shared-memory counters must be lock free");
 
-// A view of one ring: counters and `capacity` data bytes, both inside a mapping.
+// A view of one ring: counters and `capacity` data bytes, both inside a
+// mapping, the data 64-byte aligned. Each side keeps its own position in
+// its view (not shared).
 class Ring {
  public:
+  static constexpr std::uint64_t kStamp = 8;  // bytes of the stamp at a record's start
+
   Ring() = default;
   Ring(RingCounters *c, std::byte *data, std::uint64_t capacity)
       : c_(c), data_(data), cap_(capacity), mask_(capacity - 1) {}
 
   std::uint64_t capacity() const { return cap_; }
 
-  // Producer: whether `need` bytes are free. The consumer's counter is
-  // re-read only when the last value seen leaves too little room, so a
-  // producer that is ahead does not pull the consumer's cache line.
-  bool has_room(std::uint64_t need) {
-    std::uint64_t head = c_->head.load(std::memory_order_relaxed);
-    if (cap_ - (head - cached_tail_) >= need) return true;
+  // ---- producer ----
+  // Whether a record of `rec` bytes (a multiple of kLine) fits now.
+  bool has_room(std::uint64_t rec) {
+    if (cap_ - (head_ - cached_tail_) >= rec) return true;
     cached_tail_ = c_->tail.load(std::memory_order_seq_cst);
-    return cap_ - (head - cached_tail_) >= need;
+    return cap_ - (head_ - cached_tail_) >= rec;
   }
-  // Producer: copies `bytes` at logical offset `at` past the current head
-  // (not yet published). Caller checked has_room().
+  // Copies `bytes` at offset `at` (>= kStamp) into the record being built.
   void write_at(std::uint64_t at, std::span<const std::byte> bytes) {
-    copy_in(c_->head.load(std::memory_order_relaxed) + at, bytes.data(), bytes.size());
+    std::uint64_t pos = head_ + at;
+    std::uint64_t first = std::min<std::uint64_t>(bytes.size(), cap_ - (pos & mask_));
+    std::memcpy(data_ + (pos & mask_), bytes.data(), first);
+    std::memcpy(data_, bytes.data() + first, bytes.size() - first);
   }
-  // Producer: a writable window at offset `at` past head, of up to `n` bytes
-  // before the wrap point (for packing straight into the ring).
+  // A writable window at offset `at` of the record being built, of up to
+  // `n` bytes before the wrap point (for packing straight into the ring).
   std::span<std::byte> window(std::uint64_t at, std::uint64_t n) {
-    std::uint64_t pos = (c_->head.load(std::memory_order_relaxed) + at) & mask_;
+    std::uint64_t pos = (head_ + at) & mask_;
     return {data_ + pos, static_cast<std::size_t>(std::min(n, cap_ - pos))};
   }
-  // Producer: makes `n` more bytes visible to the consumer.
-  void publish(std::uint64_t n) {
-    c_->head.store(c_->head.load(std::memory_order_relaxed) + n, std::memory_order_seq_cst);
+  // Makes the record of `rec` bytes visible: stores its stamp.
+  void publish(std::uint64_t rec) {
+    stamp_at(head_).store(head_ + 1, std::memory_order_seq_cst);
+    head_ += rec;
   }
 
-  // Consumer: bytes available.
-  std::uint64_t available() const {
-    return c_->head.load(std::memory_order_seq_cst) - c_->tail.load(std::memory_order_relaxed);
-  }
-  // Consumer: copies out `n` bytes at offset `at` past the tail.
+  // ---- consumer ----
+  // Whether a record starts at the read position.
+  bool ready() const { return stamp_at(pos_).load(std::memory_order_seq_cst) == pos_ + 1; }
+  // Copies out `n` bytes at offset `at` of the current record.
   void read_at(std::uint64_t at, std::byte *out, std::uint64_t n) const {
-    std::uint64_t pos = c_->tail.load(std::memory_order_relaxed) + at;
+    std::uint64_t pos = pos_ + at;
     std::uint64_t first = std::min(n, cap_ - (pos & mask_));
     std::memcpy(out, data_ + (pos & mask_), first);
     std::memcpy(out + first, data_, n - first);
   }
-  // Consumer: a readable window at offset `at` past tail, up to the wrap point.
+  // A readable window at offset `at` of the current record, up to the wrap point.
   std::span<const std::byte> read_window(std::uint64_t at, std::uint64_t n) const {
-    std::uint64_t pos = (c_->tail.load(std::memory_order_relaxed) + at) & mask_;
+    std::uint64_t pos = (pos_ + at) & mask_;
     return {data_ + pos, static_cast<std::size_t>(std::min(n, cap_ - pos))};
   }
-  // Consumer: releases `n` bytes to the producer.
-  void consume(std::uint64_t n) {
-    c_->tail.store(c_->tail.load(std::memory_order_relaxed) + n, std::memory_order_seq_cst);
+  // Done with the current record of `rec` bytes: clears the stamp slot of
+  // each of its lines and moves on (the space returns at release()).
+  void consume(std::uint64_t rec) {
+    for (std::uint64_t off = 0; off < rec; off += kLine)
+      stamp_at(pos_ + off).store(0, std::memory_order_relaxed);
+    pos_ += rec;
+  }
+  // Hands the consumed space back to the producer; true if there was any.
+  bool release() {
+    if (pos_ == released_) return false;
+    c_->tail.store(pos_, std::memory_order_seq_cst);
+    released_ = pos_;
+    return true;
   }
 
  private:
-  void copy_in(std::uint64_t pos, const std::byte *src, std::size_t n) {
-    std::uint64_t first = std::min<std::uint64_t>(n, cap_ - (pos & mask_));
-    std::memcpy(data_ + (pos & mask_), src, first);
-    std::memcpy(data_, src + first, n - first);
+  std::atomic_ref<std::uint64_t> stamp_at(std::uint64_t logical) const {
+    return std::atomic_ref<std::uint64_t>(
+        *reinterpret_cast<std::uint64_t *>(data_ + (logical & mask_)));
   }
 
   RingCounters *c_ = nullptr;
   std::byte *data_ = nullptr;
   std::uint64_t cap_ = 0, mask_ = 0;
-  std::uint64_t cached_tail_ = 0;  // producer's last view of `tail` (never ahead of it)
+  std::uint64_t head_ = 0;         // producer: bytes ever written
+  std::uint64_t cached_tail_ = 0;  // producer: last view of `tail` (never ahead of it)
+  std::uint64_t pos_ = 0;          // consumer: read position
+  std::uint64_t released_ = 0;     // consumer: last `tail` stored
 };
 
 }  // namespace impi::transport::shm
