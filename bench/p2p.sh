@@ -3,19 +3,26 @@
 # side by side: impi, Open MPI, MPICH (when installed), each running the
 # same bench/p2p_bench.c built by its own wrapper. Rounds are interleaved;
 # medians per size, and ratios (latency: theirs/ours, >1 = impi faster;
-# bandwidth: ours/theirs, >1 = impi faster).
-# Usage: bench/p2p.sh [build-dir] [rounds] [max_bytes]
+# bandwidth: ours/theirs, >1 = impi faster); "vs best" compares with the
+# better of Open MPI and MPICH at each size.
+# Usage: bench/p2p.sh [build-dir] [rounds] [max_bytes] [modes]
+#   modes: a space-separated list of latency bw bibw (default: all three)
+#   IMPI_BENCH_MULTIPLE=1: also impi with MPI_THREAD_MULTIPLE ("impi-mt"),
+#   to show what thread safety costs a single-threaded program.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 rounds=${2:-3}
 max=${3:-4194304}
+modes=${4:-latency bw bibw}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$here/bench/p2p_bench.c
 "$build/bin/mpicc" -O2 -o "$work/impi" "$src"
 run_impi() { "$build/bin/impirun" -np 2 "$work/impi" "$@"; }
+run_impimt() { "$build/bin/impirun" -np 2 "$work/impi" "$@" multiple; }
 libs=(impi)
+[ "${IMPI_BENCH_MULTIPLE:-0}" = 1 ] && libs+=(impimt)
 if command -v mpicc.openmpi >/dev/null; then
   mpicc.openmpi -O2 -o "$work/ompi" "$src"; libs+=(ompi)
 fi
@@ -28,7 +35,7 @@ if command -v mpicc.mpich >/dev/null; then
 fi
 run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
-for mode in latency bw; do
+for mode in $modes; do
   for r in $(seq "$rounds"); do
     for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode /" >> "$work/all"; done
   done
@@ -37,12 +44,19 @@ python3 - "$work/all" "${libs[@]}" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
-for mode, unit in (("latency", "us"), ("bw", "MB/s")):
+for mode, unit in (("latency", "us"), ("bw", "MB/s"), ("bibw", "MB/s")):
+    if not any(r[1] == mode for r in rows): continue
     sizes = sorted({int(r[2]) for r in rows if r[1] == mode})
     print(f"\n{mode} ({unit}), median of rounds")
-    print(f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:]))
+    peers = [l for l in libs if l in ("ompi", "mpich")]
+    head = f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:])
+    print(head + (f"{'vs best':>10}" if peers else ""))
     for s in sizes:
         med = {l: statistics.median(float(r[3]) for r in rows if r[0] == l and r[1] == mode and int(r[2]) == s) for l in libs}
-        ratio = [(med[l] / med["impi"]) if mode == "latency" else (med["impi"] / med[l]) for l in libs[1:]]
-        print(f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{x:>9.2f}x" for x in ratio))
+        ratio = lambda x: (x / med["impi"]) if mode == "latency" else (med["impi"] / x)
+        line = f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{ratio(med[l]):>9.2f}x" for l in libs[1:])
+        if peers:
+            best = min(med[l] for l in peers) if mode == "latency" else max(med[l] for l in peers)
+            line += f"{ratio(best):>9.2f}x"
+        print(line)
 PY

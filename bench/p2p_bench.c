@@ -2,7 +2,10 @@
  * an ordinary MPI program so the same source measures any MPI library.
  *   latency: ping-pong, half the round trip, in microseconds
  *   bw:      64 nonblocking sends in flight, then a 1-byte ack, in MB/s
- * Usage: p2p_bench latency|bw [max_bytes]. Prints "<bytes> <value>". */
+ *   bibw:    both ranks send 64 and receive 64 at once, total MB/s
+ * Usage: p2p_bench latency|bw|bibw [max_bytes] [multiple]. Prints
+ * "<bytes> <value>". With "multiple", MPI_Init_thread(MPI_THREAD_MULTIPLE)
+ * (still one thread: the cost of thread safety). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +18,17 @@ int main(int argc, char **argv) {
   long size, max = 1 << 22;
   const char *mode = argc > 1 ? argv[1] : "latency";
   char *sbuf, *rbuf;
-  MPI_Request req[WINDOW];
-  MPI_Init(&argc, &argv);
+  MPI_Request req[2 * WINDOW];
+  if (argc > 3 && !strcmp(argv[3], "multiple")) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    if (provided != MPI_THREAD_MULTIPLE) {
+      fprintf(stderr, "MPI_THREAD_MULTIPLE is not provided\n");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (argc > 2) max = atol(argv[2]);
   sbuf = malloc(max + 1);
@@ -39,6 +51,21 @@ int main(int argc, char **argv) {
         }
       }
       if (rank == 0) printf("%ld %.3f\n", size, (MPI_Wtime() - t0) * 1e6 / (2.0 * iters));
+    } else if (!strcmp(mode, "bibw")) {
+      double t0 = 0;
+      int peer = 1 - rank;
+      if (size == 0) continue;
+      iters = size <= 8192 ? 200 : 20;
+      warm = 5;
+      for (i = 0; i < iters + warm; ++i) {
+        if (i == warm) t0 = MPI_Wtime();
+        if (rank > 1) continue;
+        for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
+        for (w = 0; w < WINDOW; ++w)
+          MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[WINDOW + w]);
+        MPI_Waitall(2 * WINDOW, req, MPI_STATUSES_IGNORE);
+      }
+      if (rank == 0) printf("%ld %.1f\n", size, 2.0 * size * WINDOW * iters / (MPI_Wtime() - t0) / 1e6);
     } else {
       double t0 = 0;
       if (size == 0) continue;

@@ -20,6 +20,10 @@ struct TypeRef {
   bool committed = false;
 };
 
+// A predefined (non-Fortran) type's table entry, or nullptr for any other
+// handle (no reference counting: for hot paths).
+const pack::TypePtr *lookup_predefined_type(MPI_Datatype h);
+
 // The type behind a handle; nullopt for null, freed or wrong-kind handles.
 std::optional<TypeRef> lookup_type(MPI_Datatype h);
 // A new handle for a (derived) type; `committed` for types returned ready to use.

@@ -5,6 +5,8 @@
 
 #include <climits>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -19,6 +21,22 @@ using impi::api::report;
 using impi::core::RequestPtr;
 
 namespace {
+
+// Under MPI_THREAD_MULTIPLE one mutex guards the tables of this file (the
+// request, message and buffered-send tables). It is never held while
+// waiting, and taken before the engine lock, never after.
+std::mutex g_table_mu;
+struct TableLock {
+  bool on = impi::core::Runtime::instance().thread_level() == impi::core::kThreadMultiple;
+  TableLock() {
+    if (on) g_table_mu.lock();
+  }
+  ~TableLock() {
+    if (on) g_table_mu.unlock();
+  }
+  TableLock(const TableLock &) = delete;
+  TableLock &operator=(const TableLock &) = delete;
+};
 
 // ---- request handles
 // A handle holds the active operation, and for persistent requests the
@@ -38,10 +56,13 @@ struct Entry {
   std::optional<Persistent> persistent;
   bool in_use = false;
 };
-std::vector<Entry> g_requests(1);  // index 0: MPI_REQUEST_NULL
+// A deque: entries stay where they are while others are added (a thread
+// holds an Entry* of its own request while another creates one).
+std::deque<Entry> g_requests(1);  // index 0: MPI_REQUEST_NULL
 std::vector<std::uint32_t> g_free_requests;
 
 MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
+  TableLock lk;
   std::uint32_t i;
   if (!g_free_requests.empty()) {
     i = g_free_requests.back();
@@ -57,6 +78,7 @@ MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt
 Entry *find_entry(MPI_Request h) {
   if (impi::api::handle_kind(h) != IMPI_KIND_REQUEST) return nullptr;
   std::uint32_t i = impi::api::handle_index(h);
+  TableLock lk;
   if (i == 0 || i >= g_requests.size() || !g_requests[i].in_use) return nullptr;
   return &g_requests[i];
 }
@@ -70,6 +92,7 @@ RequestPtr *find_request(MPI_Request h) {
 // After completion: a persistent request goes inactive, others are freed.
 void release_request(MPI_Request *h) {
   std::uint32_t i = impi::api::handle_index(*h);
+  TableLock lk;
   if (g_requests[i].persistent) {
     g_requests[i].active.reset();
     return;
@@ -112,7 +135,8 @@ int request_error(const impi::core::Request &r) {
 
 struct Target {
   impi::core::Communicator *comm = nullptr;
-  impi::pack::TypePtr type;
+  const impi::pack::TypePtr *type = nullptr;  // predefined: the static table's; else `keep`
+  impi::pack::TypePtr keep;
   int world = 0;  // peer's world rank (or kAnySource)
 };
 
@@ -123,11 +147,17 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
   t.comm = impi::api::lookup_comm(comm);
   if (!t.comm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
   if (count < 0) return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
-  auto ty = impi::api::lookup_type(datatype);
-  if (!ty) return report(comm, MPI_ERR_TYPE, fn, "not a valid datatype");
-  if (!ty->committed) return report(comm, MPI_ERR_TYPE, fn, "the datatype is not committed");
-  t.type = ty->type;
-  if (!buf && count > 0 && t.type->size() > 0 && t.type->true_lb() == 0)
+  if (const auto *pre = impi::api::lookup_predefined_type(datatype)) {
+    t.type = pre;  // no reference counting on the hot path
+  } else {
+    auto ty = impi::api::lookup_type(datatype);
+    if (!ty) return report(comm, MPI_ERR_TYPE, fn, "not a valid datatype");
+    if (!ty->committed) return report(comm, MPI_ERR_TYPE, fn, "the datatype is not committed");
+    t.keep = std::move(ty->type);
+    t.type = &t.keep;
+  }
+  const impi::pack::Datatype &dt = **t.type;
+  if (!buf && count > 0 && dt.size() > 0 && dt.true_lb() == 0)
     return report(comm, MPI_ERR_BUFFER, fn, "NULL buffer");
   if (!(peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < t.comm->size)))
     return report(comm, MPI_ERR_RANK, fn,
@@ -157,7 +187,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
     return MPI_SUCCESS;
   }
   auto &rt = impi::core::Runtime::instance();
-  out = rt.p2p().isend(buf, count, t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+  out = rt.p2p().isend(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
   return MPI_SUCCESS;
 }
 
@@ -172,13 +202,14 @@ int start_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int 
   }
   auto &rt = impi::core::Runtime::instance();
   int src = source == MPI_ANY_SOURCE ? impi::core::kAnySource : source;
-  out = rt.p2p().irecv(buf, count, t.type, src, tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag,
+  out = rt.p2p().irecv(buf, count, *t.type, src, tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag,
                        t.comm->context_id, storage);
   return MPI_SUCCESS;
 }
 
 void wait_done(const RequestPtr &r) {
-  if (!r->done) impi::core::Runtime::instance().p2p().wait_until([&] { return r->done; });
+  auto &p = impi::core::Runtime::instance().p2p();
+  if (!p.completed(*r)) p.wait_until([&] { return p.completed(*r); });
 }
 
 // The blocking and nonblocking forms of the standard, ready and synchronous
@@ -190,7 +221,7 @@ int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datat
     if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
       return rc;
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (impi::core::Runtime::instance().p2p().send_now(buf, count, t.type, t.world, t.comm->rank, tag,
+    if (impi::core::Runtime::instance().p2p().send_now(buf, count, *t.type, t.world, t.comm->rank, tag,
                                                        t.comm->context_id))
       return MPI_SUCCESS;
   }
@@ -295,8 +326,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   }
   RequestPtr *slot = find_request(*request);
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Test", "not a valid request");
-  if (!(*slot)->done) impi::core::Runtime::instance().p2p().progress();
-  *flag = (*slot)->done;
+  auto &p = impi::core::Runtime::instance().p2p();
+  if (!p.completed(**slot)) p.progress();
+  *flag = p.completed(**slot);
   if (!*flag) return MPI_SUCCESS;
   return PMPI_Wait(request, status);
 }
@@ -336,7 +368,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Stat
     if (!find_entry(array_of_requests[i]))
       return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Testall", "not a valid request");
     RequestPtr *slot = find_request(array_of_requests[i]);
-    if (slot && !(*slot)->done) {
+    if (slot && !impi::core::Runtime::instance().p2p().completed(**slot)) {
       *flag = 0;
       return MPI_SUCCESS;
     }
@@ -365,7 +397,7 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
   impi::core::Runtime::instance().p2p().wait_until([&] {
     for (int i = 0; i < count; ++i)
       if (array_of_requests[i] != MPI_REQUEST_NULL && find_request(array_of_requests[i]) &&
-          (*find_request(array_of_requests[i]))->done) {
+          impi::core::Runtime::instance().p2p().completed(**find_request(array_of_requests[i]))) {
         found = i;
         return true;
       }
@@ -380,8 +412,11 @@ int PMPI_Request_free(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_free", "not a valid request");
   // An active operation still completes; the engine keeps its own reference.
   std::uint32_t i = impi::api::handle_index(*request);
-  g_requests[i] = Entry{};
-  g_free_requests.push_back(i);
+  {
+    TableLock lk;
+    g_requests[i] = Entry{};
+    g_free_requests.push_back(i);
+  }
   *request = MPI_REQUEST_NULL;
   return MPI_SUCCESS;
 }
@@ -395,8 +430,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
   }
   RequestPtr *slot = find_request(request);
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_get_status", "not a valid request");
-  if (!(*slot)->done) impi::core::Runtime::instance().p2p().progress();
-  *flag = (*slot)->done;
+  auto &p = impi::core::Runtime::instance().p2p();
+  if (!p.completed(**slot)) p.progress();
+  *flag = p.completed(**slot);
   if (*flag) set_status(status, **slot, request_error(**slot));
   return MPI_SUCCESS;
 }
@@ -411,7 +447,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   if (int rc = start_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm, sr);
       rc != MPI_SUCCESS)
     return rc;
-  impi::core::Runtime::instance().p2p().wait_until([&] { return rr->done && sr->done; });
+  auto &p = impi::core::Runtime::instance().p2p();
+  p.wait_until([&] { return p.completed(*rr) && p.completed(*sr); });
   int err = request_error(*rr);
   set_status(status, *rr, err);
   return err == MPI_SUCCESS ? MPI_SUCCESS : report(comm, err, "MPI_Sendrecv", "message truncated");
@@ -475,10 +512,11 @@ int g_bsend_size = 0;
 std::int64_t g_bsend_used = 0;
 std::vector<Buffered> g_buffered;
 
+// With the table lock held.
 void reclaim_buffered() {
   impi::core::Runtime::instance().p2p().progress();
   for (auto it = g_buffered.begin(); it != g_buffered.end();)
-    if (it->req->done) {
+    if (impi::core::Runtime::instance().p2p().completed(*it->req)) {
       g_bsend_used -= it->charge;
       it = g_buffered.erase(it);
     } else {
@@ -495,8 +533,9 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
     out = null_peer_request(impi::core::Request::Kind::send);
     return MPI_SUCCESS;
   }
+  TableLock lk;
   reclaim_buffered();
-  impi::pack::PackCursor c(t.type, count);
+  impi::pack::PackCursor c(*t.type, count);
   std::int64_t charge = c.total() + MPI_BSEND_OVERHEAD;
   if (g_bsend_used + charge > g_bsend_size)
     return report(comm, MPI_ERR_BUFFER, fn,
@@ -578,6 +617,7 @@ int PMPI_Buffer_attach(void *buffer, int size) {
   if (!check_initialized("MPI_Buffer_attach")) return MPI_ERR_OTHER;
   if (size < 0 || (!buffer && size > 0))
     return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "bad buffer or size");
+  TableLock lk;
   if (g_bsend_buf)
     return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
   g_bsend_buf = buffer;
@@ -590,9 +630,11 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
   if (!buffer_addr || !size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
   // Blocks until every buffered message has been transmitted (MPI 3.6.1).
   impi::core::Runtime::instance().p2p().wait_until([] {
+    TableLock lk;
     reclaim_buffered();
     return g_buffered.empty();
   });
+  TableLock lk;
   *static_cast<void **>(buffer_addr) = g_bsend_buf;
   *size = g_bsend_size;
   g_bsend_buf = nullptr;
@@ -681,7 +723,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     RequestPtr *slot = find_request(array_of_requests[i]);
     if (!slot) continue;
     any_active = true;
-    if ((*slot)->done) {
+    if (impi::core::Runtime::instance().p2p().completed(**slot)) {
       *index = i;
       *flag = 1;
       int err = complete_at(array_of_requests, i, status);
@@ -708,7 +750,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[], M
     for (int i = 0; i < incount; ++i)
       if (reqs[i] != MPI_REQUEST_NULL && find_request(reqs[i])) {
         active = true;
-        if ((*find_request(reqs[i]))->done) return true;
+        if (impi::core::Runtime::instance().p2p().completed(**find_request(reqs[i]))) return true;
       }
     return !active;
   };
@@ -721,7 +763,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[], M
   for (int i = 0; i < incount; ++i) {
     if (reqs[i] == MPI_REQUEST_NULL || !find_request(reqs[i])) continue;
     active = true;
-    if (!(*find_request(reqs[i]))->done) continue;
+    if (!impi::core::Runtime::instance().p2p().completed(**find_request(reqs[i]))) continue;
     MPI_Status tmp;
     int err = complete_at(reqs, i, statuses == MPI_STATUSES_IGNORE ? &tmp : &statuses[n]);
     failed = failed || err != MPI_SUCCESS;
@@ -759,6 +801,7 @@ namespace {
 std::vector<std::uint64_t> g_messages(2);  // index 0: NULL, 1: MPI_MESSAGE_NO_PROC
 std::vector<std::uint32_t> g_free_messages;
 MPI_Message new_message(std::uint64_t claim) {
+  TableLock lk;
   std::uint32_t i;
   if (!g_free_messages.empty()) {
     i = g_free_messages.back();
@@ -820,15 +863,22 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     return MPI_SUCCESS;
   }
   std::uint32_t i = impi::api::handle_index(*message);
-  if (impi::api::handle_kind(*message) != IMPI_KIND_MESSAGE || i < 2 || i >= g_messages.size() ||
-      g_messages[i] == 0)
-    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a valid message");
+  std::uint64_t claim = 0;
+  {
+    TableLock lk;
+    if (impi::api::handle_kind(*message) == IMPI_KIND_MESSAGE && i >= 2 && i < g_messages.size())
+      claim = g_messages[i];
+  }
+  if (claim == 0) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a valid message");
   auto ty = impi::api::lookup_type(datatype);
   if (!ty || !ty->committed) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "bad datatype");
   if (count < 0) return report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, "negative count");
-  RequestPtr r = impi::core::Runtime::instance().p2p().mrecv(g_messages[i], buf, count, ty->type);
-  g_messages[i] = 0;
-  g_free_messages.push_back(i);
+  RequestPtr r = impi::core::Runtime::instance().p2p().mrecv(claim, buf, count, ty->type);
+  {
+    TableLock lk;
+    g_messages[i] = 0;
+    g_free_messages.push_back(i);
+  }
   *message = MPI_MESSAGE_NULL;
   if (!r) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "the message was already received");
   *request = new_request(std::move(r));

@@ -125,6 +125,7 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
                          const std::vector<std::uint64_t> &probes) {
   me_ = my_world_rank;
   peers_.resize(local_world_ranks.size());
+  read_pos_ = std::make_unique<std::atomic<std::uint64_t>[]>(local_world_ranks.size());
   int max_world = 0;
   for (int w : local_world_ranks) max_world = std::max(max_world, w);
   local_of_world_.assign(static_cast<size_t>(max_world) + 1, -1);
@@ -168,8 +169,8 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
   const Peer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t want = std::min(len, r.total);
   bool ok;
-  if (r.type->is_contiguous()) {
-    ok = cma_read(p.pid, addr, static_cast<std::byte *>(r.recv_buf) + r.type->lb(),
+  if (r.cursor->type().is_contiguous()) {
+    ok = cma_read(p.pid, addr, static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(),
                   static_cast<std::size_t>(want));
   } else {
     std::vector<std::byte> tmp(static_cast<size_t>(want));
@@ -185,13 +186,14 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
 }
 
 void P2P::finish_recv(Request &r) {
-  r.done = true;
   r.status.bytes = std::min(r.msg_len, r.total);
   if (r.msg_len > r.total && r.status.error == 0) r.status.error = kTruncated;
+  r.done = true;  // last: publishes the status to waiting threads
 }
 
 RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
                       int src_rank, int tag, int context, bool sync) {
+  std::lock_guard<EngineLock> g(mu_);
   auto r = std::make_shared<Request>();
   r->sync = sync;
   if (sync) {
@@ -222,6 +224,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     }
   }
   p.sendq.push_back(r);
+  count_queued(+1);
   if (p.sendq.size() == 1) push_sends(p);  // fast path: nothing queued ahead
   return r;
 }
@@ -245,6 +248,7 @@ void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_
   } else if (sync_id != 0 && peer_local >= 0) {
     Peer &p = peers_[static_cast<size_t>(peer_local)];
     p.acks.push_back(sync_id);
+    count_queued(+1);
     push_sends(p);
   }
 }
@@ -259,6 +263,7 @@ bool P2P::push_sends(Peer &p) {
     put_header(p.out, a);
     p.out.publish(rec);
     p.acks.pop_front();
+    count_queued(-1);
     moved = true;
   }
   while (!p.sendq.empty()) {
@@ -275,6 +280,7 @@ bool P2P::push_sends(Peer &p) {
       r.moved = r.total;
       r.done = r.acked;  // normally later, when the receiver's ack comes
       p.sendq.pop_front();
+      count_queued(-1);
       moved = true;
       continue;
     }
@@ -299,6 +305,7 @@ bool P2P::push_sends(Peer &p) {
     if (r.moved == r.total) {
       r.done = !r.sync || r.acked;
       p.sendq.pop_front();
+      count_queued(-1);
     }
   }
   if (moved) p.seg.ring_doorbell();
@@ -404,10 +411,11 @@ bool P2P::drain(Peer &p) {
     any = true;
   }
   if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
+  if (any) read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(), std::memory_order_relaxed);
   return any;
 }
 
-bool P2P::progress() {
+bool P2P::progress_locked() {
   bool any = false;
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     if (static_cast<int>(i) == my_local_) continue;
@@ -444,6 +452,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
 
 bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
                    int src_rank, int tag, int context) {
+  std::lock_guard<EngineLock> g(mu_);
   if (dest_world == me_) return false;
   Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
   if (!p.sendq.empty() || !p.acks.empty()) return false;  // keep the order of what is queued
@@ -467,8 +476,9 @@ bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &typ
   return true;
 }
 
-RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int source, int tag,
-                      int context, Request *storage) {
+RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
+                      int tag, int context, Request *storage) {
+  std::lock_guard<EngineLock> g(mu_);
   // A caller-provided request is referenced without ownership (aliasing
   // constructor): no allocation and no reference counting.
   if (storage) *storage = Request{};
@@ -479,8 +489,8 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, pack::TypePtr type, int sou
   r->peer = source;
   r->tag = tag;
   r->context = context;
-  r->type = std::move(type);
-  r->cursor.emplace(r->type, count);
+  if (!storage || !type->is_predefined()) r->type = type;  // predefined types live forever
+  r->cursor.emplace(type, count);
   r->total = r->cursor->total();
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
     if (matches(*r, it->source, it->tag, it->context)) {
@@ -501,19 +511,22 @@ std::list<P2P::Unexpected>::iterator P2P::find_unexpected(int source, int tag, i
   });
 }
 
-bool P2P::has_message(int source, int tag, int context) const {
-  return const_cast<P2P *>(this)->find_unexpected(source, tag, context) != unexpected_.end();
+bool P2P::has_message(int source, int tag, int context) {
+  std::lock_guard<EngineLock> g(mu_);
+  return find_unexpected(source, tag, context) != unexpected_.end();
 }
 
 std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
-  progress();
+  std::lock_guard<EngineLock> g(mu_);
+  progress_locked();
   auto it = find_unexpected(source, tag, context);
   if (it == unexpected_.end()) return std::nullopt;
   return MsgStatus{it->source, it->tag, it->msg_len, 0};
 }
 
 std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int tag, int context) {
-  progress();
+  std::lock_guard<EngineLock> g(mu_);
+  progress_locked();
   auto it = find_unexpected(source, tag, context);
   if (it == unexpected_.end()) return std::nullopt;
   it->claim_id = next_id_++;
@@ -524,6 +537,7 @@ std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int 
 }
 
 RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type) {
+  std::lock_guard<EngineLock> g(mu_);
   auto r = std::make_shared<Request>();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
@@ -543,6 +557,7 @@ RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack
 }
 
 bool P2P::cancel(const RequestPtr &r) {
+  std::lock_guard<EngineLock> g(mu_);
   if (r->done) return false;
   if (r->kind == Request::Kind::recv) {
     auto it = std::find(posted_.begin(), posted_.end(), r);
@@ -554,6 +569,7 @@ bool P2P::cancel(const RequestPtr &r) {
     auto it = std::find(q.begin(), q.end(), r);
     if (it == q.end()) return false;
     q.erase(it);
+    count_queued(-1);
     awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r), awaiting_ack_.end());
   }
   r->cancelled = true;

@@ -14,16 +14,27 @@
 // before it starts the next). Payloads are packed straight into the ring
 // and unpacked straight into the receive buffer (resumable cursors).
 //
-// Threading: not thread-safe yet (MPI_THREAD_SERIALIZED); progress happens
-// inside MPI calls only.
+// Threading (MPI_THREAD_MULTIPLE): one engine lock guards the rings, the
+// queues and the progress state of requests. Each entry point holds it for
+// its own short work only, never across a wait: wait_until() takes it for
+// one progress pass at a time (try-lock: when another thread is already
+// progressing, it just re-checks its own condition) and drops it to poll
+// and sleep. A request's completion is published through its `done` flag
+// (release store after the status and the data; acquire load by waiters),
+// so waiting threads read it without the lock (through completed()). The
+// lock is taken only
+// after enable_threads(): single-threaded programs pay nothing for it.
+// Progress happens inside MPI calls only.
 #pragma once
 
 #include <sched.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,14 +57,99 @@ struct MsgStatus {
 constexpr int kTruncated = 1;
 constexpr int kTransportError = 2;  // a single-copy read of the sender's memory failed
 
+// A small number naming the calling thread (never 0).
+// Initial-exec TLS: a plain %fs-relative load, no __tls_get_addr call.
+#define IMPI_FAST_TLS __attribute__((tls_model("initial-exec")))
+inline std::atomic<std::uint32_t> g_next_token{1};
+inline thread_local std::uint32_t t_token IMPI_FAST_TLS = 0;
+inline std::uint32_t thread_token() {
+  if (__builtin_expect(t_token == 0, 0)) t_token = g_next_token.fetch_add(1, std::memory_order_relaxed);
+  return t_token;
+}
+
+// A completion flag other threads may read without the engine lock. It
+// holds 0, or the token of the thread that completed the request (stored
+// last, with release). Callers outside the engine test it through
+// P2P::completed(), which also orders what the completing thread wrote.
+class DoneFlag {
+ public:
+  DoneFlag(bool v = false) : v_(v ? thread_token() : 0) {}
+  DoneFlag(const DoneFlag &o) : v_(o.v_.load(std::memory_order_relaxed)) {}
+  DoneFlag &operator=(const DoneFlag &o) {
+    v_.store(o.v_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return *this;
+  }
+  DoneFlag &operator=(bool v) {
+    v_.store(v ? thread_token() : 0, std::memory_order_release);
+    return *this;
+  }
+  operator bool() const { return v_.load(std::memory_order_acquire) != 0; }
+  // 0, or the token of the thread that completed the request.
+  std::uint32_t completer() const { return v_.load(std::memory_order_acquire); }
+
+ private:
+  std::atomic<std::uint32_t> v_;
+};
+
+// The engine lock: a no-op until threads are enabled, then a spinlock
+// (one atomic exchange to take it, a plain release store to drop it: half
+// the atomic read-modify-writes of a std::mutex, which is what keeps the
+// single-threaded cost of MPI_THREAD_MULTIPLE small). Waiters spin briefly,
+// then yield. Under ThreadSanitizer it is a std::mutex, which TSan models
+// without help.
+class EngineLock {
+ public:
+  void enable() { on_ = true; }
+  bool enabled() const { return on_; }
+  void lock() {
+    if (!on_) return;
+#ifdef __SANITIZE_THREAD__
+    m_.lock();
+#else
+    for (int spins = 0; taken_.exchange(true, std::memory_order_acquire);) {
+      while (taken_.load(std::memory_order_relaxed)) {
+        if (++spins < 64)
+          __builtin_ia32_pause();
+        else
+          sched_yield();  // the holder may be copying a large message
+      }
+    }
+#endif
+  }
+  bool try_lock() {
+    if (!on_) return true;
+#ifdef __SANITIZE_THREAD__
+    return m_.try_lock();
+#else
+    return !taken_.load(std::memory_order_relaxed) && !taken_.exchange(true, std::memory_order_acquire);
+#endif
+  }
+  void unlock() {
+    if (!on_) return;
+#ifdef __SANITIZE_THREAD__
+    m_.unlock();
+#else
+    taken_.store(false, std::memory_order_release);
+#endif
+  }
+
+ private:
+#ifdef __SANITIZE_THREAD__
+  std::mutex m_;
+#else
+  std::atomic<bool> taken_{false};
+#endif
+  bool on_ = false;  // set once, before any second thread exists
+};
+
 struct Request {
   enum class Kind { send, recv } kind;
-  bool done = false;
+  DoneFlag done;
   MsgStatus status;
   // Both kinds.
   const void *send_buf = nullptr;
   void *recv_buf = nullptr;
-  pack::TypePtr type;  // holds the datatype alive while in flight
+  pack::TypePtr type;  // holds the datatype alive while in flight (null: a predefined type)
   std::int64_t count = 0;
   int peer = 0;  // send: destination world rank; recv: source (or kAnySource)
   int tag = 0;
@@ -99,8 +195,10 @@ class P2P {
                    int src_rank_in_comm, int tag, int context, bool sync = false);
   // `storage`, when given, holds the request instead of the heap (blocking
   // receives: it must outlive the operation).
-  RequestPtr irecv(void *buf, std::int64_t count, pack::TypePtr type, int source_world, int tag,
-                   int context, Request *storage = nullptr);
+  // `storage` requests of a predefined type take no reference to it (the
+  // static table keeps those alive).
+  RequestPtr irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source_world,
+                   int tag, int context, Request *storage = nullptr);
   // Fast path of a blocking standard send: writes a small message straight
   // into the ring when nothing is queued ahead of it. False: use isend.
   bool send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
@@ -108,30 +206,60 @@ class P2P {
   // Looks for a matching message without receiving it.
   std::optional<MsgStatus> iprobe(int source_world, int tag, int context);
   // Whether a matching message has arrived (no progress: for wait predicates).
-  bool has_message(int source_world, int tag, int context) const;
+  bool has_message(int source_world, int tag, int context);
   // Matched probe: takes the message out of matching; mrecv receives it.
   std::optional<std::pair<MsgStatus, std::uint64_t>> improbe(int source_world, int tag, int context);
   RequestPtr mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type);
   // Cancels a receive still posted, or a send not yet started; true if cancelled.
   bool cancel(const RequestPtr &r);
 
+  // Threads: from now on every entry point takes the engine lock
+  // (MPI_THREAD_MULTIPLE; call before a second thread uses the engine).
+  void enable_threads() { mu_.enable(); }
+
+  // Whether `r` has completed. When another thread completed it (threads
+  // enabled), passes through the engine lock once: that thread wrote the
+  // status and the data under the lock, so the caller sees them all (the
+  // release/acquire on `done` orders them too; the lock makes the order
+  // one that ThreadSanitizer also sees, which it did not from the flag
+  // alone in our threaded tests). Call without the engine lock.
+  bool completed(const Request &r) {
+    std::uint32_t by = r.done.completer();
+    if (by == 0) return false;
+    if (mu_.enabled() && by != thread_token()) {
+      mu_.lock();
+      mu_.unlock();
+    }
+    return true;
+  }
+
   // One pass over the rings and pending sends; true if anything moved.
-  bool progress();
+  bool progress() {
+    std::lock_guard<EngineLock> g(mu_);
+    return progress_locked();
+  }
   // Progresses until `done` says so; sleeps on the doorbell when idle.
+  // `done` must be safe to call without the engine lock.
   template <typename Pred>
   void wait_until(Pred done) {
     int idle = 0;
     while (!done()) {
-      if (progress()) {
+      // With threads, look (without the lock) whether there is anything to
+      // do before taking the lock for a pass.
+      bool looked = !mu_.enabled() || work_hint();
+      if (looked && try_progress()) {
         idle = 0;
         continue;
       }
+      // The spin budget counts progress passes; a look at the hint alone
+      // costs a small fraction of one.
+      if (!looked && (++hint_only_ & 15) != 0) continue;
       if (++idle < spin_) {
         if (oversubscribed_) sched_yield();  // let the process we wait for run
         continue;
       }
       std::uint32_t seen = own_.prepare_sleep();
-      if (progress() || done()) {
+      if (try_progress() || done()) {
         own_.cancel_sleep();
         continue;
       }
@@ -178,6 +306,26 @@ class P2P {
   static std::uint64_t put_header(transport::shm::Ring &out, const Header &h);
   // Reads the current record's header; returns the payload's offset.
   static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
+  bool progress_locked();
+  // Lock-free: whether a ring has a record or a send is queued (a hint:
+  // another thread may take the work first).
+  bool work_hint() const {
+    if (queued_.load(std::memory_order_relaxed) != 0) return true;
+    for (std::size_t i = 0; i < peers_.size(); ++i)
+      if (static_cast<int>(i) != my_local_ &&
+          peers_[i].in.ready_at(read_pos_[i].load(std::memory_order_relaxed)))
+        return true;
+    return false;
+  }
+  // Under the lock: counts queued sends and acks (plain load and store).
+  void count_queued(int d) { queued_.store(queued_.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
+  // A progress pass unless another thread is making one (then false).
+  bool try_progress() {
+    if (!mu_.try_lock()) return false;
+    bool any = progress_locked();
+    mu_.unlock();
+    return any;
+  }
   void deliver_self(const RequestPtr &send);
   bool push_sends(Peer &p);
   bool drain(Peer &p);
@@ -193,6 +341,10 @@ class P2P {
   // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
   void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len);
 
+  EngineLock mu_;
+  static inline thread_local unsigned hint_only_ IMPI_FAST_TLS = 0;
+  std::atomic<std::int64_t> queued_{0};  // sends and acks queued on all peers
+  std::unique_ptr<std::atomic<std::uint64_t>[]> read_pos_;  // each ring's read position, for work_hint()
   int me_ = 0;
   int my_local_ = 0;
   std::uint64_t eager_ = 0, chunk_ = 0;

@@ -32,6 +32,7 @@ base::Result<int> Runtime::init(int required) {
   processor_name_ = j.hostname;
   main_thread_ = std::this_thread::get_id();
   thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
+  if (thread_level_ == kThreadMultiple) p2p_.enable_threads();
 
   if (auto s = exchange_cards(); !s.ok()) {
     p2p_.unlink_segment();  // leave nothing in /dev/shm

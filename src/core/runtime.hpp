@@ -26,7 +26,7 @@ constexpr int kThreadSingle = 0;
 constexpr int kThreadFunneled = 1;
 constexpr int kThreadSerialized = 2;
 constexpr int kThreadMultiple = 3;
-constexpr int kThreadMaxProvided = kThreadSerialized;
+constexpr int kThreadMaxProvided = kThreadMultiple;
 
 class Runtime {
  public:

@@ -19,7 +19,11 @@ namespace impi::pack {
 
 class PackCursor {
  public:
-  PackCursor(TypePtr type, std::int64_t count);
+  // Does not own the type: the caller keeps it alive while the cursor is used.
+  PackCursor(const TypePtr &type, std::int64_t count);
+  PackCursor(TypePtr &&, std::int64_t) = delete;  // a temporary would dangle
+
+  const Datatype &type() const { return *type_; }
 
   std::int64_t total() const { return total_; }       // bytes of the packed stream
   std::int64_t position() const { return pos_; }      // next packed byte
@@ -39,7 +43,7 @@ class PackCursor {
   template <bool kPack, int kLen>
   std::size_t strided_runs(std::byte *user, std::byte *packed, std::size_t n);
 
-  TypePtr type_;
+  const Datatype *type_;
   std::int64_t count_;
   std::int64_t total_;
   std::int64_t pos_ = 0;

@@ -22,7 +22,7 @@ Result<TypePtr> overflow(const char *what) {
 
 }  // namespace
 
-TypePtr Datatype::predefined(int index) {
+const TypePtr &Datatype::predefined(int index) {
   static const std::array<TypePtr, kNumPredefined> table = [] {
     std::array<TypePtr, kNumPredefined> t;
     for (int i = 0; i < kNumPredefined; ++i) {

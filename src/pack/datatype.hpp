@@ -44,7 +44,7 @@ using TypePtr = std::shared_ptr<const Datatype>;
 
 class Datatype {
  public:
-  static TypePtr predefined(int index);
+  static const TypePtr &predefined(int index);
 
   // Constructors (MPI_Type_*). Arguments are validated; errors name the
   // problem. Displacements in elements of the old type's extent for

@@ -82,7 +82,13 @@ class Ring {
 
   // ---- consumer ----
   // Whether a record starts at the read position.
-  bool ready() const { return stamp_at(pos_).load(std::memory_order_seq_cst) == pos_ + 1; }
+  bool ready() const { return ready_at(pos_); }
+  // Whether a record starts at `pos` (reads only the ring: other threads
+  // may ask, given a position they learnt).
+  bool ready_at(std::uint64_t pos) const {
+    return stamp_at(pos).load(std::memory_order_seq_cst) == pos + 1;
+  }
+  std::uint64_t position() const { return pos_; }
   // Copies out `n` bytes at offset `at` of the current record.
   void read_at(std::uint64_t at, std::byte *out, std::uint64_t n) const {
     std::uint64_t pos = pos_ + at;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -65,7 +66,9 @@ base::Result<Segment> Segment::create(const std::string &name, std::uint32_t nri
   s.owner_ = true;  // from here the destructor unlinks on any failure
   if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
     return {Errc::io_error, fmt::format("sizing {} to {} bytes: {}", name, bytes, std::strerror(errno))};
-  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+  // MAP_POPULATE: page faults now, not on the first lap of each ring (they
+  // cost the first thousands of messages about a third of their latency).
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd.get(), 0);
   if (p == MAP_FAILED) return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
   s.base_ = p;
   s.bytes_ = bytes;
@@ -91,7 +94,9 @@ base::Result<Segment> Segment::open(const std::string &name) {
   if (::fstat(fd.get(), &st) != 0 || st.st_size < static_cast<off_t>(sizeof(SegmentHeader)))
     return {Errc::protocol_error, fmt::format("{} is too small to be a segment", name)};
   std::size_t bytes = static_cast<std::size_t>(st.st_size);
-  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+  // MAP_POPULATE: page faults now, not on the first lap of each ring (they
+  // cost the first thousands of messages about a third of their latency).
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd.get(), 0);
   if (p == MAP_FAILED) return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
   Segment s;
   s.name_ = name;
@@ -120,21 +125,23 @@ void Segment::ring_doorbell() {
   // the sender no atomic read-modify-write.
   if (hdr_->sleeping.load(std::memory_order_seq_cst) == 0) return;
   hdr_->doorbell.fetch_add(1, std::memory_order_relaxed);
-  futex(&hdr_->doorbell, FUTEX_WAKE, 1, nullptr);
+  // Every sleeper: with several threads waiting, the one a message is for
+  // may not be the one the kernel would pick.
+  futex(&hdr_->doorbell, FUTEX_WAKE, INT_MAX, nullptr);
 }
 
 std::uint32_t Segment::prepare_sleep() {
   std::uint32_t seen = hdr_->doorbell.load(std::memory_order_relaxed);
-  hdr_->sleeping.store(1, std::memory_order_seq_cst);
+  hdr_->sleeping.fetch_add(1, std::memory_order_seq_cst);  // a count: threads sleep too
   return seen;
 }
 
 void Segment::sleep(std::uint32_t seen, int timeout_us) {
   timespec ts{0, static_cast<long>(timeout_us) * 1000};
   futex(&hdr_->doorbell, FUTEX_WAIT, seen, &ts);
-  hdr_->sleeping.store(0, std::memory_order_relaxed);
+  hdr_->sleeping.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void Segment::cancel_sleep() { hdr_->sleeping.store(0, std::memory_order_relaxed); }
+void Segment::cancel_sleep() { hdr_->sleeping.fetch_sub(1, std::memory_order_relaxed); }
 
 }  // namespace impi::transport::shm

@@ -24,7 +24,8 @@ struct SegmentHeader {
   std::uint64_t ring_bytes;  // data bytes per ring (a power of two)
   std::uint64_t rings_offset;
   // Doorbell: producers bump it after publishing; a consumer that sleeps
-  // waits on it with a futex (it sets `sleeping` first).
+  // waits on it with a futex (it counts itself in `sleeping` first: the
+  // number of the owner's threads asleep or about to be).
   alignas(64) std::atomic<std::uint32_t> doorbell;
   std::atomic<std::uint32_t> sleeping;
 };
