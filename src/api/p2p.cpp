@@ -58,7 +58,21 @@ struct Entry {
 };
 // A deque: entries stay where they are while others are added (a thread
 // holds an Entry* of its own request while another creates one).
-std::deque<Entry> g_requests(1);  // index 0: MPI_REQUEST_NULL
+// Index 0: MPI_REQUEST_NULL. Index 1: permanently "a send that completed
+// when it started" (a small message written straight into the ring): the
+// handle MPI_Isend returns then, with no entry to create and free.
+constexpr std::uint32_t kSentAtOnce = 1;
+impi::core::Request g_sent_at_once = [] {
+  impi::core::Request r;
+  r.kind = impi::core::Request::Kind::send;
+  r.done = impi::core::DoneFlag(impi::core::DoneFlag::kAtCreation);
+  return r;
+}();
+std::deque<Entry> g_requests = [] {
+  std::deque<Entry> d(2);
+  d[kSentAtOnce] = Entry{RequestPtr(RequestPtr(), &g_sent_at_once), std::nullopt, true};
+  return d;
+}();
 std::vector<std::uint32_t> g_free_requests;
 
 MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
@@ -92,6 +106,10 @@ RequestPtr *find_request(MPI_Request h) {
 // After completion: a persistent request goes inactive, others are freed.
 void release_request(MPI_Request *h) {
   std::uint32_t i = impi::api::handle_index(*h);
+  if (i == kSentAtOnce) {  // shared by every such send: nothing to free
+    *h = MPI_REQUEST_NULL;
+    return;
+  }
   TableLock lk;
   if (g_requests[i].persistent) {
     g_requests[i].active.reset();
@@ -238,6 +256,17 @@ int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype da
 int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
                      int tag, MPI_Comm comm, MPI_Request *request, bool sync) {
   if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
+  if (!sync) {  // fast path: a small message straight into the ring, complete at once
+    Target t;
+    if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
+      return rc;
+    if (dest != MPI_PROC_NULL &&
+        impi::core::Runtime::instance().p2p().send_now(buf, count, *t.type, t.world, t.comm->rank, tag,
+                                                       t.comm->context_id)) {
+      *request = impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, kSentAtOnce);
+      return MPI_SUCCESS;
+    }
+  }
   RequestPtr r;
   if (int rc = start_send(fn, buf, count, datatype, dest, tag, comm, r, sync); rc != MPI_SUCCESS)
     return rc;
@@ -412,7 +441,7 @@ int PMPI_Request_free(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_free", "not a valid request");
   // An active operation still completes; the engine keeps its own reference.
   std::uint32_t i = impi::api::handle_index(*request);
-  {
+  if (i != kSentAtOnce) {
     TableLock lk;
     g_requests[i] = Entry{};
     g_free_requests.push_back(i);

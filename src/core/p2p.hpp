@@ -29,6 +29,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -73,7 +74,9 @@ inline std::uint32_t thread_token() {
 // P2P::completed(), which also orders what the completing thread wrote.
 class DoneFlag {
  public:
+  static constexpr std::uint32_t kAtCreation = 0xffffffffu;  // complete from the start: nothing to order
   DoneFlag(bool v = false) : v_(v ? thread_token() : 0) {}
+  explicit DoneFlag(std::uint32_t token) : v_(token) {}
   DoneFlag(const DoneFlag &o) : v_(o.v_.load(std::memory_order_relaxed)) {}
   DoneFlag &operator=(const DoneFlag &o) {
     v_.store(o.v_.load(std::memory_order_relaxed), std::memory_order_relaxed);
@@ -226,7 +229,7 @@ class P2P {
   bool completed(const Request &r) {
     std::uint32_t by = r.done.completer();
     if (by == 0) return false;
-    if (mu_.enabled() && by != thread_token()) {
+    if (mu_.enabled() && by != thread_token() && by != DoneFlag::kAtCreation) {
       mu_.lock();
       mu_.unlock();
     }
@@ -243,6 +246,7 @@ class P2P {
   template <typename Pred>
   void wait_until(Pred done) {
     int idle = 0;
+    int nap_us = 50;  // a missed wake-up (segment.cpp) costs at most this much
     while (!done()) {
       // With threads, look (without the lock) whether there is anything to
       // do before taking the lock for a pass.
@@ -263,7 +267,8 @@ class P2P {
         own_.cancel_sleep();
         continue;
       }
-      own_.sleep(seen, 1000);
+      own_.sleep(seen, nap_us);
+      nap_us = std::min(nap_us * 2, 1000);
     }
   }
 
@@ -352,7 +357,7 @@ class P2P {
   transport::shm::Segment own_;
   std::vector<Peer> peers_;            // by local rank (ours unused)
   std::vector<int> local_of_world_;    // world rank -> local rank or -1
-  std::list<RequestPtr> posted_;
+  std::deque<RequestPtr> posted_;  // a deque: no allocation per posted receive
   std::list<Unexpected> unexpected_;
   std::list<Unexpected> claimed_;  // taken by MPI_Mprobe/Improbe, awaiting MPI_Mrecv
   std::uint64_t next_id_ = 1;

@@ -17,10 +17,12 @@
 // consumer stores it once per batch, the producer re-reads it only when
 // its cached value leaves too little room.
 //
-// Memory order: stamp and tail stores are seq_cst and the consumer's stamp
-// loads too, because the sleep protocol (segment.hpp) is a Dekker handshake
-// between these and the `sleeping` flag (on x86 a seq_cst store is one
-// xchg; seq_cst loads are plain moves).
+// Memory order: stamp and tail stores are release, their loads acquire
+// (plain moves on x86). A seq_cst store would drain the store buffer, which
+// waits for the line the consumer is polling to come back: a producer
+// streaming small messages would stall on every record. The price is paid
+// by the sleep protocol (segment.hpp), which therefore bounds a missed
+// wake-up by short, growing sleep timeouts.
 #pragma once
 
 #include <algorithm>
@@ -58,7 +60,7 @@ class Ring {
   // Whether a record of `rec` bytes (a multiple of kLine) fits now.
   bool has_room(std::uint64_t rec) {
     if (cap_ - (head_ - cached_tail_) >= rec) return true;
-    cached_tail_ = c_->tail.load(std::memory_order_seq_cst);
+    cached_tail_ = c_->tail.load(std::memory_order_acquire);
     return cap_ - (head_ - cached_tail_) >= rec;
   }
   // Copies `bytes` at offset `at` (>= kStamp) into the record being built.
@@ -76,7 +78,7 @@ class Ring {
   }
   // Makes the record of `rec` bytes visible: stores its stamp.
   void publish(std::uint64_t rec) {
-    stamp_at(head_).store(head_ + 1, std::memory_order_seq_cst);
+    stamp_at(head_).store(head_ + 1, std::memory_order_release);
     head_ += rec;
   }
 
@@ -86,7 +88,7 @@ class Ring {
   // Whether a record starts at `pos` (reads only the ring: other threads
   // may ask, given a position they learnt).
   bool ready_at(std::uint64_t pos) const {
-    return stamp_at(pos).load(std::memory_order_seq_cst) == pos + 1;
+    return stamp_at(pos).load(std::memory_order_acquire) == pos + 1;
   }
   std::uint64_t position() const { return pos_; }
   // Copies out `n` bytes at offset `at` of the current record.
@@ -111,7 +113,7 @@ class Ring {
   // Hands the consumed space back to the producer; true if there was any.
   bool release() {
     if (pos_ == released_) return false;
-    c_->tail.store(pos_, std::memory_order_seq_cst);
+    c_->tail.store(pos_, std::memory_order_release);
     released_ = pos_;
     return true;
   }

@@ -118,12 +118,16 @@ Ring Segment::ring(std::uint32_t i) {
 }
 
 void Segment::ring_doorbell() {
-  // Dekker with prepare_sleep(): our seq_cst store of a ring counter (just
-  // done) and this seq_cst load of `sleeping`, against the sleeper's
-  // seq_cst store of `sleeping` and its loads of the counters: one of us
-  // sees the other, so a wake-up is never lost, and a busy receiver costs
-  // the sender no atomic read-modify-write.
-  if (hdr_->sleeping.load(std::memory_order_seq_cst) == 0) return;
+  // Against prepare_sleep(): the sleeper counts itself in `sleeping` (an
+  // atomic read-modify-write, a full barrier), then looks at its rings once
+  // more. Our record was published with a release store, not a barrier, so
+  // this load may be answered before the record is visible: if the sleeper
+  // registers and looks in exactly that window (the time our store takes to
+  // leave the store buffer), it sleeps without a wake-up from us. Its sleep
+  // times out then (P2P::wait_until starts with 50 us and grows), so a
+  // missed wake-up costs at most that delay, never progress; and a busy
+  // receiver costs the sender no barrier at all.
+  if (hdr_->sleeping.load(std::memory_order_acquire) == 0) return;
   hdr_->doorbell.fetch_add(1, std::memory_order_relaxed);
   // Every sleeper: with several threads waiting, the one a message is for
   // may not be the one the kernel would pick.
