@@ -338,7 +338,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
   }
   RequestPtr *slot = find_request(*request);
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "not a valid request");
-  RequestPtr r = *slot;
+  const RequestPtr &r = *slot;  // valid until released
   wait_done(r);
   int err = request_error(*r);
   set_status(status, *r, err);
@@ -377,7 +377,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
-    RequestPtr r = *find_request(array_of_requests[i]);
+    const RequestPtr &r = *find_request(array_of_requests[i]);  // valid until released
     wait_done(r);
     int err = request_error(*r);
     set_status(st, *r, err);

@@ -317,7 +317,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
   int peer_local = p.world >= 0 ? local_of_world_[static_cast<size_t>(p.world)] : -1;
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!matches(**it, h.source, h.tag, h.context)) continue;
-    RequestPtr r = *it;
+    RequestPtr r = std::move(*it);  // no reference-count traffic
     posted_.erase(it);
     r->status.source = h.source;
     r->status.tag = h.tag;
