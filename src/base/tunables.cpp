@@ -43,6 +43,9 @@ constexpr Tunable kTable[] = {
     {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "16384",
      "shared memory: contiguous messages of at least this many bytes are read by the "
      "receiver straight from the sender's memory (one copy; 0 disables)"},
+    {"shm_split_threshold", "IMPI_SHM_SPLIT_THRESHOLD", "262144",
+     "shared memory: single-copy messages of at least this many bytes are copied by both "
+     "sides at once, half each, when the sender is in an MPI call (0 disables)"},
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
      "waiting: polls of the rings before sleeping on the doorbell when every local proc has a "
      "core (spinning is cheaper than a futex wake-up)"},

@@ -58,6 +58,19 @@ std::uint64_t payload_at(std::uint32_t kind, std::uint64_t sync_id) {
 constexpr std::uint64_t kCmaMagic = 0x494d5049434d4121ull;  // "IMPICMA!"
 volatile std::uint64_t g_cma_probe = kCmaMagic;
 
+// Writes `len` bytes from `local` to `remote` in process `pid`; false on any failure.
+bool cma_write(std::int64_t pid, std::uint64_t remote, const void *local, std::size_t len) {
+  std::size_t done = 0;
+  while (done < len) {
+    iovec l{const_cast<char *>(static_cast<const char *>(local)) + done, len - done};
+    iovec r{reinterpret_cast<void *>(remote + done), len - done};
+    ssize_t n = ::process_vm_writev(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 // Reads `len` bytes at `remote` in process `pid`; false on any failure.
 bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t len) {
   std::size_t done = 0;
@@ -106,6 +119,7 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")), ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
   cma_threshold_ = base::get_int("shm_cma_threshold");
+  split_threshold_ = base::get_int("shm_split_threshold");
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   oversubscribed_ = cpus > 0 && nlocal > cpus;
   spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
@@ -165,11 +179,41 @@ bool P2P::matches(const Request &r, int source, int tag, int context) {
          (r.tag == kAnyTag || r.tag == tag);
 }
 
-void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len) {
-  const Peer &p = peers_[static_cast<size_t>(peer_local)];
+void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
+                      std::uint64_t id) {
+  Peer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t want = std::min(len, r.total);
   bool ok;
-  if (r.cursor->type().is_contiguous()) {
+  if (split_threshold_ > 0 && len >= split_threshold_ && want == len && id != 0 &&
+      r.cursor->type().is_contiguous()) {
+    auto *dst = static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb();
+    Split &s = p.in.counters().split;
+    std::int64_t half = (len / 2) & ~std::int64_t{4095};
+    s.to = reinterpret_cast<std::uint64_t>(dst + half);
+    s.from = static_cast<std::uint64_t>(half);
+    s.len = static_cast<std::uint64_t>(len - half);
+    std::uint64_t offered = (id << 3) | Split::kOffered;
+    s.state.store(offered, std::memory_order_release);
+    p.seg.ring_doorbell();  // the sender may be asleep in a wait
+    ok = cma_read(p.pid, addr, dst, static_cast<std::size_t>(half));
+    if (s.state.compare_exchange_strong(offered, 0, std::memory_order_acq_rel)) {
+      // Not taken: the rest is ours too.
+      base::log_debug("split copy of {} bytes from rank {}: the sender was busy, read it all", len, p.world);
+      ok = cma_read(p.pid, addr + static_cast<std::uint64_t>(half), dst + half,
+                    static_cast<std::size_t>(len - half)) && ok;
+    } else {
+      // Taken: the sender is copying now, inside an MPI call of its own.
+      std::uint64_t st;
+      for (int spins = 0; ((st = s.state.load(std::memory_order_acquire)) & 7) == Split::kTaken;)
+        if (++spins > 256) sched_yield();
+      base::log_debug("split copy of {} bytes from rank {}: the sender wrote the second half ({})", len,
+                      p.world, (st & 7) == Split::kDone ? "ok" : "failed");
+      if ((st & 7) != Split::kDone)  // it could not write to us: read it ourselves
+        ok = cma_read(p.pid, addr + static_cast<std::uint64_t>(half), dst + half,
+                      static_cast<std::size_t>(len - half)) && ok;
+      s.state.store(0, std::memory_order_relaxed);
+    }
+  } else if (r.cursor->type().is_contiguous()) {
     ok = cma_read(p.pid, addr, static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(),
                   static_cast<std::size_t>(want));
   } else {
@@ -198,7 +242,11 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
   r->sync = sync;
   if (sync) {
     r->id = next_id_++;
-    if (dest_world != me_) awaiting_ack_.push_back(r);
+    if (dest_world != me_) {
+      awaiting_ack_.push_back(r);
+      rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+      rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+    }
   }
   r->kind = Request::Kind::send;
   r->send_buf = buf;
@@ -221,6 +269,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     if (!sync) {
       r->id = next_id_++;
       awaiting_ack_.push_back(r);
+      rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
     }
   }
   p.sendq.push_back(r);
@@ -325,7 +374,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
     if (h.kind == Header::rts) {
       std::uint64_t addr = 0;
       std::memcpy(&addr, payload.data(), sizeof addr);
-      read_remote(*r, peer_local, addr, h.msg_len);
+      read_remote(*r, peer_local, addr, h.msg_len, h.sync_id);
       matched(peer_local, h.sync_id, self_sync);  // the ack releases the sender's buffer
       finish_recv(*r);
       return;
@@ -400,6 +449,7 @@ bool P2P::drain(Peer &p) {
           (*it)->acked = true;
           (*it)->done = (*it)->moved == (*it)->total;
           awaiting_ack_.erase(it);
+          rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
           break;
         }
     } else if (h.kind == Header::chunk) {
@@ -415,8 +465,35 @@ bool P2P::drain(Peer &p) {
   return any;
 }
 
+bool P2P::serve_split_offers() {
+  bool any = false;
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    Peer &p = peers_[i];
+    if (static_cast<int>(i) == my_local_ || !p.cma) continue;
+    Split &s = p.out.counters().split;  // the receiver's offers for our messages
+    std::uint64_t st = s.state.load(std::memory_order_acquire);
+    if ((st & 7) != Split::kOffered) continue;
+    std::uint64_t id = st >> 3;
+    auto it = std::find_if(awaiting_ack_.begin(), awaiting_ack_.end(), [&](const RequestPtr &r) {
+      return r->rendezvous && r->id == id && r->peer == p.world;
+    });
+    if (it == awaiting_ack_.end()) continue;
+    if (!s.state.compare_exchange_strong(st, (id << 3) | Split::kTaken, std::memory_order_acq_rel))
+      continue;  // the receiver took it back
+    const Request &r = **it;
+    bool ok = s.from <= static_cast<std::uint64_t>(r.total) &&
+              s.len <= static_cast<std::uint64_t>(r.total) - s.from &&
+              cma_write(p.pid, s.to,
+                        static_cast<const std::byte *>(r.send_buf) + r.type->lb() + s.from, s.len);
+    s.state.store((id << 3) | (ok ? Split::kDone : Split::kFailed), std::memory_order_release);
+    any = true;
+  }
+  return any;
+}
+
 bool P2P::progress_locked() {
   bool any = false;
+  if (!awaiting_ack_.empty()) any |= serve_split_offers();
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     if (static_cast<int>(i) == my_local_) continue;
     Peer &p = peers_[i];
@@ -431,7 +508,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
   if (u->rndv_addr != 0) {
-    read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len);
+    read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len, u->sync_id);
     matched(u->peer_local, u->sync_id, u->self_sync);
     finish_recv(*r);
     from.erase(u);
@@ -571,6 +648,7 @@ bool P2P::cancel(const RequestPtr &r) {
     q.erase(it);
     count_queued(-1);
     awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r), awaiting_ack_.end());
+    rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
   }
   r->cancelled = true;
   r->done = true;

@@ -306,6 +306,7 @@ class P2P {
     std::int64_t pid = 0;
     bool cma = false;  // we may read this peer's memory (process_vm_readv)
   };
+  using Split = transport::shm::RingCounters::Split;
 
   // Writes `h` into the record being built; returns the payload's offset.
   static std::uint64_t put_header(transport::shm::Ring &out, const Header &h);
@@ -315,7 +316,8 @@ class P2P {
   // Lock-free: whether a ring has a record or a send is queued (a hint:
   // another thread may take the work first).
   bool work_hint() const {
-    if (queued_.load(std::memory_order_relaxed) != 0) return true;
+    if (queued_.load(std::memory_order_relaxed) != 0 || rndv_waiting_.load(std::memory_order_relaxed) != 0)
+      return true;
     for (std::size_t i = 0; i < peers_.size(); ++i)
       if (static_cast<int>(i) != my_local_ &&
           peers_[i].in.ready_at(read_pos_[i].load(std::memory_order_relaxed)))
@@ -344,16 +346,26 @@ class P2P {
   std::list<Unexpected>::iterator find_unexpected(int source, int tag, int context);
   void finish_recv(Request &r);
   // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
-  void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len);
+  // Large contiguous messages are split: we offer the second half to the
+  // sender (which writes it into our buffer with process_vm_writev while
+  // we read the first half), and take it back if the sender has not
+  // started on it by the time our half is done, so a receive never waits
+  // for a sender that is not in an MPI call. `id` is the sender's id of
+  // the message (its RTS).
+  void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id);
+  // Sender side: takes and carries out offers for our messages awaiting acks.
+  bool serve_split_offers();
 
   EngineLock mu_;
   static inline thread_local unsigned hint_only_ IMPI_FAST_TLS = 0;
   std::atomic<std::int64_t> queued_{0};  // sends and acks queued on all peers
+  std::atomic<std::int64_t> rndv_waiting_{0};  // our single-copy sends not yet acked (may get offers)
   std::unique_ptr<std::atomic<std::uint64_t>[]> read_pos_;  // each ring's read position, for work_hint()
   int me_ = 0;
   int my_local_ = 0;
   std::uint64_t eager_ = 0, chunk_ = 0;
   std::int64_t cma_threshold_ = 0;
+  std::int64_t split_threshold_ = 0;  // 0: never split
   transport::shm::Segment own_;
   std::vector<Peer> peers_;            // by local rank (ours unused)
   std::vector<int> local_of_world_;    // world rank -> local rank or -1

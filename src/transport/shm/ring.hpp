@@ -39,8 +39,18 @@ constexpr std::uint64_t pad_line(std::uint64_t n) { return (n + kLine - 1) & ~(k
 
 struct alignas(64) RingCounters {
   alignas(64) std::atomic<std::uint64_t> tail;  // bytes ever consumed (consumer)
+  // A large message copied by both sides (see P2P::read_remote): the
+  // consumer offers the second half of a message to its producer here.
+  // On a line of its own, away from `tail`, which changes all the time.
+  struct Split {
+    alignas(64) std::atomic<std::uint64_t> state;  // 0, or (id << 3) | one of the k* below
+    std::uint64_t to;    // consumer's address of the part offered
+    std::uint64_t from;  // offset of that part in the message
+    std::uint64_t len;   // its length
+    static constexpr std::uint64_t kOffered = 1, kTaken = 2, kDone = 3, kFailed = 4;
+  } split;
 };
-static_assert(sizeof(RingCounters) == 64);
+static_assert(sizeof(RingCounters) == 128);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "shared-memory counters must be lock free");
 
 // A view of one ring: counters and `capacity` data bytes, both inside a
@@ -55,6 +65,7 @@ class Ring {
       : c_(c), data_(data), cap_(capacity), mask_(capacity - 1) {}
 
   std::uint64_t capacity() const { return cap_; }
+  RingCounters &counters() const { return *c_; }
 
   // ---- producer ----
   // Whether a record of `rec` bytes (a multiple of kLine) fits now.

@@ -17,7 +17,7 @@ namespace impi::transport::shm {
 
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
-  static constexpr std::uint32_t kVersion = 2;  // 2: stamped records
+  static constexpr std::uint32_t kVersion = 3;  // 2: stamped records; 3: split offers
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;

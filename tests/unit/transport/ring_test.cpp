@@ -17,9 +17,10 @@ using impi::transport::shm::RingCounters;
 
 namespace {
 struct Mem {
-  explicit Mem(std::uint64_t cap) : data(cap / 64 + 2) {}
+  static constexpr std::size_t kCounterLines = sizeof(RingCounters) / 64;
+  explicit Mem(std::uint64_t cap) : data(cap / 64 + kCounterLines) {}
   RingCounters *counters() { return reinterpret_cast<RingCounters *>(&data[0]); }
-  std::byte *bytes() { return reinterpret_cast<std::byte *>(&data[1]); }
+  std::byte *bytes() { return reinterpret_cast<std::byte *>(&data[kCounterLines]); }
   struct alignas(64) Line {
     std::byte b[64];
   };
