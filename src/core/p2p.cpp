@@ -466,6 +466,11 @@ bool P2P::drain(Peer &p) {
 }
 
 bool P2P::serve_split_offers() {
+  // Only when we expect no data ourselves: a sender with receives posted
+  // (an exchange both ways) keeps its core for those (measured: bidirectional
+  // bandwidth drops otherwise); the receiver takes its offer back as soon as
+  // its own half is done.
+  if (!posted_.empty()) return false;
   bool any = false;
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     Peer &p = peers_[i];
