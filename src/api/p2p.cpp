@@ -470,14 +470,22 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status) {
   RequestPtr rr, sr;
-  if (int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, rr);
+  // The send's arguments first: once the receive (on our stack) is posted,
+  // we may only return when it is complete.
+  Target t;
+  if (int rc = check_args("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm, false, t);
       rc != MPI_SUCCESS)
     return rc;
-  if (int rc = start_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm, sr);
+  impi::core::Request storage{};  // the receive lives on our stack: no heap request
+  if (int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, rr, &storage);
       rc != MPI_SUCCESS)
     return rc;
   auto &p = impi::core::Runtime::instance().p2p();
-  p.wait_until([&] { return p.completed(*rr) && p.completed(*sr); });
+  // A small send goes straight into the ring (as MPI_Send's does).
+  bool sent = dest == MPI_PROC_NULL ||
+              p.send_now(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
+  if (!sent) sr = p.isend(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
+  p.wait_until([&] { return p.completed(*rr) && (!sr || p.completed(*sr)); });
   int err = request_error(*rr);
   set_status(status, *rr, err);
   return err == MPI_SUCCESS ? MPI_SUCCESS : report(comm, err, "MPI_Sendrecv", "message truncated");

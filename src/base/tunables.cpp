@@ -49,7 +49,7 @@ constexpr Tunable kTable[] = {
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
      "waiting: polls of the rings before sleeping on the doorbell when every local proc has a "
      "core (spinning is cheaper than a futex wake-up)"},
-    {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "500",
+    {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "5000",
      "waiting: polls (each followed by sched_yield) before sleeping when local procs outnumber "
      "cores, so the proc being waited for gets the core"},
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
