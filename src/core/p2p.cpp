@@ -88,21 +88,18 @@ bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t l
 std::uint64_t P2P::put_header(transport::shm::Ring &out, const Header &h) {
   bool ext = has_ext(h.kind, h.sync_id);
   WireHead w{h.kind | (ext ? kHasExt : 0), h.payload, h.source, h.tag, h.context, 0};
-  out.write_at(kHeadAt, std::as_bytes(std::span(&w, 1)));
-  if (ext) {
-    WireExt e{h.msg_len, h.sync_id};
-    out.write_at(kHeadAt + sizeof w, std::as_bytes(std::span(&e, 1)));
-  }
+  out.put(kHeadAt, w);
+  if (ext) out.put(kHeadAt + sizeof w, WireExt{h.msg_len, h.sync_id});
   return payload_at(h.kind, h.sync_id);
 }
 
 std::uint64_t P2P::get_header(const transport::shm::Ring &in, Header &h) {
   WireHead w;
-  in.read_at(kHeadAt, reinterpret_cast<std::byte *>(&w), sizeof w);
+  in.get(kHeadAt, w);
   h = {w.kind & 0xff, w.payload, w.source, w.tag, w.context, w.payload, 0};
   if ((w.kind & kHasExt) == 0) return kHeadAt + sizeof w;
   WireExt e;
-  in.read_at(kHeadAt + sizeof w, reinterpret_cast<std::byte *>(&e), sizeof e);
+  in.get(kHeadAt + sizeof w, e);
   h.msg_len = e.msg_len;
   h.sync_id = e.sync_id;
   return kHeadAt + sizeof w + sizeof e;
@@ -380,7 +377,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
       return;
     }
     matched(peer_local, h.sync_id, self_sync);
-    r->cursor->unpack(r->recv_buf, payload);
+    if (!payload.empty()) r->cursor->unpack(r->recv_buf, payload);
     r->moved = static_cast<std::int64_t>(payload.size());
     if (h.kind == Header::eager || r->moved == r->msg_len)
       finish_recv(*r);
@@ -544,7 +541,9 @@ bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &typ
   std::uint64_t at = payload_at(h.kind, 0), rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
   if (!p.out.has_room(rec)) return false;
   put_header(p.out, h);
-  if (type->is_contiguous()) {
+  if (total == 0) {
+    // nothing to copy
+  } else if (type->is_contiguous()) {
     p.out.write_at(at, std::span(static_cast<const std::byte *>(buf) + type->lb(),
                                  static_cast<std::size_t>(total)));
   } else {
@@ -561,9 +560,8 @@ bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &typ
 RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
                       int tag, int context, Request *storage) {
   std::lock_guard<EngineLock> g(mu_);
-  // A caller-provided request is referenced without ownership (aliasing
-  // constructor): no allocation and no reference counting.
-  if (storage) *storage = Request{};
+  // A caller-provided request (freshly constructed) is referenced without
+  // ownership (aliasing constructor): no allocation, no reference counting.
   auto r = storage ? RequestPtr(RequestPtr(), storage) : std::make_shared<Request>();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;

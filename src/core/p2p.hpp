@@ -198,8 +198,9 @@ class P2P {
                    int src_rank_in_comm, int tag, int context, bool sync = false);
   // `storage`, when given, holds the request instead of the heap (blocking
   // receives: it must outlive the operation).
-  // `storage` requests of a predefined type take no reference to it (the
-  // static table keeps those alive).
+  // `storage`, when given, is a freshly constructed Request that outlives
+  // the receive; such requests of a predefined type take no reference to it
+  // (the static table keeps those alive).
   RequestPtr irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source_world,
                    int tag, int context, Request *storage = nullptr);
   // Fast path of a blocking standard send: writes a small message straight
@@ -248,19 +249,24 @@ class P2P {
     int idle = 0;
     int nap_us = 50;  // a missed wake-up (segment.cpp) costs at most this much
     while (!done()) {
-      // With threads, look (without the lock) whether there is anything to
-      // do before taking the lock for a pass.
-      bool looked = !mu_.enabled() || work_hint();
+      // Look (lock-free, a few loads) whether there is anything to do
+      // before a progress pass: a tight poll notices a record sooner, and
+      // with threads it keeps the lock free.
+      bool looked = work_hint();
       if (looked && try_progress()) {
         idle = 0;
         continue;
       }
-      // The spin budget counts progress passes; a look at the hint alone
-      // costs a small fraction of one.
-      if (!looked && (++hint_only_ & 15) != 0) continue;
-      if (++idle < spin_) {
-        if (oversubscribed_) sched_yield();  // let the process we wait for run
-        continue;
+      if (oversubscribed_) {
+        if (++idle < spin_) {
+          sched_yield();  // every time: let the process we wait for run
+          continue;
+        }
+      } else {
+        // The spin budget counts progress passes; a look at the hint alone
+        // costs a small fraction of one.
+        if (!looked && (++hint_only_ & 15) != 0) continue;
+        if (++idle < spin_) continue;
       }
       std::uint32_t seen = own_.prepare_sleep();
       if (try_progress() || done()) {

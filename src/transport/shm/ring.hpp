@@ -81,6 +81,16 @@ class Ring {
     std::memcpy(data_ + (pos & mask_), bytes.data(), first);
     std::memcpy(data_, bytes.data() + first, bytes.size() - first);
   }
+  // Copies a small object at offset `at` (a multiple of 8): one inlined
+  // copy unless it straddles the wrap point.
+  template <typename T>
+  void put(std::uint64_t at, const T &obj) {
+    std::uint64_t pos = (head_ + at) & mask_;
+    if (pos + sizeof(T) <= cap_)
+      std::memcpy(data_ + pos, &obj, sizeof(T));
+    else
+      write_at(at, std::as_bytes(std::span(&obj, 1)));
+  }
   // A writable window at offset `at` of the record being built, of up to
   // `n` bytes before the wrap point (for packing straight into the ring).
   std::span<std::byte> window(std::uint64_t at, std::uint64_t n) {
@@ -108,6 +118,15 @@ class Ring {
     std::uint64_t first = std::min(n, cap_ - (pos & mask_));
     std::memcpy(out, data_ + (pos & mask_), first);
     std::memcpy(out + first, data_, n - first);
+  }
+  // Reads a small object at offset `at` of the current record.
+  template <typename T>
+  void get(std::uint64_t at, T &obj) const {
+    std::uint64_t pos = (pos_ + at) & mask_;
+    if (pos + sizeof(T) <= cap_)
+      std::memcpy(&obj, data_ + pos, sizeof(T));
+    else
+      read_at(at, reinterpret_cast<std::byte *>(&obj), sizeof(T));
   }
   // A readable window at offset `at` of the current record, up to the wrap point.
   std::span<const std::byte> read_window(std::uint64_t at, std::uint64_t n) const {
