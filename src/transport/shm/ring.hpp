@@ -76,6 +76,7 @@ class Ring {
   }
   // Copies `bytes` at offset `at` (>= kStamp) into the record being built.
   void write_at(std::uint64_t at, std::span<const std::byte> bytes) {
+    if (bytes.empty()) return;  // (memcpy from a null pointer is undefined, even of 0 bytes)
     std::uint64_t pos = head_ + at;
     std::uint64_t first = std::min<std::uint64_t>(bytes.size(), cap_ - (pos & mask_));
     std::memcpy(data_ + (pos & mask_), bytes.data(), first);
@@ -114,6 +115,7 @@ class Ring {
   std::uint64_t position() const { return pos_; }
   // Copies out `n` bytes at offset `at` of the current record.
   void read_at(std::uint64_t at, std::byte *out, std::uint64_t n) const {
+    if (n == 0) return;
     std::uint64_t pos = pos_ + at;
     std::uint64_t first = std::min(n, cap_ - (pos & mask_));
     std::memcpy(out, data_ + (pos & mask_), first);
