@@ -252,7 +252,7 @@ class P2P {
       // Look (lock-free, a few loads) whether there is anything to do
       // before a progress pass: a tight poll notices a record sooner, and
       // with threads it keeps the lock free.
-      bool looked = work_hint();
+      bool looked = oversubscribed_ || work_hint();  // (oversubscribed: measured better without)
       if (looked && try_progress()) {
         idle = 0;
         continue;
