@@ -1,0 +1,230 @@
+#include "transport/impi/channel.hpp"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/log.hpp"
+
+namespace impi::transport::wire {
+
+using base::Errc;
+using base::Status;
+
+namespace {
+constexpr std::size_t kOutLowWater = 256 * 1024;  // refill the output buffer below this
+constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr int kReadsPerEvent = 16;  // then let other channels run
+}  // namespace
+
+HostChannel::HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
+                         std::size_t nremote, Resolve local, Resolve remote, Deliver deliver,
+                         Closed closed)
+    : base_(base), fd_(std::move(fd)), cfg_(std::move(cfg)), nremote_(nremote),
+      local_(std::move(local)), remote_(std::move(remote)), deliver_(std::move(deliver)),
+      closed_cb_(std::move(closed)), reader_(cfg_.maxdatalen),
+      flow_(nlocal, FlowControl(cfg_.ackmark, cfg_.hiwater, nremote)) {
+  int fl = ::fcntl(fd_.get(), F_GETFL);
+  ::fcntl(fd_.get(), F_SETFL, fl | O_NONBLOCK);
+  rev_.reset(event_new(base_, fd_.get(), EV_READ | EV_PERSIST, &HostChannel::on_event, this));
+  wev_.reset(event_new(base_, fd_.get(), EV_WRITE | EV_PERSIST, &HostChannel::on_event, this));
+  event_add(rev_.get(), nullptr);
+}
+
+HostChannel::~HostChannel() = default;
+
+void HostChannel::on_event(evutil_socket_t, short what, void *self) {
+  auto *c = static_cast<HostChannel *>(self);
+  if (what & EV_READ) c->on_readable();
+  if (!c->closed_ && (what & EV_WRITE)) c->on_writable();
+}
+
+Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
+                         std::span<const std::byte> data) {
+  if (closed_) return {Errc::io_error, fmt::format("the channel to {} is closed", cfg_.peer)};
+  if (finishing_)
+    return {Errc::invalid_argument, fmt::format("the channel to {} is finishing", cfg_.peer)};
+  if (p.type == PacketType::protoack || p.type == PacketType::fini)
+    return {Errc::invalid_argument, "PROTOACK and FINI are the channel's own packets"};
+  if (src >= flow_.size() || dest >= nremote_)
+    return {Errc::invalid_argument, fmt::format("no proc pair ({}, {}) on this channel", src, dest)};
+  if (p.len != data.size() || p.len > cfg_.maxdatalen)
+    return {Errc::invalid_argument,
+            fmt::format("pk_len {} with {} data bytes (maxdatalen {})", p.len, data.size(), cfg_.maxdatalen)};
+  Out o{encode(p), p.type};
+  o.bytes.insert(o.bytes.end(), data.begin(), data.end());
+  auto &pq = pairs_[{src, dest}];
+  pq.q.push_back(std::move(o));
+  ++queued_;
+  if (!pq.listed) {
+    pq.listed = true;
+    ready_.emplace_back(src, dest);
+  }
+  fill_output();
+  update_write_interest();
+  return {};
+}
+
+void HostChannel::finish() {
+  if (finishing_ || closed_) return;
+  finishing_ = true;
+  fill_output();
+  update_write_interest();
+}
+
+void HostChannel::fill_output() {
+  if (out_off_ == out_.size()) {
+    out_.clear();
+    out_off_ = 0;
+  }
+  auto room = [&] { return out_.size() - out_off_ < kOutLowWater; };
+  while (!acks_.empty() && room()) {  // ACKs first, always (they go even after our FINI)
+    auto &a = acks_.front().bytes;
+    out_.insert(out_.end(), a.begin(), a.end());
+    acks_.pop_front();
+  }
+  // Round robin over the pairs with packets, one packet per turn; a pair
+  // held by flow control goes to the back. Stop after a full turn of
+  // nothing sendable.
+  std::size_t idle_turns = 0;
+  while (!fini_sent_ && !ready_.empty() && room() && idle_turns < ready_.size()) {
+    auto key = ready_.front();
+    ready_.pop_front();
+    auto &pq = pairs_[key];
+    if (!flow_[key.first].may_send(key.second, pq.q.front().type)) {
+      ready_.push_back(key);
+      ++idle_turns;
+      continue;
+    }
+    idle_turns = 0;
+    Out o = std::move(pq.q.front());
+    pq.q.pop_front();
+    --queued_;
+    flow_[key.first].sent(key.second, o.type);
+    out_.insert(out_.end(), o.bytes.begin(), o.bytes.end());
+    if (pq.q.empty())
+      pq.listed = false;
+    else
+      ready_.push_back(key);
+  }
+  if (finishing_ && !fini_sent_ && queued_ == 0) {
+    Packet fini;
+    fini.type = PacketType::fini;
+    auto f = encode(fini);
+    out_.insert(out_.end(), f.begin(), f.end());
+    fini_sent_ = true;
+  }
+}
+
+void HostChannel::update_write_interest() {
+  if (closed_) return;
+  bool want = out_off_ < out_.size();
+  if (want && !writing_) event_add(wev_.get(), nullptr);
+  if (!want && writing_) event_del(wev_.get());
+  writing_ = want;
+}
+
+void HostChannel::on_writable() {
+  while (out_off_ < out_.size()) {
+    ssize_t n = ::send(fd_.get(), out_.data() + out_off_, out_.size() - out_off_, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (errno == EINTR) continue;
+      fail({Errc::io_error, fmt::format("writing to {}: {}", cfg_.peer, std::strerror(errno))});
+      return;
+    }
+    out_off_ += static_cast<std::size_t>(n);
+    if (out_off_ == out_.size()) fill_output();  // more may be sendable now
+  }
+  update_write_interest();
+  maybe_close();
+}
+
+void HostChannel::on_readable() {
+  std::vector<std::byte> buf(kReadChunk);
+  for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
+    ssize_t n = ::recv(fd_.get(), buf.data(), buf.size(), 0);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (errno == EINTR) continue;
+      fail({Errc::io_error, fmt::format("reading from {}: {}", cfg_.peer, std::strerror(errno))});
+      return;
+    }
+    if (n == 0) {
+      if (!fini_received_)
+        fail({Errc::io_error, fmt::format("{} closed its channel without FINI", cfg_.peer)});
+      else if (queued_ > 0 || out_off_ < out_.size())
+        fail({Errc::io_error, fmt::format("{} closed its channel before taking our packets", cfg_.peer)});
+      else
+        fail({});  // a clean end
+      return;
+    }
+    reader_.feed(std::span(buf).first(static_cast<std::size_t>(n)));
+    while (auto item = reader_.next()) {
+      if (!item->ok()) {
+        fail({Errc::protocol_error, fmt::format("from {}: {}", cfg_.peer, item->message())});
+        return;
+      }
+      auto &it = item->value();
+      handle(it.header, std::move(it.data));
+      if (closed_) return;
+    }
+  }
+  fill_output();
+  update_write_interest();
+  maybe_close();
+}
+
+void HostChannel::handle(const Packet &p, std::vector<std::byte> data) {
+  if (p.type == PacketType::fini) {
+    fini_received_ = true;
+    return;
+  }
+  auto s = remote_(p.src);
+  auto d = local_(p.dest);
+  if (!s || !d || *s >= nremote_ || *d >= flow_.size()) {
+    fail({Errc::protocol_error, fmt::format("{} sent a packet between unknown procs ({})", cfg_.peer,
+                                            describe(p))});
+    return;
+  }
+  if (p.type == PacketType::protoack) {
+    if (auto st = flow_[*d].acked(*s); !st.ok()) {
+      fail({Errc::protocol_error, fmt::format("from {}: {} ({})", cfg_.peer, st.message(), describe(p))});
+      return;
+    }
+    return;  // fill_output() after the batch sends what it released
+  }
+  if (flow_[*d].received(*s, p.type)) {
+    Packet ack;
+    ack.type = PacketType::protoack;
+    ack.src = p.dest;
+    ack.dest = p.src;
+    acks_.push_back({encode(ack), PacketType::protoack});
+  }
+  deliver_(*d, *s, p, std::move(data));
+}
+
+void HostChannel::maybe_close() {
+  if (closed_ || !fini_sent_ || !fini_received_ || out_off_ < out_.size() || !acks_.empty()) return;
+  // Both FINIs are through: stop writing, and read (ignoring) until the
+  // peer closes too, so that no unread byte turns our close into a reset.
+  ::shutdown(fd_.get(), SHUT_WR);
+}
+
+void HostChannel::fail(const Status &s) {
+  if (closed_) return;
+  closed_ = true;
+  // Once both FINIs are through, a reset or an early close loses nothing.
+  Status result = fini_sent_ && fini_received_ && out_off_ == out_.size() ? Status{} : s;
+  if (!result.ok()) base::log_debug("channel to {}: {}", cfg_.peer, result.message());
+  rev_.reset();
+  wev_.reset();
+  fd_.reset();
+  closed_cb_(result);
+}
+
+}  // namespace impi::transport::wire

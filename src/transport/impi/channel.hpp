@@ -1,0 +1,118 @@
+// channel.hpp - one IMPI host channel (IMPI 3.3-3.8): the TCP connection
+// between this host agent and one other host, carrying the packets of every
+// pair of procs (one here, one there), in a libevent loop.
+//
+// What it does for the agent:
+//  - frames the incoming byte stream into packets (PacketReader), checks
+//    that both procs of each packet are known (ours as destination, theirs
+//    as source) and hands every packet but PROTOACK and FINI to `deliver`;
+//  - flow control per proc pair (3.6): a packet to a remote proc waits in
+//    its pair's queue while `hiwater` packets to that proc are unacked; a
+//    PROTOACK goes back after every `ackmark` packets from a remote proc,
+//    ahead of all data; reading never stops because output is queued, so
+//    ACKs are processed promptly even when queues are full;
+//  - fairness: queued pairs are served round robin, one packet at a time,
+//    so one busy pair cannot starve the others sharing the channel;
+//  - finalization (3.8): finish() queues FINI after everything already
+//    queued; after it only ACKs go out; incoming packets are still read and
+//    acknowledged until the peer's FINI; then the connection is closed and
+//    `closed` called with success. A connection that ends before the peer's
+//    FINI, or that carries a malformed packet, is closed and reported as an
+//    error naming the peer host (it is never resynchronised).
+//
+// Procs are named by dense indices the agent chooses (see ProcIndex).
+#pragma once
+
+#include <event2/event.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/errc.hpp"
+#include "base/fd.hpp"
+#include "transport/impi/flow.hpp"
+#include "transport/impi/packet.hpp"
+
+namespace impi::transport::wire {
+
+struct ChannelConfig {
+  std::uint32_t maxdatalen = 0;
+  std::uint32_t ackmark = 1, hiwater = 1;  // the job-wide minima
+  std::string peer;                        // "host 1", for messages
+};
+
+class HostChannel {
+ public:
+  // A proc's dense index, or nullopt when the proc is unknown. `local`
+  // covers this host's procs (0..nlocal-1), `remote` the peer host's.
+  using Resolve = std::function<std::optional<std::size_t>(const ProcId &)>;
+  // A packet for local proc `dest` (index) from remote proc `src` (index).
+  using Deliver = std::function<void(std::size_t dest, std::size_t src, const Packet &,
+                                     std::vector<std::byte> data)>;
+  using Closed = std::function<void(const base::Status &)>;
+
+  HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
+              std::size_t nremote, Resolve local, Resolve remote, Deliver deliver, Closed closed);
+  ~HostChannel();
+  HostChannel(const HostChannel &) = delete;
+  HostChannel &operator=(const HostChannel &) = delete;
+
+  // Queues a packet (DATA, DATASYNC, SYNCACK, CANCEL, CANCELYES, CANCELNO)
+  // from local proc `src` to remote proc `dest`; `data` is its pk_len bytes.
+  // Never blocks. An error if the channel is finishing or closed, or the
+  // packet is not one a proc sends.
+  base::Status send(std::size_t src, std::size_t dest, const Packet &p,
+                    std::span<const std::byte> data);
+  // Sends FINI once everything queued has gone.
+  void finish();
+  bool is_closed() const { return closed_; }
+  // Packets waiting (flow control or socket) and bytes not yet written.
+  std::size_t queued_packets() const { return queued_; }
+
+ private:
+  struct Out {
+    std::vector<std::byte> bytes;  // header + data
+    PacketType type;
+  };
+  struct PairQueue {
+    std::deque<Out> q;
+    bool listed = false;  // in ready_ (round robin)
+  };
+  static void on_event(evutil_socket_t, short what, void *self);
+  void on_readable();
+  void on_writable();
+  void handle(const Packet &p, std::vector<std::byte> data);
+  void fill_output();
+  void update_write_interest();
+  void fail(const base::Status &s);
+  void maybe_close();
+
+  event_base *base_;
+  base::Fd fd_;
+  ChannelConfig cfg_;
+  std::size_t nremote_;
+  Resolve local_, remote_;
+  Deliver deliver_;
+  Closed closed_cb_;
+  std::unique_ptr<event, void (*)(event *)> rev_{nullptr, event_free}, wev_{nullptr, event_free};
+  PacketReader reader_;
+  std::vector<FlowControl> flow_;              // per local proc, indexed by remote proc
+  std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
+  std::deque<std::pair<std::size_t, std::size_t>> ready_;           // pairs with packets, round robin
+  std::deque<Out> acks_;                       // PROTOACKs, ahead of everything
+  std::vector<std::byte> out_;                 // bytes being written
+  std::size_t out_off_ = 0;
+  std::size_t queued_ = 0;
+  bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
+  bool writing_ = false;
+};
+
+}  // namespace impi::transport::wire
