@@ -198,7 +198,7 @@ void HostChannel::handle(const Packet &p, std::vector<std::byte> data) {
     }
     return;  // fill_output() after the batch sends what it released
   }
-  if (flow_[*d].received(*s, p.type)) {
+  if (!defer_acks_ && flow_[*d].received(*s, p.type)) {
     Packet ack;
     ack.type = PacketType::protoack;
     ack.src = p.dest;
@@ -206,6 +206,18 @@ void HostChannel::handle(const Packet &p, std::vector<std::byte> data) {
     acks_.push_back({encode(ack), PacketType::protoack});
   }
   deliver_(*d, *s, p, std::move(data));
+}
+
+void HostChannel::consumed(std::size_t local, std::size_t remote, const Packet &p) {
+  if (closed_ || local >= flow_.size() || remote >= nremote_) return;
+  if (!flow_[local].received(remote, p.type)) return;
+  Packet ack;
+  ack.type = PacketType::protoack;
+  ack.src = p.dest;
+  ack.dest = p.src;
+  acks_.push_back({encode(ack), PacketType::protoack});
+  fill_output();
+  update_write_interest();
 }
 
 void HostChannel::maybe_close() {

@@ -73,6 +73,13 @@ class HostChannel {
                     std::span<const std::byte> data);
   // Sends FINI once everything queued has gone.
   void finish();
+  // By default a packet counts as received (for PROTOACKs) when the channel
+  // reads it. With deferred ACKs it counts when the agent calls consumed(),
+  // e.g. once it has handed the packet to its proc, so that a proc that does
+  // not read cannot make the agent buffer without bound.
+  void defer_acks() { defer_acks_ = true; }
+  // `p` is the packet as delivered (local proc `local` got it from `remote`).
+  void consumed(std::size_t local, std::size_t remote, const Packet &p);
   bool is_closed() const { return closed_; }
   // Packets waiting (flow control or socket) and bytes not yet written.
   std::size_t queued_packets() const { return queued_; }
@@ -113,6 +120,7 @@ class HostChannel {
   std::size_t queued_ = 0;
   bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
   bool writing_ = false;
+  bool defer_acks_ = false;
 };
 
 }  // namespace impi::transport::wire

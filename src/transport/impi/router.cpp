@@ -1,0 +1,197 @@
+#include "transport/impi/router.hpp"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/log.hpp"
+
+namespace impi::transport::wire {
+
+using base::Errc;
+using base::Status;
+
+AgentRouter::AgentRouter(event_base *base, ChannelConfig cfg, JobLayout layout,
+                         std::function<void(const Status &)> on_error)
+    : base_(base), cfg_(std::move(cfg)), layout_(std::move(layout)), on_error_(std::move(on_error)) {
+  members_.resize(static_cast<std::size_t>(layout_.nhosts));
+  dense_.resize(layout_.procs.size());
+  for (std::size_t p = 0; p < layout_.procs.size(); ++p) {
+    auto &m = members_[static_cast<std::size_t>(layout_.host_of[p])];
+    dense_[p] = m.size();
+    m.push_back(p);
+  }
+  channels_.resize(members_.size());
+  links_.resize(members_[static_cast<std::size_t>(layout_.my_host)].size());
+}
+
+AgentRouter::~AgentRouter() = default;
+
+std::optional<std::size_t> AgentRouter::proc_of(const ProcId &id) const {
+  for (std::size_t p = 0; p < layout_.procs.size(); ++p)
+    if (layout_.procs[p] == id) return p;
+  return std::nullopt;
+}
+
+void AgentRouter::add_channel(int host, base::Fd fd) {
+  auto h = static_cast<std::size_t>(host);
+  auto resolver = [this](std::size_t on_host) {
+    return [this, on_host](const ProcId &id) -> std::optional<std::size_t> {
+      auto p = proc_of(id);
+      if (!p || static_cast<std::size_t>(layout_.host_of[*p]) != on_host) return std::nullopt;
+      return dense_[*p];
+    };
+  };
+  ChannelConfig cfg = cfg_;
+  cfg.peer = fmt::format("host {}", host);
+  auto me = static_cast<std::size_t>(layout_.my_host);
+  channels_[h] = std::make_unique<HostChannel>(
+      base_, std::move(fd), cfg, members_[me].size(), members_[h].size(), resolver(me), resolver(h),
+      [this, host](std::size_t local, std::size_t remote, const Packet &p, std::vector<std::byte> data) {
+        deliver(host, local, remote, p, std::move(data));
+      },
+      [this](const Status &s) {
+        if (!s.ok()) on_error_(s);
+      });
+  channels_[h]->defer_acks();
+}
+
+Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
+  if (proc >= layout_.procs.size() || layout_.host_of[proc] != layout_.my_host)
+    return {Errc::invalid_argument, fmt::format("proc {} is not on this host", proc)};
+  auto &slot = links_[dense_[proc]];
+  if (slot) return {Errc::invalid_argument, fmt::format("proc {} is already connected", proc)};
+  slot = std::make_unique<Link>();
+  Link &l = *slot;
+  l.proc = proc;
+  l.fd = std::move(fd);
+  l.router = this;
+  l.reader = std::make_unique<PacketReader>(cfg_.maxdatalen);
+  ::fcntl(l.fd.get(), F_SETFL, ::fcntl(l.fd.get(), F_GETFL) | O_NONBLOCK);
+  l.rev.reset(event_new(base_, l.fd.get(), EV_READ | EV_PERSIST, &AgentRouter::on_link_event, &l));
+  l.wev.reset(event_new(base_, l.fd.get(), EV_WRITE | EV_PERSIST, &AgentRouter::on_link_event, &l));
+  event_add(l.rev.get(), nullptr);
+  return {};
+}
+
+void AgentRouter::on_link_event(evutil_socket_t, short what, void *arg) {
+  auto &l = *static_cast<Link *>(arg);
+  if (what & EV_READ) l.router->link_readable(l);
+  if (!l.closed && (what & EV_WRITE)) l.router->link_writable(l);
+}
+
+void AgentRouter::link_readable(Link &l) {
+  std::byte buf[65536];
+  for (int i = 0; i < 16 && !l.closed; ++i) {
+    ssize_t n = ::recv(l.fd.get(), buf, sizeof buf, 0);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      if (errno == EINTR) continue;
+      link_failed(l, {Errc::io_error, fmt::format("proc {}'s link: {}", l.proc, std::strerror(errno))});
+      return;
+    }
+    if (n == 0) {  // the proc is gone (normally after MPI_Finalize)
+      l.closed = true;
+      l.rev.reset();
+      l.wev.reset();
+      l.fd.reset();
+      return;
+    }
+    l.reader->feed(std::span(buf, static_cast<std::size_t>(n)));
+    while (auto item = l.reader->next()) {
+      if (!item->ok()) {
+        link_failed(l, {Errc::protocol_error, fmt::format("proc {}: {}", l.proc, item->message())});
+        return;
+      }
+      auto &it = item->value();
+      const Packet &p = it.header;
+      auto dest = proc_of(p.dest);
+      if (!(p.src == layout_.procs[l.proc]) || !dest || p.type == PacketType::protoack ||
+          p.type == PacketType::fini) {
+        link_failed(l, {Errc::protocol_error,
+                        fmt::format("proc {} sent a packet it may not send ({})", l.proc, describe(p))});
+        return;
+      }
+      auto host = static_cast<std::size_t>(layout_.host_of[*dest]);
+      if (host == static_cast<std::size_t>(layout_.my_host) || !channels_[host]) {
+        link_failed(l, {Errc::protocol_error,
+                        fmt::format("proc {} sent a packet to proc {}, which no channel reaches", l.proc, *dest)});
+        return;
+      }
+      if (auto s = channels_[host]->send(dense_[l.proc], dense_[*dest], p, it.data); !s.ok()) {
+        on_error_(s);
+        return;
+      }
+    }
+  }
+}
+
+void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const Packet &p,
+                          std::vector<std::byte> data) {
+  Link *l = local < links_.size() ? links_[local].get() : nullptr;
+  if (!l || l->closed) {
+    // Nobody to give it to (the proc has not connected, or has gone): count
+    // it as consumed so that the sender is not held back for ever.
+    base::log_debug("dropping {} for a proc without a link", describe(p));
+    channels_[static_cast<std::size_t>(host)]->consumed(local, remote, p);
+    return;
+  }
+  Out o{encode(p), host, local, remote, p};
+  o.bytes.insert(o.bytes.end(), data.begin(), data.end());
+  l->out.push_back(std::move(o));
+  if (!l->writing) {
+    l->writing = true;
+    event_add(l->wev.get(), nullptr);
+  }
+}
+
+void AgentRouter::link_writable(Link &l) {
+  while (!l.out.empty()) {
+    Out &o = l.out.front();
+    ssize_t n = ::send(l.fd.get(), o.bytes.data() + l.off, o.bytes.size() - l.off, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      if (errno == EINTR) continue;
+      link_failed(l, {Errc::io_error, fmt::format("proc {}'s link: {}", l.proc, std::strerror(errno))});
+      return;
+    }
+    l.off += static_cast<std::size_t>(n);
+    if (l.off < o.bytes.size()) continue;
+    channels_[static_cast<std::size_t>(o.host)]->consumed(o.local, o.remote, o.header);
+    l.out.pop_front();
+    l.off = 0;
+  }
+  l.writing = false;
+  event_del(l.wev.get());
+}
+
+void AgentRouter::link_failed(Link &l, const Status &s) {
+  l.closed = true;
+  l.rev.reset();
+  l.wev.reset();
+  l.fd.reset();
+  for (auto &o : l.out) channels_[static_cast<std::size_t>(o.host)]->consumed(o.local, o.remote, o.header);
+  l.out.clear();
+  on_error_(s);
+}
+
+void AgentRouter::finish() {
+  for (auto &c : channels_)
+    if (c) c->finish();
+}
+
+std::size_t AgentRouter::queued_to(int host) const {
+  auto &c = channels_.at(static_cast<std::size_t>(host));
+  return c ? c->queued_packets() : 0;
+}
+
+bool AgentRouter::all_closed() const {
+  for (std::size_t h = 0; h < channels_.size(); ++h)
+    if (static_cast<int>(h) != layout_.my_host && (!channels_[h] || !channels_[h]->is_closed())) return false;
+  return true;
+}
+
+}  // namespace impi::transport::wire
