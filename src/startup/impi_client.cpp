@@ -251,8 +251,9 @@ Status exchange_fini(std::vector<Fd> &channels, std::uint32_t maxdatalen,
 }
 
 Status ImpiClient::finish(std::vector<Fd> &channels, const ImpiJob &job,
-                          net::Clock::time_point deadline) {
-  Status s = exchange_fini(channels, job.maxdatalen, deadline);
+                          net::Clock::time_point deadline, const ChannelCloser &close_channels) {
+  Status s = close_channels ? close_channels(channels, job, deadline)
+                            : exchange_fini(channels, job.maxdatalen, deadline);
   if (!s.ok()) return s;
   if (auto w = write_all(server_.get(), encode_cmd(kCmdFini), deadline); !w.ok())
     return {w.error(), "sending FINI to the server: " + w.message()};

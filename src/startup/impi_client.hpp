@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,13 @@ class ImpiClient {
   // Returns one channel per global host index (invalid Fd for our own).
   base::Result<std::vector<base::Fd>> dance(const ImpiJob &job, net::Clock::time_point deadline);
 
-  // After the job: FINI packets on every channel (3.8), then FINI to the server.
+  // After the job: FINI packets on every channel (3.8), then FINI to the
+  // server. `close_channels` does the first part when given (the host
+  // agent's channels live above this layer); exchange_fini() otherwise.
+  using ChannelCloser = std::function<base::Status(std::vector<base::Fd> &, const ImpiJob &,
+                                                   net::Clock::time_point)>;
   base::Status finish(std::vector<base::Fd> &channels, const ImpiJob &job,
-                      net::Clock::time_point deadline);
+                      net::Clock::time_point deadline, const ChannelCloser &close_channels = {});
 
   int server_fd() const { return server_.get(); }
 

@@ -761,7 +761,7 @@ namespace {
 const char *lookup_env(const char *n) { return std::getenv(n); }
 }  // namespace
 
-int run_client_job(const LaunchOptions &opts) {
+int run_client_job(const LaunchOptions &opts, const ImpiClient::ChannelCloser &close_channels) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
   base::set_log_prefix(fmt::format("impirun[client {}]", opts.client->rank));
   ::signal(SIGPIPE, SIG_IGN);
@@ -837,7 +837,7 @@ int run_client_job(const LaunchOptions &opts) {
     rc = local.run();
   }
   if (rc != 0) return rc;  // no FINI: the server reports our failure
-  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30));
+  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30), close_channels);
   if (!s.ok()) {
     base::log_error("shutdown: {}", s.message());
     return 1;

@@ -11,6 +11,7 @@
 // events to that loop.
 #pragma once
 
+#include "startup/impi_client.hpp"
 #include "startup/launch_options.hpp"
 
 namespace impi::startup {
@@ -22,7 +23,9 @@ int run_local_job(const LaunchOptions &opts);
 // `impirun -client R HOST:PORT`: IMPI startup with the server, the dance,
 // then the local procs as this client's part of MPI_COMM_WORLD, then the
 // FINI exchanges. Returns the exit status.
-int run_client_job(const LaunchOptions &opts);
+// `close_channels`: how to end the host channels after the job (the host
+// agent's HostChannels, given by impirun); startup's own FINI exchange if empty.
+int run_client_job(const LaunchOptions &opts, const ImpiClient::ChannelCloser &close_channels = {});
 
 // `impirun -np N --clients K`: a server and K clients on this machine.
 int run_multi_client_job(const LaunchOptions &opts, const char *self_exe);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/log.hpp"
+#include "startup/cmd/agent_fini.hpp"
 #include "startup/launch_options.hpp"
 #include "startup/launcher.hpp"
 
@@ -42,7 +43,7 @@ int main(int argc, char **argv) {
   } else {
     const auto &o = std::get<LaunchOptions>(parsed);
     if (o.client)
-      rc = run_client_job(o);
+      rc = run_client_job(o, impi::startup::close_host_channels);
     else if (o.clients > 1)
     {
       char exe[4096] = {};
