@@ -371,7 +371,10 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!matches(**it, h.source, h.tag, h.context)) continue;
     RequestPtr r = std::move(*it);  // no reference-count traffic
-    posted_.erase(it);
+    if (it == posted_.begin())
+      posted_.pop_front();  // the usual case, and cheaper than erase()
+    else
+      posted_.erase(it);
     r->status.source = h.source;
     r->status.tag = h.tag;
     r->msg_len = h.msg_len;
@@ -384,7 +387,14 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
       return;
     }
     matched(peer_local, h.sync_id, self_sync);
-    if (!payload.empty()) r->cursor->unpack(r->recv_buf, payload);
+    if (payload.empty()) {
+    } else if (h.kind == Header::eager && r->cursor->type().is_contiguous()) {
+      // A whole small message into a contiguous buffer: one copy, no cursor.
+      std::size_t n = std::min<std::size_t>(payload.size(), static_cast<std::size_t>(r->total));
+      std::memcpy(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(), payload.data(), n);
+    } else {
+      r->cursor->unpack(r->recv_buf, payload);
+    }
     r->moved = static_cast<std::int64_t>(payload.size());
     if (h.kind == Header::eager || r->moved == r->msg_len)
       finish_recv(*r);
