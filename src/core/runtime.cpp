@@ -1,9 +1,18 @@
 #include "core/runtime.hpp"
 
+#include <fmt/core.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "base/byteorder.hpp"
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -37,6 +46,9 @@ base::Result<int> Runtime::init(int required) {
   if (auto s = exchange_cards(); !s.ok()) {
     p2p_.unlink_segment();  // leave nothing in /dev/shm
     return {s.error(), s.message()};
+  }
+  if (j.impi && j.impi->nclients > 1) {
+    if (auto s = connect_agent(j.world_rank); !s.ok()) return {s.error(), s.message()};
   }
 
   world_.rank = static_cast<int>(j.world_rank);
@@ -128,6 +140,33 @@ void Runtime::wait_for_teardown() {
   for (std::int64_t waited = 0; waited < limit_ms; waited += 10) ::usleep(10 * 1000);
 }
 
+base::Status Runtime::connect_agent(std::uint64_t my_index) {
+  const char *path = std::getenv("IMPI_AGENT_SOCKET");
+  if (!path || !*path)
+    return {Errc::invalid_argument,
+            "a job across IMPI clients needs its host agent, but IMPI_AGENT_SOCKET is not set "
+            "(start the job with impirun)"};
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  if (std::strlen(path) >= sizeof a.sun_path)
+    return {Errc::invalid_argument, fmt::format("host agent socket path too long: {}", path)};
+  std::strcpy(a.sun_path, path);
+  base::Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd || ::connect(fd.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
+    return {Errc::io_error, fmt::format("cannot reach the host agent at {}: {}", path, std::strerror(errno))};
+  std::byte hello[8];
+  base::store_be<std::uint64_t>(hello, my_index);
+  if (::send(fd.get(), hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello))
+    return {Errc::io_error, fmt::format("the host agent at {}: {}", path, std::strerror(errno))};
+  pollfd p{fd.get(), POLLIN, 0};
+  char ok = 0;
+  int timeout_ms = static_cast<int>(base::get_int("pmix_timeout_s") * 1000);
+  if (::poll(&p, 1, timeout_ms) != 1 || ::recv(fd.get(), &ok, 1, 0) != 1 || ok != 'A')
+    return {Errc::protocol_error, fmt::format("the host agent at {} did not accept rank {}", path, my_index)};
+  agent_ = std::move(fd);
+  return {};
+}
+
 base::Status Runtime::finalize() {
   if (state_ != State::initialized)
     return {Errc::invalid_argument, state_ == State::finalized ? "MPI_Finalize was already called"
@@ -136,6 +175,7 @@ base::Status Runtime::finalize() {
   base::Status s = pm_->fence(false);
   if (!s.ok() && s.error() == Errc::peer_died) wait_for_teardown();
   base::Status f = pm_->finalize();
+  agent_.reset();  // the agent sees the link close: this proc is done
   state_ = State::finalized;
   if (!s.ok()) return s;
   return f;

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <thread>
+
+#include "base/fd.hpp"
 #include <vector>
 
 #include "base/errc.hpp"
@@ -52,6 +54,8 @@ class Runtime {
  private:
   Runtime() = default;
   base::Status exchange_cards();
+  // Multi-client jobs: the local link to this host's agent (IMPI_AGENT_SOCKET).
+  base::Status connect_agent(std::uint64_t my_index);
   void wait_for_teardown();
 
   State state_ = State::uninitialized;
@@ -62,6 +66,7 @@ class Runtime {
   std::vector<ContactCard> peers_;  // this client's procs, by local (PMIx) rank
   Communicator world_, self_;
   P2P p2p_;
+  base::Fd agent_;  // the local link to the host agent (multi-client jobs)
 };
 
 }  // namespace impi::core

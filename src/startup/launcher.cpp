@@ -761,7 +761,7 @@ namespace {
 const char *lookup_env(const char *n) { return std::getenv(n); }
 }  // namespace
 
-int run_client_job(const LaunchOptions &opts, const ImpiClient::ChannelCloser &close_channels) {
+int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
   base::set_log_prefix(fmt::format("impirun[client {}]", opts.client->rank));
   ::signal(SIGPIPE, SIG_IGN);
@@ -831,13 +831,19 @@ int run_client_job(const LaunchOptions &opts, const ImpiClient::ChannelCloser &c
   // ignoring the signals now makes them ignored after the loop, in every
   // thread (PMIx's too). The procs get default dispositions back at fork.
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_IGN);
+  if (agent.start) {
+    if (auto s = agent.start(*channels, *job); !s.ok()) {
+      base::log_error("the host agent could not start: {}", s.message());
+      return 1;
+    }
+  }
   int rc = 0;
   {
     LocalJob local(opts, &job.value());
     rc = local.run();
   }
   if (rc != 0) return rc;  // no FINI: the server reports our failure
-  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30), close_channels);
+  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30), agent.close);
   if (!s.ok()) {
     base::log_error("shutdown: {}", s.message());
     return 1;

@@ -11,6 +11,9 @@
 // events to that loop.
 #pragma once
 
+#include <functional>
+#include <vector>
+
 #include "startup/impi_client.hpp"
 #include "startup/launch_options.hpp"
 
@@ -23,9 +26,17 @@ int run_local_job(const LaunchOptions &opts);
 // `impirun -client R HOST:PORT`: IMPI startup with the server, the dance,
 // then the local procs as this client's part of MPI_COMM_WORLD, then the
 // FINI exchanges. Returns the exit status.
-// `close_channels`: how to end the host channels after the job (the host
-// agent's HostChannels, given by impirun); startup's own FINI exchange if empty.
-int run_client_job(const LaunchOptions &opts, const ImpiClient::ChannelCloser &close_channels = {});
+// The host agent lives above this layer (transport); impirun hands it in:
+//  - start: after the dance, before the procs start; it takes the channels
+//    and makes itself reachable by the procs (the environment they inherit);
+//  - close: after the procs exit; FINI on the channels (its result decides
+//    our exit status, and whether we send FINI to the server).
+// Empty hooks: no agent, startup's own FINI exchange.
+struct AgentHooks {
+  std::function<base::Status(std::vector<base::Fd> &, const ImpiJob &)> start;
+  ImpiClient::ChannelCloser close;
+};
+int run_client_job(const LaunchOptions &opts, const AgentHooks &agent = {});
 
 // `impirun -np N --clients K`: a server and K clients on this machine.
 int run_multi_client_job(const LaunchOptions &opts, const char *self_exe);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/log.hpp"
-#include "startup/cmd/agent_fini.hpp"
+#include "startup/cmd/agent.hpp"
 #include "startup/launch_options.hpp"
 #include "startup/launcher.hpp"
 
@@ -43,7 +43,17 @@ int main(int argc, char **argv) {
   } else {
     const auto &o = std::get<LaunchOptions>(parsed);
     if (o.client)
-      rc = run_client_job(o, impi::startup::close_host_channels);
+    {
+      static impi::startup::HostAgent agent;  // lives until _Exit (its thread may still run)
+      impi::startup::AgentHooks hooks;
+      hooks.start = [](std::vector<impi::base::Fd> &ch, const impi::startup::ImpiJob &job) {
+        return agent.start(ch, job);
+      };
+      hooks.close = [](std::vector<impi::base::Fd> &, const impi::startup::ImpiJob &,
+                       impi::startup::net::Clock::time_point deadline) { return agent.close(deadline); };
+      rc = run_client_job(o, hooks);
+      agent.remove_socket();  // also after a failed job
+    }
     else if (o.clients > 1)
     {
       char exe[4096] = {};

@@ -1,0 +1,235 @@
+// agent.hpp - the host agent of `impirun -client` (docs/impi-data-path.md):
+// a thread with its own libevent loop that owns the host channels (through
+// transport's AgentRouter) for the whole job, and a Unix socket on which
+// this host's procs connect their local links in MPI_Init.
+//
+// Link handshake: the proc sends its IMPI proc index (its MPI_COMM_WORLD
+// rank) as 8 bytes big-endian; the agent answers one byte, 'A' (accepted),
+// once the link is attached to the router, or closes it (unknown proc,
+// already connected). After the job, close() has the router exchange FINI
+// on every channel (IMPI 3.8) and reports how that went.
+//
+// Threading: the agent thread alone touches the router and the links; the
+// main thread only starts it and, through a pipe, asks it to finish.
+#pragma once
+
+#include <event2/event.h>
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/byteorder.hpp"
+#include "base/log.hpp"
+#include "startup/impi_client.hpp"
+#include "startup/impi_job.hpp"
+#include "transport/impi/router.hpp"
+
+namespace impi::startup {
+
+class HostAgent {
+ public:
+  HostAgent() = default;
+  HostAgent(const HostAgent &) = delete;
+  HostAgent &operator=(const HostAgent &) = delete;
+  ~HostAgent() {
+    if (thread_.joinable()) {
+      request_finish();
+      thread_.join();
+    }
+    cleanup_socket();
+  }
+
+  base::Status start(std::vector<base::Fd> &channels, const ImpiJob &job) {
+    namespace tw = transport::wire;
+    tw::JobLayout layout;
+    for (const auto &p : job.procs) {
+      tw::ProcId id;
+      std::copy(p.id.address.begin(), p.id.address.end(), id.host.begin());
+      id.pid = p.id.pid;
+      layout.procs.push_back(id);
+      layout.host_of.push_back(p.host);
+    }
+    layout.nhosts = static_cast<int>(job.hosts.size());
+    layout.my_host = job.first_host_of(job.my_client);
+    nprocs_ = layout.procs.size();
+    if (auto s = listen_socket(); !s.ok()) return s;
+    int p[2];
+    if (::pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+      return {base::Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
+    finish_r_.reset(p[0]);
+    finish_w_.reset(p[1]);
+    base_.reset(event_base_new());
+    router_ = std::make_unique<tw::AgentRouter>(
+        base_.get(), tw::ChannelConfig{job.maxdatalen, job.ackmark, job.hiwater, ""}, layout,
+        [this](const base::Status &s) {
+          if (!error_) error_ = s;
+          base::log_error("host agent: {}", s.message());
+        });
+    for (std::size_t h = 0; h < channels.size(); ++h)
+      if (channels[h]) router_->add_channel(static_cast<int>(h), std::move(channels[h]));
+    ::setenv("IMPI_AGENT_SOCKET", path_.c_str(), 1);  // the procs inherit it
+    accept_ev_.reset(event_new(base_.get(), listener_.get(), EV_READ | EV_PERSIST, &HostAgent::on_accept, this));
+    event_add(accept_ev_.get(), nullptr);
+    finish_ev_.reset(event_new(base_.get(), finish_r_.get(), EV_READ | EV_PERSIST, &HostAgent::on_finish, this));
+    event_add(finish_ev_.get(), nullptr);
+    thread_ = std::thread([this] { run(); });
+    return {};
+  }
+
+  // Removes the socket and its directory (idempotent; any thread).
+  void remove_socket() { cleanup_socket(); }
+
+  // After the procs: FINI on every channel, within `deadline`.
+  base::Status close(net::Clock::time_point deadline) {
+    deadline_ = deadline;
+    request_finish();
+    if (thread_.joinable()) thread_.join();
+    cleanup_socket();
+    if (error_) return *error_;
+    return {};
+  }
+
+ private:
+  struct Pending {
+    base::Fd fd;
+    std::unique_ptr<event, void (*)(event *)> ev{nullptr, event_free};
+    std::byte hello[8]{};
+    std::size_t got = 0;
+  };
+
+  base::Status listen_socket() {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/impi-agent.XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (!::mkdtemp(buf.data())) return {base::Errc::io_error, fmt::format("mkdtemp: {}", std::strerror(errno))};
+    dir_ = buf.data();
+    path_ = dir_ + "/agent.sock";
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    if (path_.size() >= sizeof a.sun_path)
+      return {base::Errc::invalid_argument, fmt::format("socket path too long: {}", path_)};
+    std::memcpy(a.sun_path, path_.c_str(), path_.size() + 1);
+    listener_.reset(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    if (!listener_ || ::bind(listener_.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
+        ::listen(listener_.get(), 128) != 0)
+      return {base::Errc::io_error, fmt::format("listening on {}: {}", path_, std::strerror(errno))};
+    return {};
+  }
+
+  void cleanup_socket() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+    if (!dir_.empty()) ::rmdir(dir_.c_str());
+    path_.clear();
+    dir_.clear();
+  }
+
+  void request_finish() {
+    if (finish_w_) {
+      char c = 'F';
+      [[maybe_unused]] ssize_t n = ::write(finish_w_.get(), &c, 1);
+    }
+  }
+
+  void run() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the launcher's loop
+    while (!(finishing_ && router_->all_closed()) && !(finishing_ && error_)) {
+      if (finishing_ && net::Clock::now() > deadline_) {
+        error_ = base::Status{base::Errc::timeout, "the host channels did not close in time (no FINI)"};
+        break;
+      }
+      timeval slice{0, 50000};
+      event_base_loopexit(base_.get(), &slice);
+      event_base_dispatch(base_.get());
+    }
+    pending_.clear();
+    accept_ev_.reset();
+    finish_ev_.reset();
+    router_.reset();
+    base_.reset();
+  }
+
+  static void on_finish(evutil_socket_t fd, short, void *arg) {
+    auto *self = static_cast<HostAgent *>(arg);
+    char c;
+    while (::read(fd, &c, 1) > 0) {
+    }
+    if (!self->finishing_) {
+      self->finishing_ = true;
+      self->router_->finish();
+    }
+  }
+
+  static void on_accept(evutil_socket_t fd, short, void *arg) {
+    auto *self = static_cast<HostAgent *>(arg);
+    for (;;) {
+      int c = ::accept4(fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+      if (c < 0) return;
+      auto p = std::make_unique<Pending>();
+      p->fd.reset(c);
+      p->ev.reset(event_new(self->base_.get(), c, EV_READ | EV_PERSIST, &HostAgent::on_hello, self));
+      event_add(p->ev.get(), nullptr);
+      self->pending_[c] = std::move(p);
+    }
+  }
+
+  static void on_hello(evutil_socket_t fd, short, void *arg) {
+    auto *self = static_cast<HostAgent *>(arg);
+    auto it = self->pending_.find(fd);
+    if (it == self->pending_.end()) return;
+    Pending &p = *it->second;
+    ssize_t n = ::recv(fd, p.hello + p.got, sizeof p.hello - p.got, 0);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n <= 0) {
+      self->pending_.erase(it);  // gone before saying who it is
+      return;
+    }
+    p.got += static_cast<std::size_t>(n);
+    if (p.got < sizeof p.hello) return;
+    auto index = base::load_be<std::uint64_t>(std::span<const std::byte>(p.hello, 8));
+    base::Fd link = std::move(p.fd);
+    self->pending_.erase(it);
+    int raw = link.get();
+    auto s = index < self->nprocs_ ? self->router_->add_local(static_cast<std::size_t>(index), std::move(link))
+                                   : base::Status{base::Errc::protocol_error, "no such proc"};
+    if (!s.ok()) {
+      base::log_error("host agent: a link claiming proc {} was refused: {}", index, s.message());
+      return;  // the link is closed: the proc's MPI_Init reports it
+    }
+    char ok = 'A';
+    [[maybe_unused]] ssize_t w = ::send(raw, &ok, 1, MSG_NOSIGNAL);  // the router owns it now
+    base::log_debug("host agent: proc {} connected", index);
+  }
+
+  std::unique_ptr<event_base, void (*)(event_base *)> base_{nullptr, event_base_free};
+  std::unique_ptr<transport::wire::AgentRouter> router_;
+  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free}, finish_ev_{nullptr, event_free};
+  std::map<int, std::unique_ptr<Pending>> pending_;
+  base::Fd listener_, finish_r_, finish_w_;
+  std::string dir_, path_;
+  std::size_t nprocs_ = 0;
+  std::thread thread_;
+  std::atomic<bool> finishing_{false};
+  std::optional<base::Status> error_;
+  net::Clock::time_point deadline_ = net::Clock::now() + std::chrono::hours(24 * 365);
+};
+
+}  // namespace impi::startup
