@@ -147,6 +147,21 @@ client_killed)
   wait_for $c0 10; [ $? != 0 ] || fail "client 0 exited 0"
   grep -q "server closed the connection" "$work/c0.err" || fail "client 0 message"
   ;;
+peer_host_died)
+  # A client dies while the job runs: the other client's agent sees its
+  # channel end without FINI, names the host, and ends its part of the job.
+  start_server 2 -v
+  timeout 60 "$impirun" -client 0 "$addr" -np 1 "$behave" sleep 30 > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  timeout 60 "$impirun" -client 1 "$addr" -np 1 "$behave" sleep 30 > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  for _ in $(seq 200); do grep -q "startup complete" "$work/server.err" 2>/dev/null && break; sleep 0.05; done
+  sleep 1  # the procs are up
+  pkill -9 -P $c1 2>/dev/null; kill -9 $c1
+  wait_for $c0 15; rc=$?
+  [ $rc != 0 ] || fail "client 0 exited 0 without its peer host"
+  grep -q "host 1 closed its channel without FINI" "$work/c0.err" || fail "client 0 message"
+  ;;
 hostile)
   # Garbage, a silent connection and a rank thief: the job is unaffected.
   start_server 1 -v --join-timeout 2

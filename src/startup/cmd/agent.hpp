@@ -80,6 +80,12 @@ class HostAgent {
         [this](const base::Status &s) {
           if (!error_) error_ = s;
           base::log_error("host agent: {}", s.message());
+          // During the job a broken channel (a peer host died) ends the job
+          // here too: the launcher's loop takes SIGTERM as "end the job".
+          if (!finishing_) {
+            base::log_error("the job cannot go on without that host; ending it");
+            ::kill(::getpid(), SIGTERM);
+          }
         });
     for (std::size_t h = 0; h < channels.size(); ++h)
       if (channels[h]) router_->add_channel(static_cast<int>(h), std::move(channels[h]));
