@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/byteorder.hpp"
+#include "test_loop.hpp"
 #include "transport/impi/channel.hpp"
 
 using namespace impi::transport::wire;
@@ -33,25 +34,7 @@ HostChannel::Resolve resolver(int side, std::size_t n) {
   };
 }
 
-struct Loop {
-  event_base *base = event_base_new();
-  ~Loop() { event_base_free(base); }
-  template <typename Pred>
-  bool run_until(Pred done, int ms = 10000) {
-    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > end) return false;
-      if (event_base_loop(base, EVLOOP_NONBLOCK) != 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-    return true;
-  }
-  void spin(int passes = 50) {
-    for (int i = 0; i < passes; ++i) {
-      event_base_loop(base, EVLOOP_NONBLOCK);
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
-  }
-};
+using Loop = TestLoop;
 
 Packet data_packet(int from_side, std::size_t src, int to_side, std::size_t dest, std::uint64_t seq,
                    std::uint32_t len) {

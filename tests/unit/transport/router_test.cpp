@@ -8,6 +8,7 @@
 #include <map>
 #include <thread>
 
+#include "test_loop.hpp"
 #include "transport/impi/router.hpp"
 
 using namespace impi::transport::wire;
@@ -64,20 +65,7 @@ struct Proc {
   }
 };
 
-struct Loop {
-  event_base *base = event_base_new();
-  ~Loop() { event_base_free(base); }
-  template <typename Pred>
-  bool run_until(Pred done, int ms = 10000) {
-    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > end) return false;
-      event_base_loop(base, EVLOOP_NONBLOCK);
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
-    }
-    return true;
-  }
-};
+using Loop = TestLoop;
 
 struct TwoAgents {
   Loop loop;
