@@ -187,11 +187,8 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
     t.world = peer;
   else
     t.world = t.comm == &rt.self() ? rt.world().rank : peer;  // WORLD: comm rank = world rank
-  if (peer >= 0 && !rt.p2p().reachable(t.world))
-    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                  fmt::format("rank {} belongs to another IMPI client; messages between clients "
-                              "are not implemented yet",
-                              peer));
+  if (peer >= 0 && !rt.p2p().reachable(t.world) && !rt.p2p().remote(t.world))
+    return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
   return MPI_SUCCESS;
 }
 
@@ -205,6 +202,12 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
     return MPI_SUCCESS;
   }
   auto &rt = impi::core::Runtime::instance();
+  if (rt.p2p().remote(t.world)) {  // another IMPI client: through the host agent
+    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+    if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
+    out = std::move(r.value());
+    return MPI_SUCCESS;
+  }
   out = rt.p2p().isend(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
   return MPI_SUCCESS;
 }
@@ -484,7 +487,17 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   // A small send goes straight into the ring (as MPI_Send's does).
   bool sent = dest == MPI_PROC_NULL ||
               p.send_now(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
-  if (!sent) sr = p.isend(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
+  if (!sent && p.remote(t.world)) {
+    auto r = p.isend_remote(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id, false);
+    if (!r) {
+      // Our receive (on this stack) is posted: take it back, or see it through.
+      if (!p.completed(*rr) && !p.cancel(rr)) p.wait_until([&] { return p.completed(*rr); });
+      return report(comm, impi::api::error_class_of(r.error()), "MPI_Sendrecv", r.message());
+    }
+    sr = std::move(r.value());
+  } else if (!sent) {
+    sr = p.isend(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
+  }
   p.wait_until([&] { return p.completed(*rr) && (!sr || p.completed(*sr)); });
   int err = request_error(*rr);
   set_status(status, *rr, err);
@@ -581,6 +594,12 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(c.total())), charge};
   c.pack(buf, b.copy);
   auto &rt = impi::core::Runtime::instance();
+  if (rt.p2p().remote(t.world)) {  // another IMPI client: the packet carries the data at once
+    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, false);
+    if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
+    out = std::move(r.value());
+    return MPI_SUCCESS;
+  }
   b.req = rt.p2p().isend(b.copy.data(), static_cast<std::int64_t>(b.copy.size()),
                          impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
                          t.comm->rank, tag, t.comm->context_id);

@@ -3,6 +3,9 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <algorithm>
@@ -10,6 +13,7 @@
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
+#include "pack/external32.hpp"
 
 namespace impi::core {
 
@@ -169,6 +173,132 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
 bool P2P::reachable(int w) const {
   return w == me_ || (w >= 0 && w < static_cast<int>(local_of_world_.size()) &&
                       local_of_world_[static_cast<size_t>(w)] >= 0);
+}
+
+void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen, std::vector<transport::wire::ProcId> ids) {
+  int fl = ::fcntl(link.get(), F_GETFL);
+  ::fcntl(link.get(), F_SETFL, fl | O_NONBLOCK);
+  agent_ = std::move(link);
+  maxdatalen_ = maxdatalen;
+  ids_ = std::move(ids);
+  agent_reader_ = std::make_unique<transport::wire::PacketReader>(maxdatalen);
+}
+
+bool P2P::remote(int w) const {
+  return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
+}
+
+namespace {
+// Writes all of `bytes` to the (non-blocking) link, waiting when it is full.
+bool write_link(int fd, std::span<const std::byte> bytes) {
+  std::size_t off = 0;
+  while (off < bytes.size()) {
+    ssize_t n = ::send(fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
+    if (n > 0) {
+      off += static_cast<std::size_t>(n);
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      pollfd p{fd, POLLOUT, 0};
+      ::poll(&p, 1, 100);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                                           int dest_world, int src_rank, int tag, int context, bool sync) {
+  std::lock_guard<EngineLock> g(mu_);
+  auto len = pack::external32_size(type, count);
+  if (!len) return {len.error(), len.message()};
+  if (sync)
+    return {Errc::not_supported,
+            "synchronous sends to another IMPI client are not implemented yet (IMPI DATASYNC/SYNCACK)"};
+  if (*len > static_cast<std::int64_t>(maxdatalen_))
+    return {Errc::not_supported,
+            fmt::format("a message of {} bytes to another IMPI client is longer than the job's maxdatalen "
+                        "({}); the long protocol is not implemented yet",
+                        *len, maxdatalen_)};
+  transport::wire::Packet p;
+  p.type = transport::wire::PacketType::data;
+  p.len = static_cast<std::uint32_t>(*len);
+  p.src = ids_[static_cast<size_t>(me_)];
+  p.dest = ids_[static_cast<size_t>(dest_world)];
+  p.msglen = static_cast<std::uint64_t>(*len);
+  p.lsrank = src_rank;
+  p.tag = tag;
+  p.cid = static_cast<std::uint64_t>(context);
+  auto bytes = transport::wire::encode(p);
+  bytes.resize(transport::wire::kPacketHeaderSize + static_cast<std::size_t>(*len));
+  pack::External32Cursor c(type, count);
+  c.pack(buf, std::span(bytes).subspan(transport::wire::kPacketHeaderSize));
+  if (!write_link(agent_.get(), bytes))
+    return {Errc::io_error, fmt::format("the link to the host agent broke: {}", std::strerror(errno))};
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::send;
+  r->peer = dest_world;
+  r->moved = r->total = *len;
+  r->done = true;  // the data is the agent's now
+  return r;
+}
+
+bool P2P::poll_agent() {
+  bool any = false;
+  std::byte buf[65536];
+  for (int i = 0; i < 8; ++i) {
+    ssize_t n = ::recv(agent_.get(), buf, sizeof buf, MSG_DONTWAIT);
+    if (n <= 0) break;  // (EOF: the agent is gone; the launcher ends the job)
+    agent_reader_->feed(std::span(buf, static_cast<std::size_t>(n)));
+    if (static_cast<std::size_t>(n) < sizeof buf) break;
+  }
+  while (auto item = agent_reader_->next()) {
+    if (!item->ok()) {
+      base::log_error("the host agent's link is corrupt: {}", item->message());
+      std::abort();
+    }
+    auto &it = item->value();
+    remote_arrival(it.header, std::move(it.data));
+    any = true;
+  }
+  return any;
+}
+
+void P2P::unpack_ext32(Request &r, std::span<const std::byte> data) {
+  const pack::TypePtr &t = r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+  pack::External32Cursor c(t, r.count);
+  std::size_t used = c.unpack(r.recv_buf, data.first(std::min<std::size_t>(data.size(), static_cast<std::size_t>(c.total()))));
+  // Native bytes received: whole elements' worth (external32 sizes differ, e.g. MPI_LONG).
+  auto ext_one = pack::external32_size(t, 1);
+  std::int64_t per = ext_one && *ext_one > 0 ? *ext_one : 1;
+  r.moved = static_cast<std::int64_t>(used) / per * t->size() + (static_cast<std::int64_t>(used) % per);
+  r.msg_len = static_cast<std::int64_t>(data.size()) / per * t->size() + (static_cast<std::int64_t>(data.size()) % per);
+  r.status.bytes = std::min(r.msg_len, r.total);
+  if (data.size() > used && r.status.error == 0) r.status.error = kTruncated;
+  r.done = true;
+}
+
+void P2P::remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data) {
+  using transport::wire::PacketType;
+  if (p.type != PacketType::data || p.drqid != 0 || p.len != p.msglen) {
+    base::log_warn("ignoring a {} packet from another client: only short messages are implemented",
+                   transport::wire::packet_type_name(p.type));
+    return;
+  }
+  int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (!matches(**it, source, tag, context)) continue;
+    RequestPtr r = std::move(*it);
+    posted_.erase(it);
+    r->status.source = source;
+    r->status.tag = tag;
+    unpack_ext32(*r, data);
+    return;
+  }
+  Unexpected u{source, tag, context, static_cast<std::int64_t>(p.msglen), std::move(data), true, -1, 0,
+               nullptr, 0, 0};
+  u.ext32 = true;
+  unexpected_.push_back(std::move(u));
 }
 
 bool P2P::matches(const Request &r, int source, int tag, int context) {
@@ -512,6 +642,7 @@ bool P2P::serve_split_offers() {
 
 bool P2P::progress_locked() {
   bool any = false;
+  if (agent_) any |= poll_agent();
   if (!awaiting_ack_.empty()) any |= serve_split_offers();
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     if (static_cast<int>(i) == my_local_) continue;
@@ -526,6 +657,11 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   r->status.source = u->source;
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
+  if (u->ext32) {  // from another client, whole
+    unpack_ext32(*r, u->data);
+    from.erase(u);
+    return;
+  }
   if (u->rndv_addr != 0) {
     read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len, u->sync_id);
     matched(u->peer_local, u->sync_id, u->self_sync);
@@ -549,7 +685,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
 bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
                    int src_rank, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
-  if (dest_world == me_) return false;
+  if (dest_world == me_ || !reachable(dest_world)) return false;
   Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
   if (!p.sendq.empty() || !p.acks.empty()) return false;  // keep the order of what is queued
   std::int64_t total = type->size() * count;

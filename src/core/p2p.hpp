@@ -42,6 +42,8 @@
 
 #include "base/errc.hpp"
 #include "pack/cursor.hpp"
+#include "base/fd.hpp"
+#include "transport/impi/packet.hpp"
 #include "transport/shm/segment.hpp"
 
 namespace impi::core {
@@ -194,6 +196,18 @@ class P2P {
   // Is `world_rank` reachable by this engine (same client)?
   bool reachable(int world_rank) const;
 
+  // Multi-client jobs (docs/impi-data-path.md): the link to this host's
+  // agent, the job's maxdatalen, and every proc's IMPI id by world rank.
+  void attach_agent(base::Fd link, std::uint32_t maxdatalen,
+                    std::vector<transport::wire::ProcId> ids);
+  // Is `world_rank` in another client (reached through the host agent)?
+  bool remote(int world_rank) const;
+  // A send to another client: one DATA packet with the message in
+  // external32 (IMPI's short protocol). Synchronous sends and messages
+  // longer than maxdatalen are not implemented yet (unsupported_operation).
+  base::Result<RequestPtr> isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                                        int dest_world, int src_rank, int tag, int context, bool sync);
+
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
                    int src_rank_in_comm, int tag, int context, bool sync = false);
   // `storage`, when given, holds the request instead of the heap (blocking
@@ -294,6 +308,7 @@ class P2P {
     RequestPtr self_sync;         // a synchronous self-send waiting for its match
     std::uint64_t claim_id = 0;   // set once claimed by a matched probe
     std::uint64_t rndv_addr = 0;  // nonzero: the data is in the sender's memory, here
+    bool ext32 = false;           // from another client: `data` is external32
   };
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;                   // matched receive, or
@@ -319,9 +334,15 @@ class P2P {
   // Reads the current record's header; returns the payload's offset.
   static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
   bool progress_locked();
+  // Reads what the host agent sent (non-blocking); true if anything came.
+  bool poll_agent();
+  void remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data);
+  // Unpacks an external32 message into `r`; sets moved, status, truncation.
+  void unpack_ext32(Request &r, std::span<const std::byte> data);
   // Lock-free: whether a ring has a record or a send is queued (a hint:
   // another thread may take the work first).
   bool work_hint() const {
+    if (agent_) return true;  // the agent's link is read in every pass
     if (queued_.load(std::memory_order_relaxed) != 0 || rndv_waiting_.load(std::memory_order_relaxed) != 0)
       return true;
     for (std::size_t i = 0; i < peers_.size(); ++i)
@@ -363,6 +384,10 @@ class P2P {
   bool serve_split_offers();
 
   EngineLock mu_;
+  base::Fd agent_;  // multi-client jobs: the local link to the host agent
+  std::unique_ptr<transport::wire::PacketReader> agent_reader_;
+  std::uint32_t maxdatalen_ = 0;
+  std::vector<transport::wire::ProcId> ids_;  // by world rank
   static inline thread_local unsigned hint_only_ IMPI_FAST_TLS = 0;
   std::atomic<std::int64_t> queued_{0};  // sends and acks queued on all peers
   std::atomic<std::int64_t> rndv_waiting_{0};  // our single-copy sends not yet acked (may get offers)

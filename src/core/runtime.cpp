@@ -49,6 +49,14 @@ base::Result<int> Runtime::init(int required) {
   }
   if (j.impi && j.impi->nclients > 1) {
     if (auto s = connect_agent(j.world_rank); !s.ok()) return {s.error(), s.message()};
+    std::vector<transport::wire::ProcId> ids;
+    for (const auto &p : j.impi->procs) {
+      transport::wire::ProcId id;
+      std::copy(p.id.address.begin(), p.id.address.end(), id.host.begin());
+      id.pid = p.id.pid;
+      ids.push_back(id);
+    }
+    p2p_.attach_agent(std::move(agent_), j.impi->maxdatalen, std::move(ids));
   }
 
   world_.rank = static_cast<int>(j.world_rank);

@@ -63,8 +63,9 @@ Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
   if (proc >= layout_.procs.size() || layout_.host_of[proc] != layout_.my_host)
     return {Errc::invalid_argument, fmt::format("proc {} is not on this host", proc)};
   auto &slot = links_[dense_[proc]];
-  if (slot) return {Errc::invalid_argument, fmt::format("proc {} is already connected", proc)};
-  slot = std::make_unique<Link>();
+  if (slot && (slot->fd || slot->closed))
+    return {Errc::invalid_argument, fmt::format("proc {} is already connected", proc)};
+  if (!slot) slot = std::make_unique<Link>();  // else: packets came before the proc (kept in `out`)
   Link &l = *slot;
   l.proc = proc;
   l.fd = std::move(fd);
@@ -74,6 +75,10 @@ Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
   l.rev.reset(event_new(base_, l.fd.get(), EV_READ | EV_PERSIST, &AgentRouter::on_link_event, &l));
   l.wev.reset(event_new(base_, l.fd.get(), EV_WRITE | EV_PERSIST, &AgentRouter::on_link_event, &l));
   event_add(l.rev.get(), nullptr);
+  if (!l.out.empty()) {
+    l.writing = true;
+    event_add(l.wev.get(), nullptr);
+  }
   return {};
 }
 
@@ -131,18 +136,26 @@ void AgentRouter::link_readable(Link &l) {
 
 void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const Packet &p,
                           std::vector<std::byte> data) {
-  Link *l = local < links_.size() ? links_[local].get() : nullptr;
-  if (!l || l->closed) {
-    // Nobody to give it to (the proc has not connected, or has gone): count
-    // it as consumed so that the sender is not held back for ever.
-    base::log_debug("dropping {} for a proc without a link", describe(p));
+  if (local >= links_.size()) return;  // (the channel checked the proc)
+  if (!links_[local]) {
+    // The proc has not linked yet (it may still be in MPI_Init): keep the
+    // packet for it. Its ACK waits too, so flow control bounds what we keep.
+    links_[local] = std::make_unique<Link>();
+    links_[local]->router = this;
+    links_[local]->proc = members_[static_cast<std::size_t>(layout_.my_host)][local];
+  }
+  Link *l = links_[local].get();
+  if (l->closed) {
+    // The proc is gone (after MPI_Finalize): count the packet as consumed so
+    // that its sender is not held back for ever.
+    base::log_debug("dropping {} for a proc that has left", describe(p));
     channels_[static_cast<std::size_t>(host)]->consumed(local, remote, p);
     return;
   }
   Out o{encode(p), host, local, remote, p};
   o.bytes.insert(o.bytes.end(), data.begin(), data.end());
   l->out.push_back(std::move(o));
-  if (!l->writing) {
+  if (!l->writing && l->fd) {
     l->writing = true;
     event_add(l->wev.get(), nullptr);
   }

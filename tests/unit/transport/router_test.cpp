@@ -168,3 +168,29 @@ TEST_CASE("router: a proc that does not read holds back its senders, not the age
   CHECK(t.a->queued_to(1) == 0);
   CHECK(t.errors.empty());
 }
+
+TEST_CASE("router: packets for a proc that has not linked yet wait for it", "[router]") {
+  Loop loop;
+  std::vector<std::string> errors;
+  auto err = [&](const impi::base::Status &s) { errors.push_back(s.message()); };
+  ChannelConfig cfg{32, 2, 2, ""};
+  AgentRouter a(loop.base, cfg, layout(0), err), b(loop.base, cfg, layout(1), err);
+  auto [ca, cb] = pair_of_sockets();
+  a.add_channel(1, std::move(ca));
+  b.add_channel(0, std::move(cb));
+  auto [l0, e0] = pair_of_sockets();
+  REQUIRE(a.add_local(0, std::move(l0)).ok());
+  Proc p0, p2;
+  p0.fd = std::move(e0);
+  for (int i = 0; i < 10; ++i) p0.send(0, 2, static_cast<std::uint64_t>(i), 8);
+  loop.run_until([] { return false; }, 200);  // proc 2 is still "in MPI_Init"
+  auto [l2, e2] = pair_of_sockets();
+  REQUIRE(b.add_local(2, std::move(l2)).ok());
+  p2.fd = std::move(e2);
+  REQUIRE(loop.run_until([&] {
+    p2.pump();
+    return p2.got.size() == 10;
+  }));
+  for (std::size_t i = 0; i < 10; ++i) CHECK(p2.got[i].header.srqid == i);
+  CHECK(errors.empty());
+}
