@@ -9,6 +9,10 @@
 #   modes: a space-separated list of latency bw bibw (default: all three)
 #   IMPI_BENCH_MULTIPLE=1: also impi with MPI_THREAD_MULTIPLE ("impi-mt"),
 #   to show what thread safety costs a single-threaded program.
+#   IMPI_BENCH_CLIENTS=2: inter-client mode: the 2 ranks in 2 IMPI clients
+#   (through both host agents), Open MPI and MPICH forced onto TCP loopback.
+#   Messages up to the job's maxdatalen only (64 KiB: the long protocol is
+#   not implemented yet).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -19,22 +23,29 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$here/bench/p2p_bench.c
 "$build/bin/mpicc" -O2 -o "$work/impi" "$src"
-run_impi() { "$build/bin/impirun" -np 2 "$work/impi" "$@"; }
-run_impimt() { "$build/bin/impirun" -np 2 "$work/impi" "$@" multiple; }
+clients=${IMPI_BENCH_CLIENTS:-1}
+impi_clients=() ompi_tcp=() mpich_tcp=()
+if [ "$clients" -gt 1 ]; then
+  impi_clients=(--clients "$clients")
+  ompi_tcp=(--mca btl tcp,self)
+  mpich_tcp=(MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self)
+fi
+run_impi() { "$build/bin/impirun" -np 2 "${impi_clients[@]}" "$work/impi" "$@"; }
+run_impimt() { "$build/bin/impirun" -np 2 "${impi_clients[@]}" "$work/impi" "$@" multiple; }
 libs=(impi)
 [ "${IMPI_BENCH_MULTIPLE:-0}" = 1 ] && libs+=(impimt)
 if command -v mpicc.openmpi >/dev/null; then
   mpicc.openmpi -O2 -o "$work/ompi" "$src"; libs+=(ompi)
 fi
 run_ompi() {
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np 2 \
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np 2 "${ompi_tcp[@]}" \
     --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
 }
 if command -v mpicc.mpich >/dev/null; then
   mpicc.mpich -O2 -o "$work/mpich" "$src"; libs+=(mpich)
 fi
-run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
+run_mpich() { env "${mpich_tcp[@]}" UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
 for mode in $modes; do
   for r in $(seq "$rounds"); do
     for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode /" >> "$work/all"; done

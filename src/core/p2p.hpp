@@ -27,6 +27,7 @@
 // Progress happens inside MPI calls only.
 #pragma once
 
+#include <poll.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -268,6 +269,20 @@ class P2P {
       // with threads it keeps the lock free.
       bool looked = oversubscribed_ || work_hint();  // (oversubscribed: measured better without)
       if (looked && try_progress()) {
+        idle = 0;
+        continue;
+      }
+      if (agent_) {
+        // Multi-client job: the host agents need a core to move packets.
+        // Yield while polling, then block on the agent's link (a local
+        // record wakes us within the nap).
+        if (++idle < 64) {
+          sched_yield();
+          continue;
+        }
+        pollfd pf{agent_.get(), POLLIN, 0};
+        ::poll(&pf, 1, std::max(1, nap_us / 1000));
+        nap_us = std::min(nap_us * 2, 1000);
         idle = 0;
         continue;
       }
