@@ -281,7 +281,8 @@ class P2P {
           continue;
         }
         pollfd pf{agent_.get(), POLLIN, 0};
-        ::poll(&pf, 1, std::max(1, nap_us / 1000));
+        timespec nap{0, static_cast<long>(nap_us) * 1000};  // a local record waits at most this
+        ::ppoll(&pf, 1, &nap, nullptr);
         nap_us = std::min(nap_us * 2, 1000);
         idle = 0;
         continue;
