@@ -14,6 +14,7 @@
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 #include "pack/external32.hpp"
+#include "pack/predefined.hpp"
 
 namespace impi::core {
 
@@ -207,6 +208,19 @@ bool write_link(int fd, std::span<const std::byte> bytes) {
 }
 }  // namespace
 
+namespace {
+// Whether `t`'s external32 form is its native bytes: contiguous, and made
+// only of one-byte elements (no byte order to change, no size to adapt).
+bool external32_is_identity(const pack::Datatype &t) {
+  if (!t.is_contiguous()) return false;
+  for (const auto &seg : t.segments()) {
+    const auto &p = pack::predefined(seg.basic);
+    if (p.size != 1 || p.ext32_size != 1) return false;
+  }
+  return true;
+}
+}  // namespace
+
 base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
                                            int dest_world, int src_rank, int tag, int context, bool sync) {
   std::lock_guard<EngineLock> g(mu_);
@@ -231,8 +245,14 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
   p.cid = static_cast<std::uint64_t>(context);
   auto bytes = transport::wire::encode(p);
   bytes.resize(transport::wire::kPacketHeaderSize + static_cast<std::size_t>(*len));
-  pack::External32Cursor c(type, count);
-  c.pack(buf, std::span(bytes).subspan(transport::wire::kPacketHeaderSize));
+  if (external32_is_identity(*type)) {  // bytes: one copy
+    if (*len > 0)
+      std::memcpy(bytes.data() + transport::wire::kPacketHeaderSize,
+                  static_cast<const std::byte *>(buf) + type->lb(), static_cast<std::size_t>(*len));
+  } else {
+    pack::External32Cursor c(type, count);
+    c.pack(buf, std::span(bytes).subspan(transport::wire::kPacketHeaderSize));
+  }
   if (!write_link(agent_.get(), bytes))
     return {Errc::io_error, fmt::format("the link to the host agent broke: {}", std::strerror(errno))};
   auto r = std::make_shared<Request>();
@@ -266,6 +286,16 @@ bool P2P::poll_agent() {
 
 void P2P::unpack_ext32(Request &r, std::span<const std::byte> data) {
   const pack::TypePtr &t = r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+  if (external32_is_identity(*t)) {  // bytes: one copy
+    std::size_t n = std::min<std::size_t>(data.size(), static_cast<std::size_t>(r.total));
+    if (n > 0) std::memcpy(static_cast<std::byte *>(r.recv_buf) + t->lb(), data.data(), n);
+    r.moved = static_cast<std::int64_t>(n);
+    r.msg_len = static_cast<std::int64_t>(data.size());
+    r.status.bytes = r.moved;
+    if (data.size() > n && r.status.error == 0) r.status.error = kTruncated;
+    r.done = true;
+    return;
+  }
   pack::External32Cursor c(t, r.count);
   std::size_t used = c.unpack(r.recv_buf, data.first(std::min<std::size_t>(data.size(), static_cast<std::size_t>(c.total()))));
   // Native bytes received: whole elements' worth (external32 sizes differ, e.g. MPI_LONG).

@@ -114,6 +114,29 @@ int main(int argc, char **argv) {
       MPI_Waitall(1, &rq, &st);
       for (int i = 0; i < 6; ++i) CHECK(got[i] == 2 * i, "vector element %d is %d", i, got[i]);
     }
+    /* bytes (one copy each way) and a receive too small for the message */
+    static char cb[3000];
+    if (rank == a) {
+      for (int i = 0; i < 3000; ++i) cb[i] = (char)(i * 7);
+      MPI_Send(cb, 3000, MPI_CHAR, b, 32, MPI_COMM_WORLD);
+      MPI_Send(cb, 100, MPI_BYTE, b, 33, MPI_COMM_WORLD);
+    } else if (rank == b) {
+      MPI_Status st;
+      int count = -1, cls = -1;
+      memset(cb, 0, sizeof cb);
+      MPI_Recv(cb, 3000, MPI_CHAR, a, 32, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, MPI_CHAR, &count);
+      CHECK(count == 3000, "char count %d", count);
+      for (int i = 0; i < 3000; ++i)
+        if (cb[i] != (char)(i * 7)) {
+          CHECK(0, "char %d is %d", i, cb[i]);
+          break;
+        }
+      int rc = MPI_Recv(cb, 10, MPI_BYTE, a, 33, MPI_COMM_WORLD, &st);
+      MPI_Error_class(rc, &cls);
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      CHECK(cls == MPI_ERR_TRUNCATE && count == 10, "truncated receive: class %d count %d", cls, count);
+    }
     MPI_Type_free(&every_other);
   }
   barrier(92);
