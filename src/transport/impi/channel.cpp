@@ -65,7 +65,7 @@ Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
     ready_.emplace_back(src, dest);
   }
   fill_output();
-  update_write_interest();
+  on_writable();  // write now if the socket takes it: no loop round trip per packet
   return {};
 }
 

@@ -157,7 +157,8 @@ void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const
   l->out.push_back(std::move(o));
   if (!l->writing && l->fd) {
     l->writing = true;
-    event_add(l->wev.get(), nullptr);
+    link_writable(*l);  // now if the link takes it; else when it is writable
+    if (!l->closed && !l->out.empty()) event_add(l->wev.get(), nullptr);
   }
 }
 
