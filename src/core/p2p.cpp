@@ -226,16 +226,20 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
   std::lock_guard<EngineLock> g(mu_);
   auto len = pack::external32_size(type, count);
   if (!len) return {len.error(), len.message()};
-  if (sync)
-    return {Errc::not_supported,
-            "synchronous sends to another IMPI client are not implemented yet (IMPI DATASYNC/SYNCACK)"};
   if (*len > static_cast<std::int64_t>(maxdatalen_))
     return {Errc::not_supported,
             fmt::format("a message of {} bytes to another IMPI client is longer than the job's maxdatalen "
                         "({}); the long protocol is not implemented yet",
                         *len, maxdatalen_)};
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::send;
+  r->peer = dest_world;
+  r->moved = r->total = *len;
+  r->sync = sync;
   transport::wire::Packet p;
-  p.type = transport::wire::PacketType::data;
+  // A synchronous send is a DATASYNC; it completes on the receiver's SYNCACK.
+  p.type = sync ? transport::wire::PacketType::datasync : transport::wire::PacketType::data;
+  if (sync) p.srqid = r->id = next_id_++;
   p.len = static_cast<std::uint32_t>(*len);
   p.src = ids_[static_cast<size_t>(me_)];
   p.dest = ids_[static_cast<size_t>(dest_world)];
@@ -253,13 +257,10 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
     pack::External32Cursor c(type, count);
     c.pack(buf, std::span(bytes).subspan(transport::wire::kPacketHeaderSize));
   }
+  if (sync) remote_sync_.push_back(r);
   if (!write_link(agent_.get(), bytes))
     return {Errc::io_error, fmt::format("the link to the host agent broke: {}", std::strerror(errno))};
-  auto r = std::make_shared<Request>();
-  r->kind = Request::Kind::send;
-  r->peer = dest_world;
-  r->moved = r->total = *len;
-  r->done = true;  // the data is the agent's now
+  if (!sync) r->done = true;  // the data is the agent's now
   return r;
 }
 
@@ -308,9 +309,31 @@ void P2P::unpack_ext32(Request &r, std::span<const std::byte> data) {
   r.done = true;
 }
 
+void P2P::send_syncack(const transport::wire::ProcId &to, std::uint64_t srqid) {
+  transport::wire::Packet a;
+  a.type = transport::wire::PacketType::syncack;
+  a.src = ids_[static_cast<size_t>(me_)];
+  a.dest = to;
+  a.srqid = srqid;
+  if (!write_link(agent_.get(), transport::wire::encode(a)))
+    base::log_error("the link to the host agent broke: {}", std::strerror(errno));
+}
+
 void P2P::remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data) {
   using transport::wire::PacketType;
-  if (p.type != PacketType::data || p.drqid != 0 || p.len != p.msglen) {
+  if (p.type == PacketType::syncack) {
+    for (auto it = remote_sync_.begin(); it != remote_sync_.end(); ++it)
+      if ((*it)->id == p.srqid) {
+        (*it)->acked = true;
+        (*it)->done = true;
+        remote_sync_.erase(it);
+        return;
+      }
+    base::log_warn("a SYNCACK from another client for no send of ours (srqid {})", p.srqid);
+    return;
+  }
+  bool sync = p.type == PacketType::datasync;
+  if ((p.type != PacketType::data && !sync) || p.drqid != 0 || p.len != p.msglen) {
     base::log_warn("ignoring a {} packet from another client: only short messages are implemented",
                    transport::wire::packet_type_name(p.type));
     return;
@@ -322,12 +345,15 @@ void P2P::remote_arrival(const transport::wire::Packet &p, std::vector<std::byte
     posted_.erase(it);
     r->status.source = source;
     r->status.tag = tag;
+    if (sync) send_syncack(p.src, p.srqid);
     unpack_ext32(*r, data);
     return;
   }
-  Unexpected u{source, tag, context, static_cast<std::int64_t>(p.msglen), std::move(data), true, -1, 0,
-               nullptr, 0, 0};
+  Unexpected u{source, tag, context, static_cast<std::int64_t>(p.msglen), std::move(data), true, -1,
+               sync ? p.srqid : 0, nullptr, 0, 0};
   u.ext32 = true;
+  u.remote_sync = sync;
+  u.remote_src = p.src;
   unexpected_.push_back(std::move(u));
 }
 
@@ -688,6 +714,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
   if (u->ext32) {  // from another client, whole
+    if (u->remote_sync) send_syncack(u->remote_src, u->sync_id);
     unpack_ext32(*r, u->data);
     from.erase(u);
     return;

@@ -325,6 +325,8 @@ class P2P {
     std::uint64_t claim_id = 0;   // set once claimed by a matched probe
     std::uint64_t rndv_addr = 0;  // nonzero: the data is in the sender's memory, here
     bool ext32 = false;           // from another client: `data` is external32
+    bool remote_sync = false;            // a DATASYNC: SYNCACK(sync_id) to remote_src on match
+    transport::wire::ProcId remote_src{};
   };
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;                   // matched receive, or
@@ -353,6 +355,9 @@ class P2P {
   // Reads what the host agent sent (non-blocking); true if anything came.
   bool poll_agent();
   void remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data);
+  // A remote DATASYNC matched: SYNCACK back (IMPI 3.7.1).
+  void send_syncack(const transport::wire::ProcId &to, std::uint64_t srqid);
+  std::vector<RequestPtr> remote_sync_;  // our DATASYNC sends awaiting SYNCACK
   // Unpacks an external32 message into `r`; sets moved, status, truncation.
   void unpack_ext32(Request &r, std::span<const std::byte> data);
   // Lock-free: whether a ring has a record or a send is queued (a hint:

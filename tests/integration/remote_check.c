@@ -7,8 +7,8 @@
  *     per sender in order (non-overtaking), local and remote mixed;
  *  3. Probe then Recv, Iprobe/Irecv/Waitall, MPI_LONG (4 bytes in external32,
  *     8 here) and a vector type;
- *  4. what is not implemented yet says so: MPI_Ssend to another client and
- *     a message longer than maxdatalen give MPI_ERR_UNSUPPORTED_OPERATION.
+ *  4. MPI_Issend/Ssend complete only once the receive matched (SYNCACK); a
+ *     message longer than maxdatalen gives MPI_ERR_UNSUPPORTED_OPERATION.
  * Prints "rank r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
@@ -141,17 +141,37 @@ int main(int argc, char **argv) {
   }
   barrier(92);
 
-  /* 4. not implemented yet: said so */
+  /* 4. synchronous sends complete only once matched; a message longer than
+   * maxdatalen (the long protocol is not implemented yet) says so. */
   {
-    int peer = size - 1, cls = -1, rc;
+    int peer = size - 1, cls = -1, rc, v = 7, got = 0, flag = 1;
     static char big[100000];
-    if (rank == 0 && peer != 0) {
-      rc = MPI_Ssend(sbuf, 1, MPI_INT, peer, 40, MPI_COMM_WORLD);
-      MPI_Error_class(rc, &cls);
-      CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "Ssend to another client: class %d", cls);
+    if (rank == 0) {
+      MPI_Request rq;
+      MPI_Issend(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &rq);
+      flag = 0;
+      /* 50 ms of testing: long enough for a SYNCACK sent too early to arrive */
+      for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < 0.05;) {
+        MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
+        CHECK(!flag, "Issend to another client completed before the receive was posted");
+        if (flag) break;
+      }
+      int go = 1;
+      MPI_Send(&go, 1, MPI_INT, peer, 42, MPI_COMM_WORLD);
+      if (!flag) MPI_Wait(&rq, MPI_STATUS_IGNORE);
+      rc = MPI_Ssend(&v, 1, MPI_INT, peer, 43, MPI_COMM_WORLD);
+      CHECK(rc == MPI_SUCCESS, "Ssend to another client returned %d", rc);
       rc = MPI_Send(big, (int)sizeof big, MPI_BYTE, peer, 41, MPI_COMM_WORLD);
       MPI_Error_class(rc, &cls);
       CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "a long message to another client: class %d", cls);
+    } else if (rank == peer) {
+      int go = 0;
+      MPI_Recv(&go, 1, MPI_INT, 0, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(&got, 1, MPI_INT, 0, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      CHECK(got == 7, "Issend payload %d", got);
+      got = 0;
+      MPI_Recv(&got, 1, MPI_INT, 0, 43, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      CHECK(got == 7, "Ssend payload %d", got);
     }
   }
   barrier(93);
