@@ -434,8 +434,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     r->id = next_id_++;
     if (dest_world != me_) {
       awaiting_ack_.push_back(r);
-      rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
-      rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+      note_awaiting();
     }
   }
   r->kind = Request::Kind::send;
@@ -459,7 +458,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     if (!sync) {
       r->id = next_id_++;
       awaiting_ack_.push_back(r);
-      rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+      note_awaiting();
     }
   }
   p.sendq.push_back(r);
@@ -649,7 +648,7 @@ bool P2P::drain(Peer &p) {
           (*it)->acked = true;
           (*it)->done = (*it)->moved == (*it)->total;
           awaiting_ack_.erase(it);
-          rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+          note_awaiting();
           break;
         }
     } else if (h.kind == Header::chunk) {
@@ -854,14 +853,14 @@ bool P2P::cancel(const RequestPtr &r) {
     if (it == posted_.end()) return false;  // matched already: it will complete
     posted_.erase(it);
   } else {
-    if (r->peer == me_ || r->moved != 0) return false;  // already (partly) delivered
+    if (r->peer == me_ || r->moved != 0 || !reachable(r->peer)) return false;  // delivered, or with the agent
     auto &q = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])].sendq;
     auto it = std::find(q.begin(), q.end(), r);
     if (it == q.end()) return false;
     q.erase(it);
     count_queued(-1);
     awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r), awaiting_ack_.end());
-    rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+    note_awaiting();
   }
   r->cancelled = true;
   r->done = true;

@@ -372,6 +372,10 @@ class P2P {
         return true;
     return false;
   }
+  // Under the lock, after awaiting_ack_ changed: its size, for work_hint().
+  void note_awaiting() {
+    rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
+  }
   // Under the lock: counts queued sends and acks (plain load and store).
   void count_queued(int d) { queued_.store(queued_.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
   // A progress pass unless another thread is making one (then false).
