@@ -13,6 +13,7 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "pack/external32.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -585,24 +586,36 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   }
   TableLock lk;
   reclaim_buffered();
-  impi::pack::PackCursor c(*t.type, count);
-  std::int64_t charge = c.total() + MPI_BSEND_OVERHEAD;
+  auto &rt = impi::core::Runtime::instance();
+  // To another IMPI client the copy is the message's external32 form, sent
+  // as bytes (the same bytes on the wire as from the user's buffer).
+  const bool remote = rt.p2p().remote(t.world);
+  std::int64_t bytes = 0;
+  if (remote) {
+    auto n = impi::pack::external32_size(*t.type, count);
+    if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
+    bytes = *n;
+  } else {
+    bytes = impi::pack::PackCursor(*t.type, count).total();
+  }
+  std::int64_t charge = bytes + MPI_BSEND_OVERHEAD;
   if (g_bsend_used + charge > g_bsend_size)
     return report(comm, MPI_ERR_BUFFER, fn,
                   fmt::format("{} bytes needed, {} of the attached {} are free", charge,
                               g_bsend_size - g_bsend_used, g_bsend_size));
-  Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(c.total())), charge};
-  c.pack(buf, b.copy);
-  auto &rt = impi::core::Runtime::instance();
-  if (rt.p2p().remote(t.world)) {  // another IMPI client: the packet carries the data at once
-    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, false);
+  Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge};
+  if (remote) {
+    impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
+    auto r = rt.p2p().isend_remote(b.copy.data(), bytes, impi::pack::Datatype::predefined(impi::pack::dt::byte),
+                                   t.world, t.comm->rank, tag, t.comm->context_id, false);
     if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
-    out = std::move(r.value());
-    return MPI_SUCCESS;
+    b.req = std::move(r.value());
+  } else {
+    impi::pack::PackCursor(*t.type, count).pack(buf, b.copy);
+    b.req = rt.p2p().isend(b.copy.data(), static_cast<std::int64_t>(b.copy.size()),
+                           impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
+                           t.comm->rank, tag, t.comm->context_id);
   }
-  b.req = rt.p2p().isend(b.copy.data(), static_cast<std::int64_t>(b.copy.size()),
-                         impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
-                         t.comm->rank, tag, t.comm->context_id);
   g_bsend_used += charge;
   out = std::make_shared<impi::core::Request>();  // complete at once: the data is ours now
   out->kind = impi::core::Request::Kind::send;

@@ -176,187 +176,6 @@ bool P2P::reachable(int w) const {
                       local_of_world_[static_cast<size_t>(w)] >= 0);
 }
 
-void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen, std::vector<transport::wire::ProcId> ids) {
-  int fl = ::fcntl(link.get(), F_GETFL);
-  ::fcntl(link.get(), F_SETFL, fl | O_NONBLOCK);
-  agent_ = std::move(link);
-  maxdatalen_ = maxdatalen;
-  ids_ = std::move(ids);
-  agent_reader_ = std::make_unique<transport::wire::PacketReader>(maxdatalen);
-}
-
-bool P2P::remote(int w) const {
-  return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
-}
-
-namespace {
-// Writes all of `bytes` to the (non-blocking) link, waiting when it is full.
-bool write_link(int fd, std::span<const std::byte> bytes) {
-  std::size_t off = 0;
-  while (off < bytes.size()) {
-    ssize_t n = ::send(fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
-    if (n > 0) {
-      off += static_cast<std::size_t>(n);
-    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      pollfd p{fd, POLLOUT, 0};
-      ::poll(&p, 1, 100);
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-}  // namespace
-
-namespace {
-// Whether `t`'s external32 form is its native bytes: contiguous, and made
-// only of one-byte elements (no byte order to change, no size to adapt).
-bool external32_is_identity(const pack::Datatype &t) {
-  if (!t.is_contiguous()) return false;
-  for (const auto &seg : t.segments()) {
-    const auto &p = pack::predefined(seg.basic);
-    if (p.size != 1 || p.ext32_size != 1) return false;
-  }
-  return true;
-}
-}  // namespace
-
-base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
-                                           int dest_world, int src_rank, int tag, int context, bool sync) {
-  std::lock_guard<EngineLock> g(mu_);
-  auto len = pack::external32_size(type, count);
-  if (!len) return {len.error(), len.message()};
-  if (*len > static_cast<std::int64_t>(maxdatalen_))
-    return {Errc::not_supported,
-            fmt::format("a message of {} bytes to another IMPI client is longer than the job's maxdatalen "
-                        "({}); the long protocol is not implemented yet",
-                        *len, maxdatalen_)};
-  auto r = std::make_shared<Request>();
-  r->kind = Request::Kind::send;
-  r->peer = dest_world;
-  r->moved = r->total = *len;
-  r->sync = sync;
-  transport::wire::Packet p;
-  // A synchronous send is a DATASYNC; it completes on the receiver's SYNCACK.
-  p.type = sync ? transport::wire::PacketType::datasync : transport::wire::PacketType::data;
-  if (sync) p.srqid = r->id = next_id_++;
-  p.len = static_cast<std::uint32_t>(*len);
-  p.src = ids_[static_cast<size_t>(me_)];
-  p.dest = ids_[static_cast<size_t>(dest_world)];
-  p.msglen = static_cast<std::uint64_t>(*len);
-  p.lsrank = src_rank;
-  p.tag = tag;
-  p.cid = static_cast<std::uint64_t>(context);
-  auto bytes = transport::wire::encode(p);
-  bytes.resize(transport::wire::kPacketHeaderSize + static_cast<std::size_t>(*len));
-  if (external32_is_identity(*type)) {  // bytes: one copy
-    if (*len > 0)
-      std::memcpy(bytes.data() + transport::wire::kPacketHeaderSize,
-                  static_cast<const std::byte *>(buf) + type->lb(), static_cast<std::size_t>(*len));
-  } else {
-    pack::External32Cursor c(type, count);
-    c.pack(buf, std::span(bytes).subspan(transport::wire::kPacketHeaderSize));
-  }
-  if (sync) remote_sync_.push_back(r);
-  if (!write_link(agent_.get(), bytes))
-    return {Errc::io_error, fmt::format("the link to the host agent broke: {}", std::strerror(errno))};
-  if (!sync) r->done = true;  // the data is the agent's now
-  return r;
-}
-
-bool P2P::poll_agent() {
-  bool any = false;
-  std::byte buf[65536];
-  for (int i = 0; i < 8; ++i) {
-    ssize_t n = ::recv(agent_.get(), buf, sizeof buf, MSG_DONTWAIT);
-    if (n <= 0) break;  // (EOF: the agent is gone; the launcher ends the job)
-    agent_reader_->feed(std::span(buf, static_cast<std::size_t>(n)));
-    if (static_cast<std::size_t>(n) < sizeof buf) break;
-  }
-  while (auto item = agent_reader_->next()) {
-    if (!item->ok()) {
-      base::log_error("the host agent's link is corrupt: {}", item->message());
-      std::abort();
-    }
-    auto &it = item->value();
-    remote_arrival(it.header, std::move(it.data));
-    any = true;
-  }
-  return any;
-}
-
-void P2P::unpack_ext32(Request &r, std::span<const std::byte> data) {
-  const pack::TypePtr &t = r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
-  if (external32_is_identity(*t)) {  // bytes: one copy
-    std::size_t n = std::min<std::size_t>(data.size(), static_cast<std::size_t>(r.total));
-    if (n > 0) std::memcpy(static_cast<std::byte *>(r.recv_buf) + t->lb(), data.data(), n);
-    r.moved = static_cast<std::int64_t>(n);
-    r.msg_len = static_cast<std::int64_t>(data.size());
-    r.status.bytes = r.moved;
-    if (data.size() > n && r.status.error == 0) r.status.error = kTruncated;
-    r.done = true;
-    return;
-  }
-  pack::External32Cursor c(t, r.count);
-  std::size_t used = c.unpack(r.recv_buf, data.first(std::min<std::size_t>(data.size(), static_cast<std::size_t>(c.total()))));
-  // Native bytes received: whole elements' worth (external32 sizes differ, e.g. MPI_LONG).
-  auto ext_one = pack::external32_size(t, 1);
-  std::int64_t per = ext_one && *ext_one > 0 ? *ext_one : 1;
-  r.moved = static_cast<std::int64_t>(used) / per * t->size() + (static_cast<std::int64_t>(used) % per);
-  r.msg_len = static_cast<std::int64_t>(data.size()) / per * t->size() + (static_cast<std::int64_t>(data.size()) % per);
-  r.status.bytes = std::min(r.msg_len, r.total);
-  if (data.size() > used && r.status.error == 0) r.status.error = kTruncated;
-  r.done = true;
-}
-
-void P2P::send_syncack(const transport::wire::ProcId &to, std::uint64_t srqid) {
-  transport::wire::Packet a;
-  a.type = transport::wire::PacketType::syncack;
-  a.src = ids_[static_cast<size_t>(me_)];
-  a.dest = to;
-  a.srqid = srqid;
-  if (!write_link(agent_.get(), transport::wire::encode(a)))
-    base::log_error("the link to the host agent broke: {}", std::strerror(errno));
-}
-
-void P2P::remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data) {
-  using transport::wire::PacketType;
-  if (p.type == PacketType::syncack) {
-    for (auto it = remote_sync_.begin(); it != remote_sync_.end(); ++it)
-      if ((*it)->id == p.srqid) {
-        (*it)->acked = true;
-        (*it)->done = true;
-        remote_sync_.erase(it);
-        return;
-      }
-    base::log_warn("a SYNCACK from another client for no send of ours (srqid {})", p.srqid);
-    return;
-  }
-  bool sync = p.type == PacketType::datasync;
-  if ((p.type != PacketType::data && !sync) || p.drqid != 0 || p.len != p.msglen) {
-    base::log_warn("ignoring a {} packet from another client: only short messages are implemented",
-                   transport::wire::packet_type_name(p.type));
-    return;
-  }
-  int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);
-  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(**it, source, tag, context)) continue;
-    RequestPtr r = std::move(*it);
-    posted_.erase(it);
-    r->status.source = source;
-    r->status.tag = tag;
-    if (sync) send_syncack(p.src, p.srqid);
-    unpack_ext32(*r, data);
-    return;
-  }
-  Unexpected u{source, tag, context, static_cast<std::int64_t>(p.msglen), std::move(data), true, -1,
-               sync ? p.srqid : 0, nullptr, 0, 0};
-  u.ext32 = true;
-  u.remote_sync = sync;
-  u.remote_src = p.src;
-  unexpected_.push_back(std::move(u));
-}
-
 bool P2P::matches(const Request &r, int source, int tag, int context) {
   return r.context == context && (r.peer == kAnySource || r.peer == source) &&
          (r.tag == kAnyTag || r.tag == tag);
@@ -697,7 +516,11 @@ bool P2P::serve_split_offers() {
 
 bool P2P::progress_locked() {
   bool any = false;
-  if (agent_) any |= poll_agent();
+  if (agent_) {
+    any |= poll_agent();
+    if (!remote_streams_.empty()) any |= push_streams();
+    if (link_out_.pending() > 0) any |= flush_link();
+  }
   if (!awaiting_ack_.empty()) any |= serve_split_offers();
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     if (static_cast<int>(i) == my_local_) continue;
@@ -712,9 +535,8 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   r->status.source = u->source;
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
-  if (u->ext32) {  // from another client, whole
-    if (u->remote_sync) send_syncack(u->remote_src, u->sync_id);
-    unpack_ext32(*r, u->data);
+  if (u->ext32) {  // from another client: its first packet
+    start_remote_recv(r, u->remote_src, u->remote_srqid, u->remote_sync, u->msg_len, u->data);
     from.erase(u);
     return;
   }
@@ -847,13 +669,16 @@ RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack
 
 bool P2P::cancel(const RequestPtr &r) {
   std::lock_guard<EngineLock> g(mu_);
+  // A send to another client may be cancelled remotely even once complete
+  // here (IMPI 3.7.4); its ids are never 0.
+  if (r->kind == Request::Kind::send && r->id != 0 && remote(r->peer)) return cancel_remote(r);
   if (r->done) return false;
   if (r->kind == Request::Kind::recv) {
     auto it = std::find(posted_.begin(), posted_.end(), r);
     if (it == posted_.end()) return false;  // matched already: it will complete
     posted_.erase(it);
   } else {
-    if (r->peer == me_ || r->moved != 0 || !reachable(r->peer)) return false;  // delivered, or with the agent
+    if (r->peer == me_ || r->moved != 0 || !reachable(r->peer)) return false;  // delivered
     auto &q = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])].sendq;
     auto it = std::find(q.begin(), q.end(), r);
     if (it == q.end()) return false;

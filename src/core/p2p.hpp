@@ -39,10 +39,12 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/errc.hpp"
 #include "pack/cursor.hpp"
+#include "pack/external32.hpp"
 #include "base/fd.hpp"
 #include "transport/impi/packet.hpp"
 #include "transport/shm/segment.hpp"
@@ -203,11 +205,16 @@ class P2P {
                     std::vector<transport::wire::ProcId> ids);
   // Is `world_rank` in another client (reached through the host agent)?
   bool remote(int world_rank) const;
-  // A send to another client: one DATA packet with the message in
-  // external32 (IMPI's short protocol). Synchronous sends and messages
-  // longer than maxdatalen are not implemented yet (unsupported_operation).
+  // A send to another client (IMPI 3.7): at most maxdatalen bytes of
+  // external32 go as one DATA packet (DATASYNC when `sync`: complete on the
+  // SYNCACK); longer messages send their first maxdatalen bytes as DATASYNC
+  // and the rest as DATA packets once the receiver's SYNCACK names its
+  // request. Errors: no external32 form for the type, or the link broke.
   base::Result<RequestPtr> isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
                                         int dest_world, int src_rank, int tag, int context, bool sync);
+  // Multi-client jobs, MPI_Finalize: hands every queued packet to the agent
+  // (waits for the link to take them), then closes the link.
+  void close_agent();
 
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
                    int src_rank_in_comm, int tag, int context, bool sync = false);
@@ -280,7 +287,7 @@ class P2P {
           sched_yield();
           continue;
         }
-        pollfd pf{agent_.get(), POLLIN, 0};
+        pollfd pf{agent_.get(), static_cast<short>(link_out_.pending() > 0 ? POLLIN | POLLOUT : POLLIN), 0};
         timespec nap{0, static_cast<long>(nap_us) * 1000};  // a local record waits at most this
         ::ppoll(&pf, 1, &nap, nullptr);
         nap_us = std::min(nap_us * 2, 1000);
@@ -324,8 +331,9 @@ class P2P {
     RequestPtr self_sync;         // a synchronous self-send waiting for its match
     std::uint64_t claim_id = 0;   // set once claimed by a matched probe
     std::uint64_t rndv_addr = 0;  // nonzero: the data is in the sender's memory, here
-    bool ext32 = false;           // from another client: `data` is external32
-    bool remote_sync = false;            // a DATASYNC: SYNCACK(sync_id) to remote_src on match
+    bool ext32 = false;           // from another client: `data` is external32 (its first packet)
+    bool remote_sync = false;     // a DATASYNC: SYNCACK to remote_src on match
+    std::uint64_t remote_srqid = 0;  // the sender's pk_srqid (SYNCACK, CANCEL)
     transport::wire::ProcId remote_src{};
   };
   struct Incoming {  // a long message from one sender, still arriving
@@ -352,14 +360,59 @@ class P2P {
   // Reads the current record's header; returns the payload's offset.
   static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
   bool progress_locked();
+  // ---- inter-client (IMPI) protocol engine: p2p_remote.cpp
+  // A send to another client still in the protocol: awaiting its SYNCACK,
+  // streaming a long message, or awaiting the answer to a CANCEL.
+  struct RemoteSend {
+    RequestPtr req;
+    int dest = 0;  // world rank
+    int lsrank = 0, tag = 0, context = 0;
+    const void *buf = nullptr;
+    pack::TypePtr type;
+    std::int64_t count = 0;
+    std::optional<pack::External32Cursor> cursor;  // long non-byte messages: where packing resumes
+    std::int64_t sent = 0;                         // external32 bytes put into packets
+    std::int64_t total = 0;
+    std::uint64_t drqid = 0;      // from the SYNCACK (long messages)
+    bool acked = false;           // the SYNCACK came (or none is due)
+    bool cancel_pending = false;  // a CANCEL went; its one answer has not come
+    bool streaming = false;       // in remote_streams_
+  };
+  // A long message from another client, matched, its DATA packets still coming.
+  struct RemoteRecv {
+    RequestPtr req;
+    transport::wire::ProcId src;
+    std::int64_t received = 0;  // external32 bytes so far
+    std::int64_t msglen = 0;
+    std::int64_t capacity = 0;  // external32 bytes the receive buffer holds
+    std::optional<pack::External32Cursor> cursor;  // null: byte types, copied as they are
+  };
   // Reads what the host agent sent (non-blocking); true if anything came.
   bool poll_agent();
   void remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data);
-  // A remote DATASYNC matched: SYNCACK back (IMPI 3.7.1).
-  void send_syncack(const transport::wire::ProcId &to, std::uint64_t srqid);
-  std::vector<RequestPtr> remote_sync_;  // our DATASYNC sends awaiting SYNCACK
-  // Unpacks an external32 message into `r`; sets moved, status, truncation.
-  void unpack_ext32(Request &r, std::span<const std::byte> data);
+  // The first packet of a remote message meets its receive `r`: unpacks it,
+  // answers a DATASYNC (SYNCACK; with our drqid for a long message).
+  void start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src, std::uint64_t srqid,
+                         bool sync, std::int64_t msglen, std::span<const std::byte> first);
+  // Unpacks the next external32 bytes of a remote message into rr.req; completes it at the end.
+  void remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data);
+  void remote_send_done(RemoteSend &s);  // completes s.req when nothing is outstanding
+  void send_control(transport::wire::PacketType type, const transport::wire::ProcId &to,
+                    std::uint64_t srqid, std::uint64_t drqid = 0);
+  bool cancel_remote(const RequestPtr &r);
+  // Packs more DATA packets of long messages whose SYNCACK came; true if any.
+  bool push_streams();
+  bool flush_link();  // writes what the socket takes now (non-blocking); true if bytes went
+  std::unordered_map<std::uint64_t, RemoteSend> remote_sends_;  // by srqid
+  std::unordered_map<std::uint64_t, RemoteRecv> remote_recvs_;  // by drqid (our request id)
+  std::deque<std::uint64_t> remote_streams_;                    // srqids of long sends to stream
+  struct LinkOut {  // bytes for the agent that the socket has not taken yet
+    std::unique_ptr<std::byte[]> buf;
+    std::size_t cap = 0, head = 0, tail = 0;  // unsent bytes: [head, tail)
+    std::size_t pending() const { return tail - head; }
+    std::byte *reserve(std::size_t n);  // room for n bytes at tail; the caller then adds n to tail
+  } link_out_;
+  bool link_broken_ = false;
   // Lock-free: whether a ring has a record or a send is queued (a hint:
   // another thread may take the work first).
   bool work_hint() const {

@@ -183,7 +183,7 @@ base::Status Runtime::finalize() {
   base::Status s = pm_->fence(false);
   if (!s.ok() && s.error() == Errc::peer_died) wait_for_teardown();
   base::Status f = pm_->finalize();
-  agent_.reset();  // the agent sees the link close: this proc is done
+  p2p_.close_agent();  // the agent sees the link close: this proc is done
   state_ = State::finalized;
   if (!s.ok()) return s;
   return f;

@@ -1,0 +1,456 @@
+// p2p_remote.cpp - the IMPI message protocols between clients (spec 3.7),
+// run by each proc over its link to the host agent (docs/impi-data-path.md).
+//
+// Sender: a message of at most maxdatalen external32 bytes is one DATA
+// packet (DATASYNC for a synchronous send, complete on the SYNCACK); a
+// longer one sends its first maxdatalen bytes as DATASYNC and, once the
+// SYNCACK brings the receiver's request id (drqid), the rest as DATA
+// packets carrying it. Every send's srqid is unique among our requests.
+// Receiver: a first packet (drqid 0) is matched like a shared-memory
+// arrival; a DATASYNC is answered when it matches; DATA with a drqid
+// continues a matched long message. CANCEL is answered from the unexpected
+// queue, newest first. Flow control and multiplexing are the agent's.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+#include <fmt/core.h>
+
+#include "base/log.hpp"
+#include "core/p2p.hpp"
+#include "pack/external32.hpp"
+#include "pack/predefined.hpp"
+
+namespace impi::core {
+
+using base::Errc;
+using transport::wire::kPacketHeaderSize;
+using transport::wire::Packet;
+using transport::wire::PacketType;
+
+namespace {
+constexpr std::size_t kLinkHighWater = std::size_t{1} << 20;  // stop packing streams above this
+
+// Whether `t`'s external32 form is its native bytes: contiguous, and made
+// only of one-byte elements (no byte order to change, no size to adapt).
+bool external32_is_identity(const pack::Datatype &t) {
+  if (!t.is_contiguous()) return false;
+  for (const auto &seg : t.segments()) {
+    const auto &p = pack::predefined(seg.basic);
+    if (p.size != 1 || p.ext32_size != 1) return false;
+  }
+  return true;
+}
+
+// Native bytes that `ext` external32 bytes of `t` stand for (sizes differ
+// for some types, e.g. MPI_LONG: 4 bytes in external32, 8 here).
+std::int64_t native_bytes(const pack::Datatype &t, const pack::TypePtr &tp, std::int64_t ext) {
+  auto one = pack::external32_size(tp, 1);
+  std::int64_t per = one && *one > 0 ? *one : 1;
+  return ext / per * t.size() + ext % per;
+}
+
+std::span<std::byte, kPacketHeaderSize> header_at(std::byte *at) {
+  return std::span<std::byte, kPacketHeaderSize>(at, kPacketHeaderSize);
+}
+}  // namespace
+
+std::byte *P2P::LinkOut::reserve(std::size_t n) {
+  if (head == tail) head = tail = 0;
+  if (tail + n > cap) {
+    if (head > 0) {
+      std::memmove(buf.get(), buf.get() + head, tail - head);
+      tail -= head;
+      head = 0;
+    }
+    if (tail + n > cap) {
+      std::size_t ncap = std::max({cap * 2, tail + n, std::size_t{65536}});
+      auto nbuf = std::make_unique<std::byte[]>(ncap);
+      if (tail > 0) std::memcpy(nbuf.get(), buf.get(), tail);
+      buf = std::move(nbuf);
+      cap = ncap;
+    }
+  }
+  return buf.get() + tail;
+}
+
+void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen, std::vector<transport::wire::ProcId> ids) {
+  int fl = ::fcntl(link.get(), F_GETFL);
+  ::fcntl(link.get(), F_SETFL, fl | O_NONBLOCK);
+  // Room for a few long-message packets in flight to the agent.
+  int sndbuf = 1 << 20;
+  ::setsockopt(link.get(), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  agent_ = std::move(link);
+  maxdatalen_ = maxdatalen;
+  ids_ = std::move(ids);
+  agent_reader_ = std::make_unique<transport::wire::PacketReader>(maxdatalen);
+}
+
+bool P2P::remote(int w) const {
+  return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
+}
+
+bool P2P::flush_link() {
+  bool any = false;
+  while (link_out_.pending() > 0) {
+    ssize_t n = ::send(agent_.get(), link_out_.buf.get() + link_out_.head, link_out_.pending(),
+                       MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      link_out_.head += static_cast<std::size_t>(n);
+      any = true;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      break;
+    } else {
+      // The agent is gone: the launcher ends the job; nothing more can go.
+      if (!link_broken_)
+        base::log_error("the link to the host agent broke: {}", n == 0 ? "closed" : std::strerror(errno));
+      link_broken_ = true;
+      link_out_.head = link_out_.tail = 0;
+      break;
+    }
+  }
+  return any;
+}
+
+void P2P::close_agent() {
+  std::lock_guard<EngineLock> g(mu_);
+  if (!agent_) return;
+  while (link_out_.pending() > 0 && !link_broken_) {
+    if (flush_link()) continue;
+    pollfd p{agent_.get(), POLLOUT, 0};
+    ::poll(&p, 1, 100);
+  }
+  agent_.reset();
+  remote_sends_.clear();
+  remote_recvs_.clear();
+  remote_streams_.clear();
+}
+
+void P2P::send_control(PacketType type, const transport::wire::ProcId &to, std::uint64_t srqid,
+                       std::uint64_t drqid) {
+  Packet a;
+  a.type = type;
+  a.src = ids_[static_cast<std::size_t>(me_)];
+  a.dest = to;
+  a.srqid = srqid;
+  a.drqid = drqid;
+  encode(a, header_at(link_out_.reserve(kPacketHeaderSize)));
+  link_out_.tail += kPacketHeaderSize;
+  flush_link();
+}
+
+base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                                           int dest_world, int src_rank, int tag, int context, bool sync) {
+  std::lock_guard<EngineLock> g(mu_);
+  if (link_broken_) return {Errc::io_error, "the link to the host agent is broken"};
+  auto len = pack::external32_size(type, count);
+  if (!len) return {len.error(), len.message()};
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::send;
+  r->peer = dest_world;
+  r->total = *len;
+  r->sync = sync;
+  r->id = next_id_++;  // pk_srqid: never reused
+  bool long_msg = *len > static_cast<std::int64_t>(maxdatalen_);
+  std::size_t first = long_msg ? maxdatalen_ : static_cast<std::size_t>(*len);
+  Packet p;
+  // Synchronous sends and the first packet of a long message are DATASYNC.
+  p.type = sync || long_msg ? PacketType::datasync : PacketType::data;
+  p.len = static_cast<std::uint32_t>(first);
+  p.src = ids_[static_cast<std::size_t>(me_)];
+  p.dest = ids_[static_cast<std::size_t>(dest_world)];
+  p.srqid = r->id;
+  p.msglen = static_cast<std::uint64_t>(*len);
+  p.lsrank = src_rank;
+  p.tag = tag;
+  p.cid = static_cast<std::uint64_t>(context);
+  std::byte *at = link_out_.reserve(kPacketHeaderSize + first);
+  encode(p, header_at(at));
+  std::optional<pack::External32Cursor> cursor;
+  if (external32_is_identity(*type)) {  // bytes: one copy
+    if (first > 0) std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(buf) + type->lb(), first);
+  } else {
+    cursor.emplace(type, count);
+    cursor->pack(buf, std::span(at + kPacketHeaderSize, first));
+  }
+  link_out_.tail += kPacketHeaderSize + first;
+  flush_link();
+  r->moved = static_cast<std::int64_t>(first);
+  if (!sync && !long_msg) {
+    r->done = true;  // the data is on its way: ours, not the user's
+    return r;
+  }
+  RemoteSend s;
+  s.req = r;
+  s.dest = dest_world;
+  s.lsrank = src_rank;
+  s.tag = tag;
+  s.context = context;
+  s.buf = buf;
+  s.type = type;
+  s.count = count;
+  s.cursor = std::move(cursor);
+  s.sent = static_cast<std::int64_t>(first);
+  s.total = *len;
+  remote_sends_.emplace(r->id, std::move(s));
+  return r;
+}
+
+void P2P::remote_send_done(RemoteSend &s) {
+  if (!s.acked || s.sent < s.total || s.cancel_pending) return;
+  RequestPtr r = std::move(s.req);
+  remote_sends_.erase(r->id);
+  r->done = true;
+}
+
+bool P2P::push_streams() {
+  bool any = false;
+  while (!remote_streams_.empty() && link_out_.pending() < kLinkHighWater && !link_broken_) {
+    std::uint64_t id = remote_streams_.front();
+    remote_streams_.pop_front();
+    auto it = remote_sends_.find(id);
+    if (it == remote_sends_.end()) continue;
+    RemoteSend &s = it->second;
+    std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(maxdatalen_, s.total - s.sent));
+    Packet p;
+    p.type = PacketType::data;
+    p.len = static_cast<std::uint32_t>(n);
+    p.src = ids_[static_cast<std::size_t>(me_)];
+    p.dest = ids_[static_cast<std::size_t>(s.dest)];
+    p.srqid = id;
+    p.drqid = s.drqid;
+    p.msglen = static_cast<std::uint64_t>(s.total);
+    p.lsrank = s.lsrank;
+    p.tag = s.tag;
+    p.cid = static_cast<std::uint64_t>(s.context);
+    std::byte *at = link_out_.reserve(kPacketHeaderSize + n);
+    encode(p, header_at(at));
+    if (s.cursor)
+      s.cursor->pack(s.buf, std::span(at + kPacketHeaderSize, n));
+    else
+      std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(s.buf) + s.type->lb() + s.sent, n);
+    link_out_.tail += kPacketHeaderSize + n;
+    s.sent += static_cast<std::int64_t>(n);
+    s.req->moved = s.sent;
+    any = true;
+    flush_link();
+    if (s.sent < s.total) {
+      remote_streams_.push_back(id);  // round robin between long messages
+    } else {
+      s.streaming = false;
+      remote_send_done(s);
+    }
+  }
+  return any;
+}
+
+bool P2P::cancel_remote(const RequestPtr &r) {
+  auto it = remote_sends_.find(r->id);
+  if (it != remote_sends_.end()) {
+    RemoteSend &s = it->second;
+    if (s.cancel_pending) return true;
+    // Matched (SYNCACK in): too late; the send completes normally.
+    if (s.acked) return false;
+    s.cancel_pending = true;
+    send_control(PacketType::cancel, ids_[static_cast<std::size_t>(s.dest)], r->id);
+    return true;
+  }
+  // A short standard send: complete here, perhaps not received there. Ask
+  // once (acked marks an answered cancel).
+  if (!r->done || r->cancelled || r->sync || r->acked || r->total > static_cast<std::int64_t>(maxdatalen_))
+    return false;
+  RemoteSend s;
+  s.req = r;
+  s.dest = r->peer;
+  s.acked = true;
+  s.sent = s.total = r->total;
+  s.cancel_pending = true;
+  remote_sends_.emplace(r->id, std::move(s));
+  r->done = false;  // until the answer comes
+  send_control(PacketType::cancel, ids_[static_cast<std::size_t>(r->peer)], r->id);
+  return true;
+}
+
+bool P2P::poll_agent() {
+  bool any = false;
+  std::byte buf[65536];
+  for (int i = 0; i < 8; ++i) {
+    ssize_t n = ::recv(agent_.get(), buf, sizeof buf, MSG_DONTWAIT);
+    if (n <= 0) break;  // (EOF: the agent is gone; the launcher ends the job)
+    agent_reader_->feed(std::span(buf, static_cast<std::size_t>(n)));
+    if (static_cast<std::size_t>(n) < sizeof buf) break;
+  }
+  while (auto item = agent_reader_->next()) {
+    if (!item->ok()) {
+      base::log_error("the host agent's link is corrupt: {}", item->message());
+      std::abort();
+    }
+    auto &it = item->value();
+    remote_arrival(it.header, std::move(it.data));
+    any = true;
+  }
+  return any;
+}
+
+void P2P::remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
+  Request &r = *rr.req;
+  std::int64_t room = std::max<std::int64_t>(0, rr.capacity - rr.received);
+  std::size_t take = std::min<std::size_t>(data.size(), static_cast<std::size_t>(room));
+  const pack::TypePtr &t = r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+  if (take > 0) {
+    if (rr.cursor)
+      rr.cursor->unpack(r.recv_buf, data.first(take));
+    else
+      std::memcpy(static_cast<std::byte *>(r.recv_buf) + t->lb() + rr.received, data.data(), take);
+  }
+  rr.received += static_cast<std::int64_t>(data.size());
+  if (rr.received < rr.msglen) return;
+  std::int64_t got = std::min(rr.msglen, rr.capacity);
+  r.moved = native_bytes(*t, t, got);
+  r.msg_len = native_bytes(*t, t, rr.msglen);
+  r.status.bytes = r.moved;
+  if (rr.msglen > rr.capacity && r.status.error == 0) r.status.error = kTruncated;
+  r.done = true;
+}
+
+void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src, std::uint64_t srqid,
+                            bool sync, std::int64_t msglen, std::span<const std::byte> first) {
+  const pack::TypePtr &t = r->type ? r->type : pack::Datatype::predefined(r->cursor->type().predefined_index());
+  RemoteRecv rr;
+  rr.req = r;
+  rr.src = src;
+  rr.msglen = msglen;
+  auto cap = pack::external32_size(t, r->count);
+  rr.capacity = cap ? *cap : 0;
+  if (!external32_is_identity(*t)) rr.cursor.emplace(t, r->count);
+  if (msglen <= static_cast<std::int64_t>(first.size())) {  // short: complete now
+    if (sync) send_control(PacketType::syncack, src, srqid, 0);
+    remote_recv_bytes(rr, first);
+    return;
+  }
+  // Long: the rest comes as DATA packets naming our request (drqid).
+  std::uint64_t drqid = next_id_++;
+  auto [it, fresh] = remote_recvs_.emplace(drqid, std::move(rr));
+  remote_recv_bytes(it->second, first);
+  send_control(PacketType::syncack, src, srqid, drqid);
+}
+
+void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
+  switch (p.type) {
+    case PacketType::syncack: {
+      auto it = remote_sends_.find(p.srqid);
+      if (it == remote_sends_.end() || it->second.acked ||
+          !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
+        base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})", p.srqid);
+        return;
+      }
+      RemoteSend &s = it->second;
+      s.acked = true;
+      s.req->acked = true;
+      if (s.sent < s.total) {  // long: stream the rest to the receiver's request
+        if (p.drqid == 0) base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
+        s.drqid = p.drqid;
+        s.streaming = true;
+        remote_streams_.push_back(p.srqid);
+        push_streams();
+        return;
+      }
+      remote_send_done(s);
+      return;
+    }
+    case PacketType::cancel: {
+      // Newest first: only the most recent of several buffered messages
+      // with this srqid may be cancelled (IMPI 3.7.4).
+      for (auto it = unexpected_.end(); it != unexpected_.begin();) {
+        --it;
+        if (it->ext32 && it->remote_srqid == p.srqid && it->remote_src == p.src) {
+          unexpected_.erase(it);
+          send_control(PacketType::cancelyes, p.src, p.srqid);
+          return;
+        }
+      }
+      send_control(PacketType::cancelno, p.src, p.srqid);  // matched (or unknown)
+      return;
+    }
+    case PacketType::cancelyes:
+    case PacketType::cancelno: {
+      auto it = remote_sends_.find(p.srqid);
+      if (it == remote_sends_.end() || !it->second.cancel_pending) {
+        base::log_warn("a {} from another client for no cancel of ours (srqid {})",
+                       transport::wire::packet_type_name(p.type), p.srqid);
+        return;
+      }
+      RemoteSend &s = it->second;
+      s.cancel_pending = false;
+      s.req->acked = true;  // answered: no second CANCEL
+      if (p.type == PacketType::cancelyes) {
+        if (s.streaming)
+          remote_streams_.erase(std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
+                                remote_streams_.end());
+        RequestPtr r = std::move(s.req);
+        remote_sends_.erase(it);
+        r->cancelled = true;
+        r->done = true;
+        return;
+      }
+      remote_send_done(s);
+      return;
+    }
+    case PacketType::data:
+    case PacketType::datasync:
+      break;
+    default:
+      base::log_warn("ignoring a {} packet on the agent's link", transport::wire::packet_type_name(p.type));
+      return;
+  }
+  if (p.drqid != 0) {  // the rest of a long message we matched
+    auto it = remote_recvs_.find(p.drqid);
+    if (it == remote_recvs_.end() || p.type != PacketType::data || !(it->second.src == p.src) ||
+        it->second.received + static_cast<std::int64_t>(data.size()) > it->second.msglen) {
+      base::log_warn("ignoring a {} packet from another client for no message of ours (drqid {})",
+                     transport::wire::packet_type_name(p.type), p.drqid);
+      return;
+    }
+    remote_recv_bytes(it->second, data);
+    if (it->second.received >= it->second.msglen) remote_recvs_.erase(it);
+    return;
+  }
+  bool sync = p.type == PacketType::datasync;
+  auto msglen = static_cast<std::int64_t>(p.msglen);
+  if ((msglen > static_cast<std::int64_t>(p.len) && !sync) || (p.len == 0 && msglen > 0) || msglen < 0 ||
+      p.cid > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    base::log_warn("ignoring a malformed first packet from another client: {}", transport::wire::describe(p));
+    return;
+  }
+  int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (!matches(**it, source, tag, context)) continue;
+    RequestPtr r = std::move(*it);
+    posted_.erase(it);
+    r->status.source = source;
+    r->status.tag = tag;
+    start_remote_recv(r, p.src, p.srqid, sync, msglen, data);
+    return;
+  }
+  Unexpected u{};
+  u.source = source;
+  u.tag = tag;
+  u.context = context;
+  u.msg_len = msglen;
+  u.data = std::move(data);
+  u.complete = true;
+  u.ext32 = true;
+  u.remote_sync = sync;
+  u.remote_srqid = p.srqid;
+  u.remote_src = p.src;
+  unexpected_.push_back(std::move(u));
+}
+
+}  // namespace impi::core
