@@ -9,6 +9,7 @@
 
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "collectives/collectives.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -61,6 +62,13 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 
 int PMPI_Finalize(void) {
   if (!check_initialized("MPI_Finalize")) return MPI_ERR_OTHER;
+  // A job spanning IMPI clients first runs the IMPI barrier on
+  // MPI_COMM_WORLD (spec 2.4, 4.24): no proc leaves while another client
+  // may still send to it. Inside one client the launcher's fence does.
+  if (Runtime::instance().world().spans_clients) {
+    auto b = impi::collectives::barrier(impi::collectives::view_of(Runtime::instance().world()));
+    if (!b.ok()) return report(MPI_COMM_NULL, impi::api::error_class_of(b.error()), "MPI_Finalize", b.message());
+  }
   auto s = Runtime::instance().finalize();
   if (!s.ok())
     return report(MPI_COMM_NULL, impi::api::error_class_of(s.error()), "MPI_Finalize", s.message());

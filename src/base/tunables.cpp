@@ -13,6 +13,9 @@ constexpr Tunable kTable[] = {
     {"ackmark", "IMPI_ACKMARK", "10",
      "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); "
      "10 as LAM/MPI"},
+    {"coll_lam_linear", "IMPI_COLL_LAM_LINEAR", "0",
+     "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most "
+     "4) instead of the spec's (linear iff fewer than C_COLL_MAXLINEAR), to interoperate with LAM"},
     {"coll_maxlinear", "IMPI_COLL_MAXLINEAR", "-1",
      "IMPI client: C_COLL_MAXLINEAR (-1 = the protocol default, 4 hosts); every client "
      "must send the same value"},

@@ -114,10 +114,6 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
   (void)attribute_val;
   return impi::api::unsupported("MPI_Attr_put", comm);
 }
-int PMPI_Barrier(MPI_Comm comm) {
-  (void)comm;
-  return impi::api::unsupported("MPI_Barrier", comm);
-}
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   (void)buffer;
   (void)count;
@@ -2020,7 +2016,6 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Attr_delete(MPI_Comm comm, int keyval) __attribute__((weak, alias("PMPI_Attr_delete")));
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Attr_get")));
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) __attribute__((weak, alias("PMPI_Attr_put")));
-int MPI_Barrier(MPI_Comm comm) __attribute__((weak, alias("PMPI_Barrier")));
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Bcast")));
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) __attribute__((weak, alias("PMPI_Cart_coords")));
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) __attribute__((weak, alias("PMPI_Cart_create")));

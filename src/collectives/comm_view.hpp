@@ -1,0 +1,36 @@
+// comm_view.hpp - a communicator as the collective algorithms see it: its
+// ranks, where each lives (world rank, IMPI client), its collective
+// context (cid + 1, IMPI 4.3), and blocking point-to-point on that context.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/errc.hpp"
+#include "core/communicator.hpp"
+#include "core/p2p.hpp"
+#include "pack/datatype.hpp"
+
+namespace impi::collectives {
+
+struct CommView {
+  core::P2P *p2p = nullptr;
+  int rank = 0;
+  int size = 1;
+  int context = 1;              // the collective context: the communicator's cid + 1
+  std::vector<int> world;       // world rank of each rank
+  std::vector<int> client;      // IMPI client of each rank (all 0 in a one-client job)
+  int maxlinear = 4;            // the job's IMPI_C_COLL_MAXLINEAR
+  bool spans_clients() const;
+
+  // Blocking sends and receives on the collective context.
+  base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const;
+  base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const;
+  base::Status send_empty(int dest, int tag) const;
+  base::Status recv_empty(int source, int tag) const;
+};
+
+// The view of a predefined communicator (MPI_COMM_WORLD, MPI_COMM_SELF).
+CommView view_of(const core::Communicator &comm);
+
+}  // namespace impi::collectives

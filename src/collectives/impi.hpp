@@ -1,0 +1,22 @@
+// impi.hpp - the IMPI collective algorithms for communicators spanning
+// several clients (spec chapter 4; docs/impi-collectives.md and
+// ../shared/docs/IMPI-COLLECTIVES.md). Global phases exactly as specified.
+#pragma once
+
+#include "base/errc.hpp"
+#include "collectives/comm_view.hpp"
+
+namespace impi::collectives {
+
+// Tags of the global phases (spec 4.25).
+constexpr int kBarrierTag = 110;
+constexpr int kBcastTag = 120;
+constexpr int kReduceTag = 190;
+
+// Linear or logarithmic among n masters: linear iff n < MAXLINEAR (spec
+// 2.3.5), or n <= 4 under IMPI_COLL_LAM_LINEAR=1 (LAM/MPI 7.1.4's rule).
+bool linear(const CommView &c, int n);
+
+base::Status impi_barrier(const CommView &c);
+
+}  // namespace impi::collectives
