@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # IMPI startup across separately launched clients: negotiation, bad peers,
-# failures. Usage: impi_startup_test.sh IMPIRUN HELLO ENV_CHECK SCENARIO
+# failures. Usage: impi_startup_test.sh IMPIRUN HELLO ENV_CHECK BEHAVE SCENARIO [BURST_CHECK]
 # Every process runs under `timeout`, on 127.0.0.x only.
 set -u
-impirun=$1 hello=$2 envcheck=$3 behave=$4 scenario=$5
+impirun=$1 hello=$2 envcheck=$3 behave=$4 scenario=$5 burst=${6:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/impi_startup.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; for f in "$work"/*; do echo "--- $f"; cat "$f"; done; exit 1; }
@@ -160,7 +160,28 @@ peer_host_died)
   pkill -9 -P $c1 2>/dev/null; kill -9 $c1
   wait_for $c0 15; rc=$?
   [ $rc != 0 ] || fail "client 0 exited 0 without its peer host"
-  grep -q "host 1 closed its channel without FINI" "$work/c0.err" || fail "client 0 message"
+  grep -q "host 1 (client 1, .*) closed its channel without FINI" "$work/c0.err" || fail "client 0 message"
+  ;;
+killed_mid_transfer)
+  # A client is killed while its procs exchange messages with the other
+  # client's: the survivor names the lost host and client, ends its procs
+  # and exits non-zero within seconds; the server reports the lost client.
+  start_server 2 -v
+  timeout 60 "$impirun" -client 0 "$addr" -np 2 "$burst" 100000000 > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 2 "$burst" 100000000 \
+    > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  for _ in $(seq 200); do grep -q "startup complete" "$work/server.err" 2>/dev/null && break; sleep 0.05; done
+  sleep 1.5  # messages are flowing
+  pkill -9 -P $c1 2>/dev/null; kill -9 $c1
+  wait_for $c0 15; rc=$?
+  [ $rc != 0 ] || fail "client 0 exited 0 without its peer host"
+  grep -q "host 1 (client 1, 127.0.0.2:[0-9]*) closed its channel without FINI" "$work/c0.err" ||
+    fail "client 0 does not name the lost host"
+  wait_for $server_pid 10; rc=$?
+  [ $rc != 0 ] || fail "the server exited 0"
+  grep -q "client 1 .* disconnected before FINI" "$work/server.err" || fail "the server does not name client 1"
   ;;
 hostile)
   # Garbage, a silent connection and a rank thief: the job is unaffected.

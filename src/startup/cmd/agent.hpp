@@ -66,6 +66,10 @@ class HostAgent {
       layout.host_of.push_back(p.host);
     }
     layout.nhosts = static_cast<int>(job.hosts.size());
+    for (std::size_t h = 0; h < job.hosts.size(); ++h)
+      layout.host_names.push_back(fmt::format("host {} (client {}, {}:{})", h, job.hosts[h].client,
+                                              startup::wire::format_address(job.hosts[h].address),
+                                              job.hosts[h].port));
     layout.my_host = job.first_host_of(job.my_client);
     nprocs_ = layout.procs.size();
     if (auto s = listen_socket(); !s.ok()) return s;

@@ -46,7 +46,7 @@ void AgentRouter::add_channel(int host, base::Fd fd) {
     };
   };
   ChannelConfig cfg = cfg_;
-  cfg.peer = fmt::format("host {}", host);
+  cfg.peer = h < layout_.host_names.size() ? layout_.host_names[h] : fmt::format("host {}", host);
   auto me = static_cast<std::size_t>(layout_.my_host);
   channels_[h] = std::make_unique<HostChannel>(
       base_, std::move(fd), cfg, members_[me].size(), members_[h].size(), resolver(me), resolver(h),

@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/errc.hpp"
@@ -39,6 +40,7 @@ struct JobLayout {
   std::vector<int> host_of;   // host index of each proc
   int nhosts = 0;
   int my_host = 0;
+  std::vector<std::string> host_names;  // for messages, by host index ("host N" when absent)
 };
 
 class AgentRouter {

@@ -21,7 +21,7 @@ ProcId id_of(std::size_t proc) {
   p.pid = 1000 + static_cast<std::int64_t>(proc);
   return p;
 }
-JobLayout layout(int me) { return {{id_of(0), id_of(1), id_of(2)}, {0, 0, 1}, 2, me}; }
+JobLayout layout(int me) { return {{id_of(0), id_of(1), id_of(2)}, {0, 0, 1}, 2, me, {}}; }
 
 std::pair<Fd, Fd> pair_of_sockets() {
   int sv[2];
