@@ -13,6 +13,9 @@ constexpr Tunable kTable[] = {
     {"ackmark", "IMPI_ACKMARK", "10",
      "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); "
      "10 as LAM/MPI"},
+    {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
+     "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
+     "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},
     {"coll_lam_linear", "IMPI_COLL_LAM_LINEAR", "0",
      "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most "
      "4) instead of the spec's (linear iff fewer than C_COLL_MAXLINEAR), to interoperate with LAM"},

@@ -283,7 +283,7 @@ class P2P {
         // Multi-client job: the host agents need a core to move packets.
         // Yield while polling, then block on the agent's link (a local
         // record wakes us within the nap).
-        if (++idle < 64) {
+        if (++idle < agent_spin_) {
           sched_yield();
           continue;
         }
@@ -319,6 +319,7 @@ class P2P {
   // Polls before sleeping on the doorbell: long when every proc has a core,
   // short (and yielding) when procs outnumber cores.
   int spin_ = 2000;
+  int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   struct Header;  // a ring record's header
   struct Unexpected {

@@ -283,7 +283,14 @@ bool P2P::poll_agent() {
   std::byte buf[65536];
   for (int i = 0; i < 8; ++i) {
     ssize_t n = ::recv(agent_.get(), buf, sizeof buf, MSG_DONTWAIT);
-    if (n <= 0) break;  // (EOF: the agent is gone; the launcher ends the job)
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      // The agent (our impirun) is gone while the job runs: nobody can end
+      // the job for us, and no message can come or go any more.
+      base::log_error("the host agent's link closed during the job ({}): impirun is gone; exiting",
+                      n == 0 ? "EOF" : std::strerror(errno));
+      std::_Exit(1);
+    }
+    if (n < 0) break;
     agent_reader_->feed(std::span(buf, static_cast<std::size_t>(n)));
     if (static_cast<std::size_t>(n) < sizeof buf) break;
   }

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -418,6 +419,7 @@ bool LocalJob::launch(int rank, const std::string &program) {
   const cpu_set_t *bind = bind_sets_.empty() ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
   int devnull = rank == 0 ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 
+  const pid_t launcher = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     base::log_error("fork: {}", std::strerror(errno));
@@ -426,6 +428,10 @@ bool LocalJob::launch(int rank, const std::string &program) {
   }
   if (pid == 0) {
     // Child: only async-signal-safe calls from here to exec (the parent has threads).
+    // If the launcher dies (even by SIGKILL), so do we: no orphan keeps
+    // polling a job that is gone.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != launcher) ::_exit(127);
     ::dup2(out_w.get(), STDOUT_FILENO);
     ::dup2(err_w.get(), STDERR_FILENO);
     if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,8 +39,11 @@ pid_t spawn(const std::string &exe, const std::vector<std::string> &args,
   argv.push_back(nullptr);
   for (auto &e : env) envp.push_back(const_cast<char *>(e.c_str()));
   envp.push_back(nullptr);
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // the server and clients end with us
+    if (::getppid() != parent) ::_exit(127);
     if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
     sigset_t none;
     sigemptyset(&none);

@@ -169,7 +169,7 @@ killed_mid_transfer)
   start_server 2 -v
   timeout 60 "$impirun" -client 0 "$addr" -np 2 "$burst" 100000000 > "$work/c0.out" 2> "$work/c0.err" &
   c0=$!
-  timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 2 "$burst" 100000000 \
+  timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 2 "$burst" 100000001 \
     > "$work/c1.out" 2> "$work/c1.err" &
   c1=$!
   for _ in $(seq 200); do grep -q "startup complete" "$work/server.err" 2>/dev/null && break; sleep 0.05; done
@@ -182,6 +182,9 @@ killed_mid_transfer)
   wait_for $server_pid 10; rc=$?
   [ $rc != 0 ] || fail "the server exited 0"
   grep -q "client 1 .* disconnected before FINI" "$work/server.err" || fail "the server does not name client 1"
+  # The killed client's procs do not outlive it (nor do the survivor's).
+  for _ in $(seq 40); do pgrep -f "$burst 10000000[01]" > /dev/null || break; sleep 0.1; done
+  ! pgrep -f "$burst 10000000[01]" > /dev/null || { pkill -9 -f "$burst 10000000[01]"; fail "procs outlived the job"; }
   ;;
 hostile)
   # Garbage, a silent connection and a rank thief: the job is unaffected.

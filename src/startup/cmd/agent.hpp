@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -35,6 +36,7 @@
 #include <vector>
 
 #include "base/byteorder.hpp"
+#include "base/tunables.hpp"
 #include "base/log.hpp"
 #include "startup/impi_client.hpp"
 #include "startup/impi_job.hpp"
@@ -161,14 +163,31 @@ class HostAgent {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the launcher's loop
+    // While packets flow, poll without blocking (yielding the core between
+    // passes) for IMPI_AGENT_SPIN_US after the last one: a blocked thread's
+    // wake-up costs more than a message's whole trip. Then block.
+    const auto spin = std::chrono::microseconds(base::get_int("agent_spin_us"));
+    std::uint64_t seen = router_->activity();
+    auto busy_until = net::Clock::now();
     while (!(finishing_ && router_->all_closed()) && !(finishing_ && error_)) {
-      if (finishing_ && net::Clock::now() > deadline_) {
+      auto now = net::Clock::now();
+      if (finishing_ && now > deadline_) {
         error_ = base::Status{base::Errc::timeout, "the host channels did not close in time (no FINI)"};
         break;
       }
-      timeval slice{0, 50000};
-      event_base_loopexit(base_.get(), &slice);
-      event_base_dispatch(base_.get());
+      if (now < busy_until) {
+        event_base_loop(base_.get(), EVLOOP_NONBLOCK);
+      } else {
+        timeval slice{0, 50000};
+        event_base_loopexit(base_.get(), &slice);
+        event_base_loop(base_.get(), EVLOOP_ONCE);
+      }
+      if (router_->activity() != seen) {
+        seen = router_->activity();
+        busy_until = net::Clock::now() + spin;
+      } else if (now < busy_until) {
+        sched_yield();
+      }
     }
     pending_.clear();
     accept_ev_.reset();

@@ -105,6 +105,7 @@ void AgentRouter::link_readable(Link &l) {
       l.fd.reset();
       return;
     }
+    ++activity_;
     l.reader->feed(std::span(buf, static_cast<std::size_t>(n)));
     while (auto item = l.reader->next()) {
       if (!item->ok()) {
@@ -152,6 +153,7 @@ void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const
     channels_[static_cast<std::size_t>(host)]->consumed(local, remote, p);
     return;
   }
+  ++activity_;
   Out o{encode(p), host, local, remote, p};
   o.bytes.insert(o.bytes.end(), data.begin(), data.end());
   l->out.push_back(std::move(o));

@@ -62,8 +62,12 @@ class AgentRouter {
   bool all_closed() const;
   // Packets waiting in the channel to `host` (flow control or socket).
   std::size_t queued_to(int host) const;
+  // Grows whenever a link or channel brought packets: the agent keeps
+  // polling while it moves (a blocking wait costs a thread wake-up).
+  std::uint64_t activity() const { return activity_; }
 
  private:
+  std::uint64_t activity_ = 0;
   struct Out {
     std::vector<std::byte> bytes;  // header + data
     int host;                      // the channel it came from
