@@ -11,8 +11,7 @@
 #   to show what thread safety costs a single-threaded program.
 #   IMPI_BENCH_CLIENTS=2: inter-client mode: the 2 ranks in 2 IMPI clients
 #   (through both host agents), Open MPI and MPICH forced onto TCP loopback.
-#   Messages up to the job's maxdatalen only (64 KiB: the long protocol is
-#   not implemented yet).
+#   Open MPI: --mca btl tcp,self; MPICH: MPIR_CVAR_NOLOCAL=1 (PEERS.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)

@@ -1,12 +1,36 @@
 // collectives.hpp - entry points the API calls: each picks the IMPI
-// algorithm on a communicator spanning clients, a native one otherwise.
+// algorithm on a communicator spanning clients (docs/impi-collectives.md),
+// a native one otherwise. Buffers are user buffers (instance 0's origin);
+// MPI_IN_PLACE is resolved by the caller (sendbuf == recvbuf).
 #pragma once
+
+#include <cstdint>
+#include <functional>
 
 #include "base/errc.hpp"
 #include "collectives/comm_view.hpp"
 
 namespace impi::collectives {
 
+// inout = in op inout, for the operation's count and datatype (MPI's
+// user-function convention: `in` is the earlier ranks' part when the
+// operation is not commutative).
+struct Reduction {
+  std::function<void(const void *in, void *inout)> combine;
+  bool commutative = true;
+};
+
 base::Status barrier(const CommView &c);
+base::Status bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
+base::Status reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                    const pack::TypePtr &type, const Reduction &op, int root);
+base::Status allreduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                       const pack::TypePtr &type, const Reduction &op);
+// recvbuf/rcount/rtype matter at the root only; sendbuf == nullptr at the
+// root: its block is already in place (MPI_IN_PLACE).
+base::Status gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                    void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
+base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                       void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype);
 
 }  // namespace impi::collectives

@@ -1,7 +1,10 @@
 #include "collectives/comm_view.hpp"
 
 #include "core/runtime.hpp"
+#include "pack/cursor.hpp"
 #include "pack/predefined.hpp"
+
+#include <algorithm>
 
 namespace impi::collectives {
 
@@ -41,6 +44,40 @@ base::Status CommView::send_empty(int dest, int tag) const {
 
 base::Status CommView::recv_empty(int source, int tag) const {
   return recv(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), source, tag);
+}
+
+base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
+                                void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
+                                int tag) const {
+  core::Request storage{};
+  auto r = p2p->irecv(rbuf, rcount, rtype, source, tag, context, &storage);
+  if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) return s;
+  p2p->wait_until([&] { return p2p->completed(*r); });
+  if (r->status.error == core::kTruncated)
+    return {base::Errc::invalid_argument, "a collective's message was longer than its receive buffer"};
+  return {};
+}
+
+std::vector<int> CommView::locals_of(int r) const {
+  std::vector<int> out;
+  for (int i = 0; i < size; ++i)
+    if (client[static_cast<std::size_t>(i)] == client[static_cast<std::size_t>(r)]) out.push_back(i);
+  return out;
+}
+
+TypedBuffer::TypedBuffer(const pack::TypePtr &type, std::int64_t count) {
+  std::int64_t span = count > 0 ? type->true_extent() + (count - 1) * type->extent() : 0;
+  store_.resize(static_cast<std::size_t>(std::max<std::int64_t>(span, 1)));
+  base_ = store_.data() - type->true_lb();
+}
+
+void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int64_t count) {
+  if (count <= 0 || from == to) return;
+  pack::PackCursor out(type, count);
+  std::vector<std::byte> packed(static_cast<std::size_t>(out.total()));
+  out.pack(from, packed);
+  pack::PackCursor in(type, count);
+  in.unpack(to, packed);
 }
 
 CommView view_of(const core::Communicator &comm) {

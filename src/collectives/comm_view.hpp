@@ -28,7 +28,27 @@ struct CommView {
   base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const;
   base::Status send_empty(int dest, int tag) const;
   base::Status recv_empty(int source, int tag) const;
+  // Both at once (no deadlock whatever the peers' order).
+  base::Status sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
+                        std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const;
+  // The ranks on rank r's client, in rank order.
+  std::vector<int> locals_of(int r) const;
 };
+
+// A scratch buffer for `count` instances of a type, addressed like a user
+// buffer (get() is where instance 0's origin would be).
+class TypedBuffer {
+ public:
+  TypedBuffer(const pack::TypePtr &type, std::int64_t count);
+  void *get() { return base_; }
+
+ private:
+  std::vector<std::byte> store_;
+  std::byte *base_ = nullptr;
+};
+
+// Copies count instances of type from one buffer to another of the same layout.
+void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int64_t count);
 
 // The view of a predefined communicator (MPI_COMM_WORLD, MPI_COMM_SELF).
 CommView view_of(const core::Communicator &comm);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/errc.hpp"
+#include "collectives/collectives.hpp"
 #include "collectives/comm_view.hpp"
 
 namespace impi::collectives {
@@ -11,6 +12,7 @@ namespace impi::collectives {
 // Tags of the global phases (spec 4.25).
 constexpr int kBarrierTag = 110;
 constexpr int kBcastTag = 120;
+constexpr int kGatherTag = 130;
 constexpr int kReduceTag = 190;
 
 // Linear or logarithmic among n masters: linear iff n < MAXLINEAR (spec
@@ -18,5 +20,10 @@ constexpr int kReduceTag = 190;
 bool linear(const CommView &c, int n);
 
 base::Status impi_barrier(const CommView &c);
+base::Status impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
+base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                         const pack::TypePtr &type, const Reduction &op, int root);
+base::Status impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                         void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
 
 }  // namespace impi::collectives

@@ -1,11 +1,29 @@
-// native.hpp - collective algorithms for communicators inside one client.
+// native.hpp - collective algorithms for ranks inside one client. They run
+// on a list of ranks (a whole communicator, or one client's ranks in the
+// local phase of an IMPI algorithm) and take the tag to use.
 #pragma once
 
+#include <vector>
+
 #include "base/errc.hpp"
+#include "collectives/collectives.hpp"
 #include "collectives/comm_view.hpp"
 
 namespace impi::collectives {
 
 base::Status barrier_dissemination(const CommView &c);
+// Binomial tree broadcast from ranks[root_pos] over `ranks`.
+base::Status bcast_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos, void *buf,
+                            std::int64_t count, const pack::TypePtr &type, int tag);
+// Binomial tree reduction (commutative operations) to ranks[root_pos]; the
+// result lands in `result` there (only).
+base::Status reduce_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos,
+                             const void *sendbuf, void *result, std::int64_t count, const pack::TypePtr &type,
+                             const Reduction &op, int tag);
+// Every rank of the communicator sends to the root, which folds in rank
+// order: x0 op (x1 op (... op x(p-1))). For non-commutative operations
+// (IMPI 4.16 does the same across clients).
+base::Status reduce_fold_in_order(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                                  const pack::TypePtr &type, const Reduction &op, int root, int tag);
 
 }  // namespace impi::collectives

@@ -32,16 +32,6 @@ int PMPI_Add_error_string(int errorcode, const char *string) {
   (void)string;
   return impi::api::unsupported("MPI_Add_error_string", MPI_COMM_NULL);
 }
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Allgather", comm);
-}
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf;
   (void)sendcount;
@@ -52,15 +42,6 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   (void)recvtype;
   (void)comm;
   return impi::api::unsupported("MPI_Allgatherv", comm);
-}
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  return impi::api::unsupported("MPI_Allreduce", comm);
 }
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf;
@@ -113,14 +94,6 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
   (void)keyval;
   (void)attribute_val;
   return impi::api::unsupported("MPI_Attr_put", comm);
-}
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  (void)buffer;
-  (void)count;
-  (void)datatype;
-  (void)root;
-  (void)comm;
-  return impi::api::unsupported("MPI_Bcast", comm);
 }
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   (void)comm;
@@ -838,17 +811,6 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   (void)status;
   return impi::api::unsupported_file("MPI_File_write_shared");
 }
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  return impi::api::unsupported("MPI_Gather", comm);
-}
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   (void)sendbuf;
   (void)sendcount;
@@ -1434,16 +1396,6 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
   (void)request;
   return impi::api::unsupported("MPI_Raccumulate", MPI_COMM_NULL);
 }
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)root;
-  (void)comm;
-  return impi::api::unsupported("MPI_Reduce", comm);
-}
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   (void)sendbuf;
   (void)recvbuf;
@@ -2007,16 +1959,13 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
 int MPI_Add_error_class(int *errorclass) __attribute__((weak, alias("PMPI_Add_error_class")));
 int MPI_Add_error_code(int errorclass, int *errorcode) __attribute__((weak, alias("PMPI_Add_error_code")));
 int MPI_Add_error_string(int errorcode, const char *string) __attribute__((weak, alias("PMPI_Add_error_string")));
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Allgather")));
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Allgatherv")));
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Allreduce")));
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoall")));
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallv")));
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallw")));
 int MPI_Attr_delete(MPI_Comm comm, int keyval) __attribute__((weak, alias("PMPI_Attr_delete")));
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Attr_get")));
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) __attribute__((weak, alias("PMPI_Attr_put")));
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Bcast")));
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) __attribute__((weak, alias("PMPI_Cart_coords")));
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) __attribute__((weak, alias("PMPI_Cart_create")));
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) __attribute__((weak, alias("PMPI_Cart_get")));
@@ -2122,7 +2071,6 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
 int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) __attribute__((weak, alias("PMPI_File_write_ordered_begin")));
 int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_ordered_end")));
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_shared")));
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Gather")));
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Gatherv")));
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Get")));
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Get_accumulate")));
@@ -2191,7 +2139,6 @@ int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PM
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce")));
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter")));
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter_block")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));

@@ -1,0 +1,62 @@
+// impi_reduce.cpp - MPI_Reduce on a communicator spanning IMPI clients
+// (spec 4.16, tag 190). Commutative operations: a local reduction
+// (binomial) into the root in its client and into the master elsewhere,
+// then among the root and the other clients' masters: linear when
+// n < MAXLINEAR (the root receives each contribution in master order and
+// combines after every receive), else binomial on virtual numbers, lowest
+// bit first (a participant with bit i set sends its accumulator to
+// v & ~(1<<i), 0 being the root, and stops; the others receive from
+// v | 1<<i and combine: received op accumulator). Non-commutative
+// operations: every rank sends to the root, which folds in rank order.
+// Cost: log2(n) global latencies (tree) + log2(local procs) local ones.
+#include "collectives/impi.hpp"
+#include "collectives/impi_masters.hpp"
+#include "collectives/native.hpp"
+
+namespace impi::collectives {
+
+base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                         const pack::TypePtr &type, const Reduction &op, int root) {
+  if (!op.commutative) return reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
+  Masters m(c.client);
+  const int n = m.num_masters(), r0 = m.local_master_num(root);
+  std::vector<int> local = c.locals_of(c.rank);
+  std::size_t to = 0;
+  for (std::size_t i = 0; i < local.size(); ++i)
+    if (local[i] == root) to = i;
+  TypedBuffer acc(type, count), tmp(type, count);
+  if (auto s = reduce_binomial(c, local, to, sendbuf, acc.get(), count, type, op, kReduceTag); !s.ok()) return s;
+  int k = -1;
+  if (c.rank == root)
+    k = r0;
+  else if (m.is_master(c.rank) && m.master_num(c.rank) != r0)
+    k = m.master_num(c.rank);
+  if (k < 0) return {};
+  auto part_rank = [&](int num) { return num == r0 ? root : m.master_rank(num); };
+  if (n > 1) {
+    if (linear(c, n)) {
+      if (k != r0) return c.send(acc.get(), count, type, root, kReduceTag);
+      for (int j = 0; j < n; ++j) {
+        if (j == r0) continue;
+        if (auto s = c.recv(tmp.get(), count, type, part_rank(j), kReduceTag); !s.ok()) return s;
+        op.combine(tmp.get(), acc.get());
+      }
+    } else {
+      const int d = cubedim(n), v = (k - r0 + n) % n;
+      for (int i = 0; i < d; ++i) {
+        if (v & (1 << i)) {
+          int pv = v & ~(1 << i);
+          return c.send(acc.get(), count, type, part_rank((pv + r0) % n), kReduceTag);
+        }
+        if (int child = v | (1 << i); child < n) {
+          if (auto s = c.recv(tmp.get(), count, type, part_rank((child + r0) % n), kReduceTag); !s.ok()) return s;
+          op.combine(tmp.get(), acc.get());
+        }
+      }
+    }
+  }
+  copy_typed(acc.get(), recvbuf, type, count);
+  return {};
+}
+
+}  // namespace impi::collectives

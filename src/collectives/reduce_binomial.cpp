@@ -1,0 +1,55 @@
+// reduce_binomial.cpp - reduction along a binomial tree (commutative
+// operations): in round j a rank whose bit j is set sends its partial
+// result 2^j positions down and stops; the others combine what they
+// receive. Cost: ceil(log2 p) message latencies and combines at the root.
+#include "collectives/native.hpp"
+
+namespace impi::collectives {
+
+base::Status reduce_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos,
+                             const void *sendbuf, void *result, std::int64_t count, const pack::TypePtr &type,
+                             const Reduction &op, int tag) {
+  const std::size_t n = ranks.size();
+  std::size_t me = 0;
+  while (me < n && ranks[me] != c.rank) ++me;
+  if (me == n) return {};
+  const std::size_t v = (me + n - root_pos) % n;
+  auto rank_of = [&](std::size_t vv) { return ranks[(vv + root_pos) % n]; };
+  TypedBuffer acc(type, count), tmp(type, count);
+  copy_typed(sendbuf, acc.get(), type, count);
+  for (std::size_t mask = 1; mask < n; mask <<= 1) {
+    if (v & mask) {
+      return c.send(acc.get(), count, type, rank_of(v - mask), tag);
+    }
+    if (v + mask < n) {
+      if (auto s = c.recv(tmp.get(), count, type, rank_of(v + mask), tag); !s.ok()) return s;
+      op.combine(tmp.get(), acc.get());
+    }
+  }
+  copy_typed(acc.get(), result, type, count);
+  return {};
+}
+
+base::Status reduce_fold_in_order(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                                  const pack::TypePtr &type, const Reduction &op, int root, int tag) {
+  if (c.rank != root) return c.send(sendbuf, count, type, root, tag);
+  TypedBuffer acc(type, count), tmp(type, count);
+  const int p = c.size;
+  // acc = x(p-1); then acc = x(r) op acc for r = p-2 .. 0.
+  if (p - 1 == root)
+    copy_typed(sendbuf, acc.get(), type, count);
+  else if (auto s = c.recv(acc.get(), count, type, p - 1, tag); !s.ok())
+    return s;
+  for (int r = p - 2; r >= 0; --r) {
+    if (r == root) {
+      op.combine(sendbuf, acc.get());
+    } else {
+      if (auto s = c.recv(tmp.get(), count, type, r, tag); !s.ok()) return s;
+      op.combine(tmp.get(), acc.get());
+    }
+  }
+  copy_typed(acc.get(), recvbuf, type, count);
+  return {};
+}
+
+}  // namespace impi::collectives

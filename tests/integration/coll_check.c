@@ -1,0 +1,165 @@
+/* coll_check.c - MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Gather and
+ * MPI_Allgather on MPI_COMM_WORLD, from every root, with contents checked:
+ * counts 0, 1, 1000 and 200000 ints (long messages across clients),
+ * doubles, a strided derived type, MPI_IN_PLACE, a user-defined
+ * non-commutative operation (2x2 matrix product: the result must be
+ * M0 M1 ... M(p-1) in rank order), and error classes for a bad root, a bad
+ * operation and a bad count. In one client the native algorithms run;
+ * across clients the IMPI ones. Prints "rank r of n ok". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, failures;
+#define CHECK(cond, ...)                  \
+  do {                                    \
+    if (!(cond)) {                        \
+      if (failures++ < 10) {              \
+        fprintf(stderr, "rank %d: ", rank); \
+        fprintf(stderr, __VA_ARGS__);     \
+        fprintf(stderr, "\n");            \
+      }                                   \
+    }                                     \
+  } while (0)
+
+#define P 1000003LL
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  (void)dt;
+  long long *a = in, *b = inout;
+  for (int i = 0; i < *len; ++i, a += 4, b += 4) {
+    long long c[4] = {(a[0] * b[0] + a[1] * b[2]) % P, (a[0] * b[1] + a[1] * b[3]) % P,
+                      (a[2] * b[0] + a[3] * b[2]) % P, (a[2] * b[1] + a[3] * b[3]) % P};
+    memcpy(b, c, sizeof c);
+  }
+}
+static void mat_of(int r, long long m[4]) {
+  m[0] = 1; m[1] = r + 1; m[2] = 2 * r + 3; m[3] = r; /* no two commute */
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int counts[] = {0, 1, 1000, 200000};
+  int *a = malloc(200000 * sizeof(int)), *b = malloc(200000 * sizeof(int));
+  int *g = malloc((size_t)size * 1000 * sizeof(int));
+
+  for (int root = 0; root < size; ++root) {
+    for (int k = 0; k < 4; ++k) {
+      int n = counts[k];
+      /* Bcast */
+      for (int i = 0; i < n; ++i) a[i] = rank == root ? root * 7 + i : -1;
+      CHECK(MPI_Bcast(a, n, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "Bcast failed");
+      for (int i = 0; i < n; ++i)
+        if (a[i] != root * 7 + i) { CHECK(0, "Bcast root %d n %d: [%d] = %d", root, n, i, a[i]); break; }
+      /* Reduce (sum, max) */
+      for (int i = 0; i < n; ++i) a[i] = rank + i;
+      memset(b, 0, (size_t)n * sizeof(int));
+      CHECK(MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce failed");
+      if (rank == root)
+        for (int i = 0; i < n; ++i)
+          if (b[i] != size * (size - 1) / 2 + size * i) { CHECK(0, "Reduce sum root %d n %d: [%d] = %d", root, n, i, b[i]); break; }
+      /* in place at the root */
+      for (int i = 0; i < n; ++i) a[i] = (rank * 31 + i) % 97;
+      CHECK(MPI_Reduce(rank == root ? MPI_IN_PLACE : a, a, n, MPI_INT, MPI_MAX, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Reduce in place failed");
+      if (rank == root)
+        for (int i = 0; i < n; ++i) {
+          int want = 0;
+          for (int r = 0; r < size; ++r) want = (r * 31 + i) % 97 > want ? (r * 31 + i) % 97 : want;
+          if (a[i] != want) { CHECK(0, "Reduce max in place root %d: [%d] = %d, want %d", root, i, a[i], want); break; }
+        }
+    }
+    /* Gather: 1000 ints from each */
+    for (int i = 0; i < 1000; ++i) a[i] = rank * 1000 + i;
+    memset(g, 0xff, (size_t)size * 1000 * sizeof(int));
+    if (rank == root) memcpy(g + root * 1000, a, 1000 * sizeof(int));
+    CHECK(MPI_Gather(rank == root && root % 2 ? MPI_IN_PLACE : a, 1000, MPI_INT, g, 1000, MPI_INT, root,
+                     MPI_COMM_WORLD) == MPI_SUCCESS, "Gather failed");
+    if (rank == root)
+      for (int i = 0; i < size * 1000; ++i)
+        if (g[i] != i) { CHECK(0, "Gather root %d: [%d] = %d", root, i, g[i]); break; }
+    /* non-commutative: the matrix product in rank order */
+    {
+      MPI_Datatype mat;
+      MPI_Op mul;
+      MPI_Type_contiguous(4, MPI_LONG_LONG, &mat);
+      MPI_Type_commit(&mat);
+      MPI_Op_create(matmul, 0, &mul);
+      long long m[4], out[4] = {0, 0, 0, 0}, want[4] = {1, 0, 0, 1};
+      mat_of(rank, m);
+      for (int r = 0; r < size; ++r) {
+        long long x[4];
+        int len = 1;
+        MPI_Datatype d = mat;
+        mat_of(r, x);
+        /* want = want * x */
+        matmul(want, x, &len, &d);
+        memcpy(want, x, sizeof x);
+      }
+      CHECK(MPI_Reduce(m, out, 1, mat, mul, root, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce (user op) failed");
+      if (rank == root)
+        CHECK(memcmp(out, want, sizeof want) == 0, "non-commutative Reduce root %d: {%lld %lld %lld %lld}", root,
+              out[0], out[1], out[2], out[3]);
+      MPI_Op_free(&mul);
+      MPI_Type_free(&mat);
+    }
+  }
+  /* Allreduce: doubles, in place; a strided type */
+  {
+    double d[3] = {rank + 0.5, -rank, 1.0}, e[3];
+    CHECK(MPI_Allreduce(d, e, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Allreduce failed");
+    CHECK(e[0] == size * (size - 1) / 2.0 + size * 0.5 && e[1] == -size * (size - 1) / 2.0 && e[2] == size,
+          "Allreduce doubles: %g %g %g", e[0], e[1], e[2]);
+    int v = rank;
+    CHECK(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS && v == size - 1,
+          "Allreduce in place: %d", v);
+    MPI_Datatype every_other;
+    MPI_Type_vector(500, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    for (int i = 0; i < 1000; ++i) a[i] = i % 2 ? -7 : rank + i;
+    for (int i = 0; i < 1000; ++i) b[i] = -9;
+    CHECK(MPI_Allreduce(a, b, 1, every_other, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Allreduce vector failed");
+    for (int i = 0; i < 1000; ++i) {
+      int want = i % 2 ? -9 : size * (size - 1) / 2 + size * i;
+      if (b[i] != want) { CHECK(0, "Allreduce vector: [%d] = %d, want %d", i, b[i], want); break; }
+    }
+    MPI_Type_free(&every_other);
+  }
+  /* Allgather, also in place */
+  {
+    for (int i = 0; i < 1000; ++i) a[i] = rank * 1000 + i;
+    memset(g, 0, (size_t)size * 1000 * sizeof(int));
+    CHECK(MPI_Allgather(a, 1000, MPI_INT, g, 1000, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS, "Allgather failed");
+    for (int i = 0; i < size * 1000; ++i)
+      if (g[i] != i) { CHECK(0, "Allgather: [%d] = %d", i, g[i]); break; }
+    memset(g, 0, (size_t)size * 1000 * sizeof(int));
+    for (int i = 0; i < 1000; ++i) g[rank * 1000 + i] = rank * 1000 + i;
+    CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1000, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Allgather in place failed");
+    for (int i = 0; i < size * 1000; ++i)
+      if (g[i] != i) { CHECK(0, "Allgather in place: [%d] = %d", i, g[i]); break; }
+  }
+  /* errors */
+  {
+    int x = 0, cls = -1;
+    MPI_Error_class(MPI_Bcast(&x, 1, MPI_INT, size, MPI_COMM_WORLD), &cls);
+    CHECK(cls == MPI_ERR_ROOT, "Bcast with root %d: class %d", size, cls);
+    MPI_Error_class(MPI_Reduce(&x, &cls, 1, MPI_INT, MPI_OP_NULL, 0, MPI_COMM_WORLD), &cls);
+    CHECK(cls == MPI_ERR_OP, "Reduce with MPI_OP_NULL: class %d", cls);
+    MPI_Error_class(MPI_Allreduce(&x, &cls, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), &cls);
+    CHECK(cls == MPI_ERR_COUNT, "Allreduce with count -1: class %d", cls);
+    double dd = 0, de = 0;
+    MPI_Error_class(MPI_Allreduce(&dd, &de, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD), &cls);
+    CHECK(cls == MPI_ERR_OP, "MPI_BAND on doubles: class %d", cls);
+  }
+  free(a);
+  free(b);
+  free(g);
+  MPI_Finalize();
+  if (failures) return 1;
+  printf("rank %d of %d ok\n", rank, size);
+  return 0;
+}
