@@ -54,7 +54,9 @@ TEST_CASE("a singleton initializes as rank 0 of 1 and finalizes") {
   CHECK(MPI_Comm_size(MPI_COMM_WORLD, nullptr) == MPI_ERR_ARG);
   CHECK(MPI_Comm_rank(reinterpret_cast<MPI_Comm>(MPI_INT), &rank) == MPI_ERR_COMM);  // wrong kind
   int v = 1;
-  CHECK(MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION);
+  CHECK(MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS);
+  CHECK(MPI_Bcast(&v, 1, MPI_INT, 1, MPI_COMM_WORLD) == MPI_ERR_ROOT);
+  CHECK(MPI_Scan(&v, &rank, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_ERR_UNSUPPORTED_OPERATION);
   CHECK(MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD) == MPI_ERR_RANK);
   // A self-send completes into the unexpected queue; the receive finds it.
   int got = 0;
