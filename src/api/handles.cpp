@@ -1,8 +1,19 @@
 #include "api/handles.hpp"
 
+#include <memory>
+#include <mutex>
+#include <vector>
+
 #include "core/runtime.hpp"
 
 namespace impi::api {
+
+namespace {
+// User communicators, by handle index - kFirstUserComm (null: free slot).
+constexpr std::uint32_t kFirstUserComm = 3;
+std::mutex g_mu;
+std::vector<std::unique_ptr<core::Communicator>> g_comms;
+}  // namespace
 
 core::Communicator *lookup_comm(MPI_Comm comm) {
   if (handle_kind(comm) != IMPI_KIND_COMM) return nullptr;
@@ -10,7 +21,28 @@ core::Communicator *lookup_comm(MPI_Comm comm) {
   if (rt.state() != core::State::initialized) return nullptr;
   if (comm == MPI_COMM_WORLD) return &rt.world();
   if (comm == MPI_COMM_SELF) return &rt.self();
-  return nullptr;  // user communicators arrive with the communicators issue
+  std::uint32_t i = handle_index(comm);
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (i < kFirstUserComm || i - kFirstUserComm >= g_comms.size()) return nullptr;
+  return g_comms[i - kFirstUserComm].get();
+}
+
+MPI_Comm new_comm_handle(std::unique_ptr<core::Communicator> c) {
+  std::lock_guard<std::mutex> lk(g_mu);
+  std::size_t i = 0;
+  while (i < g_comms.size() && g_comms[i]) ++i;
+  if (i == g_comms.size()) g_comms.emplace_back();
+  g_comms[i] = std::move(c);
+  return make_handle<MPI_Comm>(IMPI_KIND_COMM, static_cast<std::uint32_t>(i + kFirstUserComm));
+}
+
+bool free_comm_handle(MPI_Comm comm) {
+  if (handle_kind(comm) != IMPI_KIND_COMM) return false;
+  std::uint32_t i = handle_index(comm);
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (i < kFirstUserComm || i - kFirstUserComm >= g_comms.size() || !g_comms[i - kFirstUserComm]) return false;
+  g_comms[i - kFirstUserComm].reset();
+  return true;
 }
 
 }  // namespace impi::api

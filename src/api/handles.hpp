@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "core/communicator.hpp"
 #include "mpi.h"
@@ -46,5 +47,9 @@ H from_fint(MPI_Fint f) {
 // The communicator behind a handle, or nullptr when the handle is null,
 // of the wrong kind, or names no live communicator.
 core::Communicator *lookup_comm(MPI_Comm comm);
+// A handle for a new (user) communicator; frees it again (false: not a
+// user communicator).
+MPI_Comm new_comm_handle(std::unique_ptr<core::Communicator> c);
+bool free_comm_handle(MPI_Comm comm);
 
 }  // namespace impi::api

@@ -178,16 +178,17 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
   const impi::pack::Datatype &dt = **t.type;
   if (!buf && count > 0 && dt.size() > 0 && dt.true_lb() == 0)
     return report(comm, MPI_ERR_BUFFER, fn, "NULL buffer");
-  if (!(peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < t.comm->size)))
+  if (!(peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < t.comm->peer_size())))
     return report(comm, MPI_ERR_RANK, fn,
-                  fmt::format("rank {} is not in a communicator of size {}", peer, t.comm->size));
+                  fmt::format("rank {} is not in a {} of size {}", peer,
+                              t.comm->inter ? "remote group" : "communicator", t.comm->peer_size()));
   if (!((recv && tag == MPI_ANY_TAG) || tag >= 0))
     return report(comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
   auto &rt = impi::core::Runtime::instance();
   if (peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL)
     t.world = peer;
   else
-    t.world = t.comm == &rt.self() ? rt.world().rank : peer;  // WORLD: comm rank = world rank
+    t.world = t.comm->world_of_peer(peer);
   if (peer >= 0 && !rt.p2p().reachable(t.world) && !rt.p2p().remote(t.world))
     return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
   return MPI_SUCCESS;

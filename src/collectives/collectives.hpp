@@ -33,4 +33,8 @@ base::Status gather(const CommView &c, const void *sendbuf, std::int64_t scount,
 base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                        void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype);
 
+// The context id of a new communicator made from `parent` (IMPI 4.3); every
+// rank of `parent` calls it. Error "out of contexts" when none is left.
+base::Result<int> agree_context(const CommView &parent);
+
 }  // namespace impi::collectives

@@ -87,16 +87,9 @@ CommView view_of(const core::Communicator &comm) {
   v.rank = comm.rank;
   v.size = comm.size;
   v.context = comm.context_id + 1;
+  v.world = comm.world;
+  v.client = comm.client;
   const auto &job = rt.job();
-  if (comm.size == 1) {  // MPI_COMM_SELF
-    v.world = {static_cast<int>(job.world_rank)};
-    v.client = {0};
-  } else {  // MPI_COMM_WORLD
-    for (int r = 0; r < comm.size; ++r) {
-      v.world.push_back(r);
-      v.client.push_back(job.impi ? job.impi->procs[static_cast<std::size_t>(r)].client : 0);
-    }
-  }
   if (job.impi) v.maxlinear = job.impi->coll_maxlinear;
   return v;
 }

@@ -1,23 +1,46 @@
-// communicator.hpp - the core's view of a communicator.
-//
-// For now only the predefined MPI_COMM_WORLD and MPI_COMM_SELF exist; the
-// communicators issue adds groups, context-id agreement and construction.
+// communicator.hpp - the core's view of a communicator: its group (world
+// ranks), each rank's IMPI client, its context ids (IMPI 4.3: point-to-point
+// `context_id`, collectives `context_id + 1`; MPI_COMM_WORLD 0), and for an
+// intercommunicator the remote group.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace impi::core {
 
 struct Communicator {
   int rank = 0;
   int size = 1;
-  int context_id = 0;             // IMPI 4.3: WORLD = 0
+  int context_id = 0;
+  std::vector<int> world;   // world rank of each rank of the (local) group
+  std::vector<int> client;  // IMPI client of each of those ranks
+  bool inter = false;
+  std::vector<int> remote_world, remote_client;  // intercommunicators: the remote group
   std::uintptr_t errhandler = 0;  // an MPI_Errhandler handle value, owned by src/api
   std::string name;
   // Spans procs of more than one IMPI client: MPI_Pack uses external32
   // (IMPI 4.1) and collectives the spec's global algorithms.
   bool spans_clients = false;
+
+  // Point-to-point peers: the remote group of an intercommunicator.
+  int peer_size() const { return inter ? static_cast<int>(remote_world.size()) : size; }
+  int world_of_peer(int r) const {
+    return inter ? remote_world[static_cast<std::size_t>(r)] : world[static_cast<std::size_t>(r)];
+  }
+  // Sets spans_clients from the client lists.
+  void note_clients() {
+    spans_clients = false;
+    int first = client.empty() ? 0 : client[0];
+    for (int c : client) spans_clients |= c != first;
+    for (int c : remote_client) spans_clients |= c != first;
+  }
 };
+
+// Context ids in use are never reused: every new communicator takes the
+// next two above the job-wide maximum (IMPI 4.3). Ours are ints on the
+// shared-memory wire, so the space ends below IMPI_MAX_CID.
+constexpr std::uint64_t kMaxContextId = 0x7ffffff0;
 
 }  // namespace impi::core

@@ -63,11 +63,17 @@ base::Result<int> Runtime::init(int required) {
   world_.size = static_cast<int>(j.world_size);
   world_.context_id = 0;
   world_.name = "MPI_COMM_WORLD";
-  world_.spans_clients = j.impi && j.impi->nclients > 1;
+  for (int r = 0; r < world_.size; ++r) {
+    world_.world.push_back(r);
+    world_.client.push_back(j.impi ? j.impi->procs[static_cast<std::size_t>(r)].client : 0);
+  }
+  world_.note_clients();
   self_.rank = 0;
   self_.size = 1;
-  self_.context_id = 2;
+  self_.context_id = 2;  // never on the IMPI wire: self-sends stay in the proc
   self_.name = "MPI_COMM_SELF";
+  self_.world = {world_.rank};
+  self_.client = {world_.client[static_cast<std::size_t>(world_.rank)]};
   state_ = State::initialized;
   if (j.impi && base::get_int("show_job") != 0) {
     // One write, so lines of different procs do not interleave.

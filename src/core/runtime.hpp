@@ -50,6 +50,8 @@ class Runtime {
   Communicator &world() { return world_; }
   Communicator &self() { return self_; }
   P2P &p2p() { return p2p_; }
+  // IMPI_max_cid (IMPI 4.3): the highest context id this proc has used.
+  std::uint64_t &max_cid() { return max_cid_; }
 
  private:
   Runtime() = default;
@@ -66,6 +68,7 @@ class Runtime {
   std::vector<ContactCard> peers_;  // this client's procs, by local (PMIx) rank
   Communicator world_, self_;
   P2P p2p_;
+  std::uint64_t max_cid_ = 3;  // WORLD uses 0 and 1, SELF 2 and 3
   base::Fd agent_;  // the local link to the host agent (multi-client jobs)
 };
 

@@ -183,7 +183,7 @@ killed_mid_transfer)
   [ $rc != 0 ] || fail "the server exited 0"
   grep -q "client 1 .* disconnected before FINI" "$work/server.err" || fail "the server does not name client 1"
   # The killed client's procs do not outlive it (nor do the survivor's).
-  for _ in $(seq 40); do pgrep -f "$burst 10000000[01]" > /dev/null || break; sleep 0.1; done
+  for _ in $(seq 100); do pgrep -f "$burst 10000000[01]" > /dev/null || break; sleep 0.1; done
   ! pgrep -f "$burst 10000000[01]" > /dev/null || { pkill -9 -f "$burst 10000000[01]"; fail "procs outlived the job"; }
   ;;
 hostile)

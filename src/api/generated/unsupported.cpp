@@ -164,12 +164,6 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
   (void)newcomm;
   return impi::api::unsupported("MPI_Comm_accept", comm);
 }
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
-  (void)comm1;
-  (void)comm2;
-  (void)result;
-  return impi::api::unsupported("MPI_Comm_compare", comm1);
-}
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
   (void)port_name;
   (void)info;
@@ -177,12 +171,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
   (void)comm;
   (void)newcomm;
   return impi::api::unsupported("MPI_Comm_connect", comm);
-}
-int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
-  (void)comm;
-  (void)group;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_create", comm);
 }
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
   (void)comm;
@@ -207,21 +195,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm) {
   (void)comm;
   return impi::api::unsupported("MPI_Comm_disconnect", MPI_COMM_NULL);
 }
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
-  (void)comm;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_dup", comm);
-}
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
-  (void)comm;
-  (void)info;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_dup_with_info", comm);
-}
-int PMPI_Comm_free(MPI_Comm *comm) {
-  (void)comm;
-  return impi::api::unsupported("MPI_Comm_free", MPI_COMM_NULL);
-}
 int PMPI_Comm_free_keyval(int *comm_keyval) {
   (void)comm_keyval;
   return impi::api::unsupported("MPI_Comm_free_keyval", MPI_COMM_NULL);
@@ -238,20 +211,9 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   (void)info_used;
   return impi::api::unsupported("MPI_Comm_get_info", comm);
 }
-int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
-  (void)comm;
-  (void)comm_name;
-  (void)resultlen;
-  return impi::api::unsupported("MPI_Comm_get_name", comm);
-}
 int PMPI_Comm_get_parent(MPI_Comm *parent) {
   (void)parent;
   return impi::api::unsupported("MPI_Comm_get_parent", MPI_COMM_NULL);
-}
-int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
-  (void)comm;
-  (void)group;
-  return impi::api::unsupported("MPI_Comm_group", comm);
 }
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   (void)comm;
@@ -264,16 +226,6 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
   (void)intercomm;
   return impi::api::unsupported("MPI_Comm_join", MPI_COMM_NULL);
 }
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
-  (void)comm;
-  (void)group;
-  return impi::api::unsupported("MPI_Comm_remote_group", comm);
-}
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
-  (void)comm;
-  (void)size;
-  return impi::api::unsupported("MPI_Comm_remote_size", comm);
-}
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
   (void)comm;
   (void)comm_keyval;
@@ -284,11 +236,6 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   (void)comm;
   (void)info;
   return impi::api::unsupported("MPI_Comm_set_info", comm);
-}
-int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
-  (void)comm;
-  (void)comm_name;
-  return impi::api::unsupported("MPI_Comm_set_name", comm);
 }
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
   (void)command;
@@ -312,26 +259,6 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
   (void)intercomm;
   (void)array_of_errcodes;
   return impi::api::unsupported("MPI_Comm_spawn_multiple", comm);
-}
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
-  (void)comm;
-  (void)color;
-  (void)key;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_split", comm);
-}
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
-  (void)comm;
-  (void)split_type;
-  (void)key;
-  (void)info;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_split_type", comm);
-}
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
-  (void)comm;
-  (void)flag;
-  return impi::api::unsupported("MPI_Comm_test_inter", comm);
 }
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
   (void)origin_addr;
@@ -904,80 +831,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
   (void)extra_state;
   (void)request;
   return impi::api::unsupported("MPI_Grequest_start", MPI_COMM_NULL);
-}
-int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
-  (void)group1;
-  (void)group2;
-  (void)result;
-  return impi::api::unsupported("MPI_Group_compare", MPI_COMM_NULL);
-}
-int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  (void)group1;
-  (void)group2;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_difference", MPI_COMM_NULL);
-}
-int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
-  (void)group;
-  (void)n;
-  (void)ranks;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_excl", MPI_COMM_NULL);
-}
-int PMPI_Group_free(MPI_Group *group) {
-  (void)group;
-  return impi::api::unsupported("MPI_Group_free", MPI_COMM_NULL);
-}
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
-  (void)group;
-  (void)n;
-  (void)ranks;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_incl", MPI_COMM_NULL);
-}
-int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  (void)group1;
-  (void)group2;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_intersection", MPI_COMM_NULL);
-}
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-  (void)group;
-  (void)n;
-  (void)ranges;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_range_excl", MPI_COMM_NULL);
-}
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-  (void)group;
-  (void)n;
-  (void)ranges;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_range_incl", MPI_COMM_NULL);
-}
-int PMPI_Group_rank(MPI_Group group, int *rank) {
-  (void)group;
-  (void)rank;
-  return impi::api::unsupported("MPI_Group_rank", MPI_COMM_NULL);
-}
-int PMPI_Group_size(MPI_Group group, int *size) {
-  (void)group;
-  (void)size;
-  return impi::api::unsupported("MPI_Group_size", MPI_COMM_NULL);
-}
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
-  (void)group1;
-  (void)n;
-  (void)ranks1;
-  (void)group2;
-  (void)ranks2;
-  return impi::api::unsupported("MPI_Group_translate_ranks", MPI_COMM_NULL);
-}
-int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  (void)group1;
-  (void)group2;
-  (void)newgroup;
-  return impi::api::unsupported("MPI_Group_union", MPI_COMM_NULL);
 }
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
@@ -1976,34 +1829,21 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) __a
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims) __attribute__((weak, alias("PMPI_Cartdim_get")));
 int MPI_Close_port(const char *port_name) __attribute__((weak, alias("PMPI_Close_port")));
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_accept")));
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) __attribute__((weak, alias("PMPI_Comm_compare")));
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_connect")));
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_create")));
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_create_group")));
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) __attribute__((weak, alias("PMPI_Comm_create_keyval")));
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) __attribute__((weak, alias("PMPI_Comm_delete_attr")));
 int MPI_Comm_disconnect(MPI_Comm *comm) __attribute__((weak, alias("PMPI_Comm_disconnect")));
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_dup")));
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_dup_with_info")));
-int MPI_Comm_free(MPI_Comm *comm) __attribute__((weak, alias("PMPI_Comm_free")));
 int MPI_Comm_free_keyval(int *comm_keyval) __attribute__((weak, alias("PMPI_Comm_free_keyval")));
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Comm_get_attr")));
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) __attribute__((weak, alias("PMPI_Comm_get_info")));
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) __attribute__((weak, alias("PMPI_Comm_get_name")));
 int MPI_Comm_get_parent(MPI_Comm *parent) __attribute__((weak, alias("PMPI_Comm_get_parent")));
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) __attribute__((weak, alias("PMPI_Comm_group")));
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) __attribute__((weak, alias("PMPI_Comm_idup")));
 int MPI_Comm_join(int fd, MPI_Comm *intercomm) __attribute__((weak, alias("PMPI_Comm_join")));
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) __attribute__((weak, alias("PMPI_Comm_remote_group")));
-int MPI_Comm_remote_size(MPI_Comm comm, int *size) __attribute__((weak, alias("PMPI_Comm_remote_size")));
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) __attribute__((weak, alias("PMPI_Comm_set_attr")));
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) __attribute__((weak, alias("PMPI_Comm_set_info")));
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) __attribute__((weak, alias("PMPI_Comm_set_name")));
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn")));
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn_multiple")));
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_split")));
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_split_type")));
-int MPI_Comm_test_inter(MPI_Comm comm, int *flag) __attribute__((weak, alias("PMPI_Comm_test_inter")));
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) __attribute__((weak, alias("PMPI_Compare_and_swap")));
 int MPI_Dims_create(int nnodes, int ndims, int dims[]) __attribute__((weak, alias("PMPI_Dims_create")));
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) __attribute__((weak, alias("PMPI_Dist_graph_create")));
@@ -2082,18 +1922,6 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) __attrib
 int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) __attribute__((weak, alias("PMPI_Graphdims_get")));
 int MPI_Grequest_complete(MPI_Request request) __attribute__((weak, alias("PMPI_Grequest_complete")));
 int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) __attribute__((weak, alias("PMPI_Grequest_start")));
-int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) __attribute__((weak, alias("PMPI_Group_compare")));
-int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_difference")));
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_excl")));
-int MPI_Group_free(MPI_Group *group) __attribute__((weak, alias("PMPI_Group_free")));
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_incl")));
-int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_intersection")));
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_range_excl")));
-int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_range_incl")));
-int MPI_Group_rank(MPI_Group group, int *rank) __attribute__((weak, alias("PMPI_Group_rank")));
-int MPI_Group_size(MPI_Group group, int *size) __attribute__((weak, alias("PMPI_Group_size")));
-int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) __attribute__((weak, alias("PMPI_Group_translate_ranks")));
-int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) __attribute__((weak, alias("PMPI_Group_union")));
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iallgather")));
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iallgatherv")));
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iallreduce")));

@@ -1,0 +1,456 @@
+// comm.cpp - groups and communicators (MPI-3.1 chapter 6) with IMPI's
+// context-id rules (IMPI 4.3-4.7): every new communicator takes context
+// ids from a MAX-agreement over its parent (collectives/context_id.cpp);
+// MPI_Comm_split gathers (color, key, rank) from every rank.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <tuple>
+#include <vector>
+
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "collectives/collectives.hpp"
+#include "core/runtime.hpp"
+#include "mpi.h"
+#include "pack/predefined.hpp"
+
+using impi::api::report;
+
+namespace {
+
+namespace coll = impi::collectives;
+using impi::core::Communicator;
+
+// ---- groups: ordered lists of world ranks
+struct Group {
+  std::vector<int> world;
+};
+constexpr std::uint32_t kFirstUserGroup = 2;  // 1 is MPI_GROUP_EMPTY
+std::mutex g_mu;
+std::vector<std::unique_ptr<Group>> g_groups;
+const Group g_empty;
+
+const Group *lookup_group(MPI_Group h) {
+  using namespace impi::api;
+  if (handle_kind(h) != IMPI_KIND_GROUP) return nullptr;
+  if (h == MPI_GROUP_EMPTY) return &g_empty;
+  std::uint32_t i = handle_index(h);
+  std::lock_guard<std::mutex> lk(g_mu);
+  if (i < kFirstUserGroup || i - kFirstUserGroup >= g_groups.size()) return nullptr;
+  return g_groups[i - kFirstUserGroup].get();
+}
+
+MPI_Group new_group(std::vector<int> world) {
+  if (world.empty()) return MPI_GROUP_EMPTY;
+  std::lock_guard<std::mutex> lk(g_mu);
+  std::size_t i = 0;
+  while (i < g_groups.size() && g_groups[i]) ++i;
+  if (i == g_groups.size()) g_groups.emplace_back();
+  g_groups[i] = std::make_unique<Group>(Group{std::move(world)});
+  return impi::api::make_handle<MPI_Group>(IMPI_KIND_GROUP, static_cast<std::uint32_t>(i + kFirstUserGroup));
+}
+
+int my_world_rank() { return impi::core::Runtime::instance().world().rank; }
+
+int rank_in(const std::vector<int> &world, int w) {
+  auto it = std::find(world.begin(), world.end(), w);
+  return it == world.end() ? MPI_UNDEFINED : static_cast<int>(it - world.begin());
+}
+
+int client_of(int w) { return impi::core::Runtime::instance().world().client[static_cast<std::size_t>(w)]; }
+
+int check_group(const char *fn, MPI_Group h, const Group *&g) {
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  g = lookup_group(h);
+  if (!g) return report(MPI_COMM_NULL, MPI_ERR_GROUP, fn, "not a valid group");
+  return MPI_SUCCESS;
+}
+
+int check_comm(const char *fn, MPI_Comm h, Communicator *&c) {
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  c = impi::api::lookup_comm(h);
+  if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  return MPI_SUCCESS;
+}
+
+// A new intracommunicator over `world` (ordered), for the caller if it is
+// in it; inherits the parent's error handler (MPI-3.1 8.3).
+MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, int context) {
+  int me = rank_in(world, my_world_rank());
+  if (me == MPI_UNDEFINED) return MPI_COMM_NULL;
+  auto c = std::make_unique<Communicator>();
+  c->rank = me;
+  c->size = static_cast<int>(world.size());
+  c->context_id = context;
+  c->world = world;
+  for (int w : world) c->client.push_back(client_of(w));
+  c->errhandler = parent.errhandler;
+  if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+  c->note_clients();
+  return impi::api::new_comm_handle(std::move(c));
+}
+
+int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s) {
+  return report(comm, impi::api::error_class_of(s.error()), fn, s.message());
+}
+
+// Ranks listed by MPI_Group_incl/excl and the range forms: checked.
+int check_ranks(const char *fn, const Group &g, int n, const int *ranks, std::vector<int> &out) {
+  if (n < 0 || (n > 0 && !ranks)) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad rank list");
+  std::vector<bool> seen(g.world.size());
+  for (int i = 0; i < n; ++i) {
+    int r = ranks[i];
+    if (r < 0 || r >= static_cast<int>(g.world.size()))
+      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is not in a group of size {}", r, g.world.size()));
+    if (seen[static_cast<std::size_t>(r)])
+      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is listed twice", r));
+    seen[static_cast<std::size_t>(r)] = true;
+    out.push_back(r);
+  }
+  return MPI_SUCCESS;
+}
+
+int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::vector<int> &out) {
+  if (n < 0 || (n > 0 && !ranges)) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad range list");
+  std::vector<int> list;
+  for (int i = 0; i < n; ++i) {
+    int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    if (stride == 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "a range with stride 0");
+    if ((stride > 0 && first > last) || (stride < 0 && first < last)) continue;  // empty
+    for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) list.push_back(static_cast<int>(r));
+  }
+  return check_ranks(fn, g, static_cast<int>(list.size()), list.data(), out);
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- groups
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_group", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!group) return report(comm, MPI_ERR_ARG, "MPI_Comm_group", "group is NULL");
+  *group = new_group(c->world);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_remote_group", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!c->inter) return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_group", "not an intercommunicator");
+  if (!group) return report(comm, MPI_ERR_ARG, "MPI_Comm_remote_group", "group is NULL");
+  *group = new_group(c->remote_world);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_size(MPI_Group group, int *size) {
+  const Group *g;
+  if (int rc = check_group("MPI_Group_size", group, g); rc != MPI_SUCCESS) return rc;
+  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_size", "size is NULL");
+  *size = static_cast<int>(g->world.size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_rank(MPI_Group group, int *rank) {
+  const Group *g;
+  if (int rc = check_group("MPI_Group_rank", group, g); rc != MPI_SUCCESS) return rc;
+  if (!rank) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_rank", "rank is NULL");
+  *rank = rank_in(g->world, my_world_rank());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+  const char *fn = "MPI_Group_translate_ranks";
+  const Group *a, *b;
+  if (int rc = check_group(fn, group1, a); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group(fn, group2, b); rc != MPI_SUCCESS) return rc;
+  if (n < 0 || (n > 0 && (!ranks1 || !ranks2))) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arrays");
+  for (int i = 0; i < n; ++i) {
+    int r = ranks1[i];
+    if (r == MPI_PROC_NULL) {
+      ranks2[i] = MPI_PROC_NULL;
+      continue;
+    }
+    if (r < 0 || r >= static_cast<int>(a->world.size()))
+      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is not in group1", r));
+    ranks2[i] = rank_in(b->world, a->world[static_cast<std::size_t>(r)]);
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
+  const Group *a, *b;
+  if (int rc = check_group("MPI_Group_compare", group1, a); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group("MPI_Group_compare", group2, b); rc != MPI_SUCCESS) return rc;
+  if (!result) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_compare", "result is NULL");
+  if (a->world == b->world) {
+    *result = MPI_IDENT;
+  } else {
+    auto x = a->world, y = b->world;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    *result = x == y ? MPI_SIMILAR : MPI_UNEQUAL;
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+  const Group *a, *b;
+  if (int rc = check_group("MPI_Group_union", group1, a); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group("MPI_Group_union", group2, b); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_union", "newgroup is NULL");
+  std::vector<int> w = a->world;  // group1's order, then group2's members not in group1
+  for (int x : b->world)
+    if (std::find(a->world.begin(), a->world.end(), x) == a->world.end()) w.push_back(x);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+  const Group *a, *b;
+  if (int rc = check_group("MPI_Group_intersection", group1, a); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group("MPI_Group_intersection", group2, b); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_intersection", "newgroup is NULL");
+  std::vector<int> w;  // group1's order
+  for (int x : a->world)
+    if (std::find(b->world.begin(), b->world.end(), x) != b->world.end()) w.push_back(x);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+  const Group *a, *b;
+  if (int rc = check_group("MPI_Group_difference", group1, a); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group("MPI_Group_difference", group2, b); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_difference", "newgroup is NULL");
+  std::vector<int> w;
+  for (int x : a->world)
+    if (std::find(b->world.begin(), b->world.end(), x) == b->world.end()) w.push_back(x);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+  const Group *g;
+  std::vector<int> list;
+  if (int rc = check_group("MPI_Group_incl", group, g); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_incl", "newgroup is NULL");
+  if (int rc = check_ranks("MPI_Group_incl", *g, n, ranks, list); rc != MPI_SUCCESS) return rc;
+  std::vector<int> w;
+  for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+  const Group *g;
+  std::vector<int> list;
+  if (int rc = check_group("MPI_Group_excl", group, g); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_excl", "newgroup is NULL");
+  if (int rc = check_ranks("MPI_Group_excl", *g, n, ranks, list); rc != MPI_SUCCESS) return rc;
+  std::vector<int> w;
+  for (std::size_t r = 0; r < g->world.size(); ++r)
+    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end()) w.push_back(g->world[r]);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+  const Group *g;
+  std::vector<int> list;
+  if (int rc = check_group("MPI_Group_range_incl", group, g); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_incl", "newgroup is NULL");
+  if (int rc = expand_ranges("MPI_Group_range_incl", *g, n, ranges, list); rc != MPI_SUCCESS) return rc;
+  std::vector<int> w;
+  for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+  const Group *g;
+  std::vector<int> list;
+  if (int rc = check_group("MPI_Group_range_excl", group, g); rc != MPI_SUCCESS) return rc;
+  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_excl", "newgroup is NULL");
+  if (int rc = expand_ranges("MPI_Group_range_excl", *g, n, ranges, list); rc != MPI_SUCCESS) return rc;
+  std::vector<int> w;
+  for (std::size_t r = 0; r < g->world.size(); ++r)
+    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end()) w.push_back(g->world[r]);
+  *newgroup = new_group(std::move(w));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Group_free(MPI_Group *group) {
+  if (!impi::api::check_initialized("MPI_Group_free")) return MPI_ERR_OTHER;
+  if (!group || !lookup_group(*group)) return report(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_free", "not a valid group");
+  if (*group != MPI_GROUP_EMPTY) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    g_groups[impi::api::handle_index(*group) - kFirstUserGroup].reset();
+  }
+  *group = MPI_GROUP_NULL;
+  return MPI_SUCCESS;
+}
+
+// ---- communicators
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+  const char *fn = "MPI_Comm_dup";
+  Communicator *c;
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "duplicating intercommunicators is not implemented yet");
+  auto cid = coll::agree_context(coll::view_of(*c));
+  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
+  *newcomm = make_comm(*c, c->world, *cid);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+  (void)info;  // no info keys change how we build communicators
+  return PMPI_Comm_dup(comm, newcomm);
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
+  const char *fn = "MPI_Comm_create";
+  Communicator *c;
+  const Group *g;
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group(fn, group, g); rc != MPI_SUCCESS) return rc;
+  if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_create on intercommunicators is not implemented yet");
+  for (int w : g->world)
+    if (rank_in(c->world, w) == MPI_UNDEFINED)
+      return report(comm, MPI_ERR_GROUP, fn, "the group is not a subset of the communicator's group");
+  auto cid = coll::agree_context(coll::view_of(*c));
+  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
+  *newcomm = make_comm(*c, g->world, *cid);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+  const char *fn = "MPI_Comm_split";
+  Communicator *c;
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_split on intercommunicators is not implemented yet");
+  if (color < 0 && color != MPI_UNDEFINED) return report(comm, MPI_ERR_ARG, fn, fmt::format("invalid color {}", color));
+  auto view = coll::view_of(*c);
+  // IMPI 4.7: the context first, then every rank's (color, key, rank).
+  auto cid = coll::agree_context(view);
+  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
+  const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
+  std::array<int, 3> mine{color, key, c->rank};
+  std::vector<int> all(static_cast<std::size_t>(3 * c->size));
+  if (auto s = coll::allgather(view, mine.data(), 3, ints, all.data(), 3, ints); !s.ok()) return fail(comm, fn, s);
+  if (color == MPI_UNDEFINED) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  std::vector<std::tuple<int, int>> members;  // (key, rank) of my color
+  for (int r = 0; r < c->size; ++r)
+    if (all[static_cast<std::size_t>(3 * r)] == color)
+      members.emplace_back(all[static_cast<std::size_t>(3 * r + 1)], all[static_cast<std::size_t>(3 * r + 2)]);
+  std::sort(members.begin(), members.end());
+  std::vector<int> world;
+  for (auto &[k, r] : members) world.push_back(c->world[static_cast<std::size_t>(r)]);
+  *newcomm = make_comm(*c, world, *cid);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
+  (void)info;
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_split_type", comm, c); rc != MPI_SUCCESS) return rc;
+  if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+    return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type", fmt::format("unknown split type {}", split_type));
+  // Shared memory reaches exactly the procs of one client (one host).
+  int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : c->client[static_cast<std::size_t>(c->rank)];
+  return PMPI_Comm_split(comm, color, key, newcomm);
+}
+
+int PMPI_Comm_free(MPI_Comm *comm) {
+  const char *fn = "MPI_Comm_free";
+  Communicator *c;
+  if (!comm) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "comm is NULL");
+  if (int rc = check_comm(fn, *comm, c); rc != MPI_SUCCESS) return rc;
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    return report(*comm, MPI_ERR_COMM, fn, "a predefined communicator cannot be freed");
+  if (!c->inter) {
+    // IMPI 4.5: a barrier first, so no message on it is still in flight.
+    if (auto s = coll::barrier(coll::view_of(*c)); !s.ok()) return fail(*comm, fn, s);
+  }
+  if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+  impi::api::free_comm_handle(*comm);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
+  Communicator *a, *b;
+  if (int rc = check_comm("MPI_Comm_compare", comm1, a); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm("MPI_Comm_compare", comm2, b); rc != MPI_SUCCESS) return rc;
+  if (!result) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_compare", "result is NULL");
+  if (a == b) {
+    *result = MPI_IDENT;
+  } else if (a->inter != b->inter) {
+    *result = MPI_UNEQUAL;
+  } else if (a->world == b->world && a->remote_world == b->remote_world) {
+    *result = MPI_CONGRUENT;
+  } else {
+    auto x = a->world, y = b->world, rx = a->remote_world, ry = b->remote_world;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    std::sort(rx.begin(), rx.end());
+    std::sort(ry.begin(), ry.end());
+    *result = x == y && rx == ry ? MPI_SIMILAR : MPI_UNEQUAL;
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_set_name", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!name) return report(comm, MPI_ERR_ARG, "MPI_Comm_set_name", "name is NULL");
+  c->name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_get_name", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!name || !resultlen) return report(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "NULL argument");
+  std::size_t n = std::min<std::size_t>(c->name.size(), MPI_MAX_OBJECT_NAME - 1);
+  std::memcpy(name, c->name.data(), n);
+  name[n] = '\0';
+  *resultlen = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_test_inter", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!flag) return report(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
+  *flag = c->inter;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Comm_remote_size", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!c->inter) return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_size", "not an intercommunicator");
+  if (!size) return report(comm, MPI_ERR_ARG, "MPI_Comm_remote_size", "size is NULL");
+  *size = static_cast<int>(c->remote_world.size());
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+#include "api/generated/comm_aliases.inc"
