@@ -359,6 +359,12 @@ typedef struct MPI_Status {
 #define MPI_WIN_DISP_UNIT 10
 #define MPI_WIN_CREATE_FLAVOR 11
 #define MPI_WIN_MODEL 12
+/* IMPI 2.5: on every communicator, the number of IMPI clients (hosts) it
+ * spans and the caller's among them, ordered as in MPI_COMM_WORLD. */
+#define IMPI_CLIENT_SIZE 13
+#define IMPI_CLIENT_COLOR 14
+#define IMPI_HOST_SIZE 15
+#define IMPI_HOST_COLOR 16
 
 /* One-sided. */
 #define MPI_WIN_FLAVOR_CREATE 1

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "api/attr.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
@@ -310,6 +311,13 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   auto cid = coll::agree_context(coll::view_of(*c));
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, c->world, *cid);
+  // Attributes whose copy callback says so come along (MPI-3.1 6.7.2).
+  if (int rc = impi::api::copy_comm_attrs(comm, *newcomm); rc != MPI_SUCCESS) {
+    impi::api::delete_comm_attrs(*newcomm);
+    impi::api::free_comm_handle(*newcomm);
+    *newcomm = MPI_COMM_NULL;
+    return report(comm, rc, fn, "an attribute copy callback failed");
+  }
   return MPI_SUCCESS;
 }
 
@@ -383,6 +391,8 @@ int PMPI_Comm_free(MPI_Comm *comm) {
   if (int rc = check_comm(fn, *comm, c); rc != MPI_SUCCESS) return rc;
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return report(*comm, MPI_ERR_COMM, fn, "a predefined communicator cannot be freed");
+  if (int rc = impi::api::delete_comm_attrs(*comm); rc != MPI_SUCCESS)
+    return report(*comm, rc, fn, "an attribute delete callback failed");
   if (!c->inter) {
     // IMPI 4.5: a barrier first, so no message on it is still in flight.
     if (auto s = coll::barrier(coll::view_of(*c)); !s.ok()) return fail(*comm, fn, s);

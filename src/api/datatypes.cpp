@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "api/datatypes.hpp"
+#include "api/attr.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "mpi.h"
@@ -233,6 +234,12 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
   auto r = Datatype::dup(t->type);
   if (!r) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, r.message());
   *newtype = impi::api::new_type_handle(r.value(), t->committed);  // a dup keeps the commit
+  if (int rc = impi::api::copy_type_attrs(oldtype, *newtype); rc != MPI_SUCCESS) {
+    impi::api::delete_type_attrs(*newtype);
+    impi::api::free_type(*newtype);
+    *newtype = MPI_DATATYPE_NULL;
+    return report(MPI_COMM_NULL, rc, fn, "an attribute copy callback failed");
+  }
   return MPI_SUCCESS;
 }
 
@@ -248,6 +255,9 @@ int PMPI_Type_free(MPI_Datatype *datatype) {
   auto t = lookup_type(*datatype);
   if (t && t->type->is_predefined())
     return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "predefined datatypes cannot be freed");
+  if (!t) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
+  if (int rc = impi::api::delete_type_attrs(*datatype); rc != MPI_SUCCESS)
+    return report(MPI_COMM_NULL, rc, fn, "an attribute delete callback failed");
   if (!impi::api::free_type(*datatype))
     return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
   *datatype = MPI_DATATYPE_NULL;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "api/attr.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
@@ -62,6 +63,10 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 
 int PMPI_Finalize(void) {
   if (!check_initialized("MPI_Finalize")) return MPI_ERR_OTHER;
+  // MPI-3.1 8.7.1: MPI_COMM_SELF's attributes are deleted first, so that
+  // their callbacks can still use MPI.
+  if (int rc = impi::api::delete_comm_attrs(MPI_COMM_SELF); rc != MPI_SUCCESS)
+    return report(MPI_COMM_NULL, rc, "MPI_Finalize", "an attribute delete callback on MPI_COMM_SELF failed");
   // A job spanning IMPI clients first runs the IMPI barrier on
   // MPI_COMM_WORLD (spec 2.4, 4.24): no proc leaves while another client
   // may still send to it. Inside one client the launcher's fence does.

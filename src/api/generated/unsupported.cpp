@@ -77,24 +77,6 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
   (void)comm;
   return impi::api::unsupported("MPI_Alltoallw", comm);
 }
-int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
-  (void)comm;
-  (void)keyval;
-  return impi::api::unsupported("MPI_Attr_delete", comm);
-}
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
-  (void)comm;
-  (void)keyval;
-  (void)attribute_val;
-  (void)flag;
-  return impi::api::unsupported("MPI_Attr_get", comm);
-}
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
-  (void)comm;
-  (void)keyval;
-  (void)attribute_val;
-  return impi::api::unsupported("MPI_Attr_put", comm);
-}
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   (void)comm;
   (void)rank;
@@ -179,32 +161,9 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   (void)newcomm;
   return impi::api::unsupported("MPI_Comm_create_group", comm);
 }
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) {
-  (void)comm_copy_attr_fn;
-  (void)comm_delete_attr_fn;
-  (void)comm_keyval;
-  (void)extra_state;
-  return impi::api::unsupported("MPI_Comm_create_keyval", MPI_COMM_NULL);
-}
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
-  (void)comm;
-  (void)comm_keyval;
-  return impi::api::unsupported("MPI_Comm_delete_attr", comm);
-}
 int PMPI_Comm_disconnect(MPI_Comm *comm) {
   (void)comm;
   return impi::api::unsupported("MPI_Comm_disconnect", MPI_COMM_NULL);
-}
-int PMPI_Comm_free_keyval(int *comm_keyval) {
-  (void)comm_keyval;
-  return impi::api::unsupported("MPI_Comm_free_keyval", MPI_COMM_NULL);
-}
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) {
-  (void)comm;
-  (void)comm_keyval;
-  (void)attribute_val;
-  (void)flag;
-  return impi::api::unsupported("MPI_Comm_get_attr", comm);
 }
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   (void)comm;
@@ -225,12 +184,6 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
   (void)fd;
   (void)intercomm;
   return impi::api::unsupported("MPI_Comm_join", MPI_COMM_NULL);
-}
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
-  (void)comm;
-  (void)comm_keyval;
-  (void)attribute_val;
-  return impi::api::unsupported("MPI_Comm_set_attr", comm);
 }
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   (void)comm;
@@ -1142,17 +1095,6 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
   (void)request;
   return impi::api::unsupported("MPI_Iscatterv", comm);
 }
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) {
-  (void)copy_fn;
-  (void)delete_fn;
-  (void)keyval;
-  (void)extra_state;
-  return impi::api::unsupported("MPI_Keyval_create", MPI_COMM_NULL);
-}
-int PMPI_Keyval_free(int *keyval) {
-  (void)keyval;
-  return impi::api::unsupported("MPI_Keyval_free", MPI_COMM_NULL);
-}
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   (void)service_name;
   (void)info;
@@ -1567,35 +1509,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   (void)newtype;
   return impi::api::unsupported("MPI_Type_create_f90_real", MPI_COMM_NULL);
 }
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) {
-  (void)type_copy_attr_fn;
-  (void)type_delete_attr_fn;
-  (void)type_keyval;
-  (void)extra_state;
-  return impi::api::unsupported("MPI_Type_create_keyval", MPI_COMM_NULL);
-}
-int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
-  (void)type;
-  (void)type_keyval;
-  return impi::api::unsupported("MPI_Type_delete_attr", MPI_COMM_NULL);
-}
-int PMPI_Type_free_keyval(int *type_keyval) {
-  (void)type_keyval;
-  return impi::api::unsupported("MPI_Type_free_keyval", MPI_COMM_NULL);
-}
-int PMPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) {
-  (void)type;
-  (void)type_keyval;
-  (void)attribute_val;
-  (void)flag;
-  return impi::api::unsupported("MPI_Type_get_attr", MPI_COMM_NULL);
-}
-int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
-  (void)type;
-  (void)type_keyval;
-  (void)attr_val;
-  return impi::api::unsupported("MPI_Type_set_attr", MPI_COMM_NULL);
-}
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) {
   (void)service_name;
   (void)info;
@@ -1816,9 +1729,6 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoall")));
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallv")));
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallw")));
-int MPI_Attr_delete(MPI_Comm comm, int keyval) __attribute__((weak, alias("PMPI_Attr_delete")));
-int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Attr_get")));
-int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) __attribute__((weak, alias("PMPI_Attr_put")));
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) __attribute__((weak, alias("PMPI_Cart_coords")));
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) __attribute__((weak, alias("PMPI_Cart_create")));
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) __attribute__((weak, alias("PMPI_Cart_get")));
@@ -1831,16 +1741,11 @@ int MPI_Close_port(const char *port_name) __attribute__((weak, alias("PMPI_Close
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_accept")));
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_connect")));
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_create_group")));
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state) __attribute__((weak, alias("PMPI_Comm_create_keyval")));
-int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) __attribute__((weak, alias("PMPI_Comm_delete_attr")));
 int MPI_Comm_disconnect(MPI_Comm *comm) __attribute__((weak, alias("PMPI_Comm_disconnect")));
-int MPI_Comm_free_keyval(int *comm_keyval) __attribute__((weak, alias("PMPI_Comm_free_keyval")));
-int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Comm_get_attr")));
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) __attribute__((weak, alias("PMPI_Comm_get_info")));
 int MPI_Comm_get_parent(MPI_Comm *parent) __attribute__((weak, alias("PMPI_Comm_get_parent")));
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) __attribute__((weak, alias("PMPI_Comm_idup")));
 int MPI_Comm_join(int fd, MPI_Comm *intercomm) __attribute__((weak, alias("PMPI_Comm_join")));
-int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) __attribute__((weak, alias("PMPI_Comm_set_attr")));
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) __attribute__((weak, alias("PMPI_Comm_set_info")));
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn")));
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn_multiple")));
@@ -1955,8 +1860,6 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscan")));
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatter")));
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatterv")));
-int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state) __attribute__((weak, alias("PMPI_Keyval_create")));
-int MPI_Keyval_free(int *keyval) __attribute__((weak, alias("PMPI_Keyval_free")));
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Lookup_name")));
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgather")));
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgatherv")));
@@ -2013,11 +1916,6 @@ int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_T
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state) __attribute__((weak, alias("PMPI_Type_create_keyval")));
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) __attribute__((weak, alias("PMPI_Type_delete_attr")));
-int MPI_Type_free_keyval(int *type_keyval) __attribute__((weak, alias("PMPI_Type_free_keyval")));
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) __attribute__((weak, alias("PMPI_Type_get_attr")));
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) __attribute__((weak, alias("PMPI_Type_set_attr")));
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Unpublish_name")));
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate")));
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate_shared")));
