@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int rank, size, failures;
 #define CHECK(cond, ...)                    \
@@ -181,6 +182,50 @@ int main(int argc, char **argv) {
   MPI_Type_free(&t2);
   CHECK(type_deletes == 2, "Type_free: %d delete calls", type_deletes);
   MPI_Type_free_keyval(&kt);
+
+  /* info objects */
+  {
+    MPI_Info info, dup;
+    char value[16], key[MPI_MAX_INFO_KEY + 1];
+    int nkeys = -1, len = -1;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alpha", "1");
+    MPI_Info_set(info, "beta", "a longer value");
+    MPI_Info_set(info, "alpha", "2"); /* replaces, keeps its place */
+    MPI_Info_get_nkeys(info, &nkeys);
+    CHECK(nkeys == 2, "info: %d keys", nkeys);
+    MPI_Info_get_nthkey(info, 0, key);
+    CHECK(strcmp(key, "alpha") == 0, "info: key 0 is %s", key);
+    MPI_Info_get(info, "alpha", sizeof value - 1, value, &flag);
+    CHECK(flag && strcmp(value, "2") == 0, "info: alpha = %s", value);
+    MPI_Info_get(info, "beta", 4, value, &flag); /* truncated to 4 characters */
+    CHECK(flag && strcmp(value, "a lo") == 0, "info: truncated beta = %s", value);
+    MPI_Info_get_valuelen(info, "beta", &len, &flag);
+    CHECK(flag && len == 14, "info: valuelen %d", len);
+    MPI_Info_dup(info, &dup);
+    MPI_Info_delete(info, "alpha");
+    MPI_Info_get(info, "alpha", sizeof value - 1, value, &flag);
+    CHECK(!flag, "info: deleted key still there");
+    MPI_Info_get(dup, "alpha", sizeof value - 1, value, &flag);
+    CHECK(flag, "info: the dup lost a key");
+    MPI_Error_class(MPI_Info_delete(info, "alpha"), &cls);
+    CHECK(cls == MPI_ERR_INFO_NOKEY, "info: deleting a missing key: class %d", cls);
+    MPI_Error_class(MPI_Info_set(info, "", "x"), &cls);
+    CHECK(cls == MPI_ERR_INFO_KEY, "info: empty key: class %d", cls);
+    MPI_Comm_set_info(MPI_COMM_WORLD, dup);
+    MPI_Info used;
+    MPI_Comm_get_info(MPI_COMM_WORLD, &used);
+    MPI_Info_get_nkeys(used, &nkeys);
+    CHECK(nkeys == 2, "Comm_get_info: %d keys", nkeys);
+    MPI_Info_get(MPI_INFO_ENV, "maxprocs", sizeof value - 1, value, &flag);
+    CHECK(flag && atoi(value) == size, "MPI_INFO_ENV maxprocs %s", flag ? value : "(none)");
+    MPI_Info_free(&info);
+    MPI_Info_free(&dup);
+    MPI_Info_free(&used);
+    CHECK(info == MPI_INFO_NULL, "Info_free leaves MPI_INFO_NULL");
+    MPI_Error_class(MPI_Info_get_nkeys(info, &nkeys), &cls);
+    CHECK(cls == MPI_ERR_INFO, "a freed info: class %d", cls);
+  }
 
   /* MPI_COMM_SELF's attributes go first in MPI_Finalize */
   MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &kself, NULL);

@@ -165,11 +165,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm) {
   (void)comm;
   return impi::api::unsupported("MPI_Comm_disconnect", MPI_COMM_NULL);
 }
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
-  (void)comm;
-  (void)info_used;
-  return impi::api::unsupported("MPI_Comm_get_info", comm);
-}
 int PMPI_Comm_get_parent(MPI_Comm *parent) {
   (void)parent;
   return impi::api::unsupported("MPI_Comm_get_parent", MPI_COMM_NULL);
@@ -184,11 +179,6 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
   (void)fd;
   (void)intercomm;
   return impi::api::unsupported("MPI_Comm_join", MPI_COMM_NULL);
-}
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
-  (void)comm;
-  (void)info;
-  return impi::api::unsupported("MPI_Comm_set_info", comm);
 }
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
   (void)command;
@@ -964,56 +954,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   (void)request;
   return impi::api::unsupported("MPI_Ineighbor_alltoallw", comm);
 }
-int PMPI_Info_create(MPI_Info *info) {
-  (void)info;
-  return impi::api::unsupported("MPI_Info_create", MPI_COMM_NULL);
-}
-int PMPI_Info_delete(MPI_Info info, const char *key) {
-  (void)info;
-  (void)key;
-  return impi::api::unsupported("MPI_Info_delete", MPI_COMM_NULL);
-}
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
-  (void)info;
-  (void)newinfo;
-  return impi::api::unsupported("MPI_Info_dup", MPI_COMM_NULL);
-}
-int PMPI_Info_free(MPI_Info *info) {
-  (void)info;
-  return impi::api::unsupported("MPI_Info_free", MPI_COMM_NULL);
-}
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
-  (void)info;
-  (void)key;
-  (void)valuelen;
-  (void)value;
-  (void)flag;
-  return impi::api::unsupported("MPI_Info_get", MPI_COMM_NULL);
-}
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
-  (void)info;
-  (void)nkeys;
-  return impi::api::unsupported("MPI_Info_get_nkeys", MPI_COMM_NULL);
-}
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
-  (void)info;
-  (void)n;
-  (void)key;
-  return impi::api::unsupported("MPI_Info_get_nthkey", MPI_COMM_NULL);
-}
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
-  (void)info;
-  (void)key;
-  (void)valuelen;
-  (void)flag;
-  return impi::api::unsupported("MPI_Info_get_valuelen", MPI_COMM_NULL);
-}
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
-  (void)info;
-  (void)key;
-  (void)value;
-  return impi::api::unsupported("MPI_Info_set", MPI_COMM_NULL);
-}
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) {
   (void)local_comm;
   (void)local_leader;
@@ -1742,11 +1682,9 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_connect")));
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_create_group")));
 int MPI_Comm_disconnect(MPI_Comm *comm) __attribute__((weak, alias("PMPI_Comm_disconnect")));
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) __attribute__((weak, alias("PMPI_Comm_get_info")));
 int MPI_Comm_get_parent(MPI_Comm *parent) __attribute__((weak, alias("PMPI_Comm_get_parent")));
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) __attribute__((weak, alias("PMPI_Comm_idup")));
 int MPI_Comm_join(int fd, MPI_Comm *intercomm) __attribute__((weak, alias("PMPI_Comm_join")));
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) __attribute__((weak, alias("PMPI_Comm_set_info")));
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn")));
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn_multiple")));
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) __attribute__((weak, alias("PMPI_Compare_and_swap")));
@@ -1843,15 +1781,6 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoall")));
 int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallv")));
 int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallw")));
-int MPI_Info_create(MPI_Info *info) __attribute__((weak, alias("PMPI_Info_create")));
-int MPI_Info_delete(MPI_Info info, const char *key) __attribute__((weak, alias("PMPI_Info_delete")));
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) __attribute__((weak, alias("PMPI_Info_dup")));
-int MPI_Info_free(MPI_Info *info) __attribute__((weak, alias("PMPI_Info_free")));
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) __attribute__((weak, alias("PMPI_Info_get")));
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) __attribute__((weak, alias("PMPI_Info_get_nkeys")));
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) __attribute__((weak, alias("PMPI_Info_get_nthkey")));
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) __attribute__((weak, alias("PMPI_Info_get_valuelen")));
-int MPI_Info_set(MPI_Info info, const char *key, const char *value) __attribute__((weak, alias("PMPI_Info_set")));
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) __attribute__((weak, alias("PMPI_Intercomm_create")));
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) __attribute__((weak, alias("PMPI_Intercomm_merge")));
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce")));

@@ -1,0 +1,226 @@
+// info.cpp - MPI_Info objects (MPI-3.1 9): ordered (key, value) string
+// pairs; MPI_INFO_ENV describes how the program was started (10.5.3).
+// Communicator info: no key changes our behaviour, so MPI_Comm_set_info
+// keeps what it is given and MPI_Comm_get_info returns a copy of it.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "core/runtime.hpp"
+#include "mpi.h"
+
+using impi::api::report;
+
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;  // in insertion order
+constexpr std::uint32_t kFirstUserInfo = 2;                     // 1 is MPI_INFO_ENV
+std::mutex g_mu;
+std::vector<std::unique_ptr<Pairs>> g_infos;
+std::map<std::uintptr_t, Pairs> g_comm_info;  // by communicator handle
+
+Pairs env_info() {
+  auto &rt = impi::core::Runtime::instance();
+  Pairs p{{"maxprocs", std::to_string(rt.job().world_size)},
+          {"host", rt.processor_name()},
+          {"thread_level", rt.thread_level() == 3 ? "MPI_THREAD_MULTIPLE"
+                           : rt.thread_level() == 2 ? "MPI_THREAD_SERIALIZED"
+                           : rt.thread_level() == 1 ? "MPI_THREAD_FUNNELED"
+                                                    : "MPI_THREAD_SINGLE"}};
+  char cwd[4096];
+  if (::getcwd(cwd, sizeof cwd)) p.emplace_back("wdir", cwd);
+  return p;
+}
+
+// The pairs behind a handle (MPI_INFO_ENV: a fresh snapshot in `env`), with g_mu held.
+Pairs *lookup(MPI_Info h, Pairs &env) {
+  using namespace impi::api;
+  if (handle_kind(h) != IMPI_KIND_INFO) return nullptr;
+  if (h == MPI_INFO_ENV) {
+    env = env_info();
+    return &env;
+  }
+  std::uint32_t i = handle_index(h);
+  if (i < kFirstUserInfo || i - kFirstUserInfo >= g_infos.size()) return nullptr;
+  return g_infos[i - kFirstUserInfo].get();
+}
+
+MPI_Info new_info(Pairs p) {
+  std::size_t i = 0;
+  while (i < g_infos.size() && g_infos[i]) ++i;
+  if (i == g_infos.size()) g_infos.emplace_back();
+  g_infos[i] = std::make_unique<Pairs>(std::move(p));
+  return impi::api::make_handle<MPI_Info>(IMPI_KIND_INFO, static_cast<std::uint32_t>(i + kFirstUserInfo));
+}
+
+int check_key(const char *fn, const char *key) {
+  if (!key) return report(MPI_COMM_NULL, MPI_ERR_INFO_KEY, fn, "key is NULL");
+  std::size_t n = strnlen(key, MPI_MAX_INFO_KEY + 1);
+  if (n == 0 || n > MPI_MAX_INFO_KEY)
+    return report(MPI_COMM_NULL, MPI_ERR_INFO_KEY, fn, fmt::format("keys are 1 to {} characters", MPI_MAX_INFO_KEY));
+  return MPI_SUCCESS;
+}
+
+Pairs::iterator find(Pairs &p, const char *key) {
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (it->first == key) return it;
+  return p.end();
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Info_create(MPI_Info *info) {
+  if (!impi::api::check_initialized("MPI_Info_create")) return MPI_ERR_OTHER;
+  if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
+  std::lock_guard<std::mutex> lk(g_mu);
+  *info = new_info({});
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
+  const char *fn = "MPI_Info_set";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
+  if (!value) return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, "value is NULL");
+  if (strnlen(value, MPI_MAX_INFO_VAL + 1) > MPI_MAX_INFO_VAL)
+    return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, fmt::format("values are at most {} characters", MPI_MAX_INFO_VAL));
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
+  if (auto it = find(*p, key); it != p->end())
+    it->second = value;
+  else
+    p->emplace_back(key, value);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
+  const char *fn = "MPI_Info_get";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
+  if (!flag || (valuelen > 0 && !value) || valuelen < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
+  auto it = find(*p, key);
+  *flag = it != p->end();
+  if (*flag && valuelen >= 0) {
+    // valuelen excludes the terminating NUL (MPI-3.1 9): longer values are truncated.
+    std::size_t n = std::min<std::size_t>(it->second.size(), static_cast<std::size_t>(valuelen));
+    std::memcpy(value, it->second.data(), n);
+    value[n] = '\0';
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
+  const char *fn = "MPI_Info_get_valuelen";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
+  if (!valuelen || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
+  auto it = find(*p, key);
+  *flag = it != p->end();
+  if (*flag) *valuelen = static_cast<int>(it->second.size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
+  const char *fn = "MPI_Info_get_nkeys";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!nkeys) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "nkeys is NULL");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
+  *nkeys = static_cast<int>(p->size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
+  const char *fn = "MPI_Info_get_nthkey";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!key) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "key is NULL");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
+  if (n < 0 || n >= static_cast<int>(p->size()))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("key {} of {}", n, p->size()));
+  const std::string &k = (*p)[static_cast<std::size_t>(n)].first;
+  std::memcpy(key, k.c_str(), k.size() + 1);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_delete(MPI_Info info, const char *key) {
+  const char *fn = "MPI_Info_delete";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
+  auto it = find(*p, key);
+  if (it == p->end()) return report(MPI_COMM_NULL, MPI_ERR_INFO_NOKEY, fn, fmt::format("no key \"{}\"", key));
+  p->erase(it);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
+  const char *fn = "MPI_Info_dup";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!newinfo) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newinfo is NULL");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
+  *newinfo = new_info(*p);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Info_free(MPI_Info *info) {
+  const char *fn = "MPI_Info_free";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(*info, env);
+  if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (user) info object");
+  g_infos[impi::api::handle_index(*info) - kFirstUserInfo].reset();
+  *info = MPI_INFO_NULL;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+  const char *fn = "MPI_Comm_set_info";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  std::lock_guard<std::mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
+  g_comm_info[reinterpret_cast<std::uintptr_t>(comm)] = *p;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
+  const char *fn = "MPI_Comm_get_info";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  if (!info_used) return report(comm, MPI_ERR_ARG, fn, "info_used is NULL");
+  std::lock_guard<std::mutex> lk(g_mu);
+  auto it = g_comm_info.find(reinterpret_cast<std::uintptr_t>(comm));
+  *info_used = new_info(it == g_comm_info.end() ? Pairs{} : it->second);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+#include "api/generated/info_aliases.inc"
