@@ -174,6 +174,7 @@ bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, voi
       tag_ub = job.impi ? job.impi->tag_ub : 2147483647;
       universe = static_cast<int>(std::max(job.universe_size, job.world_size));
       appnum = static_cast<int>(job.appnum);
+      lastused = last_used_error_code();
       *value = k == MPI_TAG_UB            ? &tag_ub
                : k == MPI_HOST            ? &host
                : k == MPI_IO              ? &io

@@ -181,7 +181,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
   if (!string || !resultlen)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
   std::string_view t = impi::api::error_text(errorcode);
-  if (t.empty()) {
+  if (!impi::api::valid_error_code(errorcode)) {
     copy_out(fmt::format("unknown error code {}", errorcode), string, resultlen,
              MPI_MAX_ERROR_STRING);
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_string",
@@ -193,10 +193,37 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen) {
 
 int PMPI_Error_class(int errorcode, int *errorclass) {
   if (!errorclass) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class", "NULL argument");
-  if (impi::api::error_text(errorcode).empty())
+  if (!impi::api::valid_error_code(errorcode))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
                   fmt::format("{} is not an error code", errorcode));
-  *errorclass = errorcode;  // every code impi raises is a class
+  *errorclass = impi::api::class_of_code(errorcode);  // every code impi raises is a class
+  return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_class(int *errorclass) {
+  if (!check_initialized("MPI_Add_error_class")) return MPI_ERR_OTHER;
+  if (!errorclass) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_class", "NULL argument");
+  *errorclass = impi::api::add_error_code(-1);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_code(int errorclass, int *errorcode) {
+  if (!check_initialized("MPI_Add_error_code")) return MPI_ERR_OTHER;
+  if (!errorcode) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code", "NULL argument");
+  if (!impi::api::valid_error_code(errorclass) || impi::api::class_of_code(errorclass) != errorclass)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code", fmt::format("{} is not an error class", errorclass));
+  *errorcode = impi::api::add_error_code(errorclass);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_string(int errorcode, const char *string) {
+  if (!check_initialized("MPI_Add_error_string")) return MPI_ERR_OTHER;
+  if (!string) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_string", "NULL argument");
+  if (std::strlen(string) >= MPI_MAX_ERROR_STRING)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_string", "the string is too long");
+  if (!impi::api::set_error_string(errorcode, string))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_string",
+                  fmt::format("{} is not a user-defined error code", errorcode));
   return MPI_SUCCESS;
 }
 

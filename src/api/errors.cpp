@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -112,9 +113,53 @@ std::uint32_t handler_index(MPI_Comm comm) {
 
 }  // namespace
 
+namespace {
+// Classes and codes added by MPI_Add_error_class/code: code = LASTCODE + 1 + index.
+struct UserCode {
+  int error_class;
+  std::string text;
+};
+std::mutex g_codes_mu;
+std::deque<UserCode> g_user_codes;
+}  // namespace
+
 std::string_view error_text(int code) {
   if (code >= 0 && code <= MPI_ERR_LASTCODE) return kClasses[code].text;
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  if (code > MPI_ERR_LASTCODE && code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size()))
+    return g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text;
   return {};
+}
+
+bool valid_error_code(int code) {
+  if (code >= 0 && code <= MPI_ERR_LASTCODE) return true;
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  return code > MPI_ERR_LASTCODE && code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size());
+}
+
+int class_of_code(int code) {
+  if (code >= 0 && code <= MPI_ERR_LASTCODE) return code;
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  return g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].error_class;
+}
+
+int add_error_code(int error_class) {
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  int code = MPI_ERR_LASTCODE + 1 + static_cast<int>(g_user_codes.size());
+  g_user_codes.push_back({error_class < 0 ? code : error_class, ""});
+  return code;
+}
+
+bool set_error_string(int code, std::string text) {
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(g_user_codes.size())) return false;
+  g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text = std::move(text);
+  return true;
+}
+
+int last_used_error_code() {
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  return MPI_ERR_LASTCODE + static_cast<int>(g_user_codes.size());
 }
 
 int error_class_of(base::Errc e) {

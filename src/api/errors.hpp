@@ -6,6 +6,7 @@
 // MPI_ERRORS_RETURN, which returns the code; or a user handler).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "base/errc.hpp"
@@ -30,6 +31,12 @@ int error_class_of(base::Errc e);
 
 // The text of an error class (or code), "" for unknown codes.
 std::string_view error_text(int code);
+// User-defined error classes and codes (MPI_Add_error_class/code/string).
+bool valid_error_code(int code);
+int class_of_code(int code);          // valid codes only
+int add_error_code(int error_class);  // error_class < 0: a new class (its own class)
+bool set_error_string(int code, std::string text);  // user codes only
+int last_used_error_code();
 
 // True when MPI_Init has run and MPI_Finalize has not; otherwise reports a
 // fatal usage error for `fn` (calls before init / after finalize).

@@ -227,6 +227,26 @@ int main(int argc, char **argv) {
     CHECK(cls == MPI_ERR_INFO, "a freed info: class %d", cls);
   }
 
+  /* user error classes, codes and strings */
+  {
+    int ecls, ecode, got_cls = -1, len = 0, *last;
+    char text[MPI_MAX_ERROR_STRING];
+    MPI_Add_error_class(&ecls);
+    MPI_Add_error_code(ecls, &ecode);
+    MPI_Add_error_string(ecode, "the frobnicator jammed");
+    CHECK(ecls > MPI_ERR_LASTCODE && ecode > ecls, "user class %d, code %d", ecls, ecode);
+    MPI_Error_class(ecode, &got_cls);
+    CHECK(got_cls == ecls, "class of the user code: %d, expected %d", got_cls, ecls);
+    MPI_Error_string(ecode, text, &len);
+    CHECK(strcmp(text, "the frobnicator jammed") == 0, "user error string: %s", text);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+    CHECK(flag && *last >= ecode, "MPI_LASTUSEDCODE %d", flag ? *last : -1);
+    MPI_Error_class(MPI_Add_error_string(MPI_ERR_TAG, "mine"), &got_cls);
+    CHECK(got_cls == MPI_ERR_ARG, "a string for a predefined code: class %d", got_cls);
+    int rc = MPI_Comm_call_errhandler(MPI_COMM_WORLD, ecode); /* MPI_ERRORS_RETURN: returns */
+    CHECK(rc == MPI_SUCCESS, "Comm_call_errhandler returned %d", rc);
+  }
+
   /* MPI_COMM_SELF's attributes go first in MPI_Finalize */
   MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &kself, NULL);
   MPI_Comm_set_attr(MPI_COMM_SELF, kself, NULL);

@@ -18,20 +18,6 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   (void)win;
   return impi::api::unsupported("MPI_Accumulate", MPI_COMM_NULL);
 }
-int PMPI_Add_error_class(int *errorclass) {
-  (void)errorclass;
-  return impi::api::unsupported("MPI_Add_error_class", MPI_COMM_NULL);
-}
-int PMPI_Add_error_code(int errorclass, int *errorcode) {
-  (void)errorclass;
-  (void)errorcode;
-  return impi::api::unsupported("MPI_Add_error_code", MPI_COMM_NULL);
-}
-int PMPI_Add_error_string(int errorcode, const char *string) {
-  (void)errorcode;
-  (void)string;
-  return impi::api::unsupported("MPI_Add_error_string", MPI_COMM_NULL);
-}
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf;
   (void)sendcount;
@@ -1662,9 +1648,6 @@ int PMPI_Win_wait(MPI_Win win) {
 
 // MPI_ names of the functions above (see gen_alias_include).
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Accumulate")));
-int MPI_Add_error_class(int *errorclass) __attribute__((weak, alias("PMPI_Add_error_class")));
-int MPI_Add_error_code(int errorclass, int *errorcode) __attribute__((weak, alias("PMPI_Add_error_code")));
-int MPI_Add_error_string(int errorcode, const char *string) __attribute__((weak, alias("PMPI_Add_error_string")));
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Allgatherv")));
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoall")));
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallv")));
