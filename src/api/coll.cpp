@@ -25,6 +25,8 @@ int check_comm(const char *fn, MPI_Comm comm, Comm &out) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   out.comm = impi::api::lookup_comm(comm);
   if (!out.comm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  if (out.comm->inter)
+    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "collectives on intercommunicators are not implemented yet");
   return MPI_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,7 @@
 #include "core/runtime.hpp"
 #include "mpi.h"
 #include "pack/predefined.hpp"
+#include "pack/reduce.hpp"
 
 using impi::api::report;
 
@@ -127,6 +129,68 @@ int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::v
     for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) list.push_back(static_cast<int>(r));
   }
   return check_ranks(fn, g, static_cast<int>(list.size()), list.data(), out);
+}
+
+// ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
+constexpr int kDupTag = 210, kMergeTag = 220, kCommFreeTag = 230;
+
+// The "criss-cross" exchange of an intercommunicator (IMPI 4.5/4.6/4.9):
+// every non-leader sends `mine` to the remote leader (remote rank 0); each
+// leader gathers its remote non-leaders' values, folds them into its own
+// with `fold`, exchanges the result with the other leader, folds that too,
+// and sends the final value to every remote non-leader, which returns it.
+// Everything on the collective context with `tag`. Values are `n` uint64s.
+impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
+                               const std::function<void(const std::vector<std::uint64_t> &in,
+                                                        std::vector<std::uint64_t> &acc)> &fold) {
+  auto peers = coll::remote_view_of(c);
+  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
+  const auto n = static_cast<std::int64_t>(value.size());
+  if (c.rank != 0) {
+    if (auto s = peers.send(value.data(), n, u8, 0, tag); !s.ok()) return s;
+    return peers.recv(value.data(), n, u8, 0, tag);
+  }
+  std::vector<std::uint64_t> in(value.size());
+  for (int r = 1; r < peers.size; ++r) {
+    if (auto s = peers.recv(in.data(), n, u8, r, tag); !s.ok()) return s;
+    fold(in, value);
+  }
+  std::vector<std::uint64_t> mine = value;
+  if (auto s = peers.sendrecv(mine.data(), n, u8, 0, in.data(), n, u8, 0, tag); !s.ok()) return s;
+  fold(in, value);
+  for (int r = 1; r < peers.size; ++r)
+    if (auto s = peers.send(value.data(), n, u8, r, tag); !s.ok()) return s;
+  return {};
+}
+
+std::uint64_t odd_max_cid() {
+  auto &m = impi::core::Runtime::instance().max_cid();
+  if (m % 2 == 0) m += 1;
+  return m;
+}
+
+// Takes the agreed maximum: newcid = max + 1 (IMPI 4.3).
+impi::base::Result<int> take_context(std::uint64_t agreed) {
+  if (agreed >= impi::core::kMaxContextId - 1)
+    return {impi::base::Errc::not_found, fmt::format("out of contexts (the highest context id in use is {})", agreed)};
+  impi::core::Runtime::instance().max_cid() = agreed + 2;
+  return static_cast<int>(agreed + 1);
+}
+
+MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote, int context) {
+  auto c = std::make_unique<Communicator>();
+  c->rank = rank_in(local, my_world_rank());
+  c->size = static_cast<int>(local.size());
+  c->context_id = context;
+  c->inter = true;
+  c->world = std::move(local);
+  c->remote_world = std::move(remote);
+  for (int w : c->world) c->client.push_back(client_of(w));
+  for (int w : c->remote_world) c->remote_client.push_back(client_of(w));
+  c->errhandler = parent.errhandler;
+  if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+  c->note_clients();
+  return impi::api::new_comm_handle(std::move(c));
 }
 
 }  // namespace
@@ -307,10 +371,20 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "duplicating intercommunicators is not implemented yet");
-  auto cid = coll::agree_context(coll::view_of(*c));
+  impi::base::Result<int> cid{0};
+  if (c->inter) {
+    // IMPI 4.6: the criss-cross MAX of IMPI_max_cid with IMPI_DUP_TAG.
+    std::vector<std::uint64_t> v{odd_max_cid()};
+    auto max = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
+      acc[0] = std::max(acc[0], in[0]);
+    };
+    if (auto s = criss_cross(*c, kDupTag, v, max); !s.ok()) return fail(comm, fn, s);
+    cid = take_context(v[0]);
+  } else {
+    cid = coll::agree_context(coll::view_of(*c));
+  }
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
-  *newcomm = make_comm(*c, c->world, *cid);
+  *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid) : make_comm(*c, c->world, *cid);
   // Attributes whose copy callback says so come along (MPI-3.1 6.7.2).
   if (int rc = impi::api::copy_comm_attrs(comm, *newcomm); rc != MPI_SUCCESS) {
     impi::api::delete_comm_attrs(*newcomm);
@@ -396,6 +470,11 @@ int PMPI_Comm_free(MPI_Comm *comm) {
   if (!c->inter) {
     // IMPI 4.5: a barrier first, so no message on it is still in flight.
     if (auto s = coll::barrier(coll::view_of(*c)); !s.ok()) return fail(*comm, fn, s);
+  } else {
+    // Intercommunicators: the same barrier by point-to-point (IMPI_COMM_FREE_TAG).
+    std::vector<std::uint64_t> v{0};
+    auto none = [](const std::vector<std::uint64_t> &, std::vector<std::uint64_t> &) {};
+    if (auto s = criss_cross(*c, kCommFreeTag, v, none); !s.ok()) return fail(*comm, fn, s);
   }
   if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   impi::api::free_comm_handle(*comm);
@@ -458,6 +537,91 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
   if (!c->inter) return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_size", "not an intercommunicator");
   if (!size) return report(comm, MPI_ERR_ARG, "MPI_Comm_remote_size", "size is NULL");
   *size = static_cast<int>(c->remote_world.size());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm *newintercomm) {
+  const char *fn = "MPI_Intercomm_create";
+  Communicator *lc;
+  if (int rc = check_comm(fn, local_comm, lc); rc != MPI_SUCCESS) return rc;
+  if (!newintercomm) return report(local_comm, MPI_ERR_ARG, fn, "newintercomm is NULL");
+  if (lc->inter) return report(local_comm, MPI_ERR_COMM, fn, "local_comm must be an intracommunicator");
+  if (local_leader < 0 || local_leader >= lc->size)
+    return report(local_comm, MPI_ERR_RANK, fn, fmt::format("local_leader {} is not in local_comm", local_leader));
+  if (tag < 0) return report(local_comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
+  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
+  const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
+  auto local = coll::view_of(*lc);
+  // IMPI 4.8: MAX of IMPI_max_cid to the local leader; the leaders swap it
+  // with their group sizes over peer_comm, then their groups; the local
+  // leader broadcasts the result.
+  std::uint64_t mine = odd_max_cid(), maxcid = 0;
+  coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
+                      true};
+  if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok()) return fail(local_comm, fn, s);
+  std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size)
+  std::vector<int> remote;
+  if (lc->rank == local_leader) {
+    Communicator *pc;
+    if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
+    if (remote_leader < 0 || remote_leader >= pc->peer_size())
+      return report(peer_comm, MPI_ERR_RANK, fn, fmt::format("remote_leader {} is not in peer_comm", remote_leader));
+    coll::CommView peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
+    peer.context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
+    std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc->size)};
+    if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
+      return fail(local_comm, fn, s);
+    if (hdr[1] == 0 || hdr[1] > 1u << 24) return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
+    hdr[0] = std::max(hdr[0], maxcid);
+    remote.resize(static_cast<std::size_t>(hdr[1]));
+    if (auto s = peer.sendrecv(lc->world.data(), lc->size, ints, remote_leader, remote.data(),
+                               static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
+        !s.ok())
+      return fail(local_comm, fn, s);
+  }
+  if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok()) return fail(local_comm, fn, s);
+  remote.resize(static_cast<std::size_t>(hdr[1]));
+  if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints, local_leader); !s.ok())
+    return fail(local_comm, fn, s);
+  const int nworld = impi::core::Runtime::instance().world().size;
+  for (int w : remote)
+    if (w < 0 || w >= nworld) return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
+  auto cid = take_context(hdr[0]);
+  if (!cid) return fail(local_comm, fn, {cid.error(), cid.message()});
+  *newintercomm = make_intercomm(*lc, lc->world, std::move(remote), *cid);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
+  const char *fn = "MPI_Intercomm_merge";
+  Communicator *c;
+  if (int rc = check_comm(fn, intercomm, c); rc != MPI_SUCCESS) return rc;
+  if (!c->inter) return report(intercomm, MPI_ERR_COMM, fn, "not an intercommunicator");
+  if (!newintracomm) return report(intercomm, MPI_ERR_ARG, fn, "newintracomm is NULL");
+  // IMPI 4.9: the criss-cross exchange (IMPI_MERGE_TAG) of (max cid, high):
+  // everything a leader receives comes from the other group, so it keeps
+  // its own high in slot 1 and puts the other group's in slot 2; the value
+  // a non-leader gets back is the remote leader's: (max, their high, ours).
+  std::vector<std::uint64_t> v{odd_max_cid(), static_cast<std::uint64_t>(high != 0), 0};
+  auto fold = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
+    acc[0] = std::max(acc[0], in[0]);
+    acc[2] = in[1];
+  };
+  if (auto s = criss_cross(*c, kMergeTag, v, fold); !s.ok()) return fail(intercomm, fn, s);
+  bool my_high = high != 0;
+  bool remote_high = c->rank == 0 ? v[2] != 0 : v[1] != 0;
+  bool local_first;
+  if (my_high != remote_high)
+    local_first = !my_high;  // the "low" group comes first
+  else
+    local_first = c->world[0] < c->remote_world[0];  // equal: the group of the lower world leader first
+  std::vector<int> world = local_first ? c->world : c->remote_world;
+  const auto &second = local_first ? c->remote_world : c->world;
+  world.insert(world.end(), second.begin(), second.end());
+  auto cid = take_context(v[0]);
+  if (!cid) return fail(intercomm, fn, {cid.error(), cid.message()});
+  *newintracomm = make_comm(*c, world, *cid);
   return MPI_SUCCESS;
 }
 

@@ -94,4 +94,12 @@ CommView view_of(const core::Communicator &comm) {
   return v;
 }
 
+CommView remote_view_of(const core::Communicator &comm) {
+  CommView v = view_of(comm);
+  v.world = comm.remote_world;
+  v.client = comm.remote_client;
+  v.size = static_cast<int>(comm.remote_world.size());
+  return v;
+}
+
 }  // namespace impi::collectives

@@ -50,7 +50,10 @@ class TypedBuffer {
 // Copies count instances of type from one buffer to another of the same layout.
 void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int64_t count);
 
-// The view of a predefined communicator (MPI_COMM_WORLD, MPI_COMM_SELF).
+// The view of an intracommunicator (its collective context).
 CommView view_of(const core::Communicator &comm);
+// An intercommunicator's remote group as point-to-point peers (send and
+// recv name remote ranks), on its collective context.
+CommView remote_view_of(const core::Communicator &comm);
 
 }  // namespace impi::collectives

@@ -940,21 +940,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   (void)request;
   return impi::api::unsupported("MPI_Ineighbor_alltoallw", comm);
 }
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) {
-  (void)local_comm;
-  (void)local_leader;
-  (void)bridge_comm;
-  (void)remote_leader;
-  (void)tag;
-  (void)newintercomm;
-  return impi::api::unsupported("MPI_Intercomm_create", local_comm);
-}
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
-  (void)intercomm;
-  (void)high;
-  (void)newintercomm;
-  return impi::api::unsupported("MPI_Intercomm_merge", intercomm);
-}
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
   (void)recvbuf;
@@ -1764,8 +1749,6 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoall")));
 int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallv")));
 int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallw")));
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm) __attribute__((weak, alias("PMPI_Intercomm_create")));
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) __attribute__((weak, alias("PMPI_Intercomm_merge")));
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce")));
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce_scatter")));
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce_scatter_block")));

@@ -1,0 +1,133 @@
+/* intercomm_check.c - intercommunicators: MPI_Intercomm_create between
+ * two groups (even/odd world ranks, then client 0 against the other
+ * clients), point-to-point across them, MPI_Comm_dup of an
+ * intercommunicator, MPI_Intercomm_merge with both "high" orders and with
+ * equal ones, and MPI_Comm_free. Needs at least 2 procs (and 2 clients for
+ * the second grouping to differ). Prints "rank r of n ok". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int rank, size, failures;
+#define CHECK(cond, ...)                    \
+  do {                                      \
+    if (!(cond)) {                          \
+      if (failures++ < 10) {                \
+        fprintf(stderr, "rank %d: ", rank); \
+        fprintf(stderr, __VA_ARGS__);       \
+        fprintf(stderr, "\n");              \
+      }                                     \
+    }                                       \
+  } while (0)
+
+/* The world ranks of a communicator's (local or remote) group. */
+static void world_ranks(MPI_Group g, int n, int *out) {
+  MPI_Group wg;
+  MPI_Comm_group(MPI_COMM_WORLD, &wg);
+  for (int i = 0; i < n; ++i) MPI_Group_translate_ranks(g, 1, &i, wg, &out[i]);
+  MPI_Group_free(&wg);
+}
+
+static void exercise(MPI_Comm inter, int in_a, const int *a, int na, const int *b, int nb, const char *what) {
+  int flag = 0, rsize = -1, lrank;
+  MPI_Comm_test_inter(inter, &flag);
+  MPI_Comm_remote_size(inter, &rsize);
+  MPI_Comm_rank(inter, &lrank);
+  CHECK(flag && rsize == (in_a ? nb : na), "%s: inter %d remote size %d", what, flag, rsize);
+  MPI_Group rg;
+  MPI_Comm_remote_group(inter, &rg);
+  int w[64];
+  world_ranks(rg, rsize, w);
+  const int *expect = in_a ? b : a;
+  for (int i = 0; i < rsize; ++i) CHECK(w[i] == expect[i], "%s: remote rank %d is world %d, expected %d", what, i, w[i], expect[i]);
+  MPI_Group_free(&rg);
+  /* every rank sends its world rank to remote rank (lrank % rsize); each
+   * remote rank receives from every local rank that targets it */
+  int dest = lrank % rsize, v = rank;
+  MPI_Request rq;
+  MPI_Isend(&v, 1, MPI_INT, dest, 5, inter, &rq);
+  int nsrc = in_a ? nb : na; /* remote group size = senders toward us */
+  for (int s = 0; s < nsrc; ++s) {
+    if (s % (in_a ? na : nb) != lrank) continue;
+    int got = -1;
+    MPI_Status st;
+    MPI_Recv(&got, 1, MPI_INT, s, 5, inter, &st);
+    CHECK(st.MPI_SOURCE == s && got == expect[s], "%s: from remote %d got %d (source %d), expected %d", what, s, got,
+          st.MPI_SOURCE, expect[s]);
+  }
+  MPI_Wait(&rq, MPI_STATUS_IGNORE);
+}
+
+static void merged_check(MPI_Comm inter, int high, int a_first, int in_a, const int *a, int na, const int *b, int nb,
+                         const char *what) {
+  MPI_Comm m;
+  MPI_Intercomm_merge(inter, high, &m);
+  int n, r, w[64];
+  MPI_Comm_size(m, &n);
+  MPI_Comm_rank(m, &r);
+  MPI_Group g;
+  MPI_Comm_group(m, &g);
+  world_ranks(g, n, w);
+  CHECK(n == na + nb, "%s: merged size %d", what, n);
+  for (int i = 0; i < n; ++i) {
+    int want = a_first ? (i < na ? a[i] : b[i - na]) : (i < nb ? b[i] : a[i - nb]);
+    CHECK(w[i] == want, "%s: merged rank %d is world %d, expected %d", what, i, w[i], want);
+  }
+  int sum = 0;
+  MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, m);
+  CHECK(sum == size * (size - 1) / 2, "%s: Allreduce on the merged communicator: %d", what, sum);
+  (void)in_a;
+  MPI_Group_free(&g);
+  MPI_Comm_free(&m);
+}
+
+static void run(int in_a, const char *what) {
+  int a[64], b[64], na = 0, nb = 0;
+  int flags[64];
+  MPI_Allgather(&in_a, 1, MPI_INT, flags, 1, MPI_INT, MPI_COMM_WORLD);
+  for (int i = 0; i < size; ++i) {
+    if (flags[i]) a[na++] = i;
+    else b[nb++] = i;
+  }
+  if (na == 0 || nb == 0) return;
+  MPI_Comm local, inter, dup;
+  MPI_Comm_split(MPI_COMM_WORLD, in_a ? 0 : 1, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, in_a ? b[0] : a[0], 77, &inter);
+  exercise(inter, in_a, a, na, b, nb, what);
+  MPI_Comm_dup(inter, &dup);
+  exercise(dup, in_a, a, na, b, nb, what);
+  merged_check(inter, in_a ? 0 : 1, 1, in_a, a, na, b, nb, what);   /* A low: A first */
+  merged_check(inter, in_a ? 1 : 0, 0, in_a, a, na, b, nb, what);   /* A high: B first */
+  merged_check(inter, 0, a[0] < b[0], in_a, a, na, b, nb, what);    /* equal: lower leader first */
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+  CHECK(inter == MPI_COMM_NULL, "%s: Comm_free", what);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  run(rank % 2 == 0, "even/odd");
+  int *color, flag;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, IMPI_CLIENT_COLOR, &color, &flag);
+  run(*color == 0, "client 0 / the others");
+  /* collectives on intercommunicators are not implemented yet: they say so */
+  {
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 78, &inter);
+    int cls = -1;
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    MPI_Error_class(MPI_Barrier(inter), &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "Barrier on an intercommunicator: class %d", cls);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+  }
+  MPI_Finalize();
+  if (failures) return 1;
+  printf("rank %d of %d ok\n", rank, size);
+  return 0;
+}
