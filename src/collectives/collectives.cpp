@@ -60,4 +60,46 @@ base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scou
   return bcast(c, recvbuf, rcount * c.size, rtype, 0);
 }
 
+base::Status gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                     void *recvbuf, const std::vector<std::int64_t> &rcounts, const std::vector<std::int64_t> &displs,
+                     const pack::TypePtr &rtype, int root) {
+  return impi_gatherv(c, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root);
+}
+
+// Gatherv to rank 0, then Bcast from rank 0 of the blocks as one indexed type.
+base::Status allgatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                        void *recvbuf, const std::vector<std::int64_t> &rcounts,
+                        const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype) {
+  if (auto s = gatherv(c, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, 0); !s.ok()) return s;
+  auto all = pack::Datatype::indexed(rcounts, displs, rtype, false);
+  if (!all) return {all.error(), all.message()};
+  return bcast(c, recvbuf, 1, *all, 0);
+}
+
+base::Status scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                     void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(c.size), scount), displs(counts.size());
+  for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * scount;
+  return impi_scatterv(c, sendbuf, counts, displs, stype, recvbuf, rcount, rtype, root, kScatterTag);
+}
+
+base::Status scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
+                      const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
+                      std::int64_t rcount, const pack::TypePtr &rtype, int root) {
+  return impi_scatterv(c, sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, kScattervTag);
+}
+
+base::Status reduce_scatter(const CommView &c, const void *sendbuf, void *recvbuf,
+                            const std::vector<std::int64_t> &counts, const pack::TypePtr &type, const Reduction &op) {
+  std::int64_t total = 0;
+  std::vector<std::int64_t> displs;
+  for (auto n : counts) {
+    displs.push_back(total);
+    total += n;
+  }
+  TypedBuffer all(type, total);
+  if (auto s = reduce(c, sendbuf, all.get(), total, type, op, 0); !s.ok()) return s;
+  return scatterv(c, all.get(), counts, displs, type, recvbuf, counts[static_cast<std::size_t>(c.rank)], type, 0);
+}
+
 }  // namespace impi::collectives

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "base/errc.hpp"
 #include "collectives/comm_view.hpp"
@@ -32,6 +33,32 @@ base::Status gather(const CommView &c, const void *sendbuf, std::int64_t scount,
                     void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
 base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                        void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype);
+// The v forms: counts and displacements (in extents of the type) per rank.
+base::Status gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                     void *recvbuf, const std::vector<std::int64_t> &rcounts, const std::vector<std::int64_t> &displs,
+                     const pack::TypePtr &rtype, int root);
+base::Status allgatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                        void *recvbuf, const std::vector<std::int64_t> &rcounts,
+                        const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype);
+// recvbuf == nullptr at the root: MPI_IN_PLACE.
+base::Status scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                     void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
+base::Status scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
+                      const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
+                      std::int64_t rcount, const pack::TypePtr &rtype, int root);
+// One block per peer: count instances of type at a byte displacement.
+struct Block {
+  std::int64_t count = 0;
+  pack::TypePtr type;
+  std::int64_t byte_disp = 0;
+};
+base::Status alltoallw(const CommView &c, const void *sendbuf, const std::vector<Block> &send, void *recvbuf,
+                       const std::vector<Block> &recv, int tag);
+// Reduce to rank 0, then Scatterv of the result (IMPI: no tag of its own).
+base::Status reduce_scatter(const CommView &c, const void *sendbuf, void *recvbuf,
+                            const std::vector<std::int64_t> &counts, const pack::TypePtr &type, const Reduction &op);
+base::Status scan(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                  const pack::TypePtr &type, const Reduction &op, bool exclusive);
 
 // The context id of a new communicator made from `parent` (IMPI 4.3); every
 // rank of `parent` calls it. Error "out of contexts" when none is left.

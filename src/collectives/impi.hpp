@@ -13,6 +13,12 @@ namespace impi::collectives {
 constexpr int kBarrierTag = 110;
 constexpr int kBcastTag = 120;
 constexpr int kGatherTag = 130;
+constexpr int kGathervTag = 140;
+constexpr int kScatterTag = 150;
+constexpr int kScattervTag = 160;
+constexpr int kAlltoallTag = 170;
+constexpr int kAlltoallvTag = 180;
+constexpr int kScanTag = 200;
 constexpr int kReduceTag = 190;
 
 // Linear or logarithmic among n masters: linear iff n < MAXLINEAR (spec
@@ -23,6 +29,12 @@ base::Status impi_barrier(const CommView &c);
 base::Status impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
 base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                          const pack::TypePtr &type, const Reduction &op, int root);
+base::Status impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                          void *recvbuf, const std::vector<std::int64_t> &rcounts,
+                          const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int root);
+base::Status impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
+                           const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
+                           std::int64_t rcount, const pack::TypePtr &rtype, int root, int tag);
 base::Status impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                          void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
 

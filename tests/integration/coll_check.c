@@ -1,5 +1,6 @@
-/* coll_check.c - MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Gather and
- * MPI_Allgather on MPI_COMM_WORLD, from every root, with contents checked:
+/* coll_check.c - every blocking collective on MPI_COMM_WORLD (Bcast,
+ * Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
+ * Reduce_scatter(_block), Scan, Exscan), from every root, with contents checked:
  * counts 0, 1, 1000 and 200000 ints (long messages across clients),
  * doubles, a strided derived type, MPI_IN_PLACE, a user-defined
  * non-commutative operation (2x2 matrix product: the result must be
@@ -141,6 +142,123 @@ int main(int argc, char **argv) {
           "Allgather in place failed");
     for (int i = 0; i < size * 1000; ++i)
       if (g[i] != i) { CHECK(0, "Allgather in place: [%d] = %d", i, g[i]); break; }
+  }
+  /* the v forms, scatter, alltoall, reduce_scatter, scan: rank r contributes
+   * r + 1 ints to the v forms */
+  {
+    int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
+    int total = 0;
+    for (int r = 0; r < size; ++r) {
+      counts[r] = r + 1;
+      displs[r] = total + r; /* a gap of r ints before each block */
+      total += r + 1 + r;
+    }
+    int *big = malloc((size_t)(total + 8) * sizeof(int)), mine[64];
+    for (int root = 0; root < size; ++root) {
+      /* Gatherv */
+      for (int i = 0; i <= rank; ++i) mine[i] = rank * 100 + i;
+      for (int i = 0; i < total; ++i) big[i] = -1;
+      CHECK(MPI_Gatherv(mine, rank + 1, MPI_INT, big, counts, displs, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Gatherv failed");
+      if (rank == root)
+        for (int r = 0; r < size; ++r)
+          for (int i = 0; i <= r; ++i)
+            if (big[displs[r] + i] != r * 100 + i) { CHECK(0, "Gatherv root %d: rank %d [%d] = %d", root, r, i, big[displs[r] + i]); r = size; break; }
+      /* Scatterv back, and Scatter of one int each */
+      for (int i = 0; i < 64; ++i) mine[i] = -1;
+      if (rank == root)
+        for (int r = 0; r < size; ++r)
+          for (int i = 0; i <= r; ++i) big[displs[r] + i] = root * 1000 + r * 10 + i;
+      CHECK(MPI_Scatterv(big, counts, displs, MPI_INT, mine, rank + 1, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Scatterv failed");
+      for (int i = 0; i <= rank; ++i)
+        if (mine[i] != root * 1000 + rank * 10 + i) { CHECK(0, "Scatterv root %d: [%d] = %d", root, i, mine[i]); break; }
+      int one = -1;
+      if (rank == root)
+        for (int r = 0; r < size; ++r) big[r] = root * 7 + r;
+      CHECK(MPI_Scatter(big, 1, MPI_INT, rank == root && root % 2 ? MPI_IN_PLACE : &one, 1, MPI_INT, root,
+                        MPI_COMM_WORLD) == MPI_SUCCESS, "Scatter failed");
+      if (!(rank == root && root % 2)) CHECK(one == root * 7 + rank, "Scatter root %d: %d", root, one);
+    }
+    /* Allgatherv */
+    for (int i = 0; i <= rank; ++i) mine[i] = rank * 100 + i;
+    for (int i = 0; i < total; ++i) big[i] = -1;
+    CHECK(MPI_Allgatherv(mine, rank + 1, MPI_INT, big, counts, displs, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Allgatherv failed");
+    for (int r = 0; r < size; ++r)
+      for (int i = 0; i <= r; ++i)
+        if (big[displs[r] + i] != r * 100 + i) { CHECK(0, "Allgatherv: rank %d [%d] = %d", r, i, big[displs[r] + i]); r = size; break; }
+    /* Alltoall: block j of rank i is i*1000+j */
+    int *s2 = malloc((size_t)size * 2 * sizeof(int)), *r2 = malloc((size_t)size * 2 * sizeof(int));
+    for (int j = 0; j < size; ++j) { s2[2 * j] = rank * 1000 + j; s2[2 * j + 1] = -rank; }
+    CHECK(MPI_Alltoall(s2, 2, MPI_INT, r2, 2, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS, "Alltoall failed");
+    for (int j = 0; j < size; ++j)
+      CHECK(r2[2 * j] == j * 1000 + rank && r2[2 * j + 1] == -j, "Alltoall: from %d got %d %d", j, r2[2 * j], r2[2 * j + 1]);
+    for (int j = 0; j < size; ++j) { r2[2 * j] = rank * 1000 + j; r2[2 * j + 1] = -rank; }
+    CHECK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r2, 2, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Alltoall in place failed");
+    for (int j = 0; j < size; ++j)
+      CHECK(r2[2 * j] == j * 1000 + rank && r2[2 * j + 1] == -j, "Alltoall in place: from %d got %d", j, r2[2 * j]);
+    /* Alltoallv: rank i sends j+1 ints to j; all equal to i*100+j */
+    int *sc = malloc((size_t)size * sizeof(int)), *sd = malloc((size_t)size * sizeof(int));
+    int *rc = malloc((size_t)size * sizeof(int)), *rd = malloc((size_t)size * sizeof(int));
+    int *sv = malloc((size_t)(size * size + size) * sizeof(int)), *rv = malloc((size_t)(size * (rank + 1) + 1) * sizeof(int));
+    int off = 0;
+    for (int j = 0; j < size; ++j) {
+      sc[j] = j + 1; sd[j] = off;
+      for (int i = 0; i <= j; ++i) sv[off + i] = rank * 100 + j;
+      off += j + 1;
+      rc[j] = rank + 1; rd[j] = j * (rank + 1);
+    }
+    CHECK(MPI_Alltoallv(sv, sc, sd, MPI_INT, rv, rc, rd, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS, "Alltoallv failed");
+    for (int j = 0; j < size; ++j)
+      for (int i = 0; i <= rank; ++i)
+        if (rv[rd[j] + i] != j * 100 + rank) { CHECK(0, "Alltoallv: from %d [%d] = %d", j, i, rv[rd[j] + i]); j = size; break; }
+    /* Reduce_scatter(_block): element k of every rank's input is k + rank */
+    int *in = malloc((size_t)total * sizeof(int)), *outv = malloc(64 * sizeof(int));
+    int n_all = 0;
+    for (int r = 0; r < size; ++r) n_all += counts[r];
+    for (int k = 0; k < n_all; ++k) in[k] = k + rank;
+    CHECK(MPI_Reduce_scatter(in, outv, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce_scatter failed");
+    int first = 0;
+    for (int r = 0; r < rank; ++r) first += counts[r];
+    for (int i = 0; i <= rank; ++i)
+      CHECK(outv[i] == size * (first + i) + size * (size - 1) / 2, "Reduce_scatter: [%d] = %d", i, outv[i]);
+    for (int k = 0; k < 2 * size; ++k) in[k] = k + rank;
+    CHECK(MPI_Reduce_scatter_block(in, outv, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce_scatter_block failed");
+    for (int i = 0; i < 2; ++i)
+      CHECK(outv[i] == size * (2 * rank + i) + size * (size - 1) / 2, "Reduce_scatter_block: [%d] = %d", i, outv[i]);
+    /* Scan / Exscan (sum), and Scan with the non-commutative matrix product */
+    int x = rank + 1, sum = -1, ex = -1;
+    CHECK(MPI_Scan(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Scan failed");
+    CHECK(sum == (rank + 1) * (rank + 2) / 2, "Scan: %d", sum);
+    CHECK(MPI_Exscan(&x, &ex, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Exscan failed");
+    if (rank > 0) CHECK(ex == rank * (rank + 1) / 2, "Exscan: %d", ex);
+    x = rank + 1;
+    CHECK(MPI_Scan(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS && x == rank + 1, "Scan in place: %d", x);
+    {
+      MPI_Datatype mat;
+      MPI_Op mul;
+      MPI_Type_contiguous(4, MPI_LONG_LONG, &mat);
+      MPI_Type_commit(&mat);
+      MPI_Op_create(matmul, 0, &mul);
+      long long m[4], out[4], want[4] = {1, 0, 0, 1};
+      mat_of(rank, m);
+      for (int r = 0; r <= rank; ++r) {
+        long long xm[4];
+        int len = 1;
+        MPI_Datatype d = mat;
+        mat_of(r, xm);
+        matmul(want, xm, &len, &d);
+        memcpy(want, xm, sizeof xm);
+      }
+      MPI_Scan(m, out, 1, mat, mul, MPI_COMM_WORLD);
+      CHECK(memcmp(out, want, sizeof want) == 0, "non-commutative Scan: {%lld %lld %lld %lld}", out[0], out[1], out[2], out[3]);
+      MPI_Op_free(&mul);
+      MPI_Type_free(&mat);
+    }
+    free(counts); free(displs); free(big); free(s2); free(r2); free(sc); free(sd); free(rc); free(rd);
+    free(sv); free(rv); free(in); free(outv);
   }
   /* errors */
   {

@@ -18,51 +18,6 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   (void)win;
   return impi::api::unsupported("MPI_Accumulate", MPI_COMM_NULL);
 }
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)displs;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Allgatherv", comm);
-}
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Alltoall", comm);
-}
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Alltoallv", comm);
-}
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtypes;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtypes;
-  (void)comm;
-  return impi::api::unsupported("MPI_Alltoallw", comm);
-}
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   (void)comm;
   (void)rank;
@@ -246,15 +201,6 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outnei
   (void)outneighbors;
   (void)weighted;
   return impi::api::unsupported("MPI_Dist_graph_neighbors_count", comm);
-}
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  return impi::api::unsupported("MPI_Exscan", comm);
 }
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   (void)origin_addr;
@@ -666,18 +612,6 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   (void)datatype;
   (void)status;
   return impi::api::unsupported_file("MPI_File_write_shared");
-}
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)displs;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  return impi::api::unsupported("MPI_Gatherv", comm);
 }
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   (void)origin_addr;
@@ -1102,24 +1036,6 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
   (void)request;
   return impi::api::unsupported("MPI_Raccumulate", MPI_COMM_NULL);
 }
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  return impi::api::unsupported("MPI_Reduce_scatter", comm);
-}
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  return impi::api::unsupported("MPI_Reduce_scatter_block", comm);
-}
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
   (void)datarep;
   (void)read_conversion_fn;
@@ -1167,38 +1083,6 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
   (void)win;
   (void)request;
   return impi::api::unsupported("MPI_Rput", MPI_COMM_NULL);
-}
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  return impi::api::unsupported("MPI_Scan", comm);
-}
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  return impi::api::unsupported("MPI_Scatter", comm);
-}
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)displs;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  return impi::api::unsupported("MPI_Scatterv", comm);
 }
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
   (void)c_status;
@@ -1633,10 +1517,6 @@ int PMPI_Win_wait(MPI_Win win) {
 
 // MPI_ names of the functions above (see gen_alias_include).
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Accumulate")));
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Allgatherv")));
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoall")));
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallv")));
-int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Alltoallw")));
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) __attribute__((weak, alias("PMPI_Cart_coords")));
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) __attribute__((weak, alias("PMPI_Cart_create")));
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) __attribute__((weak, alias("PMPI_Cart_get")));
@@ -1661,7 +1541,6 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) __attribute__((weak, alias("PMPI_Dist_graph_create_adjacent")));
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) __attribute__((weak, alias("PMPI_Dist_graph_neighbors")));
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) __attribute__((weak, alias("PMPI_Dist_graph_neighbors_count")));
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Exscan")));
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Fetch_and_op")));
 int MPI_File_call_errhandler(MPI_File fh, int errorcode) __attribute__((weak, alias("PMPI_File_call_errhandler")));
 int MPI_File_close(MPI_File *fh) __attribute__((weak, alias("PMPI_File_close")));
@@ -1722,7 +1601,6 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
 int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) __attribute__((weak, alias("PMPI_File_write_ordered_begin")));
 int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_ordered_end")));
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_shared")));
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Gatherv")));
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Get")));
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Get_accumulate")));
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) __attribute__((weak, alias("PMPI_Graph_create")));
@@ -1765,15 +1643,10 @@ int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PM
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter")));
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Reduce_scatter_block")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget")));
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget_accumulate")));
 int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rput")));
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scan")));
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scatter")));
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak, alias("PMPI_Scatterv")));
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) __attribute__((weak, alias("PMPI_Status_c2f")));
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) __attribute__((weak, alias("PMPI_Status_f2c")));
 int MPI_T_category_changed(int *stamp) __attribute__((weak, alias("PMPI_T_category_changed")));
