@@ -417,6 +417,49 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   return MPI_SUCCESS;
 }
 
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+  // Completes inside the call (every rank of comm must be calling it), then
+  // returns a request that is already complete.
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Comm_idup", "request is NULL");
+  if (int rc = PMPI_Comm_dup(comm, newcomm); rc != MPI_SUCCESS) return rc;
+  *request = impi::api::new_completed_request();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
+  const char *fn = "MPI_Comm_create_group";
+  Communicator *c;
+  const Group *g;
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_group(fn, group, g); rc != MPI_SUCCESS) return rc;
+  if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  if (c->inter) return report(comm, MPI_ERR_COMM, fn, "comm must be an intracommunicator");
+  if (tag < 0) return report(comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
+  for (int w : g->world)
+    if (rank_in(c->world, w) == MPI_UNDEFINED)
+      return report(comm, MPI_ERR_GROUP, fn, "the group is not a subset of the communicator's group");
+  int me = rank_in(g->world, my_world_rank());
+  if (me == MPI_UNDEFINED) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  // Only the group's members call it: the context agreement runs among
+  // them, on comm's point-to-point context with the user's tag (so that
+  // concurrent calls with different tags stay apart).
+  coll::CommView v = coll::view_of(*c);
+  v.rank = me;
+  v.size = static_cast<int>(g->world.size());
+  v.world = g->world;
+  v.client.clear();
+  for (int w : g->world) v.client.push_back(client_of(w));
+  v.context = c->context_id;
+  v.tag_override = tag;
+  auto cid = coll::agree_context(v);
+  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
+  *newcomm = make_comm(*c, g->world, *cid);
+  return MPI_SUCCESS;
+}
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   const char *fn = "MPI_Comm_split";
   Communicator *c;

@@ -51,5 +51,8 @@ core::Communicator *lookup_comm(MPI_Comm comm);
 // user communicator).
 MPI_Comm new_comm_handle(std::unique_ptr<core::Communicator> c);
 bool free_comm_handle(MPI_Comm comm);
+// A request handle that is already complete, with an empty status (for
+// operations that finish inside the call that starts them).
+MPI_Request new_completed_request();
 
 }  // namespace impi::api

@@ -131,6 +131,21 @@ RequestPtr null_peer_request(impi::core::Request::Kind kind) {
   return r;
 }
 
+}  // namespace
+
+namespace impi::api {
+MPI_Request new_completed_request() {
+  auto r = std::make_shared<impi::core::Request>();
+  r->kind = impi::core::Request::Kind::recv;
+  r->done = true;
+  r->status.source = MPI_ANY_SOURCE;  // an empty status (MPI-3.1 3.7.3)
+  r->status.tag = MPI_ANY_TAG;
+  return new_request(std::move(r));
+}
+}  // namespace impi::api
+
+namespace {
+
 void set_status(MPI_Status *st, const impi::core::Request &r, int err) {
   if (st == MPI_STATUS_IGNORE) return;
   st->impi_cancelled = r.cancelled;

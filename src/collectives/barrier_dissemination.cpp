@@ -7,7 +7,7 @@
 namespace impi::collectives {
 
 base::Status barrier_dissemination(const CommView &c) {
-  constexpr int kTag = 110;  // the collective context is ours alone: any tag
+  const int kTag = c.tag_override >= 0 ? c.tag_override : 110;  // the collective context is ours alone
   for (int dist = 1; dist < c.size; dist <<= 1) {
     int to = (c.rank + dist) % c.size, from = (c.rank - dist + c.size) % c.size;
     // Receive posted first, then send: no rank waits on a send.

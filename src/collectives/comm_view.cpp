@@ -16,6 +16,7 @@ bool CommView::spans_clients() const {
 
 base::Status CommView::send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
                             int tag) const {
+  if (tag_override >= 0) tag = tag_override;
   int w = world[static_cast<std::size_t>(dest)];
   core::RequestPtr r;
   if (p2p->remote(w)) {
@@ -30,6 +31,7 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
 }
 
 base::Status CommView::recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
+  if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
   auto r = p2p->irecv(buf, count, type, source, tag, context, &storage);
   p2p->wait_until([&] { return p2p->completed(*r); });
@@ -49,6 +51,7 @@ base::Status CommView::recv_empty(int source, int tag) const {
 base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
                                 void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
                                 int tag) const {
+  if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
   auto r = p2p->irecv(rbuf, rcount, rtype, source, tag, context, &storage);
   if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) return s;

@@ -20,6 +20,14 @@ static int rank, size, failures;
     }                                       \
   } while (0)
 
+static int handler_calls, handler_class;
+static MPI_Comm handler_comm;
+static void on_error(MPI_Comm *comm, int *code, ...) {
+  ++handler_calls;
+  handler_comm = *comm;
+  MPI_Error_class(*code, &handler_class);
+}
+
 /* Point-to-point around the ring and a few collectives on `c`; `tag_base`
  * names the check. */
 static void exercise(MPI_Comm c, const char *what) {
@@ -208,19 +216,57 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&node);
   }
 
+  /* 5b. create_group (only the members call it), idup, a user error handler */
+  {
+    MPI_Group wg, evens;
+    MPI_Comm c;
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int ranges[1][3] = {{0, size - 1, 2}};
+    MPI_Group_range_incl(wg, 1, ranges, &evens);
+    if (rank % 2 == 0) {
+      MPI_Comm_create_group(MPI_COMM_WORLD, evens, 42, &c);
+      exercise(c, "create_group");
+      MPI_Comm_free(&c);
+    }
+    MPI_Group_free(&wg);
+    MPI_Group_free(&evens);
+    MPI_Request rq;
+    MPI_Comm d;
+    MPI_Comm_idup(MPI_COMM_WORLD, &d, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    exercise(d, "idup");
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(on_error, &eh);
+    MPI_Comm_set_errhandler(d, eh);
+    int v = 0;
+    handler_calls = 0;
+    MPI_Send(&v, 1, MPI_INT, -5, 0, d);
+    CHECK(handler_calls == 1 && handler_comm == d && handler_class == MPI_ERR_RANK,
+          "user error handler: %d calls, class %d", handler_calls, handler_class);
+    MPI_Errhandler_free(&eh);
+    MPI_Comm_free(&d);
+  }
+
   /* 6. many communicators: their contexts must agree everywhere (or the
-   * exchange on each would not match) and never collide */
+   * exchange on each would not match) and never collide: three live at
+   * once, each carrying its own value, received in the other order */
   {
     for (int i = 0; i < rounds; ++i) {
-      MPI_Comm d;
-      MPI_Comm_dup(MPI_COMM_WORLD, &d);
-      int v = i, got = -1, to = (rank + 1) % size, from = (rank + size - 1) % size;
-      MPI_Sendrecv(&v, 1, MPI_INT, to, 0, &got, 1, MPI_INT, from, 0, d, MPI_STATUS_IGNORE);
-      if (got != i) {
-        CHECK(0, "round %d: got %d", i, got);
+      MPI_Comm d[3];
+      MPI_Request rq[3];
+      int to = (rank + 1) % size, from = (rank + size - 1) % size, v[3], got[3] = {-1, -1, -1};
+      for (int j = 0; j < 3; ++j) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &d[j]);
+        v[j] = i * 3 + j;
+        MPI_Isend(&v[j], 1, MPI_INT, to, 0, d[j], &rq[j]);
+      }
+      for (int j = 2; j >= 0; --j) MPI_Recv(&got[j], 1, MPI_INT, from, 0, d[j], MPI_STATUS_IGNORE);
+      MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+      if (got[0] != i * 3 || got[1] != i * 3 + 1 || got[2] != i * 3 + 2) {
+        CHECK(0, "round %d: got %d %d %d", i, got[0], got[1], got[2]);
         break;
       }
-      MPI_Comm_free(&d);
+      for (int j = 0; j < 3; ++j) MPI_Comm_free(&d[j]);
     }
   }
   MPI_Finalize();

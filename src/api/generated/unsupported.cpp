@@ -95,13 +95,6 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
   (void)newcomm;
   return impi::api::unsupported("MPI_Comm_connect", comm);
 }
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
-  (void)comm;
-  (void)group;
-  (void)tag;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_create_group", comm);
-}
 int PMPI_Comm_disconnect(MPI_Comm *comm) {
   (void)comm;
   return impi::api::unsupported("MPI_Comm_disconnect", MPI_COMM_NULL);
@@ -109,12 +102,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm) {
 int PMPI_Comm_get_parent(MPI_Comm *parent) {
   (void)parent;
   return impi::api::unsupported("MPI_Comm_get_parent", MPI_COMM_NULL);
-}
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-  (void)comm;
-  (void)newcomm;
-  (void)request;
-  return impi::api::unsupported("MPI_Comm_idup", comm);
 }
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
   (void)fd;
@@ -1528,10 +1515,8 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) __attribute__((weak, alias("PMPI_
 int MPI_Close_port(const char *port_name) __attribute__((weak, alias("PMPI_Close_port")));
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_accept")));
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_connect")));
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_create_group")));
 int MPI_Comm_disconnect(MPI_Comm *comm) __attribute__((weak, alias("PMPI_Comm_disconnect")));
 int MPI_Comm_get_parent(MPI_Comm *parent) __attribute__((weak, alias("PMPI_Comm_get_parent")));
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) __attribute__((weak, alias("PMPI_Comm_idup")));
 int MPI_Comm_join(int fd, MPI_Comm *intercomm) __attribute__((weak, alias("PMPI_Comm_join")));
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn")));
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn_multiple")));
