@@ -41,9 +41,11 @@ base::Status reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::
 }
 
 // IMPI 4.21: Reduce to rank 0, then Bcast from rank 0 (what LAM/MPI does;
-// the context-id agreement depends on it). Native: the same for now.
+// the context-id agreement depends on it). Native, commutative: recursive doubling.
 base::Status allreduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                        const pack::TypePtr &type, const Reduction &op) {
+  if (!c.spans_clients() && op.commutative && c.size > 1)
+    return allreduce_recursive_doubling(c, sendbuf, recvbuf, count, type, op, kReduceTag);
   if (auto s = reduce(c, sendbuf, recvbuf, count, type, op, 0); !s.ok()) return s;
   return bcast(c, recvbuf, count, type, 0);
 }

@@ -5,6 +5,7 @@
 #include "pack/predefined.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace impi::collectives {
 
@@ -68,14 +69,39 @@ std::vector<int> CommView::locals_of(int r) const {
   return out;
 }
 
+namespace {
+thread_local std::vector<std::vector<std::byte>> t_pool;  // spare buffers, kept for reuse
+constexpr std::size_t kPoolKeep = 4;
+}  // namespace
+
 TypedBuffer::TypedBuffer(const pack::TypePtr &type, std::int64_t count) {
   std::int64_t span = count > 0 ? type->true_extent() + (count - 1) * type->extent() : 0;
-  store_.resize(static_cast<std::size_t>(std::max<std::int64_t>(span, 1)));
+  auto n = static_cast<std::size_t>(std::max<std::int64_t>(span, 1));
+  // The smallest pooled buffer that is big enough, else the biggest (it grows).
+  std::size_t best = t_pool.size();
+  for (std::size_t i = 0; i < t_pool.size(); ++i)
+    if (best == t_pool.size() || (t_pool[i].size() >= n && (t_pool[best].size() < n || t_pool[i].size() < t_pool[best].size())) ||
+        (t_pool[best].size() < n && t_pool[i].size() > t_pool[best].size()))
+      best = i;
+  if (best < t_pool.size()) {
+    store_ = std::move(t_pool[best]);
+    t_pool.erase(t_pool.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  if (store_.size() < n) store_.resize(n);
   base_ = store_.data() - type->true_lb();
+}
+
+TypedBuffer::~TypedBuffer() {
+  if (t_pool.size() < kPoolKeep) t_pool.push_back(std::move(store_));
 }
 
 void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int64_t count) {
   if (count <= 0 || from == to) return;
+  if (type->is_contiguous()) {
+    std::memcpy(static_cast<std::byte *>(to) + type->lb(), static_cast<const std::byte *>(from) + type->lb(),
+                static_cast<std::size_t>(type->size() * count));
+    return;
+  }
   pack::PackCursor out(type, count);
   std::vector<std::byte> packed(static_cast<std::size_t>(out.total()));
   out.pack(from, packed);

@@ -38,9 +38,14 @@ struct CommView {
 
 // A scratch buffer for `count` instances of a type, addressed like a user
 // buffer (get() is where instance 0's origin would be).
+// Storage comes from a small per-thread pool: collectives call this on
+// every operation, and fresh large allocations cost a page fault per page.
 class TypedBuffer {
  public:
   TypedBuffer(const pack::TypePtr &type, std::int64_t count);
+  ~TypedBuffer();
+  TypedBuffer(const TypedBuffer &) = delete;
+  TypedBuffer &operator=(const TypedBuffer &) = delete;
   void *get() { return base_; }
 
  private:

@@ -23,6 +23,9 @@ base::Status reduce_binomial(const CommView &c, const std::vector<int> &ranks, s
 // Every rank of the communicator sends to the root, which folds in rank
 // order: x0 op (x1 op (... op x(p-1))). For non-commutative operations
 // (IMPI 4.16 does the same across clients).
+// Allreduce for commutative operations, sendbuf may equal recvbuf.
+base::Status allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                                          const pack::TypePtr &type, const Reduction &op, int tag);
 base::Status reduce_fold_in_order(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                                   const pack::TypePtr &type, const Reduction &op, int root, int tag);
 

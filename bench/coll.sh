@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# coll.sh - collective latency on this machine, side by side: impi, Open
+# MPI, MPICH (when installed), each running bench/coll_bench.c built by its
+# own wrapper; rounds interleaved, medians per size, ratios theirs/ours
+# (>1: impi faster), "vs best" against the better peer.
+# Usage: bench/coll.sh [build-dir] [rounds] [np] [max_bytes] [ops]
+#   ops: space-separated (default: barrier bcast reduce allreduce allgather alltoall)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rounds=${2:-3}
+np=${3:-4}
+max=${4:-1048576}
+ops=${5:-barrier bcast reduce allreduce allgather alltoall}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=$here/bench/coll_bench.c
+"$build/bin/mpicc" -O2 -o "$work/impi" "$src"
+libs=(impi)
+run_impi() { "$build/bin/impirun" -np "$np" "$work/impi" "$@"; }
+if command -v mpicc.openmpi >/dev/null; then
+  mpicc.openmpi -O2 -o "$work/ompi" "$src" 2>/dev/null; libs+=(ompi)
+fi
+run_ompi() {
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np "$np" --oversubscribe \
+    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
+}
+if command -v mpicc.mpich >/dev/null; then
+  mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
+fi
+run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs, 1 client"
+for op in $ops; do
+  for r in $(seq "$rounds"); do
+    for l in "${libs[@]}"; do "run_$l" "$op" "$max" | sed "s/^/$l $op /" >> "$work/all"; done
+  done
+done
+python3 - "$work/all" "${libs[@]}" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+libs = sys.argv[2:]
+for op in dict.fromkeys(r[1] for r in rows):
+    sizes = sorted({int(r[2]) for r in rows if r[1] == op})
+    peers = [l for l in libs if l in ("ompi", "mpich")]
+    print(f"\n{op} (us per call, max over ranks), median of rounds")
+    print(f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:]) +
+          (f"{'vs best':>10}" if peers else ""))
+    for s in sizes:
+        med = {l: statistics.median(float(r[3]) for r in rows if r[0] == l and r[1] == op and int(r[2]) == s) for l in libs}
+        line = f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{med[l] / med['impi']:>9.2f}x" for l in libs[1:])
+        if peers:
+            line += f"{min(med[l] for l in peers) / med['impi']:>9.2f}x"
+        print(line)
+PY
