@@ -58,6 +58,11 @@ base::Status gather(const CommView &c, const void *sendbuf, std::int64_t scount,
 // IMPI (our design): Gather to rank 0, then Bcast from rank 0.
 base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                        void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype) {
+  if (!c.spans_clients()) {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(c.size), rcount), displs(counts.size());
+    for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * rcount;
+    return allgather_ring(c, sendbuf, scount, stype, recvbuf, counts, displs, rtype, kGatherTag);
+  }
   if (auto s = gather(c, sendbuf, scount, stype, recvbuf, rcount, rtype, 0); !s.ok()) return s;
   return bcast(c, recvbuf, rcount * c.size, rtype, 0);
 }
@@ -72,6 +77,7 @@ base::Status gatherv(const CommView &c, const void *sendbuf, std::int64_t scount
 base::Status allgatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                         void *recvbuf, const std::vector<std::int64_t> &rcounts,
                         const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype) {
+  if (!c.spans_clients()) return allgather_ring(c, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, kGathervTag);
   if (auto s = gatherv(c, sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, 0); !s.ok()) return s;
   auto all = pack::Datatype::indexed(rcounts, displs, rtype, false);
   if (!all) return {all.error(), all.message()};

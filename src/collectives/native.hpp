@@ -26,6 +26,10 @@ base::Status reduce_binomial(const CommView &c, const std::vector<int> &ranks, s
 // Allreduce for commutative operations, sendbuf may equal recvbuf.
 base::Status allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                                           const pack::TypePtr &type, const Reduction &op, int tag);
+// Allgather(v) along a ring; sendbuf may be recvbuf's own block (in place).
+base::Status allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                            void *recvbuf, const std::vector<std::int64_t> &rcounts,
+                            const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int tag);
 base::Status reduce_fold_in_order(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                                   const pack::TypePtr &type, const Reduction &op, int root, int tag);
 

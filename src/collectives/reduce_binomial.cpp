@@ -15,18 +15,20 @@ base::Status reduce_binomial(const CommView &c, const std::vector<int> &ranks, s
   if (me == n) return {};
   const std::size_t v = (me + n - root_pos) % n;
   auto rank_of = [&](std::size_t vv) { return ranks[(vv + root_pos) % n]; };
-  TypedBuffer acc(type, count), tmp(type, count);
-  copy_typed(sendbuf, acc.get(), type, count);
+  // A leaf (v odd, or no child in range) sends its own buffer as it is; the
+  // root accumulates straight into `result`; others into a scratch buffer.
+  const bool leaf = (v & 1) || v + 1 >= n;
+  if (leaf && v != 0) return c.send(sendbuf, count, type, rank_of(v - (v & (~v + 1))), tag);
+  TypedBuffer scratch(type, v == 0 ? 1 : count), tmp(type, count);
+  void *acc = v == 0 ? result : scratch.get();
+  copy_typed(sendbuf, acc, type, count);
   for (std::size_t mask = 1; mask < n; mask <<= 1) {
-    if (v & mask) {
-      return c.send(acc.get(), count, type, rank_of(v - mask), tag);
-    }
+    if (v & mask) return c.send(acc, count, type, rank_of(v - mask), tag);
     if (v + mask < n) {
       if (auto s = c.recv(tmp.get(), count, type, rank_of(v + mask), tag); !s.ok()) return s;
-      op.combine(tmp.get(), acc.get());
+      op.combine(tmp.get(), acc);
     }
   }
-  copy_typed(acc.get(), result, type, count);
   return {};
 }
 
