@@ -7,7 +7,7 @@
 
 namespace impi::collectives {
 
-base::Status allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+Task allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                             void *recvbuf, const std::vector<std::int64_t> &rcounts,
                             const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int tag) {
   const int p = c.size, me = c.rank;
@@ -21,12 +21,12 @@ base::Status allgather_ring(const CommView &c, const void *sendbuf, std::int64_t
   const int right = (me + 1) % p, left = (me - 1 + p) % p;
   for (int k = 0; k < p - 1; ++k) {
     int out = (me - k + p) % p, in = (me - k - 1 + p) % p;
-    if (auto s = c.sendrecv(block(out), rcounts[static_cast<std::size_t>(out)], rtype, right, block(in),
+    if (auto s = co_await c.exchange(block(out), rcounts[static_cast<std::size_t>(out)], rtype, right, block(in),
                             rcounts[static_cast<std::size_t>(in)], rtype, left, tag);
         !s.ok())
-      return s;
+      co_return s;
   }
-  return {};
+  co_return {};
 }
 
 }  // namespace impi::collectives

@@ -10,7 +10,7 @@
 
 namespace impi::collectives {
 
-base::Status allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+Task allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                                           const pack::TypePtr &type, const Reduction &op, int tag) {
   const int p = c.size, me = c.rank;
   int pof2 = 1;
@@ -21,10 +21,10 @@ base::Status allreduce_recursive_doubling(const CommView &c, const void *sendbuf
   int newrank;
   if (me < 2 * rem) {
     if (me % 2 == 0) {  // hand over, wait for the result
-      if (auto s = c.send(recvbuf, count, type, me + 1, tag); !s.ok()) return s;
-      return c.recv(recvbuf, count, type, me + 1, tag);
+      if (auto s = co_await c.isend(recvbuf, count, type, me + 1, tag); !s.ok()) co_return s;
+      co_return co_await c.irecv(recvbuf, count, type, me + 1, tag);
     }
-    if (auto s = c.recv(tmp.get(), count, type, me - 1, tag); !s.ok()) return s;
+    if (auto s = co_await c.irecv(tmp.get(), count, type, me - 1, tag); !s.ok()) co_return s;
     op.combine(tmp.get(), recvbuf);
     newrank = me / 2;
   } else {
@@ -33,11 +33,11 @@ base::Status allreduce_recursive_doubling(const CommView &c, const void *sendbuf
   for (int mask = 1; mask < pof2; mask <<= 1) {
     int partner_new = newrank ^ mask;
     int partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
-    if (auto s = c.sendrecv(recvbuf, count, type, partner, tmp.get(), count, type, partner, tag); !s.ok()) return s;
+    if (auto s = co_await c.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner, tag); !s.ok()) co_return s;
     op.combine(tmp.get(), recvbuf);
   }
-  if (me < 2 * rem) return c.send(recvbuf, count, type, me - 1, tag);  // (odd ones of the pairs)
-  return {};
+  if (me < 2 * rem) co_return co_await c.isend(recvbuf, count, type, me - 1, tag);  // (odd ones of the pairs)
+  co_return {};
 }
 
 }  // namespace impi::collectives

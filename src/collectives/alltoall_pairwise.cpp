@@ -5,10 +5,11 @@
 // waits on a send. Cost: p - 1 exchange latencies; each block crosses once.
 #include "collectives/collectives.hpp"
 #include "collectives/impi.hpp"
+#include "collectives/native.hpp"
 
 namespace impi::collectives {
 
-base::Status alltoallw(const CommView &c, const void *sendbuf, const std::vector<Block> &send, void *recvbuf,
+Task alltoall_pairwise(const CommView &c, const void *sendbuf, const std::vector<Block> &send, void *recvbuf,
                        const std::vector<Block> &recv, int tag) {
   const int n = c.size, me = c.rank;
   auto sat = [&](int r) { return static_cast<const std::byte *>(sendbuf) + send[static_cast<std::size_t>(r)].byte_disp; };
@@ -23,9 +24,9 @@ base::Status alltoallw(const CommView &c, const void *sendbuf, const std::vector
   for (int k = 1; k < n; ++k) {
     int to = (me + k) % n, from = (me - k + n) % n;
     const Block &s = send[static_cast<std::size_t>(to)], &r = recv[static_cast<std::size_t>(from)];
-    if (auto st = c.sendrecv(sat(to), s.count, s.type, to, rat(from), r.count, r.type, from, tag); !st.ok()) return st;
+    if (auto st = co_await c.exchange(sat(to), s.count, s.type, to, rat(from), r.count, r.type, from, tag); !st.ok()) co_return st;
   }
-  return {};
+  co_return {};
 }
 
 }  // namespace impi::collectives

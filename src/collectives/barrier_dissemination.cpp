@@ -6,17 +6,16 @@
 
 namespace impi::collectives {
 
-base::Status barrier_dissemination(const CommView &c) {
-  const int kTag = c.tag_override >= 0 ? c.tag_override : 110;  // the collective context is ours alone
+Task barrier_dissemination(const CommView &c) {
+  constexpr int kTag = 110;  // (the collective context is ours alone: any tag)
   for (int dist = 1; dist < c.size; dist <<= 1) {
     int to = (c.rank + dist) % c.size, from = (c.rank - dist + c.size) % c.size;
-    // Receive posted first, then send: no rank waits on a send.
-    core::Request storage{};
-    auto r = c.p2p->irecv(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), from, kTag, c.context, &storage);
-    if (auto s = c.send_empty(to, kTag); !s.ok()) return s;
-    c.p2p->wait_until([&] { return c.p2p->completed(*r); });
+    if (auto s = co_await c.exchange(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), to, nullptr, 0,
+                                     pack::Datatype::predefined(pack::dt::byte), from, kTag);
+        !s.ok())
+      co_return s;
   }
-  return {};
+  co_return {};
 }
 
 }  // namespace impi::collectives

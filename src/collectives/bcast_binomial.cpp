@@ -6,26 +6,26 @@
 
 namespace impi::collectives {
 
-base::Status bcast_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos, void *buf,
+Task bcast_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos, void *buf,
                             std::int64_t count, const pack::TypePtr &type, int tag) {
   const std::size_t n = ranks.size();
   std::size_t me = 0;
   while (me < n && ranks[me] != c.rank) ++me;
-  if (n <= 1 || me == n) return {};
+  if (n <= 1 || me == n) co_return {};
   const std::size_t v = (me + n - root_pos) % n;
   auto rank_of = [&](std::size_t vv) { return ranks[(vv + root_pos) % n]; };
   std::size_t mask = 1;
   while (mask < n) {
     if (v & mask) {
-      if (auto s = c.recv(buf, count, type, rank_of(v - mask), tag); !s.ok()) return s;
+      if (auto s = co_await c.irecv(buf, count, type, rank_of(v - mask), tag); !s.ok()) co_return s;
       break;
     }
     mask <<= 1;
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (v + mask < n)
-      if (auto s = c.send(buf, count, type, rank_of(v + mask), tag); !s.ok()) return s;
-  return {};
+      if (auto s = co_await c.isend(buf, count, type, rank_of(v + mask), tag); !s.ok()) co_return s;
+  co_return {};
 }
 
 }  // namespace impi::collectives

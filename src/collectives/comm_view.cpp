@@ -62,6 +62,41 @@ base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pac
   return {};
 }
 
+Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const {
+  if (tag_override >= 0) tag = tag_override;
+  int w = world[static_cast<std::size_t>(dest)];
+  if (p2p->remote(w)) {
+    auto x = p2p->isend_remote(buf, count, type, w, rank, tag, context, false);
+    if (!x) return {nullptr, {x.error(), x.message()}};
+    return {std::move(x.value()), {}};
+  }
+  return {p2p->isend(buf, count, type, w, rank, tag, context), {}};
+}
+
+Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
+  if (tag_override >= 0) tag = tag_override;
+  return {p2p->irecv(buf, count, type, source, tag, context), {}};
+}
+
+Await CommView::isend_empty(int dest, int tag) const {
+  return isend(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), dest, tag);
+}
+
+Await CommView::irecv_empty(int source, int tag) const {
+  return irecv(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), source, tag);
+}
+
+Task CommView::exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
+                        std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const {
+  Await r = irecv(rbuf, rcount, rtype, source, tag);  // posted first: no rank waits on a send
+  if (auto s = co_await isend(sbuf, scount, stype, dest, tag); !s.ok()) co_return s;
+  co_return co_await r;
+}
+
+AwaitMessage CommView::message(int source, int tag) const {
+  return {p2p, source, tag_override >= 0 ? tag_override : tag, context};
+}
+
 std::vector<int> CommView::locals_of(int r) const {
   std::vector<int> out;
   for (int i = 0; i < size; ++i)

@@ -9,6 +9,7 @@
 #include "base/errc.hpp"
 #include "core/communicator.hpp"
 #include "core/p2p.hpp"
+#include "collectives/task.hpp"
 #include "pack/datatype.hpp"
 
 namespace impi::collectives {
@@ -32,6 +33,14 @@ struct CommView {
   // Both at once (no deadlock whatever the peers' order).
   base::Status sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
                         std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const;
+  // The same for algorithms (coroutines, task.hpp): co_await c.isend(...).
+  Await isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const;
+  Await irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const;
+  Await isend_empty(int dest, int tag) const;
+  Await irecv_empty(int source, int tag) const;
+  Task exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
+                std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const;
+  AwaitMessage message(int source, int tag) const;
   // The ranks on rank r's client, in rank order.
   std::vector<int> locals_of(int r) const;
 };

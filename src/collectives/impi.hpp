@@ -6,6 +6,7 @@
 #include "base/errc.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/comm_view.hpp"
+#include "collectives/task.hpp"
 
 namespace impi::collectives {
 
@@ -25,17 +26,17 @@ constexpr int kReduceTag = 190;
 // 2.3.5), or n <= 4 under IMPI_COLL_LAM_LINEAR=1 (LAM/MPI 7.1.4's rule).
 bool linear(const CommView &c, int n);
 
-base::Status impi_barrier(const CommView &c);
-base::Status impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
-base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+Task impi_barrier(const CommView &c);
+Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
+Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                          const pack::TypePtr &type, const Reduction &op, int root);
-base::Status impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                           void *recvbuf, const std::vector<std::int64_t> &rcounts,
                           const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int root);
-base::Status impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
+Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
                            const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
                            std::int64_t rcount, const pack::TypePtr &rtype, int root, int tag);
-base::Status impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                          void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
 
 }  // namespace impi::collectives

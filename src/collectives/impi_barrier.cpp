@@ -14,48 +14,48 @@
 
 namespace impi::collectives {
 
-base::Status impi_barrier(const CommView &c) {
+Task impi_barrier(const CommView &c) {
   Masters m(c.client);
   const int me = c.rank;
   const int k = m.master_num(me);
   if (k < 0) {  // not a master: fan in, wait for the fan-out
     int master = m.local_master_rank(me);
-    if (auto s = c.send_empty(master, kBarrierTag); !s.ok()) return s;
-    return c.recv_empty(master, kBarrierTag);
+    if (auto s = co_await c.isend_empty(master, kBarrierTag); !s.ok()) co_return s;
+    co_return co_await c.irecv_empty(master, kBarrierTag);
   }
   for (int r : m.locals_to_master(k))
-    if (auto s = c.recv_empty(r, kBarrierTag); !s.ok()) return s;
+    if (auto s = co_await c.irecv_empty(r, kBarrierTag); !s.ok()) co_return s;
 
   const int n = m.num_masters();
   if (n > 1) {
     if (linear(c, n)) {
       if (k == 0) {
         for (int j = 1; j < n; ++j)
-          if (auto s = c.recv_empty(m.master_rank(j), kBarrierTag); !s.ok()) return s;
+          if (auto s = co_await c.irecv_empty(m.master_rank(j), kBarrierTag); !s.ok()) co_return s;
         for (int j = 1; j < n; ++j)
-          if (auto s = c.send_empty(m.master_rank(j), kBarrierTag); !s.ok()) return s;
+          if (auto s = co_await c.isend_empty(m.master_rank(j), kBarrierTag); !s.ok()) co_return s;
       } else {
-        if (auto s = c.send_empty(m.master_rank(0), kBarrierTag); !s.ok()) return s;
-        if (auto s = c.recv_empty(m.master_rank(0), kBarrierTag); !s.ok()) return s;
+        if (auto s = co_await c.isend_empty(m.master_rank(0), kBarrierTag); !s.ok()) co_return s;
+        if (auto s = co_await c.irecv_empty(m.master_rank(0), kBarrierTag); !s.ok()) co_return s;
       }
     } else {
       const int d = cubedim(n), hb = hibit(k, d);
       for (int i = d - 1; i > hb; --i)
         if (int child = k | (1 << i); child < n)
-          if (auto s = c.recv_empty(m.master_rank(child), kBarrierTag); !s.ok()) return s;
+          if (auto s = co_await c.irecv_empty(m.master_rank(child), kBarrierTag); !s.ok()) co_return s;
       if (k > 0) {
         int parent = m.master_rank(k & ~(1 << hb));
-        if (auto s = c.send_empty(parent, kBarrierTag); !s.ok()) return s;
-        if (auto s = c.recv_empty(parent, kBarrierTag); !s.ok()) return s;
+        if (auto s = co_await c.isend_empty(parent, kBarrierTag); !s.ok()) co_return s;
+        if (auto s = co_await c.irecv_empty(parent, kBarrierTag); !s.ok()) co_return s;
       }
       for (int i = hb + 1; i < d; ++i)
         if (int child = k | (1 << i); child < n)
-          if (auto s = c.send_empty(m.master_rank(child), kBarrierTag); !s.ok()) return s;
+          if (auto s = co_await c.isend_empty(m.master_rank(child), kBarrierTag); !s.ok()) co_return s;
     }
   }
   for (int r : m.locals_to_master(k))
-    if (auto s = c.send_empty(r, kBarrierTag); !s.ok()) return s;
-  return {};
+    if (auto s = co_await c.isend_empty(r, kBarrierTag); !s.ok()) co_return s;
+  co_return {};
 }
 
 }  // namespace impi::collectives

@@ -13,7 +13,7 @@
 
 namespace impi::collectives {
 
-base::Status impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root) {
+Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root) {
   Masters m(c.client);
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   // My number among the global participants, or -1.
@@ -28,19 +28,19 @@ base::Status impi_bcast(const CommView &c, void *buf, std::int64_t count, const 
       if (k == r0) {
         for (int j = 0; j < n; ++j)
           if (j != r0)
-            if (auto s = c.send(buf, count, type, part_rank(j), kBcastTag); !s.ok()) return s;
-      } else if (auto s = c.recv(buf, count, type, root, kBcastTag); !s.ok()) {
-        return s;
+            if (auto s = co_await c.isend(buf, count, type, part_rank(j), kBcastTag); !s.ok()) co_return s;
+      } else if (auto s = co_await c.irecv(buf, count, type, root, kBcastTag); !s.ok()) {
+        co_return s;
       }
     } else {
       const int d = cubedim(n), v = (k - r0 + n) % n, hb = hibit(v, d);
       if (v > 0) {
         int pv = v & ~(1 << hb);
-        if (auto s = c.recv(buf, count, type, part_rank((pv + r0) % n), kBcastTag); !s.ok()) return s;
+        if (auto s = co_await c.irecv(buf, count, type, part_rank((pv + r0) % n), kBcastTag); !s.ok()) co_return s;
       }
       for (int i = hb + 1; i < d; ++i)
         if (int child = v | (1 << i); child < n)
-          if (auto s = c.send(buf, count, type, part_rank((child + r0) % n), kBcastTag); !s.ok()) return s;
+          if (auto s = co_await c.isend(buf, count, type, part_rank((child + r0) % n), kBcastTag); !s.ok()) co_return s;
     }
   }
   // Local phase: from the root in its client, from the master elsewhere.
@@ -48,7 +48,7 @@ base::Status impi_bcast(const CommView &c, void *buf, std::int64_t count, const 
   std::size_t from = 0;
   for (std::size_t i = 0; i < local.size(); ++i)
     if (local[i] == root) from = i;
-  return bcast_binomial(c, local, from, buf, count, type, kBcastTag);
+  co_return co_await bcast_binomial(c, local, from, buf, count, type, kBcastTag);
 }
 
 }  // namespace impi::collectives

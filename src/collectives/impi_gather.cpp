@@ -20,7 +20,7 @@ std::byte *block_at(void *buf, int rank, std::int64_t count, const pack::TypePtr
 }
 }  // namespace
 
-base::Status impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                          void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root) {
   Masters m(c.client);
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
@@ -35,30 +35,30 @@ base::Status impi_gather(const CommView &c, const void *sendbuf, std::int64_t sc
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = c.recv(block_at(recvbuf, r, rcount, rtype), rcount, rtype, r, kGatherTag); !s.ok()) return s;
+        if (auto s = co_await c.irecv(block_at(recvbuf, r, rcount, rtype), rcount, rtype, r, kGatherTag); !s.ok()) co_return s;
     auto one = pack::external32_size(rtype, rcount);
-    if (!one) return {one.error(), one.message()};
+    if (!one) co_return {one.error(), one.message()};
     for (int k = 0; k < m.num_masters(); ++k) {
       if (k == r0) continue;
       std::vector<int> ranks{m.master_rank(k)};
       for (int r : m.locals_to_master(k)) ranks.push_back(r);
       std::vector<std::byte> agg(static_cast<std::size_t>(*one) * ranks.size());
-      if (auto s = c.recv(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, m.master_rank(k), kGatherTag);
+      if (auto s = co_await c.irecv(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, m.master_rank(k), kGatherTag);
           !s.ok())
-        return s;
+        co_return s;
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         pack::External32Cursor cur(rtype, rcount);
         cur.unpack(block_at(recvbuf, ranks[i], rcount, rtype),
                    std::span(agg).subspan(i * static_cast<std::size_t>(*one), static_cast<std::size_t>(*one)));
       }
     }
-    return {};
+    co_return {};
   }
-  if (mine == r0) return c.send(sendbuf, scount, stype, root, kGatherTag);  // the root's client
-  if (!m.is_master(c.rank)) return c.send(sendbuf, scount, stype, m.local_master_rank(c.rank), kGatherTag);
+  if (mine == r0) co_return co_await c.isend(sendbuf, scount, stype, root, kGatherTag);  // the root's client
+  if (!m.is_master(c.rank)) co_return co_await c.isend(sendbuf, scount, stype, m.local_master_rank(c.rank), kGatherTag);
   // A master of another client: its client's blocks, external32, in rank order.
   auto one = pack::external32_size(stype, scount);
-  if (!one) return {one.error(), one.message()};
+  if (!one) co_return {one.error(), one.message()};
   std::vector<int> ranks{c.rank};
   for (int r : m.locals_to_master(mine)) ranks.push_back(r);
   std::vector<std::byte> agg(static_cast<std::size_t>(*one) * ranks.size());
@@ -66,13 +66,13 @@ base::Status impi_gather(const CommView &c, const void *sendbuf, std::int64_t sc
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const void *from = sendbuf;
     if (ranks[i] != c.rank) {
-      if (auto s = c.recv(tmp.get(), scount, stype, ranks[i], kGatherTag); !s.ok()) return s;
+      if (auto s = co_await c.irecv(tmp.get(), scount, stype, ranks[i], kGatherTag); !s.ok()) co_return s;
       from = tmp.get();
     }
     pack::External32Cursor cur(stype, scount);
     cur.pack(from, std::span(agg).subspan(i * static_cast<std::size_t>(*one), static_cast<std::size_t>(*one)));
   }
-  return c.send(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, root, kGatherTag);
+  co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, root, kGatherTag);
 }
 
 }  // namespace impi::collectives

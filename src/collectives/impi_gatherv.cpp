@@ -16,6 +16,7 @@
 
 #include "base/byteorder.hpp"
 #include "collectives/impi.hpp"
+#include "collectives/task.hpp"
 #include "collectives/impi_masters.hpp"
 #include "pack/external32.hpp"
 #include "pack/predefined.hpp"
@@ -38,14 +39,14 @@ base::Result<std::vector<std::byte>> to_ext32(const void *buf, std::int64_t coun
 }
 
 // Receives a message of unknown length (bytes) from `source`.
-base::Status recv_any_length(const CommView &c, int source, int tag, std::vector<std::byte> &out) {
+Task recv_any_length(const CommView &c, int source, int tag, std::vector<std::byte> &out) {
   for (;;) {
     auto st = c.p2p->iprobe(source, tag, c.context);
     if (st) {
       out.resize(static_cast<std::size_t>(st->bytes));
-      return c.recv(out.data(), st->bytes, bytes(), source, tag);
+      co_return co_await c.irecv(out.data(), st->bytes, bytes(), source, tag);
     }
-    c.p2p->wait_until([&] { return c.p2p->has_message(source, tag, c.context); });
+    co_await c.message(source, tag);  // until one has arrived
   }
 }
 
@@ -57,7 +58,7 @@ std::vector<int> client_ranks(const Masters &m, int k) {
 }
 }  // namespace
 
-base::Status impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                           void *recvbuf, const std::vector<std::int64_t> &rcounts,
                           const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int root) {
   Masters m(c.client);
@@ -74,10 +75,10 @@ base::Status impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t s
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = c.recv(at(recvbuf, displs[static_cast<std::size_t>(r)], rtype), rcounts[static_cast<std::size_t>(r)],
+        if (auto s = co_await c.irecv(at(recvbuf, displs[static_cast<std::size_t>(r)], rtype), rcounts[static_cast<std::size_t>(r)],
                             rtype, r, kGathervTag);
             !s.ok())
-          return s;
+          co_return s;
     for (int k = 0; k < m.num_masters(); ++k) {
       if (k == r0) continue;
       auto ranks = client_ranks(m, k);
@@ -85,12 +86,12 @@ base::Status impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t s
       std::vector<std::int64_t> len;
       for (int r : ranks) {
         auto n = pack::external32_size(rtype, rcounts[static_cast<std::size_t>(r)]);
-        if (!n) return {n.error(), n.message()};
+        if (!n) co_return {n.error(), n.message()};
         len.push_back(*n);
         total += *n;
       }
       std::vector<std::byte> agg(static_cast<std::size_t>(total));
-      if (auto s = c.recv(agg.data(), total, bytes(), m.master_rank(k), kGathervTag); !s.ok()) return s;
+      if (auto s = co_await c.irecv(agg.data(), total, bytes(), m.master_rank(k), kGathervTag); !s.ok()) co_return s;
       std::size_t off = 0;
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         pack::External32Cursor(rtype, rcounts[static_cast<std::size_t>(ranks[i])])
@@ -99,22 +100,22 @@ base::Status impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t s
         off += static_cast<std::size_t>(len[i]);
       }
     }
-    return {};
+    co_return {};
   }
-  if (mine == r0) return c.send(sendbuf, scount, stype, root, kGathervTag);
+  if (mine == r0) co_return co_await c.isend(sendbuf, scount, stype, root, kGathervTag);
   auto own = to_ext32(sendbuf, scount, stype);
-  if (!own) return {own.error(), own.message()};
+  if (!own) co_return {own.error(), own.message()};
   if (!m.is_master(c.rank))
-    return c.send(own->data(), static_cast<std::int64_t>(own->size()), bytes(), m.local_master_rank(c.rank), kGathervTag);
+    co_return co_await c.isend(own->data(), static_cast<std::int64_t>(own->size()), bytes(), m.local_master_rank(c.rank), kGathervTag);
   std::vector<std::byte> agg = std::move(own.value()), part;
   for (int r : m.locals_to_master(mine)) {
-    if (auto s = recv_any_length(c, r, kGathervTag, part); !s.ok()) return s;
+    if (auto s = co_await recv_any_length(c, r, kGathervTag, part); !s.ok()) co_return s;
     agg.insert(agg.end(), part.begin(), part.end());
   }
-  return c.send(agg.data(), static_cast<std::int64_t>(agg.size()), bytes(), root, kGathervTag);
+  co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes(), root, kGathervTag);
 }
 
-base::Status impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
+Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
                            const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
                            std::int64_t rcount, const pack::TypePtr &rtype, int root, int tag) {
   Masters m(c.client);
@@ -127,19 +128,19 @@ base::Status impi_scatterv(const CommView &c, const void *sendbuf, const std::ve
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         auto blk = to_ext32(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(ranks[i])], stype),
                             scounts[static_cast<std::size_t>(ranks[i])], stype);
-        if (!blk) return {blk.error(), blk.message()};
+        if (!blk) co_return {blk.error(), blk.message()};
         base::store_be<std::uint64_t>(std::span(msg.data() + 8 * i, 8), blk->size());
         msg.insert(msg.end(), blk->begin(), blk->end());
       }
-      if (auto s = c.send(msg.data(), static_cast<std::int64_t>(msg.size()), bytes(), m.master_rank(k), tag); !s.ok())
-        return s;
+      if (auto s = co_await c.isend(msg.data(), static_cast<std::int64_t>(msg.size()), bytes(), m.master_rank(k), tag); !s.ok())
+        co_return s;
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = c.send(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(r)], stype),
+        if (auto s = co_await c.isend(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(r)], stype),
                             scounts[static_cast<std::size_t>(r)], stype, r, tag);
             !s.ok())
-          return s;
+          co_return s;
     if (recvbuf) {  // (null: MPI_IN_PLACE, the root's block stays where it is)
       TypedBuffer tmp(stype, scounts[static_cast<std::size_t>(root)]);
       copy_typed(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(root)], stype), tmp.get(), stype,
@@ -149,36 +150,36 @@ base::Status impi_scatterv(const CommView &c, const void *sendbuf, const std::ve
       out.pack(tmp.get(), packed);
       pack::PackCursor(rtype, rcount).unpack(recvbuf, packed);
     }
-    return {};
+    co_return {};
   }
-  if (mine == r0) return c.recv(recvbuf, rcount, rtype, root, tag);
+  if (mine == r0) co_return co_await c.irecv(recvbuf, rcount, rtype, root, tag);
   std::vector<std::byte> mybytes;
   if (!m.is_master(c.rank)) {
-    if (auto s = recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok()) return s;
+    if (auto s = co_await recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok()) co_return s;
   } else {
     std::vector<std::byte> msg;
-    if (auto s = recv_any_length(c, root, tag, msg); !s.ok()) return s;
+    if (auto s = co_await recv_any_length(c, root, tag, msg); !s.ok()) co_return s;
     auto ranks = client_ranks(m, mine);
-    if (msg.size() < 8 * ranks.size()) return {base::Errc::protocol_error, "a scatter message without its header"};
+    if (msg.size() < 8 * ranks.size()) co_return {base::Errc::protocol_error, "a scatter message without its header"};
     std::size_t off = 8 * ranks.size();
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       auto len = static_cast<std::size_t>(base::load_be<std::uint64_t>(std::span<const std::byte>(msg.data() + 8 * i, 8)));
-      if (len > msg.size() - off) return {base::Errc::protocol_error, "a scatter message shorter than its header says"};
+      if (len > msg.size() - off) co_return {base::Errc::protocol_error, "a scatter message shorter than its header says"};
       std::span<const std::byte> part(msg.data() + off, len);
       off += len;
       if (ranks[i] == c.rank) {
         mybytes.assign(part.begin(), part.end());
-      } else if (auto s = c.send(part.data(), static_cast<std::int64_t>(len), bytes(), ranks[i], tag); !s.ok()) {
-        return s;
+      } else if (auto s = co_await c.isend(part.data(), static_cast<std::int64_t>(len), bytes(), ranks[i], tag); !s.ok()) {
+        co_return s;
       }
     }
   }
   auto want = pack::external32_size(rtype, rcount);
-  if (!want) return {want.error(), want.message()};
+  if (!want) co_return {want.error(), want.message()};
   if (static_cast<std::int64_t>(mybytes.size()) > *want)
-    return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
+    co_return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
   pack::External32Cursor(rtype, rcount).unpack(recvbuf, mybytes);
-  return {};
+  co_return {};
 }
 
 }  // namespace impi::collectives

@@ -15,9 +15,9 @@
 
 namespace impi::collectives {
 
-base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                          const pack::TypePtr &type, const Reduction &op, int root) {
-  if (!op.commutative) return reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
+  if (!op.commutative) co_return co_await reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
   Masters m(c.client);
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   std::vector<int> local = c.locals_of(c.rank);
@@ -25,20 +25,20 @@ base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, 
   for (std::size_t i = 0; i < local.size(); ++i)
     if (local[i] == root) to = i;
   TypedBuffer acc(type, count), tmp(type, count);
-  if (auto s = reduce_binomial(c, local, to, sendbuf, acc.get(), count, type, op, kReduceTag); !s.ok()) return s;
+  if (auto s = co_await reduce_binomial(c, local, to, sendbuf, acc.get(), count, type, op, kReduceTag); !s.ok()) co_return s;
   int k = -1;
   if (c.rank == root)
     k = r0;
   else if (m.is_master(c.rank) && m.master_num(c.rank) != r0)
     k = m.master_num(c.rank);
-  if (k < 0) return {};
+  if (k < 0) co_return {};
   auto part_rank = [&](int num) { return num == r0 ? root : m.master_rank(num); };
   if (n > 1) {
     if (linear(c, n)) {
-      if (k != r0) return c.send(acc.get(), count, type, root, kReduceTag);
+      if (k != r0) co_return co_await c.isend(acc.get(), count, type, root, kReduceTag);
       for (int j = 0; j < n; ++j) {
         if (j == r0) continue;
-        if (auto s = c.recv(tmp.get(), count, type, part_rank(j), kReduceTag); !s.ok()) return s;
+        if (auto s = co_await c.irecv(tmp.get(), count, type, part_rank(j), kReduceTag); !s.ok()) co_return s;
         op.combine(tmp.get(), acc.get());
       }
     } else {
@@ -46,17 +46,17 @@ base::Status impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, 
       for (int i = 0; i < d; ++i) {
         if (v & (1 << i)) {
           int pv = v & ~(1 << i);
-          return c.send(acc.get(), count, type, part_rank((pv + r0) % n), kReduceTag);
+          co_return co_await c.isend(acc.get(), count, type, part_rank((pv + r0) % n), kReduceTag);
         }
         if (int child = v | (1 << i); child < n) {
-          if (auto s = c.recv(tmp.get(), count, type, part_rank((child + r0) % n), kReduceTag); !s.ok()) return s;
+          if (auto s = co_await c.irecv(tmp.get(), count, type, part_rank((child + r0) % n), kReduceTag); !s.ok()) co_return s;
           op.combine(tmp.get(), acc.get());
         }
       }
     }
   }
   copy_typed(acc.get(), recvbuf, type, count);
-  return {};
+  co_return {};
 }
 
 }  // namespace impi::collectives
