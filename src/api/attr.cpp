@@ -85,14 +85,16 @@ int set_attr(Kind kind, std::uintptr_t obj, int k, void *value, const char *fn, 
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Keyval *kv = find_keyval(k, kind);
   if (!kv) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", k));
-  auto &attrs = g_attrs[obj];
-  if (auto it = attrs.find(k); it != attrs.end()) {
+  if (auto it = g_attrs[obj].find(k); it != g_attrs[obj].end()) {
     if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS) return report(errcomm, rc, fn, "the delete callback failed");
-    it->second = value;
-    return MPI_SUCCESS;
+    // (the callback may have changed the tables: look again)
+    if (auto again = g_attrs[obj].find(k); again != g_attrs[obj].end()) {
+      again->second = value;
+      return MPI_SUCCESS;
+    }
   }
-  attrs[k] = value;
-  ++kv->uses;
+  g_attrs[obj][k] = value;
+  if (Keyval *now = find_keyval(k, kind)) ++now->uses;
   return MPI_SUCCESS;
 }
 
@@ -100,12 +102,12 @@ int delete_attr(Kind kind, std::uintptr_t obj, int k, const char *fn, MPI_Comm e
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Keyval *kv = find_keyval(k, kind);
   if (!kv) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", k));
-  auto &attrs = g_attrs[obj];
-  auto it = attrs.find(k);
-  if (it == attrs.end()) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("no attribute for keyval {}", k));
+  auto it = g_attrs[obj].find(k);
+  if (it == g_attrs[obj].end()) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("no attribute for keyval {}", k));
   if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS) return report(errcomm, rc, fn, "the delete callback failed");
-  attrs.erase(it);
-  --kv->uses;
+  // (the callback may have changed the tables: look again)
+  if (g_attrs[obj].erase(k))
+    if (Keyval *now = find_keyval(k, kind)) --now->uses;
   return MPI_SUCCESS;
 }
 
@@ -166,11 +168,12 @@ bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, voi
     case MPI_WTIME_IS_GLOBAL:
     case MPI_UNIVERSE_SIZE:
     case MPI_APPNUM:
-    case MPI_LASTUSEDCODE:
+    case MPI_LASTUSEDCODE: {
       if (comm != MPI_COMM_WORLD) {
         *flag = 0;
         return true;
       }
+      std::lock_guard<std::recursive_mutex> lk(g_mu);  // (the values are shared)
       tag_ub = job.impi ? job.impi->tag_ub : 2147483647;
       universe = static_cast<int>(std::max(job.universe_size, job.world_size));
       appnum = static_cast<int>(job.appnum);
@@ -184,6 +187,7 @@ bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, voi
                                           : &lastused;
       *flag = 1;
       return true;
+    }
     case IMPI_CLIENT_SIZE:
     case IMPI_CLIENT_COLOR:
     case IMPI_HOST_SIZE:

@@ -97,6 +97,18 @@ int vectors(const char *fn, MPI_Comm comm, const Comm &c, const int *counts, con
   return MPI_SUCCESS;
 }
 
+// For MPI_IN_PLACE all-to-all: a copy of the receive buffer's bytes that
+// instances at byte offsets first..last (of type t) cover, true bounds
+// included; returns where instance offset 0 is in the copy.
+const void *in_place_copy(const void *recvbuf, const impi::pack::TypePtr &t, std::int64_t first, std::int64_t last,
+                          std::vector<std::byte> &copy) {
+  if (first < 0) return recvbuf;  // nothing to send
+  std::int64_t from = first + t->true_lb(), to = last + t->true_ub();
+  const auto *base = static_cast<const std::byte *>(recvbuf);
+  copy.assign(base + from, base + to);
+  return copy.data() - from;
+}
+
 void copy_typed_api(const void *from, void *to, const impi::pack::TypePtr &t, std::int64_t count) {
   coll::copy_typed(from, to, t, count);
 }
@@ -334,9 +346,8 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (sendbuf == MPI_IN_PLACE) {  // the data to send is in recvbuf: send from a copy
     st = rt;
     sendcount = recvcount;
-    std::int64_t span = static_cast<std::int64_t>(c.comm->size) * recvcount * rt->extent();
-    copy.assign(static_cast<const std::byte *>(recvbuf), static_cast<const std::byte *>(recvbuf) + span);
-    sendbuf = copy.data();
+    std::int64_t n = static_cast<std::int64_t>(c.comm->size) * recvcount;
+    sendbuf = in_place_copy(recvbuf, rt, n > 0 ? 0 : -1, n > 0 ? (n - 1) * rt->extent() : -1, copy);
   } else {
     if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
@@ -363,10 +374,14 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     st = rt;
     sc = rc_;
     sd = rd;
-    std::int64_t hi = 0;
-    for (std::size_t r = 0; r < rc_.size(); ++r) hi = std::max(hi, (rd[r] + rc_[r]) * rt->extent());
-    copy.assign(static_cast<const std::byte *>(recvbuf), static_cast<const std::byte *>(recvbuf) + hi);
-    sendbuf = copy.data();
+    std::int64_t lo = -1, hi = -1;  // byte offsets of the first and last instance any block covers
+    for (std::size_t r = 0; r < rc_.size(); ++r) {
+      if (rc_[r] == 0) continue;
+      std::int64_t a = rd[r] * rt->extent(), b = (rd[r] + rc_[r] - 1) * rt->extent();
+      lo = lo < 0 ? a : std::min(lo, a);
+      hi = std::max(hi, b);
+    }
+    sendbuf = in_place_copy(recvbuf, rt, lo, hi, copy);
   } else {
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
     if (int rc = vectors(fn, comm, c, sendcounts, sdispls, sc, sd); rc != MPI_SUCCESS) return rc;

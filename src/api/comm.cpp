@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <functional>
 #include <cstring>
 #include <memory>
@@ -130,6 +131,24 @@ int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::v
   }
   return check_ranks(fn, g, static_cast<int>(list.size()), list.data(), out);
 }
+
+// One communicator construction at a time per process: the context-id
+// agreement reads and raises IMPI_max_cid around a collective, and two
+// threads doing it at once (on different communicators) could agree on the
+// same id. Concurrent constructions get a clear error instead.
+std::atomic<bool> g_constructing{false};
+struct ConstructionGuard {
+  bool ok = !g_constructing.exchange(true);
+  ~ConstructionGuard() {
+    if (ok) g_constructing.store(false);
+  }
+};
+#define IMPI_ONE_CONSTRUCTION(fn, comm)                                                                  \
+  ConstructionGuard one_at_a_time;                                                                      \
+  if (!one_at_a_time.ok)                                                                                \
+    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,                                              \
+                  "another thread of this process is creating a communicator: creating them from "      \
+                  "several threads at once is not implemented yet");
 
 // ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
 constexpr int kDupTag = 210, kMergeTag = 220, kCommFreeTag = 230;
@@ -371,6 +390,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  IMPI_ONE_CONSTRUCTION(fn, comm)
   impi::base::Result<int> cid{0};
   if (c->inter) {
     // IMPI 4.6: the criss-cross MAX of IMPI_max_cid with IMPI_DUP_TAG.
@@ -411,6 +431,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   for (int w : g->world)
     if (rank_in(c->world, w) == MPI_UNDEFINED)
       return report(comm, MPI_ERR_GROUP, fn, "the group is not a subset of the communicator's group");
+  IMPI_ONE_CONSTRUCTION(fn, comm)
   auto cid = coll::agree_context(coll::view_of(*c));
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
@@ -444,16 +465,17 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     return MPI_SUCCESS;
   }
   // Only the group's members call it: the context agreement runs among
-  // them, on comm's point-to-point context with the user's tag (so that
-  // concurrent calls with different tags stay apart).
+  // them, on comm's collective context (no user receive can take its
+  // messages) with a tag made from the user's (concurrent calls with
+  // different tags stay apart).
   coll::CommView v = coll::view_of(*c);
   v.rank = me;
   v.size = static_cast<int>(g->world.size());
   v.world = g->world;
   v.client.clear();
   for (int w : g->world) v.client.push_back(client_of(w));
-  v.context = c->context_id;
-  v.tag_override = tag;
+  v.tag_override = 0x40000000 | (tag & 0x3fffffff);  // on the collective context, apart from its tags
+  IMPI_ONE_CONSTRUCTION(fn, comm)
   auto cid = coll::agree_context(v);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
@@ -468,6 +490,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_split on intercommunicators is not implemented yet");
   if (color < 0 && color != MPI_UNDEFINED) return report(comm, MPI_ERR_ARG, fn, fmt::format("invalid color {}", color));
   auto view = coll::view_of(*c);
+  IMPI_ONE_CONSTRUCTION(fn, comm)
   // IMPI 4.7: the context first, then every rank's (color, key, rank).
   auto cid = coll::agree_context(view);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
@@ -520,6 +543,7 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     if (auto s = criss_cross(*c, kCommFreeTag, v, none); !s.ok()) return fail(*comm, fn, s);
   }
   if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+  impi::api::forget_comm_info(*comm);
   impi::api::free_comm_handle(*comm);
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
@@ -596,6 +620,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
   const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
   auto local = coll::view_of(*lc);
+  IMPI_ONE_CONSTRUCTION(fn, local_comm)
   // IMPI 4.8: MAX of IMPI_max_cid to the local leader; the leaders swap it
   // with their group sizes over peer_comm, then their groups; the local
   // leader broadcasts the result.
@@ -646,6 +671,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   // everything a leader receives comes from the other group, so it keeps
   // its own high in slot 1 and puts the other group's in slot 2; the value
   // a non-leader gets back is the remote leader's: (max, their high, ours).
+  IMPI_ONE_CONSTRUCTION(fn, intercomm)
   std::vector<std::uint64_t> v{odd_max_cid(), static_cast<std::uint64_t>(high != 0), 0};
   auto fold = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
     acc[0] = std::max(acc[0], in[0]);

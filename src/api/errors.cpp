@@ -183,6 +183,8 @@ int error_class_of(base::Errc e) {
       return MPI_ERR_OTHER;
     case Errc::no_memory:
       return MPI_ERR_NO_MEM;
+    case Errc::truncated:
+      return MPI_ERR_TRUNCATE;
     case Errc::internal:
       return MPI_ERR_INTERN;
   }

@@ -54,5 +54,7 @@ bool free_comm_handle(MPI_Comm comm);
 // A request handle that is already complete, with an empty status (for
 // operations that finish inside the call that starts them).
 MPI_Request new_completed_request();
+// Drops what MPI_Comm_set_info kept for a communicator being freed.
+void forget_comm_info(MPI_Comm comm);
 
 }  // namespace impi::api

@@ -78,6 +78,13 @@ Pairs::iterator find(Pairs &p, const char *key) {
 
 }  // namespace
 
+namespace impi::api {
+void forget_comm_info(MPI_Comm comm) {
+  std::lock_guard<std::mutex> lk(g_mu);
+  g_comm_info.erase(reinterpret_cast<std::uintptr_t>(comm));
+}
+}  // namespace impi::api
+
 extern "C" {
 
 int PMPI_Info_create(MPI_Info *info) {
@@ -109,7 +116,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
   const char *fn = "MPI_Info_get";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
-  if (!flag || (valuelen > 0 && !value) || valuelen < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
+  if (!flag || !value || valuelen < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
   std::lock_guard<std::mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");

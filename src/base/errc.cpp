@@ -24,6 +24,8 @@ std::string_view errc_name(Errc e) noexcept {
       return "no_memory";
     case Errc::internal:
       return "internal";
+    case Errc::truncated:
+      return "truncated";
   }
   return "unknown";
 }

@@ -23,6 +23,7 @@ enum class Errc {
   timeout,           // waited as long as we were allowed to
   no_memory,
   internal,  // a broken invariant of our own
+  truncated,  // a message was longer than the buffer for it
 };
 
 // Short stable name of an error, for messages ("invalid_argument").

@@ -37,7 +37,7 @@ base::Status CommView::recv(void *buf, std::int64_t count, const pack::TypePtr &
   auto r = p2p->irecv(buf, count, type, source, tag, context, &storage);
   p2p->wait_until([&] { return p2p->completed(*r); });
   if (r->status.error == core::kTruncated)
-    return {base::Errc::invalid_argument, "a collective's message was longer than its receive buffer"};
+    return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
   return {};
 }
 
@@ -55,27 +55,26 @@ base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pac
   if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
   auto r = p2p->irecv(rbuf, rcount, rtype, source, tag, context, &storage);
-  if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) return s;
+  if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) {
+    // Our receive (on this stack) is posted: take it back, or see it through.
+    if (!p2p->completed(*r) && !p2p->cancel(r)) p2p->wait_until([&] { return p2p->completed(*r); });
+    return s;
+  }
   p2p->wait_until([&] { return p2p->completed(*r); });
   if (r->status.error == core::kTruncated)
-    return {base::Errc::invalid_argument, "a collective's message was longer than its receive buffer"};
+    return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
   return {};
 }
 
 Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const {
-  if (tag_override >= 0) tag = tag_override;
   int w = world[static_cast<std::size_t>(dest)];
-  if (p2p->remote(w)) {
-    auto x = p2p->isend_remote(buf, count, type, w, rank, tag, context, false);
-    if (!x) return {nullptr, {x.error(), x.message()}};
-    return {std::move(x.value()), {}};
-  }
-  return {p2p->isend(buf, count, type, w, rank, tag, context), {}};
+  return Await(Await::Kind::send, p2p, buf, nullptr, count, &type, w, rank, dest,
+               tag_override >= 0 ? tag_override : tag, context, p2p->remote(w));
 }
 
 Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
-  if (tag_override >= 0) tag = tag_override;
-  return {p2p->irecv(buf, count, type, source, tag, context), {}};
+  return Await(Await::Kind::recv, p2p, nullptr, buf, count, &type, 0, rank, source,
+               tag_override >= 0 ? tag_override : tag, context, false);
 }
 
 Await CommView::isend_empty(int dest, int tag) const {
@@ -88,7 +87,8 @@ Await CommView::irecv_empty(int source, int tag) const {
 
 Task CommView::exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
                         std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const {
-  Await r = irecv(rbuf, rcount, rtype, source, tag);  // posted first: no rank waits on a send
+  Await r = irecv(rbuf, rcount, rtype, source, tag);
+  r.start();  // posted first: no rank waits on a send
   if (auto s = co_await isend(sbuf, scount, stype, dest, tag); !s.ok()) co_return s;
   co_return co_await r;
 }

@@ -43,6 +43,8 @@ Task recv_any_length(const CommView &c, int source, int tag, std::vector<std::by
   for (;;) {
     auto st = c.p2p->iprobe(source, tag, c.context);
     if (st) {
+      if (st->bytes < 0 || st->bytes > (std::int64_t{1} << 36))
+        co_return base::Status{base::Errc::protocol_error, "a collective message claims an impossible length"};
       out.resize(static_cast<std::size_t>(st->bytes));
       co_return co_await c.irecv(out.data(), st->bytes, bytes(), source, tag);
     }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -18,8 +19,39 @@
 
 #include "base/errc.hpp"
 #include "core/p2p.hpp"
+#include "pack/datatype.hpp"
 
 namespace impi::collectives {
+
+// Coroutine frames: free lists per 64-byte size class up to 4 KiB, per thread.
+inline constexpr std::size_t kFrameClass = 64, kFrameClasses = 64;
+struct FrameCache {
+  void *free[kFrameClasses] = {};
+  ~FrameCache() {
+    for (void *&head : free)
+      while (head) {
+        void *next = *static_cast<void **>(head);
+        ::operator delete(head);
+        head = next;
+      }
+  }
+};
+inline thread_local FrameCache t_frames;
+inline void *frame_alloc(std::size_t n) {
+  std::size_t k = (n + kFrameClass - 1) / kFrameClass;
+  if (k >= kFrameClasses) return ::operator new(n);
+  if (void *p = t_frames.free[k]) {
+    t_frames.free[k] = *static_cast<void **>(p);
+    return p;
+  }
+  return ::operator new(k * kFrameClass);
+}
+inline void frame_free(void *p, std::size_t n) {
+  std::size_t k = (n + kFrameClass - 1) / kFrameClass;
+  if (k >= kFrameClasses) return ::operator delete(p);
+  *static_cast<void **>(p) = t_frames.free[k];
+  t_frames.free[k] = p;
+}
 
 struct Driver {
   std::coroutine_handle<> suspended;  // the innermost coroutine, waiting
@@ -62,6 +94,10 @@ class [[nodiscard]] Task {
     };
     Final final_suspend() noexcept { return {}; }
     void return_value(base::Status s) { result = std::move(s); }
+    // Frames come from a per-thread free list (collectives start several
+    // coroutines per call; malloc for each shows in small-message latency).
+    static void *operator new(std::size_t n) { return frame_alloc(n); }
+    static void operator delete(void *p, std::size_t n) { frame_free(p, n); }
     void unhandled_exception() { std::terminate(); }
   };
   using Handle = std::coroutine_handle<promise_type>;
@@ -99,21 +135,65 @@ class [[nodiscard]] Task {
   Handle h_;
 };
 
-// co_await on a point-to-point request: suspends the operation until the
-// request completes. Yields the request (status, truncation) afterwards.
+// co_await on a point-to-point operation: starts it when awaited (a
+// receive's request lives in this object, in the coroutine's frame: no
+// allocation), suspends the operation until it completes, then yields its
+// status (truncation is an error). Made by CommView::isend/irecv.
 struct Await {
+  enum class Kind { done, send, recv };
+  Kind kind = Kind::done;
+  core::P2P *p2p = nullptr;
+  const void *sbuf = nullptr;
+  void *rbuf = nullptr;
+  std::int64_t count = 0;
+  const pack::TypePtr *type = nullptr;
+  int world = 0, rank = 0, peer = 0, tag = 0, context = 0;
+  bool remote = false;
+  core::Request storage{};
   core::RequestPtr req;
-  base::Status error;  // set instead of req when the operation could not start
-  bool await_ready() const noexcept { return !req || req->done; }
+  base::Status error;  // the operation could not start
+  bool started = false;
+
+  Await(Kind k, core::P2P *p, const void *sb, void *rb, std::int64_t n, const pack::TypePtr *t, int w, int r,
+        int pr, int tg, int ctx, bool rem)
+      : kind(k), p2p(p), sbuf(sb), rbuf(rb), count(n), type(t), world(w), rank(r), peer(pr), tag(tg), context(ctx),
+        remote(rem) {}
+  Await(const Await &) = delete;
+  Await &operator=(const Await &) = delete;
+  ~Await() {
+    // A receive still posted when its operation ends early (an error on the
+    // way) must not stay in the matching queue, pointing at this frame.
+    if (started && req && kind == Kind::recv && !p2p->completed(*req)) p2p->cancel(req);
+  }
+  // Posts the operation (once).
+  void start() {
+    if (started) return;
+    started = true;
+    if (kind == Kind::recv) {
+      req = p2p->irecv(rbuf, count, *type, peer, tag, context, &storage);
+    } else if (kind == Kind::send) {
+      if (remote) {
+        auto x = p2p->isend_remote(sbuf, count, *type, world, rank, tag, context, false);
+        if (x) req = std::move(x.value());
+        else error = {x.error(), x.message()};
+      } else if (!p2p->send_now(sbuf, count, *type, world, rank, tag, context)) {
+        req = p2p->isend(sbuf, count, *type, world, rank, tag, context);
+      }
+    }
+  }
+  bool await_ready() {
+    start();
+    return !req || p2p->completed(*req);
+  }
   void await_suspend(std::coroutine_handle<Task::promise_type> h) noexcept {
     Driver *d = h.promise().driver;
     d->suspended = h;
     d->waiting = req;
   }
   base::Status await_resume() {
-    if (!req) return std::move(error);
-    if (req->status.error == core::kTruncated)
-      return {base::Errc::invalid_argument, "a collective's message was longer than its receive buffer"};
+    if (!error.ok()) return std::move(error);
+    if (req && req->status.error == core::kTruncated)
+      return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
     return {};
   }
 };

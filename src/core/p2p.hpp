@@ -383,6 +383,7 @@ class P2P {
   struct RemoteRecv {
     RequestPtr req;
     transport::wire::ProcId src;
+    std::uint64_t srqid = 0;    // the sender's request: every DATA of the message carries it
     std::int64_t received = 0;  // external32 bytes so far
     std::int64_t msglen = 0;
     std::int64_t capacity = 0;  // external32 bytes the receive buffer holds

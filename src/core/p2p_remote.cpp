@@ -344,6 +344,7 @@ void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &
   }
   // Long: the rest comes as DATA packets naming our request (drqid).
   std::uint64_t drqid = next_id_++;
+  rr.srqid = srqid;
   auto [it, fresh] = remote_recvs_.emplace(drqid, std::move(rr));
   remote_recv_bytes(it->second, first);
   send_control(PacketType::syncack, src, srqid, drqid);
@@ -389,7 +390,8 @@ void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
     case PacketType::cancelyes:
     case PacketType::cancelno: {
       auto it = remote_sends_.find(p.srqid);
-      if (it == remote_sends_.end() || !it->second.cancel_pending) {
+      if (it == remote_sends_.end() || !it->second.cancel_pending ||
+          !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
         base::log_warn("a {} from another client for no cancel of ours (srqid {})",
                        transport::wire::packet_type_name(p.type), p.srqid);
         return;
@@ -420,6 +422,7 @@ void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
   if (p.drqid != 0) {  // the rest of a long message we matched
     auto it = remote_recvs_.find(p.drqid);
     if (it == remote_recvs_.end() || p.type != PacketType::data || !(it->second.src == p.src) ||
+        it->second.srqid != p.srqid ||
         it->second.received + static_cast<std::int64_t>(data.size()) > it->second.msglen) {
       base::log_warn("ignoring a {} packet from another client for no message of ours (drqid {})",
                      transport::wire::packet_type_name(p.type), p.drqid);
@@ -431,7 +434,10 @@ void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
   }
   bool sync = p.type == PacketType::datasync;
   auto msglen = static_cast<std::int64_t>(p.msglen);
+  // (No message of ours is longer than 2^48 bytes: a bigger pk_msglen is a
+  // corrupt or hostile packet, which must not size any allocation.)
   if ((msglen > static_cast<std::int64_t>(p.len) && !sync) || (p.len == 0 && msglen > 0) || msglen < 0 ||
+      msglen > (std::int64_t{1} << 48) ||
       p.cid > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
     base::log_warn("ignoring a malformed first packet from another client: {}", transport::wire::describe(p));
     return;
