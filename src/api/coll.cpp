@@ -11,6 +11,7 @@
 #include "api/handles.hpp"
 #include "api/ops.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -113,18 +114,30 @@ void copy_typed_api(const void *from, void *to, const impi::pack::TypePtr &t, st
   coll::copy_typed(from, to, t, count);
 }
 
+// Blocking (request == nullptr): after the operations already queued on
+// the communicator, run to completion. Non-blocking: queue it; the request
+// completes when it has.
+int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, coll::Task task) {
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  if (!request) {
+    coll::drain(c.comm, p2p);
+    return finish(fn, comm, coll::run_blocking(p2p, std::move(task)));
+  }
+  *request = impi::api::new_request_handle(coll::start_nonblocking(c.comm, p2p, std::move(task)));
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
 
-int PMPI_Barrier(MPI_Comm comm) {
+static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
-  if (int rc = check_comm("MPI_Barrier", comm, c); rc != MPI_SUCCESS) return rc;
-  return finish("MPI_Barrier", comm, coll::barrier(coll::view_of(*c.comm)));
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  return launch(fn, comm, c, request, coll::barrier_task(coll::view_of(*c.comm)));
 }
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  const char *fn = "MPI_Bcast";
+static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
@@ -132,12 +145,11 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
-  return finish(fn, comm, coll::bcast(coll::view_of(*c.comm), buffer, count, t, root));
+  return launch(fn, comm, c, request, coll::bcast_task(coll::view_of(*c.comm), buffer, count, t, root));
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm) {
-  const char *fn = "MPI_Reduce";
+static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -156,12 +168,11 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (at_root)
     if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  return finish(fn, comm, coll::reduce(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red, root));
+  return launch(fn, comm, c, request, coll::reduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), root));
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm) {
-  const char *fn = "MPI_Allreduce";
+static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -175,12 +186,11 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     return report(comm, MPI_ERR_BUFFER, fn, "send and receive buffers are the same (use MPI_IN_PLACE)");
   if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  return finish(fn, comm, coll::allreduce(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red));
+  return launch(fn, comm, c, request, coll::allreduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red)));
 }
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const char *fn = "MPI_Gather";
+static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
@@ -204,12 +214,11 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     sendcount = recvcount;
   }
   if (!rt) rt = st;  // not significant away from the root
-  return finish(fn, comm, coll::gather(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, root));
+  return launch(fn, comm, c, request, coll::gather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, root));
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm) {
-  const char *fn = "MPI_Allgather";
+static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
@@ -227,12 +236,11 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
     if (int rc = check_buffer(fn, comm, sendbuf, sendcount, st); rc != MPI_SUCCESS) return rc;
   }
-  return finish(fn, comm, coll::allgather(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt));
+  return launch(fn, comm, c, request, coll::allgather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt));
 }
 
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const char *fn = "MPI_Gatherv";
+static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
@@ -254,12 +262,11 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (int rc = check_buffer(fn, comm, sendbuf, sendcount, st); rc != MPI_SUCCESS) return rc;
   }
   if (!rt) rt = st;
-  return finish(fn, comm, coll::gatherv(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, counts, disps, rt, root));
+  return launch(fn, comm, c, request, coll::gatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(counts), std::move(disps), rt, root));
 }
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  const char *fn = "MPI_Allgatherv";
+static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
@@ -276,12 +283,11 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
     if (int rc = check_buffer(fn, comm, sendbuf, sendcount, st); rc != MPI_SUCCESS) return rc;
   }
-  return finish(fn, comm, coll::allgatherv(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, counts, disps, rt));
+  return launch(fn, comm, c, request, coll::allgatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(counts), std::move(disps), rt));
 }
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const char *fn = "MPI_Scatter";
+static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
@@ -303,12 +309,11 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (int rc = check_buffer(fn, comm, recvbuf, recvcount, rt); rc != MPI_SUCCESS) return rc;
   }
   if (!st) st = rt;
-  return finish(fn, comm, coll::scatter(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, root));
+  return launch(fn, comm, c, request, coll::scatter_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, root));
 }
 
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const char *fn = "MPI_Scatterv";
+static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
@@ -331,12 +336,11 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
   }
   if (!st) st = rt;
   if (!at_root) counts.assign(static_cast<std::size_t>(c.comm->size), 0), disps = counts;
-  return finish(fn, comm, coll::scatterv(coll::view_of(*c.comm), sendbuf, counts, disps, st, recvbuf, recvcount, rt, root));
+  return launch(fn, comm, c, request, coll::scatterv_task(coll::view_of(*c.comm), sendbuf, std::move(counts), std::move(disps), st, recvbuf, recvcount, rt, root));
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm) {
-  const char *fn = "MPI_Alltoall";
+static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
@@ -357,12 +361,11 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     sb.push_back({sendcount, st, static_cast<std::int64_t>(r) * sendcount * st->extent()});
     rb.push_back({recvcount, rt, static_cast<std::int64_t>(r) * recvcount * rt->extent()});
   }
-  return finish(fn, comm, coll::alltoallw(coll::view_of(*c.comm), sendbuf, sb, recvbuf, rb, 170));
+  return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 170, std::move(copy)));
 }
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  const char *fn = "MPI_Alltoallv";
+static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> sc, sd, rc_, rd;
@@ -391,14 +394,14 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     sb.push_back({sc[r], st, sd[r] * st->extent()});
     rb.push_back({rc_[r], rt, rd[r] * rt->extent()});
   }
-  return finish(fn, comm, coll::alltoallw(coll::view_of(*c.comm), sendbuf, sb, recvbuf, rb, 180));
+  return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 180, std::move(copy)));
 }
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                    void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                   MPI_Comm comm) {
-  const char *fn = "MPI_Alltoallw";
+                   MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
+  std::vector<std::byte> copy;  // (nothing in place: empty)
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (sendbuf == MPI_IN_PLACE)
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_IN_PLACE is not implemented for MPI_Alltoallw yet");
@@ -413,12 +416,11 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     sb.push_back({sendcounts[r], st, sdispls[r]});
     rb.push_back({recvcounts[r], rt, rdispls[r]});
   }
-  return finish(fn, comm, coll::alltoallw(coll::view_of(*c.comm), sendbuf, sb, recvbuf, rb, 180));
+  return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 180, std::move(copy)));
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm) {
-  const char *fn = "MPI_Reduce_scatter";
+static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -435,25 +437,38 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
   if (total > INT_MAX) return report(comm, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
   if (int rc = make_reduction(fn, comm, op, datatype, t, static_cast<int>(total), red); rc != MPI_SUCCESS) return rc;
   std::vector<std::byte> copy;
-  if (sendbuf == MPI_IN_PLACE) {  // the input is all of recvbuf
-    coll::TypedBuffer in(t, total);
-    copy_typed_api(recvbuf, in.get(), t, total);
-    return finish(fn, comm, coll::reduce_scatter(coll::view_of(*c.comm), in.get(), recvbuf, counts, t, red));
+  if (sendbuf == MPI_IN_PLACE && total > 0) {  // the input is all of recvbuf: from a copy
+    copy.resize(static_cast<std::size_t>(t->true_extent() + (total - 1) * t->extent()));
+    void *in = copy.data() - t->true_lb();
+    copy_typed_api(recvbuf, in, t, total);
+    sendbuf = in;
   }
-  return finish(fn, comm, coll::reduce_scatter(coll::view_of(*c.comm), sendbuf, recvbuf, counts, t, red));
+  return launch(fn, comm, c, request,
+                coll::reduce_scatter_task(coll::view_of(*c.comm), sendbuf, recvbuf, std::move(counts), t, std::move(red), std::move(copy)));
+}
+
+static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                     MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
+  Comm c;
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
+  std::vector<int> counts(static_cast<std::size_t>(c.comm->size), recvcount);
+  return impl_Reduce_scatter(sendbuf, recvbuf, counts.data(), datatype, op, comm, request, fn);
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm) {
-  Comm c;
-  if (int rc = check_comm("MPI_Reduce_scatter_block", comm, c); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_count("MPI_Reduce_scatter_block", comm, recvcount); rc != MPI_SUCCESS) return rc;
-  std::vector<int> counts(static_cast<std::size_t>(c.comm->size), recvcount);
-  return PMPI_Reduce_scatter(sendbuf, recvbuf, counts.data(), datatype, op, comm);
+  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr, "MPI_Reduce_scatter_block");
+}
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_block", "request is NULL");
+  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, "MPI_Ireduce_scatter_block");
 }
 
 static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm, bool exclusive) {
+                       MPI_Comm comm, bool exclusive, MPI_Request *request) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -463,15 +478,179 @@ static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, int c
   if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
   if (sendbuf == MPI_IN_PLACE) sendbuf = recvbuf;
   if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  return finish(fn, comm, coll::scan(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red, exclusive));
+  return launch(fn, comm, c, request, coll::scan_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), exclusive));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
+  return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
 }
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
+  return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
+}
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscan", "request is NULL");
+  return scan_common("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request);
+}
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iexscan", "request is NULL");
+  return scan_common("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
+}
+
+int PMPI_Barrier(MPI_Comm comm) {
+  return impl_Barrier(comm, nullptr, "MPI_Barrier");
+}
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ibarrier", "request is NULL");
+  return impl_Barrier(comm, request, "MPI_Ibarrier");
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return impl_Bcast(buffer, count, datatype, root, comm, nullptr, "MPI_Bcast");
+}
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ibcast", "request is NULL");
+  return impl_Bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
+}
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm) {
+  return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, nullptr, "MPI_Reduce");
+}
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce", "request is NULL");
+  return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, "MPI_Ireduce");
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm) {
+  return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, nullptr, "MPI_Allreduce");
+}
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallreduce", "request is NULL");
+  return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, request, "MPI_Iallreduce");
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr, "MPI_Gather");
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Igather", "request is NULL");
+  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, "MPI_Igather");
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr, "MPI_Allgather");
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallgather", "request is NULL");
+  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, "MPI_Iallgather");
+}
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr, "MPI_Gatherv");
+}
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Igatherv", "request is NULL");
+  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, "MPI_Igatherv");
+}
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr, "MPI_Allgatherv");
+}
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallgatherv", "request is NULL");
+  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, "MPI_Iallgatherv");
+}
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr, "MPI_Scatter");
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscatter", "request is NULL");
+  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, "MPI_Iscatter");
+}
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr, "MPI_Scatterv");
+}
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscatterv", "request is NULL");
+  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, "MPI_Iscatterv");
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr, "MPI_Alltoall");
+}
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoall", "request is NULL");
+  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, "MPI_Ialltoall");
+}
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, nullptr, "MPI_Alltoallv");
+}
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallv", "request is NULL");
+  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, "MPI_Ialltoallv");
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm) {
+  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, nullptr, "MPI_Alltoallw");
+}
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallw", "request is NULL");
+  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, "MPI_Ialltoallw");
+}
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm) {
+  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr, "MPI_Reduce_scatter");
+}
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter", "request is NULL");
+  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, "MPI_Ireduce_scatter");
 }
 
 }  // extern "C"

@@ -11,6 +11,7 @@
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -32,6 +33,7 @@ int do_init(int required, int *provided, const char *fn) {
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "unknown thread level");
   auto r = rt.init(required);
   if (!r) return report(MPI_COMM_NULL, impi::api::error_class_of(r.error()), fn, r.message());
+  impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
   if (provided) *provided = *r;
   return MPI_SUCCESS;
 }

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/communicator.hpp"
+#include "core/p2p.hpp"
 #include "mpi.h"
 
 namespace impi::api {
@@ -54,6 +55,8 @@ bool free_comm_handle(MPI_Comm comm);
 // A request handle that is already complete, with an empty status (for
 // operations that finish inside the call that starts them).
 MPI_Request new_completed_request();
+// A handle for an operation's request (non-blocking collectives).
+MPI_Request new_request_handle(std::shared_ptr<core::Request> r);
 // Drops what MPI_Comm_set_info kept for a communicator being freed.
 void forget_comm_info(MPI_Comm comm);
 

@@ -134,6 +134,7 @@ RequestPtr null_peer_request(impi::core::Request::Kind kind) {
 }  // namespace
 
 namespace impi::api {
+MPI_Request new_request_handle(RequestPtr r) { return new_request(std::move(r)); }
 MPI_Request new_completed_request() {
   auto r = std::make_shared<impi::core::Request>();
   r->kind = impi::core::Request::Kind::recv;

@@ -116,7 +116,8 @@ Task alltoallw_task(CommView c, const void *sendbuf, std::vector<Block> send, vo
 
 // Reduce to rank 0, then Scatterv of the result (IMPI: no tag of its own).
 Task reduce_scatter_task(CommView c, const void *sendbuf, void *recvbuf, std::vector<std::int64_t> counts,
-                         pack::TypePtr type, Reduction op) {
+                         pack::TypePtr type, Reduction op, std::vector<std::byte> keep) {
+  (void)keep;  // (an MPI_IN_PLACE copy of the input, alive as long as the operation)
   std::int64_t total = 0;
   std::vector<std::int64_t> displs;
   for (auto n : counts) {
@@ -180,7 +181,7 @@ base::Status alltoallw(const CommView &c, const void *sendbuf, const std::vector
 }
 base::Status reduce_scatter(const CommView &c, const void *sendbuf, void *recvbuf,
                             const std::vector<std::int64_t> &counts, const pack::TypePtr &type, const Reduction &op) {
-  return run_blocking(*c.p2p, reduce_scatter_task(c, sendbuf, recvbuf, counts, type, op));
+  return run_blocking(*c.p2p, reduce_scatter_task(c, sendbuf, recvbuf, counts, type, op, {}));
 }
 base::Status scan(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                   const pack::TypePtr &type, const Reduction &op, bool exclusive) {

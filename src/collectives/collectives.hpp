@@ -10,6 +10,7 @@
 
 #include "base/errc.hpp"
 #include "collectives/comm_view.hpp"
+#include "collectives/task.hpp"
 
 namespace impi::collectives {
 
@@ -59,6 +60,34 @@ base::Status reduce_scatter(const CommView &c, const void *sendbuf, void *recvbu
                             const std::vector<std::int64_t> &counts, const pack::TypePtr &type, const Reduction &op);
 base::Status scan(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                   const pack::TypePtr &type, const Reduction &op, bool exclusive);
+
+// The operations as coroutines (arguments by value, so that a
+// non-blocking call can keep them running): nonblocking.hpp starts them.
+Task barrier_task(CommView c);
+Task bcast_task(CommView c, void *buf, std::int64_t count, pack::TypePtr type, int root);
+Task reduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type,
+                 Reduction op, int root);
+Task allreduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type,
+                    Reduction op);
+Task gather_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                 std::int64_t rcount, pack::TypePtr rtype, int root);
+Task allgather_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                    std::int64_t rcount, pack::TypePtr rtype);
+Task gatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                  std::vector<std::int64_t> rcounts, std::vector<std::int64_t> displs, pack::TypePtr rtype, int root);
+Task allgatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                     std::vector<std::int64_t> rcounts, std::vector<std::int64_t> displs, pack::TypePtr rtype);
+Task scatter_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                  std::int64_t rcount, pack::TypePtr rtype, int root);
+Task scatterv_task(CommView c, const void *sendbuf, std::vector<std::int64_t> scounts,
+                   std::vector<std::int64_t> displs, pack::TypePtr stype, void *recvbuf, std::int64_t rcount,
+                   pack::TypePtr rtype, int root);
+Task alltoallw_task(CommView c, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::vector<Block> recv,
+                    int tag, std::vector<std::byte> keep);
+Task reduce_scatter_task(CommView c, const void *sendbuf, void *recvbuf, std::vector<std::int64_t> counts,
+                         pack::TypePtr type, Reduction op, std::vector<std::byte> keep);
+Task scan_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type, Reduction op,
+               bool exclusive);
 
 // The context id of a new communicator made from `parent` (IMPI 4.3); every
 // rank of `parent` calls it. Error "out of contexts" when none is left.

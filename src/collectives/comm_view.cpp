@@ -105,7 +105,7 @@ std::vector<int> CommView::locals_of(int r) const {
 }
 
 namespace {
-thread_local std::vector<std::vector<std::byte>> t_pool;  // spare buffers, kept for reuse
+thread_local std::vector<std::vector<std::byte>> t_pool __attribute__((tls_model("initial-exec")));  // spare buffers
 constexpr std::size_t kPoolKeep = 4;
 }  // namespace
 

@@ -36,7 +36,7 @@ struct FrameCache {
       }
   }
 };
-inline thread_local FrameCache t_frames;
+inline thread_local FrameCache t_frames __attribute__((tls_model("initial-exec")));
 inline void *frame_alloc(std::size_t n) {
   std::size_t k = (n + kFrameClass - 1) / kFrameClass;
   if (k >= kFrameClasses) return ::operator new(n);

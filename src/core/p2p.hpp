@@ -34,6 +34,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -261,9 +262,19 @@ class P2P {
 
   // One pass over the rings and pending sends; true if anything moved.
   bool progress() {
-    std::lock_guard<EngineLock> g(mu_);
-    return progress_locked();
+    bool any;
+    {
+      std::lock_guard<EngineLock> g(mu_);
+      any = progress_locked();
+    }
+    if (hook_wanted()) any |= run_hook();
+    return any;
   }
+  // A function the engine calls on every progress pass, outside its lock
+  // (non-blocking collectives advance there); true if it moved anything.
+  // One hook, set once in MPI_Init; it runs only while hook_work() > 0.
+  void set_hook(std::function<bool()> h) { hook_ = std::move(h); }
+  std::atomic<int> &hook_work() { return hook_work_; }
   // Progresses until `done` says so; sleeps on the doorbell when idle.
   // `done` must be safe to call without the engine lock.
   template <typename Pred>
@@ -274,8 +285,9 @@ class P2P {
       // Look (lock-free, a few loads) whether there is anything to do
       // before a progress pass: a tight poll notices a record sooner, and
       // with threads it keeps the lock free.
-      bool looked = oversubscribed_ || work_hint();  // (oversubscribed: measured better without)
-      if (looked && try_progress()) {
+      const bool hooked = hook_wanted();
+      bool looked = oversubscribed_ || hooked || work_hint();  // (oversubscribed: measured better without)
+      if (looked && (try_progress() | (hooked && run_hook()))) {
         idle = 0;
         continue;
       }
@@ -463,6 +475,17 @@ class P2P {
   // Sender side: takes and carries out offers for our messages awaiting acks.
   bool serve_split_offers();
 
+  // Runs the hook unless another thread (or this one, re-entering) is.
+  bool run_hook() {
+    if (hook_busy_.exchange(true, std::memory_order_acquire)) return false;
+    bool any = hook_();
+    hook_busy_.store(false, std::memory_order_release);
+    return any;
+  }
+  bool hook_wanted() const { return hook_work_.load(std::memory_order_relaxed) > 0; }
+  std::function<bool()> hook_;
+  std::atomic<int> hook_work_{0};
+  std::atomic<bool> hook_busy_{false};
   EngineLock mu_;
   base::Fd agent_;  // multi-client jobs: the local link to the host agent
   std::unique_ptr<transport::wire::PacketReader> agent_reader_;

@@ -682,125 +682,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
   (void)request;
   return impi::api::unsupported("MPI_Grequest_start", MPI_COMM_NULL);
 }
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iallgather", comm);
-}
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)displs;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iallgatherv", comm);
-}
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iallreduce", comm);
-}
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ialltoall", comm);
-}
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ialltoallv", comm);
-}
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtypes;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtypes;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ialltoallw", comm);
-}
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ibarrier", comm);
-}
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) {
-  (void)buffer;
-  (void)count;
-  (void)datatype;
-  (void)root;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ibcast", comm);
-}
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iexscan", comm);
-}
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Igather", comm);
-}
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)displs;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Igatherv", comm);
-}
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf;
   (void)sendcount;
@@ -860,72 +741,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   (void)comm;
   (void)request;
   return impi::api::unsupported("MPI_Ineighbor_alltoallw", comm);
-}
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)root;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ireduce", comm);
-}
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ireduce_scatter", comm);
-}
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ireduce_scatter_block", comm);
-}
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)recvbuf;
-  (void)count;
-  (void)datatype;
-  (void)op;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iscan", comm);
-}
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iscatter", comm);
-}
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)displs;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)root;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Iscatterv", comm);
 }
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   (void)service_name;
@@ -1596,28 +1411,11 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) __attrib
 int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) __attribute__((weak, alias("PMPI_Graphdims_get")));
 int MPI_Grequest_complete(MPI_Request request) __attribute__((weak, alias("PMPI_Grequest_complete")));
 int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) __attribute__((weak, alias("PMPI_Grequest_start")));
-int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iallgather")));
-int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iallgatherv")));
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iallreduce")));
-int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ialltoall")));
-int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ialltoallv")));
-int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ialltoallw")));
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ibarrier")));
-int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ibcast")));
-int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iexscan")));
-int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Igather")));
-int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Igatherv")));
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_allgather")));
 int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_allgatherv")));
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoall")));
 int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallv")));
 int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallw")));
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce")));
-int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce_scatter")));
-int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ireduce_scatter_block")));
-int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscan")));
-int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatter")));
-int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Iscatterv")));
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Lookup_name")));
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgather")));
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgatherv")));

@@ -1,0 +1,94 @@
+#include "collectives/nonblocking.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace impi::collectives {
+
+namespace {
+
+struct Op {
+  Driver driver;
+  std::optional<Task> task;
+  core::RequestPtr req;
+  bool started = false;
+};
+
+std::mutex g_mu;  // the queues (the hook runs in one thread at a time)
+std::map<const void *, std::deque<std::shared_ptr<Op>>> g_queues;
+core::P2P *g_p2p = nullptr;
+
+void finish(Op &op) {
+  if (!op.driver.result.ok())
+    op.req->status.error = op.driver.result.error() == base::Errc::truncated ? core::kTruncated : core::kTransportError;
+  op.req->done = true;
+}
+
+// Advances every queue's head (starting it if needed); true if anything moved.
+bool progress() {
+  bool any = false;
+  std::unique_lock<std::mutex> lk(g_mu);
+  for (auto it = g_queues.begin(); it != g_queues.end();) {
+    auto &q = it->second;
+    while (!q.empty()) {
+      std::shared_ptr<Op> op = q.front();
+      lk.unlock();  // the coroutine posts messages: no lock of ours held meanwhile
+      bool done;
+      if (!op->started) {
+        op->started = true;
+        op->task->start(op->driver);
+        done = op->driver.done;
+        any = true;
+      } else {
+        bool was_ready = op->driver.ready();
+        done = op->driver.poll();
+        any |= was_ready;
+      }
+      lk.lock();
+      if (!done) break;
+      finish(*op);
+      q.pop_front();
+      g_p2p->hook_work().fetch_sub(1, std::memory_order_relaxed);
+      any = true;
+    }
+    it = q.empty() ? g_queues.erase(it) : std::next(it);
+  }
+  return any;
+}
+
+}  // namespace
+
+void install_progress_hook(core::P2P &p2p) {
+  g_p2p = &p2p;
+  p2p.set_hook([] { return progress(); });
+}
+
+core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
+  auto op = std::make_shared<Op>();
+  op->driver.p2p = &p2p;
+  op->task.emplace(std::move(t));
+  op->req = std::make_shared<core::Request>();
+  op->req->kind = core::Request::Kind::recv;
+  op->req->status.source = -1;  // (the API reports an empty status)
+  {
+    std::lock_guard<std::mutex> lk(g_mu);
+    g_queues[key].push_back(op);
+  }
+  p2p.hook_work().fetch_add(1, std::memory_order_relaxed);
+  p2p.progress();  // starts it at once when nothing is ahead of it
+  return op->req;
+}
+
+void drain(const void *key, core::P2P &p2p) {
+  auto empty = [&] {
+    std::lock_guard<std::mutex> lk(g_mu);
+    auto it = g_queues.find(key);
+    return it == g_queues.end() || it->second.empty();
+  };
+  if (!empty()) p2p.wait_until(empty);
+}
+
+}  // namespace impi::collectives
