@@ -19,6 +19,7 @@
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 #include "pack/predefined.hpp"
@@ -210,6 +211,25 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
   return impi::api::new_comm_handle(std::move(c));
+}
+
+// MPI_Comm_idup's work: agree on the context (IMPI 4.3), then make the communicator.
+coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
+  auto &max_cid = impi::core::Runtime::instance().max_cid();
+  if (max_cid % 2 == 0) max_cid += 1;
+  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
+  coll::Reduction max{[&u8](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
+                      true};
+  std::uint64_t mine = max_cid, agreed = 0;
+  if (auto s = co_await coll::allreduce_task(v, &mine, &agreed, 1, u8, max); !s.ok()) co_return s;
+  auto cid = take_context(agreed);
+  if (!cid) co_return impi::base::Status{cid.error(), cid.message()};
+  Communicator *c = impi::api::lookup_comm(parent);
+  if (!c) co_return impi::base::Status{impi::base::Errc::invalid_argument, "the communicator was freed during MPI_Comm_idup"};
+  *out = make_comm(*c, c->world, *cid);
+  if (int rc = impi::api::copy_comm_attrs(parent, *out); rc != MPI_SUCCESS)
+    co_return impi::base::Status{impi::base::Errc::internal, "an attribute copy callback failed"};
+  co_return impi::base::Status{};
 }
 
 }  // namespace
@@ -439,11 +459,17 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
 }
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-  // Completes inside the call (every rank of comm must be calling it), then
-  // returns a request that is already complete.
-  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Comm_idup", "request is NULL");
-  if (int rc = PMPI_Comm_dup(comm, newcomm); rc != MPI_SUCCESS) return rc;
-  *request = impi::api::new_completed_request();
+  const char *fn = "MPI_Comm_idup";
+  Communicator *c;
+  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (!newcomm || !request) return report(comm, MPI_ERR_ARG, fn, "NULL argument");
+  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_idup of an intercommunicator is not implemented yet");
+  // The context agreement (an Allreduce) runs as a non-blocking collective
+  // on comm; *newcomm is set when it completes (MPI-3.1 6.4.2).
+  *newcomm = MPI_COMM_NULL;
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  *request = impi::api::new_request_handle(
+      coll::start_nonblocking(c, p2p, idup_task(coll::view_of(*c), comm, newcomm)));
   return MPI_SUCCESS;
 }
 

@@ -232,7 +232,16 @@ int main(int argc, char **argv) {
     MPI_Group_free(&evens);
     MPI_Request rq;
     MPI_Comm d;
-    MPI_Comm_idup(MPI_COMM_WORLD, &d, &rq);
+    /* idup is non-blocking: rank 0 starts it, then sends to rank 1, which
+     * receives before it starts its own (a blocking dup would deadlock) */
+    int token = 5;
+    if (rank == 0) {
+      MPI_Comm_idup(MPI_COMM_WORLD, &d, &rq);
+      if (size > 1) MPI_Send(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD);
+    } else {
+      if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Comm_idup(MPI_COMM_WORLD, &d, &rq);
+    }
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
     exercise(d, "idup");
     MPI_Errhandler eh;
