@@ -105,29 +105,54 @@ std::vector<int> CommView::locals_of(int r) const {
 }
 
 namespace {
-thread_local std::vector<std::vector<std::byte>> t_pool __attribute__((tls_model("initial-exec")));  // spare buffers
+// Spare buffers, kept for reuse. A trivially destructible thread_local on
+// purpose: one with a destructor costs a TLS wrapper call per use (what a
+// thread leaves is reclaimed at exit).
 constexpr std::size_t kPoolKeep = 4;
+struct Pool {
+  std::byte *buf[kPoolKeep];
+  std::size_t cap[kPoolKeep];
+  std::size_t n;
+};
+thread_local Pool t_pool __attribute__((tls_model("initial-exec")));
 }  // namespace
 
 TypedBuffer::TypedBuffer(const pack::TypePtr &type, std::int64_t count) {
   std::int64_t span = count > 0 ? type->true_extent() + (count - 1) * type->extent() : 0;
   auto n = static_cast<std::size_t>(std::max<std::int64_t>(span, 1));
-  // The smallest pooled buffer that is big enough, else the biggest (it grows).
-  std::size_t best = t_pool.size();
-  for (std::size_t i = 0; i < t_pool.size(); ++i)
-    if (best == t_pool.size() || (t_pool[i].size() >= n && (t_pool[best].size() < n || t_pool[i].size() < t_pool[best].size())) ||
-        (t_pool[best].size() < n && t_pool[i].size() > t_pool[best].size()))
-      best = i;
-  if (best < t_pool.size()) {
-    store_ = std::move(t_pool[best]);
-    t_pool.erase(t_pool.begin() + static_cast<std::ptrdiff_t>(best));
+  // The smallest spare buffer that is big enough, if any.
+  std::size_t best = t_pool.n;
+  for (std::size_t i = 0; i < t_pool.n; ++i)
+    if (t_pool.cap[i] >= n && (best == t_pool.n || t_pool.cap[i] < t_pool.cap[best])) best = i;
+  if (best < t_pool.n) {
+    store_ = t_pool.buf[best];
+    cap_ = t_pool.cap[best];
+    --t_pool.n;
+    t_pool.buf[best] = t_pool.buf[t_pool.n];
+    t_pool.cap[best] = t_pool.cap[t_pool.n];
+  } else {
+    store_ = new std::byte[n];
+    cap_ = n;
   }
-  if (store_.size() < n) store_.resize(n);
-  base_ = store_.data() - type->true_lb();
+  base_ = store_ - type->true_lb();
 }
 
 TypedBuffer::~TypedBuffer() {
-  if (t_pool.size() < kPoolKeep) t_pool.push_back(std::move(store_));
+  if (t_pool.n < kPoolKeep) {
+    t_pool.buf[t_pool.n] = store_;
+    t_pool.cap[t_pool.n] = cap_;
+    ++t_pool.n;
+    return;
+  }
+  // Full: keep the bigger one.
+  std::size_t smallest = 0;
+  for (std::size_t i = 1; i < kPoolKeep; ++i)
+    if (t_pool.cap[i] < t_pool.cap[smallest]) smallest = i;
+  if (t_pool.cap[smallest] < cap_) {
+    std::swap(t_pool.buf[smallest], store_);
+    t_pool.cap[smallest] = cap_;
+  }
+  delete[] store_;
 }
 
 void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int64_t count) {

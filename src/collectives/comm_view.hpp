@@ -58,7 +58,8 @@ class TypedBuffer {
   void *get() { return base_; }
 
  private:
-  std::vector<std::byte> store_;
+  std::byte *store_ = nullptr;  // new[]'d, cap_ bytes
+  std::size_t cap_ = 0;
   std::byte *base_ = nullptr;
 };
 

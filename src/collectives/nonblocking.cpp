@@ -83,6 +83,7 @@ core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
 }
 
 void drain(const void *key, core::P2P &p2p) {
+  if (p2p.hook_work().load(std::memory_order_relaxed) == 0) return;  // nothing queued anywhere
   auto empty = [&] {
     std::lock_guard<std::mutex> lk(g_mu);
     auto it = g_queues.find(key);

@@ -25,16 +25,10 @@ namespace impi::collectives {
 
 // Coroutine frames: free lists per 64-byte size class up to 4 KiB, per thread.
 inline constexpr std::size_t kFrameClass = 64, kFrameClasses = 64;
+// Trivially destructible on purpose (what a thread leaves is reclaimed at
+// exit): a thread_local with a destructor costs a TLS wrapper call per use.
 struct FrameCache {
-  void *free[kFrameClasses] = {};
-  ~FrameCache() {
-    for (void *&head : free)
-      while (head) {
-        void *next = *static_cast<void **>(head);
-        ::operator delete(head);
-        head = next;
-      }
-  }
+  void *free[kFrameClasses];
 };
 inline thread_local FrameCache t_frames __attribute__((tls_model("initial-exec")));
 inline void *frame_alloc(std::size_t n) {
