@@ -2,6 +2,8 @@
 // process may offer, the server's preference list, and the choice.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,5 +36,12 @@ std::optional<int> choose_auth(std::uint32_t server_mask, std::uint32_t client_m
                                const std::vector<int> &preference);
 
 std::string_view auth_name(int method);
+
+// IMPI_AUTH_HMAC (wire/startup_protocol.hpp): the proofs each side sends.
+using Nonce = std::array<std::byte, 32>;
+std::array<std::byte, 32> hmac_client_proof(std::uint64_t key, const Nonce &server_nonce, const Nonce &client_nonce);
+std::array<std::byte, 32> hmac_server_proof(std::uint64_t key, const Nonce &server_nonce, const Nonce &client_nonce);
+// 32 unpredictable bytes (getrandom).
+base::Result<Nonce> make_nonce();
 
 }  // namespace impi::startup

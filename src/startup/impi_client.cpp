@@ -1,5 +1,7 @@
 #include "startup/impi_client.hpp"
 
+#include "base/sha256.hpp"
+
 #include <fmt/core.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -82,11 +84,9 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const
   auto follow = static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).subspan(4)));
   if (follow < 0 || follow > 65536)
     return {Errc::protocol_error, fmt::format("server AUTH reply announces {} bytes", follow)};
-  if (follow > 0) {  // method-specific follow-on we have no use for
-    Bytes skip(static_cast<size_t>(follow));
-    if (auto s = net::read_exact(c.server_.get(), skip, deadline); !s.ok())
-      return {s.error(), s.message()};
-  }
+  Bytes follow_on(static_cast<size_t>(follow));
+  if (follow > 0)
+    if (auto s = net::read_exact(c.server_.get(), follow_on, deadline); !s.ok()) return {s.error(), s.message()};
   if (which < 0 || which > 31 || !(auth.mask() & (1u << which)))
     return {Errc::protocol_error,
             fmt::format("the server chose authentication method {}, which this client did not "
@@ -95,6 +95,27 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const
   if (which == kAuthKey) {
     if (auto s = write_all(c.server_.get(), encode_auth_key(*auth.key), deadline); !s.ok())
       return {s.error(), "sending the key: " + s.message()};
+  } else if (which == kAuthHmac) {
+    // Challenge-response: the key never crosses the wire; the server proves it knows it too.
+    if (follow_on.size() != kAuthNonceSize)
+      return {Errc::protocol_error, fmt::format("IMPI_AUTH_HMAC: the server sent a {}-byte nonce", follow_on.size())};
+    Nonce server_nonce, client_nonce;
+    std::copy(follow_on.begin(), follow_on.end(), server_nonce.begin());
+    auto n = make_nonce();
+    if (!n) return {n.error(), n.message()};
+    client_nonce = *n;
+    auto mine = hmac_client_proof(*auth.key, server_nonce, client_nonce);
+    Bytes msg(client_nonce.begin(), client_nonce.end());
+    msg.insert(msg.end(), mine.begin(), mine.end());
+    if (auto s = write_all(c.server_.get(), msg, deadline); !s.ok()) return {s.error(), "sending the proof: " + s.message()};
+    std::array<std::byte, 32> theirs;
+    if (auto s = net::read_exact(c.server_.get(), theirs, deadline); !s.ok())
+      return {s.error(), s.error() == Errc::peer_died
+                             ? "Server disconnected (wrong authentication key: the server rejected our "
+                               "IMPI_AUTH_HMAC proof)"
+                             : "waiting for the server's proof: " + s.message()};
+    if (!base::digest_equal(theirs, hmac_server_proof(*auth.key, server_nonce, client_nonce)))
+      return {Errc::protocol_error, "the server's IMPI_AUTH_HMAC proof is wrong: it does not know our IMPI_AUTH_KEY"};
   }
 
   // IMPI (2.3.4): our rank, then the job size.

@@ -2,10 +2,13 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include <limits>
 
 #include "base/byteorder.hpp"
 #include "base/log.hpp"
+#include "base/sha256.hpp"
 #include "startup/auth.hpp"
 
 namespace impi::startup {
@@ -81,6 +84,23 @@ void ServerCore::process(ConnId id, Conn &c) {
       c.phase = Phase::want_rank;
       continue;
     }
+    if (c.phase == Phase::want_hmac) {
+      // The client's nonce and its proof that it knows the key; then ours.
+      auto raw = c.reader.take_raw(2 * kAuthNonceSize);
+      if (!raw) return;
+      Nonce client_nonce;
+      std::copy_n(raw->begin(), kAuthNonceSize, client_nonce.begin());
+      auto want = hmac_client_proof(*cfg_.key, c.nonce, client_nonce);
+      if (!base::digest_equal(want, std::span(*raw).subspan(kAuthNonceSize))) {
+        drop(id, c, "wrong IMPI_AUTH_KEY (IMPI_AUTH_HMAC proof)");
+        return;
+      }
+      auto mine = hmac_server_proof(*cfg_.key, c.nonce, client_nonce);
+      send(id, Bytes(mine.begin(), mine.end()));
+      base::log_info("{} authenticated with IMPI_AUTH_HMAC", c.peer);
+      c.phase = Phase::want_rank;
+      continue;
+    }
     if (c.phase == Phase::want_auth) {
       // Name a stranger by what it sent before judging any length it announces.
       auto h = c.reader.peek_header();
@@ -121,11 +141,25 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
                               client_mask, cfg_.auth_mask));
       return false;
     }
+    if (*which == kAuthHmac) {
+      auto nonce = make_nonce();
+      if (!nonce) {
+        drop(id, c, nonce.message());
+        return false;
+      }
+      c.nonce = *nonce;
+      Bytes reply = encode_server_auth(kAuthHmac, static_cast<std::int32_t>(kAuthNonceSize));
+      reply.insert(reply.end(), c.nonce.begin(), c.nonce.end());
+      send(id, std::move(reply));
+      c.phase = Phase::want_hmac;
+      return true;
+    }
     send(id, encode_server_auth(*which, 0));
     if (*which == kAuthNone) {
       base::log_warn("{} has authenticated with IMPI_AUTH_NONE", c.peer);
       c.phase = Phase::want_rank;
     } else {
+      base::log_info("{} authenticates with IMPI_AUTH_KEY (the key crosses the wire in clear)", c.peer);
       c.phase = Phase::want_key;
     }
     return true;

@@ -12,6 +12,7 @@
 // client); one that breaks it while holding a rank fails the job.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -57,7 +58,7 @@ class ServerCore {
   bool is_pending(ConnId c) const;
 
  private:
-  enum class Phase { want_auth, want_key, want_rank, joined, closed };
+  enum class Phase { want_auth, want_key, want_hmac, want_rank, joined, closed };
   struct Conn {
     std::string peer;
     Phase phase = Phase::want_auth;
@@ -66,6 +67,7 @@ class ServerCore {
     std::int64_t last_label = -1;  // highest label sent; INT64_MAX after DONE
     bool done = false;
     bool fini = false;
+    std::array<std::byte, wire::kAuthNonceSize> nonce{};  // our challenge (IMPI_AUTH_HMAC)
   };
 
   void process(ConnId id, Conn &c);

@@ -97,10 +97,22 @@ wrong_key)
   IMPI_AUTH_KEY=1234 timeout 20 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/rogue.out" 2> "$work/rogue.err"
   [ $? != 0 ] || fail "a client with the wrong key succeeded"
   grep -q "Server disconnected (wrong authentication key" "$work/rogue.err" || fail "no clear message for the wrong key"
-  grep -q "wrong IMPI_AUTH_KEY; connection from 127.0.0.1:[0-9]* closed" "$work/server.err" || fail "server did not report the wrong key"
+  grep -q "wrong IMPI_AUTH_KEY.*connection from 127.0.0.1:[0-9]* closed" "$work/server.err" || fail "server did not report the wrong key"
+  grep -q "IMPI_AUTH_HMAC" "$work/server.err" || fail "the server did not prefer IMPI_AUTH_HMAC"
   timeout 20 "$impirun" -client 0 "$addr" -np 2 "$envcheck" 2 > "$work/c0.out" 2> "$work/c0.err" || fail "real client failed"
   grep -c "of 2 ok" "$work/c0.out" | grep -q 2 || fail "real client's ranks missing"
   wait_for $server_pid 10 || fail "server exited $?"
+  ;;
+auth_key_in_clear)
+  # The spec's IMPI_AUTH_KEY still works when the server asks for it (-auth 1),
+  # with a wrong key refused; the default is impi's IMPI_AUTH_HMAC.
+  start_server 1 -v -auth 1
+  IMPI_AUTH_KEY=1234 timeout 20 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/rogue.out" 2> "$work/rogue.err"
+  [ $? != 0 ] || fail "a client with the wrong key succeeded"
+  timeout 20 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" || fail "the IMPI_AUTH_KEY client failed"
+  wait_for $server_pid 10 || fail "server exited $?"
+  grep -q "authenticates with IMPI_AUTH_KEY" "$work/server.err" || fail "the server did not use IMPI_AUTH_KEY"
+  ! grep -q "authenticated with IMPI_AUTH_HMAC" "$work/server.err" || fail "the server used HMAC against -auth 1"
   ;;
 no_auth)
   env -u IMPI_AUTH_KEY timeout 10 "$impirun" -server 2 --address 127.0.0.1 > "$work/s.out" 2> "$work/s.err"

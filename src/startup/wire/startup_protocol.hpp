@@ -40,6 +40,15 @@ constexpr std::size_t kMaxPayload = 16u << 20;
 // ---- authentication (2.3.3)
 constexpr std::int32_t kAuthNone = 0;  // mask 0x1
 constexpr std::int32_t kAuthKey = 1;   // mask 0x2
+// impi's own method (a value of our choosing, README "Authentication"): an
+// HMAC-SHA-256 challenge-response over IMPI_AUTH_KEY; the key never
+// crosses the wire. The server's AUTH reply carries a 32-byte nonce; the
+// client answers with its own 32-byte nonce and HMAC(key, "impi-auth-hmac-v1
+// client" | server nonce | client nonce); the server proves itself with
+// HMAC(key, "impi-auth-hmac-v1 server" | client nonce | server nonce). The
+// key is its 8 big-endian bytes.
+constexpr std::int32_t kAuthHmac = 20;  // mask 0x100000
+constexpr std::size_t kAuthNonceSize = 32;
 constexpr std::size_t kServerAuthSize = 8;
 constexpr std::size_t kAuthKeySize = 8;
 

@@ -233,7 +233,7 @@ TEST_CASE("authentication settings come from the environment") {
   auto k = auth_from_env(env({{"IMPI_AUTH_KEY", "5678"}}));
   REQUIRE(k.ok());
   CHECK(k->key == 5678u);
-  CHECK(k->mask() == 0x2);
+  CHECK(k->mask() == 0x100002);  // IMPI_AUTH_KEY and impi's IMPI_AUTH_HMAC (method 20)
   CHECK(auth_from_env(env({{"IMPI_AUTH_KEY", "0xff"}}))->key == 255u);
   CHECK(auth_from_env(env({{"IMPI_AUTH_NONE", ""}}))->mask() == 0x1);
   CHECK_FALSE(auth_from_env(env({{"IMPI_AUTH_KEY", "12ab"}})).ok());
