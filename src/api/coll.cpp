@@ -12,6 +12,7 @@
 #include "api/ops.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/nonblocking.hpp"
+#include "collectives/inter.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -26,12 +27,29 @@ struct Comm {
   impi::core::Communicator *comm = nullptr;
 };
 
-int check_comm(const char *fn, MPI_Comm comm, Comm &out) {
+int check_comm(const char *fn, MPI_Comm comm, Comm &out, bool allow_inter = false) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   out.comm = impi::api::lookup_comm(comm);
   if (!out.comm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
-  if (out.comm->inter)
-    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "collectives on intercommunicators are not implemented yet");
+  if (out.comm->inter && !allow_inter)
+    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                  "this collective is not implemented on intercommunicators yet");
+  return MPI_SUCCESS;
+}
+
+// An intercommunicator collective's root argument (MPI-3.1 5.2.2):
+// MPI_ROOT, MPI_PROC_NULL, or a rank of the remote group.
+int inter_root(const char *fn, MPI_Comm comm, const Comm &c, int root, int &out) {
+  if (root == MPI_ROOT) out = coll::kRootHere;
+  else if (root == MPI_PROC_NULL) out = coll::kNotRoot;
+  else if (root >= 0 && root < c.comm->peer_size()) out = root;
+  else return report(comm, MPI_ERR_ROOT, fn, fmt::format("root {} is not MPI_ROOT, MPI_PROC_NULL or a remote rank", root));
+  return MPI_SUCCESS;
+}
+
+int no_in_place(const char *fn, MPI_Comm comm, const void *a, const void *b = nullptr) {
+  if (a == MPI_IN_PLACE || b == MPI_IN_PLACE)
+    return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on intercommunicators");
   return MPI_SUCCESS;
 }
 
@@ -133,14 +151,23 @@ extern "C" {
 
 static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter)
+    return launch(fn, comm, c, request, coll::inter_barrier(coll::remote_view_of(*c.comm), c.comm->rank));
   return launch(fn, comm, c, request, coll::barrier_task(coll::view_of(*c.comm)));
 }
 
 static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r;
+    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+    return launch(fn, comm, c, request, coll::inter_bcast(coll::remote_view_of(*c.comm), buffer, count, t, r));
+  }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
@@ -153,7 +180,17 @@ static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r;
+    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
+    return launch(fn, comm, c, request,
+                  coll::inter_reduce(coll::remote_view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), r));
+  }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
@@ -176,7 +213,16 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
+    return launch(fn, comm, c, request,
+                  coll::inter_allreduce(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf, recvbuf, count, t,
+                                        std::move(red)));
+  }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
@@ -193,7 +239,23 @@ static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r;
+    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (r == coll::kRootHere) {
+      if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
+      st = rt;
+    } else if (r != coll::kNotRoot) {
+      if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+      rt = st;
+    } else {
+      st = rt = impi::pack::Datatype::predefined(impi::pack::dt::byte);
+    }
+    return launch(fn, comm, c, request,
+                  coll::inter_gather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, r));
+  }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
   if (sendbuf == MPI_IN_PLACE) {
@@ -221,7 +283,16 @@ static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
+    if (sendcount < 0 || recvcount < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
+    return launch(fn, comm, c, request,
+                  coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt,
+                                        false));
+  }
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, recvcount, rt); rc != MPI_SUCCESS) return rc;
@@ -290,7 +361,23 @@ static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r;
+    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (r == coll::kRootHere) {
+      if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+      rt = st;
+    } else if (r != coll::kNotRoot) {
+      if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
+      st = rt;
+    } else {
+      st = rt = impi::pack::Datatype::predefined(impi::pack::dt::byte);
+    }
+    return launch(fn, comm, c, request,
+                  coll::inter_scatter(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, r));
+  }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
   if (at_root) {
@@ -343,7 +430,16 @@ static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendty
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
+    if (sendcount < 0 || recvcount < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
+    return launch(fn, comm, c, request,
+                  coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt,
+                                        true));
+  }
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   std::vector<std::byte> copy;

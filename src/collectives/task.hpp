@@ -152,6 +152,10 @@ struct Await {
         int pr, int tg, int ctx, bool rem)
       : kind(k), p2p(p), sbuf(sb), rbuf(rb), count(n), type(t), world(w), rank(r), peer(pr), tag(tg), context(ctx),
         remote(rem) {}
+  // Movable until started (the receive's request then lives in this object).
+  Await(Await &&o) noexcept
+      : kind(o.kind), p2p(o.p2p), sbuf(o.sbuf), rbuf(o.rbuf), count(o.count), type(o.type), world(o.world),
+        rank(o.rank), peer(o.peer), tag(o.tag), context(o.context), remote(o.remote) {}
   Await(const Await &) = delete;
   Await &operator=(const Await &) = delete;
   ~Await() {
@@ -190,6 +194,14 @@ struct Await {
       return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
     return {};
   }
+};
+
+// co_await on an Await held elsewhere (e.g. in a vector of sends in flight).
+struct AwaitRef {
+  Await &a;
+  bool await_ready() { return a.await_ready(); }
+  void await_suspend(std::coroutine_handle<Task::promise_type> h) noexcept { a.await_suspend(h); }
+  base::Status await_resume() { return a.await_resume(); }
 };
 
 // co_await until a message from `source` with `tag` is waiting on `context`.

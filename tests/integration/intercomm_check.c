@@ -2,7 +2,8 @@
  * two groups (even/odd world ranks, then client 0 against the other
  * clients), point-to-point across them, MPI_Comm_dup of an
  * intercommunicator, MPI_Intercomm_merge with both "high" orders and with
- * equal ones, and MPI_Comm_free. Needs at least 2 procs (and 2 clients for
+ * equal ones, MPI_Comm_free, and the collectives on an intercommunicator
+ * (blocking and non-blocking). Needs at least 2 procs (and 2 clients for
  * the second grouping to differ). Prints "rank r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
@@ -114,15 +115,67 @@ int main(int argc, char **argv) {
   int *color, flag;
   MPI_Comm_get_attr(MPI_COMM_WORLD, IMPI_CLIENT_COLOR, &color, &flag);
   run(*color == 0, "client 0 / the others");
-  /* collectives on intercommunicators are not implemented yet: they say so */
-  {
+  /* collectives on an intercommunicator (MPI-3.1 5.2.2): even ranks (A)
+   * against odd ranks (B); A's local rank 0 is the root of the rooted ones */
+  if (size >= 2) {
     MPI_Comm local, inter;
+    int in_a = rank % 2 == 0, lrank, lsize, rsize;
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 78, &inter);
-    int cls = -1;
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, in_a ? 1 : 0, 78, &inter);
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-    MPI_Error_class(MPI_Barrier(inter), &cls);
-    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "Barrier on an intercommunicator: class %d", cls);
+    MPI_Comm_rank(inter, &lrank);
+    MPI_Comm_size(inter, &lsize);
+    MPI_Comm_remote_size(inter, &rsize);
+    CHECK(MPI_Barrier(inter) == MPI_SUCCESS, "Barrier on an intercommunicator");
+    /* Bcast from A's rank 0 to all of B */
+    int v = -1, root = in_a ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    if (in_a && lrank == 0) v = 4711;
+    CHECK(MPI_Bcast(&v, 1, MPI_INT, root, inter) == MPI_SUCCESS, "Bcast on an intercommunicator");
+    if (!in_a) CHECK(v == 4711, "intercommunicator Bcast: %d", v);
+    /* Reduce of B's world ranks to A's rank 0 */
+    int sum = -1, mine = rank;
+    MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, root, inter);
+    int b_sum = 0, a_sum = 0;
+    for (int q = 0; q < size; ++q) {
+      if (q % 2) b_sum += q;
+      else a_sum += q;
+    }
+    if (in_a && lrank == 0) CHECK(sum == b_sum, "intercommunicator Reduce: %d, expected %d", sum, b_sum);
+    /* Allreduce: each group gets the other's sum */
+    sum = -1;
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter);
+    CHECK(sum == (in_a ? b_sum : a_sum), "intercommunicator Allreduce: %d", sum);
+    /* Gather B's world ranks at A's rank 0; Scatter back lrank*10 */
+    int got[64], one = -1, out[64];
+    for (int i = 0; i < 64; ++i) out[i] = i * 10;
+    MPI_Gather(&mine, 1, MPI_INT, got, 1, MPI_INT, root, inter);
+    if (in_a && lrank == 0)
+      for (int i = 0; i < rsize; ++i) CHECK(got[i] == 2 * i + 1, "intercommunicator Gather [%d] = %d", i, got[i]);
+    MPI_Scatter(out, 1, MPI_INT, &one, 1, MPI_INT, root, inter);
+    if (!in_a) CHECK(one == lrank * 10, "intercommunicator Scatter: %d", one);
+    /* Allgather: each rank gets the remote group's world ranks; Alltoall */
+    MPI_Allgather(&mine, 1, MPI_INT, got, 1, MPI_INT, inter);
+    for (int i = 0; i < rsize; ++i)
+      CHECK(got[i] == 2 * i + (in_a ? 1 : 0), "intercommunicator Allgather [%d] = %d", i, got[i]);
+    for (int i = 0; i < rsize; ++i) out[i] = rank * 100 + i;
+    MPI_Alltoall(out, 1, MPI_INT, got, 1, MPI_INT, inter);
+    for (int i = 0; i < rsize; ++i) {
+      int from = 2 * i + (in_a ? 1 : 0);
+      CHECK(got[i] == from * 100 + lrank, "intercommunicator Alltoall [%d] = %d", i, got[i]);
+    }
+    /* non-blocking forms */
+    MPI_Request rq[2];
+    v = in_a && lrank == 0 ? 99 : -1;
+    MPI_Ibcast(&v, 1, MPI_INT, root, inter, &rq[0]);
+    MPI_Iallreduce(&mine, &sum, 1, MPI_INT, MPI_MAX, inter, &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    if (!in_a) CHECK(v == 99, "intercommunicator Ibcast: %d", v);
+    int a_max = size % 2 ? size - 1 : size - 2, b_max = size % 2 ? size - 2 : size - 1;
+    CHECK(sum == (in_a ? b_max : a_max), "intercommunicator Iallreduce max: %d", sum);
+    int cls = -1;
+    MPI_Error_class(MPI_Scan(&mine, &sum, 1, MPI_INT, MPI_SUM, inter), &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "Scan on an intercommunicator: class %d", cls);
+    (void)lsize;
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
   }
