@@ -101,6 +101,9 @@ int make_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype dataty
   out.combine = [ref, datatype, type, count, fn](const void *in, void *inout) {
     impi::api::apply_op(ref, datatype, type, count, in, inout, fn, MPI_COMM_NULL);
   };
+  out.combine_n = [ref, datatype, type, fn](const void *in, void *inout, std::int64_t n) {
+    impi::api::apply_op(ref, datatype, type, static_cast<int>(n), in, inout, fn, MPI_COMM_NULL);
+  };
   return MPI_SUCCESS;
 }
 

@@ -219,7 +219,7 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
   if (max_cid % 2 == 0) max_cid += 1;
   const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
   coll::Reduction max{[&u8](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
-                      true};
+                      true, {}};
   std::uint64_t mine = max_cid, agreed = 0;
   if (auto s = co_await coll::allreduce_task(v, &mine, &agreed, 1, u8, max); !s.ok()) co_return s;
   auto cid = take_context(agreed);
@@ -652,7 +652,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   // leader broadcasts the result.
   std::uint64_t mine = odd_max_cid(), maxcid = 0;
   coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
-                      true};
+                      true, {}};
   if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok()) return fail(local_comm, fn, s);
   std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size)
   std::vector<int> remote;

@@ -16,6 +16,9 @@ constexpr Tunable kTable[] = {
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
      "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},
+    {"coll_allreduce_ring_min", "IMPI_COLL_ALLREDUCE_RING_MIN", "65536",
+     "collectives inside one client: Allreduce of at least this many bytes (commutative operations) uses the "
+     "ring reduce-scatter + allgather instead of recursive doubling"},
     {"coll_lam_linear", "IMPI_COLL_LAM_LINEAR", "0",
      "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most "
      "4) instead of the spec's (linear iff fewer than C_COLL_MAXLINEAR), to interoperate with LAM"},

@@ -55,8 +55,12 @@ Task reduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t co
 // the context-id agreement depends on it). Native, commutative: recursive doubling.
 Task allreduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type,
                     Reduction op) {
-  if (!c.spans_clients() && op.commutative && c.size > 1)
+  if (!c.spans_clients() && op.commutative && c.size > 1) {
+    // Long vectors: the ring moves and combines less per rank (tunable: coll_allreduce_ring_min).
+    if (op.combine_n && count >= c.size && count * type->size() >= base::get_int("coll_allreduce_ring_min"))
+      co_return co_await allreduce_ring(c, sendbuf, recvbuf, count, type, op, kReduceTag);
     co_return co_await allreduce_recursive_doubling(c, sendbuf, recvbuf, count, type, op, kReduceTag);
+  }
   if (auto s = co_await reduce_task(c, sendbuf, recvbuf, count, type, op, 0); !s.ok()) co_return s;
   co_return co_await bcast_task(c, recvbuf, count, type, 0);
 }

@@ -20,6 +20,9 @@ namespace impi::collectives {
 struct Reduction {
   std::function<void(const void *in, void *inout)> combine;
   bool commutative = true;
+  // The same on `n` instances (any n): lets an algorithm reduce pieces.
+  // Optional; algorithms that need it fall back when it is empty.
+  std::function<void(const void *in, void *inout, std::int64_t n)> combine_n;
 };
 
 base::Status barrier(const CommView &c);

@@ -17,7 +17,7 @@ base::Result<int> agree_context(const CommView &parent) {
   auto &max_cid = core::Runtime::instance().max_cid();
   if (max_cid % 2 == 0) max_cid += 1;
   const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
-  Reduction max{[&](const void *in, void *inout) { pack::reduce(pack::Op::max, u8, 1, in, inout); }, true};
+  Reduction max{[&](const void *in, void *inout) { pack::reduce(pack::Op::max, u8, 1, in, inout); }, true, {}};
   std::uint64_t mine = max_cid, agreed = 0;
   if (auto s = allreduce(parent, &mine, &agreed, 1, u8, max); !s.ok()) return {s.error(), s.message()};
   if (agreed >= core::kMaxContextId - 1)

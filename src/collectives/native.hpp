@@ -27,6 +27,10 @@ Task reduce_binomial(const CommView &c, const std::vector<int> &ranks, std::size
 // Allreduce for commutative operations, sendbuf may equal recvbuf.
 Task allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                                           const pack::TypePtr &type, const Reduction &op, int tag);
+// Allreduce for long vectors (commutative, with Reduction::combine_n): ring
+// reduce-scatter + ring allgather.
+Task allreduce_ring(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                    const pack::TypePtr &type, const Reduction &op, int tag);
 // Allgather(v) along a ring; sendbuf may be recvbuf's own block (in place).
 Task allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                             void *recvbuf, const std::vector<std::int64_t> &rcounts,

@@ -129,6 +129,20 @@ int main(int argc, char **argv) {
     }
     MPI_Type_free(&every_other);
   }
+  /* a long Allreduce (the ring inside one client), a count not divisible by the size */
+  {
+    const int nl = 200003;
+    int *la = malloc(nl * sizeof(int)), *lb = malloc(nl * sizeof(int));
+    for (int i = 0; i < nl; ++i) la[i] = (rank + 1) * (i % 1000);
+    CHECK(MPI_Allreduce(la, lb, nl, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "long Allreduce failed");
+    for (int i = 0; i < nl; ++i)
+      if (lb[i] != size * (size + 1) / 2 * (i % 1000)) { CHECK(0, "long Allreduce [%d] = %d", i, lb[i]); break; }
+    CHECK(MPI_Allreduce(MPI_IN_PLACE, la, nl, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS, "long Allreduce in place");
+    for (int i = 0; i < nl; ++i)
+      if (la[i] != size * (i % 1000)) { CHECK(0, "long Allreduce max [%d] = %d", i, la[i]); break; }
+    free(la);
+    free(lb);
+  }
   /* Allgather, also in place */
   {
     for (int i = 0; i < 1000; ++i) a[i] = rank * 1000 + i;
