@@ -10,16 +10,7 @@
 #include <string.h>
 
 static int rank, size, failures;
-#define CHECK(cond, ...)                    \
-  do {                                      \
-    if (!(cond)) {                          \
-      if (failures++ < 10) {                \
-        fprintf(stderr, "rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__);       \
-        fprintf(stderr, "\n");              \
-      }                                     \
-    }                                       \
-  } while (0)
+#include "check.h"
 
 static int copies, deletes, self_deleted, type_copies, type_deletes;
 static int copy_plus_one(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag) {

@@ -17,15 +17,7 @@
 
 static int rank, size, failures;
 
-#define CHECK(cond, ...)                        \
-  do {                                          \
-    if (!(cond)) {                              \
-      fprintf(stderr, "rank %d: ", rank);       \
-      fprintf(stderr, __VA_ARGS__);             \
-      fprintf(stderr, "\n");                    \
-      ++failures;                               \
-    }                                           \
-  } while (0)
+#include "check.h"
 
 static void nap(long ms) {
   struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};

@@ -13,16 +13,7 @@
 #include <string.h>
 
 static int rank, size, failures;
-#define CHECK(cond, ...)                  \
-  do {                                    \
-    if (!(cond)) {                        \
-      if (failures++ < 10) {              \
-        fprintf(stderr, "rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__);     \
-        fprintf(stderr, "\n");            \
-      }                                   \
-    }                                     \
-  } while (0)
+#include "check.h"
 
 #define P 1000003LL
 static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {

@@ -9,16 +9,7 @@
 #include <string.h>
 
 static int rank, size, failures;
-#define CHECK(cond, ...)                    \
-  do {                                      \
-    if (!(cond)) {                          \
-      if (failures++ < 10) {                \
-        fprintf(stderr, "rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__);       \
-        fprintf(stderr, "\n");              \
-      }                                     \
-    }                                       \
-  } while (0)
+#include "check.h"
 
 static int handler_calls, handler_class;
 static MPI_Comm handler_comm;

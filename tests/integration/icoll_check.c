@@ -10,16 +10,7 @@
 #include <string.h>
 
 static int rank, size, failures;
-#define CHECK(cond, ...)                    \
-  do {                                      \
-    if (!(cond)) {                          \
-      if (failures++ < 10) {                \
-        fprintf(stderr, "rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__);       \
-        fprintf(stderr, "\n");              \
-      }                                     \
-    }                                       \
-  } while (0)
+#include "check.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

@@ -10,16 +10,7 @@
 #include <stdlib.h>
 
 static int rank, size, failures;
-#define CHECK(cond, ...)                    \
-  do {                                      \
-    if (!(cond)) {                          \
-      if (failures++ < 10) {                \
-        fprintf(stderr, "rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__);       \
-        fprintf(stderr, "\n");              \
-      }                                     \
-    }                                       \
-  } while (0)
+#include "check.h"
 
 /* The world ranks of a communicator's (local or remote) group. */
 static void world_ranks(MPI_Group g, int n, int *out) {

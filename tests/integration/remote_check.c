@@ -24,15 +24,7 @@
 
 static int rank, size, failures;
 
-#define CHECK(cond, ...)                        \
-  do {                                          \
-    if (!(cond)) {                              \
-      fprintf(stderr, "rank %d: ", rank);       \
-      fprintf(stderr, __VA_ARGS__);             \
-      fprintf(stderr, "\n");                    \
-      ++failures;                               \
-    }                                           \
-  } while (0)
+#include "check.h"
 
 static void barrier(int tag) { /* (collectives are another issue) */
   int t = 0;
