@@ -24,7 +24,7 @@ namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;  // in insertion order
 constexpr std::uint32_t kFirstUserInfo = 2;                     // 1 is MPI_INFO_ENV
-std::mutex g_mu;
+std::recursive_mutex g_mu;  // recursive: report() may run a user error handler that calls MPI_Info_*
 std::vector<std::unique_ptr<Pairs>> g_infos;
 std::map<std::uintptr_t, Pairs> g_comm_info;  // by communicator handle
 
@@ -80,7 +80,7 @@ Pairs::iterator find(Pairs &p, const char *key) {
 
 namespace impi::api {
 void forget_comm_info(MPI_Comm comm) {
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   g_comm_info.erase(reinterpret_cast<std::uintptr_t>(comm));
 }
 }  // namespace impi::api
@@ -90,7 +90,7 @@ extern "C" {
 int PMPI_Info_create(MPI_Info *info) {
   if (!impi::api::check_initialized("MPI_Info_create")) return MPI_ERR_OTHER;
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   *info = new_info({});
   return MPI_SUCCESS;
 }
@@ -102,7 +102,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
   if (!value) return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, "value is NULL");
   if (strnlen(value, MPI_MAX_INFO_VAL + 1) > MPI_MAX_INFO_VAL)
     return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, fmt::format("values are at most {} characters", MPI_MAX_INFO_VAL));
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
   if (auto it = find(*p, key); it != p->end())
@@ -117,7 +117,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!flag || !value || valuelen < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
   auto it = find(*p, key);
@@ -136,7 +136,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!valuelen || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
   auto it = find(*p, key);
@@ -149,7 +149,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   const char *fn = "MPI_Info_get_nkeys";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!nkeys) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "nkeys is NULL");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
   *nkeys = static_cast<int>(p->size());
@@ -160,7 +160,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   const char *fn = "MPI_Info_get_nthkey";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!key) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "key is NULL");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
   if (n < 0 || n >= static_cast<int>(p->size()))
@@ -174,7 +174,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key) {
   const char *fn = "MPI_Info_delete";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
   auto it = find(*p, key);
@@ -187,7 +187,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   const char *fn = "MPI_Info_dup";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!newinfo) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newinfo is NULL");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
   *newinfo = new_info(*p);
@@ -198,7 +198,7 @@ int PMPI_Info_free(MPI_Info *info) {
   const char *fn = "MPI_Info_free";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(*info, env);
   if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (user) info object");
   g_infos[impi::api::handle_index(*info) - kFirstUserInfo].reset();
@@ -210,7 +210,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   const char *fn = "MPI_Comm_set_info";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
   g_comm_info[reinterpret_cast<std::uintptr_t>(comm)] = *p;
@@ -222,7 +222,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
   if (!info_used) return report(comm, MPI_ERR_ARG, fn, "info_used is NULL");
-  std::lock_guard<std::mutex> lk(g_mu);
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
   auto it = g_comm_info.find(reinterpret_cast<std::uintptr_t>(comm));
   *info_used = new_info(it == g_comm_info.end() ? Pairs{} : it->second);
   return MPI_SUCCESS;

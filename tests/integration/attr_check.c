@@ -47,6 +47,14 @@ static int type_delete(MPI_Datatype t, int k, void *v, void *extra) {
   return MPI_SUCCESS;
 }
 
+static int info_handler_ok;
+static void info_handler(MPI_Comm *comm, int *code, ...) {
+  (void)comm;
+  (void)code;
+  MPI_Info i;
+  if (MPI_Info_create(&i) == MPI_SUCCESS && MPI_Info_free(&i) == MPI_SUCCESS) ++info_handler_ok;
+}
+
 /* IMPI_CLIENT_SIZE/COLOR of `c` against what the world colors say. */
 static void check_impi_attrs(MPI_Comm c, const int *world_color, const char *what) {
   int *v, flag = 0, n, r;
@@ -210,6 +218,14 @@ int main(int argc, char **argv) {
     CHECK(nkeys == 2, "Comm_get_info: %d keys", nkeys);
     MPI_Info_get(MPI_INFO_ENV, "maxprocs", sizeof value - 1, value, &flag);
     CHECK(flag && atoi(value) == size, "MPI_INFO_ENV maxprocs %s", flag ? value : "(none)");
+    /* an error handler that itself uses MPI_Info (the info table is not locked against it) */
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(info_handler, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Info_delete(info, "no such key");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    CHECK(info_handler_ok == 1, "an error handler calling MPI_Info_create: %d", info_handler_ok);
     MPI_Info_free(&info);
     MPI_Info_free(&dup);
     MPI_Info_free(&used);
