@@ -66,6 +66,19 @@ int check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, impi::pack:
   return MPI_SUCCESS;
 }
 
+// An intercommunicator's rooted Gather/Scatter: the root argument, no
+// MPI_IN_PLACE, and the one type this side uses (root_type at the root,
+// peer_type in the other group, none for MPI_PROC_NULL).
+int inter_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const void *sendbuf, const void *recvbuf,
+                 MPI_Datatype root_type, MPI_Datatype peer_type, int &r, impi::pack::TypePtr &t) {
+  if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+  if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+  if (r == coll::kRootHere) return check_type(fn, comm, root_type, t);
+  if (r != coll::kNotRoot) return check_type(fn, comm, peer_type, t);
+  t = impi::pack::Datatype::predefined(impi::pack::dt::byte);
+  return MPI_SUCCESS;
+}
+
 int check_count(const char *fn, MPI_Comm comm, int count) {
   if (count < 0) return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
   return MPI_SUCCESS;
@@ -245,17 +258,9 @@ static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
-    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
-    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
-    if (r == coll::kRootHere) {
-      if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
-      st = rt;
-    } else if (r != coll::kNotRoot) {
-      if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
-      rt = st;
-    } else {
-      st = rt = impi::pack::Datatype::predefined(impi::pack::dt::byte);
-    }
+    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, r, st); rc != MPI_SUCCESS)
+      return rc;
+    rt = st;
     return launch(fn, comm, c, request,
                   coll::inter_gather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, r));
   }
@@ -367,17 +372,9 @@ static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
-    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
-    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
-    if (r == coll::kRootHere) {
-      if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
-      rt = st;
-    } else if (r != coll::kNotRoot) {
-      if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
-      st = rt;
-    } else {
-      st = rt = impi::pack::Datatype::predefined(impi::pack::dt::byte);
-    }
+    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, r, st); rc != MPI_SUCCESS)
+      return rc;
+    rt = st;
     return launch(fn, comm, c, request,
                   coll::inter_scatter(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, r));
   }
