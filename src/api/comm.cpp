@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/attr.hpp"
+#include "api/comm_internal.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
@@ -61,6 +62,12 @@ MPI_Group new_group(std::vector<int> world) {
   return impi::api::make_handle<MPI_Group>(IMPI_KIND_GROUP, static_cast<std::uint32_t>(i + kFirstUserGroup));
 }
 
+}  // namespace
+
+namespace impi::api::comm_shared {
+namespace coll = impi::collectives;
+using impi::core::Communicator;
+
 int my_world_rank() { return impi::core::Runtime::instance().world().rank; }
 
 int rank_in(const std::vector<int> &world, int w) {
@@ -68,7 +75,13 @@ int rank_in(const std::vector<int> &world, int w) {
   return it == world.end() ? MPI_UNDEFINED : static_cast<int>(it - world.begin());
 }
 
-int client_of(int w) { return impi::core::Runtime::instance().world().client[static_cast<std::size_t>(w)]; }
+int client_of(int w) {
+  const auto &world = impi::core::Runtime::instance().world();
+  // Procs of other jobs (dynamic processes) are reached by this proc
+  // directly, as if they were of its own client.
+  if (impi::core::P2P::dyn(w)) return world.client[static_cast<std::size_t>(world.rank)];
+  return world.client[static_cast<std::size_t>(w)];
+}
 
 int check_group(const char *fn, MPI_Group h, const Group *&g) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
@@ -105,6 +118,11 @@ int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s) {
   return report(comm, impi::api::error_class_of(s.error()), fn, s.message());
 }
 
+}  // namespace impi::api::comm_shared
+
+namespace {
+using namespace impi::api::comm_shared;
+
 // Ranks listed by MPI_Group_incl/excl and the range forms: checked.
 int check_ranks(const char *fn, const Group &g, int n, const int *ranks, std::vector<int> &out) {
   if (n < 0 || (n > 0 && !ranks)) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad rank list");
@@ -133,27 +151,9 @@ int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::v
   return check_ranks(fn, g, static_cast<int>(list.size()), list.data(), out);
 }
 
-// One communicator construction at a time per process: the context-id
-// agreement reads and raises IMPI_max_cid around a collective, and two
-// threads doing it at once (on different communicators) could agree on the
-// same id. Concurrent constructions get a clear error instead.
-std::atomic<bool> g_constructing{false};
-struct ConstructionGuard {
-  bool ok = !g_constructing.exchange(true);
-  ~ConstructionGuard() {
-    if (ok) g_constructing.store(false);
-  }
-};
-#define IMPI_ONE_CONSTRUCTION(fn, comm)                                                                  \
-  ConstructionGuard one_at_a_time;                                                                      \
-  if (!one_at_a_time.ok)                                                                                \
-    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,                                              \
-                  "another thread of this process is creating a communicator: creating them from "      \
-                  "several threads at once is not implemented yet");
+}  // namespace
 
-// ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
-constexpr int kDupTag = 210, kMergeTag = 220, kCommFreeTag = 230;
-
+namespace impi::api::comm_shared {
 // The "criss-cross" exchange of an intercommunicator (IMPI 4.5/4.6/4.9):
 // every non-leader sends `mine` to the remote leader (remote rank 0); each
 // leader gathers its remote non-leaders' values, folds them into its own
@@ -213,6 +213,11 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
   return impi::api::new_comm_handle(std::move(c));
 }
 
+}  // namespace impi::api::comm_shared
+
+namespace {
+using namespace impi::api::comm_shared;
+
 // MPI_Comm_idup's work: agree on the context (IMPI 4.3), then make the communicator.
 coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
   auto &max_cid = impi::core::Runtime::instance().max_cid();
@@ -233,6 +238,8 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
 }
 
 }  // namespace
+
+using namespace impi::api::comm_shared;
 
 extern "C" {
 
@@ -687,6 +694,21 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   return MPI_SUCCESS;
 }
 
+}  // extern "C"
+
+namespace {
+// Whether local leader `a` orders before remote leader `b`: by world rank
+// within a job; across jobs (dynamic processes) by a name both sides
+// compute alike (job id, then rank).
+bool leader_first(int a, int b) {
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  if (!impi::core::P2P::dyn(a) && !impi::core::P2P::dyn(b)) return a < b;
+  return p2p.proc_key(a) < p2p.proc_key(b);
+}
+}  // namespace
+
+extern "C" {
+
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   const char *fn = "MPI_Intercomm_merge";
   Communicator *c;
@@ -710,7 +732,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   if (my_high != remote_high)
     local_first = !my_high;  // the "low" group comes first
   else
-    local_first = c->world[0] < c->remote_world[0];  // equal: the group of the lower world leader first
+    local_first = leader_first(c->world[0], c->remote_world[0]);  // equal: the group of the "lower" leader first
   std::vector<int> world = local_first ? c->world : c->remote_world;
   const auto &second = local_first ? c->remote_world : c->world;
   world.insert(world.end(), second.begin(), second.end());

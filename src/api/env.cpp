@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "api/dynamic.hpp"
 #include "api/attr.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
@@ -34,6 +35,8 @@ int do_init(int required, int *provided, const char *fn) {
   auto r = rt.init(required);
   if (!r) return report(MPI_COMM_NULL, impi::api::error_class_of(r.error()), fn, r.message());
   impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
+  // A spawned proc connects back to its parents (MPI_Comm_get_parent).
+  if (int rc = impi::api::connect_to_parent(); rc != MPI_SUCCESS) return rc;
   if (provided) *provided = *r;
   return MPI_SUCCESS;
 }

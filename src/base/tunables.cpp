@@ -37,6 +37,12 @@ constexpr Tunable kTable[] = {
     {"hiwater", "IMPI_HIWATER", "20",
      "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc "
      "pair); 20 as LAM/MPI"},
+    {"dyn_address", "IMPI_DYN_ADDRESS", "127.0.0.1",
+     "dynamic processes: the address each proc's TCP listener for procs of other jobs binds to "
+     "(procs on the same node use an abstract Unix socket instead; empty: no TCP listener)"},
+    {"dyn_timeout_s", "IMPI_DYN_TIMEOUT", "60",
+     "MPI_Comm_connect/accept: longest wait for the other root during the group exchange once "
+     "connected (MPI_Comm_accept itself waits for a connection without limit, as MPI asks)"},
     {"host_address", "IMPI_HOST_ADDRESS", "",
      "IMPI client: the address its host advertises, listens on and binds to (empty: the "
      "local address of the connection to the server)"},

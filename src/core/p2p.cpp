@@ -247,6 +247,7 @@ void P2P::finish_recv(Request &r) {
 RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
                       int src_rank, int tag, int context, bool sync) {
   std::lock_guard<EngineLock> g(mu_);
+  if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
   auto r = std::make_shared<Request>();
   r->sync = sync;
   if (sync) {
@@ -302,6 +303,8 @@ void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_
   if (self_sync) {
     self_sync->acked = true;
     self_sync->done = true;
+  } else if (sync_id != 0 && peer_local <= -2) {
+    dyn_ack(kDynBase + (-2 - peer_local), sync_id);
   } else if (sync_id != 0 && peer_local >= 0) {
     Peer &p = peers_[static_cast<size_t>(peer_local)];
     p.acks.push_back(sync_id);
@@ -369,9 +372,20 @@ bool P2P::push_sends(Peer &p) {
   return moved;
 }
 
+void P2P::dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload) {
+  Header h{Header::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag, f.context,
+           static_cast<std::int64_t>(payload.size()), f.id};
+  dyn_proxy_->world = peer;
+  start_message(*dyn_proxy_, h, payload);
+}
+
 void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
                         const RequestPtr &self_sync) {
-  int peer_local = p.world >= 0 ? local_of_world_[static_cast<size_t>(p.world)] : -1;
+  // peer_local: the sender's local rank; -1 for none (self); -2 - i for
+  // dynamic peer i (its acks go over its connection).
+  int peer_local = p.world < 0 ? -1
+                   : dyn(p.world) ? -2 - (p.world - kDynBase)
+                                  : local_of_world_[static_cast<size_t>(p.world)];
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!matches(**it, h.source, h.tag, h.context)) continue;
     RequestPtr r = std::move(*it);  // no reference-count traffic
@@ -516,6 +530,7 @@ bool P2P::serve_split_offers() {
 
 bool P2P::progress_locked() {
   bool any = false;
+  if (dyn_on_.load(std::memory_order_relaxed)) any |= progress_dyn();
   if (agent_) {
     any |= poll_agent();
     if (!remote_streams_.empty()) any |= push_streams();

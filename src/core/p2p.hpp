@@ -49,6 +49,7 @@
 #include "base/fd.hpp"
 #include "transport/impi/packet.hpp"
 #include "transport/shm/segment.hpp"
+#include "core/dyn_card.hpp"
 
 namespace impi::core {
 
@@ -219,6 +220,38 @@ class P2P {
 
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
                    int src_rank_in_comm, int tag, int context, bool sync = false);
+
+  // ---- dynamic processes (p2p_dyn.cpp, docs/dynamic-processes.md)
+  // Procs of other jobs (spawned, or met through a port) get indices from
+  // kDynBase up, in the same space as world ranks; messages to them go over
+  // a stream socket per direction (a Unix socket on the same host, TCP
+  // otherwise), whole messages in native packed form.
+  static constexpr int kDynBase = 1 << 24;
+  static bool dyn(int w) { return w >= kDynBase; }
+  // Who we are, for our dynamic card (set in MPI_Init).
+  void set_identity(std::string job, int world_rank, int world_size, std::string host) {
+    job_ = std::move(job);
+    identity_rank_ = world_rank;
+    world_size_ = world_size;
+    host_ = std::move(host);
+  }
+  // Starts listening for dynamic connections (idempotent); returns our card.
+  base::Result<DynCard> dyn_listen();
+  // The index of the proc `card` names: a world rank for a proc of our own
+  // job, else a dynamic index (the same one each time for the same proc);
+  // -1 for a card that names a rank our job does not have.
+  int dyn_register(const DynCard &card);
+  // A name of proc `w` that every proc computes alike (ordering of merged groups).
+  std::string proc_key(int w);
+  // Ports (MPI_Open_port): connections that name port `n` wait for accept_port.
+  std::uint64_t open_port();
+  bool close_port(std::uint64_t n);
+  bool port_open(std::uint64_t n);
+  // Waits (making progress) for a connection to port `n`; the socket returned blocks.
+  base::Result<base::Fd> accept_port(std::uint64_t n);
+  // Multi-client jobs, MPI_Finalize and exit: sends what is queued to
+  // dynamic peers (bounded wait), then closes every dynamic socket.
+  void close_dyn();
   // `storage`, when given, holds the request instead of the heap (blocking
   // receives: it must outlive the operation).
   // `storage`, when given, is a freshly constructed Request that outlives
@@ -291,17 +324,21 @@ class P2P {
         idle = 0;
         continue;
       }
-      if (agent_) {
+      if (agent_ || dyn_on_.load(std::memory_order_acquire)) {
         // Multi-client job: the host agents need a core to move packets.
-        // Yield while polling, then block on the agent's link (a local
-        // record wakes us within the nap).
+        // Yield while polling, then block on the agent's link and the
+        // dynamic connections (a local record wakes us within the nap).
         if (++idle < agent_spin_) {
           sched_yield();
           continue;
         }
-        pollfd pf{agent_.get(), static_cast<short>(link_out_.pending() > 0 ? POLLIN | POLLOUT : POLLIN), 0};
+        pollfd pf[2];
+        nfds_t npf = 0;
+        if (agent_)
+          pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 ? POLLIN | POLLOUT : POLLIN), 0};
+        if (dyn_on_.load(std::memory_order_acquire)) pf[npf++] = {dyn_poll_.get(), POLLIN, 0};
         timespec nap{0, static_cast<long>(nap_us) * 1000};  // a local record waits at most this
-        ::ppoll(&pf, 1, &nap, nullptr);
+        ::ppoll(pf, npf, &nap, nullptr);
         nap_us = std::min(nap_us * 2, 1000);
         idle = 0;
         continue;
@@ -427,10 +464,55 @@ class P2P {
     std::byte *reserve(std::size_t n);  // room for n bytes at tail; the caller then adds n to tail
   } link_out_;
   bool link_broken_ = false;
+  // ---- dynamic peers (p2p_dyn.cpp)
+  struct DynPeer {
+    DynCard card;
+    base::Fd out;  // the connection we opened: we send on it only
+    LinkOut outq;
+    bool broken = false;
+  };
+  struct DynIn {  // a connection a peer opened to us
+    base::Fd fd;
+    std::vector<std::byte> buf;  // bytes read, not yet a whole frame
+    int peer = -1;               // dynamic index, once its hello came
+  };
+  struct DynPort {
+    std::deque<base::Fd> waiting;  // connections that named this port
+  };
+  RequestPtr isend_dyn(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
+                       int src_rank, int tag, int context, bool sync);
+  DynPeer *dyn_peer(int w) {
+    std::size_t i = static_cast<std::size_t>(w - kDynBase);
+    return i < dyn_peers_.size() ? dyn_peers_[i].get() : nullptr;
+  }
+  bool dyn_connect(int w, DynPeer &p);  // opens p.out (with our hello) if needed
+  void dyn_queue(int w, DynPeer &p, std::uint8_t kind, int source, int tag, int context, std::uint64_t len,
+                 std::uint64_t sync_id, const std::function<void(std::byte *)> &fill);
+  bool progress_dyn();
+  bool dyn_read(DynIn &in);  // false: the connection ended (or handed to a port)
+  bool dyn_frames(DynIn &in);
+  bool dyn_flush(DynPeer &p);
+  int dyn_register_locked(const DynCard &card);
+  std::string proc_key_locked(int w);
+  void dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload);  // p2p.cpp
+  void dyn_ack(int peer, std::uint64_t id);
+  std::vector<std::unique_ptr<DynPeer>> dyn_peers_;
+  std::unordered_map<std::string, int> dyn_index_;  // card key -> index
+  std::vector<std::unique_ptr<DynIn>> dyn_in_;
+  std::unordered_map<std::uint64_t, DynPort> ports_;
+  std::uint64_t next_port_ = 1;
+  std::unordered_map<std::uint64_t, RequestPtr> dyn_awaiting_;  // synchronous sends by id
+  base::Fd dyn_unix_, dyn_tcp_;  // listeners
+  base::Fd dyn_poll_;            // epoll: listeners and incoming connections (sleeping waits)
+  std::atomic<bool> dyn_on_{false};
+  std::optional<DynCard> my_card_;
+  std::string job_, host_;
+  int identity_rank_ = 0, world_size_ = 1;
+  std::unique_ptr<Peer> dyn_proxy_;  // stands for the sender of a dynamic arrival
   // Lock-free: whether a ring has a record or a send is queued (a hint:
   // another thread may take the work first).
   bool work_hint() const {
-    if (agent_) return true;  // the agent's link is read in every pass
+    if (agent_ || dyn_on_.load(std::memory_order_relaxed)) return true;  // sockets are read in every pass
     if (queued_.load(std::memory_order_relaxed) != 0 || rndv_waiting_.load(std::memory_order_relaxed) != 0)
       return true;
     for (std::size_t i = 0; i < peers_.size(); ++i)

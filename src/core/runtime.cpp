@@ -42,6 +42,8 @@ base::Result<int> Runtime::init(int required) {
   main_thread_ = std::this_thread::get_id();
   thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
   if (thread_level_ == kThreadMultiple) p2p_.enable_threads();
+  p2p_.set_identity(fmt::format("{}@{}", j.singleton ? fmt::format("singleton-{}", ::getpid()) : j.nspace, j.hostname),
+                    static_cast<int>(j.world_rank), static_cast<int>(j.world_size), j.hostname);
 
   if (auto s = exchange_cards(); !s.ok()) {
     p2p_.unlink_segment();  // leave nothing in /dev/shm
@@ -188,6 +190,7 @@ base::Status Runtime::finalize() {
   // Every process reaches this point before any leaves (MPI_Finalize is collective).
   base::Status s = pm_->fence(false);
   if (!s.ok() && s.error() == Errc::peer_died) wait_for_teardown();
+  p2p_.close_dyn();  // what we queued for procs of other jobs goes first
   base::Status f = pm_->finalize();
   p2p_.close_agent();  // the agent sees the link close: this proc is done
   state_ = State::finalized;

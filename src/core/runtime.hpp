@@ -50,6 +50,7 @@ class Runtime {
   Communicator &world() { return world_; }
   Communicator &self() { return self_; }
   P2P &p2p() { return p2p_; }
+  startup::ProcessManager &pm() { return *pm_; }
   // IMPI_max_cid (IMPI 4.3): the highest context id this proc has used.
   std::uint64_t &max_cid() { return max_cid_; }
 

@@ -6,6 +6,8 @@
 
 namespace impi::startup {
 
+std::string name_of(const ProcEnd &e) { return e.who.empty() ? fmt::format("rank {}", e.rank) : e.who; }
+
 int cause_rank(const ProcEnd &e) {
   if (!e.exited) return 0;
   if (e.called_init && !e.called_finalize) return 1;
@@ -26,23 +28,27 @@ JobOutcome::Verdict JobOutcome::fail(int code, std::string message) {
 JobOutcome::Verdict JobOutcome::on_proc_end(const ProcEnd &e) {
   if (e.exited && e.exit_code == 0) {
     if (e.called_init && !e.called_finalize && !ending_)
-      return fail(1, fmt::format("rank {} (pid {}) exited without calling MPI_Finalize; "
+      return fail(1, fmt::format("{} (pid {}) exited without calling MPI_Finalize; "
                                  "ending the job",
-                                 e.rank, e.pid));
+                                 name_of(e), e.pid));
     return {};
   }
   if (ending_) return {{}, true};  // collateral of the teardown: stay quiet
   if (e.exited)
-    return fail(e.exit_code, fmt::format("rank {} (pid {}) exited with code {}; ending the job",
-                                         e.rank, e.pid, e.exit_code));
+    return fail(e.exit_code, fmt::format("{} (pid {}) exited with code {}; ending the job",
+                                         name_of(e), e.pid, e.exit_code));
   const char *name = ::strsignal(e.term_signal);
   return fail(128 + e.term_signal,
-              fmt::format("rank {} (pid {}) was killed by signal {} ({}); ending the job", e.rank,
+              fmt::format("{} (pid {}) was killed by signal {} ({}); ending the job", name_of(e),
                           e.pid, e.term_signal, name ? name : "?"));
 }
 
 JobOutcome::Verdict JobOutcome::on_abort(int rank, int code, const std::string &msg) {
-  std::string m = fmt::format("MPI_Abort was called by rank {} with error code {}", rank, code);
+  return on_abort(fmt::format("rank {}", rank), code, msg);
+}
+
+JobOutcome::Verdict JobOutcome::on_abort(const std::string &who, int code, const std::string &msg) {
+  std::string m = fmt::format("MPI_Abort was called by {} with error code {}", who, code);
   if (!msg.empty()) m += fmt::format(" ({})", msg);
   m += "; ending the job";
   return fail(code & 0xff, std::move(m));

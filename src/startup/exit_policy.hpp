@@ -19,7 +19,11 @@ struct ProcEnd {
   int term_signal = 0;
   bool called_init = false;      // connected to the launcher's PMIx server
   bool called_finalize = false;  // and left it cleanly
+  std::string who;  // how messages name it; "" means "rank <rank>" (spawned procs say whose)
 };
+
+// "rank 3", or the proc's own label.
+std::string name_of(const ProcEnd &e);
 
 // Among processes that ended together, which is more likely the cause:
 // 0 killed by a signal, 1 left MPI without MPI_Finalize, 2 nonzero exit,
@@ -37,6 +41,7 @@ class JobOutcome {
   Verdict on_proc_end(const ProcEnd &e);
   // MPI_Abort from `rank` with `code`.
   Verdict on_abort(int rank, int code, const std::string &msg);
+  Verdict on_abort(const std::string &who, int code, const std::string &msg);
   // The launcher ends the job itself (signal, timeout, launch failure).
   Verdict on_launcher_end(int exit_code, std::string message);
 

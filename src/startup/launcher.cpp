@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 #include "base/fd.hpp"
 #include "base/log.hpp"
@@ -73,15 +74,35 @@ class EnvBlock {
 };
 
 // Events posted by PMIx callbacks (any thread) for the loop (main thread).
+struct SpawnApp {
+  std::string cmd;
+  std::vector<std::string> argv;  // argv[0] included
+  std::vector<std::string> env;   // KEY=VALUE, added to the launcher's
+  std::string wdir;               // "" : the launcher's
+  int np = 1;
+};
+// MPI_Comm_spawn(_multiple) as PMIx hands it to us: copied out of PMIx's
+// structures on its thread, carried out on ours.
+struct SpawnRequest {
+  std::string parent_nspace;
+  int parent_rank = 0;
+  std::vector<SpawnApp> apps;
+  pmix_spawn_cbfunc_t cbfunc = nullptr;
+  void *cbdata = nullptr;
+};
+
 struct PmixEvent {
-  enum Kind { connected, finalized, abort } kind;
+  enum Kind { connected, finalized, abort, spawn } kind;
   int rank = 0;
   int status = 0;
   std::string message;
+  std::string nspace;
+  std::shared_ptr<SpawnRequest> spawn_req = nullptr;
 };
 
 struct Proc {
-  int rank = 0;
+  int job = 0;   // index in LocalJob::jobs_ (0: the job impirun started)
+  int rank = 0;  // in its job
   pid_t pid = -1;
   bool running = false;
   bool called_init = false;
@@ -128,6 +149,23 @@ class LocalJob {
 
   int run();
 
+  // MPI_Publish_name and friends (PMIx publish/lookup/unpublish; called
+  // on PMIx's thread, answered at once). Scope: this launcher's jobs.
+  pmix_status_t publish(const std::string &key, const std::string &value) {
+    std::lock_guard<std::mutex> lk(names_mu_);
+    return names_.emplace(key, value).second ? PMIX_SUCCESS : PMIX_ERR_DUPLICATE_KEY;
+  }
+  std::optional<std::string> lookup(const std::string &key) {
+    std::lock_guard<std::mutex> lk(names_mu_);
+    auto it = names_.find(key);
+    if (it == names_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool unpublish(const std::string &key) {
+    std::lock_guard<std::mutex> lk(names_mu_);
+    return names_.erase(key) > 0;
+  }
+
   // Called from PMIx's thread.
   void post(PmixEvent ev) {
     {
@@ -142,8 +180,18 @@ class LocalJob {
   bool setup_tmpdir();
   bool start_pmix_server();
   bool register_job();
+  // Registers namespace `ns` with PMIx: `apps` in order (ranks follow on),
+  // `parent` set for a spawned job.
+  bool register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps, const pmix_proc_t *parent);
   bool plan_binding();
-  bool launch(int rank, const std::string &program);
+  bool launch(Proc &p, const std::string &program, const SpawnApp &app, int appnum);
+  void spawn(SpawnRequest &req);
+  Proc *find_proc(const std::string &ns, int rank);
+  std::size_t index_of(const Proc &p) const {
+    for (std::size_t i = 0; i < procs_.size(); ++i)
+      if (&procs_[i] == &p) return i;
+    return 0;
+  }
   void drain_queue();
   void reap();
   void end_job(JobOutcome::Verdict v);
@@ -178,7 +226,16 @@ class LocalJob {
   std::vector<EventPtr> signal_evs_;
   std::mutex mu_;
   std::deque<PmixEvent> queue_;
-  std::vector<Proc> procs_;
+  struct JobRec {
+    std::string nspace;
+    std::size_t first = 0;  // its rank 0 in procs_
+    int size = 0;
+    std::string label;  // "" for the job impirun started; else "job impi.X.2 (./prog)"
+  };
+  std::vector<JobRec> jobs_;
+  std::deque<Proc> procs_;  // a deque: handlers hold pointers to procs, and spawns append
+  std::mutex names_mu_;
+  std::map<std::string, std::string> names_;
   std::vector<cpu_set_t> bind_sets_;  // per rank, empty when not binding
   JobOutcome outcome_;
   int running_ = 0;
@@ -188,7 +245,7 @@ class LocalJob {
 // ------------------------------------------------------------------ PMIx module
 pmix_status_t cb_client_connected(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
   // OpenPMIx 4.2 calls this with cbfunc == NULL: report success synchronously.
-  if (g_job) g_job->post({PmixEvent::connected, static_cast<int>(p->rank), 0, {}});
+  if (g_job) g_job->post({PmixEvent::connected, static_cast<int>(p->rank), 0, {}, p->nspace});
   return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -198,7 +255,7 @@ pmix_status_t cb_client_connected2(const pmix_proc_t *p, void *obj, pmix_info_t[
 }
 
 pmix_status_t cb_client_finalized(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
-  if (g_job) g_job->post({PmixEvent::finalized, static_cast<int>(p->rank), 0, {}});
+  if (g_job) g_job->post({PmixEvent::finalized, static_cast<int>(p->rank), 0, {}, p->nspace});
   return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -210,8 +267,88 @@ pmix_status_t cb_abort(const pmix_proc_t *p, void *, int status, const char msg[
   // thread (deadlocks and crashes in PMIx_server_deregister_nspace). The
   // client exits right after its PMIx_Abort returns; the queued event is
   // seen before that exit is reaped.
-  g_job->post({PmixEvent::abort, static_cast<int>(p->rank), status, msg ? msg : ""});
+  g_job->post({PmixEvent::abort, static_cast<int>(p->rank), status, msg ? msg : "", p->nspace});
   return PMIX_OPERATION_SUCCEEDED;
+}
+
+pmix_status_t cb_spawn(const pmix_proc_t *proc, const pmix_info_t[], size_t, const pmix_app_t apps[], size_t napps,
+                       pmix_spawn_cbfunc_t cbfunc, void *cbdata) {
+  if (!g_job || napps == 0) return PMIX_ERR_BAD_PARAM;
+  // Copy now (PMIx owns these), launch on our thread (registering a
+  // namespace blocks, which PMIx's thread must not).
+  auto req = std::make_shared<SpawnRequest>();
+  req->parent_nspace = proc->nspace;
+  req->parent_rank = static_cast<int>(proc->rank);
+  for (size_t i = 0; i < napps; ++i) {
+    SpawnApp a;
+    a.cmd = apps[i].cmd ? apps[i].cmd : "";
+    for (char **v = apps[i].argv; v && *v; ++v) a.argv.emplace_back(*v);
+    if (a.argv.empty()) a.argv.push_back(a.cmd);
+    for (char **v = apps[i].env; v && *v; ++v) a.env.emplace_back(*v);
+    a.wdir = apps[i].cwd ? apps[i].cwd : "";
+    a.np = apps[i].maxprocs;
+    if (a.cmd.empty() || a.np <= 0 || a.np > 4096) return PMIX_ERR_BAD_PARAM;
+    req->apps.push_back(std::move(a));
+  }
+  req->cbfunc = cbfunc;
+  req->cbdata = cbdata;
+  PmixEvent ev{PmixEvent::spawn, 0, 0, {}, proc->nspace};
+  ev.spawn_req = std::move(req);
+  g_job->post(std::move(ev));
+  return PMIX_SUCCESS;
+}
+
+// Service names are stored under "mpi.service:<name>" (api/dynamic.cpp);
+// PMIx's own directives in the same array are skipped.
+constexpr std::string_view kServicePrefix = "mpi.service:";
+
+pmix_status_t cb_publish(const pmix_proc_t *, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                         void *cbdata) {
+  if (!g_job) return PMIX_ERR_NOT_SUPPORTED;
+  pmix_status_t st = PMIX_SUCCESS;
+  for (size_t i = 0; i < ninfo && st == PMIX_SUCCESS; ++i) {
+    std::string_view key(info[i].key);
+    if (key.substr(0, kServicePrefix.size()) != kServicePrefix) continue;
+    if (info[i].value.type != PMIX_STRING || !info[i].value.data.string) {
+      st = PMIX_ERR_BAD_PARAM;
+      break;
+    }
+    st = g_job->publish(std::string(key), info[i].value.data.string);
+  }
+  if (cbfunc) cbfunc(st, cbdata);  // PMIx queues the reply on its own thread
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t cb_lookup(const pmix_proc_t *, char **keys, const pmix_info_t[], size_t, pmix_lookup_cbfunc_t cbfunc,
+                        void *cbdata) {
+  if (!g_job || !keys) return PMIX_ERR_BAD_PARAM;
+  std::vector<pmix_pdata_t> found;
+  std::vector<std::string> values;
+  for (char **k = keys; *k; ++k)
+    if (auto v = g_job->lookup(*k)) values.push_back(*v);
+    else values.emplace_back();
+  std::size_t n = 0;
+  for (char **k = keys; *k; ++k, ++n) {
+    if (values[n].empty()) continue;
+    pmix_pdata_t d;
+    PMIX_PDATA_CONSTRUCT(&d);
+    PMIX_LOAD_KEY(d.key, *k);
+    PMIX_VALUE_LOAD(&d.value, values[n].c_str(), PMIX_STRING);
+    found.push_back(d);
+  }
+  if (cbfunc) cbfunc(found.empty() ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS, found.data(), found.size(), cbdata);
+  for (auto &d : found) PMIX_VALUE_DESTRUCT(&d.value);
+  return PMIX_SUCCESS;
+}
+
+pmix_status_t cb_unpublish(const pmix_proc_t *, char **keys, const pmix_info_t[], size_t, pmix_op_cbfunc_t cbfunc,
+                           void *cbdata) {
+  if (!g_job || !keys) return PMIX_ERR_BAD_PARAM;
+  pmix_status_t st = PMIX_SUCCESS;
+  for (char **k = keys; *k; ++k)
+    if (!g_job->unpublish(*k)) st = PMIX_ERR_NOT_FOUND;
+  if (cbfunc) cbfunc(st, cbdata);
+  return PMIX_SUCCESS;
 }
 
 void release_blob(void *data) {
@@ -255,6 +392,10 @@ bool LocalJob::start_pmix_server() {
   module.abort = cb_abort;
   module.fence_nb = cb_fence_nb;
   module.direct_modex = cb_direct_modex;
+  module.spawn = cb_spawn;
+  module.publish = cb_publish;
+  module.lookup = cb_lookup;
+  module.unpublish = cb_unpublish;
   InfoList info;
   info.str(PMIX_SERVER_TMPDIR, tmpdir_)
       .str(PMIX_SYSTEM_TMPDIR, tmpdir_)
@@ -270,8 +411,17 @@ bool LocalJob::start_pmix_server() {
 }
 
 bool LocalJob::register_job() {
-  const int n = opts_.np;
   nspace_ = "impi." + std::to_string(::getpid()) + ".1";
+  SpawnApp app;
+  app.cmd = opts_.argv[0];
+  app.argv = opts_.argv;
+  app.np = opts_.np;
+  return register_nspace(nspace_, {app}, nullptr);
+}
+
+bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps, const pmix_proc_t *parent) {
+  int n = 0;
+  for (const auto &a : apps) n += a.np;
   char *noderegex = nullptr, *ppnregex = nullptr;
   // PMIx 4.2 needs explicit rank lists ("0,1,2"): a range counts as one proc.
   std::string peers;
@@ -283,25 +433,28 @@ bool LocalJob::register_job() {
     free(ppnregex);
     return false;
   }
-  std::string argvs;
-  for (const auto &a : opts_.argv) argvs += (argvs.empty() ? "" : " ") + a;
   char cwd[PATH_MAX];
-  std::string wdir = ::getcwd(cwd, sizeof cwd) ? cwd : "/";
+  std::string here = ::getcwd(cwd, sizeof cwd) ? cwd : "/";
+  const bool spawned = parent != nullptr;
 
   InfoList job;
-  job.u32(PMIX_UNIV_SIZE, n)
-      .u32(PMIX_MAX_PROCS, n)
-      .str(PMIX_JOBID, nspace_)
-      .u32(PMIX_JOB_SIZE, n)
-      .u32(PMIX_JOB_NUM_APPS, 1)
+  // MPI_UNIVERSE_SIZE: the procs this launcher expects to run at most; at
+  // least the job, and room for spawns up to the node's hardware threads.
+  int universe = std::max(n, static_cast<int>(std::thread::hardware_concurrency()));
+  job.u32(PMIX_UNIV_SIZE, static_cast<std::uint32_t>(universe))
+      .u32(PMIX_MAX_PROCS, static_cast<std::uint32_t>(universe))
+      .str(PMIX_JOBID, ns)
+      .u32(PMIX_JOB_SIZE, static_cast<std::uint32_t>(n))
+      .u32(PMIX_JOB_NUM_APPS, static_cast<std::uint32_t>(apps.size()))
       .add(PMIX_NODE_MAP, noderegex, PMIX_REGEX)
       .add(PMIX_PROC_MAP, ppnregex, PMIX_REGEX)
       .u32(PMIX_NUM_NODES, 1)
-      .flag(PMIX_SPAWNED, false);
+      .flag(PMIX_SPAWNED, spawned);
+  if (parent) job.add(PMIX_PARENT_ID, parent, PMIX_PROC);
   free(noderegex);
   free(ppnregex);
   wire::Bytes impi_blob;
-  if (impi_) {
+  if (impi_ && !spawned) {
     // The IMPI job (all clients' procs, negotiated values) for the procs:
     // PMIx's own job is this client's part of MPI_COMM_WORLD.
     impi_blob = encode_job(*impi_);
@@ -312,43 +465,52 @@ bool LocalJob::register_job() {
   }
   InfoList info;
   info.array(PMIX_JOB_INFO_ARRAY, std::move(job));
-  info.u32(PMIX_APPNUM, 0)
-      .u32(PMIX_APP_SIZE, n)
-      .rank(PMIX_APPLDR, 0)
-      .str(PMIX_WDIR, wdir)
-      .str(PMIX_APP_ARGV, argvs);
+  int first = 0;
+  for (std::size_t k = 0; k < apps.size(); ++k) {
+    std::string argvs;
+    for (const auto &a : apps[k].argv) argvs += (argvs.empty() ? "" : " ") + a;
+    InfoList app;
+    app.u32(PMIX_APPNUM, static_cast<std::uint32_t>(k))
+        .u32(PMIX_APP_SIZE, static_cast<std::uint32_t>(apps[k].np))
+        .rank(PMIX_APPLDR, static_cast<pmix_rank_t>(first))
+        .str(PMIX_WDIR, apps[k].wdir.empty() ? here : apps[k].wdir)
+        .str(PMIX_APP_ARGV, argvs);
+    info.array(PMIX_APP_INFO_ARRAY, std::move(app));
+    first += apps[k].np;
+  }
   InfoList node;
   node.u32(PMIX_NODEID, 0)
       .str(PMIX_HOSTNAME, host_)
-      .u32(PMIX_LOCAL_SIZE, n)
-      .u32(PMIX_NODE_SIZE, n)
+      .u32(PMIX_LOCAL_SIZE, static_cast<std::uint32_t>(n))
+      .u32(PMIX_NODE_SIZE, static_cast<std::uint32_t>(n))
       .rank(PMIX_LOCALLDR, 0)
       .str(PMIX_LOCAL_PEERS, peers)
       .str(PMIX_TMPDIR, tmpdir_)
-      .str(PMIX_NSDIR, tmpdir_ + "/" + nspace_);
+      .str(PMIX_NSDIR, tmpdir_ + "/" + ns);
   info.array(PMIX_NODE_INFO_ARRAY, std::move(node));
-  for (int r = 0; r < n; ++r) {
-    InfoList p;  // PMIX_RANK must come first
-    p.rank(PMIX_RANK, r)
-        .u32(PMIX_APPNUM, 0)
-        .rank(PMIX_APP_RANK, r)
-        .rank(PMIX_GLOBAL_RANK, r)
-        .u16(PMIX_LOCAL_RANK, static_cast<std::uint16_t>(r))
-        .u16(PMIX_NODE_RANK, static_cast<std::uint16_t>(r))
-        .u32(PMIX_NODEID, 0)
-        .u32(PMIX_REINCARNATION, 0)
-        .flag(PMIX_SPAWNED, false)
-        .str(PMIX_HOSTNAME, host_);
-    info.array(PMIX_PROC_INFO_ARRAY, std::move(p));
-  }
+  int r = 0;
+  for (std::size_t k = 0; k < apps.size(); ++k)
+    for (int i = 0; i < apps[k].np; ++i, ++r) {
+      InfoList p;  // PMIX_RANK must come first
+      p.rank(PMIX_RANK, static_cast<pmix_rank_t>(r))
+          .u32(PMIX_APPNUM, static_cast<std::uint32_t>(k))
+          .rank(PMIX_APP_RANK, static_cast<pmix_rank_t>(i))
+          .rank(PMIX_GLOBAL_RANK, static_cast<pmix_rank_t>(r))
+          .u16(PMIX_LOCAL_RANK, static_cast<std::uint16_t>(r))
+          .u16(PMIX_NODE_RANK, static_cast<std::uint16_t>(r))
+          .u32(PMIX_NODEID, 0)
+          .u32(PMIX_REINCARNATION, 0)
+          .flag(PMIX_SPAWNED, spawned)
+          .str(PMIX_HOSTNAME, host_);
+      info.array(PMIX_PROC_INFO_ARRAY, std::move(p));
+    }
   // cbfunc == NULL: blocks until done (allowed here: we are not on PMIx's thread).
-  pmix_status_t rc =
-      PMIx_server_register_nspace(nspace_.c_str(), n, info.data(), info.size(), nullptr, nullptr);
+  pmix_status_t rc = PMIx_server_register_nspace(ns.c_str(), n, info.data(), info.size(), nullptr, nullptr);
   if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
     base::log_error("PMIx_server_register_nspace: {}", PMIx_Error_string(rc));
     return false;
   }
-  nspace_registered_ = true;
+  if (!spawned) nspace_registered_ = true;
   return true;
 }
 
@@ -382,11 +544,12 @@ bool LocalJob::plan_binding() {
 }
 
 // ------------------------------------------------------------------ launching
-bool LocalJob::launch(int rank, const std::string &program) {
-  Proc &p = procs_[static_cast<size_t>(rank)];
-  p.rank = rank;
+bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, int appnum) {
+  const int rank = p.rank;
+  const JobRec &jr = jobs_[static_cast<size_t>(p.job)];
+  const bool spawned = p.job != 0;
   pmix_proc_t proc;
-  PMIX_LOAD_PROCID(&proc, nspace_.c_str(), static_cast<pmix_rank_t>(rank));
+  PMIX_LOAD_PROCID(&proc, jr.nspace.c_str(), static_cast<pmix_rank_t>(rank));
   pmix_status_t rc =
       PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
   if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
@@ -398,6 +561,8 @@ bool LocalJob::launch(int rank, const std::string &program) {
   for (char **e = environ; *e; ++e)
     if (std::strncmp(*e, "PMIX_", 5) != 0) vars.emplace_back(*e);
   for (const auto &x : opts_.env) vars.push_back(x);
+  for (const auto &x : app.env) vars.push_back(x);
+  vars.push_back(fmt::format("IMPI_APPNUM={}", appnum));
   EnvBlock env(vars);
   rc = PMIx_server_setup_fork(&proc, env.address());
   if (rc != PMIX_SUCCESS) {
@@ -405,8 +570,9 @@ bool LocalJob::launch(int rank, const std::string &program) {
     return false;
   }
   std::vector<char *> argv;
-  for (const auto &a : opts_.argv) argv.push_back(const_cast<char *>(a.c_str()));
+  for (const auto &a : app.argv) argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
+  const char *wdir = app.wdir.empty() ? nullptr : app.wdir.c_str();
 
   int out[2], err[2], status_pipe[2];
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 ||
@@ -416,8 +582,8 @@ bool LocalJob::launch(int rank, const std::string &program) {
   }
   Fd out_r(out[0]), out_w(out[1]), err_r(err[0]), err_w(err[1]), st_r(status_pipe[0]),
       st_w(status_pipe[1]);
-  const cpu_set_t *bind = bind_sets_.empty() ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
-  int devnull = rank == 0 ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const cpu_set_t *bind = bind_sets_.empty() || spawned ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
+  int devnull = rank == 0 && !spawned ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // stdin: rank 0's
 
   const pid_t launcher = ::getpid();
   pid_t pid = ::fork();
@@ -440,6 +606,11 @@ bool LocalJob::launch(int rank, const std::string &program) {
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT}) ::signal(s, SIG_DFL);
+    if (wdir && ::chdir(wdir) != 0) {
+      int e = errno;
+      (void)!::write(st_w.get(), &e, sizeof e);
+      ::_exit(127);
+    }
     ::execve(program.c_str(), argv.data(), env.get());
     int e = errno;
     (void)!::write(st_w.get(), &e, sizeof e);
@@ -457,15 +628,15 @@ bool LocalJob::launch(int rank, const std::string &program) {
   do n = ::read(st_r.get(), &child_errno, sizeof child_errno);
   while (n < 0 && errno == EINTR);
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
-    base::log_error("cannot execute '{}' for rank {}: {}", program, rank,
-                    std::strerror(child_errno));
+    base::log_error("cannot execute '{}' for rank {}{}{}: {}", program, rank, jr.label.empty() ? "" : " of ",
+                    jr.label, std::strerror(child_errno));
     return false;  // the child _exit()s; reap() collects it
   }
 
   auto make_fwd = [&](bool is_err) {
     std::string prefix =
         opts_.tag_output
-            ? fmt::format("[1,{}]<{}>:", world_offset_ + rank, is_err ? "stderr" : "stdout")
+            ? fmt::format("[{},{}]<{}>:", p.job + 1, spawned ? rank : world_offset_ + rank, is_err ? "stderr" : "stdout")
             : "";
     int target = is_err ? STDERR_FILENO : STDOUT_FILENO;
     return std::make_unique<LineForwarder>(prefix,
@@ -483,6 +654,67 @@ bool LocalJob::launch(int rank, const std::string &program) {
   event_add(p.err_ev.get(), nullptr);
   open_pipes_ += 2;
   return true;
+}
+
+Proc *LocalJob::find_proc(const std::string &ns, int rank) {
+  for (const auto &j : jobs_)
+    if (j.nspace == ns) {
+      if (rank < 0 || rank >= j.size) return nullptr;
+      return &procs_[j.first + static_cast<std::size_t>(rank)];
+    }
+  return nullptr;
+}
+
+// MPI_Comm_spawn(_multiple): a new namespace on this node. Every program is
+// found before anything starts, so a missing one fails the spawn (the
+// parent gets the error) instead of starting half a job.
+void LocalJob::spawn(SpawnRequest &req) {
+  auto answer = [&](pmix_status_t st, const char *ns) {
+    if (req.cbfunc) req.cbfunc(st, const_cast<char *>(ns), req.cbdata);  // PMIx thread-shifts internally
+  };
+  if (outcome_.ending()) return answer(PMIX_ERR_JOB_TERMINATED, nullptr);
+  std::vector<std::string> programs;
+  for (const auto &a : req.apps) {
+    std::string prog = find_program(a.cmd);
+    if (prog.empty()) {
+      base::log_warn("MPI_Comm_spawn from rank {} of {}: cannot find the program '{}'{}", req.parent_rank,
+                     req.parent_nspace, a.cmd, a.cmd.find('/') == std::string::npos ? " in PATH" : " or it is not executable");
+      return answer(PMIX_ERR_NOT_FOUND, nullptr);
+    }
+    if (!a.wdir.empty() && ::access(a.wdir.c_str(), X_OK) != 0) {
+      base::log_warn("MPI_Comm_spawn: the working directory '{}' cannot be entered: {}", a.wdir, std::strerror(errno));
+      return answer(PMIX_ERR_BAD_PARAM, nullptr);
+    }
+    programs.push_back(prog);
+  }
+  std::string ns = fmt::format("impi.{}.{}", ::getpid(), jobs_.size() + 1);
+  pmix_proc_t parent;
+  PMIX_LOAD_PROCID(&parent, req.parent_nspace.c_str(), static_cast<pmix_rank_t>(req.parent_rank));
+  if (!register_nspace(ns, req.apps, &parent)) return answer(PMIX_ERR_JOB_FAILED_TO_LAUNCH, nullptr);
+  JobRec jr;
+  jr.nspace = ns;
+  jr.first = procs_.size();
+  for (const auto &a : req.apps) jr.size += a.np;
+  jr.label = fmt::format("spawned job {} ({})", ns, req.apps[0].cmd);
+  int job = static_cast<int>(jobs_.size());
+  jobs_.push_back(jr);
+  base::log_debug("spawning {} procs as {} for rank {} of {}", jr.size, ns, req.parent_rank, req.parent_nspace);
+  int rank = 0;
+  for (std::size_t k = 0; k < req.apps.size(); ++k)
+    for (int i = 0; i < req.apps[k].np; ++i, ++rank) {
+      procs_.emplace_back();
+      Proc &p = procs_.back();
+      p.job = job;
+      p.rank = rank;
+      if (!launch(p, programs[k], req.apps[k], static_cast<int>(k))) {
+        // Procs already started are now part of a broken job: end it all,
+        // as a failed start of the first job does.
+        answer(PMIX_ERR_JOB_FAILED_TO_LAUNCH, nullptr);
+        end_job(outcome_.on_launcher_end(1, fmt::format("{} could not be started", jr.label)));
+        return;
+      }
+    }
+  answer(PMIX_SUCCESS, ns.c_str());
 }
 
 // ------------------------------------------------------------------ loop handlers
@@ -561,9 +793,14 @@ void LocalJob::drain_queue() {
     q.swap(queue_);
   }
   for (auto &ev : q) {
-    base::log_debug("pmix event {} from rank {}", static_cast<int>(ev.kind), ev.rank);
-    if (ev.rank < 0 || ev.rank >= static_cast<int>(procs_.size())) continue;
-    Proc &p = procs_[static_cast<size_t>(ev.rank)];
+    base::log_debug("pmix event {} from rank {} of {}", static_cast<int>(ev.kind), ev.rank, ev.nspace);
+    if (ev.kind == PmixEvent::spawn) {
+      spawn(*ev.spawn_req);
+      continue;
+    }
+    Proc *pp = find_proc(ev.nspace, ev.rank);
+    if (!pp) continue;
+    Proc &p = *pp;
     switch (ev.kind) {
       case PmixEvent::connected:
         p.called_init = true;
@@ -572,7 +809,13 @@ void LocalJob::drain_queue() {
         p.called_finalize = true;
         break;
       case PmixEvent::abort:
-        end_job(outcome_.on_abort(world_offset_ + ev.rank, ev.status, ev.message));
+        if (p.job == 0)
+          end_job(outcome_.on_abort(world_offset_ + ev.rank, ev.status, ev.message));
+        else
+          end_job(outcome_.on_abort(fmt::format("rank {} of {}", ev.rank, jobs_[static_cast<size_t>(p.job)].label),
+                                    ev.status, ev.message));
+        break;
+      case PmixEvent::spawn:
         break;
     }
   }
@@ -592,8 +835,9 @@ void LocalJob::reap() {
       p.running = false;
       --running_;
       ProcEnd e;
-      e.rank = world_offset_ + p.rank;
-      e.index = p.rank;
+      e.rank = p.job == 0 ? world_offset_ + p.rank : p.rank;
+      e.index = static_cast<int>(index_of(p));
+      if (p.job != 0) e.who = fmt::format("rank {} of {}", p.rank, jobs_[static_cast<size_t>(p.job)].label);
       e.pid = pid;
       e.exited = WIFEXITED(st);
       e.exit_code = e.exited ? WEXITSTATUS(st) : 0;
@@ -628,7 +872,7 @@ void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
     return cause_rank(a) < cause_rank(b);
   });
   for (auto &e : ended) {
-    e.called_finalize = procs_[static_cast<size_t>(e.index)].called_finalize;
+    e.called_finalize = procs_[static_cast<size_t>(e.index)].called_finalize;  // e.index: place in procs_
     if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize && !outcome_.ending() &&
         !final) {
       unconfirmed_.push_back(e);  // judged in on_recheck
@@ -693,7 +937,8 @@ void LocalJob::cleanup() {
   // deadlock or crash then. The launcher is about to exit, so it skips
   // them and removes PMIx's files itself (they live in tmpdir_).
   if (!outcome_.ending()) {
-    if (nspace_registered_) PMIx_server_deregister_nspace(nspace_.c_str(), nullptr, nullptr);
+    if (nspace_registered_)
+      for (const auto &j : jobs_) PMIx_server_deregister_nspace(j.nspace.c_str(), nullptr, nullptr);
     if (pmix_up_) PMIx_server_finalize();
   }
   pmix_up_ = false;
@@ -704,8 +949,8 @@ void LocalJob::cleanup() {
   // Shared-memory segments of our procs ("/impi-<nspace>-<rank>-<pid>"):
   // a proc removes its own once its peers have mapped it, but one killed
   // during MPI_Init may not have; nothing of the job may outlive it.
-  if (!nspace_.empty()) {
-    std::string prefix = "impi-" + nspace_ + "-";
+  for (const auto &j : jobs_) {
+    std::string prefix = "impi-" + j.nspace + "-";
     std::error_code ec;
     for (const auto &e : std::filesystem::directory_iterator("/dev/shm", ec))
       if (e.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove(e.path(), ec);
@@ -739,8 +984,14 @@ int LocalJob::run() {
   }
   g_job = this;
   procs_.resize(static_cast<size_t>(opts_.np));
+  for (int r = 0; r < opts_.np; ++r) procs_[static_cast<size_t>(r)].rank = r;
   bool ok = setup_tmpdir() && start_pmix_server() && register_job() && plan_binding();
-  for (int r = 0; ok && r < opts_.np; ++r) ok = launch(r, program);
+  jobs_.push_back({nspace_, 0, opts_.np, ""});
+  SpawnApp app;
+  app.cmd = opts_.argv[0];
+  app.argv = opts_.argv;
+  app.np = opts_.np;
+  for (int r = 0; ok && r < opts_.np; ++r) ok = launch(procs_[static_cast<size_t>(r)], program, app, 0);
   if (!ok) end_job(outcome_.on_launcher_end(1, "the job could not be started"));
   if (opts_.timeout_s > 0) {
     timeout_ev_.reset(evtimer_new(base_.get(), on_timeout, this));

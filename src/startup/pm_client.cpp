@@ -33,6 +33,9 @@ std::string local_hostname() {
   return buf;
 }
 
+constexpr const char *kNoLauncher =
+    "this process runs without a launcher (singleton); start it with impirun to spawn processes or publish names";
+
 // Rank 0 of 1 with a private key-value store.
 class Singleton final : public ProcessManager {
  public:
@@ -54,6 +57,10 @@ class Singleton final : public ProcessManager {
   }
   void abort(int, std::string_view) override {}
   Status finalize() override { return {}; }
+  Result<std::string> spawn(const std::vector<SpawnSpec> &) override { return {Errc::not_supported, kNoLauncher}; }
+  Status publish(const std::string &, const std::string &) override { return {Errc::not_supported, kNoLauncher}; }
+  Result<std::string> lookup(const std::string &) override { return {Errc::not_supported, kNoLauncher}; }
+  Status unpublish(const std::string &) override { return {Errc::not_supported, kNoLauncher}; }
 
  private:
   JobInfo job_;
@@ -145,6 +152,65 @@ class PmixClient final : public ProcessManager {
     std::string m(message);
     // Blocks until the launcher has acted on it (it kills us, normally).
     PMIx_Abort(code, m.c_str(), nullptr, 0);
+  }
+
+  Result<std::string> spawn(const std::vector<SpawnSpec> &apps) override {
+    std::vector<pmix_app_t> a(apps.size());
+    std::vector<std::vector<char *>> argvs(apps.size()), envs(apps.size());
+    for (std::size_t i = 0; i < apps.size(); ++i) {
+      PMIX_APP_CONSTRUCT(&a[i]);
+      a[i].cmd = const_cast<char *>(apps[i].command.c_str());
+      argvs[i].push_back(const_cast<char *>(apps[i].command.c_str()));
+      for (const auto &x : apps[i].argv) argvs[i].push_back(const_cast<char *>(x.c_str()));
+      argvs[i].push_back(nullptr);
+      for (const auto &x : apps[i].env) envs[i].push_back(const_cast<char *>(x.c_str()));
+      envs[i].push_back(nullptr);
+      a[i].argv = argvs[i].data();
+      a[i].env = envs[i].data();
+      a[i].cwd = apps[i].wdir.empty() ? nullptr : const_cast<char *>(apps[i].wdir.c_str());
+      a[i].maxprocs = apps[i].maxprocs;
+    }
+    char ns[PMIX_MAX_NSLEN + 1] = {};
+    pmix_status_t rc = PMIx_Spawn(nullptr, 0, a.data(), a.size(), ns);
+    // Our pointers are not PMIx's to free.
+    for (auto &x : a) x.cmd = nullptr, x.argv = nullptr, x.env = nullptr, x.cwd = nullptr;
+    if (rc != PMIX_SUCCESS)
+      return {rc == PMIX_ERR_NOT_FOUND ? Errc::not_found : Errc::io_error,
+              fmt::format("the launcher could not spawn the processes: {}",
+                          rc == PMIX_ERR_NOT_FOUND ? "a program was not found (the launcher says which)"
+                                                   : PMIx_Error_string(rc))};
+    return std::string(ns);
+  }
+
+  Status publish(const std::string &key, const std::string &value) override {
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, key.c_str(), value.c_str(), PMIX_STRING);
+    pmix_status_t rc = PMIx_Publish(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc == PMIX_ERR_DUPLICATE_KEY) return {Errc::invalid_argument, "the name is already published"};
+    if (rc != PMIX_SUCCESS) return {Errc::io_error, fmt::format("PMIx_Publish: {}", PMIx_Error_string(rc))};
+    return {};
+  }
+
+  Result<std::string> lookup(const std::string &key) override {
+    pmix_pdata_t d;
+    PMIX_PDATA_CONSTRUCT(&d);
+    PMIX_LOAD_KEY(d.key, key.c_str());
+    pmix_status_t rc = PMIx_Lookup(&d, 1, nullptr, 0);
+    std::string out;
+    if (rc == PMIX_SUCCESS && d.value.type == PMIX_STRING && d.value.data.string) out = d.value.data.string;
+    PMIX_PDATA_DESTRUCT(&d);
+    if (rc == PMIX_SUCCESS && !out.empty()) return out;
+    if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_FOUND) return {Errc::not_found, "no such name is published"};
+    return {Errc::io_error, fmt::format("PMIx_Lookup: {}", PMIx_Error_string(rc))};
+  }
+
+  Status unpublish(const std::string &key) override {
+    char *keys[2] = {const_cast<char *>(key.c_str()), nullptr};
+    pmix_status_t rc = PMIx_Unpublish(keys, nullptr, 0);
+    if (rc == PMIX_ERR_NOT_FOUND) return {Errc::not_found, "no such name is published"};
+    if (rc != PMIX_SUCCESS) return {Errc::io_error, fmt::format("PMIx_Unpublish: {}", PMIx_Error_string(rc))};
+    return {};
   }
 
   Status finalize() override {

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/errc.hpp"
 #include "startup/impi_job.hpp"
@@ -42,6 +43,15 @@ struct JobInfo {
   std::optional<ImpiJob> impi;  // present in a job launched by `impirun -client`
 };
 
+// One program of MPI_Comm_spawn(_multiple).
+struct SpawnSpec {
+  std::string command;
+  std::vector<std::string> argv;  // after the command
+  int maxprocs = 1;
+  std::vector<std::string> env;  // KEY=VALUE for the new procs
+  std::string wdir;              // "" : the launcher's
+};
+
 class ProcessManager {
  public:
   virtual ~ProcessManager() = default;
@@ -57,6 +67,13 @@ class ProcessManager {
   virtual void abort(int code, std::string_view message) = 0;
   // Leaves the job cleanly. Idempotent.
   virtual base::Status finalize() = 0;
+  // Dynamic processes, through the launcher. Errors: not_supported without
+  // one (singleton), not_found for a program or name that does not exist.
+  // spawn returns the new job's namespace.
+  virtual base::Result<std::string> spawn(const std::vector<SpawnSpec> &apps) = 0;
+  virtual base::Status publish(const std::string &key, const std::string &value) = 0;
+  virtual base::Result<std::string> lookup(const std::string &key) = 0;
+  virtual base::Status unpublish(const std::string &key) = 0;
 };
 
 // True when the environment says a PMIx launcher started us.

@@ -75,62 +75,6 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   (void)ndims;
   return impi::api::unsupported("MPI_Cartdim_get", comm);
 }
-int PMPI_Close_port(const char *port_name) {
-  (void)port_name;
-  return impi::api::unsupported("MPI_Close_port", MPI_COMM_NULL);
-}
-int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
-  (void)port_name;
-  (void)info;
-  (void)root;
-  (void)comm;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_accept", comm);
-}
-int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
-  (void)port_name;
-  (void)info;
-  (void)root;
-  (void)comm;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Comm_connect", comm);
-}
-int PMPI_Comm_disconnect(MPI_Comm *comm) {
-  (void)comm;
-  return impi::api::unsupported("MPI_Comm_disconnect", MPI_COMM_NULL);
-}
-int PMPI_Comm_get_parent(MPI_Comm *parent) {
-  (void)parent;
-  return impi::api::unsupported("MPI_Comm_get_parent", MPI_COMM_NULL);
-}
-int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
-  (void)fd;
-  (void)intercomm;
-  return impi::api::unsupported("MPI_Comm_join", MPI_COMM_NULL);
-}
-int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
-  (void)command;
-  (void)argv;
-  (void)maxprocs;
-  (void)info;
-  (void)root;
-  (void)comm;
-  (void)intercomm;
-  (void)array_of_errcodes;
-  return impi::api::unsupported("MPI_Comm_spawn", comm);
-}
-int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
-  (void)count;
-  (void)array_of_commands;
-  (void)array_of_argv;
-  (void)array_of_maxprocs;
-  (void)array_of_info;
-  (void)root;
-  (void)comm;
-  (void)intercomm;
-  (void)array_of_errcodes;
-  return impi::api::unsupported("MPI_Comm_spawn_multiple", comm);
-}
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
   (void)origin_addr;
   (void)compare_addr;
@@ -742,12 +686,6 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
   (void)request;
   return impi::api::unsupported("MPI_Ineighbor_alltoallw", comm);
 }
-int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
-  (void)service_name;
-  (void)info;
-  (void)port_name;
-  return impi::api::unsupported("MPI_Lookup_name", MPI_COMM_NULL);
-}
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf;
   (void)sendcount;
@@ -802,17 +740,6 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
   (void)recvtypes;
   (void)comm;
   return impi::api::unsupported("MPI_Neighbor_alltoallw", comm);
-}
-int PMPI_Open_port(MPI_Info info, char *port_name) {
-  (void)info;
-  (void)port_name;
-  return impi::api::unsupported("MPI_Open_port", MPI_COMM_NULL);
-}
-int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
-  (void)service_name;
-  (void)info;
-  (void)port_name;
-  return impi::api::unsupported("MPI_Publish_name", MPI_COMM_NULL);
 }
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   (void)origin_addr;
@@ -1106,12 +1033,6 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   (void)newtype;
   return impi::api::unsupported("MPI_Type_create_f90_real", MPI_COMM_NULL);
 }
-int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) {
-  (void)service_name;
-  (void)info;
-  (void)port_name;
-  return impi::api::unsupported("MPI_Unpublish_name", MPI_COMM_NULL);
-}
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) {
   (void)size;
   (void)disp_unit;
@@ -1327,14 +1248,6 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) __attribute__((w
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) __attribute__((weak, alias("PMPI_Cart_shift")));
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) __attribute__((weak, alias("PMPI_Cart_sub")));
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims) __attribute__((weak, alias("PMPI_Cartdim_get")));
-int MPI_Close_port(const char *port_name) __attribute__((weak, alias("PMPI_Close_port")));
-int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_accept")));
-int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) __attribute__((weak, alias("PMPI_Comm_connect")));
-int MPI_Comm_disconnect(MPI_Comm *comm) __attribute__((weak, alias("PMPI_Comm_disconnect")));
-int MPI_Comm_get_parent(MPI_Comm *parent) __attribute__((weak, alias("PMPI_Comm_get_parent")));
-int MPI_Comm_join(int fd, MPI_Comm *intercomm) __attribute__((weak, alias("PMPI_Comm_join")));
-int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn")));
-int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) __attribute__((weak, alias("PMPI_Comm_spawn_multiple")));
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) __attribute__((weak, alias("PMPI_Compare_and_swap")));
 int MPI_Dims_create(int nnodes, int ndims, int dims[]) __attribute__((weak, alias("PMPI_Dims_create")));
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) __attribute__((weak, alias("PMPI_Dist_graph_create")));
@@ -1416,14 +1329,11 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoall")));
 int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallv")));
 int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallw")));
-int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Lookup_name")));
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgather")));
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgatherv")));
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoall")));
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallv")));
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallw")));
-int MPI_Open_port(MPI_Info info, char *port_name) __attribute__((weak, alias("PMPI_Open_port")));
-int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Publish_name")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));
@@ -1467,7 +1377,6 @@ int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_T
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));
-int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) __attribute__((weak, alias("PMPI_Unpublish_name")));
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate")));
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate_shared")));
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) __attribute__((weak, alias("PMPI_Win_attach")));

@@ -1,0 +1,60 @@
+// comm_internal.hpp - communicator helpers shared by comm.cpp and
+// dynamic.cpp (context ids, intercommunicator construction, checks).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "base/errc.hpp"
+#include "core/communicator.hpp"
+#include "mpi.h"
+
+namespace impi::api::comm_shared {
+
+using impi::core::Communicator;
+
+int my_world_rank();
+// Rank of world index `w` in `world`, or MPI_UNDEFINED.
+int rank_in(const std::vector<int> &world, int w);
+// The IMPI client of world index `w` (procs of other jobs: ours).
+int client_of(int w);
+int check_comm(const char *fn, MPI_Comm h, Communicator *&c);
+// A new intracommunicator over `world` (ordered), for the caller if it is in it.
+MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, int context);
+MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote, int context);
+int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s);
+
+// One communicator construction at a time per process: the context-id
+// agreement reads and raises IMPI_max_cid around a collective, and two
+// threads doing it at once (on different communicators) could agree on the
+// same id. Concurrent constructions get a clear error instead.
+inline std::atomic<bool> g_constructing{false};
+struct ConstructionGuard {
+  bool ok = !g_constructing.exchange(true);
+  ~ConstructionGuard() {
+    if (ok) g_constructing.store(false);
+  }
+};
+
+// ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
+constexpr int kDupTag = 210, kMergeTag = 220, kCommFreeTag = 230;
+
+// The "criss-cross" exchange of an intercommunicator (comm.cpp).
+impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
+                               const std::function<void(const std::vector<std::uint64_t> &in,
+                                                        std::vector<std::uint64_t> &acc)> &fold);
+// IMPI_max_cid, made odd (IMPI 4.3).
+std::uint64_t odd_max_cid();
+// Takes the agreed maximum: newcid = max + 1 (IMPI 4.3).
+impi::base::Result<int> take_context(std::uint64_t agreed);
+
+}  // namespace impi::api::comm_shared
+
+#define IMPI_ONE_CONSTRUCTION(fn, comm)                                                                  \
+  impi::api::comm_shared::ConstructionGuard one_at_a_time;                                              \
+  if (!one_at_a_time.ok)                                                                                \
+    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,                                              \
+                  "another thread of this process is creating a communicator: creating them from "      \
+                  "several threads at once is not implemented yet");

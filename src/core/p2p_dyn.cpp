@@ -1,0 +1,419 @@
+// p2p_dyn.cpp - point-to-point with procs of other jobs (dynamic
+// processes: spawned children and parents, procs met through a port).
+//
+// Each proc that takes part listens on an abstract Unix socket (procs on
+// the same node) and, unless IMPI_DYN_ADDRESS is empty, on TCP. A proc
+// sends to a peer over the connection it opened itself (the first frame
+// says who it is), so each direction has its own connection and messages
+// from one sender arrive in order (MPI's non-overtaking rule). A message is
+// one frame: its head (dyn_card.hpp) and the packed bytes, queued whole
+// and written as the socket takes it; the receiver matches it like a
+// shared-memory eager message. Synchronous sends complete on an ack frame.
+// Connections for MPI_Comm_accept name a port number and are handed over
+// whole to the accepting root (api/dynamic.cpp runs the exchange on them).
+//
+// Everything arriving here is untrusted: a frame with a bad magic, kind or
+// length ends that connection (logged), never the process.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include <fmt/core.h>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+#include "core/p2p.hpp"
+
+namespace impi::core {
+
+using base::Errc;
+
+namespace {
+constexpr std::uint64_t kUnixListener = 1, kTcpListener = 2;  // epoll tags; connections use their address
+
+std::span<std::byte, DynFrame::kSize> head_at(std::byte *at) { return std::span<std::byte, DynFrame::kSize>(at, DynFrame::kSize); }
+
+void set_nonblocking(int fd) {
+  int fl = ::fcntl(fd, F_GETFL);
+  ::fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+}  // namespace
+
+base::Result<DynCard> P2P::dyn_listen() {
+  std::lock_guard<EngineLock> g(mu_);
+  if (my_card_) return *my_card_;
+  DynCard c;
+  c.job = job_;
+  c.rank = identity_rank_;
+  c.host = host_;
+  std::random_device rd;
+  std::string name = fmt::format("impi-dyn-{}-{:08x}{:08x}", ::getpid(), rd(), rd());
+  base::Fd u(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path + 1, name.data(), name.size());  // abstract namespace: no file to clean up
+  auto alen = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  if (u && ::bind(u.get(), reinterpret_cast<sockaddr *>(&a), alen) == 0 && ::listen(u.get(), 128) == 0) {
+    c.unix_name = name;
+    dyn_unix_ = std::move(u);
+  } else {
+    base::log_debug("no Unix listener for dynamic processes: {}", std::strerror(errno));
+  }
+  std::string addr = base::get_string("dyn_address");
+  if (!addr.empty()) {
+    sockaddr_storage ss{};
+    socklen_t len = 0;
+    auto *a4 = reinterpret_cast<sockaddr_in *>(&ss);
+    auto *a6 = reinterpret_cast<sockaddr_in6 *>(&ss);
+    if (::inet_pton(AF_INET, addr.c_str(), &a4->sin_addr) == 1) {
+      a4->sin_family = AF_INET;
+      len = sizeof *a4;
+    } else if (::inet_pton(AF_INET6, addr.c_str(), &a6->sin6_addr) == 1) {
+      a6->sin6_family = AF_INET6;
+      len = sizeof *a6;
+    } else {
+      return {Errc::invalid_argument, fmt::format("IMPI_DYN_ADDRESS '{}' is not an IP address", addr)};
+    }
+    base::Fd t(::socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+    if (!t || ::bind(t.get(), reinterpret_cast<sockaddr *>(&ss), len) != 0 || ::listen(t.get(), 128) != 0)
+      return {Errc::io_error, fmt::format("cannot listen on {} for dynamic processes: {}", addr, std::strerror(errno))};
+    ::getsockname(t.get(), reinterpret_cast<sockaddr *>(&ss), &len);
+    int port = ntohs(ss.ss_family == AF_INET ? a4->sin_port : a6->sin6_port);
+    c.tcp = ss.ss_family == AF_INET ? fmt::format("{}:{}", addr, port) : fmt::format("[{}]:{}", addr, port);
+    dyn_tcp_ = std::move(t);
+  }
+  if (!dyn_unix_ && !dyn_tcp_) return {Errc::io_error, "no socket to listen on for dynamic processes"};
+  dyn_poll_.reset(::epoll_create1(EPOLL_CLOEXEC));
+  if (!dyn_poll_) return {Errc::io_error, fmt::format("epoll_create1: {}", std::strerror(errno))};
+  for (auto [fd, tag] : {std::pair{dyn_unix_.get(), kUnixListener}, std::pair{dyn_tcp_.get(), kTcpListener}}) {
+    if (fd < 0) continue;
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = tag;
+    ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_ADD, fd, &ev);
+  }
+  dyn_proxy_ = std::make_unique<Peer>();
+  my_card_ = c;
+  dyn_on_.store(true, std::memory_order_release);
+  base::log_debug("listening for dynamic processes: {}", c.encode());
+  return c;
+}
+
+int P2P::dyn_register(const DynCard &card) {
+  std::lock_guard<EngineLock> g(mu_);
+  return dyn_register_locked(card);
+}
+
+int P2P::dyn_register_locked(const DynCard &card) {
+  if (card.job == job_) return card.rank < world_size_ ? card.rank : -1;  // our own job: shared memory
+  auto key = card.key();
+  if (auto it = dyn_index_.find(key); it != dyn_index_.end()) return it->second;
+  if (dyn_peers_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max() - kDynBase)) return -1;
+  auto p = std::make_unique<DynPeer>();
+  p->card = card;
+  int w = kDynBase + static_cast<int>(dyn_peers_.size());
+  dyn_peers_.push_back(std::move(p));
+  dyn_index_.emplace(std::move(key), w);
+  return w;
+}
+
+std::string P2P::proc_key(int w) {
+  std::lock_guard<EngineLock> g(mu_);
+  return proc_key_locked(w);
+}
+
+std::string P2P::proc_key_locked(int w) {
+  if (DynPeer *p = dyn(w) ? dyn_peer(w) : nullptr) return p->card.key();
+  return job_ + "#" + std::to_string(w);
+}
+
+std::uint64_t P2P::open_port() {
+  std::lock_guard<EngineLock> g(mu_);
+  std::uint64_t n = next_port_++;
+  ports_.emplace(n, DynPort{});
+  return n;
+}
+
+bool P2P::close_port(std::uint64_t n) {
+  std::lock_guard<EngineLock> g(mu_);
+  return ports_.erase(n) > 0;  // waiting connections close: their roots see the port gone
+}
+
+bool P2P::port_open(std::uint64_t n) {
+  std::lock_guard<EngineLock> g(mu_);
+  return ports_.count(n) > 0;
+}
+
+base::Result<base::Fd> P2P::accept_port(std::uint64_t n) {
+  bool gone = false;
+  auto ready = [&] {
+    std::lock_guard<EngineLock> g(mu_);
+    auto it = ports_.find(n);
+    gone = it == ports_.end();
+    return gone || !it->second.waiting.empty();
+  };
+  wait_until(ready);  // as long as it takes: MPI_Comm_accept has no timeout
+  std::lock_guard<EngineLock> g(mu_);
+  auto it = ports_.find(n);
+  if (it == ports_.end()) return {Errc::not_found, "the port was closed while MPI_Comm_accept waited on it"};
+  base::Fd fd = std::move(it->second.waiting.front());
+  it->second.waiting.pop_front();
+  return fd;
+}
+
+bool P2P::dyn_connect(int w, DynPeer &p) {
+  if (p.out) return true;
+  if (p.broken) return false;
+  auto fd = dyn_dial(p.card, host_, std::chrono::seconds(base::get_int("dyn_timeout_s")));
+  if (!fd) {
+    base::log_error("cannot reach rank {} of job {}: {}", p.card.rank, p.card.job, fd.message());
+    p.broken = true;
+    return false;
+  }
+  p.out = std::move(fd.value());
+  set_nonblocking(p.out.get());
+  int sndbuf = 1 << 20;
+  ::setsockopt(p.out.get(), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  std::string card = my_card_->encode();
+  dyn_queue(w, p, DynFrame::hello, 0, 0, 0, card.size(), 0,
+            [&](std::byte *at) { std::memcpy(at, card.data(), card.size()); });
+  return !p.broken;
+}
+
+void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int context, std::uint64_t len,
+                    std::uint64_t id, const std::function<void(std::byte *)> &fill) {
+  DynFrame f;
+  f.kind = kind;
+  f.source = source;
+  f.tag = tag;
+  f.context = context;
+  f.len = len;
+  f.id = id;
+  std::byte *at = p.outq.reserve(DynFrame::kSize + len);
+  f.encode(head_at(at));
+  if (len > 0) fill(at + DynFrame::kSize);
+  p.outq.tail += DynFrame::kSize + len;
+  dyn_flush(p);
+}
+
+bool P2P::dyn_flush(DynPeer &p) {
+  bool any = false;
+  while (p.outq.pending() > 0 && !p.broken) {
+    ssize_t n = ::send(p.out.get(), p.outq.buf.get() + p.outq.head, p.outq.pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      p.outq.head += static_cast<std::size_t>(n);
+      any = true;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      break;
+    } else {
+      base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job,
+                      n == 0 ? "closed" : std::strerror(errno));
+      p.broken = true;
+      p.outq.head = p.outq.tail = 0;
+      p.out.reset();
+    }
+  }
+  return any;
+}
+
+RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int src_rank,
+                          int tag, int context, bool sync) {
+  auto r = std::make_shared<Request>();
+  r->kind = Request::Kind::send;
+  r->peer = dest;
+  r->tag = tag;
+  r->context = context;
+  r->sync = sync;
+  r->status.source = src_rank;
+  pack::PackCursor cur(type, count);
+  r->total = cur.total();
+  DynPeer *p = dyn_peer(dest);
+  if (!p || static_cast<std::uint64_t>(r->total) > std::numeric_limits<std::uint32_t>::max() ||
+      !dyn_connect(dest, *p)) {
+    if (p && r->total > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
+      base::log_error("a message of {} bytes to another job is longer than the 4 GiB this transport carries",
+                      r->total);
+    r->status.error = kTransportError;
+    r->done = true;
+    return r;
+  }
+  if (sync) {
+    r->id = next_id_++;
+    dyn_awaiting_.emplace(r->id, r);
+  }
+  const auto len = static_cast<std::uint64_t>(r->total);
+  dyn_queue(dest, *p, DynFrame::msg, src_rank, tag, context, len, sync ? r->id : 0, [&](std::byte *at) {
+    std::uint64_t done = 0;
+    while (done < len) done += cur.pack(buf, std::span(at + done, len - done));
+  });
+  r->moved = r->total;
+  if (p->broken) {
+    dyn_awaiting_.erase(r->id);
+    r->status.error = kTransportError;
+    r->done = true;
+  } else if (!sync) {
+    r->done = true;  // the bytes are ours now (queued or in the socket)
+  }
+  return r;
+}
+
+void P2P::dyn_ack(int peer, std::uint64_t id) {
+  DynPeer *p = dyn_peer(peer);
+  if (!p || !dyn_connect(peer, *p)) return;
+  dyn_queue(peer, *p, DynFrame::ack, 0, 0, 0, 0, id, [](std::byte *) {});
+}
+
+bool P2P::progress_dyn() {
+  bool any = false;
+  epoll_event ev[16];
+  int n = ::epoll_wait(dyn_poll_.get(), ev, 16, 0);
+  for (int i = 0; i < n; ++i) {
+    std::uint64_t tag = ev[i].data.u64;
+    if (tag == kUnixListener || tag == kTcpListener) {
+      int lfd = tag == kUnixListener ? dyn_unix_.get() : dyn_tcp_.get();
+      for (;;) {
+        int c = ::accept4(lfd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (c < 0) break;
+        auto in = std::make_unique<DynIn>();
+        in->fd.reset(c);
+        epoll_event e{};
+        e.events = EPOLLIN | EPOLLRDHUP;
+        e.data.ptr = in.get();
+        ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_ADD, c, &e);
+        dyn_in_.push_back(std::move(in));
+        any = true;
+      }
+      continue;
+    }
+    auto *in = static_cast<DynIn *>(ev[i].data.ptr);
+    any = true;
+    if (!dyn_read(*in)) {
+      if (in->fd) ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_DEL, in->fd.get(), nullptr);
+      for (auto it = dyn_in_.begin(); it != dyn_in_.end(); ++it)
+        if (it->get() == in) {
+          dyn_in_.erase(it);
+          break;
+        }
+    }
+  }
+  for (auto &p : dyn_peers_)
+    if (p->outq.pending() > 0) any |= dyn_flush(*p);
+  return any;
+}
+
+bool P2P::dyn_read(DynIn &in) {
+  bool open = true;
+  for (;;) {
+    std::size_t at = in.buf.size();
+    in.buf.resize(at + 65536);
+    ssize_t n = ::recv(in.fd.get(), in.buf.data() + at, 65536, MSG_DONTWAIT);
+    in.buf.resize(at + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    if (n > 0) continue;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    open = false;  // EOF (the peer finalized or disconnected) or an error
+    break;
+  }
+  bool keep = dyn_frames(in);
+  return keep && open;
+}
+
+bool P2P::dyn_frames(DynIn &in) {
+  std::size_t off = 0;
+  auto drop = [&](std::string_view why) {
+    base::log_warn("closing a connection from {}: {}", in.peer >= 0 ? proc_key_locked(in.peer) : "an unknown process",
+                   why);
+    return false;
+  };
+  while (in.buf.size() - off >= DynFrame::kSize) {
+    auto f = DynFrame::decode(std::span<const std::byte, DynFrame::kSize>(in.buf.data() + off, DynFrame::kSize));
+    if (!f) return drop("not a frame of this MPI (bad magic or kind)");
+    std::uint64_t max = f->kind == DynFrame::msg     ? std::numeric_limits<std::uint32_t>::max()
+                        : f->kind == DynFrame::hello ? DynCard::kMaxEncoded
+                                                     : 0;
+    if (f->len > max) return drop(fmt::format("a frame of kind {} with {} bytes", f->kind, f->len));
+    if (in.buf.size() - off - DynFrame::kSize < f->len) break;  // the rest is still coming
+    std::span<const std::byte> payload(in.buf.data() + off + DynFrame::kSize, f->len);
+    off += DynFrame::kSize + f->len;
+    switch (f->kind) {
+      case DynFrame::hello: {
+        if (in.peer >= 0) return drop("a second hello");
+        auto card = DynCard::decode(std::string_view(reinterpret_cast<const char *>(payload.data()), payload.size()));
+        if (!card) return drop(card.message());
+        in.peer = dyn_register_locked(*card);
+        if (in.peer < 0) return drop("its card names a rank our job does not have");
+        break;
+      }
+      case DynFrame::msg:
+        if (in.peer < 0) return drop("a message before its hello");
+        dyn_arrival(in.peer, *f, payload);
+        break;
+      case DynFrame::ack: {
+        auto it = dyn_awaiting_.find(f->id);
+        if (it == dyn_awaiting_.end()) return drop("an ack for no synchronous send of ours");
+        RequestPtr r = std::move(it->second);
+        dyn_awaiting_.erase(it);
+        r->acked = true;
+        r->done = true;
+        break;
+      }
+      case DynFrame::port: {
+        if (in.peer >= 0 || off != in.buf.size()) return drop("a port request in the middle of a connection");
+        auto it = ports_.find(f->id);
+        if (it == ports_.end()) {
+          base::log_debug("a connection for port {}, which is not open: closed", f->id);
+          return false;  // the connecting root sees the connection close
+        }
+        ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_DEL, in.fd.get(), nullptr);
+        int fl = ::fcntl(in.fd.get(), F_GETFL);
+        ::fcntl(in.fd.get(), F_SETFL, fl & ~O_NONBLOCK);
+        it->second.waiting.push_back(std::move(in.fd));
+        return false;  // no longer ours to read
+      }
+      default:
+        return drop(fmt::format("a frame of kind {} on a data connection", f->kind));
+    }
+  }
+  in.buf.erase(in.buf.begin(), in.buf.begin() + static_cast<std::ptrdiff_t>(off));
+  return true;
+}
+
+void P2P::close_dyn() {
+  std::lock_guard<EngineLock> g(mu_);
+  if (!dyn_on_.load(std::memory_order_relaxed)) return;
+  // What we queued for procs of other jobs leaves before we do (bounded:
+  // a peer that stopped reading must not keep us forever).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
+  for (auto &p : dyn_peers_) {
+    while (p->outq.pending() > 0 && !p->broken && std::chrono::steady_clock::now() < deadline) {
+      if (dyn_flush(*p)) continue;
+      pollfd pf{p->out.get(), POLLOUT, 0};
+      ::poll(&pf, 1, 100);
+    }
+    if (p->outq.pending() > 0)
+      base::log_warn("{} bytes for rank {} of job {} were not sent before MPI_Finalize", p->outq.pending(),
+                     p->card.rank, p->card.job);
+    p->out.reset();
+  }
+  dyn_in_.clear();
+  ports_.clear();
+  dyn_unix_.reset();
+  dyn_tcp_.reset();
+  dyn_on_.store(false, std::memory_order_release);
+  dyn_poll_.reset();
+}
+
+}  // namespace impi::core
