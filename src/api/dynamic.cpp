@@ -61,6 +61,8 @@ MPI_Comm g_parent = MPI_COMM_NULL;
 
 impi::core::P2P &p2p() { return impi::core::Runtime::instance().p2p(); }
 
+void progress() { p2p().progress(); }  // while a root waits: the other end may be this process
+
 Clock::time_point deadline() { return Clock::now() + std::chrono::seconds(impi::base::get_int("dyn_timeout_s")); }
 
 impi::base::Status send_group(int fd, std::uint64_t maxcid, const std::vector<std::string> &cards) {
@@ -77,7 +79,7 @@ impi::base::Status send_group(int fd, std::uint64_t maxcid, const std::vector<st
   f.kind = DynFrame::group;
   f.len = out.size() - DynFrame::kSize;
   f.encode(std::span<std::byte, DynFrame::kSize>(out.data(), DynFrame::kSize));
-  return impi::core::dyn_write(fd, out, deadline());
+  return impi::core::dyn_write(fd, out, deadline(), progress);
 }
 
 struct Group {
@@ -88,12 +90,12 @@ struct Group {
 impi::base::Result<Group> recv_group(int fd) {
   auto until = deadline();
   std::byte head[DynFrame::kSize];
-  if (auto s = impi::core::dyn_read(fd, head, until); !s.ok()) return {s.error(), s.message()};
+  if (auto s = impi::core::dyn_read(fd, head, until, progress); !s.ok()) return {s.error(), s.message()};
   auto f = DynFrame::decode(std::span<const std::byte, DynFrame::kSize>(head, DynFrame::kSize));
   if (!f || f->kind != DynFrame::group || f->len < 12 || f->len > kMaxGroup * 2ull * kSlot)
     return {Errc::protocol_error, "the other root sent something that is not a group description"};
   std::vector<std::byte> body(f->len);
-  if (auto s = impi::core::dyn_read(fd, body, until); !s.ok()) return {s.error(), s.message()};
+  if (auto s = impi::core::dyn_read(fd, body, until, progress); !s.ok()) return {s.error(), s.message()};
   Group g;
   std::span<const std::byte> in(body);
   g.maxcid = impi::base::load_be<std::uint64_t>(in.subspan(0, 8));
@@ -143,7 +145,7 @@ impi::base::Result<Group> root_exchange(const std::string &port_name, bool accep
   f.kind = DynFrame::port;
   f.id = port->port;
   f.encode(std::span<std::byte, DynFrame::kSize>(head, DynFrame::kSize));
-  if (auto s = impi::core::dyn_write(fd.get(), head, deadline()); !s.ok()) return {s.error(), s.message()};
+  if (auto s = impi::core::dyn_write(fd.get(), head, deadline(), progress); !s.ok()) return {s.error(), s.message()};
   auto g = recv_group(fd.get());
   if (!g) {
     if (g.error() == Errc::io_error)

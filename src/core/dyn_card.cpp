@@ -137,13 +137,15 @@ std::optional<DynFrame> DynFrame::decode(std::span<const std::byte, kSize> in) {
 }
 
 namespace {
-base::Status wait_fd(int fd, short events, std::chrono::steady_clock::time_point deadline, const char *what) {
+base::Status wait_fd(int fd, short events, std::chrono::steady_clock::time_point deadline, const char *what,
+                     DynIdle idle = nullptr) {
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return {Errc::timeout, fmt::format("timed out {}", what)};
     pollfd p{fd, events, 0};
-    int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+    int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), idle ? 1 : 1000)));
     if (n > 0) return {};
+    if (idle) idle();
     if (n < 0 && errno != EINTR) return {Errc::io_error, fmt::format("{}: {}", what, std::strerror(errno))};
   }
 }
@@ -207,13 +209,14 @@ base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host, st
   return fd;
 }
 
-base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::steady_clock::time_point deadline) {
+base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::steady_clock::time_point deadline,
+                       DynIdle idle) {
   while (!data.empty()) {
     ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
       data = data.subspan(static_cast<std::size_t>(n));
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      if (auto s = wait_fd(fd, POLLOUT, deadline, "sending to the other root"); !s.ok()) return s;
+      if (auto s = wait_fd(fd, POLLOUT, deadline, "sending to the other root", idle); !s.ok()) return s;
     } else {
       return {Errc::io_error, fmt::format("sending to the other root: {}", std::strerror(errno))};
     }
@@ -221,7 +224,8 @@ base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::ste
   return {};
 }
 
-base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clock::time_point deadline) {
+base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clock::time_point deadline,
+                      DynIdle idle) {
   while (!data.empty()) {
     ssize_t n = ::recv(fd, data.data(), data.size(), MSG_DONTWAIT);
     if (n > 0) {
@@ -229,7 +233,7 @@ base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clo
     } else if (n == 0) {
       return {Errc::io_error, "the other root closed the connection"};
     } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-      if (auto s = wait_fd(fd, POLLIN, deadline, "waiting for the other root"); !s.ok()) return s;
+      if (auto s = wait_fd(fd, POLLIN, deadline, "waiting for the other root", idle); !s.ok()) return s;
     } else {
       return {Errc::io_error, fmt::format("receiving from the other root: {}", std::strerror(errno))};
     }

@@ -70,7 +70,12 @@ struct DynFrame {
 // `my_host`, else its TCP address. Blocking socket; waits at most `timeout`.
 base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host, std::chrono::milliseconds timeout);
 // Blocking whole-buffer I/O on a socket with a deadline (the roots' exchange).
-base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::steady_clock::time_point deadline);
-base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clock::time_point deadline);
+// `idle`, when given, runs every millisecond while waiting (the caller's
+// progress: the other end may be this very process).
+using DynIdle = void (*)();
+base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::steady_clock::time_point deadline,
+                       DynIdle idle = nullptr);
+base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clock::time_point deadline,
+                      DynIdle idle = nullptr);
 
 }  // namespace impi::core

@@ -1,1 +1,198 @@
-int main(void){return 0;}
+/* port_check.c - two separately launched jobs meet (dynamic_jobs_test.sh
+ * starts both). Modes (argv[1], argv[2] = a file both know):
+ *   accept FILE    open a port, write its name to FILE, accept on
+ *                  MPI_COMM_WORLD (root 1 if size > 1), exchange, disconnect
+ *   connect FILE   read the port name from FILE, connect (root 0)
+ *   joinsrv FILE   rank 0 listens on 127.0.0.1, writes the TCP port to
+ *                  FILE, accepts one socket and calls MPI_Comm_join
+ *   joincli FILE   rank 0 connects to that socket and calls MPI_Comm_join
+ *   acceptabort    rank 0 waits in MPI_Comm_accept with nobody connecting;
+ *                  rank 1 calls MPI_Abort(5): the job must end (exit 5)
+ *   badport        connect to ports that are not open or not port names:
+ *                  MPI_ERR_PORT, no hang
+ * Prints "rank r of n ok" (accept/join server side: "server r of n ok"). */
+#include <arpa/inet.h>
+#include <mpi.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int rank, size, failures;
+#include "check.h"
+
+static void talk(MPI_Comm inter, int server) {
+  int lsize, rsize, lrank;
+  MPI_Comm_rank(inter, &lrank);
+  MPI_Comm_size(inter, &lsize);
+  MPI_Comm_remote_size(inter, &rsize);
+  /* Every proc sends one int to every remote proc, and checks what it gets. */
+  int in[64], out[64];
+  MPI_Request rq[64];
+  for (int r = 0; r < rsize && r < 64; ++r) MPI_Irecv(&in[r], 1, MPI_INT, r, 0, inter, &rq[r]);
+  for (int r = 0; r < rsize && r < 64; ++r) {
+    out[r] = (server ? 1000 : 2000) + lrank * 10 + r;
+    MPI_Send(&out[r], 1, MPI_INT, r, 0, inter);
+  }
+  MPI_Waitall(rsize < 64 ? rsize : 64, rq, MPI_STATUSES_IGNORE);
+  for (int r = 0; r < rsize && r < 64; ++r)
+    CHECK(in[r] == (server ? 2000 : 1000) + r * 10 + lrank, "from remote %d: %d", r, in[r]);
+  /* Each side's sum of ranks to the other. */
+  int sum = -1;
+  MPI_Allreduce(&lrank, &sum, 1, MPI_INT, MPI_SUM, inter);
+  CHECK(sum == rsize * (rsize - 1) / 2, "intercommunicator Allreduce %d", sum);
+  /* Messages of several sizes from server rank 0 to client rank 0, synchronous too. */
+  if (lrank == 0) {
+    for (int n = 1; n <= (1 << 20); n *= 8) {
+      char *b = malloc((size_t)n);
+      if (server) {
+        for (int i = 0; i < n; ++i) b[i] = (char)(i * 7 + n);
+        MPI_Ssend(b, n, MPI_CHAR, 0, 11, inter);
+      } else {
+        MPI_Status st;
+        MPI_Recv(b, n, MPI_CHAR, 0, 11, inter, &st);
+        int cnt = -1, bad = 0;
+        MPI_Get_count(&st, MPI_CHAR, &cnt);
+        for (int i = 0; i < n; ++i) bad += b[i] != (char)(i * 7 + n);
+        CHECK(cnt == n && bad == 0, "%d-byte message: count %d, %d bad bytes", n, cnt, bad);
+      }
+      free(b);
+    }
+  }
+  MPI_Comm merged;
+  MPI_Intercomm_merge(inter, server ? 0 : 1, &merged);
+  int msize, mrank, total = -1;
+  MPI_Comm_size(merged, &msize);
+  MPI_Comm_rank(merged, &mrank);
+  CHECK(msize == lsize + rsize && mrank == (server ? lrank : rsize + lrank), "merged %d of %d", mrank, msize);
+  MPI_Allreduce(&mrank, &total, 1, MPI_INT, MPI_SUM, merged);
+  CHECK(total == msize * (msize - 1) / 2, "merged Allreduce %d", total);
+  MPI_Comm_free(&merged);
+  MPI_Comm_disconnect(&inter);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *mode = argc > 1 ? argv[1] : "";
+  const char *file = argc > 2 ? argv[2] : "";
+  int server = 0;
+  if (strcmp(mode, "accept") == 0) {
+    server = 1;
+    int root = size > 1 ? 1 : 0;
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (rank == root) {
+      MPI_Open_port(MPI_INFO_NULL, port);
+      char tmp[4096];
+      snprintf(tmp, sizeof tmp, "%s.tmp", file);
+      FILE *f = fopen(tmp, "w");
+      fprintf(f, "%s\n", port);
+      fclose(f);
+      rename(tmp, file);  /* the other job never sees half a name */
+    }
+    MPI_Comm inter;
+    MPI_Comm_accept(port, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter);
+    if (rank == root) MPI_Close_port(port);
+    talk(inter, 1);
+  } else if (strcmp(mode, "connect") == 0) {
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (rank == 0) {
+      FILE *f = NULL;
+      for (int i = 0; i < 3000 && !(f = fopen(file, "r")); ++i) usleep(10000);
+      CHECK(f != NULL, "no port file %s", file);
+      if (f) {
+        if (!fgets(port, sizeof port, f)) port[0] = 0;
+        port[strcspn(port, "\n")] = 0;
+        fclose(f);
+      }
+    }
+    MPI_Comm inter;
+    MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+    talk(inter, 0);
+  } else if (strcmp(mode, "joinsrv") == 0 || strcmp(mode, "joincli") == 0) {
+    server = mode[4] == 's';
+    int fd = -1;
+    if (server) {
+      int l = socket(AF_INET, SOCK_STREAM, 0);
+      struct sockaddr_in a;
+      memset(&a, 0, sizeof a);
+      a.sin_family = AF_INET;
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      socklen_t len = sizeof a;
+      bind(l, (struct sockaddr *)&a, sizeof a);
+      listen(l, 1);
+      getsockname(l, (struct sockaddr *)&a, &len);
+      char tmp[4096];
+      snprintf(tmp, sizeof tmp, "%s.tmp", file);
+      FILE *f = fopen(tmp, "w");
+      fprintf(f, "%d\n", ntohs(a.sin_port));
+      fclose(f);
+      rename(tmp, file);
+      fd = accept(l, NULL, NULL);
+      close(l);
+    } else {
+      FILE *f = NULL;
+      for (int i = 0; i < 3000 && !(f = fopen(file, "r")); ++i) usleep(10000);
+      int port = 0;
+      if (f) {
+        if (fscanf(f, "%d", &port) != 1) port = 0;
+        fclose(f);
+      }
+      fd = socket(AF_INET, SOCK_STREAM, 0);
+      struct sockaddr_in a;
+      memset(&a, 0, sizeof a);
+      a.sin_family = AF_INET;
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      a.sin_port = htons((unsigned short)port);
+      CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "cannot connect to the join socket");
+    }
+    MPI_Comm inter;
+    CHECK(MPI_Comm_join(fd, &inter) == MPI_SUCCESS, "MPI_Comm_join");
+    close(fd);
+    int rsize = -1;
+    MPI_Comm_remote_size(inter, &rsize);
+    CHECK(rsize == 1, "joined remote size %d", rsize);
+    talk(inter, server);
+  } else if (strcmp(mode, "acceptabort") == 0) {
+    if (rank == 0) {
+      char port[MPI_MAX_PORT_NAME];
+      MPI_Open_port(MPI_INFO_NULL, port);
+      MPI_Comm inter;
+      MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);  /* nobody comes */
+      CHECK(0, "MPI_Comm_accept returned with nobody connecting");
+    } else {
+      sleep(1);
+      MPI_Abort(MPI_COMM_WORLD, 5);
+    }
+  } else if (strcmp(mode, "badport") == 0) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    char port[MPI_MAX_PORT_NAME];
+    MPI_Open_port(MPI_INFO_NULL, port);
+    MPI_Close_port(port);
+    MPI_Comm inter;
+    int cls = -1;
+    /* A port that was closed: the connection is refused at once. */
+    MPI_Error_class(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter), &cls);
+    CHECK(cls == MPI_ERR_PORT, "connect to a closed port: class %d", cls);
+    MPI_Error_class(MPI_Comm_connect("garbage", MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter), &cls);
+    CHECK(cls == MPI_ERR_PORT, "connect to 'garbage': class %d", cls);
+    MPI_Error_class(MPI_Close_port("impi-port/1 port=9 impi-dyn/1 job=x rank=0 host=h unix=u"), &cls);
+    CHECK(cls == MPI_ERR_PORT, "closing a port of another process: class %d", cls);
+    char name[MPI_MAX_PORT_NAME];
+    MPI_Error_class(MPI_Lookup_name("port-check-never-published", MPI_INFO_NULL, name), &cls);
+    CHECK(cls == MPI_ERR_NAME, "lookup of an unknown name: class %d", cls);
+    /* Collective error: every rank learns the root failed. */
+    MPI_Error_class(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter), &cls);
+    CHECK(cls == MPI_ERR_PORT || (rank != 0 && cls == MPI_ERR_PORT), "collective connect to a closed port: class %d", cls);
+  } else {
+    CHECK(0, "unknown mode '%s'", mode);
+  }
+  MPI_Finalize();
+  if (failures) return 1;
+  printf("%s %d of %d ok\n", server ? "server" : "rank", rank, size);
+  return 0;
+}
