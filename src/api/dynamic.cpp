@@ -53,7 +53,6 @@ using impi::core::PortName;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kSlot = 512;  // one card in the gathers and broadcasts (cards are at most 480 bytes)
-constexpr std::uint32_t kMaxGroup = 1u << 20;
 constexpr std::string_view kServicePrefix = "mpi.service:";  // launcher.cpp stores names under it
 
 std::mutex g_parent_mu;
@@ -66,55 +65,30 @@ void progress() { p2p().progress(); }  // while a root waits: the other end may 
 Clock::time_point deadline() { return Clock::now() + std::chrono::seconds(impi::base::get_int("dyn_timeout_s")); }
 
 impi::base::Status send_group(int fd, std::uint64_t maxcid, const std::vector<std::string> &cards) {
-  std::vector<std::byte> out(DynFrame::kSize + 12);
-  impi::base::store_be<std::uint64_t>(std::span(out).subspan(DynFrame::kSize, 8), maxcid);
-  impi::base::store_be<std::uint32_t>(std::span(out).subspan(DynFrame::kSize + 8, 4), static_cast<std::uint32_t>(cards.size()));
-  for (const auto &c : cards) {
-    std::size_t at = out.size();
-    out.resize(at + 2 + c.size());
-    impi::base::store_be<std::uint16_t>(std::span(out).subspan(at, 2), static_cast<std::uint16_t>(c.size()));
-    std::memcpy(out.data() + at + 2, c.data(), c.size());
-  }
+  auto body = impi::core::encode_group({maxcid, cards});
+  std::vector<std::byte> out(DynFrame::kSize);
   DynFrame f;
   f.kind = DynFrame::group;
-  f.len = out.size() - DynFrame::kSize;
+  f.len = body.size();
   f.encode(std::span<std::byte, DynFrame::kSize>(out.data(), DynFrame::kSize));
+  out.insert(out.end(), body.begin(), body.end());
   return impi::core::dyn_write(fd, out, deadline(), progress);
 }
 
-struct Group {
-  std::uint64_t maxcid = 0;
-  std::vector<std::string> cards;  // encoded, each checked to decode
-};
+using Group = impi::core::DynGroup;
 
 impi::base::Result<Group> recv_group(int fd) {
   auto until = deadline();
   std::byte head[DynFrame::kSize];
   if (auto s = impi::core::dyn_read(fd, head, until, progress); !s.ok()) return {s.error(), s.message()};
   auto f = DynFrame::decode(std::span<const std::byte, DynFrame::kSize>(head, DynFrame::kSize));
-  if (!f || f->kind != DynFrame::group || f->len < 12 || f->len > kMaxGroup * 2ull * kSlot)
+  if (!f || f->kind != DynFrame::group || f->len > (1u << 30))
     return {Errc::protocol_error, "the other root sent something that is not a group description"};
   std::vector<std::byte> body(f->len);
   if (auto s = impi::core::dyn_read(fd, body, until, progress); !s.ok()) return {s.error(), s.message()};
-  Group g;
-  std::span<const std::byte> in(body);
-  g.maxcid = impi::base::load_be<std::uint64_t>(in.subspan(0, 8));
-  std::uint32_t n = impi::base::load_be<std::uint32_t>(in.subspan(8, 4));
-  if (n == 0 || n > kMaxGroup) return {Errc::protocol_error, fmt::format("the other root describes a group of {} procs", n)};
-  std::size_t at = 12;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (in.size() - at < 2) return {Errc::protocol_error, "the other root's group description is cut short"};
-    std::size_t len = impi::base::load_be<std::uint16_t>(in.subspan(at, 2));
-    at += 2;
-    if (in.size() - at < len || len > DynCard::kMaxEncoded)
-      return {Errc::protocol_error, "the other root's group description is cut short"};
-    std::string card(reinterpret_cast<const char *>(in.data() + at), len);
-    at += len;
-    if (auto c = DynCard::decode(card); !c) return {c.error(), "the other root sent a bad card: " + c.message()};
-    g.cards.push_back(std::move(card));
-  }
-  if (at != in.size()) return {Errc::protocol_error, "the other root's group description has trailing bytes"};
-  if (g.maxcid >= impi::core::kMaxContextId) return {Errc::protocol_error, "the other root sent an impossible context id"};
+  auto g = impi::core::decode_group(body);
+  if (!g) return {g.error(), "the other root's group description: " + g.message()};
+  if (g->maxcid >= impi::core::kMaxContextId) return {Errc::protocol_error, "the other root sent an impossible context id"};
   return g;
 }
 

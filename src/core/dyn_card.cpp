@@ -136,6 +136,56 @@ std::optional<DynFrame> DynFrame::decode(std::span<const std::byte, kSize> in) {
   return f;
 }
 
+base::Result<std::size_t> dyn_next_frame(std::span<const std::byte> buf, DynFrame &f) {
+  if (buf.size() < DynFrame::kSize) return std::size_t{0};
+  auto d = DynFrame::decode(buf.first<DynFrame::kSize>());
+  if (!d) return {Errc::protocol_error, "not a frame of this MPI (bad magic or kind)"};
+  std::uint64_t max = d->kind == DynFrame::msg     ? 0xffffffffull
+                      : d->kind == DynFrame::hello ? DynCard::kMaxEncoded
+                      : d->kind == DynFrame::group ? (1ull << 30)
+                                                   : 0;
+  if (d->len > max) return {Errc::protocol_error, fmt::format("a frame of kind {} with {} bytes", d->kind, d->len)};
+  if (buf.size() - DynFrame::kSize < d->len) return std::size_t{0};
+  f = *d;
+  return static_cast<std::size_t>(DynFrame::kSize + d->len);
+}
+
+std::vector<std::byte> encode_group(const DynGroup &g) {
+  std::vector<std::byte> out(12);
+  base::store_be<std::uint64_t>(std::span(out).subspan(0, 8), g.maxcid);
+  base::store_be<std::uint32_t>(std::span(out).subspan(8, 4), static_cast<std::uint32_t>(g.cards.size()));
+  for (const auto &c : g.cards) {
+    std::size_t at = out.size();
+    out.resize(at + 2 + c.size());
+    base::store_be<std::uint16_t>(std::span(out).subspan(at, 2), static_cast<std::uint16_t>(c.size()));
+    std::memcpy(out.data() + at + 2, c.data(), c.size());
+  }
+  return out;
+}
+
+base::Result<DynGroup> decode_group(std::span<const std::byte> in) {
+  constexpr std::uint32_t kMaxGroup = 1u << 20;
+  if (in.size() < 12) return {Errc::protocol_error, "the group description is cut short"};
+  DynGroup g;
+  g.maxcid = base::load_be<std::uint64_t>(in.subspan(0, 8));
+  std::uint32_t n = base::load_be<std::uint32_t>(in.subspan(8, 4));
+  if (n == 0 || n > kMaxGroup) return {Errc::protocol_error, fmt::format("a group of {} procs", n)};
+  std::size_t at = 12;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (in.size() - at < 2) return {Errc::protocol_error, "the group description is cut short"};
+    std::size_t len = base::load_be<std::uint16_t>(in.subspan(at, 2));
+    at += 2;
+    if (in.size() - at < len || len > DynCard::kMaxEncoded)
+      return {Errc::protocol_error, "the group description is cut short"};
+    std::string card(reinterpret_cast<const char *>(in.data() + at), len);
+    at += len;
+    if (auto c = DynCard::decode(card); !c) return {c.error(), "a bad card: " + c.message()};
+    g.cards.push_back(std::move(card));
+  }
+  if (at != in.size()) return {Errc::protocol_error, "the group description has trailing bytes"};
+  return g;
+}
+
 namespace {
 base::Status wait_fd(int fd, short events, std::chrono::steady_clock::time_point deadline, const char *what,
                      DynIdle idle = nullptr) {

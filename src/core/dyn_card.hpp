@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/errc.hpp"
 #include "base/fd.hpp"
@@ -65,6 +66,21 @@ struct DynFrame {
   // Null when the magic or the kind is wrong.
   static std::optional<DynFrame> decode(std::span<const std::byte, kSize> in);
 };
+
+// The next whole frame at the start of `buf` (a connection's bytes):
+// returns the bytes it takes (head and payload), 0 when more bytes are
+// needed, or an error for a bad head or a payload longer than its kind
+// allows (msg: 4 GiB - 1, hello: a card, group: 1 GiB, others: none).
+base::Result<std::size_t> dyn_next_frame(std::span<const std::byte> buf, DynFrame &f);
+
+// The group description two roots swap in connect/accept:
+// u64 max cid | u32 n | n x (u16 length, card bytes), big-endian.
+struct DynGroup {
+  std::uint64_t maxcid = 0;
+  std::vector<std::string> cards;  // encoded cards; decode_group checks each
+};
+std::vector<std::byte> encode_group(const DynGroup &g);
+base::Result<DynGroup> decode_group(std::span<const std::byte> payload);
 
 // Opens a connection to the proc `c` names: its Unix socket when it runs on
 // `my_host`, else its TCP address. Blocking socket; waits at most `timeout`.

@@ -338,16 +338,14 @@ bool P2P::dyn_frames(DynIn &in) {
                    why);
     return false;
   };
-  while (in.buf.size() - off >= DynFrame::kSize) {
-    auto f = DynFrame::decode(std::span<const std::byte, DynFrame::kSize>(in.buf.data() + off, DynFrame::kSize));
-    if (!f) return drop("not a frame of this MPI (bad magic or kind)");
-    std::uint64_t max = f->kind == DynFrame::msg     ? std::numeric_limits<std::uint32_t>::max()
-                        : f->kind == DynFrame::hello ? DynCard::kMaxEncoded
-                                                     : 0;
-    if (f->len > max) return drop(fmt::format("a frame of kind {} with {} bytes", f->kind, f->len));
-    if (in.buf.size() - off - DynFrame::kSize < f->len) break;  // the rest is still coming
-    std::span<const std::byte> payload(in.buf.data() + off + DynFrame::kSize, f->len);
-    off += DynFrame::kSize + f->len;
+  for (;;) {
+    DynFrame fr;
+    auto took = dyn_next_frame(std::span<const std::byte>(in.buf).subspan(off), fr);
+    if (!took) return drop(took.message());
+    if (*took == 0) break;  // the rest is still coming
+    const DynFrame *f = &fr;
+    std::span<const std::byte> payload(in.buf.data() + off + DynFrame::kSize, fr.len);
+    off += *took;
     switch (f->kind) {
       case DynFrame::hello: {
         if (in.peer >= 0) return drop("a second hello");
