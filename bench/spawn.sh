@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# spawn.sh - MPI_Comm_spawn of 2 procs, usable intercommunicator, side by
+# side: impi (impirun) and Open MPI (mpirun.openmpi), the same program built
+# by each wrapper; ROUNDS spawns per job, median per job; the jobs are
+# interleaved JOBS times. MPICH 4.0.2's hydra is left out: its spawn needs
+# a PMI-1 server setup that Debian's package does not give on one node
+# without extra flags (noted in docs/dynamic-processes.md).
+# Usage: bench/spawn.sh [build-dir] [rounds] [jobs]   (default: build, 5, 3)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rounds=${2:-5}
+jobs=${3:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$build/bin/mpicc" -O2 -o "$work/spawn_impi" "$here/bench/spawn_bench.c"
+have_ompi=0
+if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
+  mpicc.openmpi -O2 -o "$work/spawn_ompi" "$here/bench/spawn_bench.c"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  have_ompi=1
+fi
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
+for j in $(seq "$jobs"); do
+  echo "impi     job $j: $("$build/bin/impirun" -np 1 "$work/spawn_impi" "$rounds" 2 | tail -1)"
+  if [ $have_ompi = 1 ]; then
+    echo "Open MPI job $j: $(mpirun.openmpi --oversubscribe -np 1 --mca btl_tcp_if_include lo \
+      --mca oob_tcp_if_include lo "$work/spawn_ompi" "$rounds" 2 2>/dev/null | tail -1)"
+  fi
+done
