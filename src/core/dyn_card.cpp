@@ -19,6 +19,7 @@
 #include "base/byteorder.hpp"
 
 #include "base/tunables.hpp"
+#include "core/card_fields.hpp"
 
 namespace impi::core {
 
@@ -31,28 +32,6 @@ bool clean(std::string_view v, std::size_t max = 200) {
          std::all_of(v.begin(), v.end(), [](char c) { return c > ' ' && c < 127; });
 }
 
-// Splits "key=value key=value" after `tag`; calls f(key, value) for each
-// field; f returns an error message or "".
-template <typename F>
-base::Status fields(std::string_view bytes, std::string_view tag, std::string_view what, F f) {
-  if (bytes.substr(0, tag.size()) != tag || (bytes.size() > tag.size() && bytes[tag.size()] != ' '))
-    return {Errc::protocol_error, fmt::format("{} has an unknown version tag", what)};
-  std::string_view rest = bytes.substr(tag.size());
-  while (!rest.empty()) {
-    if (rest[0] == ' ') {
-      rest.remove_prefix(1);
-      continue;
-    }
-    auto sp = rest.find(' ');
-    std::string_view field = rest.substr(0, sp);
-    rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp);
-    auto eq = field.find('=');
-    if (eq == std::string_view::npos) return {Errc::protocol_error, fmt::format("{}: a field without '='", what)};
-    std::string err = f(field.substr(0, eq), field.substr(eq + 1));
-    if (!err.empty()) return {Errc::protocol_error, fmt::format("{}: {}", what, err)};
-  }
-  return {};
-}
 }  // namespace
 
 std::string DynCard::encode() const {
@@ -66,7 +45,7 @@ base::Result<DynCard> DynCard::decode(std::string_view bytes) {
   if (bytes.size() > kMaxEncoded) return {Errc::protocol_error, "dynamic card too long"};
   DynCard c;
   bool have_rank = false;
-  auto st = fields(bytes, kTag, "dynamic card", [&](std::string_view k, std::string_view v) -> std::string {
+  auto st = card_fields(bytes, kTag, "dynamic card", [&](std::string_view k, std::string_view v) -> std::string {
     if (k == "job" || k == "host" || k == "unix" || k == "tcp") {
       if (!clean(v)) return fmt::format("bad {}", k);
       (k == "job" ? c.job : k == "host" ? c.host : k == "unix" ? c.unix_name : c.tcp) = std::string(v);
@@ -95,7 +74,7 @@ base::Result<PortName> PortName::decode(std::string_view bytes) {
   if (at == std::string_view::npos) return {Errc::protocol_error, "not a port name of this MPI (no card)"};
   PortName p;
   bool have_port = false;
-  auto st = fields(bytes.substr(0, at), kTag, "port name", [&](std::string_view k, std::string_view v) -> std::string {
+  auto st = card_fields(bytes.substr(0, at), kTag, "port name", [&](std::string_view k, std::string_view v) -> std::string {
     if (k == "port") {
       auto n = base::parse_int(v);
       if (!n || *n <= 0) return "bad port number";

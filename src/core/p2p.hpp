@@ -462,6 +462,9 @@ class P2P {
     std::size_t cap = 0, head = 0, tail = 0;  // unsent bytes: [head, tail)
     std::size_t pending() const { return tail - head; }
     std::byte *reserve(std::size_t n);  // room for n bytes at tail; the caller then adds n to tail
+    // Writes to socket `fd` what it takes now (non-blocking). Returns
+    // whether bytes went; `broken` is set (with `why`) when the socket failed.
+    bool write_to(int fd, bool &broken, std::string &why);
   } link_out_;
   bool link_broken_ = false;
   // ---- dynamic peers (p2p_dyn.cpp)

@@ -208,23 +208,12 @@ void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int
 }
 
 bool P2P::dyn_flush(DynPeer &p) {
-  bool any = false;
-  while (p.outq.pending() > 0 && !p.broken) {
-    ssize_t n = ::send(p.out.get(), p.outq.buf.get() + p.outq.head, p.outq.pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) {
-      p.outq.head += static_cast<std::size_t>(n);
-      any = true;
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      break;
-    } else {
-      base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job,
-                      n == 0 ? "closed" : std::strerror(errno));
-      p.broken = true;
-      p.outq.head = p.outq.tail = 0;
-      p.out.reset();
-    }
+  if (p.broken) return false;
+  std::string why;
+  bool any = p.outq.write_to(p.out.get(), p.broken, why);
+  if (p.broken) {
+    base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job, why);
+    p.out.reset();
   }
   return any;
 }

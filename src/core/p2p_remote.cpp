@@ -95,27 +95,36 @@ bool P2P::remote(int w) const {
   return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
 }
 
-bool P2P::flush_link() {
+bool P2P::LinkOut::write_to(int fd, bool &broken, std::string &why) {
   bool any = false;
-  while (link_out_.pending() > 0) {
-    ssize_t n = ::send(agent_.get(), link_out_.buf.get() + link_out_.head, link_out_.pending(),
-                       MSG_NOSIGNAL | MSG_DONTWAIT);
+  while (pending() > 0) {
+    ssize_t n = ::send(fd, buf.get() + head, pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
-      link_out_.head += static_cast<std::size_t>(n);
+      head += static_cast<std::size_t>(n);
       any = true;
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
       break;
     } else {
-      // The agent is gone: the launcher ends the job; nothing more can go.
-      if (!link_broken_)
-        base::log_error("the link to the host agent broke: {}", n == 0 ? "closed" : std::strerror(errno));
-      link_broken_ = true;
-      link_out_.head = link_out_.tail = 0;
+      why = n == 0 ? "closed" : std::strerror(errno);
+      broken = true;
+      head = tail = 0;  // nothing more can go
       break;
     }
   }
+  return any;
+}
+
+bool P2P::flush_link() {
+  if (link_broken_) {
+    link_out_.head = link_out_.tail = 0;
+    return false;
+  }
+  std::string why;
+  bool any = link_out_.write_to(agent_.get(), link_broken_, why);
+  // The agent is gone: the launcher ends the job; nothing more can go.
+  if (link_broken_) base::log_error("the link to the host agent broke: {}", why);
   return any;
 }
 
