@@ -2,9 +2,9 @@
 # spawn.sh - MPI_Comm_spawn of 2 procs, usable intercommunicator, side by
 # side: impi (impirun) and Open MPI (mpirun.openmpi), the same program built
 # by each wrapper; ROUNDS spawns per job, median per job; the jobs are
-# interleaved JOBS times. MPICH 4.0.2's hydra is left out: its spawn needs
-# a PMI-1 server setup that Debian's package does not give on one node
-# without extra flags (noted in docs/dynamic-processes.md).
+# interleaved JOBS times. MPICH 4.0.2 is left out: on this machine its
+# MPI_Comm_spawn fails ("MPID_Comm_spawn_multiple: Error in spawn call")
+# under mpiexec.mpich, with or without -usize 4 / -hosts localhost:4.
 # Usage: bench/spawn.sh [build-dir] [rounds] [jobs]   (default: build, 5, 3)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
