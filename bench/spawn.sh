@@ -5,6 +5,8 @@
 # interleaved JOBS times. MPICH 4.0.2 is left out: on this machine its
 # MPI_Comm_spawn fails ("MPID_Comm_spawn_multiple: Error in spawn call")
 # under mpiexec.mpich, with or without -usize 4 / -hosts localhost:4.
+# With "path", each job also measures 8 B latency and 1 MiB bandwidth
+# between the parent and a spawned child (the path between two jobs).
 # Usage: bench/spawn.sh [build-dir] [rounds] [jobs]   (default: build, 5, 3)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +24,9 @@ if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; 
 fi
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
 for j in $(seq "$jobs"); do
-  echo "impi     job $j: $("$build/bin/impirun" -np 1 "$work/spawn_impi" "$rounds" 2 | tail -1)"
+  echo "impi     job $j: $("$build/bin/impirun" -np 1 "$work/spawn_impi" "$rounds" 2 path | tail -2 | tr '\n' ' ')"
   if [ $have_ompi = 1 ]; then
     echo "Open MPI job $j: $(mpirun.openmpi --oversubscribe -np 1 --mca btl_tcp_if_include lo \
-      --mca oob_tcp_if_include lo "$work/spawn_ompi" "$rounds" 2 2>/dev/null | tail -1)"
+      --mca oob_tcp_if_include lo "$work/spawn_ompi" "$rounds" 2 path 2>/dev/null | tail -2 | tr '\n' ' ')"
   fi
 done
