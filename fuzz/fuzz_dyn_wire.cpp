@@ -15,7 +15,8 @@ namespace {
 using namespace impi::core;
 
 void same_card(const DynCard &a, const DynCard &b) {
-  if (a.job != b.job || a.rank != b.rank || a.host != b.host || a.unix_name != b.unix_name || a.tcp != b.tcp)
+  if (a.job != b.job || a.rank != b.rank || a.host != b.host || a.unix_name != b.unix_name || a.tcp != b.tcp ||
+      a.shm != b.shm)
     std::abort();
 }
 }  // namespace

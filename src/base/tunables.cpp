@@ -40,6 +40,9 @@ constexpr Tunable kTable[] = {
     {"dyn_address", "IMPI_DYN_ADDRESS", "127.0.0.1",
      "dynamic processes: the address each proc's TCP listener for procs of other jobs binds to "
      "(procs on the same node use an abstract Unix socket instead; empty: no TCP listener)"},
+    {"dyn_shm", "IMPI_DYN_SHM", "1",
+     "dynamic processes: procs of different jobs on one node send through a shared-memory ring "
+     "(0: through their Unix socket)"},
     {"dyn_timeout_s", "IMPI_DYN_TIMEOUT", "60",
      "MPI_Comm_connect/accept: longest wait for the other root during the group exchange once "
      "connected (MPI_Comm_accept itself waits for a connection without limit, as MPI asks)"},

@@ -38,6 +38,7 @@ std::string DynCard::encode() const {
   std::string s = fmt::format("{} job={} rank={} host={}", kTag, job, rank, host);
   if (!unix_name.empty()) s += " unix=" + unix_name;
   if (!tcp.empty()) s += " tcp=" + tcp;
+  if (!shm.empty()) s += " shm=" + shm;
   return s;
 }
 
@@ -49,6 +50,9 @@ base::Result<DynCard> DynCard::decode(std::string_view bytes) {
     if (k == "job" || k == "host" || k == "unix" || k == "tcp") {
       if (!clean(v)) return fmt::format("bad {}", k);
       (k == "job" ? c.job : k == "host" ? c.host : k == "unix" ? c.unix_name : c.tcp) = std::string(v);
+    } else if (k == "shm") {
+      if (!clean(v) || v[0] != '/') return "bad shm";
+      c.shm = std::string(v);
     } else if (k == "rank") {
       auto r = base::parse_int(v);
       if (!r || *r < 0 || *r >= (1 << 24)) return "bad rank";
@@ -106,7 +110,7 @@ std::optional<DynFrame> DynFrame::decode(std::span<const std::byte, kSize> in) {
   if (base::load_be<std::uint32_t>(in.subspan(0, 4)) != kMagic) return std::nullopt;
   DynFrame f;
   f.kind = std::to_integer<std::uint8_t>(in[4]);
-  if (f.kind < hello || f.kind > group) return std::nullopt;
+  if (f.kind < hello || f.kind > wake) return std::nullopt;
   f.source = static_cast<std::int32_t>(base::load_be<std::uint32_t>(in.subspan(8, 4)));
   f.tag = static_cast<std::int32_t>(base::load_be<std::uint32_t>(in.subspan(12, 4)));
   f.context = static_cast<std::int32_t>(base::load_be<std::uint32_t>(in.subspan(16, 4)));

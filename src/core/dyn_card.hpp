@@ -31,6 +31,7 @@ struct DynCard {
   std::string host;  // node name: the Unix socket only works on the same node
   std::string unix_name;  // abstract Unix socket name ("" if none)
   std::string tcp;        // "address:port" ("" if none)
+  std::string shm;        // hello only: the sender's ring segment for this connection ("" if none)
 
   std::string key() const { return job + "#" + std::to_string(rank); }
   std::string encode() const;
@@ -53,11 +54,14 @@ struct PortName {
 // connection), msg (a whole message, packed; id: nonzero for a synchronous
 // send), ack (id: the synchronous send matched), port (id: the port number;
 // first and only frame of a connection to MPI_Comm_accept), group (the
-// roots' exchange during connect/accept; payload: see api/dynamic.cpp).
+// roots' exchange during connect/accept; payload: see api/dynamic.cpp),
+// shm_ok (the receiver mapped the ring our hello named), shm_switch (the
+// last frame before messages go through that ring), wake (a message is in
+// the ring and the receiver sleeps).
 struct DynFrame {
   static constexpr std::uint32_t kMagic = 0x494d4459;
   static constexpr std::size_t kSize = 40;
-  enum Kind : std::uint8_t { hello = 1, msg = 2, ack = 3, port = 4, group = 5 };
+  enum Kind : std::uint8_t { hello = 1, msg = 2, ack = 3, port = 4, group = 5, shm_ok = 6, shm_switch = 7, wake = 8 };
   std::uint8_t kind = 0;
   std::int32_t source = 0, tag = 0, context = 0;
   std::uint64_t len = 0, id = 0;

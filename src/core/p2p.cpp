@@ -476,14 +476,17 @@ bool P2P::drain(Peer &p) {
       payload = joined;
     }
     if (h.kind == Header::ack) {
+      bool found = false;
       for (auto it = awaiting_ack_.begin(); it != awaiting_ack_.end(); ++it)
         if ((*it)->id == h.sync_id) {
           (*it)->acked = true;
           (*it)->done = (*it)->moved == (*it)->total;
           awaiting_ack_.erase(it);
           note_awaiting();
+          found = true;
           break;
         }
+      if (!found && dyn(p.world)) dyn_acked(h.sync_id);  // a synchronous send to another job
     } else if (h.kind == Header::chunk) {
       add_bytes(p, payload);
     } else {
@@ -493,7 +496,8 @@ bool P2P::drain(Peer &p) {
     any = true;
   }
   if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
-  if (any) read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(), std::memory_order_relaxed);
+  if (any && &p >= peers_.data() && &p < peers_.data() + peers_.size())  // (rings of other jobs: not in peers_)
+    read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(), std::memory_order_relaxed);
   return any;
 }
 
@@ -571,6 +575,9 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
     for (auto &p : peers_)
       if (p.incoming.active && !p.incoming.to_request && p.incoming.unexpected == u)
         p.incoming = {r, {}, true, true};
+    for (auto &in : dyn_in_)
+      if (in->ring && in->ring->incoming.active && !in->ring->incoming.to_request && in->ring->incoming.unexpected == u)
+        in->ring->incoming = {r, {}, true, true};
   }
   from.erase(u);
 }

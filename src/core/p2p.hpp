@@ -252,6 +252,9 @@ class P2P {
   // Multi-client jobs, MPI_Finalize and exit: sends what is queued to
   // dynamic peers (bounded wait), then closes every dynamic socket.
   void close_dyn();
+  // Waiting: counts this thread as asleep (d = +1) or awake (-1) in every
+  // ring of another job that we read, so their senders wake us.
+  void dyn_sleeping(int d);
   // `storage`, when given, holds the request instead of the heap (blocking
   // receives: it must outlive the operation).
   // `storage`, when given, is a freshly constructed Request that outlives
@@ -336,9 +339,19 @@ class P2P {
         nfds_t npf = 0;
         if (agent_)
           pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 ? POLLIN | POLLOUT : POLLIN), 0};
-        if (dyn_on_.load(std::memory_order_acquire)) pf[npf++] = {dyn_poll_.get(), POLLIN, 0};
+        const bool dyn_rings = dyn_on_.load(std::memory_order_acquire);
+        if (dyn_rings) {
+          pf[npf++] = {dyn_poll_.get(), POLLIN, 0};
+          dyn_sleeping(+1);  // then look once more: a sender that published before it saw us asleep
+          if (try_progress() || done()) {
+            dyn_sleeping(-1);
+            idle = 0;
+            continue;
+          }
+        }
         timespec nap{0, static_cast<long>(nap_us) * 1000};  // a local record waits at most this
         ::ppoll(pf, npf, &nap, nullptr);
+        if (dyn_rings) dyn_sleeping(-1);
         nap_us = std::min(nap_us * 2, 1000);
         idle = 0;
         continue;
@@ -473,11 +486,19 @@ class P2P {
     base::Fd out;  // the connection we opened: we send on it only
     LinkOut outq;
     bool broken = false;
+    bool outq_data = false;  // outq holds messages or acks (a broken socket then loses something)
+    // Same node: a ring in a segment we made for this peer (named in our
+    // hello). Used once the peer said it mapped it (shm_ok) and we told it
+    // that everything after our switch frame comes through the ring.
+    std::unique_ptr<Peer> ring;
+    bool ring_on = false;
   };
   struct DynIn {  // a connection a peer opened to us
     base::Fd fd;
     std::vector<std::byte> buf;  // bytes read, not yet a whole frame
     int peer = -1;               // dynamic index, once its hello came
+    std::unique_ptr<Peer> ring;  // the peer's ring for us (same node), read after its switch frame
+    bool ring_on = false;
   };
   struct DynPort {
     std::deque<base::Fd> waiting;  // connections that named this port
@@ -499,6 +520,10 @@ class P2P {
   std::string proc_key_locked(int w);
   void dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload);  // p2p.cpp
   void dyn_ack(int peer, std::uint64_t id);
+  void dyn_acked(std::uint64_t id);  // a synchronous send to another job was matched
+  void dyn_wake(DynPeer &p);         // the receiver sleeps: a wake frame on the socket
+  void dyn_make_ring(int w, DynPeer &p);
+  std::uint64_t next_ring_ = 1;
   std::vector<std::unique_ptr<DynPeer>> dyn_peers_;
   std::unordered_map<std::string, int> dyn_index_;  // card key -> index
   std::vector<std::unique_ptr<DynIn>> dyn_in_;

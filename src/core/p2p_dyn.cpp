@@ -17,12 +17,14 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <arpa/inet.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -185,10 +187,54 @@ bool P2P::dyn_connect(int w, DynPeer &p) {
   set_nonblocking(p.out.get());
   int sndbuf = 1 << 20;
   ::setsockopt(p.out.get(), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-  std::string card = my_card_->encode();
+  DynCard mine = *my_card_;
+  dyn_make_ring(w, p);
+  if (p.ring) mine.shm = p.ring->seg.name();
+  std::string card = mine.encode();
   dyn_queue(w, p, DynFrame::hello, 0, 0, 0, card.size(), 0,
             [&](std::byte *at) { std::memcpy(at, card.data(), card.size()); });
   return !p.broken;
+}
+
+void P2P::dyn_make_ring(int w, DynPeer &p) {
+  // Same node: offer the peer a ring in shared memory (the socket stays for
+  // the handshake and wake-ups). Named under our job, so that the launcher
+  // removes it if we die before the peer unlinks it.
+  if (p.card.host != host_ || base::get_int("dyn_shm") == 0) return;
+  std::string ns = job_.substr(0, job_.find('@'));
+  std::string name = fmt::format("/impi-{}-dyn-{}-{}", ns, ::getpid(), next_ring_++);
+  auto seg = transport::shm::Segment::create(name, 1, static_cast<std::uint64_t>(base::get_int("shm_ring_bytes")));
+  if (!seg) {
+    base::log_debug("no shared-memory ring to rank {} of job {}: {}", p.card.rank, p.card.job, seg.message());
+    return;
+  }
+  p.ring = std::make_unique<Peer>();
+  p.ring->world = w;
+  p.ring->seg = std::move(seg.value());
+  p.ring->out = p.ring->seg.ring(0);
+}
+
+void P2P::dyn_wake(DynPeer &p) {
+  // The receiver counts itself in `sleeping` before its last look at the
+  // ring; we published before this load: one of us sees the other.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (p.ring->seg.header().sleeping.load(std::memory_order_seq_cst) > 0)
+    dyn_queue(0, p, DynFrame::wake, 0, 0, 0, 0, 0, [](std::byte *) {});
+}
+
+void P2P::dyn_sleeping(int d) {
+  std::lock_guard<EngineLock> g(mu_);
+  for (auto &in : dyn_in_)
+    if (in->ring && in->ring_on) in->ring->seg.header().sleeping.fetch_add(static_cast<std::uint32_t>(d), std::memory_order_seq_cst);
+}
+
+void P2P::dyn_acked(std::uint64_t id) {
+  auto it = dyn_awaiting_.find(id);
+  if (it == dyn_awaiting_.end()) return;
+  RequestPtr r = std::move(it->second);
+  dyn_awaiting_.erase(it);
+  r->acked = true;
+  r->done = r->moved == r->total;  // through a ring, the last chunks may still be going
 }
 
 void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int context, std::uint64_t len,
@@ -200,6 +246,7 @@ void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int
   f.context = context;
   f.len = len;
   f.id = id;
+  if (kind == DynFrame::msg || kind == DynFrame::ack) p.outq_data = true;  // (control frames may be lost harmlessly)
   std::byte *at = p.outq.reserve(DynFrame::kSize + len);
   f.encode(head_at(at));
   if (len > 0) fill(at + DynFrame::kSize);
@@ -212,9 +259,14 @@ bool P2P::dyn_flush(DynPeer &p) {
   std::string why;
   bool any = p.outq.write_to(p.out.get(), p.broken, why);
   if (p.broken) {
-    base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job, why);
+    // Only wake-ups lost (the peer finished after reading its ring): nothing to report.
+    if (p.outq_data)
+      base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job, why);
+    else
+      base::log_debug("the connection to rank {} of job {} closed: {}", p.card.rank, p.card.job, why);
     p.out.reset();
   }
+  if (p.outq.pending() == 0) p.outq_data = false;
   return any;
 }
 
@@ -243,6 +295,17 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
     r->id = next_id_++;
     dyn_awaiting_.emplace(r->id, r);
   }
+  if (p->ring_on) {  // same node: through the ring, as to a proc of our own job
+    r->send_buf = buf;
+    r->count = count;
+    r->type = type;
+    r->cursor.emplace(r->type, count);
+    Peer &q = *p->ring;
+    q.sendq.push_back(r);
+    count_queued(+1);
+    if (q.sendq.size() == 1 && push_sends(q)) dyn_wake(*p);
+    return r;
+  }
   const auto len = static_cast<std::uint64_t>(r->total);
   dyn_queue(dest, *p, DynFrame::msg, src_rank, tag, context, len, sync ? r->id : 0, [&](std::byte *at) {
     std::uint64_t done = 0;
@@ -262,6 +325,12 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
 void P2P::dyn_ack(int peer, std::uint64_t id) {
   DynPeer *p = dyn_peer(peer);
   if (!p || !dyn_connect(peer, *p)) return;
+  if (p->ring_on) {
+    p->ring->acks.push_back(id);
+    count_queued(+1);
+    if (push_sends(*p->ring)) dyn_wake(*p);
+    return;
+  }
   dyn_queue(peer, *p, DynFrame::ack, 0, 0, 0, 0, id, [](std::byte *) {});
 }
 
@@ -290,6 +359,9 @@ bool P2P::progress_dyn() {
     auto *in = static_cast<DynIn *>(ev[i].data.ptr);
     any = true;
     if (!dyn_read(*in)) {
+      // The sender is done (it finished its ring sends before closing):
+      // what is in its ring is the last of its messages.
+      if (in->ring && in->ring_on) drain(*in->ring);
       if (in->fd) ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_DEL, in->fd.get(), nullptr);
       for (auto it = dyn_in_.begin(); it != dyn_in_.end(); ++it)
         if (it->get() == in) {
@@ -298,8 +370,15 @@ bool P2P::progress_dyn() {
         }
     }
   }
-  for (auto &p : dyn_peers_)
+  for (auto &in : dyn_in_)
+    if (in->ring_on) any |= drain(*in->ring);
+  for (auto &p : dyn_peers_) {
+    if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->acks.empty()) && push_sends(*p->ring)) {
+      any = true;
+      dyn_wake(*p);
+    }
     if (p->outq.pending() > 0) any |= dyn_flush(*p);
+  }
   return any;
 }
 
@@ -342,21 +421,48 @@ bool P2P::dyn_frames(DynIn &in) {
         if (!card) return drop(card.message());
         in.peer = dyn_register_locked(*card);
         if (in.peer < 0) return drop("its card names a rank our job does not have");
+        if (!card->shm.empty() && dyn(in.peer) && card->host == host_ && base::get_int("dyn_shm") != 0) {
+          // Its ring for us: map it, take its name out of /dev/shm, say so.
+          auto seg = transport::shm::Segment::open(card->shm);
+          if (seg && seg->header().nrings == 1) {
+            ::shm_unlink(card->shm.c_str());
+            in.ring = std::make_unique<Peer>();
+            in.ring->world = in.peer;
+            in.ring->seg = std::move(seg.value());
+            in.ring->in = in.ring->seg.ring(0);
+            DynPeer *back = dyn_peer(in.peer);
+            if (back && dyn_connect(in.peer, *back))
+              dyn_queue(in.peer, *back, DynFrame::shm_ok, 0, 0, 0, 0, 0, [](std::byte *) {});
+          } else {
+            base::log_debug("cannot map the ring of rank {} of job {} ({}): using the socket", card->rank, card->job,
+                            seg ? "not one ring" : seg.message());
+          }
+        }
         break;
       }
+      case DynFrame::shm_ok: {
+        DynPeer *p = in.peer >= 0 ? dyn_peer(in.peer) : nullptr;
+        if (!p || !p->ring || p->ring_on) return drop("a ring confirmation for no ring offered");
+        dyn_queue(in.peer, *p, DynFrame::shm_switch, 0, 0, 0, 0, 0, [](std::byte *) {});
+        p->ring_on = !p->broken;  // from now on our messages to it go through the ring
+        break;
+      }
+      case DynFrame::shm_switch:
+        if (!in.ring || in.ring_on) return drop("a switch to a ring it did not offer");
+        in.ring_on = true;
+        drain(*in.ring);  // in order: everything before the switch came through the socket
+        break;
+      case DynFrame::wake:
+        break;  // reading it was the point
       case DynFrame::msg:
         if (in.peer < 0) return drop("a message before its hello");
+        if (in.ring_on) return drop("a message on the socket after its switch to the ring");
         dyn_arrival(in.peer, *f, payload);
         break;
-      case DynFrame::ack: {
-        auto it = dyn_awaiting_.find(f->id);
-        if (it == dyn_awaiting_.end()) return drop("an ack for no synchronous send of ours");
-        RequestPtr r = std::move(it->second);
-        dyn_awaiting_.erase(it);
-        r->acked = true;
-        r->done = true;
+      case DynFrame::ack:
+        if (!dyn_awaiting_.count(f->id)) return drop("an ack for no synchronous send of ours");
+        dyn_acked(f->id);
         break;
-      }
       case DynFrame::port: {
         if (in.peer >= 0 || off != in.buf.size()) return drop("a port request in the middle of a connection");
         auto it = ports_.find(f->id);
@@ -385,6 +491,15 @@ void P2P::close_dyn() {
   // a peer that stopped reading must not keep us forever).
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
   for (auto &p : dyn_peers_) {
+    while (p->ring_on && (!p->ring->sendq.empty() || !p->ring->acks.empty()) && !p->broken &&
+           std::chrono::steady_clock::now() < deadline) {
+      if (push_sends(*p->ring)) {
+        dyn_wake(*p);
+        continue;
+      }
+      dyn_flush(*p);
+      ::usleep(50);  // the receiver is draining its ring
+    }
     while (p->outq.pending() > 0 && !p->broken && std::chrono::steady_clock::now() < deadline) {
       if (dyn_flush(*p)) continue;
       pollfd pf{p->out.get(), POLLOUT, 0};

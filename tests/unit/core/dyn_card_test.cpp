@@ -33,6 +33,11 @@ TEST_CASE("a dynamic card survives encode/decode, and its key names job and rank
   CHECK(d->unix_name == "impi-dyn-77-00ff");
   CHECK(d->tcp == "127.0.0.1:4000");
   CHECK(d->key() == "impi.123.1@node-1#5");
+  CHECK(d->shm.empty());
+  DynCard h = sample();
+  h.shm = "/impi-x-dyn-1-1";  // a hello's ring
+  CHECK(DynCard::decode(h.encode())->shm == "/impi-x-dyn-1-1");
+  CHECK_FALSE(DynCard::decode(sample().encode() + " shm=relative").ok());
 }
 
 TEST_CASE("dynamic cards that lie are refused") {
@@ -96,6 +101,11 @@ TEST_CASE("the frame cutter waits for whole frames and refuses oversized ones") 
   CHECK(dyn_next_frame(std::span(s).first(DynFrame::kSize + 4), out).value() == 0);
   CHECK(dyn_next_frame(s, out).value() == DynFrame::kSize + 5);
   CHECK(out.len == 5);
+  for (auto k : {DynFrame::ack, DynFrame::shm_ok, DynFrame::shm_switch, DynFrame::wake}) {
+    f.kind = k;  // no payload allowed
+    f.encode(std::span<std::byte, DynFrame::kSize>(s.data(), DynFrame::kSize));
+    CHECK_FALSE(dyn_next_frame(s, out).ok());
+  }
   f.kind = DynFrame::ack;  // acks carry no payload
   f.encode(std::span<std::byte, DynFrame::kSize>(s.data(), DynFrame::kSize));
   CHECK_FALSE(dyn_next_frame(s, out).ok());
