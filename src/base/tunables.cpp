@@ -52,6 +52,9 @@ constexpr Tunable kTable[] = {
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
      "impirun: after SIGTERM to a failing job, wait this long before SIGKILL "
      "(long enough for a proc to flush output, short enough not to hang)"},
+    {"name_dir", "IMPI_NAME_DIR", "",
+     "impirun: a directory where MPI_Publish_name also stores names, so that the jobs of every "
+     "impirun sharing it can look them up (empty: names stay within one impirun)"},
     {"peer_death_wait_ms", "IMPI_PEER_DEATH_WAIT_MS", "10000",
      "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long "
      "for the launcher to end the job (and name that peer) before failing ourselves"},

@@ -28,6 +28,7 @@
 
 #include "base/fd.hpp"
 #include "base/log.hpp"
+#include "base/sha256.hpp"
 #include "startup/event_owner.hpp"
 #include "base/tunables.hpp"
 #include "startup/exit_policy.hpp"
@@ -151,19 +152,52 @@ class LocalJob {
 
   // MPI_Publish_name and friends (PMIx publish/lookup/unpublish; called
   // on PMIx's thread, answered at once). Scope: this launcher's jobs.
+  // With IMPI_NAME_DIR set, names also live there, one file each, so that
+  // the jobs of several impirun invocations that share the directory see
+  // them (like MPICH's file name server).
   pmix_status_t publish(const std::string &key, const std::string &value) {
     std::lock_guard<std::mutex> lk(names_mu_);
-    return names_.emplace(key, value).second ? PMIX_SUCCESS : PMIX_ERR_DUPLICATE_KEY;
+    if (names_.count(key)) return PMIX_ERR_DUPLICATE_KEY;
+    if (std::string f = name_file(key); !f.empty()) {
+      std::string tmp = fmt::format("{}.{}.tmp", f, ::getpid());
+      {
+        Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+        if (!fd || ::write(fd.get(), value.data(), value.size()) != static_cast<ssize_t>(value.size())) {
+          ::unlink(tmp.c_str());
+          return PMIX_ERROR;
+        }
+      }
+      int rc = ::link(tmp.c_str(), f.c_str());  // fails if another job published the name first
+      ::unlink(tmp.c_str());
+      if (rc != 0) return errno == EEXIST ? PMIX_ERR_DUPLICATE_KEY : PMIX_ERROR;
+    }
+    names_.emplace(key, value);
+    return PMIX_SUCCESS;
   }
   std::optional<std::string> lookup(const std::string &key) {
     std::lock_guard<std::mutex> lk(names_mu_);
     auto it = names_.find(key);
-    if (it == names_.end()) return std::nullopt;
-    return it->second;
+    if (it != names_.end()) return it->second;
+    if (std::string f = name_file(key); !f.empty()) {
+      Fd fd(::open(f.c_str(), O_RDONLY | O_CLOEXEC));
+      char buf[1024];
+      ssize_t n = fd ? ::read(fd.get(), buf, sizeof buf) : -1;
+      if (n > 0 && n < static_cast<ssize_t>(sizeof buf)) return std::string(buf, static_cast<size_t>(n));
+    }
+    return std::nullopt;
   }
   bool unpublish(const std::string &key) {
     std::lock_guard<std::mutex> lk(names_mu_);
-    return names_.erase(key) > 0;
+    if (names_.erase(key) == 0) return false;  // only what this launcher's jobs published
+    if (std::string f = name_file(key); !f.empty()) ::unlink(f.c_str());
+    return true;
+  }
+  // Names still published when the job ends leave the directory with it.
+  void unpublish_all() {
+    std::lock_guard<std::mutex> lk(names_mu_);
+    for (const auto &[key, value] : names_)
+      if (std::string f = name_file(key); !f.empty()) ::unlink(f.c_str());
+    names_.clear();
   }
 
   // Called from PMIx's thread.
@@ -236,6 +270,20 @@ class LocalJob {
   std::deque<Proc> procs_;  // a deque: handlers hold pointers to procs, and spawns append
   std::mutex names_mu_;
   std::map<std::string, std::string> names_;
+  // The file of a name in IMPI_NAME_DIR ("" when unset): its key in hex,
+  // so that no service name can reach outside the directory.
+  static std::string name_file(const std::string &key) {
+    std::string dir = base::get_string("name_dir");
+    if (dir.empty()) return "";
+    std::string hex;
+    for (unsigned char c : key) hex += fmt::format("{:02x}", c);
+    if (hex.size() > 200) {  // a file name has at most 255 bytes: long keys go by their digest
+      hex = "h";
+      for (std::byte b : base::sha256(std::as_bytes(std::span(key.data(), key.size()))))
+        hex += fmt::format("{:02x}", std::to_integer<unsigned>(b));
+    }
+    return dir + "/" + hex;
+  }
   std::vector<cpu_set_t> bind_sets_;  // per rank, empty when not binding
   JobOutcome outcome_;
   int running_ = 0;
@@ -1001,6 +1049,7 @@ int LocalJob::run() {
   reap();
   if (running_ > 0 || open_pipes_ > 0) event_base_dispatch(base_.get());
   drain_queue();
+  unpublish_all();
   cleanup();
   g_job = nullptr;
   return outcome_.exit_code();

@@ -6,6 +6,9 @@
  *   joinsrv FILE   rank 0 listens on 127.0.0.1, writes the TCP port to
  *                  FILE, accepts one socket and calls MPI_Comm_join
  *   joincli FILE   rank 0 connects to that socket and calls MPI_Comm_join
+ *   pubsrv         open a port, publish it as "port-check-svc" (IMPI_NAME_DIR
+ *                  shared with the other impirun), accept, unpublish
+ *   pubcli         look "port-check-svc" up (retrying until published), connect
  *   acceptabort    rank 0 waits in MPI_Comm_accept with nobody connecting;
  *                  rank 1 calls MPI_Abort(5): the job must end (exit 5)
  *   badport        connect to ports that are not open or not port names:
@@ -97,6 +100,33 @@ int main(int argc, char **argv) {
     MPI_Comm_accept(port, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter);
     if (rank == root) MPI_Close_port(port);
     talk(inter, 1);
+  } else if (strcmp(mode, "pubsrv") == 0) {
+    server = 1;
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (rank == 0) {
+      MPI_Open_port(MPI_INFO_NULL, port);
+      CHECK(MPI_Publish_name("port-check-svc", MPI_INFO_NULL, port) == MPI_SUCCESS, "publish");
+    }
+    MPI_Comm inter;
+    MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+    if (rank == 0) {
+      CHECK(MPI_Unpublish_name("port-check-svc", MPI_INFO_NULL, port) == MPI_SUCCESS, "unpublish");
+      MPI_Close_port(port);
+    }
+    talk(inter, 1);
+  } else if (strcmp(mode, "pubcli") == 0) {
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (rank == 0) {
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+      int rc = MPI_ERR_NAME;
+      for (int i = 0; i < 3000 && rc != MPI_SUCCESS; ++i)
+        if ((rc = MPI_Lookup_name("port-check-svc", MPI_INFO_NULL, port)) != MPI_SUCCESS) usleep(10000);
+      CHECK(rc == MPI_SUCCESS, "port-check-svc was never published");
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
+    MPI_Comm inter;
+    MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+    talk(inter, 0);
   } else if (strcmp(mode, "connect") == 0) {
     char port[MPI_MAX_PORT_NAME] = "";
     if (rank == 0) {
