@@ -31,12 +31,6 @@ constexpr Tunable kTable[] = {
     {"datalen", "IMPI_DATALEN", "65536",
      "IMPI client: C_DATALEN, user bytes per packet; 64 KiB keeps TCP near wire speed while "
      "packets of different pairs still interleave"},
-    {"finalize_notice_ms", "IMPI_FINALIZE_NOTICE_MS", "500",
-     "impirun: how long a proc that exited 0 may precede PMIx's notice that it "
-     "called MPI_Finalize before it counts as having exited without it"},
-    {"hiwater", "IMPI_HIWATER", "20",
-     "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc "
-     "pair); 20 as LAM/MPI"},
     {"dyn_address", "IMPI_DYN_ADDRESS", "127.0.0.1",
      "dynamic processes: the address each proc's TCP listener for procs of other jobs binds to "
      "(procs on the same node use an abstract Unix socket instead; empty: no TCP listener)"},
@@ -46,6 +40,12 @@ constexpr Tunable kTable[] = {
     {"dyn_timeout_s", "IMPI_DYN_TIMEOUT", "60",
      "MPI_Comm_connect/accept: longest wait for the other root during the group exchange once "
      "connected (MPI_Comm_accept itself waits for a connection without limit, as MPI asks)"},
+    {"finalize_notice_ms", "IMPI_FINALIZE_NOTICE_MS", "500",
+     "impirun: how long a proc that exited 0 may precede PMIx's notice that it "
+     "called MPI_Finalize before it counts as having exited without it"},
+    {"hiwater", "IMPI_HIWATER", "20",
+     "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc "
+     "pair); 20 as LAM/MPI"},
     {"host_address", "IMPI_HOST_ADDRESS", "",
      "IMPI client: the address its host advertises, listens on and binds to (empty: the "
      "local address of the connection to the server)"},
