@@ -11,6 +11,8 @@
  *   pubcli         look "port-check-svc" up (retrying until published), connect
  *   acceptabort    rank 0 waits in MPI_Comm_accept with nobody connecting;
  *                  rank 1 calls MPI_Abort(5): the job must end (exit 5)
+ *   singleton      (no launcher) spawn and name publishing say they need
+ *                  one (MPI_ERR_UNSUPPORTED_OPERATION); ports still open
  *   badport        connect to ports that are not open or not port names:
  *                  MPI_ERR_PORT, no hang
  * Prints "rank r of n ok" (accept/join server side: "server r of n ok"). */
@@ -197,6 +199,21 @@ int main(int argc, char **argv) {
       sleep(1);
       MPI_Abort(MPI_COMM_WORLD, 5);
     }
+  } else if (strcmp(mode, "singleton") == 0) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm inter, parent;
+    int cls = -1, codes[2] = {-1, -1};
+    MPI_Comm_get_parent(&parent);
+    CHECK(parent == MPI_COMM_NULL, "a singleton has a parent");
+    MPI_Error_class(MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, codes), &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "spawn without a launcher: class %d", cls);
+    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN, "errcodes %d %d", codes[0], codes[1]);
+    char port[MPI_MAX_PORT_NAME];
+    CHECK(MPI_Open_port(MPI_INFO_NULL, port) == MPI_SUCCESS, "open a port without a launcher");
+    MPI_Error_class(MPI_Publish_name("x", MPI_INFO_NULL, port), &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "publish without a launcher: class %d", cls);
+    CHECK(MPI_Close_port(port) == MPI_SUCCESS, "close the port");
   } else if (strcmp(mode, "badport") == 0) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
