@@ -11,6 +11,9 @@
  *   pubcli         look "port-check-svc" up (retrying until published), connect
  *   acceptabort    rank 0 waits in MPI_Comm_accept with nobody connecting;
  *                  rank 1 calls MPI_Abort(5): the job must end (exit 5)
+ *   samejob        ranks of one job meet through a port (accept on rank 0's
+ *                  MPI_COMM_SELF, connect on the others' split); their
+ *                  messages then use the job's own shared memory
  *   singleton      (no launcher) spawn and name publishing say they need
  *                  one (MPI_ERR_UNSUPPORTED_OPERATION); ports still open
  *   badport        connect to ports that are not open or not port names:
@@ -199,6 +202,21 @@ int main(int argc, char **argv) {
       sleep(1);
       MPI_Abort(MPI_COMM_WORLD, 5);
     }
+  } else if (strcmp(mode, "samejob") == 0) {
+    char port[MPI_MAX_PORT_NAME] = "";
+    MPI_Comm half;
+    server = rank == 0;
+    MPI_Comm_split(MPI_COMM_WORLD, server, rank, &half);
+    if (server) MPI_Open_port(MPI_INFO_NULL, port);
+    MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Comm inter;
+    if (server)
+      MPI_Comm_accept(port, MPI_INFO_NULL, 0, half, &inter);
+    else
+      MPI_Comm_connect(port, MPI_INFO_NULL, 0, half, &inter);
+    if (server) MPI_Close_port(port);
+    talk(inter, server);
+    MPI_Comm_free(&half);
   } else if (strcmp(mode, "singleton") == 0) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
