@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   char *a = malloc((size_t)max * size + 8), *b = malloc((size_t)max * size + 8);
   memset(a, 1, (size_t)max * size + 8);
   memset(b, 0, (size_t)max * size + 8);
-  for (long bytes = strcmp(op, "barrier") ? 8 : 0; bytes <= max; bytes = bytes ? bytes * 4 : 8) {
+  for (long bytes = strcmp(op, "barrier") ? 8 : 0; bytes <= max; bytes = !bytes ? 8 : bytes * 4 > max && bytes < max ? max : bytes * 4) {
     int iters = bytes <= 4096 ? 2000 : bytes <= 65536 ? 300 : 40;
     run(op, a, b, bytes, size, iters / 10 + 1); /* warm-up */
     double us = run(op, a, b, bytes, size, iters);

@@ -11,6 +11,7 @@
 #include "api/handles.hpp"
 #include "api/ops.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/fast_native.hpp"
 #include "collectives/nonblocking.hpp"
 #include "collectives/inter.hpp"
 #include "core/runtime.hpp"
@@ -161,6 +162,15 @@ int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, c
   return MPI_SUCCESS;
 }
 
+// Blocking, on a communicator of one client: after what is queued on it,
+// run `body` (fast_native.cpp) to completion.
+template <typename Body>
+int direct(const char *fn, MPI_Comm comm, const Comm &c, Body body) {
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  coll::drain(c.comm, p2p);
+  return finish(fn, comm, body(p2p));
+}
+
 }  // namespace
 
 extern "C" {
@@ -170,6 +180,7 @@ static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
     return launch(fn, comm, c, request, coll::inter_barrier(coll::remote_view_of(*c.comm), c.comm->rank));
+  if (!request && coll::fast_native(*c.comm)) return direct(fn, comm, c, [&](auto &p2p) { return coll::fast_barrier(p2p, *c.comm); });
   return launch(fn, comm, c, request, coll::barrier_task(coll::view_of(*c.comm)));
 }
 
@@ -188,6 +199,8 @@ static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, 
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
+  if (!request && coll::fast_native(*c.comm))
+    return direct(fn, comm, c, [&](auto &p2p) { return coll::fast_bcast(p2p, *c.comm, buffer, count, t, root); });
   return launch(fn, comm, c, request, coll::bcast_task(coll::view_of(*c.comm), buffer, count, t, root));
 }
 
@@ -241,13 +254,38 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
   }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-  if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
   if (sendbuf == MPI_IN_PLACE)
     sendbuf = recvbuf;
   else if (sendbuf == recvbuf && count > 0)
     return report(comm, MPI_ERR_BUFFER, fn, "send and receive buffers are the same (use MPI_IN_PLACE)");
   if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
+  // Blocking, one client, below the ring's size (allreduce_task's choice of
+  // recursive doubling): the direct path; a predefined operation is applied
+  // without building a Reduction.
+  const bool small = count < c.comm->size || static_cast<std::int64_t>(count) * t->size() < coll::allreduce_ring_min();
+  if (!request && coll::fast_native(*c.comm) && small) {
+    auto o = impi::api::lookup_op(op);
+    if (o && o->predefined) {
+      if (auto s = impi::pack::check_op(*o->predefined, t); !s.ok()) return report(comm, MPI_ERR_OP, fn, s.message());
+      struct Ctx {
+        impi::pack::Op op;
+        const impi::pack::TypePtr *type;
+        std::int64_t count;
+      } ctx{*o->predefined, &t, count};
+      coll::Combine f{[](const void *x, const void *in, void *inout) {
+                        const auto *k = static_cast<const Ctx *>(x);
+                        impi::pack::reduce(k->op, *k->type, k->count, in, inout);
+                      },
+                      &ctx};
+      return direct(fn, comm, c, [&](auto &p2p) { return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f); });
+    }
+  }
+  if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
+  if (!request && coll::fast_native(*c.comm) && small && red.commutative)
+    return direct(fn, comm, c, [&](auto &p2p) {
+      return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, coll::combine_of(red));
+    });
   return launch(fn, comm, c, request, coll::allreduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red)));
 }
 

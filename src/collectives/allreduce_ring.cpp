@@ -14,16 +14,23 @@ namespace impi::collectives {
 Task allreduce_ring(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                     const pack::TypePtr &type, const Reduction &op, int tag) {
   const int p = c.size, me = c.rank;
-  copy_typed(sendbuf, recvbuf, type, count);
+  const bool in_place = sendbuf == recvbuf;
   auto lo = [&](int i) { return count * i / p; };  // piece i: instances [lo(i), lo(i+1))
   auto at = [&](int i) { return static_cast<std::byte *>(recvbuf) + lo(i) * type->extent(); };
+  auto sat = [&](int i) { return static_cast<const std::byte *>(sendbuf) + lo(i) * type->extent(); };
   auto len = [&](int i) { return lo(i + 1) - lo(i); };
   TypedBuffer tmp(type, count / p + 1);
   const int right = (me + 1) % p, left = (me - 1 + p) % p;
+  // Our own data goes to recvbuf one piece at a time, just before that
+  // piece is combined: piece `me` (sent first, from sendbuf) is never
+  // copied, since the allgather brings its final value (1/p less copying;
+  // at 2 procs half of it).
   for (int s = 0; s < p - 1; ++s) {
     int out = ((me - s) % p + p) % p, in = ((me - s - 1) % p + p) % p;
-    if (auto st = co_await c.exchange(at(out), len(out), type, right, tmp.get(), len(in), type, left, tag); !st.ok())
+    const void *src = s == 0 && !in_place ? static_cast<const void *>(sat(out)) : at(out);
+    if (auto st = co_await c.exchange(src, len(out), type, right, tmp.get(), len(in), type, left, tag); !st.ok())
       co_return st;
+    if (!in_place) copy_typed(sat(in), at(in), type, len(in));
     op.combine_n(tmp.get(), at(in), len(in));
   }
   for (int s = 0; s < p - 1; ++s) {

@@ -1,4 +1,5 @@
 #include "collectives/collectives.hpp"
+#include "collectives/fast_native.hpp"
 
 #include "base/tunables.hpp"
 #include "collectives/impi.hpp"
@@ -57,7 +58,7 @@ Task allreduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t
                     Reduction op) {
   if (!c.spans_clients() && op.commutative && c.size > 1) {
     // Long vectors: the ring moves and combines less per rank (tunable: coll_allreduce_ring_min).
-    if (op.combine_n && count >= c.size && count * type->size() >= base::get_int("coll_allreduce_ring_min"))
+    if (op.combine_n && count >= c.size && count * type->size() >= allreduce_ring_min())
       co_return co_await allreduce_ring(c, sendbuf, recvbuf, count, type, op, kReduceTag);
     co_return co_await allreduce_recursive_doubling(c, sendbuf, recvbuf, count, type, op, kReduceTag);
   }

@@ -25,7 +25,7 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
     if (!x) return {x.error(), x.message()};
     r = std::move(x.value());
   } else {
-    r = p2p->isend(buf, count, type, w, rank, tag, context);
+    r = p2p->isend(buf, count, type, w, rank, tag, context, false, true);
   }
   p2p->wait_until([&] { return p2p->completed(*r); });
   return {};

@@ -175,7 +175,7 @@ struct Await {
         if (x) req = std::move(x.value());
         else error = {x.error(), x.message()};
       } else if (!p2p->send_now(sbuf, count, *type, world, rank, tag, context)) {
-        req = p2p->isend(sbuf, count, *type, world, rank, tag, context);
+        req = p2p->isend(sbuf, count, *type, world, rank, tag, context, false, true);
       }
     }
   }

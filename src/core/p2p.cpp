@@ -121,6 +121,8 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")), ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
   cma_threshold_ = base::get_int("shm_cma_threshold");
+  coll_cma_threshold_ = std::max(cma_threshold_, base::get_int("coll_cma_threshold"));
+  if (cma_threshold_ == 0) coll_cma_threshold_ = 0;  // (0: no single copy at all)
   split_threshold_ = base::get_int("shm_split_threshold");
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   oversubscribed_ = cpus > 0 && nlocal > cpus;
@@ -245,7 +247,7 @@ void P2P::finish_recv(Request &r) {
 }
 
 RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                      int src_rank, int tag, int context, bool sync) {
+                      int src_rank, int tag, int context, bool sync, bool collective) {
   std::lock_guard<EngineLock> g(mu_);
   if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
   auto r = std::make_shared<Request>();
@@ -272,7 +274,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     return r;
   }
   Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
-  if (p.cma && r->total >= cma_threshold_ && r->type->is_contiguous()) {
+  if (p.cma && r->total >= (collective ? coll_cma_threshold_ : cma_threshold_) && r->type->is_contiguous()) {
     // Single copy: the receiver reads our buffer when it matches, then acks.
     r->rendezvous = true;
     if (!sync) {

@@ -218,8 +218,11 @@ class P2P {
   // (waits for the link to take them), then closes the link.
   void close_agent();
 
+  // `collective`: a collective's message; those take the single-copy path
+  // only from coll_cma_threshold bytes (their exchanges wait on each
+  // message, where the copy through the ring measured faster up to 64 KiB).
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                   int src_rank_in_comm, int tag, int context, bool sync = false);
+                   int src_rank_in_comm, int tag, int context, bool sync = false, bool collective = false);
 
   // ---- dynamic processes (p2p_dyn.cpp, docs/dynamic-processes.md)
   // Procs of other jobs (spawned, or met through a port) get indices from
@@ -609,6 +612,7 @@ class P2P {
   int my_local_ = 0;
   std::uint64_t eager_ = 0, chunk_ = 0;
   std::int64_t cma_threshold_ = 0;
+  std::int64_t coll_cma_threshold_ = 0;
   std::int64_t split_threshold_ = 0;  // 0: never split
   transport::shm::Segment own_;
   std::vector<Peer> peers_;            // by local rank (ours unused)

@@ -1,0 +1,136 @@
+// fast_native.cpp - the blocking Barrier, Bcast and small Allreduce of a
+// communicator inside one client, run as plain loops instead of through
+// the coroutine machinery (task.hpp) and a CommView (which copies the
+// group): the same algorithms, peers, tags and contexts as
+// barrier_dissemination, bcast_binomial and allreduce_recursive_doubling,
+// so the messages on the wire are exactly theirs. What goes away is the
+// per-call cost: the view's two vectors, the coroutine frames, and the
+// driver loop, measured at 0.3-0.35 us of a 0.55-0.7 us 2-proc call.
+// Small messages go straight into the ring (P2P::send_now).
+#include "collectives/fast_native.hpp"
+
+#include "collectives/comm_view.hpp"
+#include "base/tunables.hpp"
+#include "collectives/impi.hpp"
+#include "core/p2p.hpp"
+
+namespace impi::collectives {
+
+namespace {
+
+struct Direct {
+  core::P2P &p2p;
+  const core::Communicator &c;
+  int context;  // the collective context: cid + 1
+
+  base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const {
+    int w = c.world[static_cast<std::size_t>(dest)];
+    if (p2p.send_now(buf, count, type, w, c.rank, tag, context)) return {};
+    auto r = p2p.isend(buf, count, type, w, c.rank, tag, context, false, true);
+    p2p.wait_until([&] { return p2p.completed(*r); });
+    if (r->status.error != 0) return {base::Errc::io_error, "a collective's message could not be sent"};
+    return {};
+  }
+
+  static base::Status received(const core::Request &r) {
+    if (r.status.error == core::kTruncated)
+      return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
+    if (r.status.error != 0) return {base::Errc::io_error, "a collective's message could not be received"};
+    return {};
+  }
+
+  base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
+    core::Request storage{};
+    auto r = p2p.irecv(buf, count, type, source, tag, context, &storage);
+    p2p.wait_until([&] { return p2p.completed(*r); });
+    return received(*r);
+  }
+
+  // Receive posted first, then the send: no deadlock whatever the peer's order.
+  base::Status exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
+                        std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const {
+    core::Request storage{};
+    auto r = p2p.irecv(rbuf, rcount, rtype, source, tag, context, &storage);
+    if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) {
+      if (!p2p.completed(*r) && !p2p.cancel(r)) p2p.wait_until([&] { return p2p.completed(*r); });
+      return s;
+    }
+    p2p.wait_until([&] { return p2p.completed(*r); });
+    return received(*r);
+  }
+};
+
+}  // namespace
+
+std::int64_t allreduce_ring_min() {
+  static const std::int64_t v = base::get_int("coll_allreduce_ring_min");
+  return v;
+}
+
+bool fast_native(const core::Communicator &c) { return !c.inter && !c.spans_clients && c.size > 1; }
+
+base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c) {
+  Direct d{p2p, c, c.context_id + 1};
+  const auto &none = pack::Datatype::predefined(pack::dt::byte);
+  constexpr int kTag = 110;  // barrier_dissemination's
+  for (int dist = 1; dist < c.size; dist <<= 1) {
+    int to = (c.rank + dist) % c.size, from = (c.rank - dist + c.size) % c.size;
+    if (auto s = d.exchange(nullptr, 0, none, to, nullptr, 0, none, from, kTag); !s.ok()) return s;
+  }
+  return {};
+}
+
+base::Status fast_bcast(core::P2P &p2p, const core::Communicator &c, void *buf, std::int64_t count,
+                        const pack::TypePtr &type, int root) {
+  // bcast_binomial over all ranks in rank order.
+  Direct d{p2p, c, c.context_id + 1};
+  const int n = c.size;
+  const int v = (c.rank - root + n) % n;
+  int mask = 1;
+  while (mask < n) {
+    if (v & mask) {
+      if (auto s = d.recv(buf, count, type, (v - mask + root) % n, kBcastTag); !s.ok()) return s;
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (v + mask < n)
+      if (auto s = d.send(buf, count, type, (v + mask + root) % n, kBcastTag); !s.ok()) return s;
+  return {};
+}
+
+base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
+                            std::int64_t count, const pack::TypePtr &type, Combine op) {
+  // allreduce_recursive_doubling, step for step.
+  Direct d{p2p, c, c.context_id + 1};
+  const int p = c.size, me = c.rank;
+  int pof2 = 1;
+  while (pof2 * 2 <= p) pof2 *= 2;
+  const int rem = p - pof2;
+  TypedBuffer tmp(type, count);
+  copy_typed(sendbuf, recvbuf, type, count);
+  int newrank;
+  if (me < 2 * rem) {
+    if (me % 2 == 0) {
+      if (auto s = d.send(recvbuf, count, type, me + 1, kReduceTag); !s.ok()) return s;
+      return d.recv(recvbuf, count, type, me + 1, kReduceTag);
+    }
+    if (auto s = d.recv(tmp.get(), count, type, me - 1, kReduceTag); !s.ok()) return s;
+    op.fn(op.ctx, tmp.get(), recvbuf);
+    newrank = me / 2;
+  } else {
+    newrank = me - rem;
+  }
+  for (int mask = 1; mask < pof2; mask <<= 1) {
+    int partner_new = newrank ^ mask;
+    int partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
+    if (auto s = d.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner, kReduceTag); !s.ok())
+      return s;
+    op.fn(op.ctx, tmp.get(), recvbuf);
+  }
+  if (me < 2 * rem) return d.send(recvbuf, count, type, me - 1, kReduceTag);
+  return {};
+}
+
+}  // namespace impi::collectives

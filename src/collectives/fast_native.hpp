@@ -1,0 +1,44 @@
+// fast_native.hpp - blocking Barrier, Bcast and Allreduce on communicators
+// inside one client without the coroutine machinery (fast_native.cpp).
+// Their messages are exactly those of the task versions.
+#pragma once
+
+#include <cstdint>
+
+#include "base/errc.hpp"
+#include "collectives/collectives.hpp"
+#include "core/communicator.hpp"
+#include "pack/datatype.hpp"
+
+namespace impi::core {
+class P2P;
+}
+
+namespace impi::collectives {
+
+// Whether `c` may take these paths: an intracommunicator of one client with
+// more than one rank.
+bool fast_native(const core::Communicator &c);
+base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c);
+base::Status fast_bcast(core::P2P &p2p, const core::Communicator &c, void *buf, std::int64_t count,
+                        const pack::TypePtr &type, int root);
+// coll_allreduce_ring_min, read once (a tunable lookup costs more than a small collective).
+std::int64_t allreduce_ring_min();
+// Only where allreduce_task would use recursive doubling: a commutative
+// operation on a vector below coll_allreduce_ring_min bytes (or fewer
+// elements than ranks).
+// `combine(ctx, in, inout)` folds `count` instances of `in` into `inout`
+// (a plain function: building a Reduction's std::functions costs more than
+// a 2-proc Allreduce of 8 bytes).
+struct Combine {
+  void (*fn)(const void *ctx, const void *in, void *inout);
+  const void *ctx;
+};
+base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
+                            std::int64_t count, const pack::TypePtr &type, Combine op);
+inline Combine combine_of(const Reduction &r) {
+  return {[](const void *ctx, const void *in, void *inout) { static_cast<const Reduction *>(ctx)->combine(in, inout); },
+          &r};
+}
+
+}  // namespace impi::collectives
