@@ -360,7 +360,22 @@ static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r;
+    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, r, st); rc != MPI_SUCCESS)
+      return rc;
+    std::vector<coll::Block> blocks;
+    if (r == coll::kRootHere) {
+      std::vector<std::int64_t> counts, disps;
+      if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
+      for (std::size_t k = 0; k < counts.size(); ++k) blocks.push_back({counts[k], st, disps[k] * st->extent()});
+    } else if (r != coll::kNotRoot) {
+      if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
+    }
+    return launch(fn, comm, c, request,
+                  coll::inter_gatherv(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(blocks), r));
+  }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
   std::vector<std::int64_t> counts, disps;
@@ -387,9 +402,21 @@ static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype send
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    if (int rc = no_in_place(fn, comm, sendbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+    std::vector<coll::Block> sb, rb;
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+      sb.push_back({sendcount, st, 0});
+      rb.push_back({counts[k], rt, disps[k] * rt->extent()});
+    }
+    return launch(fn, comm, c, request,
+                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb)));
+  }
   if (sendbuf == MPI_IN_PLACE) {
     auto me = static_cast<std::size_t>(c.comm->rank);
     sendbuf = static_cast<const std::byte *>(recvbuf) + disps[me] * rt->extent();
@@ -442,7 +469,21 @@ static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int 
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r;
+    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, r, st); rc != MPI_SUCCESS)
+      return rc;
+    std::vector<coll::Block> blocks;
+    if (r == coll::kRootHere) {
+      if (int rc = vectors(fn, comm, c, sendcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
+      for (std::size_t k = 0; k < counts.size(); ++k) blocks.push_back({counts[k], st, disps[k] * st->extent()});
+    } else if (r != coll::kNotRoot) {
+      if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
+    }
+    return launch(fn, comm, c, request,
+                  coll::inter_scatterv(coll::remote_view_of(*c.comm), sendbuf, std::move(blocks), recvbuf, recvcount, st, r));
+  }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
   if (at_root) {
@@ -503,10 +544,22 @@ static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> sc, sd, rc_, rd;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   if (int rc = vectors(fn, comm, c, recvcounts, rdispls, rc_, rd); rc != MPI_SUCCESS) return rc;
   std::vector<std::byte> copy;
+  if (c.comm->inter) {
+    if (int rc = no_in_place(fn, comm, sendbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+    if (int rc = vectors(fn, comm, c, sendcounts, sdispls, sc, sd); rc != MPI_SUCCESS) return rc;
+    std::vector<coll::Block> sb, rb;
+    for (std::size_t r = 0; r < sc.size(); ++r) {
+      sb.push_back({sc[r], st, sd[r] * st->extent()});
+      rb.push_back({rc_[r], rt, rd[r] * rt->extent()});
+    }
+    return launch(fn, comm, c, request,
+                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb)));
+  }
   if (sendbuf == MPI_IN_PLACE) {
     st = rt;
     sc = rc_;
@@ -536,13 +589,15 @@ static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int
                    MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   std::vector<std::byte> copy;  // (nothing in place: empty)
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter)
+    if (int rc = no_in_place(fn, comm, sendbuf); rc != MPI_SUCCESS) return rc;
   if (sendbuf == MPI_IN_PLACE)
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_IN_PLACE is not implemented for MPI_Alltoallw yet");
   if (!sendcounts || !sdispls || !sendtypes || !recvcounts || !rdispls || !recvtypes)
     return report(comm, MPI_ERR_ARG, fn, "NULL array");
   std::vector<coll::Block> sb, rb;
-  for (int r = 0; r < c.comm->size; ++r) {
+  for (int r = 0; r < c.comm->peer_size(); ++r) {
     impi::pack::TypePtr st, rt;
     if (int rc = check_type(fn, comm, sendtypes[r], st); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, recvtypes[r], rt); rc != MPI_SUCCESS) return rc;
@@ -550,6 +605,9 @@ static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int
     sb.push_back({sendcounts[r], st, sdispls[r]});
     rb.push_back({recvcounts[r], rt, rdispls[r]});
   }
+  if (c.comm->inter)
+    return launch(fn, comm, c, request,
+                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb)));
   return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 180, std::move(copy)));
 }
 
@@ -558,7 +616,7 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (!recvcounts) return report(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
   std::vector<std::int64_t> counts;
@@ -570,6 +628,13 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
   }
   if (total > INT_MAX) return report(comm, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
   if (int rc = make_reduction(fn, comm, op, datatype, t, static_cast<int>(total), red); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    // The remote group's reduction, cut by our counts (MPI-3.1 5.10.1).
+    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    return launch(fn, comm, c, request,
+                  coll::inter_reduce_scatter(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf, recvbuf,
+                                             std::move(counts), t, std::move(red)));
+  }
   std::vector<std::byte> copy;
   if (sendbuf == MPI_IN_PLACE && total > 0) {  // the input is all of recvbuf: from a copy
     copy.resize(static_cast<std::size_t>(t->true_extent() + (total - 1) * t->extent()));
@@ -584,7 +649,7 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
 static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
                                      MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
-  if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   std::vector<int> counts(static_cast<std::size_t>(c.comm->size), recvcount);
   return impl_Reduce_scatter(sendbuf, recvbuf, counts.data(), datatype, op, comm, request, fn);

@@ -126,4 +126,87 @@ Task inter_allgather(CommView r, const void *sendbuf, std::int64_t scount, pack:
   co_return {};
 }
 
+// The v- and w-forms: block k (its own count, type and byte offset) to and
+// from remote rank k. Gatherv/Scatterv: the root's blocks; the others send
+// or receive one block. Alltoallv/w, Allgatherv: every rank, every block.
+Task inter_gatherv(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                   std::vector<Block> recv, int root) {
+  if (root == kNotRoot) co_return {};
+  if (root != kRootHere) co_return co_await r.isend(sendbuf, scount, stype, root, kInterTag);
+  for (int k = 0; k < r.size; ++k) {
+    const Block &b = recv[static_cast<std::size_t>(k)];
+    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + b.byte_disp, b.count, b.type, k, kInterTag); !s.ok())
+      co_return s;
+  }
+  co_return {};
+}
+
+Task inter_scatterv(CommView r, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::int64_t rcount,
+                    pack::TypePtr rtype, int root) {
+  if (root == kNotRoot) co_return {};
+  if (root != kRootHere) co_return co_await r.irecv(recvbuf, rcount, rtype, root, kInterTag);
+  for (int k = 0; k < r.size; ++k) {
+    const Block &b = send[static_cast<std::size_t>(k)];
+    if (auto s = co_await r.isend(static_cast<const std::byte *>(sendbuf) + b.byte_disp, b.count, b.type, k, kInterTag);
+        !s.ok())
+      co_return s;
+  }
+  co_return {};
+}
+
+Task inter_alltoallw(CommView r, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::vector<Block> recv) {
+  std::vector<std::unique_ptr<Await>> sends;
+  for (int k = 0; k < r.size; ++k) {
+    const Block &b = send[static_cast<std::size_t>(k)];
+    sends.push_back(std::make_unique<Await>(
+        r.isend(static_cast<const std::byte *>(sendbuf) + b.byte_disp, b.count, b.type, k, kInterTag)));
+    sends.back()->start();
+  }
+  for (int k = 0; k < r.size; ++k) {
+    const Block &b = recv[static_cast<std::size_t>(k)];
+    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + b.byte_disp, b.count, b.type, k, kInterTag); !s.ok())
+      co_return s;
+  }
+  for (auto &a : sends)
+    if (auto s = co_await AwaitRef{*a}; !s.ok()) co_return s;
+  co_return {};
+}
+
+// Reduce_scatter (and _block): the reduction of the remote group's vectors,
+// cut as our group's counts say. Our rank 0 sends our counts to every
+// remote rank (they cut their vectors by them); every rank sends each
+// remote rank its piece and folds the pieces it receives in the remote
+// group's rank order, x0 op (x1 op ...), as inter_reduce does.
+Task inter_reduce_scatter(CommView r, int local_rank, const void *sendbuf, void *recvbuf,
+                          std::vector<std::int64_t> counts, pack::TypePtr type, Reduction op) {
+  const auto &i8 = pack::Datatype::predefined(pack::dt::int64);
+  std::vector<std::unique_ptr<Await>> sends;
+  if (local_rank == 0)
+    for (int k = 0; k < r.size; ++k) {
+      sends.push_back(std::make_unique<Await>(r.isend(counts.data(), static_cast<std::int64_t>(counts.size()), i8, k, kInterTag)));
+      sends.back()->start();
+    }
+  std::vector<std::int64_t> theirs(static_cast<std::size_t>(r.size));
+  if (auto s = co_await r.irecv(theirs.data(), r.size, i8, 0, kInterTag); !s.ok()) co_return s;
+  std::int64_t off = 0;
+  for (int k = 0; k < r.size; ++k) {
+    std::int64_t n = theirs[static_cast<std::size_t>(k)];
+    if (n < 0) co_return base::Status{base::Errc::protocol_error, "the remote group sent a negative count"};
+    sends.push_back(std::make_unique<Await>(
+        r.isend(static_cast<const std::byte *>(sendbuf) + off * type->extent(), n, type, k, kInterTag)));
+    sends.back()->start();
+    off += n;
+  }
+  const std::int64_t mine = counts[static_cast<std::size_t>(local_rank)];
+  TypedBuffer tmp(type, mine);
+  if (auto s = co_await r.irecv(recvbuf, mine, type, r.size - 1, kInterTag); !s.ok()) co_return s;
+  for (int k = r.size - 2; k >= 0; --k) {
+    if (auto s = co_await r.irecv(tmp.get(), mine, type, k, kInterTag); !s.ok()) co_return s;
+    op.combine_n(tmp.get(), recvbuf, mine);
+  }
+  for (auto &a : sends)
+    if (auto s = co_await AwaitRef{*a}; !s.ok()) co_return s;
+  co_return {};
+}
+
 }  // namespace impi::collectives

@@ -23,5 +23,15 @@ Task inter_scatter(CommView remote, const void *sendbuf, std::int64_t scount, pa
                    std::int64_t rcount, pack::TypePtr rtype, int root);
 Task inter_allgather(CommView remote, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
                      std::int64_t rcount, pack::TypePtr rtype, bool alltoall);
+// Block k: to / from remote rank k (byte offsets from the buffer).
+Task inter_gatherv(CommView remote, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
+                   std::vector<Block> recv, int root);
+Task inter_scatterv(CommView remote, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::int64_t rcount,
+                    pack::TypePtr rtype, int root);
+Task inter_alltoallw(CommView remote, const void *sendbuf, std::vector<Block> send, void *recvbuf,
+                     std::vector<Block> recv);
+// `counts`: our group's recvcounts (the remote group cuts its vectors by them).
+Task inter_reduce_scatter(CommView remote, int local_rank, const void *sendbuf, void *recvbuf,
+                          std::vector<std::int64_t> counts, pack::TypePtr type, Reduction op);
 
 }  // namespace impi::collectives

@@ -154,8 +154,85 @@ int main(int argc, char **argv) {
       int from = 2 * i + (in_a ? 1 : 0);
       CHECK(got[i] == from * 100 + lrank, "intercommunicator Alltoall [%d] = %d", i, got[i]);
     }
+    /* v- and w-forms: remote rank i's block has i+1 ints (a gap of one
+     * int between blocks on the receiving side) */
+    int vc[64], vd[64], big[4096], gotv[4096];
+    for (int i = 0, at = 0; i < rsize; ++i) {
+      vc[i] = i + 1;
+      vd[i] = at;
+      at += i + 2;
+    }
+    for (int k = 0; k < 64; ++k) big[k] = rank;
+    for (int k = 0; k < 4096; ++k) gotv[k] = -1;
+    MPI_Gatherv(big, lrank + 1, MPI_INT, gotv, vc, vd, MPI_INT, root, inter);
+    if (in_a && lrank == 0)
+      for (int i = 0; i < rsize; ++i)
+        for (int k = 0; k <= i; ++k) CHECK(gotv[vd[i] + k] == 2 * i + 1, "intercommunicator Gatherv [%d][%d] = %d", i, k, gotv[vd[i] + k]);
+    for (int i = 0; i < rsize; ++i)
+      for (int k = 0; k <= i; ++k) big[vd[i] + k] = 1000 + i * 10 + k;
+    MPI_Scatterv(big, vc, vd, MPI_INT, gotv, lrank + 1, MPI_INT, root, inter);
+    if (!in_a)
+      for (int k = 0; k <= lrank; ++k) CHECK(gotv[k] == 1000 + lrank * 10 + k, "intercommunicator Scatterv [%d] = %d", k, gotv[k]);
+    for (int k = 0; k <= lrank; ++k) big[k] = rank * 10 + k;
+    MPI_Allgatherv(big, lrank + 1, MPI_INT, gotv, vc, vd, MPI_INT, inter);
+    for (int i = 0; i < rsize; ++i)
+      for (int k = 0; k <= i; ++k)
+        CHECK(gotv[vd[i] + k] == (2 * i + (in_a ? 1 : 0)) * 10 + k, "intercommunicator Allgatherv [%d][%d] = %d", i, k, gotv[vd[i] + k]);
+    /* Alltoallv: to remote i, i+1 ints; from remote i, lrank+1 ints */
+    int sc[64], sd[64], rc[64], rd[64], sdb[64], rdb[64];
+    MPI_Datatype ty[64];
+    for (int i = 0, at = 0, rat = 0; i < rsize; ++i) {
+      sc[i] = i + 1;
+      sd[i] = at;
+      sdb[i] = at * (int)sizeof(int);
+      for (int k = 0; k <= i; ++k) big[at + k] = rank * 1000 + i * 10 + k;
+      at += i + 1;
+      rc[i] = lrank + 1;
+      rd[i] = rat;
+      rdb[i] = rat * (int)sizeof(int);
+      rat += lrank + 2;
+      ty[i] = MPI_INT;
+    }
+    MPI_Alltoallv(big, sc, sd, MPI_INT, gotv, rc, rd, MPI_INT, inter);
+    for (int i = 0; i < rsize; ++i)
+      for (int k = 0; k <= lrank; ++k) {
+        int from = 2 * i + (in_a ? 1 : 0);
+        CHECK(gotv[rd[i] + k] == from * 1000 + lrank * 10 + k, "intercommunicator Alltoallv [%d][%d] = %d", i, k, gotv[rd[i] + k]);
+      }
+    for (int k = 0; k < 4096; ++k) gotv[k] = -1;
+    MPI_Alltoallw(big, sc, sdb, ty, gotv, rc, rdb, ty, inter);
+    for (int i = 0; i < rsize; ++i)
+      for (int k = 0; k <= lrank; ++k) {
+        int from = 2 * i + (in_a ? 1 : 0);
+        CHECK(gotv[rd[i] + k] == from * 1000 + lrank * 10 + k, "intercommunicator Alltoallw [%d][%d] = %d", i, k, gotv[rd[i] + k]);
+      }
+    /* Reduce_scatter: each group's counts add up to 12 (MPI: both groups'
+     * vectors have that length); the remote group's reduction is cut by ours */
+    int lc[64], remote_sum = in_a ? b_sum : a_sum, lsz, off = 0;
+    MPI_Comm_size(inter, &lsz);
+    for (int i = 0; i < lsz; ++i) lc[i] = 12 / lsz + (i < 12 % lsz);
+    for (int i = 0; i < lrank; ++i) off += lc[i];
+    for (int e = 0; e < 12; ++e) big[e] = rank + e;
+    MPI_Reduce_scatter(big, gotv, lc, MPI_INT, MPI_SUM, inter);
+    for (int e = 0; e < lc[lrank]; ++e)
+      CHECK(gotv[e] == remote_sum + rsize * (off + e), "intercommunicator Reduce_scatter [%d] = %d, expected %d", e,
+            gotv[e], remote_sum + rsize * (off + e));
+    if (12 % lsz == 0 && 12 % rsize == 0) {  /* _block: n * recvcount = 12 in both groups */
+      int per = 12 / lsz;
+      MPI_Reduce_scatter_block(big, gotv, per, MPI_INT, MPI_SUM, inter);
+      for (int e = 0; e < per; ++e)
+        CHECK(gotv[e] == remote_sum + rsize * (per * lrank + e), "intercommunicator Reduce_scatter_block [%d] = %d", e, gotv[e]);
+    }
     /* non-blocking forms */
     MPI_Request rq[2];
+    {
+      for (int k = 0; k < 64; ++k) big[k] = rank;
+      MPI_Request g;
+      MPI_Igatherv(big, lrank + 1, MPI_INT, gotv, vc, vd, MPI_INT, root, inter, &g);
+      MPI_Wait(&g, MPI_STATUS_IGNORE);
+      if (in_a && lrank == 0)
+        for (int i = 0; i < rsize; ++i) CHECK(gotv[vd[i] + i] == 2 * i + 1, "intercommunicator Igatherv [%d] = %d", i, gotv[vd[i] + i]);
+    }
     v = in_a && lrank == 0 ? 99 : -1;
     MPI_Ibcast(&v, 1, MPI_INT, root, inter, &rq[0]);
     MPI_Iallreduce(&mine, &sum, 1, MPI_INT, MPI_MAX, inter, &rq[1]);
