@@ -592,18 +592,35 @@ static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
     if (int rc = no_in_place(fn, comm, sendbuf); rc != MPI_SUCCESS) return rc;
-  if (sendbuf == MPI_IN_PLACE)
-    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_IN_PLACE is not implemented for MPI_Alltoallw yet");
-  if (!sendcounts || !sdispls || !sendtypes || !recvcounts || !rdispls || !recvtypes)
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!recvcounts || !rdispls || !recvtypes || (!in_place && (!sendcounts || !sdispls || !sendtypes)))
     return report(comm, MPI_ERR_ARG, fn, "NULL array");
   std::vector<coll::Block> sb, rb;
+  std::int64_t lo = -1, hi = -1;  // in place: the bytes of recvbuf that any block covers
   for (int r = 0; r < c.comm->peer_size(); ++r) {
     impi::pack::TypePtr st, rt;
-    if (int rc = check_type(fn, comm, sendtypes[r], st); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, recvtypes[r], rt); rc != MPI_SUCCESS) return rc;
-    if (sendcounts[r] < 0 || recvcounts[r] < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
-    sb.push_back({sendcounts[r], st, sdispls[r]});
+    if (recvcounts[r] < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
     rb.push_back({recvcounts[r], rt, rdispls[r]});
+    if (in_place) {
+      sb.push_back(rb.back());  // (MPI-3.1 5.8: the data to send is in recvbuf, where it will be received)
+      if (recvcounts[r] > 0) {
+        std::int64_t a = rdispls[r] + rt->true_lb(), b = rdispls[r] + (recvcounts[r] - 1) * rt->extent() + rt->true_ub();
+        lo = lo < 0 ? a : std::min(lo, a);
+        hi = std::max(hi, b);
+      }
+      continue;
+    }
+    if (int rc = check_type(fn, comm, sendtypes[r], st); rc != MPI_SUCCESS) return rc;
+    if (sendcounts[r] < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
+    sb.push_back({sendcounts[r], st, sdispls[r]});
+  }
+  if (in_place) {  // send from a copy of what the blocks cover
+    if (lo >= 0) {
+      const auto *base = static_cast<const std::byte *>(recvbuf);
+      copy.assign(base + lo, base + hi);
+    }
+    sendbuf = lo >= 0 ? static_cast<const void *>(copy.data() - lo) : recvbuf;
   }
   if (c.comm->inter)
     return launch(fn, comm, c, request,

@@ -8,6 +8,7 @@
  * operation and a bad count. In one client the native algorithms run;
  * across clients the IMPI ones. Prints "rank r of n ok". */
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,33 @@ int main(int argc, char **argv) {
     for (int j = 0; j < size; ++j)
       for (int i = 0; i <= rank; ++i)
         if (rv[rd[j] + i] != j * 100 + rank) { CHECK(0, "Alltoallv: from %d [%d] = %d", j, i, rv[rd[j] + i]); j = size; break; }
+    /* Alltoallw, in place: to j a pair {int, double} (a struct type) and
+     * 1 + j ints, byte displacements; what comes back replaces it */
+    {
+      struct pair { int i; double d; };
+      MPI_Datatype pt, tys[64];
+      int bl[2] = {1, 1};
+      MPI_Aint ds[2] = {offsetof(struct pair, i), offsetof(struct pair, d)};
+      MPI_Datatype ts[2] = {MPI_INT, MPI_DOUBLE};
+      MPI_Type_create_struct(2, bl, ds, ts, &pt);
+      MPI_Type_commit(&pt);
+      struct pair *pv = malloc((size_t)size * sizeof(struct pair));
+      int wc[64], wd[64];
+      for (int j = 0; j < size && j < 64; ++j) {
+        pv[j].i = rank * 100 + j;
+        pv[j].d = rank + j / 10.0;
+        wc[j] = 1;
+        wd[j] = j * (int)sizeof(struct pair);
+        tys[j] = pt;
+      }
+      CHECK(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, pv, wc, wd, tys, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Alltoallw in place failed");
+      for (int j = 0; j < size && j < 64; ++j)
+        CHECK(pv[j].i == j * 100 + rank && pv[j].d == j + rank / 10.0, "Alltoallw in place: from %d got %d %g", j,
+              pv[j].i, pv[j].d);
+      MPI_Type_free(&pt);
+      free(pv);
+    }
     /* Reduce_scatter(_block): element k of every rank's input is k + rank */
     int *in = malloc((size_t)total * sizeof(int)), *outv = malloc(64 * sizeof(int));
     int n_all = 0;
