@@ -43,6 +43,22 @@ cmake -S "$work/pkgproj" -B "$work/pkgbuild" -DCMAKE_PREFIX_PATH="$p" > "$work/p
   cmake --build "$work/pkgbuild" >> "$work/pkg.log" 2>&1 || { cat "$work/pkg.log"; fail "find_package(impi)"; }
 LD_LIBRARY_PATH=$p/$libdir "$p/bin/impirun" -np 1 "$work/pkgbuild/hello" | grep -q "rank 0 of 1" ||
   fail "the find_package(impi) build did not run"
+# autotools: AC_PROG_CC([mpicc]) with the install first in PATH
+if command -v autoreconf >/dev/null; then
+  cp -r "$src/tests/autotools_project" "$work/at"
+  cp "$src/tests/cmake_project/hello.c" "$work/at/"
+  (cd "$work/at" && export PATH=$p/bin:$PATH && autoreconf -fi && ./configure && make) > "$work/at.log" 2>&1 ||
+    { cat "$work/at.log"; fail "autotools project"; }
+  grep -q "^CC='mpicc'" "$work/at/config.log" || fail "configure did not pick mpicc"
+  "$p/bin/impirun" -np 2 "$work/at/hello" | grep -q "rank 1 of 2" || fail "the autotools build did not run"
+else
+  echo "skipped the autotools project: autoreconf is not installed (scripts/setup.sh installs it)"
+fi
+# a plain Makefile
+cp -r "$src/tests/make_project" "$work/mk"
+cp "$src/tests/cmake_project/hello.c" "$work/mk/"
+PATH=$p/bin:$PATH make -C "$work/mk" > "$work/mk.log" 2>&1 || { cat "$work/mk.log"; fail "plain Makefile"; }
+"$p/bin/impirun" -np 2 "$work/mk/hello" | grep -q "rank 1 of 2" || fail "the Makefile build did not run"
 # impi_info
 "$p/bin/impi_info" | grep -q "IMPI_DATALEN = 65536" || fail "impi_info lists no tunables"
 "$p/bin/impi_info" --functions --parsable | grep -q "^function:MPI_Send:yes" || fail "impi_info --functions"
