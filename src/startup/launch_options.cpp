@@ -1,6 +1,10 @@
 #include "startup/launch_options.hpp"
 
 #include <fmt/core.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
 
 #include "base/tunables.hpp"
 
@@ -54,6 +58,20 @@ Options:
                           the processes; may be repeated
   --timeout SECONDS       abort the job if it runs longer than this
   --core-offset K         with --bind-to core: rank r uses core (K + r) mod cores
+  --map-by core|slot|hwthread|socket
+                          the objects ranks are placed on round robin when
+                          binding (default core; slot = core on one machine)
+  --report-bindings       print each rank's binding on stderr at start
+  --output-filename DIR   write each rank's output to DIR/1/rank.R/stdout and
+                          DIR/1/rank.R/stderr instead of forwarding it
+  --hostfile FILE, --host H[:N],...
+                          hosts and slots; this machine only (localhost,
+                          127.x or its name). Slots set MPI_UNIVERSE_SIZE
+                          and the limit --nooversubscribe enforces
+  --oversubscribe         allow more processes than slots (the default, as
+                          in MPICH; Open MPI needs this flag)
+  --nooversubscribe       refuse to start more processes than slots (cores,
+                          or the hostfile's slots), as Open MPI does by default
   -v, --verbose           print launcher diagnostics on stderr
   -h, --help              show this help
   -V, --version           show the version
@@ -113,6 +131,68 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
     ++i;
   }
   return o;
+}
+
+// A host name that means this machine.
+bool is_this_host(const std::string &h) {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return h == "localhost" || h == name || h.rfind("127.", 0) == 0 || h == "::1";
+}
+
+std::string not_here(const std::string &h) {
+  return fmt::format("host '{}': impirun starts processes on this machine only (a client on several "
+                     "machines is not implemented yet); use localhost", h);
+}
+
+// "--host a,b:2": one slot per mention, or the count after ':'.
+std::variant<int, UsageError> host_list_slots(const std::string &list) {
+  int slots = 0;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    std::size_t comma = list.find(',', at);
+    std::string item = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    std::string host = item.substr(0, item.find(':'));
+    int n = 1;
+    if (item.find(':') != std::string::npos) {
+      auto v = base::parse_int(item.substr(item.find(':') + 1));
+      if (!v || *v < 1 || *v > 4096) return UsageError{fmt::format("--host {}: bad slot count", item)};
+      n = static_cast<int>(*v);
+    }
+    if (!is_this_host(host)) return UsageError{not_here(host)};
+    slots += n;
+  }
+  return slots;
+}
+
+// A hostfile: "host [slots=N] [max_slots=M]" lines, '#' comments.
+std::variant<int, UsageError> hostfile_slots(const std::string &path) {
+  std::ifstream f(path);
+  if (!f) return UsageError{fmt::format("cannot read the hostfile {}", path)};
+  int slots = 0, lineno = 0;
+  std::string line;
+  while (std::getline(f, line)) {
+    ++lineno;
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string host, w;
+    if (!(words >> host)) continue;
+    int n = 1;
+    while (words >> w) {
+      if (w.rfind("slots=", 0) == 0) {
+        auto v = base::parse_int(w.substr(6));
+        if (!v || *v < 1 || *v > 4096) return UsageError{fmt::format("{}:{}: bad slots", path, lineno)};
+        n = static_cast<int>(*v);
+      } else if (w.rfind("max_slots=", 0) != 0 && w.rfind("max-slots=", 0) != 0) {
+        return UsageError{fmt::format("{}:{}: unknown field '{}'", path, lineno, w)};
+      }
+    }
+    if (!is_this_host(host)) return UsageError{fmt::format("{}:{}: {}", path, lineno, not_here(host))};
+    slots += n;
+  }
+  return slots;
 }
 
 }  // namespace
@@ -219,6 +299,42 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
         return UsageError{fmt::format("unknown binding '{}': expected core or none", *v)};
     } else if (a == "--tag-output" || a == "-tag-output") {
       o.tag_output = true;
+    } else if (a == "--map-by" || a == "-map-by") {
+      const std::string *v = need_value(a);
+      std::string m = v ? v->substr(0, v->find(':')) : "";  // (Open MPI modifiers after ':' are ignored)
+      if (m == "core" || m == "slot")
+        o.map_by = MapBy::core;
+      else if (m == "hwthread")
+        o.map_by = MapBy::hwthread;
+      else if (m == "socket" || m == "package")
+        o.map_by = MapBy::socket;
+      else if (m == "node" || m == "numa" || m == "l3cache" || m == "ppr" || m == "board")
+        return UsageError{fmt::format("--map-by {}: impirun places processes on this machine only, by core, "
+                                      "slot, hwthread or socket", m)};
+      else
+        return UsageError{fmt::format("unknown mapping '{}': expected core, slot, hwthread or socket", v ? *v : "")};
+    } else if (a == "--report-bindings" || a == "-report-bindings") {
+      o.report_bindings = true;
+    } else if (a == "--output-filename" || a == "-output-filename") {
+      const std::string *v = need_value(a);
+      if (!v || v->empty()) return UsageError{"--output-filename needs a directory"};
+      o.output_dir = *v;
+    } else if (a == "--oversubscribe" || a == "-oversubscribe") {
+      o.no_oversubscribe = false;  // (the default; accepted for Open MPI command lines)
+    } else if (a == "--nooversubscribe" || a == "-nooversubscribe") {
+      o.no_oversubscribe = true;
+    } else if (a == "--hostfile" || a == "-hostfile" || a == "--machinefile" || a == "-machinefile") {
+      const std::string *v = need_value(a);
+      if (!v) return UsageError{"--hostfile needs a file"};
+      auto slots = hostfile_slots(*v);
+      if (std::holds_alternative<UsageError>(slots)) return std::get<UsageError>(slots);
+      o.slots += std::get<int>(slots);
+    } else if (a == "--host" || a == "-host" || a == "-H") {
+      const std::string *v = need_value(a);
+      if (!v || v->empty()) return UsageError{"--host needs a list of hosts"};
+      auto slots = host_list_slots(*v);
+      if (std::holds_alternative<UsageError>(slots)) return std::get<UsageError>(slots);
+      o.slots += std::get<int>(slots);
     } else if (a == "-v" || a == "--verbose") {
       o.verbose = true;
     } else if (a == "--timeout" || a == "-timeout") {

@@ -10,6 +10,12 @@
 //   --tag-output                       prefix each output line with [job,rank]<stream>:
 //   -x VAR | -x VAR=value              export a variable to the procs
 //   --timeout SECONDS                  end the job (nonzero exit) after this long
+//   --map-by core|slot|hwthread|socket place ranks round robin on these
+//   --report-bindings                  print each rank's binding on stderr
+//   --output-filename DIR              each rank's output in DIR/1/rank.R/stdout|stderr
+//   --hostfile FILE, --host LIST       this machine only (slots: universe size)
+//   --oversubscribe, --nooversubscribe more procs than cores: allowed by
+//                                      default (as MPICH); refused with --nooversubscribe
 //   --verbose / -v                     launcher diagnostics
 //   --help / -h, --version / -V
 //   [--] prog [args...]
@@ -26,6 +32,7 @@
 namespace impi::startup {
 
 enum class BindPolicy { automatic, core, none };
+enum class MapBy { core, hwthread, socket };
 
 // Values a client advertises at IMPI startup (flags override IMPI_* variables).
 struct ImpiSettings {
@@ -47,6 +54,11 @@ struct LaunchOptions {
   ImpiSettings impi;
   int core_offset = 0;              // --core-offset: first core for binding
   BindPolicy bind = BindPolicy::automatic;
+  MapBy map_by = MapBy::core;
+  bool report_bindings = false;
+  std::string output_dir;          // --output-filename: "" = forward to our stdout/stderr
+  int slots = 0;                   // --hostfile/--host slots on this machine (0: not given)
+  bool no_oversubscribe = false;   // --nooversubscribe
   bool tag_output = false;
   bool verbose = false;
   int timeout_s = 0;              // 0 = no limit

@@ -109,6 +109,7 @@ struct Proc {
   bool called_init = false;
   bool called_finalize = false;
   Fd out, err;
+  Fd out_file, err_file;  // --output-filename: where its output goes
   EventPtr out_ev, err_ev;
   std::unique_ptr<LineForwarder> out_fwd, err_fwd;
 };
@@ -488,7 +489,7 @@ bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp
   InfoList job;
   // MPI_UNIVERSE_SIZE: the procs this launcher expects to run at most; at
   // least the job, and room for spawns up to the node's hardware threads.
-  int universe = std::max(n, static_cast<int>(std::thread::hardware_concurrency()));
+  int universe = std::max(n, opts_.slots > 0 ? opts_.slots : static_cast<int>(std::thread::hardware_concurrency()));
   job.u32(PMIX_UNIV_SIZE, static_cast<std::uint32_t>(universe))
       .u32(PMIX_MAX_PROCS, static_cast<std::uint32_t>(universe))
       .str(PMIX_JOBID, ns)
@@ -572,21 +573,45 @@ bool LocalJob::plan_binding() {
   }
   int ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE);
   if (ncores <= 0) ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_PU);
+  // Slots: the hostfile's / --host's, else one per core (Open MPI's default).
+  const int slots = opts_.slots > 0 ? opts_.slots : ncores;
+  if (opts_.no_oversubscribe && opts_.np > slots) {
+    base::log_error("{} processes, but only {} slots on this machine ({}); --nooversubscribe refuses to start "
+                    "more processes than slots (leave it out to run anyway)",
+                    opts_.np, slots, opts_.slots > 0 ? "from --hostfile/--host" : "one per core");
+    return false;
+  }
+  // Where ranks go, round robin: cores, hardware threads or sockets.
+  hwloc_obj_type_t type = opts_.map_by == MapBy::hwthread ? HWLOC_OBJ_PU
+                          : opts_.map_by == MapBy::socket ? HWLOC_OBJ_PACKAGE
+                                                          : HWLOC_OBJ_CORE;
+  if (hwloc_get_nbobjs_by_type(topo.get(), type) <= 0) type = HWLOC_OBJ_PU;
+  const int nobjs = hwloc_get_nbobjs_by_type(topo.get(), type);
   bool bind =
       opts_.bind == BindPolicy::core || (opts_.bind == BindPolicy::automatic && opts_.np <= ncores);
-  if (!bind || ncores <= 0) return true;
-  if (opts_.bind == BindPolicy::core && opts_.np > ncores)
-    base::log_warn("{} processes on {} cores: binding round robin (oversubscribed)", opts_.np,
-                   ncores);
-  hwloc_obj_type_t type =
-      hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+  if (!bind || nobjs <= 0) {
+    if (opts_.report_bindings)
+      for (int r = 0; r < opts_.np; ++r) std::fprintf(stderr, "[%s] rank %d is not bound\n", host_.c_str(), world_offset_ + r);
+    return true;
+  }
+  if (opts_.bind == BindPolicy::core && opts_.np > nobjs)
+    base::log_warn("{} processes on {} {}: binding round robin (oversubscribed)", opts_.np, nobjs,
+                   hwloc_obj_type_string(type));
   for (int r = 0; r < opts_.np; ++r) {
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>((opts_.core_offset + r) % ncores));
+    int at = (opts_.core_offset + r) % nobjs;
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(at));
     cpu_set_t set;
     CPU_ZERO(&set);
     if (obj && obj->cpuset)
       hwloc_cpuset_to_glibc_sched_affinity(topo.get(), obj->cpuset, &set, sizeof set);
     bind_sets_.push_back(set);
+    if (opts_.report_bindings) {
+      std::string cpus;
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
+      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host_.c_str(), world_offset_ + r,
+                   hwloc_obj_type_string(type), at, cpus.c_str());
+    }
   }
   return true;
 }
@@ -681,12 +706,24 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
     return false;  // the child _exit()s; reap() collects it
   }
 
+  const int shown_rank = spawned ? rank : world_offset_ + rank;
+  if (!opts_.output_dir.empty()) {
+    // --output-filename DIR: DIR/<job>/rank.<R>/stdout and stderr (Open MPI 4's layout).
+    std::string dir = fmt::format("{}/{}/rank.{}", opts_.output_dir, p.job + 1, shown_rank);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    p.out_file.reset(::open((dir + "/stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    p.err_file.reset(::open((dir + "/stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (!p.out_file || !p.err_file)
+      base::log_error("--output-filename: cannot write in {}: {}; rank {}'s output goes to the terminal", dir,
+                      ec ? ec.message() : std::strerror(errno), shown_rank);
+  }
   auto make_fwd = [&](bool is_err) {
     std::string prefix =
-        opts_.tag_output
-            ? fmt::format("[{},{}]<{}>:", p.job + 1, spawned ? rank : world_offset_ + rank, is_err ? "stderr" : "stdout")
-            : "";
+        opts_.tag_output ? fmt::format("[{},{}]<{}>:", p.job + 1, shown_rank, is_err ? "stderr" : "stdout") : "";
     int target = is_err ? STDERR_FILENO : STDOUT_FILENO;
+    const Fd &file = is_err ? p.err_file : p.out_file;
+    if (file) target = file.get();
     return std::make_unique<LineForwarder>(prefix,
                                            [target](std::string_view s) { write_all(target, s); });
   };

@@ -61,3 +61,21 @@ TEST_CASE("help and version requests") {
   CHECK(std::holds_alternative<VersionRequest>(parse({"--version"})));
   CHECK_THAT(launch_usage(), Catch::Contains("--bind-to"));
 }
+
+TEST_CASE("Open MPI's placement and output options") {
+  auto o = std::get<LaunchOptions>(parse({"--map-by", "hwthread", "--report-bindings", "--output-filename", "/tmp/x",
+                                          "--nooversubscribe", "--host", "localhost:3,127.0.0.1", "a.out"}));
+  CHECK(o.map_by == MapBy::hwthread);
+  CHECK(o.report_bindings);
+  CHECK(o.output_dir == "/tmp/x");
+  CHECK(o.no_oversubscribe);
+  CHECK(o.slots == 4);
+  CHECK(std::get<LaunchOptions>(parse({"--map-by", "slot:PE=1", "a.out"})).map_by == MapBy::core);
+  CHECK(std::get<LaunchOptions>(parse({"--map-by", "socket", "a.out"})).map_by == MapBy::socket);
+  CHECK_FALSE(std::get<LaunchOptions>(parse({"--nooversubscribe", "--oversubscribe", "a.out"})).no_oversubscribe);
+  CHECK_THAT(usage_error(parse({"--map-by", "node", "a.out"})), Catch::Contains("this machine only"));
+  CHECK_THAT(usage_error(parse({"--map-by", "diagonal", "a.out"})), Catch::Contains("unknown mapping"));
+  CHECK_THAT(usage_error(parse({"--host", "node7", "a.out"})), Catch::Contains("this machine only"));
+  CHECK_THAT(usage_error(parse({"--host", "localhost:0", "a.out"})), Catch::Contains("bad slot count"));
+  CHECK_THAT(usage_error(parse({"--hostfile", "/nonexistent/hosts", "a.out"})), Catch::Contains("cannot read"));
+}
