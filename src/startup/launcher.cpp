@@ -19,6 +19,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -430,6 +431,13 @@ bool LocalJob::setup_tmpdir() {
     return false;
   }
   tmpdir_ = tmpl;
+  if (impi_) {
+    // What this client negotiated, for `impi_info --job` while the job runs
+    // (the file goes with the session directory).
+    std::ofstream f(tmpdir_ + "/impi-job");
+    f << fmt::format("# impi job: client {} of {}, impirun pid {}\n", impi_->my_client, impi_->nclients, ::getpid())
+      << impi_->describe();
+  }
   return true;
 }
 

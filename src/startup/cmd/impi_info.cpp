@@ -7,14 +7,24 @@
 //   impi_info --tunables      the tunables only
 //   impi_info --functions     every MPI function, implemented or not
 //   impi_info --parsable      one "key:value" line per item (scripts)
+//   impi_info --job [FILE]    the negotiated IMPI parameters of the IMPI
+//                             clients running on this machine (their
+//                             impirun writes them into its session
+//                             directory), or of a job described in FILE
 #include <event2/event.h>
 #include <fmt/core.h>
 #include <hwloc.h>
 #include <pmix.h>
 
+#include <signal.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -32,10 +42,56 @@ constexpr Function kFunctions[] = {
 
 void usage() {
   std::puts(
-      "Usage: impi_info [--all] [--tunables] [--functions] [--parsable] [-h]\n"
+      "Usage: impi_info [--all] [--tunables] [--functions] [--parsable] [--job [FILE]] [-h]\n"
       "Prints impi's version, build configuration, dependencies and tunables;\n"
       "--functions lists every MPI function and whether it is implemented;\n"
-      "--parsable prints key:value lines.");
+      "--parsable prints key:value lines;\n"
+      "--job prints the negotiated IMPI parameters (clients, hosts, procs, datalen,\n"
+      "tag_ub, ackmark/hiwater, collective switches) of every IMPI client running\n"
+      "on this machine, or of the job description in FILE.");
+}
+
+// A job description written by `impirun -client` (launcher.cpp): its first
+// line names the client and its impirun's pid.
+bool read_job(const std::string &path, std::string &text, long &pid) {
+  std::ifstream f(path);
+  if (!f) return false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  text = ss.str();
+  int client = 0, nclients = 0;
+  return std::sscanf(text.c_str(), "# impi job: client %d of %d, impirun pid %ld", &client, &nclients, &pid) == 3;
+}
+
+int show_jobs(const char *file) {
+  std::string text;
+  long pid = 0;
+  if (file) {
+    if (!read_job(file, text, pid)) {
+      std::fprintf(stderr, "impi_info: %s is not an impi job description (%s)\n", file,
+                   std::ifstream(file) ? "no '# impi job' first line" : std::strerror(errno));
+      return 1;
+    }
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  const char *t = std::getenv("TMPDIR");
+  std::string base = t && *t ? t : "/tmp";
+  int found = 0;
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(base, ec)) {
+    if (e.path().filename().string().rfind("impirun.", 0) != 0) continue;
+    std::string path = e.path().string() + "/impi-job";
+    if (!read_job(path, text, pid) || ::kill(static_cast<pid_t>(pid), 0) != 0) continue;  // gone
+    std::printf("%s(from %s)\n\n", text.c_str(), path.c_str());
+    ++found;
+  }
+  if (found == 0) {
+    std::fprintf(stderr, "impi_info: no IMPI client is running on this machine (none left a job description "
+                         "under %s)\n", base.c_str());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -48,6 +104,7 @@ int main(int argc, char **argv) {
     else if (a == "--functions") functions = true;
     else if (a == "--parsable" || a == "--parseable") parsable = true;
     else if (a == "--all" || a == "-a") all = true;
+    else if (a == "--job") return show_jobs(i + 1 < argc ? argv[i + 1] : nullptr);
     else if (a == "-h" || a == "--help") {
       usage();
       return 0;
