@@ -10,6 +10,8 @@
 
 namespace impi::startup {
 
+bool is_this_host(const std::string &h);
+
 const char *launch_usage() {
   return R"(Usage: impirun [options] [--] program [args...]
        impirun -server N [-port P] [-auth LIST] [--address A]
@@ -30,6 +32,11 @@ IMPI (one MPI_COMM_WORLD across several separately launched clients):
                           machine's primary address; use 127.0.0.1 locally)
     --startup-timeout S   give up when startup is not complete after S s (300)
     --join-timeout S      close connections that do not join within S s (10)
+    -file F               also start the clients F lists, one per line
+                          (IMPI 2.2.3): "HOST -client R $hostport [opts] prog
+                          [args]"; $hostport becomes the server's address;
+                          HOST is this machine (localhost, 127.x, its name) or
+                          is reached with $IMPI_LAUNCH_AGENT (default ssh)
   -client R HOST:PORT     run this as client R of the job whose server is at
                           HOST:PORT; -np N gives its number of processes
     --address A           address this client's host advertises, listens on
@@ -95,6 +102,13 @@ std::optional<std::int64_t> bounded(const std::string *v, std::int64_t lo, std::
 
 ParsedCommandLine parse_server(const std::vector<std::string> &args) {
   ServerOptions o;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if ((args[k] == "-file" || args[k] == "--file") && k + 1 < args.size()) {
+      ++k;
+      continue;
+    }
+    if (args[k] != "-v" && args[k] != "--verbose") o.server_args.push_back(args[k]);
+  }
   if (args.size() < 2) return UsageError{"-server needs the number of clients: impirun -server N"};
   auto n = bounded(&args[1], 1, 32);
   if (!n) return UsageError{fmt::format("invalid number of clients '{}': expected 1 to 32", args[1])};
@@ -121,7 +135,13 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
       auto t = bounded(v, 1, 3600);
       if (!t) return UsageError{"--join-timeout needs seconds (1 to 3600)"};
       o.join_timeout_s = static_cast<int>(*t);
+    } else if (a == "-file" || a == "--file") {
+      if (!v || v->empty()) return UsageError{"-file needs an application file (impirun -server N -file F)"};
+      o.appfile = *v;
+      ++i;
+      continue;
     } else if (a == "-v" || a == "--verbose") {
+      o.server_args.push_back(a);
       continue;  // handled by the caller
     } else if (a == "-h" || a == "--help") {
       return HelpRequest{};
@@ -131,13 +151,6 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
     ++i;
   }
   return o;
-}
-
-// A host name that means this machine.
-bool is_this_host(const std::string &h) {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  return h == "localhost" || h == name || h.rfind("127.", 0) == 0 || h == "::1";
 }
 
 std::string not_here(const std::string &h) {
@@ -196,6 +209,12 @@ std::variant<int, UsageError> hostfile_slots(const std::string &path) {
 }
 
 }  // namespace
+
+bool is_this_host(const std::string &h) {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return h == "localhost" || h == name || h.rfind("127.", 0) == 0 || h == "::1";
+}
 
 ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
                                        const char *(*lookup_env)(const char *)) {

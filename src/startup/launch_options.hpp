@@ -80,6 +80,9 @@ using ParsedCommandLine =
 ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
                                        const char *(*lookup_env)(const char *));
 
+// Whether a host name means this machine (localhost, 127.x, ::1, our name).
+bool is_this_host(const std::string &h);
+
 // The --help text.
 const char *launch_usage();
 

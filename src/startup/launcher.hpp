@@ -16,6 +16,7 @@
 
 #include "startup/impi_client.hpp"
 #include "startup/launch_options.hpp"
+#include "startup/rendezvous_server.hpp"
 
 namespace impi::startup {
 
@@ -40,5 +41,9 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent = {});
 
 // `impirun -np N --clients K`: a server and K clients on this machine.
 int run_multi_client_job(const LaunchOptions &opts, const char *self_exe);
+
+// `impirun -server N -file F` (IMPI 2.2.3): the server, and the clients F
+// lists, started here or through $IMPI_LAUNCH_AGENT; supervised together.
+int run_appfile_job(const ServerOptions &o, const char *self_exe);
 
 }  // namespace impi::startup

@@ -10,14 +10,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <poll.h>
+
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
+#include "startup/launch_options.hpp"
 #include "startup/launcher.hpp"
+#include "startup/rendezvous_server.hpp"
 
 extern char **environ;
 
@@ -52,6 +60,64 @@ pid_t spawn(const std::string &exe, const std::vector<std::string> &args,
     ::_exit(127);
   }
   return pid;
+}
+
+// Supervise: the first failure ends the rest. The status reported is the
+// first failure that is not a consequence of another: clients fail with 1
+// for launcher-level errors (a peer host's channel reset) and with
+// 128+SIGTERM when we end them, so a proc's own exit code is preferred.
+// `set`: the signals blocked for sigtimedwait.
+int supervise(std::vector<Child> &children, const sigset_t &set) {
+  auto kill_all = [&](int sig) {
+    for (auto &c : children)
+      if (c.running) ::kill(c.pid, sig);
+  };
+  int rc = 0, primary_rc = 0;
+  bool ending = false;
+  auto running = [&] {
+    int n = 0;
+    for (auto &c : children) n += c.running;
+    return n;
+  };
+  auto grace_ms = base::get_int("kill_grace_ms");
+  timespec ending_since{};
+  while (running() > 0) {
+    timespec tick{0, 200 * 1000 * 1000};
+    int sig = ::sigtimedwait(&set, nullptr, &tick);
+    if (sig > 0 && sig != SIGCHLD) {
+      base::log_error("caught signal {} ({}); ending the job", sig, ::strsignal(sig));
+      if (!ending) rc = 128 + sig;
+      ending = true;
+      ::clock_gettime(CLOCK_MONOTONIC, &ending_since);
+      kill_all(sig);
+    }
+    for (;;) {
+      int st = 0;
+      pid_t pid = ::waitpid(-1, &st, WNOHANG);
+      if (pid <= 0) break;
+      for (auto &c : children) {
+        if (c.pid != pid || !c.running) continue;
+        c.running = false;
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        base::log_debug("{} ended with status {}", c.what, code);
+        if (code != 0 && code != 1 && code != 128 + SIGTERM && primary_rc == 0) primary_rc = code;
+        if (code != 0 && !ending) {
+          rc = code;
+          ending = true;
+          ::clock_gettime(CLOCK_MONOTONIC, &ending_since);
+          base::log_debug("{} failed (status {}); ending the other clients", c.what, code);
+          kill_all(SIGTERM);
+        }
+      }
+    }
+    if (ending) {
+      timespec now;
+      ::clock_gettime(CLOCK_MONOTONIC, &now);
+      auto ms = (now.tv_sec - ending_since.tv_sec) * 1000 + (now.tv_nsec - ending_since.tv_nsec) / 1000000;
+      if (ms > grace_ms + 2000) kill_all(SIGKILL);
+    }
+  }
+  return primary_rc != 0 ? primary_rc : rc;
 }
 
 }  // namespace
@@ -146,56 +212,126 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
     offset += n;
   }
 
-  // Supervise: the first failure ends the rest. The status reported is the
-  // first failure that is not a consequence of another: clients fail with 1
-  // for launcher-level errors (a peer host's channel reset) and with
-  // 128+SIGTERM when we end them, so a proc's own exit code is preferred.
-  int rc = 0, primary_rc = 0;
-  bool ending = false;
-  auto running = [&] {
-    int n = 0;
-    for (auto &c : children) n += c.running;
-    return n;
+  return supervise(children, set);
+}
+
+namespace {
+// An executable named like `name` in PATH ("" if none).
+std::string in_path(const std::string &name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char *path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  for (std::size_t at = 0; at <= p.size();) {
+    std::size_t colon = p.find(':', at);
+    std::string dir = p.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    at = colon == std::string::npos ? p.size() + 1 : colon + 1;
+    std::string cand = (dir.empty() ? "." : dir) + "/" + name;
+    if (::access(cand.c_str(), X_OK) == 0) return cand;
+  }
+  return "";
+}
+}  // namespace
+
+int run_appfile_job(const ServerOptions &o, const char *self_exe) {
+  // The application file (IMPI 2.2.3): "HOST -client R $hostport ..." per client.
+  struct Line {
+    std::string host;
+    std::vector<std::string> args;
   };
-  auto grace_ms = base::get_int("kill_grace_ms");
-  timespec ending_since{};
-  while (running() > 0) {
-    timespec tick{0, 200 * 1000 * 1000};
-    int sig = ::sigtimedwait(&set, nullptr, &tick);
-    if (sig > 0 && sig != SIGCHLD) {
-      base::log_error("caught signal {} ({}); ending the job", sig, ::strsignal(sig));
-      if (!ending) rc = 128 + sig;
-      ending = true;
-      ::clock_gettime(CLOCK_MONOTONIC, &ending_since);
-      kill_all(sig);
+  std::vector<Line> lines;
+  std::ifstream f(o.appfile);
+  if (!f) {
+    base::log_error("cannot read the application file {}: {}", o.appfile, std::strerror(errno));
+    return 1;
+  }
+  std::string text;
+  for (int lineno = 1; std::getline(f, text); ++lineno) {
+    std::istringstream words(text.substr(0, text.find('#')));
+    Line l;
+    if (!(words >> l.host)) continue;
+    for (std::string w; words >> w;) l.args.push_back(w);
+    if (l.args.empty() || (l.args[0] != "-client" && l.args[0] != "--client")) {
+      base::log_error("{}:{}: expected \"HOST -client R $hostport [options] program [args]\"", o.appfile, lineno);
+      return 1;
     }
-    for (;;) {
-      int st = 0;
-      pid_t pid = ::waitpid(-1, &st, WNOHANG);
-      if (pid <= 0) break;
-      for (auto &c : children) {
-        if (c.pid != pid || !c.running) continue;
-        c.running = false;
-        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        base::log_debug("{} ended with status {}", c.what, code);
-        if (code != 0 && code != 1 && code != 128 + SIGTERM && primary_rc == 0) primary_rc = code;
-        if (code != 0 && !ending) {
-          rc = code;
-          ending = true;
-          ::clock_gettime(CLOCK_MONOTONIC, &ending_since);
-          base::log_debug("{} failed (status {}); ending the other clients", c.what, code);
-          kill_all(SIGTERM);
-        }
+    lines.push_back(std::move(l));
+  }
+  if (static_cast<int>(lines.size()) != o.nclients) {
+    base::log_error("{} lists {} clients, but -server {} expects {}", o.appfile, lines.size(), o.nclients, o.nclients);
+    return 1;
+  }
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+  ::sigprocmask(SIG_BLOCK, &set, nullptr);
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e) env.emplace_back(*e);
+  std::vector<Child> children;
+  int pipefd[2];
+  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
+    base::log_error("pipe: {}", std::strerror(errno));
+    return 1;
+  }
+  const std::string exe = self_exe;
+  std::vector<std::string> sargs(o.server_args.begin() + 1, o.server_args.end());  // (less argv[0]'s "-server")
+  sargs.insert(sargs.begin(), "-server");
+  pid_t spid = spawn(exe, sargs, env, pipefd[1]);
+  ::close(pipefd[1]);
+  children.push_back({spid, "server", spid > 0});
+  std::string hostport;
+  {
+    char c;
+    pollfd p{pipefd[0], POLLIN, 0};
+    while (hostport.size() < 128) {
+      if (::poll(&p, 1, 10000) <= 0) break;
+      if (::read(pipefd[0], &c, 1) != 1 || c == '\n') break;
+      hostport += c;
+    }
+    ::close(pipefd[0]);
+  }
+  if (hostport.empty()) {
+    base::log_error("the IMPI server did not start");
+    for (auto &c : children)
+      if (c.running) ::kill(c.pid, SIGKILL);
+    while (::waitpid(-1, nullptr, 0) > 0) {
+    }
+    return 1;
+  }
+  std::printf("%s\n", hostport.c_str());  // as `impirun -server` itself prints it
+  std::fflush(stdout);
+  const char *agent_env = std::getenv("IMPI_LAUNCH_AGENT");
+  for (auto &l : lines) {
+    for (auto &a : l.args)
+      for (const char *token : {"${hostport}", "$hostport"})
+        for (std::size_t at; (at = a.find(token)) != std::string::npos;) a.replace(at, std::strlen(token), hostport);
+    pid_t pid;
+    if (is_this_host(l.host)) {
+      pid = spawn(exe, l.args, env, -1);
+    } else {
+      // Another machine: through the launch agent (ssh by default), with
+      // impirun found in that machine's PATH.
+      std::istringstream aw(agent_env && *agent_env ? agent_env : "ssh");
+      std::vector<std::string> agent;
+      for (std::string w; aw >> w;) agent.push_back(w);
+      std::string prog = in_path(agent[0]);
+      if (prog.empty()) {
+        base::log_error("cannot find the launch agent '{}' for host {} (set IMPI_LAUNCH_AGENT)", agent[0], l.host);
+        pid = -1;
+      } else {
+        std::vector<std::string> a(agent.begin() + 1, agent.end());
+        a.push_back(l.host);
+        a.push_back("impirun");
+        a.insert(a.end(), l.args.begin(), l.args.end());
+        pid = spawn(prog, a, env, -1);
       }
     }
-    if (ending) {
-      timespec now;
-      ::clock_gettime(CLOCK_MONOTONIC, &now);
-      auto ms = (now.tv_sec - ending_since.tv_sec) * 1000 + (now.tv_nsec - ending_since.tv_nsec) / 1000000;
-      if (ms > grace_ms + 2000) kill_all(SIGKILL);
+    children.push_back({pid, "client on " + l.host, pid > 0});
+    if (pid <= 0) {
+      for (auto &c : children)
+        if (c.running) ::kill(c.pid, SIGTERM);
     }
   }
-  return primary_rc != 0 ? primary_rc : rc;
+  return supervise(children, set);
 }
 
 }  // namespace impi::startup

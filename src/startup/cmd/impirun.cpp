@@ -39,7 +39,14 @@ int main(int argc, char **argv) {
     impi::base::set_log_prefix("impirun[server]");
     for (const auto &a : args)
       if (a == "-v" || a == "--verbose") impi::base::set_log_level(impi::base::Level::debug);
-    rc = run_server(*s);
+    if (!s->appfile.empty()) {
+      char exe[4096] = {};
+      ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+      impi::base::set_log_prefix("impirun");
+      rc = impi::startup::run_appfile_job(*s, n > 0 ? exe : "/proc/self/exe");
+    } else {
+      rc = run_server(*s);
+    }
   } else {
     const auto &o = std::get<LaunchOptions>(parsed);
     if (o.client)
