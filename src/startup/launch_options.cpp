@@ -62,7 +62,8 @@ Options:
   --tag-output            prefix every output line with [1,rank]<stdout>: or
                           [1,rank]<stderr>:
   -x VAR[=value]          export VAR (with its current or the given value) to
-                          the processes; may be repeated
+  --env VAR[=value]       the processes; may be repeated
+  -env VAR VALUE          the same, MPICH's form (also -genv)
   --timeout SECONDS       abort the job if it runs longer than this
   --core-offset K         with --bind-to core: rank r uses core (K + r) mod cores
   --map-by core|slot|hwthread|socket
@@ -361,7 +362,13 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
       auto n = v ? base::parse_int(*v) : std::nullopt;
       if (!n || *n < 1) return UsageError{"option --timeout needs a positive number of seconds"};
       o.timeout_s = static_cast<int>(*n);
-    } else if (a == "-x") {
+    } else if (a == "-env" || a == "-genv") {
+      // MPICH's form: -env VAR VALUE
+      if (i + 2 >= args.size() || args[i + 1].empty() || args[i + 1].find('=') != std::string::npos)
+        return UsageError{fmt::format("option {} needs a variable name and a value", a)};
+      o.env.push_back(args[i + 1] + "=" + args[i + 2]);
+      i += 2;
+    } else if (a == "-x" || a == "--env") {
       const std::string *v = need_value(a);
       if (!v || v->empty() || (*v)[0] == '=') return UsageError{"option -x needs VAR or VAR=value"};
       auto eq = v->find('=');

@@ -79,3 +79,10 @@ TEST_CASE("Open MPI's placement and output options") {
   CHECK_THAT(usage_error(parse({"--host", "localhost:0", "a.out"})), Catch::Contains("bad slot count"));
   CHECK_THAT(usage_error(parse({"--hostfile", "/nonexistent/hosts", "a.out"})), Catch::Contains("cannot read"));
 }
+
+TEST_CASE("environment options: -x, --env and MPICH's -env/-genv") {
+  auto o = std::get<LaunchOptions>(parse({"--env", "A=1", "-env", "B", "two words", "-genv", "C", "3", "-x", "HOME",
+                                          "a.out"}));
+  CHECK(o.env == std::vector<std::string>{"A=1", "B=two words", "C=3", "HOME=/root"});
+  CHECK_THAT(usage_error(parse({"-env", "B"})), Catch::Contains("needs a variable name and a value"));
+}
