@@ -422,9 +422,39 @@ pmix_status_t cb_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t, 
 }
 
 // ------------------------------------------------------------------ setup
+// Session directories are named impirun.<pid>.XXXXXX. One whose impirun
+// was killed outright (SIGKILL: no cleanup ran) is removed by the next
+// impirun that starts under the same TMPDIR, once that pid is gone.
+void sweep_dead_sessions(const std::string &base) {
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(base, ec)) {
+    std::string name = e.path().filename().string();
+    long pid = 0;
+    char tail[16] = {};
+    if (std::sscanf(name.c_str(), "impirun.%ld.%15s", &pid, tail) != 2 || pid <= 0) continue;
+    struct stat st {};
+    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to judge)
+    base::log_debug("removing the session directory of a killed impirun: {}", e.path().string());
+    std::filesystem::remove_all(e.path(), ec);
+  }
+  // Its procs' shared memory ("impi-impi.<pid>.<n>-..."), if one was killed
+  // inside MPI_Init (afterwards the names are gone already).
+  for (const auto &e : std::filesystem::directory_iterator("/dev/shm", ec)) {
+    long pid = 0;
+    if (std::sscanf(e.path().filename().c_str(), "impi-impi.%ld.", &pid) != 1 || pid <= 0) continue;
+    struct stat st {};
+    if (::lstat(e.path().c_str(), &st) != 0 || st.st_uid != ::geteuid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::filesystem::remove(e.path(), ec);
+  }
+}
+
 bool LocalJob::setup_tmpdir() {
   const char *tbase = std::getenv("TMPDIR");
-  std::string tmpl = std::string(tbase && *tbase ? tbase : "/tmp") + "/impirun.XXXXXX";
+  std::string root = tbase && *tbase ? tbase : "/tmp";
+  sweep_dead_sessions(root);
+  std::string tmpl = fmt::format("{}/impirun.{}.XXXXXX", root, ::getpid());
   if (!::mkdtemp(tmpl.data())) {
     base::log_error("cannot create a session directory under {}: {}", tbase ? tbase : "/tmp",
                     std::strerror(errno));

@@ -163,16 +163,26 @@ peer_host_died)
   # A client dies while the job runs: the other client's agent sees its
   # channel end without FINI, names the host, and ends its part of the job.
   start_server 2 -v
+  mkdir -p "$work/sessions"
+  export TMPDIR=$work/sessions
   timeout 60 "$impirun" -client 0 "$addr" -np 1 "$behave" sleep 30 > "$work/c0.out" 2> "$work/c0.err" &
   c0=$!
   timeout 60 "$impirun" -client 1 "$addr" -np 1 "$behave" sleep 30 > "$work/c1.out" 2> "$work/c1.err" &
   c1=$!
   for _ in $(seq 200); do grep -q "startup complete" "$work/server.err" 2>/dev/null && break; sleep 0.05; done
   sleep 1  # the procs are up
+  imp1=$(pgrep -P $c1 | head -1)  # client 1's impirun (under timeout): its pid names its session directory
   pkill -9 -P $c1 2>/dev/null; kill -9 $c1
   wait_for $c0 15; rc=$?
   [ $rc != 0 ] || fail "client 0 exited 0 without its peer host"
   grep -q "host 1 (client 1, .*) closed its channel without FINI" "$work/c0.err" || fail "client 0 message"
+  # The killed impirun could not remove its session directory; the next
+  # impirun under the same TMPDIR does (and no segment is left in /dev/shm).
+  for _ in $(seq 50); do kill -0 "$imp1" 2>/dev/null || break; sleep 0.1; done
+  ls -d "$work/sessions"/impirun.$imp1.* > /dev/null 2>&1 || fail "the killed client left no session directory to sweep"
+  timeout 30 "$impirun" -np 1 "$hello" > /dev/null 2>&1 || fail "a later job failed"
+  ls -d "$work/sessions"/impirun.$imp1.* > /dev/null 2>&1 && fail "the killed client's session directory is still there"
+  ls /dev/shm | grep -q "^impi-impi\.$imp1\." && fail "the killed client left shared memory behind"
   ;;
 killed_mid_transfer)
   # A client is killed while its procs exchange messages with the other
