@@ -14,6 +14,10 @@
  *   samejob        ranks of one job meet through a port (accept on rank 0's
  *                  MPI_COMM_SELF, connect on the others' split); their
  *                  messages then use the job's own shared memory
+ *   garbage        (2 procs) rank 1 sends garbage, then a frame head with
+ *                  an absurd length, to rank 0's dynamic listener; rank 0
+ *                  drops those connections (warning) and the two then
+ *                  connect through its port and talk as usual
  *   singleton      (no launcher) spawn and name publishing say they need
  *                  one (MPI_ERR_UNSUPPORTED_OPERATION); ports still open
  *   badport        connect to ports that are not open or not port names:
@@ -25,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int rank, size, failures;
@@ -217,6 +223,47 @@ int main(int argc, char **argv) {
     if (server) MPI_Close_port(port);
     talk(inter, server);
     MPI_Comm_free(&half);
+  } else if (strcmp(mode, "garbage") == 0) {
+    char port[MPI_MAX_PORT_NAME] = "";
+    if (rank == 0) MPI_Open_port(MPI_INFO_NULL, port);
+    MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Comm inter;
+    if (rank == 1) {
+      const char *u = strstr(port, " unix=");
+      CHECK(u != NULL, "no unix socket in the port name '%s'", port);
+      if (u) {
+        char name[108] = {0};
+        sscanf(u + 6, "%100s", name + 1);  /* abstract: a leading NUL */
+        for (int attempt = 0; attempt < 2; ++attempt) {
+          int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+          struct sockaddr_un a;
+          memset(&a, 0, sizeof a);
+          a.sun_family = AF_UNIX;
+          memcpy(a.sun_path, name, sizeof a.sun_path);
+          socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name + 1));
+          CHECK(connect(fd, (struct sockaddr *)&a, len) == 0, "cannot reach rank 0's listener");
+          if (attempt == 0) {
+            const char junk[] = "GET / HTTP/1.0\r\n\r\n\x01\x02\x03 not a frame at all, padding padding padding";
+            (void)!write(fd, junk, sizeof junk);
+          } else {
+            unsigned char head[40] = {0x49, 0x4d, 0x44, 0x59, 2};  /* "IMDY", msg ... */
+            head[24] = 0x01;                                         /* ... of 2^56 bytes */
+            (void)!write(fd, head, sizeof head);
+          }
+          close(fd);
+        }
+      }
+      MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+      int v = 77;
+      MPI_Send(&v, 1, MPI_INT, 0, 1, inter);
+    } else {
+      MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+      int v = 0;
+      MPI_Recv(&v, 1, MPI_INT, 0, 1, inter, MPI_STATUS_IGNORE);
+      CHECK(v == 77, "after the garbage, got %d", v);
+      MPI_Close_port(port);
+    }
+    MPI_Comm_disconnect(&inter);
   } else if (strcmp(mode, "singleton") == 0) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
