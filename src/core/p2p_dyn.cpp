@@ -510,6 +510,7 @@ void P2P::close_dyn() {
       base::log_warn("{} bytes for rank {} of job {} were not sent before MPI_Finalize", p->outq.pending(),
                      p->card.rank, p->card.job);
     p->out.reset();
+    if (p->ring) p->ring->seg.unlink();  // (a peer that never mapped our ring leaves no name behind)
   }
   dyn_in_.clear();
   ports_.clear();
