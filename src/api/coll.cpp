@@ -133,6 +133,24 @@ int vectors(const char *fn, MPI_Comm comm, const Comm &c, const int *counts, con
   return MPI_SUCCESS;
 }
 
+// An intercommunicator's Gatherv/Scatterv: inter_rooted's checks, then at
+// the root one block per remote rank (its counts and displacements, in
+// units of the root's type); elsewhere the one count this side moves.
+int inter_v_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const void *sendbuf, const void *recvbuf,
+                   MPI_Datatype root_type, MPI_Datatype peer_type, const int *root_counts, const int *root_displs,
+                   int peer_count, int &r, impi::pack::TypePtr &t, std::vector<coll::Block> &blocks) {
+  if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, root_type, peer_type, r, t); rc != MPI_SUCCESS)
+    return rc;
+  if (r == coll::kRootHere) {
+    std::vector<std::int64_t> counts, disps;
+    if (int rc = vectors(fn, comm, c, root_counts, root_displs, counts, disps); rc != MPI_SUCCESS) return rc;
+    for (std::size_t k = 0; k < counts.size(); ++k) blocks.push_back({counts[k], t, disps[k] * t->extent()});
+  } else if (r != coll::kNotRoot) {
+    return check_count(fn, comm, peer_count);
+  }
+  return MPI_SUCCESS;
+}
+
 // For MPI_IN_PLACE all-to-all: a copy of the receive buffer's bytes that
 // instances at byte offsets first..last (of type t) cover, true bounds
 // included; returns where instance offset 0 is in the copy.
@@ -363,16 +381,11 @@ static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
-    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, r, st); rc != MPI_SUCCESS)
-      return rc;
     std::vector<coll::Block> blocks;
-    if (r == coll::kRootHere) {
-      std::vector<std::int64_t> counts, disps;
-      if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
-      for (std::size_t k = 0; k < counts.size(); ++k) blocks.push_back({counts[k], st, disps[k] * st->extent()});
-    } else if (r != coll::kNotRoot) {
-      if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
-    }
+    if (int rc = inter_v_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, recvcounts, displs,
+                                sendcount, r, st, blocks);
+        rc != MPI_SUCCESS)
+      return rc;
     return launch(fn, comm, c, request,
                   coll::inter_gatherv(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(blocks), r));
   }
@@ -472,15 +485,11 @@ static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int 
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
-    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, r, st); rc != MPI_SUCCESS)
-      return rc;
     std::vector<coll::Block> blocks;
-    if (r == coll::kRootHere) {
-      if (int rc = vectors(fn, comm, c, sendcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
-      for (std::size_t k = 0; k < counts.size(); ++k) blocks.push_back({counts[k], st, disps[k] * st->extent()});
-    } else if (r != coll::kNotRoot) {
-      if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
-    }
+    if (int rc = inter_v_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, sendcounts, displs,
+                                recvcount, r, st, blocks);
+        rc != MPI_SUCCESS)
+      return rc;
     return launch(fn, comm, c, request,
                   coll::inter_scatterv(coll::remote_view_of(*c.comm), sendbuf, std::move(blocks), recvbuf, recvcount, st, r));
   }
