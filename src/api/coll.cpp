@@ -32,9 +32,9 @@ int check_comm(const char *fn, MPI_Comm comm, Comm &out, bool allow_inter = fals
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   out.comm = impi::api::lookup_comm(comm);
   if (!out.comm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
-  if (out.comm->inter && !allow_inter)
+  if (out.comm->inter && !allow_inter)  // (only Scan and Exscan: every other collective takes intercommunicators)
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                  "this collective is not implemented on intercommunicators yet");
+                  "MPI defines no scan on intercommunicators (MPI-3.1 5.11); use an intracommunicator");
   return MPI_SUCCESS;
 }
 
@@ -149,6 +149,23 @@ int inter_v_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const
     return check_count(fn, comm, peer_count);
   }
   return MPI_SUCCESS;
+}
+
+int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, coll::Task task);
+
+// Allgather or Alltoall on an intercommunicator: every rank's block(s) to
+// every remote rank (inter_allgather).
+int inter_allgather_or_alltoall(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request,
+                                const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, bool alltoall) {
+  impi::pack::TypePtr st, rt;
+  if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
+  if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
+  if (sendcount < 0 || recvcount < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
+  return launch(fn, comm, c, request,
+                coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt,
+                                      alltoall));
 }
 
 // For MPI_IN_PLACE all-to-all: a copy of the receive buffer's bytes that
@@ -348,15 +365,9 @@ static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
-  if (c.comm->inter) {
-    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
-    if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
-    if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
-    if (sendcount < 0 || recvcount < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
-    return launch(fn, comm, c, request,
-                  coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt,
-                                        false));
-  }
+  if (c.comm->inter)
+    return inter_allgather_or_alltoall(fn, comm, c, request, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                       recvtype, false);
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, recvcount, rt); rc != MPI_SUCCESS) return rc;
@@ -519,15 +530,9 @@ static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendty
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
-  if (c.comm->inter) {
-    if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
-    if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
-    if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
-    if (sendcount < 0 || recvcount < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
-    return launch(fn, comm, c, request,
-                  coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt,
-                                        true));
-  }
+  if (c.comm->inter)
+    return inter_allgather_or_alltoall(fn, comm, c, request, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                       recvtype, true);
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   std::vector<std::byte> copy;
