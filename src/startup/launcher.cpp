@@ -1213,6 +1213,7 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
   // thread (PMIx's too). The procs get default dispositions back at fork.
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_IGN);
   if (agent.start) {
+    if (agent.watch_server) agent.watch_server(client->server_fd(), opts.client->server);
     if (auto s = agent.start(*channels, *job); !s.ok()) {
       base::log_error("the host agent could not start: {}", s.message());
       return 1;

@@ -36,6 +36,8 @@ int run_local_job(const LaunchOptions &opts);
 struct AgentHooks {
   std::function<base::Status(std::vector<base::Fd> &, const ImpiJob &)> start;
   ImpiClient::ChannelCloser close;
+  // Optional: watch the server connection (fd, "address") during the job.
+  std::function<void(int, std::string)> watch_server;
 };
 int run_client_job(const LaunchOptions &opts, const AgentHooks &agent = {});
 

@@ -9,6 +9,10 @@
  *   behave env VAR           every rank prints "rank R VAR=value"
  *   behave affinity bound|any  prints the CPUs it may run on; "bound" checks it is one
  *   behave output N          every rank prints N numbered lines, half to stderr
+ *   behave collectives S     every rank loops Allreduce, Bcast and Barrier for S seconds
+ *                            (rank 0's clock decides), printing "collectives running" once
+ *   behave prekill R         the proc whose launcher rank (PMIX_RANK) is R kills itself with
+ *                            SIGKILL before MPI_Init; the others go on into MPI_Init
  * Ranks that are not R go on to MPI_Finalize, which waits for R. */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -25,6 +29,13 @@ int main(int argc, char **argv) {
   int who = argc > 2 ? atoi(argv[2]) : 0;
   int arg = argc > 3 ? atoi(argv[3]) : 0;
 
+  if (!strcmp(mode, "prekill")) {
+    const char *r = getenv("PMIX_RANK");
+    if (r && atoi(r) == who) {
+      signal(SIGKILL, SIG_DFL);
+      raise(SIGKILL);
+    }
+  }
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -60,6 +71,25 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[2], "bound") && n != 1) {
       fprintf(stderr, "rank %d is not bound to one cpu (%d)\n", rank, n);
       MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  if (!strcmp(mode, "collectives")) {
+    double start = MPI_Wtime();
+    int go = 1, round = 0;
+    while (go) {
+      long v = rank + 1, sum = 0;
+      MPI_Allreduce(&v, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+      if (sum != (long)size * (size + 1) / 2) {
+        fprintf(stderr, "rank %d: Allreduce gave %ld\n", rank, sum);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      }
+      if (rank == 0) go = MPI_Wtime() - start < who;
+      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      MPI_Barrier(MPI_COMM_WORLD);
+      if (++round == 10) {
+        printf("rank %d collectives running\n", rank);
+        fflush(stdout);
+      }
     }
   }
   if (!strcmp(mode, "output")) {

@@ -37,6 +37,52 @@ wait_for() {  # wait_for PID SECONDS -> exit status, or fail on timeout
   fail "process $pid still running after $secs s"
 }
 
+# Fault tests: every client's session under $work/sessions, so that what a
+# dead job leaves behind can be checked. procs_gone PATTERN, leaves_nothing.
+use_sessions() { mkdir -p "$work/sessions"; export TMPDIR=$work/sessions; }
+procs_gone() {
+  for _ in $(seq 100); do pgrep -f "$1" > /dev/null || return 0; sleep 0.1; done
+  pkill -9 -f "$1"; fail "procs matching '$1' outlived the job"
+}
+leaves_nothing() {  # no session or agent directory left, no /dev/shm segment of these impiruns
+  local left
+  left=$(ls -A "$work/sessions")
+  [ -z "$left" ] || fail "temporary files left behind: $left"
+  for p in "$@"; do
+    ! ls /dev/shm | grep -q "^impi-impi\.$p\." || fail "impirun $p left shared memory behind"
+  done
+}
+# start_clients N NP PROG ARGS...: clients 0..N-1 with NP procs each on 127.0.0.(c+1),
+# as $cpid[c] (the `timeout`) and $imp[c] (its impirun).
+start_clients() {
+  local n=$1 np=$2; shift 2
+  cpid=() imp=()
+  for c in $(seq 0 $((n - 1))); do
+    timeout 60 "$impirun" -client $c "$addr" --address 127.0.0.$((c + 1)) -np $np "$@" \
+      > "$work/c$c.out" 2> "$work/c$c.err" &
+    cpid[$c]=$!
+  done
+  for c in $(seq 0 $((n - 1))); do
+    for _ in $(seq 50); do imp[$c]=$(pgrep -P ${cpid[$c]} | head -1); [ -n "${imp[$c]}" ] && break; sleep 0.05; done
+  done
+}
+# wait_running N: every one of N clients' rank lines say the collectives run.
+wait_running() {
+  for _ in $(seq 300); do
+    [ "$(cat "$work"/c*.out 2>/dev/null | grep -c "collectives running")" -ge "$1" ] && return 0
+    sleep 0.05
+  done
+  fail "the collectives never ran"
+}
+# ends_within SECS C...: each client C exits non-zero within SECS seconds.
+ends_within() {
+  local secs=$1; shift
+  for c in "$@"; do
+    wait_for ${cpid[$c]} $secs; rc=$?
+    [ $rc != 0 ] || fail "client $c exited 0"
+  done
+}
+
 export IMPI_AUTH_KEY=5678
 unset IMPI_AUTH_NONE
 
@@ -234,6 +280,90 @@ startup_timeout)
   wait_for $server_pid 10; [ $? = 1 ] || fail "server did not give up"
   grep -q "startup did not complete within 2 s (1 of 2 clients joined)" "$work/server.err" || fail "server message"
   wait_for $c0 10; [ $? != 0 ] || fail "client 0 exited 0"
+  ;;
+server_killed)
+  # kill -9 of the server mid-collective: every client notices its server
+  # connection end, names the server and ends its procs within seconds.
+  use_sessions
+  start_server 2 -v
+  start_clients 2 2 "$behave" collectives 40
+  wait_running 4
+  pkill -9 -P $server_pid; kill -9 $server_pid  # the server, and its `timeout`
+  ends_within 10 0 1
+  for c in 0 1; do
+    grep -q "the IMPI server $addr closed its connection during the job" "$work/c$c.err" ||
+      fail "client $c does not name the lost server"
+  done
+  procs_gone "$behave collectives 40"
+  leaves_nothing "${imp[@]}"
+  ;;
+server_killed_startup)
+  # kill -9 of the server while client 0 waits for client 1.
+  start_server 2 -v
+  timeout 30 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  for _ in $(seq 100); do grep -q "client 0 joined" "$work/server.err" && break; sleep 0.05; done
+  pkill -9 -P $server_pid; kill -9 $server_pid
+  wait_for $c0 10; [ $? != 0 ] || fail "client 0 exited 0"
+  grep -q "server closed the connection" "$work/c0.err" || fail "client 0 message"
+  ;;
+proc_killed_collective)
+  # kill -9 of one proc of client 1 (3 clients x 2 procs) mid-collective:
+  # its launcher names the rank, the other clients name host 1, the server
+  # names client 1; nothing is left behind.
+  use_sessions
+  start_server 3 -v
+  start_clients 3 2 "$behave" collectives 41
+  wait_running 6
+  victim=$(pgrep -P "${imp[1]}" -f "behave collectives" | head -1)
+  [ -n "$victim" ] || fail "no proc of client 1 found"
+  kill -9 "$victim"
+  ends_within 10 0 1 2
+  grep -q "rank [23] (pid $victim) was killed by signal 9" "$work/c1.err" || fail "client 1 does not name the rank"
+  for c in 0 2; do
+    grep -q "host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c$c.err" || fail "client $c does not name host 1"
+  done
+  wait_for $server_pid 10; [ $? != 0 ] || fail "the server exited 0"
+  grep -q "client 1 .* disconnected before FINI" "$work/server.err" || fail "the server does not name client 1"
+  procs_gone "$behave collectives 41"
+  leaves_nothing "${imp[@]}"
+  ;;
+client_killed_collective)
+  # kill -9 of client 2's impirun (its agent) mid-collective, 3 clients.
+  use_sessions
+  start_server 3 -v
+  start_clients 3 2 "$behave" collectives 42
+  wait_running 6
+  kill -9 "${imp[2]}"
+  ends_within 10 0 1 2
+  for c in 0 1; do
+    grep -q "host 2 (client 2, 127.0.0.3:[0-9]*)" "$work/c$c.err" || fail "client $c does not name host 2"
+  done
+  wait_for $server_pid 10; [ $? != 0 ] || fail "the server exited 0"
+  grep -q "client 2 .* disconnected before FINI" "$work/server.err" || fail "the server does not name client 2"
+  procs_gone "$behave collectives 42"
+  # client 2 could not clean up after itself: the next impirun sweeps it
+  timeout 30 "$impirun" -np 1 "$hello" > /dev/null 2>&1 || fail "a later job failed"
+  leaves_nothing "${imp[@]}"
+  ;;
+proc_killed_startup)
+  # A proc of client 1 dies before MPI_Init; client 0's procs are starting.
+  use_sessions
+  start_server 2 -v
+  start_clients 1 2 "$behave" prekill 99  # client 0: nobody dies
+  timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 2 "$behave" prekill 1 \
+    > "$work/c1.out" 2> "$work/c1.err" &
+  cpid[1]=$!
+  for _ in $(seq 50); do imp[1]=$(pgrep -P ${cpid[1]} | head -1); [ -n "${imp[1]}" ] && break; sleep 0.05; done
+  for c in 0 1; do
+    wait_for ${cpid[$c]} 15; rc=$?
+    [ $rc != 0 ] || fail "client $c exited 0"
+  done
+  grep -q "rank 3 (pid [0-9]*) was killed by signal 9" "$work/c1.err" ||
+    fail "client 1 does not name its rank"
+  grep -q "host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
+  procs_gone "$behave prekill"
+  leaves_nothing "${imp[@]}"
   ;;
 *) fail "unknown scenario $scenario" ;;
 esac

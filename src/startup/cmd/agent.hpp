@@ -93,6 +93,12 @@ class HostAgent {
             ::kill(::getpid(), SIGTERM);
           }
         });
+    router_->set_link_error_handler([this](const base::Status &s) {
+      // The proc's launcher sees it die (or it exits when its link closes)
+      // and ends the job naming its rank; nothing to end here.
+      if (!error_) error_ = s;
+      base::log_error("host agent: {}", s.message());
+    });
     for (std::size_t h = 0; h < channels.size(); ++h)
       if (channels[h]) router_->add_channel(static_cast<int>(h), std::move(channels[h]));
     ::setenv("IMPI_AGENT_SOCKET", path_.c_str(), 1);  // the procs inherit it
@@ -100,8 +106,23 @@ class HostAgent {
     event_add(accept_ev_.get(), nullptr);
     finish_ev_.reset(event_new(base_.get(), finish_r_.get(), EV_READ | EV_PERSIST, &HostAgent::on_finish, this));
     event_add(finish_ev_.get(), nullptr);
+    if (server_fd_ >= 0) {
+      server_ev_.reset(event_new(base_.get(), server_fd_, EV_READ | EV_PERSIST, &HostAgent::on_server, this));
+      event_add(server_ev_.get(), nullptr);
+    }
     thread_ = std::thread([this] { run(); });
     return {};
+  }
+
+  // Watches the connection to the IMPI server during the job (call before
+  // start(); the agent thread's loop owns the event). The server sends
+  // nothing between the dance and our FINI, so readiness means it closed or
+  // died: that ends the job like a lost peer host (the fault matrix
+  // asks every client to end within seconds, naming what died). Bytes are
+  // only peeked at, never consumed: finish() still owns the connection.
+  void watch_server(int fd, std::string name) {
+    server_fd_ = fd;
+    server_name_ = std::move(name);
   }
 
   // Removes the socket and its directory (idempotent; any thread).
@@ -127,7 +148,9 @@ class HostAgent {
 
   base::Status listen_socket() {
     const char *tmp = std::getenv("TMPDIR");
-    std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/impi-agent.XXXXXX";
+    // Named like a session directory, so that the next impirun sweeps it
+    // if this one is killed outright (sweep_dead_sessions).
+    std::string tmpl = fmt::format("{}/impirun.{}.agent-XXXXXX", tmp && *tmp ? tmp : "/tmp", ::getpid());
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (!::mkdtemp(buf.data())) return {base::Errc::io_error, fmt::format("mkdtemp: {}", std::strerror(errno))};
@@ -190,6 +213,7 @@ class HostAgent {
       }
     }
     pending_.clear();
+    server_ev_.reset();
     accept_ev_.reset();
     finish_ev_.reset();
     router_.reset();
@@ -205,6 +229,20 @@ class HostAgent {
       self->finishing_ = true;
       self->router_->finish();
     }
+  }
+
+  static void on_server(evutil_socket_t fd, short, void *arg) {
+    auto *self = static_cast<HostAgent *>(arg);
+    char c;
+    ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    self->server_ev_.reset();  // once: closed, failed, or bytes that finish() will judge
+    if (n > 0 || self->finishing_) return;
+    std::string why = n == 0 ? "closed its connection" : fmt::format("connection failed ({})", std::strerror(errno));
+    base::log_error("the IMPI server {} {} during the job; the job cannot finish without it; ending it",
+                    self->server_name_, why);
+    if (!self->error_) self->error_ = base::Status{base::Errc::io_error, "the IMPI server was lost"};
+    ::kill(::getpid(), SIGTERM);
   }
 
   static void on_accept(evutil_socket_t fd, short, void *arg) {
@@ -250,7 +288,10 @@ class HostAgent {
 
   std::unique_ptr<event_base, void (*)(event_base *)> base_{nullptr, event_base_free};
   std::unique_ptr<transport::wire::AgentRouter> router_;
-  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free}, finish_ev_{nullptr, event_free};
+  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free}, finish_ev_{nullptr, event_free},
+      server_ev_{nullptr, event_free};
+  std::string server_name_;
+  int server_fd_ = -1;
   std::map<int, std::unique_ptr<Pending>> pending_;
   base::Fd listener_, finish_r_, finish_w_;
   std::string dir_, path_;

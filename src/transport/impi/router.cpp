@@ -191,7 +191,7 @@ void AgentRouter::link_failed(Link &l, const Status &s) {
   l.fd.reset();
   for (auto &o : l.out) channels_[static_cast<std::size_t>(o.host)]->consumed(o.local, o.remote, o.header);
   l.out.clear();
-  on_error_(s);
+  (on_link_error_ ? on_link_error_ : on_error_)(s);
 }
 
 void AgentRouter::finish() {

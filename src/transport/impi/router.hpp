@@ -52,6 +52,10 @@ class AgentRouter {
   AgentRouter(const AgentRouter &) = delete;
   AgentRouter &operator=(const AgentRouter &) = delete;
 
+  // A failed local link (a proc died or broke the protocol) goes here
+  // instead of `on_error`, when set: the launcher judges a proc's fate by
+  // its exit, while a broken channel means a whole host is lost.
+  void set_link_error_handler(std::function<void(const base::Status &)> f) { on_link_error_ = std::move(f); }
   // The channel to `host` (from the dance).
   void add_channel(int host, base::Fd fd);
   // The link of our proc `proc` (an IMPI proc index on this host).
@@ -94,7 +98,7 @@ class AgentRouter {
   event_base *base_;
   ChannelConfig cfg_;
   JobLayout layout_;
-  std::function<void(const base::Status &)> on_error_;
+  std::function<void(const base::Status &)> on_error_, on_link_error_;
   std::vector<std::size_t> dense_;                     // proc -> index among its host's procs
   std::vector<std::vector<std::size_t>> members_;      // host -> its procs, by dense index
   std::vector<std::unique_ptr<HostChannel>> channels_;  // by host
