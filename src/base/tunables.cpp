@@ -13,6 +13,9 @@ constexpr Tunable kTable[] = {
     {"ackmark", "IMPI_ACKMARK", "10",
      "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); "
      "10 as LAM/MPI"},
+    {"agent_queue_bytes", "IMPI_AGENT_QUEUE_BYTES", "67108864",
+     "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer host (held by "
+     "flow control or a full socket) exceed this many bytes; resume at half (0: no limit)"},
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
      "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},
@@ -62,6 +65,9 @@ constexpr Tunable kTable[] = {
     {"peer_death_wait_ms", "IMPI_PEER_DEATH_WAIT_MS", "10000",
      "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long "
      "for the launcher to end the job (and name that peer) before failing ourselves"},
+    {"peer_stall_s", "IMPI_PEER_STALL_S", "10",
+     "IMPI host agent: a peer host that takes none of our data for this many seconds while we have some "
+     "to send has stopped reading; its channel is closed and the job ends, naming it (0: wait for ever)"},
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},

@@ -10,8 +10,15 @@
 // Packets are parsed here from raw bytes at the spec's offsets, not with
 // the library's codec, so a codec bug cannot hide itself.
 //
-// Usage: fake_host SERVER_HOST:PORT ; prints "fake host: ok" on success.
+// Usage: fake_host SERVER_HOST:PORT [MODE] ; prints "fake host: ok" on success.
+// MODE (fault injection; the real side must end its job, naming this host):
+//   stall  after the dance, never read the channel again (its TCP window
+//          fills), and stay connected for 60 s;
+//   reset  read about 1 MB of packets, then reset the connection (RST).
+// Both advertise datalen 65536, ackmark 1000, hiwater 100000, so that the
+// real side can fill the window.
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <array>
@@ -417,10 +424,14 @@ void script(Peer &p) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: fake_host SERVER_HOST:PORT\n");
+  std::string mode = argc == 3 ? argv[2] : "script";
+  if (argc < 2 || argc > 3 || (mode != "script" && mode != "stall" && mode != "reset")) {
+    std::fprintf(stderr, "usage: fake_host SERVER_HOST:PORT [stall|reset]\n");
     return 2;
   }
+  bool fault = mode != "script";
+  std::uint32_t datalen = fault ? 65536 : kDatalen, ackmark = fault ? 1000 : kAckmark,
+                hiwater = fault ? 100000 : kHiwater;
   auto server = net::parse_endpoint(argv[1]);
   if (!server) fail("%s", server.message().c_str());
   auto auth = auth_from_env([](const char *n) -> const char * { return std::getenv(n); });
@@ -433,22 +444,48 @@ int main(int argc, char **argv) {
   auto addr = wire::parse_address(client->address());
   if (!addr) fail("%s", addr.message().c_str());
   ClientAdvert a;
-  a.datalen = kDatalen;
+  a.datalen = datalen;
   HostAdvert h;
   h.address = *addr;
   h.port = *port;
   h.nprocs = 1;
-  h.ackmark = kAckmark;
-  h.hiwater = kHiwater;
+  h.ackmark = ackmark;
+  h.hiwater = hiwater;
   a.hosts.push_back(h);
   a.procs.push_back({*addr, static_cast<std::int64_t>(::getpid())});
   auto job = client->exchange(a, deadline);
   if (!job) fail("startup: %s", job.message().c_str());
-  if (job->maxdatalen != kDatalen || job->ackmark != kAckmark || job->hiwater != kHiwater || job->procs.size() != 2)
+  if (job->maxdatalen != datalen || job->ackmark != ackmark || job->hiwater != hiwater || job->procs.size() != 2)
     fail("the job is not what the test needs (datalen %u ackmark %u hiwater %u, %zu procs)", job->maxdatalen,
          job->ackmark, job->hiwater, job->procs.size());
   auto channels = client->dance(*job, deadline);
   if (!channels) fail("dance: %s", channels.message().c_str());
+  if (mode == "stall") {  // take nothing more; the real side must give up on us
+    std::printf("fake host: stalling\n");
+    std::fflush(stdout);
+    ::sleep(60);
+    return 0;
+  }
+  if (mode == "reset") {
+    int fd = (*channels)[0].get();
+    std::vector<std::uint8_t> buf(65536);
+    std::size_t got = 0;
+    auto until = Clock::now() + std::chrono::seconds(30);
+    while (got < (1u << 20) && Clock::now() < until) {
+      pollfd pf{fd, POLLIN, 0};
+      if (::poll(&pf, 1, 100) <= 0) continue;
+      ssize_t k = ::read(fd, buf.data(), buf.size());
+      if (k <= 0) fail("the real host closed the channel first");
+      got += static_cast<std::size_t>(k);
+    }
+    linger l{1, 0};  // close with RST
+    ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    (*channels)[0].reset();
+    std::printf("fake host: reset after %zu bytes\n", got);
+    std::fflush(stdout);
+    ::sleep(30);
+    return 0;
+  }
   Peer p;
   p.fd = (*channels)[0].get();
   p.me = id_of(job->procs[1].id);

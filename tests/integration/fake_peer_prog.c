@@ -32,6 +32,15 @@ int main(int argc, char **argv) {
   int rank, size, count, flag;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc > 1 && !strcmp(argv[1], "flood")) {
+    /* Fault tests: stream 64 KiB messages to rank 1 (fake_host stall|reset),
+       which never receives them; the job must end on its own. */
+    static unsigned char big[65536];
+    for (int i = 0; i < 1000; ++i) MPI_Send(big, (int)sizeof big, MPI_BYTE, 1, i, MPI_COMM_WORLD);
+    fprintf(stderr, "rank 0: 1000 messages went to a peer that reads nothing\n");
+    MPI_Finalize();
+    return 1;
+  }
   if (rank != 0 || size != 2) {
     fprintf(stderr, "fake_peer_prog runs as rank 0 of 2 (got %d of %d)\n", rank, size);
     MPI_Abort(MPI_COMM_WORLD, 2);

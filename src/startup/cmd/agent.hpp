@@ -82,7 +82,9 @@ class HostAgent {
     finish_w_.reset(p[1]);
     base_.reset(event_base_new());
     router_ = std::make_unique<tw::AgentRouter>(
-        base_.get(), tw::ChannelConfig{job.maxdatalen, job.ackmark, job.hiwater, ""}, layout,
+        base_.get(), tw::ChannelConfig{job.maxdatalen, job.ackmark, job.hiwater, "",
+                                            static_cast<int>(base::get_int("peer_stall_s")),
+                                            static_cast<std::size_t>(base::get_int("agent_queue_bytes"))}, layout,
         [this](const base::Status &s) {
           if (!error_) error_ = s;
           base::log_error("host agent: {}", s.message());

@@ -27,15 +27,38 @@ HostChannel::HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::
     : base_(base), fd_(std::move(fd)), cfg_(std::move(cfg)), nremote_(nremote),
       local_(std::move(local)), remote_(std::move(remote)), deliver_(std::move(deliver)),
       closed_cb_(std::move(closed)), reader_(cfg_.maxdatalen),
-      flow_(nlocal, FlowControl(cfg_.ackmark, cfg_.hiwater, nremote)) {
+      flow_(nlocal, FlowControl(cfg_.ackmark, cfg_.hiwater, nremote)), bytes_from_(nlocal, 0),
+      over_(nlocal, false) {
   int fl = ::fcntl(fd_.get(), F_GETFL);
   ::fcntl(fd_.get(), F_SETFL, fl | O_NONBLOCK);
   rev_.reset(event_new(base_, fd_.get(), EV_READ | EV_PERSIST, &HostChannel::on_event, this));
   wev_.reset(event_new(base_, fd_.get(), EV_WRITE | EV_PERSIST, &HostChannel::on_event, this));
   event_add(rev_.get(), nullptr);
+  if (cfg_.stall_s > 0) stall_ev_.reset(evtimer_new(base_, &HostChannel::on_stall_check, this));
 }
 
 HostChannel::~HostChannel() = default;
+
+void HostChannel::arm_stall_check(std::chrono::steady_clock::duration after) {
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(after).count();
+  if (us < 1000) us = 1000;
+  timeval tv{static_cast<time_t>(us / 1000000), static_cast<suseconds_t>(us % 1000000)};
+  evtimer_add(stall_ev_.get(), &tv);
+}
+
+void HostChannel::on_stall_check(evutil_socket_t, short, void *self) {
+  auto *c = static_cast<HostChannel *>(self);
+  if (c->closed_ || !c->writing_) return;  // output drained since: nothing to judge
+  auto limit = std::chrono::seconds(c->cfg_.stall_s);
+  auto idle = std::chrono::steady_clock::now() - c->last_write_;
+  if (idle < limit) {
+    c->arm_stall_check(limit - idle);
+    return;
+  }
+  c->fail({Errc::timeout, fmt::format("{} took none of our data for {} s (it stopped reading its channel); "
+                                      "closing the channel",
+                                      c->cfg_.peer, c->cfg_.stall_s)});
+}
 
 void HostChannel::on_event(evutil_socket_t, short what, void *self) {
   auto *c = static_cast<HostChannel *>(self);
@@ -58,6 +81,8 @@ Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
   Out o{encode(p), p.type};
   o.bytes.insert(o.bytes.end(), data.begin(), data.end());
   auto &pq = pairs_[{src, dest}];
+  bytes_from_[src] += o.bytes.size();
+  if (limit_ > 0 && bytes_from_[src] > limit_) over_[src] = true;
   pq.q.push_back(std::move(o));
   ++queued_;
   if (!pq.listed) {
@@ -106,6 +131,11 @@ void HostChannel::fill_output() {
     --queued_;
     flow_[key.first].sent(key.second, o.type);
     out_.insert(out_.end(), o.bytes.begin(), o.bytes.end());
+    bytes_from_[key.first] -= o.bytes.size();
+    if (over_[key.first] && bytes_from_[key.first] <= limit_ / 2) {
+      over_[key.first] = false;
+      if (on_room_) on_room_(key.first);
+    }
     if (pq.q.empty())
       pq.listed = false;
     else
@@ -123,8 +153,17 @@ void HostChannel::fill_output() {
 void HostChannel::update_write_interest() {
   if (closed_) return;
   bool want = out_off_ < out_.size();
-  if (want && !writing_) event_add(wev_.get(), nullptr);
-  if (!want && writing_) event_del(wev_.get());
+  if (want && !writing_) {
+    event_add(wev_.get(), nullptr);
+    if (stall_ev_) {
+      last_write_ = std::chrono::steady_clock::now();
+      arm_stall_check(std::chrono::seconds(cfg_.stall_s));
+    }
+  }
+  if (!want && writing_) {
+    event_del(wev_.get());
+    if (stall_ev_) evtimer_del(stall_ev_.get());
+  }
   writing_ = want;
 }
 
@@ -138,6 +177,7 @@ void HostChannel::on_writable() {
       return;
     }
     out_off_ += static_cast<std::size_t>(n);
+    if (stall_ev_) last_write_ = std::chrono::steady_clock::now();
     if (out_off_ == out_.size()) fill_output();  // more may be sendable now
   }
   update_write_interest();
@@ -235,6 +275,7 @@ void HostChannel::fail(const Status &s) {
   if (!result.ok()) base::log_debug("channel to {}: {}", cfg_.peer, result.message());
   rev_.reset();
   wev_.reset();
+  stall_ev_.reset();
   fd_.reset();
   closed_cb_(result);
 }

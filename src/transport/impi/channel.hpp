@@ -25,6 +25,7 @@
 
 #include <event2/event.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -47,6 +48,14 @@ struct ChannelConfig {
   std::uint32_t maxdatalen = 0;
   std::uint32_t ackmark = 1, hiwater = 1;  // the job-wide minima
   std::string peer;                        // "host 1", for messages
+  // A peer that takes none of our bytes for this long while we have some
+  // to send has stopped reading (a healthy IMPI host always reads: flow
+  // control bounds what it must buffer): the channel fails, naming it.
+  // 0: wait for ever.
+  int stall_s = 0;
+  // The agent's router stops reading a proc's link while that proc's
+  // packets queued in one channel exceed this many bytes (0: no limit).
+  std::size_t queue_limit = 0;
 };
 
 class HostChannel {
@@ -81,6 +90,16 @@ class HostChannel {
   // `p` is the packet as delivered (local proc `local` got it from `remote`).
   void consumed(std::size_t local, std::size_t remote, const Packet &p);
   bool is_closed() const { return closed_; }
+  // Backpressure on the agent's memory: once the packets local proc `src`
+  // has queued here (waiting for flow control or the socket) pass `limit`
+  // bytes, over_limit(src) is true until they fall to half of it; then
+  // `on_room(src)` is called. The router stops reading that proc's link
+  // meanwhile.
+  void set_backpressure(std::size_t limit, std::function<void(std::size_t src)> on_room) {
+    limit_ = limit;
+    on_room_ = std::move(on_room);
+  }
+  bool over_limit(std::size_t src) const { return src < over_.size() && over_[src]; }
   // Packets waiting (flow control or socket) and bytes not yet written.
   std::size_t queued_packets() const { return queued_; }
 
@@ -101,6 +120,8 @@ class HostChannel {
   void update_write_interest();
   void fail(const base::Status &s);
   void maybe_close();
+  static void on_stall_check(evutil_socket_t, short, void *self);
+  void arm_stall_check(std::chrono::steady_clock::duration after);
 
   event_base *base_;
   base::Fd fd_;
@@ -109,7 +130,9 @@ class HostChannel {
   Resolve local_, remote_;
   Deliver deliver_;
   Closed closed_cb_;
-  std::unique_ptr<event, void (*)(event *)> rev_{nullptr, event_free}, wev_{nullptr, event_free};
+  std::unique_ptr<event, void (*)(event *)> rev_{nullptr, event_free}, wev_{nullptr, event_free},
+      stall_ev_{nullptr, event_free};
+  std::chrono::steady_clock::time_point last_write_{};  // last progress while output waits
   PacketReader reader_;
   std::vector<FlowControl> flow_;              // per local proc, indexed by remote proc
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
@@ -121,6 +144,10 @@ class HostChannel {
   bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
   bool writing_ = false;
   bool defer_acks_ = false;
+  std::vector<std::size_t> bytes_from_;  // per local proc: queued packet bytes
+  std::vector<bool> over_;               // per local proc: over limit_, not yet back to half
+  std::size_t limit_ = 0;                // 0: no limit
+  std::function<void(std::size_t)> on_room_;
 };
 
 }  // namespace impi::transport::wire

@@ -57,6 +57,22 @@ void AgentRouter::add_channel(int host, base::Fd fd) {
         if (!s.ok()) on_error_(s);
       });
   channels_[h]->defer_acks();
+  // on_room comes from inside the channel's output loop: resume from the
+  // event loop, not re-entrantly.
+  channels_[h]->set_backpressure(cfg_.queue_limit, [this](std::size_t src) {
+    if (src < links_.size() && links_[src] && links_[src]->resume_ev) event_active(links_[src]->resume_ev.get(), EV_TIMEOUT, 1);
+  });
+}
+
+void AgentRouter::resume(std::size_t dense) {
+  if (dense >= links_.size() || !links_[dense]) return;
+  Link &l = *links_[dense];
+  if (!l.paused || l.closed) return;
+  for (auto &c : channels_)
+    if (c && c->over_limit(dense)) return;  // still held by another channel
+  l.paused = false;
+  if (!route_packets(l)) return;  // what was read before the pause
+  event_add(l.rev.get(), nullptr);
 }
 
 Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
@@ -74,6 +90,12 @@ Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
   ::fcntl(l.fd.get(), F_SETFL, ::fcntl(l.fd.get(), F_GETFL) | O_NONBLOCK);
   l.rev.reset(event_new(base_, l.fd.get(), EV_READ | EV_PERSIST, &AgentRouter::on_link_event, &l));
   l.wev.reset(event_new(base_, l.fd.get(), EV_WRITE | EV_PERSIST, &AgentRouter::on_link_event, &l));
+  l.resume_ev.reset(evtimer_new(
+      base_, [](evutil_socket_t, short, void *arg) {
+        auto &lk = *static_cast<Link *>(arg);
+        lk.router->resume(lk.router->dense_[lk.proc]);
+      },
+      &l));
   event_add(l.rev.get(), nullptr);
   if (!l.out.empty()) {
     l.writing = true;
@@ -90,7 +112,7 @@ void AgentRouter::on_link_event(evutil_socket_t, short what, void *arg) {
 
 void AgentRouter::link_readable(Link &l) {
   std::byte buf[65536];
-  for (int i = 0; i < 16 && !l.closed; ++i) {
+  for (int i = 0; i < 16 && !l.closed && !l.paused; ++i) {
     ssize_t n = ::recv(l.fd.get(), buf, sizeof buf, 0);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return;
@@ -107,32 +129,47 @@ void AgentRouter::link_readable(Link &l) {
     }
     ++activity_;
     l.reader->feed(std::span(buf, static_cast<std::size_t>(n)));
-    while (auto item = l.reader->next()) {
-      if (!item->ok()) {
-        link_failed(l, {Errc::protocol_error, fmt::format("proc {}: {}", l.proc, item->message())});
-        return;
-      }
-      auto &it = item->value();
-      const Packet &p = it.header;
-      auto dest = proc_of(p.dest);
-      if (!(p.src == layout_.procs[l.proc]) || !dest || p.type == PacketType::protoack ||
-          p.type == PacketType::fini) {
-        link_failed(l, {Errc::protocol_error,
-                        fmt::format("proc {} sent a packet it may not send ({})", l.proc, describe(p))});
-        return;
-      }
-      auto host = static_cast<std::size_t>(layout_.host_of[*dest]);
-      if (host == static_cast<std::size_t>(layout_.my_host) || !channels_[host]) {
-        link_failed(l, {Errc::protocol_error,
-                        fmt::format("proc {} sent a packet to proc {}, which no channel reaches", l.proc, *dest)});
-        return;
-      }
-      if (auto s = channels_[host]->send(dense_[l.proc], dense_[*dest], p, it.data); !s.ok()) {
-        on_error_(s);
-        return;
-      }
+    if (!route_packets(l)) return;
+  }
+}
+
+bool AgentRouter::route_packets(Link &l) {
+  while (auto item = l.reader->next()) {
+    if (!item->ok()) {
+      link_failed(l, {Errc::protocol_error, fmt::format("proc {}: {}", l.proc, item->message())});
+      return false;
+    }
+    auto &it = item->value();
+    const Packet &p = it.header;
+    auto dest = proc_of(p.dest);
+    if (!(p.src == layout_.procs[l.proc]) || !dest || p.type == PacketType::protoack ||
+        p.type == PacketType::fini) {
+      link_failed(l, {Errc::protocol_error,
+                      fmt::format("proc {} sent a packet it may not send ({})", l.proc, describe(p))});
+      return false;
+    }
+    auto host = static_cast<std::size_t>(layout_.host_of[*dest]);
+    if (host == static_cast<std::size_t>(layout_.my_host) || !channels_[host]) {
+      link_failed(l, {Errc::protocol_error,
+                      fmt::format("proc {} sent a packet to proc {}, which no channel reaches", l.proc, *dest)});
+      return false;
+    }
+    auto src = dense_[l.proc];
+    if (auto s = channels_[host]->send(src, dense_[*dest], p, it.data); !s.ok()) {
+      on_error_(s);
+      return false;
+    }
+    if (channels_[host]->over_limit(src)) {
+      // Backpressure: the rest stays in the reader and the socket, so the
+      // proc's writes wait instead of this agent's memory growing.
+      l.paused = true;
+      event_del(l.rev.get());
+      base::log_debug("proc {}'s link paused: over {} bytes queued for {}", l.proc, cfg_.queue_limit,
+                      layout_.host_names.size() > host ? layout_.host_names[host] : std::to_string(host));
+      return false;
     }
   }
+  return true;
 }
 
 void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const Packet &p,

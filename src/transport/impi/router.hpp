@@ -86,10 +86,14 @@ class AgentRouter {
     std::deque<Out> out;
     std::size_t off = 0;  // bytes of out.front() already written
     bool writing = false, closed = false;
+    bool paused = false;  // not read while a channel holds too much of its output
+    std::unique_ptr<event, void (*)(event *)> resume_ev{nullptr, event_free};
     AgentRouter *router = nullptr;
   };
   static void on_link_event(evutil_socket_t, short what, void *arg);
   void link_readable(Link &l);
+  bool route_packets(Link &l);  // false: paused or failed
+  void resume(std::size_t dense);
   void link_writable(Link &l);
   void link_failed(Link &l, const base::Status &s);
   void deliver(int host, std::size_t local, std::size_t remote, const Packet &p, std::vector<std::byte> data);

@@ -4,6 +4,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <thread>
@@ -44,12 +45,19 @@ struct Proc {
     p.srqid = seq;
     auto b = encode(p);
     for (std::uint32_t i = 0; i < len; ++i) b.push_back(static_cast<std::byte>(seq + i + from));
+    outbox.insert(outbox.end(), b.begin(), b.end());
+    flush();
+  }
+  // What the link did not take waits here, as in a real proc.
+  std::vector<std::byte> outbox;
+  void flush() {
     std::size_t off = 0;
-    while (off < b.size()) {
-      ssize_t n = ::send(fd.get(), b.data() + off, b.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) off += static_cast<std::size_t>(n);
-      else return;  // (the tests keep the volume below the socket buffers)
+    while (off < outbox.size()) {
+      ssize_t n = ::send(fd.get(), outbox.data() + off, outbox.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n <= 0) break;
+      off += static_cast<std::size_t>(n);
     }
+    outbox.erase(outbox.begin(), outbox.begin() + static_cast<long>(off));
   }
   void pump() {
     std::byte buf[65536];
@@ -72,8 +80,8 @@ struct TwoAgents {
   std::vector<std::string> errors;
   std::unique_ptr<AgentRouter> a, b;
   Proc p0, p1, p2;
-  TwoAgents() {
-    ChannelConfig cfg{32, 2, 2, ""};
+  explicit TwoAgents(std::size_t queue_limit = 0) {
+    ChannelConfig cfg{32, 2, 2, "", 0, queue_limit};
     auto err = [this](const impi::base::Status &s) { errors.push_back(s.message()); };
     a = std::make_unique<AgentRouter>(loop.base, cfg, layout(0), err);
     b = std::make_unique<AgentRouter>(loop.base, cfg, layout(1), err);
@@ -163,6 +171,38 @@ TEST_CASE("router: a proc that does not read holds back its senders, not the age
     t.p2.pump();
     return t.p2.got.size() == kN;
   }));
+  for (std::size_t i = 0; i < t.p2.got.size(); ++i)
+    if (t.p2.got[i].header.srqid != i) FAIL("packet " << i << " out of order");
+  CHECK(t.a->queued_to(1) == 0);
+  CHECK(t.errors.empty());
+}
+
+TEST_CASE("router: a channel's queue is bounded; the proc's link waits, and nothing is lost", "[router]") {
+  // As above, with a 8 KiB limit on what agent A queues for one proc: A
+  // stops reading proc 0's link instead, so the backlog stays in proc 0.
+  constexpr std::size_t kLimit = 8192, kPacket = 128 + 32;
+  TwoAgents t(kLimit);
+  constexpr int kN = 4000;
+  for (int i = 0; i < kN; ++i) {
+    t.p0.send(0, 2, static_cast<std::uint64_t>(i), 32);
+    if (i % 64 == 0) event_base_loop(t.loop.base, EVLOOP_NONBLOCK);
+  }
+  std::size_t most = 0;
+  t.loop.run_until([&] {
+    most = std::max(most, t.a->queued_to(1));
+    t.p0.flush();
+    return false;
+  }, 300);
+  CHECK(most > 0);
+  CHECK(most * kPacket <= kLimit + kPacket);  // the agent's queue for that proc
+  CHECK(!t.p0.outbox.empty());                // the rest waits in the proc
+  REQUIRE(t.loop.run_until([&] {
+    most = std::max(most, t.a->queued_to(1));
+    t.p0.flush();
+    t.p2.pump();
+    return t.p2.got.size() == kN;
+  }));
+  CHECK(most * kPacket <= kLimit + kPacket);
   for (std::size_t i = 0; i < t.p2.got.size(); ++i)
     if (t.p2.got[i].header.srqid != i) FAIL("packet " << i << " out of order");
   CHECK(t.a->queued_to(1) == 0);
