@@ -108,7 +108,7 @@ std::uint32_t handler_index(MPI_Comm comm) {
     ::_exit(code ? code : 1);
   }
   base::log_error("{} (error class {}; MPI_ERRORS_ARE_FATAL)", msg, code);
-  rt.abort(code, msg);
+  rt.abort(code, "impi fatal: " + msg);
 }
 
 }  // namespace

@@ -98,6 +98,9 @@ constexpr Tunable kTable[] = {
     {"tag_ub", "IMPI_TAG_UB", "2147483647",
      "IMPI client: C_TAGUB; the job uses the minimum over clients, which must be at least "
      "32767"},
+    {"unexpected_limit_bytes", "IMPI_UNEXPECTED_LIMIT_BYTES", "1073741824",
+     "bytes of unexpected messages (arrived, not yet matched by a receive) one process may buffer from one "
+     "sender; past it the job ends with a message naming both ranks, instead of exhausting memory (0: no limit)"},
     {"verbose", "IMPI_VERBOSE", "0", "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
 };
 }  // namespace

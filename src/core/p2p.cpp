@@ -1,5 +1,7 @@
 #include "core/p2p.hpp"
 
+#include "core/runtime.hpp"
+
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -432,7 +434,31 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
   unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
                          std::vector<std::byte>(payload.begin(), payload.end()),
                          h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0, 0});
+  charge_unexpected(unexpected_.back(), p.world < 0 ? me_ : p.world, payload.size());
   if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
+}
+
+void P2P::charge_unexpected(Unexpected &u, int from_world, std::size_t n) {
+  static const auto limit = static_cast<std::size_t>(base::get_int("unexpected_limit_bytes"));
+  u.from_world = from_world;
+  if (limit == 0 || n == 0) return;
+  u.counted += n;
+  auto &total = unexpected_bytes_[from_world];
+  total += n;
+  if (total <= limit) return;
+  std::string who = dyn(from_world) ? "a process of another job" : fmt::format("rank {}", from_world);
+  Runtime::instance().abort(
+      1, fmt::format("impi fatal: rank {}: the messages from {} that no receive has matched yet hold more than {} bytes "
+                     "(IMPI_UNEXPECTED_LIMIT_BYTES). That limit keeps a receiver that falls behind from "
+                     "exhausting memory: post the receives earlier, or raise it (0: no limit)",
+                     me_, who, limit));
+}
+
+void P2P::release_unexpected(const Unexpected &u) {
+  if (u.counted == 0) return;
+  auto it = unexpected_bytes_.find(u.from_world);
+  if (it == unexpected_bytes_.end()) return;
+  it->second -= std::min(it->second, u.counted);
 }
 
 void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
@@ -449,6 +475,7 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
   } else {
     Unexpected &u = *in.unexpected;
     u.data.insert(u.data.end(), payload.begin(), payload.end());
+    charge_unexpected(u, u.from_world, payload.size());
     if (static_cast<std::int64_t>(u.data.size()) >= u.msg_len) {
       u.complete = true;
       in = {};
@@ -558,6 +585,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   r->msg_len = u->msg_len;
   if (u->ext32) {  // from another client: its first packet
     start_remote_recv(r, u->remote_src, u->remote_srqid, u->remote_sync, u->msg_len, u->data);
+    release_unexpected(*u);
     from.erase(u);
     return;
   }
@@ -565,6 +593,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
     read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len, u->sync_id);
     matched(u->peer_local, u->sync_id, u->self_sync);
     finish_recv(*r);
+    release_unexpected(*u);
     from.erase(u);
     return;
   }
@@ -581,6 +610,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
       if (in->ring && in->ring->incoming.active && !in->ring->incoming.to_request && in->ring->incoming.unexpected == u)
         in->ring->incoming = {r, {}, true, true};
   }
+  release_unexpected(*u);
   from.erase(u);
 }
 

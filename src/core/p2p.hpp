@@ -401,6 +401,8 @@ class P2P {
     bool remote_sync = false;     // a DATASYNC: SYNCACK to remote_src on match
     std::uint64_t remote_srqid = 0;  // the sender's pk_srqid (SYNCACK, CANCEL)
     transport::wire::ProcId remote_src{};
+    int from_world = -1;          // the sender (world index), for the unexpected-bytes limit
+    std::size_t counted = 0;      // bytes of `data` charged to it
   };
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;                   // matched receive, or
@@ -619,6 +621,12 @@ class P2P {
   std::vector<int> local_of_world_;    // world rank -> local rank or -1
   std::deque<RequestPtr> posted_;  // a deque: no allocation per posted receive
   std::list<Unexpected> unexpected_;
+  // Unexpected bytes buffered per sender (world index), against the
+  // unexpected_limit_bytes tunable: past it the job ends with a clear
+  // message instead of this process exhausting memory.
+  std::unordered_map<int, std::size_t> unexpected_bytes_;
+  void charge_unexpected(Unexpected &u, int from_world, std::size_t n);
+  void release_unexpected(const Unexpected &u);
   std::list<Unexpected> claimed_;  // taken by MPI_Mprobe/Improbe, awaiting MPI_Mrecv
   std::uint64_t next_id_ = 1;
   std::vector<RequestPtr> awaiting_ack_;  // synchronous sends (few at a time)

@@ -388,6 +388,7 @@ void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
       for (auto it = unexpected_.end(); it != unexpected_.begin();) {
         --it;
         if (it->ext32 && it->remote_srqid == p.srqid && it->remote_src == p.src) {
+          release_unexpected(*it);
           unexpected_.erase(it);
           send_control(PacketType::cancelyes, p.src, p.srqid);
           return;
@@ -472,7 +473,12 @@ void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
   u.remote_sync = sync;
   u.remote_srqid = p.srqid;
   u.remote_src = p.src;
+  std::size_t n = u.data.size();
   unexpected_.push_back(std::move(u));
+  int from = -1;
+  for (std::size_t w = 0; w < ids_.size() && from < 0; ++w)
+    if (ids_[w] == p.src) from = static_cast<int>(w);
+  charge_unexpected(unexpected_.back(), from, n);
 }
 
 }  // namespace impi::core

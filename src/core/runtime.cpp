@@ -204,7 +204,8 @@ void Runtime::abort(int code, std::string_view why) {
   if (pm_ && !pm_->job().singleton) {
     pm_->abort(code, why);  // the launcher ends the job (us included)
   } else {
-    base::log_error("{}", why);
+    constexpr std::string_view kFatal = "impi fatal: ";
+    base::log_error("{}", why.rfind(kFatal, 0) == 0 ? why.substr(kFatal.size()) : why);
   }
   ::_exit(code & 0xff);
 }

@@ -37,7 +37,9 @@ class Runtime {
   // MPI_Init_thread: returns the level provided.
   base::Result<int> init(int required_thread_level);
   base::Status finalize();
-  // Ends the whole job with `code`; does not return.
+  // Ends the whole job with `code`; does not return. A `why` that starts
+  // with "impi fatal: " is the library's own reason (the launcher prints
+  // it as the failure); else it is MPI_Abort's.
   [[noreturn]] void abort(int code, std::string_view why);
 
   State state() const { return state_; }

@@ -48,6 +48,12 @@ JobOutcome::Verdict JobOutcome::on_abort(int rank, int code, const std::string &
 }
 
 JobOutcome::Verdict JobOutcome::on_abort(const std::string &who, int code, const std::string &msg) {
+  // The library ends the job itself on a fatal error (MPI_ERRORS_ARE_FATAL, a
+  // limit): it marks its reason, which is then the message.
+  constexpr std::string_view kFatal = "impi fatal: ";
+  if (msg.rfind(kFatal, 0) == 0)
+    return fail(code & 0xff, fmt::format("{} failed: {}; ending the job (exit code {})", who,
+                                         msg.substr(kFatal.size()), code & 0xff));
   std::string m = fmt::format("MPI_Abort was called by {} with error code {}", who, code);
   if (!msg.empty()) m += fmt::format(" ({})", msg);
   m += "; ending the job";

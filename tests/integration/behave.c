@@ -11,6 +11,9 @@
  *   behave output N          every rank prints N numbered lines, half to stderr
  *   behave collectives S     every rank loops Allreduce, Bcast and Barrier for S seconds
  *                            (rank 0's clock decides), printing "collectives running" once
+ *   behave flood N ROUNDS    rank 0 sends N 4 KiB messages (tag 1) then one with tag 2 to rank 1,
+ *                            ROUNDS times; rank 1 receives the tag-2 one first (so the others
+ *                            wait as unexpected messages), then the rest, checking contents
  *   behave prekill R         the proc whose launcher rank (PMIX_RANK) is R kills itself with
  *                            SIGKILL before MPI_Init; the others go on into MPI_Init
  * Ranks that are not R go on to MPI_Finalize, which waits for R. */
@@ -91,6 +94,31 @@ int main(int argc, char **argv) {
         fflush(stdout);
       }
     }
+  }
+  if (!strcmp(mode, "flood") && size >= 2 && rank < 2) {
+    static int buf[1024];
+    int n = who, rounds = arg > 0 ? arg : 1, r, k, j;
+    for (r = 0; r < rounds; ++r) {
+      if (rank == 0) {
+        for (k = 0; k < n; ++k) {
+          for (j = 0; j < 1024; ++j) buf[j] = r * 1000003 + k * 1024 + j;
+          MPI_Send(buf, 1024, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        }
+        MPI_Send(&n, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+      } else {
+        int got;
+        MPI_Recv(&got, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (k = 0; k < n; ++k) {
+          MPI_Recv(buf, 1024, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          for (j = 0; j < 1024; ++j)
+            if (buf[j] != r * 1000003 + k * 1024 + j) {
+              fprintf(stderr, "rank 1: round %d message %d word %d wrong\n", r, k, j);
+              MPI_Abort(MPI_COMM_WORLD, 4);
+            }
+        }
+      }
+    }
+    if (rank == 1) printf("rank 1 flood ok\n");
   }
   if (!strcmp(mode, "output")) {
     for (i = 0; i < who; ++i) fprintf(i % 2 ? stderr : stdout, "rank %d line %d\n", rank, i);

@@ -87,10 +87,15 @@ class HostAgent {
                                             static_cast<std::size_t>(base::get_int("agent_queue_bytes"))}, layout,
         [this](const base::Status &s) {
           if (!error_) error_ = s;
+          if (ending_) {  // echoes of the first failure (packets for the closed channel)
+            base::log_debug("host agent: {}", s.message());
+            return;
+          }
           base::log_error("host agent: {}", s.message());
           // During the job a broken channel (a peer host died) ends the job
           // here too: the launcher's loop takes SIGTERM as "end the job".
           if (!finishing_) {
+            ending_ = true;
             base::log_error("the job cannot go on without that host; ending it");
             ::kill(::getpid(), SIGTERM);
           }
@@ -239,7 +244,8 @@ class HostAgent {
     ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
     self->server_ev_.reset();  // once: closed, failed, or bytes that finish() will judge
-    if (n > 0 || self->finishing_) return;
+    if (n > 0 || self->finishing_ || self->ending_) return;
+    self->ending_ = true;
     std::string why = n == 0 ? "closed its connection" : fmt::format("connection failed ({})", std::strerror(errno));
     base::log_error("the IMPI server {} {} during the job; the job cannot finish without it; ending it",
                     self->server_name_, why);
@@ -300,6 +306,7 @@ class HostAgent {
   std::size_t nprocs_ = 0;
   std::thread thread_;
   std::atomic<bool> finishing_{false};
+  bool ending_ = false;  // the job is being ended (agent thread only)
   std::optional<base::Status> error_;
   net::Clock::time_point deadline_ = net::Clock::now() + std::chrono::hours(24 * 365);
 };
