@@ -365,6 +365,55 @@ proc_killed_startup)
   procs_gone "$behave prekill"
   leaves_nothing "${imp[@]}"
   ;;
+hostile_after_startup)
+  # After startup: a connection to a host's port (the dance is over: its
+  # listener is closed, the connection refused) and a command to the server
+  # announcing 2^31 bytes (closed with a message). The job is unaffected.
+  start_server 2 -v
+  IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 0 "$addr" -np 1 "$behave" sleep 3 > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 1 "$behave" sleep 3 > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  for _ in $(seq 200); do grep -q "^rank 0 started" "$work/c0.out" 2>/dev/null && break; sleep 0.05; done
+  hp=$(sed -n 's/^impi-job\[0\] host 0 client=0 addr=127.0.0.1 port=\([0-9]*\).*/\1/p' "$work/c0.out" | head -1)
+  [ -n "$hp" ] || fail "no host port in the job description"
+  if (exec 5<>/dev/tcp/127.0.0.1/$hp) 2>/dev/null; then fail "host 0's port still accepts connections after the dance"; fi
+  printf '\x41\x55\x54\x48\x7f\xff\xff\xff' > /dev/tcp/127.0.0.1/$(port_of)
+  wait_for $c0 20 || fail "client 0 failed"
+  wait_for $c1 20 || fail "client 1 failed"
+  wait_for $server_pid 10 || fail "server exited $?"
+  grep -q "command 0x41555448 announces 2147483647 payload bytes (limit 16777216); connection from 127.0.0.1:[0-9]* closed" \
+    "$work/server.err" || fail "no message for the oversized command"
+  grep -q "every client sent FINI" "$work/server.err" || fail "the job did not finish normally"
+  ;;
+proc_killed_transfer|server_killed_transfer)
+  # kill -9 of a proc of client 1, or of the server, while procs of two
+  # clients stream messages to each other.
+  use_sessions
+  start_server 2 -v
+  start_clients 2 2 "$burst" 100000002
+  for _ in $(seq 200); do grep -q "startup complete" "$work/server.err" 2>/dev/null && break; sleep 0.05; done
+  sleep 1.5  # messages are flowing
+  if [ $scenario = proc_killed_transfer ]; then
+    victim=$(pgrep -P "${imp[1]}" -f "burst_check" | head -1)
+    [ -n "$victim" ] || fail "no proc of client 1 found"
+    kill -9 "$victim"
+  else
+    pkill -9 -P $server_pid; kill -9 $server_pid
+  fi
+  ends_within 10 0 1
+  if [ $scenario = proc_killed_transfer ]; then
+    grep -q "rank [23] (pid $victim) was killed by signal 9" "$work/c1.err" || fail "client 1 does not name the rank"
+    grep -q "host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
+  else
+    for c in 0 1; do
+      grep -q "the IMPI server $addr closed its connection during the job" "$work/c$c.err" ||
+        fail "client $c does not name the lost server"
+    done
+  fi
+  procs_gone "$burst 100000002"
+  leaves_nothing "${imp[@]}"
+  ;;
 *) fail "unknown scenario $scenario" ;;
 esac
 echo "ok: $scenario"
