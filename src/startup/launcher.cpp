@@ -1224,7 +1224,10 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
     LocalJob local(opts, &job.value());
     rc = local.run();
   }
-  if (rc != 0) return rc;  // no FINI: the server reports our failure
+  if (rc != 0) {  // no FINI: the server reports our failure
+    if (agent.stop) agent.stop();
+    return rc;
+  }
   auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30), agent.close);
   if (!s.ok()) {
     base::log_error("shutdown: {}", s.message());

@@ -38,6 +38,9 @@ struct AgentHooks {
   ImpiClient::ChannelCloser close;
   // Optional: watch the server connection (fd, "address") during the job.
   std::function<void(int, std::string)> watch_server;
+  // Optional: after a failed job, end the agent without FINI (before the
+  // server connection it watches is closed).
+  std::function<void()> stop;
 };
 int run_client_job(const LaunchOptions &opts, const AgentHooks &agent = {});
 

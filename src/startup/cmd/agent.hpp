@@ -132,6 +132,17 @@ class HostAgent {
     server_name_ = std::move(name);
   }
 
+  // After a failed job: ends the agent thread at once, without FINI (the
+  // job is over; peers learn it from the closed channels), before the
+  // caller closes the descriptors the thread watches.
+  void stop() {
+    if (!thread_.joinable()) return;
+    stop_ = true;
+    request_finish();
+    thread_.join();
+    cleanup_socket();
+  }
+
   // Removes the socket and its directory (idempotent; any thread).
   void remove_socket() { cleanup_socket(); }
 
@@ -199,7 +210,7 @@ class HostAgent {
     const auto spin = std::chrono::microseconds(base::get_int("agent_spin_us"));
     std::uint64_t seen = router_->activity();
     auto busy_until = net::Clock::now();
-    while (!(finishing_ && router_->all_closed()) && !(finishing_ && error_)) {
+    while (!stop_ && !(finishing_ && router_->all_closed()) && !(finishing_ && error_)) {
       auto now = net::Clock::now();
       if (finishing_ && now > deadline_) {
         error_ = base::Status{base::Errc::timeout, "the host channels did not close in time (no FINI)"};
@@ -232,6 +243,7 @@ class HostAgent {
     char c;
     while (::read(fd, &c, 1) > 0) {
     }
+    if (self->stop_) return;
     if (!self->finishing_) {
       self->finishing_ = true;
       self->router_->finish();
@@ -305,7 +317,7 @@ class HostAgent {
   std::string dir_, path_;
   std::size_t nprocs_ = 0;
   std::thread thread_;
-  std::atomic<bool> finishing_{false};
+  std::atomic<bool> finishing_{false}, stop_{false};
   bool ending_ = false;  // the job is being ended (agent thread only)
   std::optional<base::Status> error_;
   net::Clock::time_point deadline_ = net::Clock::now() + std::chrono::hours(24 * 365);

@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
       hooks.close = [](std::vector<impi::base::Fd> &, const impi::startup::ImpiJob &,
                        impi::startup::net::Clock::time_point deadline) { return agent.close(deadline); };
       hooks.watch_server = [](int fd, std::string name) { agent.watch_server(fd, std::move(name)); };
+      hooks.stop = [] { agent.stop(); };
       rc = run_client_job(o, hooks);
       agent.remove_socket();  // also after a failed job
     }
