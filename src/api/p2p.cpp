@@ -221,6 +221,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
   }
   auto &rt = impi::core::Runtime::instance();
   if (rt.p2p().remote(t.world)) {  // another IMPI client: through the host agent
+    rt.p2p().wait_link_room();
     auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
     if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
     out = std::move(r.value());
@@ -506,6 +507,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   bool sent = dest == MPI_PROC_NULL ||
               p.send_now(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
   if (!sent && p.remote(t.world)) {
+    p.wait_link_room();
     auto r = p.isend_remote(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id, false);
     if (!r) {
       // Our receive (on this stack) is posted: take it back, or see it through.
@@ -623,6 +625,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge};
   if (remote) {
     impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
+    rt.p2p().wait_link_room();
     auto r = rt.p2p().isend_remote(b.copy.data(), bytes, impi::pack::Datatype::predefined(impi::pack::dt::byte),
                                    t.world, t.comm->rank, tag, t.comm->context_id, false);
     if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());

@@ -299,6 +299,24 @@ class P2P {
     return true;
   }
 
+  // Backpressure toward the host agent (multi-client jobs): a send to
+  // another client first waits, making progress (reading included), while
+  // more than kLinkSendLimit bytes wait for the agent's link. The agent
+  // stops reading a proc whose packets pile up for a slow peer host
+  // (IMPI_AGENT_QUEUE_BYTES); this keeps the proc's own buffer bounded too.
+  // (MPI lets a send wait for its receiver; the wait reads, so two procs
+  // sending to each other both drain.)
+  static constexpr std::size_t kLinkSendLimit = std::size_t{8} << 20;
+  void wait_link_room() {
+    if (!agent_) return;
+    auto full = [this] {
+      std::lock_guard<EngineLock> g(mu_);
+      return link_out_.pending() > kLinkSendLimit && !link_broken_;
+    };
+    if (!full()) return;
+    wait_until([&] { return !full(); });
+  }
+
   // One pass over the rings and pending sends; true if anything moved.
   bool progress() {
     bool any;

@@ -14,6 +14,9 @@
  *   behave flood N ROUNDS    rank 0 sends N 4 KiB messages (tag 1) then one with tag 2 to rank 1,
  *                            ROUNDS times; rank 1 receives the tag-2 one first (so the others
  *                            wait as unexpected messages), then the rest, checking contents
+ *   behave backpressure N    rank 0 sends N 64 KiB messages to rank 1, which sleeps 2 s before it
+ *                            receives them; rank 0 then prints its peak resident memory
+ *                            ("rank 0 peak rss K KiB"): backpressure must keep it far below N x 64 KiB
  *   behave prekill R         the proc whose launcher rank (PMIX_RANK) is R kills itself with
  *                            SIGKILL before MPI_Init; the others go on into MPI_Init
  * Ranks that are not R go on to MPI_Finalize, which waits for R. */
@@ -119,6 +122,33 @@ int main(int argc, char **argv) {
       }
     }
     if (rank == 1) printf("rank 1 flood ok\n");
+  }
+  if (!strcmp(mode, "backpressure") && size >= 2 && rank < 2) {
+    static unsigned char big[65536];
+    int k;
+    if (rank == 0) {
+      for (k = 0; k < who; ++k) {
+        big[0] = (unsigned char)k;
+        MPI_Send(big, (int)sizeof big, MPI_BYTE, 1, 5, MPI_COMM_WORLD);
+      }
+      FILE *f = fopen("/proc/self/status", "r");
+      char line[256];
+      long hwm = -1;
+      while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld", &hwm) == 1) break;
+      if (f) fclose(f);
+      printf("rank 0 peak rss %ld KiB after sending %ld KiB\n", hwm, (long)who * 64);
+    } else {
+      sleep(2);
+      for (k = 0; k < who; ++k) {
+        MPI_Recv(big, (int)sizeof big, MPI_BYTE, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (big[0] != (unsigned char)k) {
+          fprintf(stderr, "rank 1: message %d out of order\n", k);
+          MPI_Abort(MPI_COMM_WORLD, 4);
+        }
+      }
+      printf("rank 1 received %d\n", who);
+    }
   }
   if (!strcmp(mode, "output")) {
     for (i = 0; i < who; ++i) fprintf(i % 2 ? stderr : stdout, "rank %d line %d\n", rank, i);
