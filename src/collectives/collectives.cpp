@@ -102,9 +102,7 @@ Task allgatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack:
 
 Task scatter_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
                   std::int64_t rcount, pack::TypePtr rtype, int root) {
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(c.size), scount), displs(counts.size());
-  for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * scount;
-  co_return co_await impi_scatterv(c, sendbuf, counts, displs, stype, recvbuf, rcount, rtype, root, kScatterTag);
+  co_return co_await impi_scatter(c, sendbuf, scount, stype, recvbuf, rcount, rtype, root);
 }
 
 Task scatterv_task(CommView c, const void *sendbuf, std::vector<std::int64_t> scounts,

@@ -179,7 +179,10 @@ CommView view_of(const core::Communicator &comm) {
   v.world = comm.world;
   v.client = comm.client;
   const auto &job = rt.job();
-  if (job.impi) v.maxlinear = job.impi->coll_maxlinear;
+  if (job.impi) {
+    v.maxlinear = job.impi->coll_maxlinear;
+    v.xsize = job.impi->coll_xsize;
+  }
   return v;
 }
 

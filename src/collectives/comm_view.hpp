@@ -22,6 +22,7 @@ struct CommView {
   std::vector<int> world;       // world rank of each rank
   std::vector<int> client;      // IMPI client of each rank (all 0 in a one-client job)
   int maxlinear = 4;            // the job's IMPI_C_COLL_MAXLINEAR
+  int xsize = 1024;             // the job's IMPI_C_COLL_XSIZE
   int tag_override = -1;        // >= 0: every message uses this tag (MPI_Comm_create_group)
   bool spans_clients() const;
 

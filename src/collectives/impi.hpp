@@ -38,5 +38,16 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
                            std::int64_t rcount, const pack::TypePtr &rtype, int root, int tag);
 Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                          void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
+// MPI_Scatter: the binomial tree among masters when small_block_tree()
+// says so, else impi_scatterv's linear form (tag 150 either way).
+Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                  void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
+
+class Masters;
+// Gather and Scatter between masters go along a binomial tree on virtual
+// master numbers (the root's client is 0) iff the masters are not linear
+// (n >= MAXLINEAR) and the largest client's blocks, in external32 (`one`
+// bytes per rank), come to fewer than XSIZE bytes; else linearly.
+bool small_block_tree(const CommView &c, const Masters &m, std::int64_t one);
 
 }  // namespace impi::collectives

@@ -5,6 +5,17 @@
 // in rank order) into one message to the root; the root unpacks each into
 // its rank's place. One message per other client crosses clients.
 // Cost: (other clients + local procs - 1) messages into the root.
+//
+// Small blocks (small_block_tree): the same local phase, then a binomial
+// tree on virtual master numbers v = (k - r0) mod n, where the root stands
+// for its client (v = 0): in round mask = 1, 2, 4, ..., a participant with
+// v & mask sends what it holds to v - mask and stops; otherwise it receives
+// from v + mask (if < n) the blocks of virtual clients [v + mask, min(v +
+// 2 mask, n)). What a participant holds is always the blocks of virtual
+// clients v, v + 1, ... in that order, each client's ranks in rank order
+// (master first), external32. log2(n) rounds instead of n - 1 messages
+// into the root.
+#include <algorithm>
 #include <vector>
 
 #include "collectives/impi.hpp"
@@ -20,11 +31,68 @@ std::byte *block_at(void *buf, int rank, std::int64_t count, const pack::TypePtr
 }
 }  // namespace
 
+bool small_block_tree(const CommView &c, const Masters &m, std::int64_t one) {
+  const int n = m.num_masters();
+  if (n < 3 || linear(c, n)) return false;  // (2 masters: the tree is the linear exchange)
+  std::int64_t most = 0;
+  for (int k = 0; k < n; ++k) most = std::max<std::int64_t>(most, 1 + m.num_local_to_master(k));
+  return one * most < c.xsize;
+}
+
+namespace {
+// The ranks of master k's client, master first (= rank order).
+std::vector<int> ranks_of(const Masters &m, int k) {
+  std::vector<int> r{m.master_rank(k)};
+  for (int x : m.locals_to_master(k)) r.push_back(x);
+  return r;
+}
+
+// The tree's phase among masters for Gather (see the top of the file).
+// `held`: this participant's own client's blocks; grows by its children's.
+Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one, std::vector<std::byte> &held,
+                 void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype) {
+  const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
+  const int n = m.num_masters(), r0 = m.local_master_num(root);
+  const int v = (m.local_master_num(c.rank) - r0 + n) % n;
+  auto node = [&](int u) { int k = (u + r0) % n; return k == r0 ? root : m.master_rank(k); };
+  auto span_bytes = [&](int from, int to) {  // the blocks of virtual clients [from, to)
+    std::int64_t b = 0;
+    for (int u = from; u < to; ++u) b += one * (1 + m.num_local_to_master((u + r0) % n));
+    return b;
+  };
+  for (int mask = 1; mask < n; mask <<= 1) {
+    if (v & mask) co_return co_await c.isend(held.data(), static_cast<std::int64_t>(held.size()), bytes, node(v - mask), kGatherTag);
+    if (v + mask >= n) continue;
+    const int to = std::min(v + 2 * mask, n);
+    std::vector<std::byte> part(static_cast<std::size_t>(span_bytes(v + mask, to)));
+    if (auto s = co_await c.irecv(part.data(), static_cast<std::int64_t>(part.size()), bytes, node(v + mask), kGatherTag);
+        !s.ok())
+      co_return s;
+    if (v != 0) {
+      held.insert(held.end(), part.begin(), part.end());
+      continue;
+    }
+    std::size_t off = 0;  // the root: each rank's block into its place
+    for (int u = v + mask; u < to; ++u)
+      for (int r : ranks_of(m, (u + r0) % n)) {
+        pack::External32Cursor cur(rtype, rcount);
+        cur.unpack(static_cast<std::byte *>(recvbuf) + static_cast<std::int64_t>(r) * rcount * rtype->extent(),
+                   std::span(part).subspan(off, static_cast<std::size_t>(one)));
+        off += static_cast<std::size_t>(one);
+      }
+  }
+  co_return base::Status{};
+}
+}  // namespace
+
 Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
                          void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root) {
   Masters m(c.client);
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
+  auto one_block = c.rank == root ? pack::external32_size(rtype, rcount) : pack::external32_size(stype, scount);
+  if (!one_block) co_return {one_block.error(), one_block.message()};
+  const bool tree = small_block_tree(c, m, *one_block);
   if (c.rank == root) {
     if (sendbuf) {
       pack::PackCursor out(stype, scount);
@@ -36,6 +104,10 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, co
     for (int r : c.locals_of(root))
       if (r != root)
         if (auto s = co_await c.irecv(block_at(recvbuf, r, rcount, rtype), rcount, rtype, r, kGatherTag); !s.ok()) co_return s;
+    if (tree) {
+      std::vector<std::byte> none;
+      co_return co_await gather_tree(c, m, root, *one_block, none, recvbuf, rcount, rtype);
+    }
     auto one = pack::external32_size(rtype, rcount);
     if (!one) co_return {one.error(), one.message()};
     for (int k = 0; k < m.num_masters(); ++k) {
@@ -72,6 +144,7 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, co
     pack::External32Cursor cur(stype, scount);
     cur.pack(from, std::span(agg).subspan(i * static_cast<std::size_t>(*one), static_cast<std::size_t>(*one)));
   }
+  if (tree) co_return co_await gather_tree(c, m, root, *one, agg, nullptr, 0, stype);
   co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, root, kGatherTag);
 }
 

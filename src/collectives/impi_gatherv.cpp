@@ -11,6 +11,14 @@
 //   blocks in external32; the master forwards each rank its bytes. Scatter
 //   uses the same format, so a Scatter and a Scatterv meet the same master.
 // Cost: (clients - 1) + (local procs - 1) messages at the root.
+// MPI_Scatter with small blocks (small_block_tree) mirrors the Gather tree
+// (impi_gather.cpp): a participant with virtual number v > 0 receives from
+// v - lowbit(v) the blocks of virtual clients [v, min(v + lowbit(v), n)),
+// external32 without a header (every block is `one` bytes), each client's
+// ranks in rank order; it passes [v + mask, min(v + 2 mask, n)) on to
+// v + mask for mask = lowbit(v)/2 .. 1, keeps its own client's part and
+// sends each local rank its bytes. The root (v = 0) starts with the largest
+// mask below n, and serves its own client directly.
 #include <cstring>
 #include <vector>
 
@@ -172,6 +180,89 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
       if (ranks[i] == c.rank) {
         mybytes.assign(part.begin(), part.end());
       } else if (auto s = co_await c.isend(part.data(), static_cast<std::int64_t>(len), bytes(), ranks[i], tag); !s.ok()) {
+        co_return s;
+      }
+    }
+  }
+  auto want = pack::external32_size(rtype, rcount);
+  if (!want) co_return {want.error(), want.message()};
+  if (static_cast<std::int64_t>(mybytes.size()) > *want)
+    co_return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
+  pack::External32Cursor(rtype, rcount).unpack(recvbuf, mybytes);
+  co_return {};
+}
+
+Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
+                  void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root) {
+  Masters m(c.client);
+  auto one_r = c.rank == root ? pack::external32_size(stype, scount) : pack::external32_size(rtype, rcount);
+  if (!one_r) co_return {one_r.error(), one_r.message()};
+  const std::int64_t one = *one_r;
+  if (!small_block_tree(c, m, one)) {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(c.size), scount), displs(counts.size());
+    for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * scount;
+    co_return co_await impi_scatterv(c, sendbuf, counts, displs, stype, recvbuf, rcount, rtype, root, kScatterTag);
+  }
+  const int n = m.num_masters(), r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
+  const int v = (mine - r0 + n) % n;
+  auto node = [&](int u) { int k = (u + r0) % n; return k == r0 ? root : m.master_rank(k); };
+  auto span_bytes = [&](int from, int to) {  // the blocks of virtual clients [from, to)
+    std::int64_t b = 0;
+    for (int u = from; u < to; ++u) b += one * (1 + m.num_local_to_master((u + r0) % n));
+    return b;
+  };
+  const int tag = kScatterTag;
+  if (c.rank == root) {
+    std::vector<std::byte> held;  // virtual clients 1 .. n-1
+    held.reserve(static_cast<std::size_t>(span_bytes(1, n)));
+    for (int u = 1; u < n; ++u)
+      for (int r : client_ranks(m, (u + r0) % n)) {
+        auto blk = to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype), scount, stype);
+        if (!blk) co_return {blk.error(), blk.message()};
+        held.insert(held.end(), blk->begin(), blk->end());
+      }
+    int top = 1;
+    while (top * 2 < n) top *= 2;
+    for (int mask = top; mask >= 1; mask >>= 1) {
+      if (mask >= n) continue;
+      auto off = static_cast<std::size_t>(span_bytes(1, mask));
+      auto len = span_bytes(mask, std::min(2 * mask, n));
+      if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(mask), tag); !s.ok()) co_return s;
+    }
+    for (int r : c.locals_of(root))
+      if (r != root)
+        if (auto s = co_await c.isend(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype),
+                                      scount, stype, r, tag);
+            !s.ok())
+          co_return s;
+    if (recvbuf) {  // (null: MPI_IN_PLACE)
+      auto mineb = to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(root) * scount, stype), scount, stype);
+      if (!mineb) co_return {mineb.error(), mineb.message()};
+      pack::External32Cursor(rtype, rcount).unpack(recvbuf, *mineb);
+    }
+    co_return {};
+  }
+  if (mine == r0) co_return co_await c.irecv(recvbuf, rcount, rtype, root, tag);
+  std::vector<std::byte> mybytes;
+  if (!m.is_master(c.rank)) {
+    if (auto s = co_await recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok()) co_return s;
+  } else {
+    const int low = v & -v;
+    std::vector<std::byte> held(static_cast<std::size_t>(span_bytes(v, std::min(v + low, n))));
+    if (auto s = co_await c.irecv(held.data(), static_cast<std::int64_t>(held.size()), bytes(), node(v - low), tag); !s.ok())
+      co_return s;
+    for (int mask = low / 2; mask >= 1; mask >>= 1) {
+      if (v + mask >= n) continue;
+      auto off = static_cast<std::size_t>(span_bytes(v, v + mask));
+      auto len = span_bytes(v + mask, std::min(v + 2 * mask, n));
+      if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(v + mask), tag); !s.ok()) co_return s;
+    }
+    auto ranks = client_ranks(m, mine);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      std::span<const std::byte> part(held.data() + i * static_cast<std::size_t>(one), static_cast<std::size_t>(one));
+      if (ranks[i] == c.rank) {
+        mybytes.assign(part.begin(), part.end());
+      } else if (auto s = co_await c.isend(part.data(), one, bytes(), ranks[i], tag); !s.ok()) {
         co_return s;
       }
     }

@@ -74,6 +74,39 @@ int main(int argc, char **argv) {
     if (rank == root)
       for (int i = 0; i < size * 1000; ++i)
         if (g[i] != i) { CHECK(0, "Gather root %d: [%d] = %d", root, i, g[i]); break; }
+    /* Gather of small blocks (across clients with MAXLINEAR 2: the tree among masters), 5 ints
+       each, and of a strided type (every other int of 10) */
+    {
+      int sm[5], *gs = malloc((size_t)size * 10 * sizeof(int));
+      MPI_Datatype every2;
+      MPI_Type_vector(5, 1, 2, MPI_INT, &every2);
+      MPI_Type_commit(&every2);
+      for (int i = 0; i < 5; ++i) sm[i] = rank * 10 + i;
+      for (int i = 0; i < size * 10; ++i) gs[i] = -1;
+      CHECK(MPI_Gather(sm, 5, MPI_INT, gs, 5, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "small Gather failed");
+      if (rank == root)
+        for (int r = 0; r < size; ++r)
+          for (int i = 0; i < 5; ++i)
+            if (gs[r * 5 + i] != r * 10 + i) { CHECK(0, "small Gather root %d: rank %d [%d] = %d", root, r, i, gs[r * 5 + i]); r = size; break; }
+      for (int i = 0; i < size * 10; ++i) gs[i] = -1;
+      CHECK(MPI_Gather(sm, 5, MPI_INT, gs, 1, every2, root, MPI_COMM_WORLD) == MPI_SUCCESS, "strided Gather failed");
+      if (rank == root) /* block r: ints r*9 + 0, 2, 4, 6, 8 (the type's extent is 9 ints) */
+        for (int r = 0; r < size; ++r)
+          for (int i = 0; i < 5; ++i)
+            if (gs[r * 9 + 2 * i] != r * 10 + i) {
+              CHECK(0, "strided Gather root %d: rank %d [%d] = %d", root, r, i, gs[r * 9 + 2 * i]);
+              r = size;
+              break;
+            }
+      MPI_Type_free(&every2);
+      /* Scatter of small blocks (the tree, mirrored) */
+      for (int i = 0; i < size * 10; ++i) gs[i] = root * 1000 + i;
+      for (int i = 0; i < 5; ++i) sm[i] = -1;
+      CHECK(MPI_Scatter(gs, 5, MPI_INT, sm, 5, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "small Scatter failed");
+      for (int i = 0; i < 5; ++i)
+        if (sm[i] != root * 1000 + rank * 5 + i) { CHECK(0, "small Scatter root %d: [%d] = %d", root, i, sm[i]); break; }
+      free(gs);
+    }
     /* non-commutative: the matrix product in rank order */
     {
       MPI_Datatype mat;
