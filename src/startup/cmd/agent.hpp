@@ -100,6 +100,11 @@ class HostAgent {
             ::kill(::getpid(), SIGTERM);
           }
         });
+    if (const char *t = std::getenv("IMPI_AGENT_TRACE"); t && *t) {
+      base::Fd f(::open(t, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
+      if (!f) return {base::Errc::io_error, fmt::format("IMPI_AGENT_TRACE {}: {}", t, std::strerror(errno))};
+      router_->set_trace(std::move(f));
+    }
     router_->set_link_error_handler([this](const base::Status &s) {
       // The proc's launcher sees it die (or it exits when its link closes)
       // and ends the job naming its rank; nothing to end here.

@@ -155,6 +155,10 @@ bool AgentRouter::route_packets(Link &l) {
       return false;
     }
     auto src = dense_[l.proc];
+    if (trace_ && (p.type == PacketType::data || p.type == PacketType::datasync) && p.drqid == 0) {
+      auto line = fmt::format("{} {} {} {} {}\n", l.proc, *dest, p.tag, p.cid, p.msglen);
+      [[maybe_unused]] ssize_t n = ::write(trace_.get(), line.data(), line.size());  // O_APPEND: whole lines
+    }
     if (auto s = channels_[host]->send(src, dense_[*dest], p, it.data); !s.ok()) {
       on_error_(s);
       return false;

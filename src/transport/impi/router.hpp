@@ -56,6 +56,12 @@ class AgentRouter {
   // instead of `on_error`, when set: the launcher judges a proc's fate by
   // its exit, while a broken channel means a whole host is lost.
   void set_link_error_handler(std::function<void(const base::Status &)> f) { on_link_error_ = std::move(f); }
+  // Test hook: append one line per message a local proc starts toward
+  // another host ("SRC DEST TAG CID MSGLEN", IMPI proc indices; the first
+  // packet of each message: DATA or DATASYNC without a drqid) to `fd`.
+  // tests/integration/coll_trace_test.py checks the collectives' global
+  // phases against the spec's algorithms with it (IMPI_AGENT_TRACE).
+  void set_trace(base::Fd fd) { trace_ = std::move(fd); }
   // The channel to `host` (from the dance).
   void add_channel(int host, base::Fd fd);
   // The link of our proc `proc` (an IMPI proc index on this host).
@@ -103,6 +109,7 @@ class AgentRouter {
   ChannelConfig cfg_;
   JobLayout layout_;
   std::function<void(const base::Status &)> on_error_, on_link_error_;
+  base::Fd trace_;
   std::vector<std::size_t> dense_;                     // proc -> index among its host's procs
   std::vector<std::vector<std::size_t>> members_;      // host -> its procs, by dense index
   std::vector<std::unique_ptr<HostChannel>> channels_;  // by host
