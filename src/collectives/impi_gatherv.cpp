@@ -60,6 +60,17 @@ Task recv_any_length(const CommView &c, int source, int tag, std::vector<std::by
   }
 }
 
+// A scattered block (external32) into the receive buffer.
+base::Status unpack_block(std::span<const std::byte> block, void *recvbuf, std::int64_t rcount,
+                          const pack::TypePtr &rtype) {
+  auto want = pack::external32_size(rtype, rcount);
+  if (!want) return {want.error(), want.message()};
+  if (static_cast<std::int64_t>(block.size()) > *want)
+    return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
+  pack::External32Cursor(rtype, rcount).unpack(recvbuf, block);
+  return {};
+}
+
 // The ranks of master k's client, master first (= rank order).
 std::vector<int> client_ranks(const Masters &m, int k) {
   std::vector<int> r{m.master_rank(k)};
@@ -184,12 +195,7 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
       }
     }
   }
-  auto want = pack::external32_size(rtype, rcount);
-  if (!want) co_return {want.error(), want.message()};
-  if (static_cast<std::int64_t>(mybytes.size()) > *want)
-    co_return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
-  pack::External32Cursor(rtype, rcount).unpack(recvbuf, mybytes);
-  co_return {};
+  co_return unpack_block(mybytes, recvbuf, rcount, rtype);
 }
 
 Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
@@ -267,12 +273,7 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, c
       }
     }
   }
-  auto want = pack::external32_size(rtype, rcount);
-  if (!want) co_return {want.error(), want.message()};
-  if (static_cast<std::int64_t>(mybytes.size()) > *want)
-    co_return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
-  pack::External32Cursor(rtype, rcount).unpack(recvbuf, mybytes);
-  co_return {};
+  co_return unpack_block(mybytes, recvbuf, rcount, rtype);
 }
 
 }  // namespace impi::collectives

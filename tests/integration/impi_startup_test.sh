@@ -74,6 +74,16 @@ wait_running() {
   done
   fail "the collectives never ran"
 }
+# server_named: after the server's death, one of two clients names it; the
+# other may notice its peer host ending first, and names that.
+server_named() {
+  grep -q "the IMPI server $addr closed its connection during the job" "$work"/c*.err ||
+    fail "no client names the lost server"
+  for c in 0 1; do
+    grep -q "the IMPI server $addr closed its connection during the job\|host $((1 - c)) (client $((1 - c)), " \
+      "$work/c$c.err" || fail "client $c names neither the server nor its peer host"
+  done
+}
 # ends_within SECS C...: each client C exits non-zero within SECS seconds.
 ends_within() {
   local secs=$1; shift
@@ -293,12 +303,7 @@ server_killed)
   wait_running 4
   pkill -9 -P $server_pid; kill -9 $server_pid  # the server, and its `timeout`
   ends_within 10 0 1
-  grep -q "the IMPI server $addr closed its connection during the job" "$work"/c*.err ||
-    fail "no client names the lost server"
-  for c in 0 1; do
-    grep -q "the IMPI server $addr closed its connection during the job\|host $((1 - c)) (client $((1 - c)), " \
-      "$work/c$c.err" || fail "client $c names neither the server nor its peer host"
-  done
+  server_named
   procs_gone "$behave collectives 40"
   leaves_nothing "${imp[@]}"
   ;;
@@ -411,14 +416,7 @@ proc_killed_transfer|server_killed_transfer)
     grep -q "rank [23] (pid $victim) was killed by signal 9" "$work/c1.err" || fail "client 1 does not name the rank"
     grep -q "host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
   else
-    # Whoever notices first names the server; the other may notice its
-    # peer host ending first.
-    grep -q "the IMPI server $addr closed its connection during the job" "$work"/c*.err ||
-      fail "no client names the lost server"
-    for c in 0 1; do
-      grep -q "the IMPI server $addr closed its connection during the job\|host $((1 - c)) (client $((1 - c)), " \
-        "$work/c$c.err" || fail "client $c names neither the server nor its peer host"
-    done
+    server_named
   fi
   procs_gone "$burst 100000002"
   leaves_nothing "${imp[@]}"
