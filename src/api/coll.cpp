@@ -313,7 +313,11 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
                         impi::pack::reduce(k->op, *k->type, k->count, in, inout);
                       },
                       &ctx};
-      return direct(fn, comm, c, [&](auto &p2p) { return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f); });
+      return direct(fn, comm, c, [&](auto &p2p) {
+        if (coll::slots_allreduce_ok(p2p, *c.comm, count, t))
+          return coll::slots_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f);
+        return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f);
+      });
     }
   }
   if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;

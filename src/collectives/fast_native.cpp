@@ -9,10 +9,13 @@
 // Small messages go straight into the ring (P2P::send_now).
 #include "collectives/fast_native.hpp"
 
+#include <cstring>
+
 #include "collectives/comm_view.hpp"
 #include "base/tunables.hpp"
 #include "collectives/impi.hpp"
 #include "core/p2p.hpp"
+#include "transport/shm/segment.hpp"
 
 namespace impi::collectives {
 
@@ -130,6 +133,33 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
     op.fn(op.ctx, tmp.get(), recvbuf);
   }
   if (me < 2 * rem) return d.send(recvbuf, count, type, me - 1, kReduceTag);
+  return {};
+}
+
+bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count, const pack::TypePtr &type) {
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && count > 0 && type->is_contiguous() &&
+         type->lb() == 0 && type->extent() == type->size() &&
+         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) && p2p.world_slots();
+}
+
+base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
+                             std::int64_t count, const pack::TypePtr &type, Combine op) {
+  const auto n = static_cast<std::size_t>(count * type->size());
+  const std::uint64_t g = p2p.next_world_slot_op();
+  const int parity = static_cast<int>(g & 1);
+  auto &mine = p2p.slot(c.world[static_cast<std::size_t>(c.rank)], parity);
+  std::memcpy(mine.data, sendbuf, n);  // (sendbuf may be recvbuf: copied before recvbuf is written)
+  mine.seq.store(g, std::memory_order_release);
+  p2p.ring_all_doorbells();
+  for (int r = 0; r < c.size; ++r) {
+    auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], parity);
+    if (s.seq.load(std::memory_order_acquire) != g)
+      p2p.wait_until([&] { return s.seq.load(std::memory_order_acquire) == g; });
+    if (r == 0)
+      std::memcpy(recvbuf, s.data, n);
+    else
+      op.fn(op.ctx, s.data, recvbuf);
+  }
   return {};
 }
 

@@ -180,6 +180,28 @@ bool P2P::reachable(int w) const {
                       local_of_world_[static_cast<size_t>(w)] >= 0);
 }
 
+bool P2P::world_slots() const {
+  if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
+    bool ok = !agent_ && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size_;
+    for (int w = 0; ok && w < world_size_; ++w)
+      if (w != me_ && (local_of_world_[static_cast<size_t>(w)] < 0 ||
+                       !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
+        ok = false;
+    world_slots_ = ok ? 1 : 0;
+  }
+  return world_slots_ == 1;
+}
+
+transport::shm::CollSlot &P2P::slot(int world, int parity) {
+  auto &seg = world == me_ ? own_ : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
+  return seg.header().coll[parity & 1];
+}
+
+void P2P::ring_all_doorbells() {
+  for (std::size_t i = 0; i < peers_.size(); ++i)
+    if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped()) peers_[i].seg.ring_doorbell();
+}
+
 bool P2P::matches(const Request &r, int source, int tag, int context) {
   return r.context == context && (r.peer == kAnySource || r.peer == source) &&
          (r.tag == kAnyTag || r.tag == tag);

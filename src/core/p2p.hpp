@@ -317,6 +317,15 @@ class P2P {
     wait_until([&] { return !full(); });
   }
 
+  // Collective slots (segment.hpp) for MPI_COMM_WORLD's small Allreduce:
+  // usable when every world rank is a shared-memory peer of ours (one
+  // client on one node). slot(w, parity) is world rank w's, in its segment.
+  bool world_slots() const;
+  transport::shm::CollSlot &slot(int world, int parity);
+  // Wakes every local peer asleep on its doorbell (after publishing a slot).
+  void ring_all_doorbells();
+  std::uint64_t next_world_slot_op() { return ++world_slot_ops_; }
+
   // One pass over the rings and pending sends; true if anything moved.
   bool progress() {
     bool any;
@@ -635,6 +644,8 @@ class P2P {
   std::int64_t coll_cma_threshold_ = 0;
   std::int64_t split_threshold_ = 0;  // 0: never split
   transport::shm::Segment own_;
+  std::uint64_t world_slot_ops_ = 0;  // MPI_COMM_WORLD Allreduces through the slots
+  mutable int world_slots_ = -1;      // world_slots(), once known
   std::vector<Peer> peers_;            // by local rank (ours unused)
   std::vector<int> local_of_world_;    // world rank -> local rank or -1
   std::deque<RequestPtr> posted_;  // a deque: no allocation per posted receive

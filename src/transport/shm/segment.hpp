@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -15,9 +16,18 @@
 
 namespace impi::transport::shm {
 
+// A small collective's contribution, published by its owner for every
+// local peer to read (collectives/fast_native.cpp: MPI_COMM_WORLD's small
+// Allreduce). `seq` is the operation's number, stored last (release).
+struct CollSlot {
+  static constexpr std::size_t kBytes = 120;
+  alignas(64) std::atomic<std::uint64_t> seq;
+  std::byte data[kBytes];
+};
+
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
-  static constexpr std::uint32_t kVersion = 3;  // 2: stamped records; 3: split offers
+  static constexpr std::uint32_t kVersion = 4;  // 2: stamped records; 3: split offers; 4: collective slots
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;
@@ -28,6 +38,9 @@ struct SegmentHeader {
   // number of the owner's threads asleep or about to be).
   alignas(64) std::atomic<std::uint32_t> doorbell;
   std::atomic<std::uint32_t> sleeping;
+  // Two, used alternately: a proc publishes operation g + 2 only after
+  // every peer published g + 1, which each did after reading g's slots.
+  CollSlot coll[2];
 };
 
 class Segment {
@@ -47,6 +60,7 @@ class Segment {
 
   Ring ring(std::uint32_t i);
   SegmentHeader &header() { return *hdr_; }
+  bool mapped() const { return hdr_ != nullptr; }
   const std::string &name() const { return name_; }
 
   // Producer side, after publishing: wakes the owner if it sleeps.
