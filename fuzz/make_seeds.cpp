@@ -7,6 +7,7 @@
 
 #include "startup/impi_job.hpp"
 #include "startup/wire/startup_protocol.hpp"
+#include "transport/impi/packet.hpp"
 
 using namespace impi::startup;
 using namespace impi::startup::wire;
@@ -40,7 +41,7 @@ void chunk(Bytes &out, int conn, const Bytes &b) {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: make_seeds DIR (writes DIR/server_core, DIR/client_parser)\n");
+    std::fprintf(stderr, "usage: make_seeds DIR (writes DIR/server_core, DIR/client_parser, DIR/agent)\n");
     return 1;
   }
   std::string dir = argv[1];
@@ -82,6 +83,57 @@ int main(int argc, char **argv) {
   for (auto &[label, b] : m) append(stream, encode_coll_bcast(label, b.client_mask, b.data));
   append(stream, encode_cmd(kCmdDone));
   write(dir + "/client_parser/two_clients", stream);
+  // The agent's router (fuzz_agent): a proc's link and a peer host's
+  // channel, as the library encodes them. Layout: procs 0 and 1 on our host
+  // (host id ...01, pids 1000 and 1001), proc 2 on the peer (...02, 1002).
+  {
+    namespace tw = impi::transport::wire;
+    auto id = [](int proc) {
+      tw::ProcId p;
+      p.host[15] = static_cast<std::byte>(proc < 2 ? 1 : 2);
+      p.pid = 1000 + proc;
+      return p;
+    };
+    auto pkt = [&](Bytes &out, tw::PacketType t, int src, int dst, std::uint64_t srq, std::uint64_t drq,
+                   std::size_t len, std::uint64_t msglen, int tag) {
+      tw::Packet p;
+      p.type = t;
+      p.len = static_cast<std::uint32_t>(len);
+      if (t != tw::PacketType::fini) {
+        p.src = id(src);
+        p.dest = id(dst);
+      }
+      p.srqid = srq;
+      p.drqid = drq;
+      if (t == tw::PacketType::data || t == tw::PacketType::datasync) {
+        p.msglen = msglen;
+        p.tag = tag;
+        p.cid = 1;
+      }
+      auto h = tw::encode(p);
+      append(out, Bytes(h.begin(), h.end()));
+      for (std::size_t i = 0; i < len; ++i) out.push_back(static_cast<std::byte>(i * 7 + srq));
+    };
+    using T = tw::PacketType;
+    Bytes link, peer;  // datalen 57 (byte 0 = 7), ackmark = hiwater = 2 (bits 5-7 = 1)
+    pkt(link, T::data, 0, 2, 1, 0, 12, 12, 5);           // a short message
+    pkt(link, T::datasync, 0, 2, 2, 0, 57, 150, 6);      // a long one's first packet
+    pkt(link, T::data, 0, 2, 2, 9, 57, 150, 6);          // ... the rest, after the SYNCACK (drqid 9)
+    pkt(link, T::data, 0, 2, 2, 9, 36, 150, 6);
+    pkt(link, T::syncack, 0, 2, 7, 0, 0, 0, 0);          // for the peer's DATASYNC 7
+    pkt(link, T::cancel, 0, 2, 1, 0, 0, 0, 0);
+    pkt(peer, T::datasync, 2, 0, 7, 0, 20, 20, 3);
+    pkt(peer, T::protoack, 2, 0, 0, 0, 0, 0, 0);
+    pkt(peer, T::syncack, 2, 0, 2, 9, 0, 0, 0);
+    pkt(peer, T::data, 2, 1, 8, 0, 4, 4, 4);             // for proc 1, which never links
+    pkt(peer, T::protoack, 2, 0, 0, 0, 0, 0, 0);
+    pkt(peer, T::cancelno, 2, 0, 1, 0, 0, 0, 0);
+    pkt(peer, T::fini, 0, 0, 0, 0, 0, 0, 0);
+    Bytes seed{std::byte{7 | 0x20}, static_cast<std::byte>(link.size() >> 8), static_cast<std::byte>(link.size() & 0xff)};
+    append(seed, link);
+    append(seed, peer);
+    write(dir + "/agent/encoded_exchange", seed);
+  }
   std::printf("seeds written to %s\n", dir.c_str());
   return 0;
 }
