@@ -887,6 +887,11 @@ void LocalJob::on_signal(evutil_socket_t sig, short, void *arg) {
     return;
   }
   int s = static_cast<int>(sig);
+  if (s == SIGUSR2) {
+    job->end_job(job->outcome_.on_launcher_end(1, "the host agent lost a peer host or the server (above); "
+                                                  "ending this client's part of the job"));
+    return;
+  }
   if (!job->outcome_.ending())
     job->send_signal_to_all(s);  // pass the user's signal on first, as mpirun does
   job->end_job(job->outcome_.on_launcher_end(
@@ -1101,7 +1106,8 @@ int LocalJob::run() {
   wake_w_.reset(w[1]);
   wake_ev_.reset(event_new(base_.get(), wake_r_.get(), EV_READ | EV_PERSIST, on_wake, this));
   event_add(wake_ev_.get(), nullptr);
-  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+  // SIGUSR2: our host agent (impirun -client) ends the job; it has said why.
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) {
     signal_evs_.emplace_back(evsignal_new(base_.get(), s, on_signal, this));
     event_add(signal_evs_.back().get(), nullptr);
   }
@@ -1211,7 +1217,7 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
   // replace our status: libevent restores the disposition it found, so
   // ignoring the signals now makes them ignored after the loop, in every
   // thread (PMIx's too). The procs get default dispositions back at fork.
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_IGN);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
   if (agent.start) {
     if (agent.watch_server) agent.watch_server(client->server_fd(), opts.client->server);
     if (auto s = agent.start(*channels, *job); !s.ok()) {

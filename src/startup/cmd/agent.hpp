@@ -93,11 +93,11 @@ class HostAgent {
           }
           base::log_error("host agent: {}", s.message());
           // During the job a broken channel (a peer host died) ends the job
-          // here too: the launcher's loop takes SIGTERM as "end the job".
+          // here too: the launcher's loop takes SIGUSR2 as "end the job".
           if (!finishing_) {
             ending_ = true;
             base::log_error("the job cannot go on without that host; ending it");
-            ::kill(::getpid(), SIGTERM);
+            ::kill(::getpid(), SIGUSR2);  // LocalJob ends the job
           }
         });
     if (const char *t = std::getenv("IMPI_AGENT_TRACE"); t && *t) {
@@ -267,7 +267,7 @@ class HostAgent {
     base::log_error("the IMPI server {} {} during the job; the job cannot finish without it; ending it",
                     self->server_name_, why);
     if (!self->error_) self->error_ = base::Status{base::Errc::io_error, "the IMPI server was lost"};
-    ::kill(::getpid(), SIGTERM);
+    ::kill(::getpid(), SIGUSR2);  // LocalJob ends the job
   }
 
   static void on_accept(evutil_socket_t fd, short, void *arg) {
