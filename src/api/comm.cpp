@@ -552,8 +552,16 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
   if (int rc = check_comm("MPI_Comm_split_type", comm, c); rc != MPI_SUCCESS) return rc;
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
     return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type", fmt::format("unknown split type {}", split_type));
-  // Shared memory reaches exactly the procs of one client (one host).
-  int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : c->client[static_cast<std::size_t>(c->rank)];
+  // Shared memory reaches exactly the procs of one IMPI host (a client may
+  // span several hosts).
+  int color = MPI_UNDEFINED;
+  if (split_type != MPI_UNDEFINED) {
+    const auto &job = impi::core::Runtime::instance().job();
+    int w = c->world[static_cast<std::size_t>(c->rank)];
+    color = job.impi && w >= 0 && w < static_cast<int>(job.impi->procs.size())
+                ? job.impi->procs[static_cast<std::size_t>(w)].host
+                : c->client[static_cast<std::size_t>(c->rank)];
+  }
   return PMPI_Comm_split(comm, color, key, newcomm);
 }
 

@@ -394,6 +394,7 @@ Bytes encode_job(const ImpiJob &j) {
     w.put_addr(p.id.address);
     w.put<std::uint64_t>(static_cast<std::uint64_t>(p.id.pid));
   }
+  w.put<std::uint32_t>(static_cast<std::uint32_t>(j.host_of_me()));
   return w.out;
 }
 
@@ -421,7 +422,7 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
     nh += h;
     np += p;
   }
-  if (in.size() < nh * 32 + np * 24) return {Errc::protocol_error, "IMPI job description truncated"};
+  if (in.size() < nh * 32 + np * 24 + 4) return {Errc::protocol_error, "IMPI job description truncated"};
   std::uint32_t proc = 0;
   for (std::uint32_t c = 0; c < nclients; ++c) {
     std::uint64_t sum = 0;
@@ -450,6 +451,10 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
       j.procs.push_back(p);
     }
   }
+  std::uint32_t mh = 0;
+  if (!r.get(mh) || mh >= j.hosts.size() || j.hosts[mh].client != j.my_client)
+    return {Errc::protocol_error, "malformed IMPI job description (its host)"};
+  j.my_host = static_cast<int>(mh);
   if (!r.done()) return {Errc::protocol_error, "IMPI job description has trailing bytes"};
   return j;
 }

@@ -91,6 +91,10 @@ struct ImpiJob {
   std::vector<JobHost> hosts;  // global host order
   std::vector<JobProc> procs;  // MPI_COMM_WORLD order
 
+  // The host this agent (and its procs) runs: a global host index of
+  // my_client's; -1 until set, meaning the client's first host.
+  int my_host = -1;
+  int host_of_me() const { return my_host >= 0 ? my_host : first_host_of(my_client); }
   int first_host_of(int client) const;
   std::uint32_t world_offset(int client) const;  // first world rank of a client
   // One line per fact, identical on every proc of every client (for tests).

@@ -147,7 +147,7 @@ class LocalJob {
  public:
   // `impi`: the job description of an IMPI client (null for a one-client job).
   LocalJob(const LaunchOptions &o, const ImpiJob *impi) : opts_(o), impi_(impi) {
-    if (impi_) world_offset_ = static_cast<int>(impi_->world_offset(impi_->my_client));
+    if (impi_) world_offset_ = static_cast<int>(impi_->hosts[static_cast<size_t>(impi_->host_of_me())].first_proc);
   }
 
   int run();

@@ -276,8 +276,9 @@ class PmixClient final : public ProcessManager {
                                  iv->data.bo.size));
       PMIX_VALUE_RELEASE(iv);
       if (!j) return {j.error(), "the launcher's IMPI job description: " + j.message()};
-      std::uint32_t offset = j->world_offset(j->my_client);
-      if (j->client_nprocs[static_cast<size_t>(j->my_client)] != job_.size)
+      const auto &host = j->hosts[static_cast<size_t>(j->host_of_me())];  // our launcher's host
+      std::uint32_t offset = host.first_proc;
+      if (host.nprocs != job_.size)
         return {Errc::protocol_error, "the IMPI job description does not match the PMIx job"};
       job_.world_rank = offset + job_.rank;
       job_.world_size = static_cast<std::uint32_t>(j->procs.size());

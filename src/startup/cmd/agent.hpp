@@ -72,7 +72,7 @@ class HostAgent {
       layout.host_names.push_back(fmt::format("host {} (client {}, {}:{})", h, job.hosts[h].client,
                                               startup::wire::format_address(job.hosts[h].address),
                                               job.hosts[h].port));
-    layout.my_host = job.first_host_of(job.my_client);
+    layout.my_host = job.host_of_me();
     nprocs_ = layout.procs.size();
     if (auto s = listen_socket(); !s.ok()) return s;
     int p[2];
