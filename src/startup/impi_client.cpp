@@ -179,15 +179,15 @@ Result<ImpiJob> ImpiClient::exchange(const ClientAdvert &a, net::Clock::time_poi
   return derive_job(nclients_, rank_, bcasts);
 }
 
-Result<std::vector<Fd>> ImpiClient::dance(const ImpiJob &job, net::Clock::time_point deadline) {
-  int me = job.first_host_of(rank_);  // one host per client
+Result<std::vector<Fd>> dance_as_host(int me, Fd &listener, const std::string &address, const ImpiJob &job,
+                                      net::Clock::time_point deadline) {
   int nhosts = static_cast<int>(job.hosts.size());
   std::vector<Fd> ch(static_cast<size_t>(nhosts));
   // Higher-ranked host connects, lower-ranked host accepts (2.3.8).
   for (int i = 0; i < me; ++i) {
     const auto &h = job.hosts[static_cast<size_t>(i)];
     std::string addr = format_address(h.address);
-    auto fd = net::connect_tcp(addr, static_cast<std::uint16_t>(h.port), address_, deadline);
+    auto fd = net::connect_tcp(addr, static_cast<std::uint16_t>(h.port), address, deadline);
     if (!fd) return {fd.error(), fmt::format("dance: cannot connect to host {} at {}:{}: {}", i,
                                              addr, h.port, fd.message())};
     net::set_nodelay(fd->get());
@@ -199,13 +199,13 @@ Result<std::vector<Fd>> ImpiClient::dance(const ImpiJob &job, net::Clock::time_p
   }
   int expected = nhosts - 1 - me;
   while (expected > 0) {
-    pollfd p{listener_.get(), POLLIN, 0};
+    pollfd p{listener.get(), POLLIN, 0};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - net::Clock::now());
     int n = ::poll(&p, 1, left.count() > 0 ? static_cast<int>(left.count()) : 0);
     if (n == 0)
       return {Errc::timeout, fmt::format("dance: {} higher host(s) never connected", expected)};
     if (n < 0) continue;
-    Fd c(::accept4(listener_.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    Fd c(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
     if (!c) continue;
     auto peer = net::peer_endpoint(c.get());
     std::string who = peer ? peer->text() : "?";
@@ -227,7 +227,7 @@ Result<std::vector<Fd>> ImpiClient::dance(const ImpiJob &job, net::Clock::time_p
     ch[static_cast<size_t>(r)] = std::move(c);
     --expected;
   }
-  listener_.reset();  // no further connections are part of the protocol
+  listener.reset();  // no further connections are part of the protocol
   return ch;
 }
 
@@ -269,6 +269,10 @@ Status exchange_fini(std::vector<Fd> &channels, std::uint32_t maxdatalen,
     c.reset();
   }
   return result;
+}
+
+Result<std::vector<Fd>> ImpiClient::dance(const ImpiJob &job, net::Clock::time_point deadline) {
+  return dance_as_host(job.host_of_me(), listener_, address_, job, deadline);
 }
 
 Status ImpiClient::finish(std::vector<Fd> &channels, const ImpiJob &job,

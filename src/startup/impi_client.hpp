@@ -19,6 +19,13 @@
 
 namespace impi::startup {
 
+// The dance (2.3.8) for global host `me`: connects (from `address`) to
+// every lower host and sends its rank; accepts every higher one on
+// `listener`, identified by the rank it sends. One channel per global host
+// index (an invalid Fd for our own). `listener` is closed afterwards.
+base::Result<std::vector<base::Fd>> dance_as_host(int me, base::Fd &listener, const std::string &address,
+                                                  const ImpiJob &job, net::Clock::time_point deadline);
+
 class ImpiClient {
  public:
   // Connects to the server (binding to `address` when given), authenticates,

@@ -155,12 +155,24 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
 }
 
 std::string not_here(const std::string &h) {
-  return fmt::format("host '{}': impirun starts processes on this machine only (a client on several "
-                     "machines is not implemented yet); use localhost", h);
+  return fmt::format("host '{}': impirun starts processes on this machine only; a job on several machines "
+                     "is an IMPI client with several hosts (impirun -client R HOST:PORT --host localhost,{} ...)",
+                     h, h);
 }
 
-// "--host a,b:2": one slot per mention, or the count after ':'.
-std::variant<int, UsageError> host_list_slots(const std::string &list) {
+// "--host a,b:2": one slot per mention, or the count after ':'. Slots of
+// this machine are counted; other hosts are added to `remote` (merged by
+// name, in first-mention order).
+void add_remote(std::vector<HostSlots> &remote, const std::string &host, int n) {
+  for (auto &h : remote)
+    if (h.name == host) {
+      h.slots += n;
+      return;
+    }
+  remote.push_back({host, n});
+}
+
+std::variant<int, UsageError> host_list_slots(const std::string &list, std::vector<HostSlots> &remote) {
   int slots = 0;
   std::size_t at = 0;
   while (at <= list.size()) {
@@ -175,14 +187,17 @@ std::variant<int, UsageError> host_list_slots(const std::string &list) {
       if (!v || *v < 1 || *v > 4096) return UsageError{fmt::format("--host {}: bad slot count", item)};
       n = static_cast<int>(*v);
     }
-    if (!is_this_host(host)) return UsageError{not_here(host)};
+    if (!is_this_host(host)) {
+      add_remote(remote, host, n);
+      continue;
+    }
     slots += n;
   }
   return slots;
 }
 
 // A hostfile: "host [slots=N] [max_slots=M]" lines, '#' comments.
-std::variant<int, UsageError> hostfile_slots(const std::string &path) {
+std::variant<int, UsageError> hostfile_slots(const std::string &path, std::vector<HostSlots> &remote) {
   std::ifstream f(path);
   if (!f) return UsageError{fmt::format("cannot read the hostfile {}", path)};
   int slots = 0, lineno = 0;
@@ -203,7 +218,10 @@ std::variant<int, UsageError> hostfile_slots(const std::string &path) {
         return UsageError{fmt::format("{}:{}: unknown field '{}'", path, lineno, w)};
       }
     }
-    if (!is_this_host(host)) return UsageError{fmt::format("{}:{}: {}", path, lineno, not_here(host))};
+    if (!is_this_host(host)) {
+      add_remote(remote, host, n);
+      continue;
+    }
     slots += n;
   }
   return slots;
@@ -256,6 +274,13 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
       if (!r) return UsageError{fmt::format("invalid client rank '{}': expected 0 to 31", args[i + 1])};
       o.client = ClientRole{static_cast<int>(*r), args[i + 2]};
       i += 2;
+      continue;
+    }
+    if (a == "--host-agent") {  // (internal: started by impirun -client for another host)
+      if (i + 3 >= args.size() || args[i + 2] != "--host-token")
+        return UsageError{"--host-agent needs ADDR:PORT --host-token T (it is started by impirun -client)"};
+      o.host_agent = HostAgentRole{args[i + 1], args[i + 3]};
+      i += 3;
       continue;
     }
     if (a == "--clients") {
@@ -346,13 +371,13 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     } else if (a == "--hostfile" || a == "-hostfile" || a == "--machinefile" || a == "-machinefile") {
       const std::string *v = need_value(a);
       if (!v) return UsageError{"--hostfile needs a file"};
-      auto slots = hostfile_slots(*v);
+      auto slots = hostfile_slots(*v, o.remote_hosts);
       if (std::holds_alternative<UsageError>(slots)) return std::get<UsageError>(slots);
       o.slots += std::get<int>(slots);
     } else if (a == "--host" || a == "-host" || a == "-H") {
       const std::string *v = need_value(a);
       if (!v || v->empty()) return UsageError{"--host needs a list of hosts"};
-      auto slots = host_list_slots(*v);
+      auto slots = host_list_slots(*v, o.remote_hosts);
       if (std::holds_alternative<UsageError>(slots)) return std::get<UsageError>(slots);
       o.slots += std::get<int>(slots);
     } else if (a == "-v" || a == "--verbose") {
@@ -388,6 +413,22 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
   if (o.argv.empty()) return UsageError{"no program given to run (see impirun --help)"};
   if (!have_np) o.np = 1;  // like MPICH's mpiexec without -n
   if (o.client && o.clients != 1) return UsageError{"-client and --clients cannot be combined"};
+  if (!o.remote_hosts.empty()) {
+    // Only an IMPI client's agents span machines (multi-host clients).
+    if (!o.client) return UsageError{not_here(o.remote_hosts.front().name)};
+    if (o.slots == 0)
+      return UsageError{fmt::format("--host/--hostfile name other machines ({}...) but not this one: impirun -client "
+                                    "runs its own host's agent and procs, so list this machine (localhost) too",
+                                    o.remote_hosts.front().name)};
+    int total = o.slots;
+    for (auto &h : o.remote_hosts) total += h.slots;
+    if (o.np < 1 + static_cast<int>(o.remote_hosts.size()))
+      return UsageError{fmt::format("-np {} is fewer than the {} hosts: every IMPI host needs a process", o.np,
+                                    1 + o.remote_hosts.size())};
+    if (o.no_oversubscribe && o.np > total)
+      return UsageError{fmt::format("there are not enough slots for {} processes on {} hosts ({} slots; "
+                                    "--oversubscribe allows it)", o.np, 1 + o.remote_hosts.size(), total)};
+  }
   if (o.np < o.clients)
     return UsageError{fmt::format("--clients {} needs at least {} processes (-np)", o.clients,
                                   o.clients)};

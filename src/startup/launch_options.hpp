@@ -47,6 +47,20 @@ struct ClientRole {
   std::string server;  // "host:port"
 };
 
+// A host of --host/--hostfile: its name and slots.
+struct HostSlots {
+  std::string name;
+  int slots = 1;
+};
+
+// `impirun --host-agent ADDR:PORT --host-token T ...` (started by an
+// `impirun -client` whose client spans several hosts, through the launch
+// agent): the host agent of one of its other hosts.
+struct HostAgentRole {
+  std::string coordinator;  // the client's impirun, "addr:port"
+  std::string token;        // proves we were started by it
+};
+
 struct LaunchOptions {
   int np = 0;
   int clients = 1;                  // --clients K: local server + K clients
@@ -58,6 +72,8 @@ struct LaunchOptions {
   bool report_bindings = false;
   std::string output_dir;          // --output-filename: "" = forward to our stdout/stderr
   int slots = 0;                   // --hostfile/--host slots on this machine (0: not given)
+  std::vector<HostSlots> remote_hosts;  // -client only: other machines of this client, in order
+  std::optional<HostAgentRole> host_agent;
   bool no_oversubscribe = false;   // --nooversubscribe
   bool tag_output = false;
   bool verbose = false;

@@ -1,5 +1,7 @@
 #include "startup/launcher.hpp"
 
+#include "startup/host_agents.hpp"
+
 #include <event2/event.h>
 #include <fcntl.h>
 #include <hwloc.h>
@@ -1148,9 +1150,10 @@ namespace {
 const char *lookup_env(const char *n) { return std::getenv(n); }
 }  // namespace
 
-int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
-  if (opts.verbose) base::set_log_level(base::Level::debug);
-  base::set_log_prefix(fmt::format("impirun[client {}]", opts.client->rank));
+int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
+  const LaunchOptions *optp = &opts_in;
+  if (opts_in.verbose) base::set_log_level(base::Level::debug);
+  base::set_log_prefix(fmt::format("impirun[client {}]", opts_in.client->rank));
   ::signal(SIGPIPE, SIG_IGN);
   auto auth = auth_from_env(lookup_env);
   if (!auth) {
@@ -1161,13 +1164,13 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
     base::log_error("{}", kNoAuthMessage);
     return 1;
   }
-  auto server = net::parse_endpoint(opts.client->server);
+  auto server = net::parse_endpoint(opts_in.client->server);
   if (!server) {
     base::log_error("{}", server.message());
     return 1;
   }
-  auto deadline = net::Clock::now() + std::chrono::seconds(opts.impi.startup_timeout_s);
-  auto client = ImpiClient::join(*server, opts.client->rank, opts.impi.address, *auth, deadline);
+  auto deadline = net::Clock::now() + std::chrono::seconds(opts_in.impi.startup_timeout_s);
+  auto client = ImpiClient::join(*server, opts_in.client->rank, opts_in.impi.address, *auth, deadline);
   if (!client) {
     base::log_error("{}", client.message());
     return 1;
@@ -1182,6 +1185,30 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
     base::log_error("{}", addr.message());
     return 1;
   }
+  // A client on several hosts: this machine is host 0; the agents of the
+  // others start now and report their addresses and ports (host_agents.hpp).
+  LaunchOptions local_opts = opts_in;
+  std::vector<RemoteHost> remotes;
+  if (!opts_in.remote_hosts.empty()) {
+    auto counts = place_procs(opts_in.np, opts_in.slots, opts_in.remote_hosts);
+    local_opts.np = counts[0];
+    char exe[4096] = {};
+    ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+    auto r = start_host_agents(opts_in, opts_in.remote_hosts, counts, client->address(),
+                               n > 0 ? exe : "impirun", deadline);
+    if (!r) {
+      base::log_error("{}", r.message());
+      return 1;
+    }
+    remotes = std::move(r.value());
+  }
+  optp = &local_opts;
+  const LaunchOptions &opts = *optp;
+  struct EndRemotes {  // whatever happens, no agent outlives us unreaped
+    std::vector<RemoteHost> &r;
+    bool failed = true;
+    ~EndRemotes() { end_host_agents(r, failed); }
+  } end_remotes{remotes};
   ClientAdvert a;
   a.datalen = static_cast<std::uint32_t>(opts.impi.datalen);
   a.tagub = static_cast<std::int32_t>(opts.impi.tag_ub);
@@ -1198,14 +1225,33 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
   // machine too: our own pid (unique here) and the local index.
   for (int r = 0; r < opts.np; ++r)
     a.procs.push_back({*addr, (static_cast<std::int64_t>(::getpid()) << 20) + r});
+  for (const auto &rh : remotes) {
+    auto raddr = wire::parse_address(rh.address);
+    if (!raddr) {
+      base::log_error("host {}: {}", rh.name, raddr.message());
+      return 1;
+    }
+    HostAdvert x = h;
+    x.address = *raddr;
+    x.port = rh.port;
+    x.nprocs = static_cast<std::uint32_t>(rh.nprocs);
+    a.hosts.push_back(x);
+    for (int r = 0; r < rh.nprocs; ++r) a.procs.push_back({*raddr, (rh.pid << 20) + r});
+  }
   auto job = client->exchange(a, deadline);
   if (!job) {
     base::log_error("IMPI startup failed: {}", job.message());
     return 1;
   }
+  job->my_host = job->first_host_of(job->my_client);
+  for (std::size_t i = 0; i < remotes.size(); ++i)
+    if (auto s = send_job(remotes[i], *job, job->my_host + 1 + static_cast<int>(i), deadline); !s.ok()) {
+      base::log_error("host {}: {}", remotes[i].name, s.message());
+      return 1;
+    }
   base::log_debug("startup complete: {} clients, {} procs, world ranks {}..{} are ours",
                   job->nclients, job->procs.size(), job->world_offset(job->my_client),
-                  job->world_offset(job->my_client) + static_cast<std::uint32_t>(opts.np) - 1);
+                  job->world_offset(job->my_client) + static_cast<std::uint32_t>(opts_in.np) - 1);
   auto channels = client->dance(*job, deadline);
   if (!channels) {
     base::log_error("{}", channels.message());
@@ -1219,7 +1265,10 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
   // thread (PMIx's too). The procs get default dispositions back at fork.
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
   if (agent.start) {
-    if (agent.watch_server) agent.watch_server(client->server_fd(), opts.client->server);
+    if (agent.watch_server) {
+      agent.watch_server(client->server_fd(), "the IMPI server " + opts.client->server);
+      for (auto &rh : remotes) agent.watch_server(rh.ctl.get(), "the agent of host " + rh.name);
+    }
     if (auto s = agent.start(*channels, *job); !s.ok()) {
       base::log_error("the host agent could not start: {}", s.message());
       return 1;
@@ -1234,12 +1283,71 @@ int run_client_job(const LaunchOptions &opts, const AgentHooks &agent) {
     if (agent.stop) agent.stop();
     return rc;
   }
-  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30), agent.close);
+  // Our channels' FINI, then every other host's DONE, then the server's FINI.
+  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30),
+                          [&](std::vector<base::Fd> &ch, const ImpiJob &j, net::Clock::time_point dl) {
+                            base::Status st = agent.close ? agent.close(ch, j, dl) : base::Status{};
+                            if (st.ok() && !remotes.empty()) st = wait_done(remotes, dl);
+                            return st;
+                          });
   if (!s.ok()) {
     base::log_error("shutdown: {}", s.message());
     return 1;
   }
+  end_remotes.failed = false;
   return 0;
+}
+
+// `impirun --host-agent ADDR:PORT --host-token T -np N -- prog`: the agent
+// and procs of one more host of a client (host_agents.hpp).
+int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
+  if (opts.verbose) base::set_log_level(base::Level::debug);
+  ::signal(SIGPIPE, SIG_IGN);
+  auto deadline = net::Clock::now() + std::chrono::seconds(opts.impi.startup_timeout_s);
+  auto link = contact_coordinator(*opts.host_agent, deadline);
+  if (!link) {
+    base::log_error("{}", link.message());
+    return 1;
+  }
+  auto job = receive_job(link->ctl.get(), deadline);
+  if (!job) {
+    base::log_error("{}", job.message());
+    return 1;
+  }
+  base::set_log_prefix(fmt::format("impirun[client {} host {}]", job->my_client, job->my_host));
+  if (job->hosts[static_cast<std::size_t>(job->my_host)].nprocs != static_cast<std::uint32_t>(opts.np)) {
+    base::log_error("the job gives this host {} procs, not {}", job->hosts[static_cast<std::size_t>(job->my_host)].nprocs,
+                    opts.np);
+    return 1;
+  }
+  auto channels = dance_as_host(job->my_host, link->listener, link->address, *job, deadline);
+  if (!channels) {
+    base::log_error("{}", channels.message());
+    return 1;
+  }
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
+  if (agent.start) {
+    if (agent.watch_server) agent.watch_server(link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator);
+    if (auto s = agent.start(*channels, *job); !s.ok()) {
+      base::log_error("the host agent could not start: {}", s.message());
+      return 1;
+    }
+  }
+  int rc = 0;
+  {
+    LocalJob local(opts, &job.value());
+    rc = local.run();
+  }
+  if (rc != 0) {
+    if (agent.stop) agent.stop();
+    send_done(link->ctl.get(), false);
+    return rc;
+  }
+  base::Status s = agent.close ? agent.close(*channels, *job, net::Clock::now() + std::chrono::seconds(30))
+                               : base::Status{};
+  if (!s.ok()) base::log_error("shutdown: {}", s.message());
+  send_done(link->ctl.get(), s.ok());
+  return s.ok() ? 0 : 1;
 }
 
 }  // namespace impi::startup

@@ -43,6 +43,8 @@ struct AgentHooks {
   std::function<void()> stop;
 };
 int run_client_job(const LaunchOptions &opts, const AgentHooks &agent = {});
+// `impirun --host-agent ...`: another host of a client (host_agents.hpp).
+int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent);
 
 // `impirun -np N --clients K`: a server and K clients on this machine.
 int run_multi_client_job(const LaunchOptions &opts, const char *self_exe);

@@ -118,23 +118,28 @@ class HostAgent {
     event_add(accept_ev_.get(), nullptr);
     finish_ev_.reset(event_new(base_.get(), finish_r_.get(), EV_READ | EV_PERSIST, &HostAgent::on_finish, this));
     event_add(finish_ev_.get(), nullptr);
-    if (server_fd_ >= 0) {
-      server_ev_.reset(event_new(base_.get(), server_fd_, EV_READ | EV_PERSIST, &HostAgent::on_server, this));
-      event_add(server_ev_.get(), nullptr);
+    for (auto &w : watched_) {
+      w->self = this;
+      w->ev.reset(event_new(base_.get(), w->fd, EV_READ | EV_PERSIST, &HostAgent::on_watched, w.get()));
+      event_add(w->ev.get(), nullptr);
     }
     thread_ = std::thread([this] { run(); });
     return {};
   }
 
-  // Watches the connection to the IMPI server during the job (call before
-  // start(); the agent thread's loop owns the event). The server sends
-  // nothing between the dance and our FINI, so readiness means it closed or
-  // died: that ends the job like a lost peer host (the fault matrix
-  // asks every client to end within seconds, naming what died). Bytes are
-  // only peeked at, never consumed: finish() still owns the connection.
-  void watch_server(int fd, std::string name) {
-    server_fd_ = fd;
-    server_name_ = std::move(name);
+  // Watches a connection that must stay open during the job: the IMPI
+  // server's, and those between the hosts of a client on several machines
+  // (call before start(); the agent thread's loop owns the events). They
+  // carry nothing between the dance and the end, so readiness means the
+  // other side closed or died: that ends the job like a lost peer host
+  // (every client ends within seconds, naming what died). Bytes are only
+  // peeked at, never consumed (the caller still owns the connection; bytes
+  // mean the normal end has begun). `what`: "the IMPI server ADDR".
+  void watch_server(int fd, std::string what) {
+    auto w = std::make_unique<Watched>();
+    w->fd = fd;
+    w->what = std::move(what);
+    watched_.push_back(std::move(w));
   }
 
   // After a failed job: ends the agent thread at once, without FINI (the
@@ -236,7 +241,7 @@ class HostAgent {
       }
     }
     pending_.clear();
-    server_ev_.reset();
+    for (auto &w : watched_) w->ev.reset();
     accept_ev_.reset();
     finish_ev_.reset();
     router_.reset();
@@ -255,18 +260,19 @@ class HostAgent {
     }
   }
 
-  static void on_server(evutil_socket_t fd, short, void *arg) {
-    auto *self = static_cast<HostAgent *>(arg);
+  static void on_watched(evutil_socket_t fd, short, void *arg) {
+    auto *w = static_cast<Watched *>(arg);
+    auto *self = w->self;
     char c;
     ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    self->server_ev_.reset();  // once: closed, failed, or bytes that finish() will judge
+    std::string what = w->what;
+    w->ev.reset();  // once: closed, failed, or bytes its owner will judge
     if (n > 0 || self->finishing_ || self->ending_) return;
     self->ending_ = true;
     std::string why = n == 0 ? "closed its connection" : fmt::format("connection failed ({})", std::strerror(errno));
-    base::log_error("the IMPI server {} {} during the job; the job cannot finish without it; ending it",
-                    self->server_name_, why);
-    if (!self->error_) self->error_ = base::Status{base::Errc::io_error, "the IMPI server was lost"};
+    base::log_error("{} {} during the job; the job cannot finish without it; ending it", what, why);
+    if (!self->error_) self->error_ = base::Status{base::Errc::io_error, what + " was lost"};
     ::kill(::getpid(), SIGUSR2);  // LocalJob ends the job
   }
 
@@ -313,10 +319,14 @@ class HostAgent {
 
   std::unique_ptr<event_base, void (*)(event_base *)> base_{nullptr, event_base_free};
   std::unique_ptr<transport::wire::AgentRouter> router_;
-  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free}, finish_ev_{nullptr, event_free},
-      server_ev_{nullptr, event_free};
-  std::string server_name_;
-  int server_fd_ = -1;
+  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free}, finish_ev_{nullptr, event_free};
+  struct Watched {
+    int fd = -1;
+    std::string what;
+    HostAgent *self = nullptr;
+    std::unique_ptr<event, void (*)(event *)> ev{nullptr, event_free};
+  };
+  std::vector<std::unique_ptr<Watched>> watched_;
   std::map<int, std::unique_ptr<Pending>> pending_;
   base::Fd listener_, finish_r_, finish_w_;
   std::string dir_, path_;

@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     }
   } else {
     const auto &o = std::get<LaunchOptions>(parsed);
-    if (o.client)
+    if (o.client || o.host_agent)
     {
       static impi::startup::HostAgent agent;  // lives until _Exit (its thread may still run)
       impi::startup::AgentHooks hooks;
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
                        impi::startup::net::Clock::time_point deadline) { return agent.close(deadline); };
       hooks.watch_server = [](int fd, std::string name) { agent.watch_server(fd, std::move(name)); };
       hooks.stop = [] { agent.stop(); };
-      rc = run_client_job(o, hooks);
+      rc = o.host_agent ? run_host_agent(o, hooks) : run_client_job(o, hooks);
       agent.remove_socket();  // also after a failed job
     }
     else if (o.clients > 1)

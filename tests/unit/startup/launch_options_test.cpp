@@ -1,5 +1,7 @@
 #include "startup/launch_options.hpp"
 
+#include "startup/host_agents.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstring>
 
@@ -85,4 +87,28 @@ TEST_CASE("environment options: -x, --env and MPICH's -env/-genv") {
                                           "a.out"}));
   CHECK(o.env == std::vector<std::string>{"A=1", "B=two words", "C=3", "HOME=/root"});
   CHECK_THAT(usage_error(parse({"-env", "B"})), Catch::Contains("needs a variable name and a value"));
+}
+
+TEST_CASE("a client on several hosts: -client with other machines in --host") {
+  auto o = std::get<LaunchOptions>(
+      parse({"-client", "0", "10.0.0.1:5000", "--host", "localhost:2,nodeb:2,nodec,nodeb", "-np", "6", "a.out"}));
+  CHECK(o.slots == 2);
+  REQUIRE(o.remote_hosts.size() == 2);
+  CHECK(o.remote_hosts[0].name == "nodeb");
+  CHECK(o.remote_hosts[0].slots == 3);  // mentions add up
+  CHECK(o.remote_hosts[1].name == "nodec");
+  CHECK(place_procs(6, o.slots, o.remote_hosts) == std::vector<int>{2, 3, 1});
+  CHECK(place_procs(8, 1, {{"b", 1}}) == std::vector<int>{4, 4});  // beyond the slots: round robin
+  CHECK(place_procs(2, 4, {{"b", 4}}) == std::vector<int>{1, 1});  // every host gets one first
+  CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--host", "nodeb", "a.out"})),
+             Catch::Contains("list this machine (localhost) too"));
+  CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--host", "localhost,nodeb", "-np", "1", "a.out"})),
+             Catch::Contains("every IMPI host needs a process"));
+  CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--nooversubscribe", "--host", "localhost,nodeb", "-np", "3",
+                                "a.out"})),
+             Catch::Contains("not enough slots"));
+  auto a = std::get<LaunchOptions>(parse({"--host-agent", "10.0.0.1:777", "--host-token", "abc", "-np", "2", "a.out"}));
+  REQUIRE(a.host_agent);
+  CHECK(a.host_agent->coordinator == "10.0.0.1:777");
+  CHECK(a.host_agent->token == "abc");
 }
