@@ -73,9 +73,14 @@ Options:
   --output-filename DIR   write each rank's output to DIR/1/rank.R/stdout and
                           DIR/1/rank.R/stderr instead of forwarding it
   --hostfile FILE, --host H[:N],...
-                          hosts and slots; this machine only (localhost,
-                          127.x or its name). Slots set MPI_UNIVERSE_SIZE
-                          and the limit --nooversubscribe enforces
+                          hosts and slots. Without -client: this machine
+                          only (localhost, 127.x or its name); slots set
+                          MPI_UNIVERSE_SIZE and the limit --nooversubscribe
+                          enforces. With -client: other machines too; this
+                          one must be listed, and each other host's agent
+                          is started with $IMPI_LAUNCH_AGENT HOST impirun ...
+                          (default ssh); every host gets a process, then
+                          slots fill in order
   --oversubscribe         allow more processes than slots (the default, as
                           in MPICH; Open MPI needs this flag)
   --nooversubscribe       refuse to start more processes than slots (cores,
