@@ -3,7 +3,7 @@
 # MPI, MPICH (when installed), each running bench/coll_bench.c built by its
 # own wrapper; rounds interleaved, medians per size, ratios theirs/ours
 # (>1: impi faster), "vs best" against the better peer.
-# Usage: bench/coll.sh [build-dir] [rounds] [np] [max_bytes] [ops]
+# Usage: bench/coll.sh [build-dir] [rounds] [np] [max_bytes] [ops]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
 #   ops: space-separated (default: barrier bcast reduce allreduce allgather alltoall)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +25,9 @@ run_ompi() {
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np "$np" --oversubscribe \
     --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
 }
-if command -v mpicc.mpich >/dev/null; then
+# IMPI_BENCH_NO_MPICH=1 leaves MPICH out (here it busy-polls when
+# oversubscribed: milliseconds per call, and most of the script's time).
+if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; then
   mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
 fi
 run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
