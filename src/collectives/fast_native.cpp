@@ -9,6 +9,8 @@
 // Small messages go straight into the ring (P2P::send_now).
 #include "collectives/fast_native.hpp"
 
+#include <sched.h>
+
 #include <cstring>
 
 #include "collectives/comm_view.hpp"
@@ -153,8 +155,18 @@ base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const 
   p2p.ring_all_doorbells();
   for (int r = 0; r < c.size; ++r) {
     auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], parity);
-    if (s.seq.load(std::memory_order_acquire) != g)
-      p2p.wait_until([&] { return s.seq.load(std::memory_order_acquire) == g; });
+    if (s.seq.load(std::memory_order_acquire) != g) {
+      auto ready = [&] { return s.seq.load(std::memory_order_acquire) == g; };
+      if (p2p.oversubscribed()) {
+        // The peer needs our core: yield at once, and make a progress pass
+        // only now and then (it costs more than the look at its slot).
+        for (int i = 1; i <= 256 && !ready(); ++i) {
+          sched_yield();
+          if ((i & 15) == 0) p2p.progress();
+        }
+      }
+      if (!ready()) p2p.wait_until(ready);
+    }
     if (r == 0)
       std::memcpy(recvbuf, s.data, n);
     else

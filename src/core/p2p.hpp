@@ -325,6 +325,8 @@ class P2P {
   // Wakes every local peer asleep on its doorbell (after publishing a slot).
   void ring_all_doorbells();
   std::uint64_t next_world_slot_op() { return ++world_slot_ops_; }
+  // Procs outnumber cores on this node (waiters yield their core).
+  bool oversubscribed() const { return oversubscribed_; }
 
   // One pass over the rings and pending sends; true if anything moved.
   bool progress() {
