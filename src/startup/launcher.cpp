@@ -1150,6 +1150,38 @@ namespace {
 const char *lookup_env(const char *n) { return std::getenv(n); }
 }  // namespace
 
+namespace {
+// This host's part of an IMPI job, once the dance is done: the host agent
+// (watching `watched`: descriptors that must stay open, and what they are)
+// and our procs. Stops the agent without FINI when the procs failed.
+// Returns their exit status (1: the agent could not start).
+int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd> &channels, const AgentHooks &agent,
+                  const std::vector<std::pair<int, std::string>> &watched) {
+  // While the procs run, LocalJob's loop handles termination signals (it
+  // passes them on). Once they are gone, what is left (the FINI exchanges)
+  // is bounded by a deadline, and a late SIGTERM from a supervisor must not
+  // replace our status: libevent restores the disposition it found, so
+  // ignoring the signals now makes them ignored after the loop, in every
+  // thread (PMIx's too). The procs get default dispositions back at fork.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
+  if (agent.start) {
+    if (agent.watch_server)
+      for (const auto &[fd, what] : watched) agent.watch_server(fd, what);
+    if (auto s = agent.start(channels, job); !s.ok()) {
+      base::log_error("the host agent could not start: {}", s.message());
+      return 1;
+    }
+  }
+  int rc = 0;
+  {
+    LocalJob local(opts, &job);
+    rc = local.run();
+  }
+  if (rc != 0 && agent.stop) agent.stop();
+  return rc;
+}
+}  // namespace
+
 int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
   const LaunchOptions *optp = &opts_in;
   if (opts_in.verbose) base::set_log_level(base::Level::debug);
@@ -1257,32 +1289,10 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
     base::log_error("{}", channels.message());
     return 1;
   }
-  // While the procs run, LocalJob's loop handles termination signals (it
-  // passes them on). Once they are gone, what is left (the FINI exchanges)
-  // is bounded by a deadline, and a late SIGTERM from a supervisor must not
-  // replace our status: libevent restores the disposition it found, so
-  // ignoring the signals now makes them ignored after the loop, in every
-  // thread (PMIx's too). The procs get default dispositions back at fork.
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
-  if (agent.start) {
-    if (agent.watch_server) {
-      agent.watch_server(client->server_fd(), "the IMPI server " + opts.client->server);
-      for (auto &rh : remotes) agent.watch_server(rh.ctl.get(), "the agent of host " + rh.name);
-    }
-    if (auto s = agent.start(*channels, *job); !s.ok()) {
-      base::log_error("the host agent could not start: {}", s.message());
-      return 1;
-    }
-  }
-  int rc = 0;
-  {
-    LocalJob local(opts, &job.value());
-    rc = local.run();
-  }
-  if (rc != 0) {  // no FINI: the server reports our failure
-    if (agent.stop) agent.stop();
-    return rc;
-  }
+  std::vector<std::pair<int, std::string>> watched{{client->server_fd(), "the IMPI server " + opts.client->server}};
+  for (auto &rh : remotes) watched.emplace_back(rh.ctl.get(), "the agent of host " + rh.name);
+  if (int rc = run_this_host(opts, *job, *channels, agent, watched); rc != 0)
+    return rc;  // no FINI: the server reports our failure
   // Our channels' FINI, then every other host's DONE, then the server's FINI.
   auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30),
                           [&](std::vector<base::Fd> &ch, const ImpiJob &j, net::Clock::time_point dl) {
@@ -1325,21 +1335,9 @@ int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
     base::log_error("{}", channels.message());
     return 1;
   }
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
-  if (agent.start) {
-    if (agent.watch_server) agent.watch_server(link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator);
-    if (auto s = agent.start(*channels, *job); !s.ok()) {
-      base::log_error("the host agent could not start: {}", s.message());
-      return 1;
-    }
-  }
-  int rc = 0;
-  {
-    LocalJob local(opts, &job.value());
-    rc = local.run();
-  }
-  if (rc != 0) {
-    if (agent.stop) agent.stop();
+  if (int rc = run_this_host(opts, *job, *channels, agent,
+                             {{link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator}});
+      rc != 0) {
     send_done(link->ctl.get(), false);
     return rc;
   }
