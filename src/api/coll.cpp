@@ -215,7 +215,10 @@ static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
     return launch(fn, comm, c, request, coll::inter_barrier(coll::remote_view_of(*c.comm), c.comm->rank));
-  if (!request && coll::fast_native(*c.comm)) return direct(fn, comm, c, [&](auto &p2p) { return coll::fast_barrier(p2p, *c.comm); });
+  if (!request && coll::fast_native(*c.comm))
+    return direct(fn, comm, c, [&](auto &p2p) {
+      return coll::slots_barrier_ok(p2p, *c.comm) ? coll::slots_barrier(p2p, *c.comm) : coll::fast_barrier(p2p, *c.comm);
+    });
   return launch(fn, comm, c, request, coll::barrier_task(coll::view_of(*c.comm)));
 }
 

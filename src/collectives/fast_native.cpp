@@ -144,34 +144,59 @@ bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_
          count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) && p2p.world_slots();
 }
 
+namespace {
+// Publishes `n` bytes as this proc's contribution to the next slot
+// operation on MPI_COMM_WORLD; returns its number.
+std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const void *data, std::size_t n) {
+  const std::uint64_t g = p2p.next_world_slot_op();
+  auto &mine = p2p.slot(c.world[static_cast<std::size_t>(c.rank)], static_cast<int>(g & 1));
+  if (n > 0) std::memcpy(mine.data, data, n);
+  mine.seq.store(g, std::memory_order_release);
+  p2p.ring_all_doorbells();
+  return g;
+}
+
+// Rank r's slot once it holds operation g.
+transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &c, int r, std::uint64_t g) {
+  auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], static_cast<int>(g & 1));
+  if (s.seq.load(std::memory_order_acquire) != g) {
+    auto ready = [&] { return s.seq.load(std::memory_order_acquire) == g; };
+    if (p2p.oversubscribed()) {
+      // The peer needs our core: yield at once, and make a progress pass
+      // only now and then (it costs more than the look at its slot).
+      for (int i = 1; i <= 256 && !ready(); ++i) {
+        sched_yield();
+        if ((i & 15) == 0) p2p.progress();
+      }
+    }
+    if (!ready()) p2p.wait_until(ready);
+  }
+  return s;
+}
+}  // namespace
+
 base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
                              std::int64_t count, const pack::TypePtr &type, Combine op) {
   const auto n = static_cast<std::size_t>(count * type->size());
-  const std::uint64_t g = p2p.next_world_slot_op();
-  const int parity = static_cast<int>(g & 1);
-  auto &mine = p2p.slot(c.world[static_cast<std::size_t>(c.rank)], parity);
-  std::memcpy(mine.data, sendbuf, n);  // (sendbuf may be recvbuf: copied before recvbuf is written)
-  mine.seq.store(g, std::memory_order_release);
-  p2p.ring_all_doorbells();
+  // (sendbuf may be recvbuf: it is copied before recvbuf is written)
+  const std::uint64_t g = slots_publish(p2p, c, sendbuf, n);
   for (int r = 0; r < c.size; ++r) {
-    auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], parity);
-    if (s.seq.load(std::memory_order_acquire) != g) {
-      auto ready = [&] { return s.seq.load(std::memory_order_acquire) == g; };
-      if (p2p.oversubscribed()) {
-        // The peer needs our core: yield at once, and make a progress pass
-        // only now and then (it costs more than the look at its slot).
-        for (int i = 1; i <= 256 && !ready(); ++i) {
-          sched_yield();
-          if ((i & 15) == 0) p2p.progress();
-        }
-      }
-      if (!ready()) p2p.wait_until(ready);
-    }
+    auto &s = slots_await(p2p, c, r, g);
     if (r == 0)
       std::memcpy(recvbuf, s.data, n);
     else
       op.fn(op.ctx, s.data, recvbuf);
   }
+  return {};
+}
+
+bool slots_barrier_ok(core::P2P &p2p, const core::Communicator &c) {
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && p2p.world_slots();
+}
+
+base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c) {
+  const std::uint64_t g = slots_publish(p2p, c, nullptr, 0);
+  for (int r = 0; r < c.size; ++r) slots_await(p2p, c, r, g);
   return {};
 }
 

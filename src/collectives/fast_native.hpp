@@ -45,6 +45,11 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
 bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count, const pack::TypePtr &type);
 base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
                              std::int64_t count, const pack::TypePtr &type, Combine op);
+// MPI_COMM_WORLD's Barrier on one node, through the same slots (and the
+// same sequence of operations: every rank makes the same world calls in
+// the same order): publish, then wait until every rank has published.
+bool slots_barrier_ok(core::P2P &p2p, const core::Communicator &c);
+base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c);
 inline Combine combine_of(const Reduction &r) {
   return {[](const void *ctx, const void *in, void *inout) { static_cast<const Reduction *>(ctx)->combine(in, inout); },
           &r};
