@@ -1,5 +1,7 @@
 /* coll_bench.c - OSU-style collective latency: each operation repeated
- * `iters` times after a warm-up, the time per call averaged on each rank,
+ * after a warm-up, as many times as fill about 0.2 s (at least 10; the
+ * warm-up's time per call decides, the same count on every rank), the
+ * time per call averaged on each rank,
  * the maximum over ranks reported (microseconds), for message sizes from 8
  * bytes (or 0 for barrier) up to max_bytes, in MPI_INT/MPI_BYTE elements.
  * An ordinary MPI program: the same source measures any MPI library.
@@ -39,7 +41,12 @@ int main(int argc, char **argv) {
   memset(b, 0, (size_t)max * size + 8);
   for (long bytes = strcmp(op, "barrier") ? 8 : 0; bytes <= max; bytes = !bytes ? 8 : bytes * 4 > max && bytes < max ? max : bytes * 4) {
     int iters = bytes <= 4096 ? 2000 : bytes <= 65536 ? 300 : 40;
-    run(op, a, b, bytes, size, iters / 10 + 1); /* warm-up */
+    /* warm-up; its time per call (the maximum over ranks, so the same
+     * everywhere) sets the count: a few milliseconds of calls measure the
+     * scheduler's moods more than the library when procs share cores */
+    double warm = run(op, a, b, bytes, size, iters / 10 + 1);
+    double want = 0.2e6 / (warm > 0.01 ? warm : 0.01);
+    iters = want < 10 ? 10 : want > 200000 ? 200000 : (int)want;
     double us = run(op, a, b, bytes, size, iters);
     if (rank == 0) printf("%ld %.2f\n", bytes, us);
     if (!strcmp(op, "barrier")) break;

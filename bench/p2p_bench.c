@@ -3,6 +3,10 @@
  *   latency: ping-pong, half the round trip, in microseconds
  *   bw:      64 nonblocking sends in flight, then a 1-byte ack, in MB/s
  *   bibw:    both ranks send 64 and receive 64 at once, total MB/s
+ * Each size runs a warm-up whose time decides the count of timed
+ * iterations: as many as fill about 0.2 s (rank 0 decides, broadcasts), so
+ * a small message is timed over a few hundred thousand round trips, not a
+ * few milliseconds that measure the scheduler more than the library.
  * Usage: p2p_bench latency|bw|bibw [max_bytes] [multiple]. Prints
  * "<bytes> <value>". With "multiple", MPI_Init_thread(MPI_THREAD_MULTIPLE)
  * (still one thread: the cost of thread safety). */
@@ -12,13 +16,46 @@
 #include <string.h>
 
 #define WINDOW 64
+#define TARGET_S 0.2
+
+static int rank;
+static char *sbuf, *rbuf;
+
+/* `iters` iterations of `mode` at `size` bytes; seconds on rank 0. */
+static double run(const char *mode, long size, int iters) {
+  MPI_Request req[2 * WINDOW];
+  int i, w, peer = 1 - rank;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (i = 0; i < iters && rank <= 1; ++i) {
+    if (!strcmp(mode, "latency")) {
+      if (rank == 0) {
+        MPI_Send(sbuf, (int)size, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+        MPI_Recv(rbuf, (int)size, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(rbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(sbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+      }
+    } else if (!strcmp(mode, "bibw")) {
+      for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
+      for (w = 0; w < WINDOW; ++w) MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[WINDOW + w]);
+      MPI_Waitall(2 * WINDOW, req, MPI_STATUSES_IGNORE);
+    } else if (rank == 0) {
+      for (w = 0; w < WINDOW; ++w) MPI_Isend(sbuf, (int)size, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &req[w]);
+      MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+      MPI_Recv(rbuf, 1, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &req[w]);
+      MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+      MPI_Send(sbuf, 1, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
+    }
+  }
+  return MPI_Wtime() - t0;
+}
 
 int main(int argc, char **argv) {
-  int rank, i, w, iters, warm;
   long size, max = 1 << 22;
   const char *mode = argc > 1 ? argv[1] : "latency";
-  char *sbuf, *rbuf;
-  MPI_Request req[2 * WINDOW];
   if (argc > 3 && !strcmp(argv[3], "multiple")) {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -36,54 +73,17 @@ int main(int argc, char **argv) {
   memset(sbuf, 'a', max + 1);
   memset(rbuf, 'b', max + 1);
   for (size = 0; size <= max; size = size ? size * 2 : 1) {
-    if (!strcmp(mode, "latency")) {
-      double t0 = 0;
-      iters = size <= 8192 ? 10000 : 1000;
-      warm = iters / 10;
-      for (i = 0; i < iters + warm; ++i) {
-        if (i == warm) t0 = MPI_Wtime();
-        if (rank == 0) {
-          MPI_Send(sbuf, (int)size, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
-          MPI_Recv(rbuf, (int)size, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
-          MPI_Recv(rbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-          MPI_Send(sbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
-        }
-      }
-      if (rank == 0) printf("%ld %.3f\n", size, (MPI_Wtime() - t0) * 1e6 / (2.0 * iters));
-    } else if (!strcmp(mode, "bibw")) {
-      double t0 = 0;
-      int peer = 1 - rank;
-      if (size == 0) continue;
-      iters = size <= 8192 ? 200 : 20;
-      warm = 5;
-      for (i = 0; i < iters + warm; ++i) {
-        if (i == warm) t0 = MPI_Wtime();
-        if (rank > 1) continue;
-        for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
-        for (w = 0; w < WINDOW; ++w)
-          MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[WINDOW + w]);
-        MPI_Waitall(2 * WINDOW, req, MPI_STATUSES_IGNORE);
-      }
-      if (rank == 0) printf("%ld %.1f\n", size, 2.0 * size * WINDOW * iters / (MPI_Wtime() - t0) / 1e6);
-    } else {
-      double t0 = 0;
-      if (size == 0) continue;
-      iters = size <= 8192 ? 200 : 20;
-      warm = 5;
-      for (i = 0; i < iters + warm; ++i) {
-        if (i == warm) t0 = MPI_Wtime();
-        if (rank == 0) {
-          for (w = 0; w < WINDOW; ++w) MPI_Isend(sbuf, (int)size, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &req[w]);
-          MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
-          MPI_Recv(rbuf, 1, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
-          for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &req[w]);
-          MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
-          MPI_Send(sbuf, 1, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
-        }
-      }
-      if (rank == 0) printf("%ld %.1f\n", size, size * (double)WINDOW * iters / (MPI_Wtime() - t0) / 1e6);
+    if (size == 0 && strcmp(mode, "latency")) continue;
+    int warm = !strcmp(mode, "latency") ? (size <= 8192 ? 1000 : 100) : (size <= 8192 ? 20 : 2);
+    double per = run(mode, size, warm) / warm;
+    int iters = per > 0 ? (int)(TARGET_S / per) : 1000000;
+    if (iters < 5) iters = 5;
+    if (iters > 1000000) iters = 1000000;
+    MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    double t = run(mode, size, iters);
+    if (rank == 0) {
+      if (!strcmp(mode, "latency")) printf("%ld %.3f\n", size, t * 1e6 / (2.0 * iters));
+      else printf("%ld %.1f\n", size, (!strcmp(mode, "bibw") ? 2.0 : 1.0) * size * WINDOW * iters / t / 1e6);
     }
     fflush(stdout);
   }
