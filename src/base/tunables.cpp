@@ -16,6 +16,9 @@ constexpr Tunable kTable[] = {
     {"agent_queue_bytes", "IMPI_AGENT_QUEUE_BYTES", "67108864",
      "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer host (held by "
      "flow control or a full socket) exceed this many bytes; resume at half (0: no limit)"},
+    {"agent_direct", "IMPI_AGENT_DIRECT", "1",
+     "IMPI host agent: a host with one proc hands that proc its host channels, and the proc "
+     "runs them itself (the same packets, no hop through the agent); 0: the agent funnels"},
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
      "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},

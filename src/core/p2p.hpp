@@ -178,6 +178,15 @@ struct Request {
 };
 using RequestPtr = std::shared_ptr<Request>;
 
+// Direct channels: what a proc needs to run its host's channels itself.
+struct DirectLayout {
+  int my_host = 0;
+  std::uint32_t maxdatalen = 0, ackmark = 1, hiwater = 1;
+  std::vector<int> host_of;             // host index by world rank
+  std::vector<std::string> host_names;  // "host 1 (client 1, ADDR:PORT)", by host index
+  std::vector<std::pair<int, base::Fd>> channels;  // (peer host, its connection)
+};
+
 class P2P {
  public:
   // `world_rank`, the world ranks of this client's procs (index = local
@@ -215,8 +224,14 @@ class P2P {
   base::Result<RequestPtr> isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
                                         int dest_world, int src_rank, int tag, int context, bool sync);
   // Multi-client jobs, MPI_Finalize: hands every queued packet to the agent
-  // (waits for the link to take them), then closes the link.
+  // (waits for the link to take them), then closes the link. With direct
+  // channels: FINI on every channel first (IMPI 3.8), waiting for the
+  // peers' FINI.
   void close_agent();
+  // Direct channels (src/startup/cmd/agent.hpp): this host's only proc
+  // runs the host channels its agent handed over, in its progress passes
+  // (p2p_direct.cpp). Call after attach_agent.
+  base::Status attach_direct(DirectLayout d);
 
   // `collective`: a collective's message; those take the single-copy path
   // only from coll_cma_threshold bytes (their exchanges wait on each
@@ -311,7 +326,7 @@ class P2P {
     if (!agent_) return;
     auto full = [this] {
       std::lock_guard<EngineLock> g(mu_);
-      return link_out_.pending() > kLinkSendLimit && !link_broken_;
+      return link_backlog() > kLinkSendLimit && !link_broken_;
     };
     if (!full()) return;
     wait_until([&] { return !full(); });
@@ -367,10 +382,15 @@ class P2P {
           sched_yield();
           continue;
         }
-        pollfd pf[2];
+        pollfd pf[2 + kDirectPollMax];
         nfds_t npf = 0;
         if (agent_)
-          pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 ? POLLIN | POLLOUT : POLLIN), 0};
+          pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 && !direct_ ? POLLIN | POLLOUT : POLLIN), 0};
+        if (direct_) {
+          std::vector<pollfd> more;
+          direct_pollfds(more);
+          for (std::size_t i = 0; i < more.size() && i < kDirectPollMax; ++i) pf[npf++] = more[i];
+        }
         const bool dyn_rings = dyn_on_.load(std::memory_order_acquire);
         if (dyn_rings) {
           pf[npf++] = {dyn_poll_.get(), POLLIN, 0};
@@ -413,6 +433,7 @@ class P2P {
   // Polls before sleeping on the doorbell: long when every proc has a core,
   // short (and yielding) when procs outnumber cores.
   int spin_ = 2000;
+  static constexpr std::size_t kDirectPollMax = 64;  // channels watched in a blocking wait (beyond: the nap)
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   struct Header;  // a ring record's header
@@ -501,6 +522,15 @@ class P2P {
   // Packs more DATA packets of long messages whose SYNCACK came; true if any.
   bool push_streams();
   bool flush_link();  // writes what the socket takes now (non-blocking); true if bytes went
+  // Direct channels (p2p_direct.cpp).
+  struct Direct;
+  std::shared_ptr<Direct> direct_;
+  bool direct_poll();   // reads and writes the channels; true if packets came
+  bool direct_flush();  // hands link_out_'s packets to their channels
+  void close_direct();  // FINI on every channel, then waits for theirs
+  void direct_pollfds(std::vector<pollfd> &out) const;
+  // Bytes this proc holds for other clients: the link's, and (direct) the channels'.
+  std::size_t link_backlog() const;
   std::unordered_map<std::uint64_t, RemoteSend> remote_sends_;  // by srqid
   std::unordered_map<std::uint64_t, RemoteRecv> remote_recvs_;  // by drqid (our request id)
   std::deque<std::uint64_t> remote_streams_;                    // srqids of long sends to stream

@@ -121,6 +121,7 @@ bool P2P::flush_link() {
     link_out_.head = link_out_.tail = 0;
     return false;
   }
+  if (direct_) return direct_flush();
   std::string why;
   bool any = link_out_.write_to(agent_.get(), link_broken_, why);
   // The agent is gone: the launcher ends the job; nothing more can go.
@@ -131,6 +132,7 @@ bool P2P::flush_link() {
 void P2P::close_agent() {
   std::lock_guard<EngineLock> g(mu_);
   if (!agent_) return;
+  if (direct_) close_direct();
   while (link_out_.pending() > 0 && !link_broken_) {
     if (flush_link()) continue;
     pollfd p{agent_.get(), POLLOUT, 0};
@@ -221,7 +223,7 @@ void P2P::remote_send_done(RemoteSend &s) {
 
 bool P2P::push_streams() {
   bool any = false;
-  while (!remote_streams_.empty() && link_out_.pending() < kLinkHighWater && !link_broken_) {
+  while (!remote_streams_.empty() && link_backlog() < kLinkHighWater && !link_broken_) {
     std::uint64_t id = remote_streams_.front();
     remote_streams_.pop_front();
     auto it = remote_sends_.find(id);
@@ -288,6 +290,7 @@ bool P2P::cancel_remote(const RequestPtr &r) {
 }
 
 bool P2P::poll_agent() {
+  if (direct_) return direct_poll();
   bool any = false;
   std::byte buf[65536];
   for (int i = 0; i < 8; ++i) {

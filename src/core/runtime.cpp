@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "base/byteorder.hpp"
+#include "startup/wire/startup_protocol.hpp"
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -59,6 +60,9 @@ base::Result<int> Runtime::init(int required) {
       ids.push_back(id);
     }
     p2p_.attach_agent(std::move(agent_), j.impi->maxdatalen, std::move(ids));
+    if (!direct_.empty()) {
+      if (auto s = attach_direct(*j.impi); !s.ok()) return {s.error(), s.message()};
+    }
   }
 
   world_.rank = static_cast<int>(j.world_rank);
@@ -175,12 +179,76 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
   if (::send(fd.get(), hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello))
     return {Errc::io_error, fmt::format("the host agent at {}: {}", path, std::strerror(errno))};
   pollfd p{fd.get(), POLLIN, 0};
-  char ok = 0;
   int timeout_ms = static_cast<int>(base::get_int("pmix_timeout_s") * 1000);
-  if (::poll(&p, 1, timeout_ms) != 1 || ::recv(fd.get(), &ok, 1, 0) != 1 || ok != 'A')
-    return {Errc::protocol_error, fmt::format("the host agent at {} did not accept rank {}", path, my_index)};
+  // 'A' (the agent funnels our packets), or 'D' with the host channels
+  // (this host's only proc runs them itself; agent.hpp has the format).
+  // One byte first: in the funnel case, packets may follow the 'A' at once.
+  std::byte kind{};
+  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int) * 256)];
+  iovec iov{&kind, 1};
+  msghdr mh{};
+  mh.msg_iov = &iov;
+  mh.msg_iovlen = 1;
+  mh.msg_control = ctl;
+  mh.msg_controllen = sizeof ctl;
+  ssize_t n = ::poll(&p, 1, timeout_ms) == 1 ? ::recvmsg(fd.get(), &mh, MSG_CMSG_CLOEXEC) : -1;
+  std::vector<base::Fd> fds;
+  for (cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&mh) : nullptr; c; c = CMSG_NXTHDR(&mh, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+      for (std::size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); ++i) {
+        int f;
+        std::memcpy(&f, CMSG_DATA(c) + i * sizeof(int), sizeof f);
+        fds.emplace_back(f);
+      }
+  auto refused = [&] {
+    return base::Status{Errc::protocol_error, fmt::format("the host agent at {} did not accept rank {}", path, my_index)};
+  };
+  // The rest of a 'D' message, which the agent sent as one (blocking reads).
+  auto read_exact = [&](std::byte *to, std::size_t len) {
+    for (std::size_t got = 0; got < len;) {
+      if (::poll(&p, 1, timeout_ms) != 1) return false;
+      ssize_t r = ::recv(fd.get(), to + got, len - got, 0);
+      if (r <= 0) return false;
+      got += static_cast<std::size_t>(r);
+    }
+    return true;
+  };
+  if (n != 1 || (mh.msg_flags & MSG_CTRUNC)) return refused();
+  if (kind == std::byte{'D'}) {
+    std::byte cnt[4];
+    if (!read_exact(cnt, 4)) return refused();
+    auto count = base::load_be<std::uint32_t>(std::span<const std::byte>(cnt, 4));
+    if (count != fds.size()) return refused();
+    std::vector<std::byte> hosts(4 * std::size_t{count});
+    if (!read_exact(hosts.data(), hosts.size())) return refused();
+    for (std::uint32_t i = 0; i < count; ++i)
+      direct_.emplace_back(base::load_be<std::uint32_t>(std::span<const std::byte>(hosts).subspan(4 * i, 4)),
+                           std::move(fds[i]));
+  } else if (kind != std::byte{'A'} || !fds.empty()) {
+    return refused();
+  }
   agent_ = std::move(fd);
   return {};
+}
+
+base::Status Runtime::attach_direct(const startup::ImpiJob &job) {
+  if (direct_.empty()) return {};
+  core::DirectLayout d;
+  d.my_host = job.host_of_me();
+  d.maxdatalen = job.maxdatalen;
+  d.ackmark = job.ackmark;
+  d.hiwater = job.hiwater;
+  for (const auto &p : job.procs) d.host_of.push_back(p.host);
+  for (std::size_t h = 0; h < job.hosts.size(); ++h)
+    d.host_names.push_back(fmt::format("host {} (client {}, {}:{})", h, job.hosts[h].client,
+                                       startup::wire::format_address(job.hosts[h].address), job.hosts[h].port));
+  for (auto &[h, fd] : direct_) {
+    if (h >= job.hosts.size() || static_cast<int>(h) == d.my_host)
+      return {Errc::protocol_error, fmt::format("the host agent handed over a channel to host {}, which is not a peer", h)};
+    d.channels.emplace_back(static_cast<int>(h), std::move(fd));
+  }
+  direct_.clear();
+  return p2p_.attach_direct(std::move(d));
 }
 
 base::Status Runtime::finalize() {

@@ -61,6 +61,7 @@ class Runtime {
   base::Status exchange_cards();
   // Multi-client jobs: the local link to this host's agent (IMPI_AGENT_SOCKET).
   base::Status connect_agent(std::uint64_t my_index);
+  base::Status attach_direct(const startup::ImpiJob &job);
   void wait_for_teardown();
 
   State state_ = State::uninitialized;
@@ -73,6 +74,8 @@ class Runtime {
   P2P p2p_;
   std::uint64_t max_cid_ = 3;  // WORLD uses 0 and 1, SELF 2 and 3
   base::Fd agent_;  // the local link to the host agent (multi-client jobs)
+  // Direct channels: the host channels the agent handed over (host index, socket).
+  std::vector<std::pair<std::uint32_t, base::Fd>> direct_;
 };
 
 }  // namespace impi::core

@@ -180,6 +180,11 @@ struct Peer {
         while (Clock::now() < until) {  // anything counting that comes now breaks hiwater
           int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count());
           if (!readable(ms > 0 ? ms : 0)) continue;
+          // A FINI may come now: it does not count (3.6, 3.8), and a host
+          // whose procs are done sends it once its packets are written,
+          // acknowledged or not. It stays unread, for the end's exchange.
+          std::uint8_t t[4];
+          if (::recv(fd, t, 4, MSG_PEEK | MSG_WAITALL) == 4 && be(t, 4) == FINI) break;
           Pkt q = read_raw();
           if (q.type == PROTOACK) {
             if (tx_unacked < static_cast<int>(kAckmark)) fail("a PROTOACK for packets we did not send");

@@ -9,6 +9,16 @@
 // already connected). After the job, close() has the router exchange FINI
 // on every channel (IMPI 3.8) and reports how that went.
 //
+// Direct channels (IMPI_AGENT_DIRECT, default on): when this host has a
+// single proc, there is nothing to multiplex, so the agent hands that proc
+// the host channels from the dance instead of the 'A': one message 'D',
+// count (4 bytes big-endian), then each channel's host index (4 bytes
+// big-endian), the descriptors attached (SCM_RIGHTS), in that order. The
+// proc then runs the channels itself (flow control, FINI: the same
+// HostChannel code, src/core/p2p_direct.cpp): a message to another client
+// costs one TCP trip instead of three hand-offs. The agent keeps watching
+// the server; the link stays open, carrying nothing, until the proc ends.
+//
 // Threading: the agent thread alone touches the router and the links; the
 // main thread only starts it and, through a pipe, asks it to finish.
 #pragma once
@@ -111,8 +121,19 @@ class HostAgent {
       if (!error_) error_ = s;
       base::log_error("host agent: {}", s.message());
     });
-    for (std::size_t h = 0; h < channels.size(); ++h)
-      if (channels[h]) router_->add_channel(static_cast<int>(h), std::move(channels[h]));
+    std::size_t here = 0;
+    for (auto h : layout.host_of) here += h == layout.my_host ? 1 : 0;
+    const bool traced = std::getenv("IMPI_AGENT_TRACE") && *std::getenv("IMPI_AGENT_TRACE");
+    direct_ = base::get_int("agent_direct") != 0 && here == 1 && !traced && channels.size() <= kMaxDirect;
+    for (std::size_t h = 0; h < channels.size(); ++h) {
+      if (!channels[h]) continue;
+      if (direct_)
+        direct_fds_.emplace_back(static_cast<std::uint32_t>(h), std::move(channels[h]));
+      else
+        router_->add_channel(static_cast<int>(h), std::move(channels[h]));
+    }
+    for (std::size_t i = 0; i < layout.procs.size(); ++i)
+      if (layout.host_of[i] == layout.my_host) my_proc_ = i;
     ::setenv("IMPI_AGENT_SOCKET", path_.c_str(), 1);  // the procs inherit it
     accept_ev_.reset(event_new(base_.get(), listener_.get(), EV_READ | EV_PERSIST, &HostAgent::on_accept, this));
     event_add(accept_ev_.get(), nullptr);
@@ -220,7 +241,7 @@ class HostAgent {
     const auto spin = std::chrono::microseconds(base::get_int("agent_spin_us"));
     std::uint64_t seen = router_->activity();
     auto busy_until = net::Clock::now();
-    while (!stop_ && !(finishing_ && router_->all_closed()) && !(finishing_ && error_)) {
+    while (!stop_ && !(finishing_ && (direct_ || router_->all_closed())) && !(finishing_ && error_)) {
       auto now = net::Clock::now();
       if (finishing_ && now > deadline_) {
         error_ = base::Status{base::Errc::timeout, "the host channels did not close in time (no FINI)"};
@@ -241,6 +262,8 @@ class HostAgent {
       }
     }
     pending_.clear();
+    direct_fds_.clear();
+    direct_link_.reset();
     for (auto &w : watched_) w->ev.reset();
     accept_ev_.reset();
     finish_ev_.reset();
@@ -305,6 +328,10 @@ class HostAgent {
     auto index = base::load_be<std::uint64_t>(std::span<const std::byte>(p.hello, 8));
     base::Fd link = std::move(p.fd);
     self->pending_.erase(it);
+    if (self->direct_) {
+      self->hand_over(index, std::move(link));
+      return;
+    }
     int raw = link.get();
     auto s = index < self->nprocs_ ? self->router_->add_local(static_cast<std::size_t>(index), std::move(link))
                                    : base::Status{base::Errc::protocol_error, "no such proc"};
@@ -316,6 +343,53 @@ class HostAgent {
     [[maybe_unused]] ssize_t w = ::send(raw, &ok, 1, MSG_NOSIGNAL);  // the router owns it now
     base::log_debug("host agent: proc {} connected", index);
   }
+
+  // Direct channels: the host channels go to the proc (see the top).
+  void hand_over(std::uint64_t index, base::Fd link) {
+    if (index != my_proc_ || direct_link_ || handed_) {
+      base::log_error("host agent: a link claiming proc {} was refused: {}", index,
+                      index != my_proc_ ? "it is not this host's proc" : "it is already connected");
+      return;
+    }
+    std::vector<std::byte> msg(5 + 4 * direct_fds_.size());
+    msg[0] = std::byte{'D'};
+    base::store_be<std::uint32_t>(std::span(msg).subspan(1, 4), static_cast<std::uint32_t>(direct_fds_.size()));
+    std::vector<int> fds;
+    for (std::size_t i = 0; i < direct_fds_.size(); ++i) {
+      base::store_be<std::uint32_t>(std::span(msg).subspan(5 + 4 * i, 4), direct_fds_[i].first);
+      fds.push_back(direct_fds_[i].second.get());
+    }
+    iovec iov{msg.data(), msg.size()};
+    std::vector<char> ctl(CMSG_SPACE(sizeof(int) * std::max<std::size_t>(fds.size(), 1)));
+    msghdr mh{};
+    mh.msg_iov = &iov;
+    mh.msg_iovlen = 1;
+    if (!fds.empty()) {
+      mh.msg_control = ctl.data();
+      mh.msg_controllen = CMSG_SPACE(sizeof(int) * fds.size());
+      cmsghdr *c = CMSG_FIRSTHDR(&mh);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
+      std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
+    }
+    // The link is non-blocking and empty: a message this small goes at once.
+    if (::sendmsg(link.get(), &mh, MSG_NOSIGNAL) != static_cast<ssize_t>(msg.size())) {
+      base::log_error("host agent: handing the host channels to proc {} failed: {}", index, std::strerror(errno));
+      return;
+    }
+    handed_ = true;
+    // Ours are closed: when the proc dies, its peers see the channels end.
+    direct_fds_.clear();
+    direct_link_ = std::move(link);
+    base::log_debug("host agent: proc {} connected (it runs this host's channels itself)", index);
+  }
+
+  static constexpr std::size_t kMaxDirect = 250;  // descriptors in one message (SCM_MAX_FD is 253)
+  bool direct_ = false, handed_ = false;
+  std::size_t my_proc_ = 0;
+  std::vector<std::pair<std::uint32_t, base::Fd>> direct_fds_;
+  base::Fd direct_link_;
 
   std::unique_ptr<event_base, void (*)(event_base *)> base_{nullptr, event_base_free};
   std::unique_ptr<transport::wire::AgentRouter> router_;

@@ -184,8 +184,21 @@ void HostChannel::on_writable() {
   maybe_close();
 }
 
+std::size_t HostChannel::backlog() const {
+  std::size_t n = out_.size() - out_off_;
+  for (auto b : bytes_from_) n += b;
+  return n;
+}
+
+void HostChannel::pump() {
+  if (closed_) return;
+  on_readable();
+  if (!closed_ && out_off_ < out_.size()) on_writable();
+}
+
 void HostChannel::on_readable() {
-  std::vector<std::byte> buf(kReadChunk);
+  if (rbuf_.size() < kReadChunk) rbuf_.resize(kReadChunk);
+  auto &buf = rbuf_;
   for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
     ssize_t n = ::recv(fd_.get(), buf.data(), buf.size(), 0);
     if (n < 0) {

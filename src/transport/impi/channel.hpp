@@ -102,6 +102,15 @@ class HostChannel {
   bool over_limit(std::size_t src) const { return src < over_.size() && over_[src]; }
   // Packets waiting (flow control or socket) and bytes not yet written.
   std::size_t queued_packets() const { return queued_; }
+  // Bytes of packets queued or written only in part: what a sender still
+  // holds here (a proc that runs its channels itself bounds it).
+  std::size_t backlog() const;
+  // Without the event loop (a proc running its own channels, polling):
+  // reads what the socket has and writes what it takes, as the loop's
+  // events would. Timers (the stall check) still need the loop.
+  void pump();
+  int fd() const { return fd_.get(); }
+  bool wants_write() const { return writing_; }
 
  private:
   struct Out {
@@ -134,6 +143,7 @@ class HostChannel {
       stall_ev_{nullptr, event_free};
   std::chrono::steady_clock::time_point last_write_{};  // last progress while output waits
   PacketReader reader_;
+  std::vector<std::byte> rbuf_;  // one read's bytes
   std::vector<FlowControl> flow_;              // per local proc, indexed by remote proc
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
   std::deque<std::pair<std::size_t, std::size_t>> ready_;           // pairs with packets, round robin

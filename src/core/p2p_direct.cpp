@@ -1,0 +1,280 @@
+// p2p_direct.cpp - direct channels: a host whose only proc is this one.
+//
+// The host agent (src/startup/cmd/agent.hpp) has nothing to multiplex on a
+// host with a single proc, so it hands that proc the TCP channels from the
+// dance, and the proc runs them itself with the agent's own HostChannel
+// (flow control per proc pair, ACKs ahead of data, FINI, the stall check).
+// The packets on the wire are the same; what goes away is the trip through
+// the agent: a proc-to-proc message costs one TCP hop instead of a Unix
+// socket, a thread hand-off and a copy on each side.
+//
+// The protocol engine (p2p_remote.cpp) is unchanged: it still encodes its
+// packets into link_out_; direct_flush() hands each to the channel of its
+// destination's host instead of writing the link. Arrivals come from the
+// channels' Deliver callbacks into remote_arrival(). Packets the engine
+// sends from inside a callback (a SYNCACK on a match) wait in link_out_
+// until the channel has returned.
+//
+// Failures: a channel that fails during the job ends the job (the proc
+// reports it as its fatal error, naming the host, like the agent would).
+// A proc outside MPI calls reads nothing, so a watcher thread polls the
+// channels (without reading) for their end: a peer closes only after our
+// FINI, so an end before we finish means the peer host died.
+// At MPI_Finalize, close_direct() sends FINI on every channel and reads
+// (dropping data, acknowledging) until each peer's FINI (IMPI 3.8).
+#include <event2/event.h>
+#include <fmt/core.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+#include "core/p2p.hpp"
+#include "core/runtime.hpp"
+#include "transport/impi/channel.hpp"
+
+namespace impi::core {
+
+namespace tw = transport::wire;
+using base::Errc;
+
+struct P2P::Direct {
+  std::unique_ptr<event_base, void (*)(event_base *)> base{nullptr, event_base_free};
+  std::vector<std::unique_ptr<tw::HostChannel>> channels;  // by host index (null: none)
+  std::vector<int> host_of;                                // by world rank
+  std::vector<std::size_t> dense;                          // world rank -> index among its host's procs
+  std::map<std::pair<std::array<std::byte, 16>, std::int64_t>, int> world_of;
+  std::vector<std::string> names;
+  int in_channel = 0;     // inside a channel's callback
+  std::atomic<bool> finishing{false};  // MPI_Finalize: arrivals are dropped
+  std::uint64_t delivered = 0;
+  unsigned passes = 0;
+  // The watcher: its own copies of the channels' descriptors, and a pipe
+  // that stops it.
+  std::thread watcher;
+  std::atomic<bool> done{false};
+  base::Fd stop_r, stop_w;
+
+  ~Direct() { stop_watcher(); }
+  void stop_watcher() {
+    done = true;
+    if (watcher.joinable()) {
+      char c = 'x';
+      [[maybe_unused]] ssize_t n = ::write(stop_w.get(), &c, 1);
+      watcher.join();
+    }
+  }
+
+  std::optional<int> world(const tw::ProcId &id) const {
+    auto it = world_of.find({id.host, id.pid});
+    if (it == world_of.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+base::Status P2P::attach_direct(DirectLayout d) {
+  std::lock_guard<EngineLock> g(mu_);
+  if (!agent_) return {Errc::invalid_argument, "direct channels need the agent's link first"};
+  auto x = std::make_shared<Direct>();
+  x->base.reset(event_base_new());
+  if (!x->base) return {Errc::io_error, "event_base_new failed"};
+  const std::size_t nhosts = d.host_names.size();
+  if (d.host_of.size() != ids_.size() || d.my_host < 0 || static_cast<std::size_t>(d.my_host) >= nhosts)
+    return {Errc::invalid_argument, "direct channels: the job layout does not match"};
+  x->host_of = d.host_of;
+  x->names = d.host_names;
+  std::vector<std::size_t> count(nhosts, 0);
+  x->dense.resize(ids_.size());
+  for (std::size_t w = 0; w < ids_.size(); ++w) {
+    auto h = static_cast<std::size_t>(d.host_of[w]);
+    if (h >= nhosts) return {Errc::invalid_argument, "direct channels: a proc on no host"};
+    x->dense[w] = count[h]++;
+    x->world_of[{ids_[w].host, ids_[w].pid}] = static_cast<int>(w);
+  }
+  if (count[static_cast<std::size_t>(d.my_host)] != 1 || d.host_of[static_cast<std::size_t>(me_)] != d.my_host)
+    return {Errc::invalid_argument, "direct channels are for a host's only proc"};
+  x->channels.resize(nhosts);
+  Direct *raw = x.get();
+  auto resolver = [raw](int host) {
+    return [raw, host](const tw::ProcId &id) -> std::optional<std::size_t> {
+      auto w = raw->world(id);
+      if (!w || raw->host_of[static_cast<std::size_t>(*w)] != host) return std::nullopt;
+      return raw->dense[static_cast<std::size_t>(*w)];
+    };
+  };
+  const int stall_s = static_cast<int>(base::get_int("peer_stall_s"));
+  for (auto &[h, fd] : d.channels) {
+    auto hh = static_cast<std::size_t>(h);
+    if (hh >= nhosts || h == d.my_host || x->channels[hh])
+      return {Errc::invalid_argument, fmt::format("direct channels: no peer host {}", h)};
+    tw::ChannelConfig cfg{d.maxdatalen, d.ackmark, d.hiwater, d.host_names[hh], stall_s, 0};
+    x->channels[hh] = std::make_unique<tw::HostChannel>(
+        x->base.get(), std::move(fd), cfg, 1, count[hh], resolver(d.my_host), resolver(h),
+        [this, raw](std::size_t, std::size_t, const tw::Packet &p, std::vector<std::byte> data) {
+          ++raw->delivered;
+          if (raw->finishing) return;  // after the finalize barrier: destroyed (IMPI 3.8)
+          ++raw->in_channel;
+          remote_arrival(p, std::move(data));
+          --raw->in_channel;
+        },
+        [this, raw, hh](const base::Status &s) {
+          if (s.ok()) return;
+          if (raw->finishing) {
+            base::log_error("the channel to {} failed while finishing: {}", raw->names[hh], s.message());
+            return;
+          }
+          // A peer host died (or broke the protocol): the job cannot finish.
+          Runtime::instance().abort(
+              1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host", me_, s.message()));
+        });
+  }
+  // The watcher (see the top).
+  int pp[2];
+  if (::pipe2(pp, O_CLOEXEC) != 0) return {Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
+  x->stop_r.reset(pp[0]);
+  x->stop_w.reset(pp[1]);
+  std::vector<std::pair<std::size_t, base::Fd>> watched;
+  for (std::size_t h = 0; h < nhosts; ++h)
+    if (x->channels[h]) {
+      base::Fd copy(::fcntl(x->channels[h]->fd(), F_DUPFD_CLOEXEC, 0));
+      if (!copy) return {Errc::io_error, fmt::format("dup: {}", std::strerror(errno))};
+      watched.emplace_back(h, std::move(copy));
+    }
+  const int me = me_;
+  x->watcher = std::thread([raw, me, watched = std::move(watched)]() mutable {
+    std::vector<pollfd> fds{{raw->stop_r.get(), POLLIN, 0}};
+    std::vector<std::size_t> host{0};
+    for (auto &[h, fd] : watched) {
+      fds.push_back({fd.get(), POLLRDHUP, 0});
+      host.push_back(h);
+    }
+    while (!raw->done) {
+      if (::poll(fds.data(), fds.size(), -1) < 0) continue;
+      if (fds[0].revents != 0) return;
+      for (std::size_t i = 1; i < fds.size(); ++i) {
+        if (fds[i].fd < 0 || (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) continue;
+        fds[i].fd = -1;
+        // A proc inside MPI reports it itself, from its channel; give it the
+        // chance, so that the message is the channel's own.
+        ::usleep(200 * 1000);
+        if (raw->done || raw->finishing) return;
+        Runtime::instance().abort(
+            1, fmt::format("impi fatal: rank {}: {} closed its channel without FINI; the job cannot go on "
+                           "without that host",
+                           me, raw->names[host[i]]));
+      }
+    }
+  });
+  direct_ = std::move(x);
+  return {};
+}
+
+std::size_t P2P::link_backlog() const {
+  std::size_t n = link_out_.pending();
+  if (direct_)
+    for (const auto &c : direct_->channels)
+      if (c) n += c->backlog();
+  return n;
+}
+
+bool P2P::direct_flush() {
+  Direct &x = *direct_;
+  if (x.in_channel > 0) return false;  // the channel is in a callback: after it returns
+  bool any = false;
+  while (link_out_.pending() >= tw::kPacketHeaderSize) {
+    std::byte *at = link_out_.buf.get() + link_out_.head;
+    auto p = tw::decode(std::span<const std::byte>(at, tw::kPacketHeaderSize), maxdatalen_);
+    // Our own encoding: a failure here is a bug, not input.
+    if (!p.ok() || link_out_.pending() < tw::kPacketHeaderSize + p.value().len) {
+      base::log_error("direct channels: a packet of ours does not decode: {}", p.ok() ? "short" : p.message());
+      std::abort();
+    }
+    const tw::Packet &pk = p.value();
+    auto w = x.world(pk.dest);
+    tw::HostChannel *c = w ? x.channels[static_cast<std::size_t>(x.host_of[static_cast<std::size_t>(*w)])].get() : nullptr;
+    base::Status s = c ? c->send(0, x.dense[static_cast<std::size_t>(*w)], pk,
+                                 std::span<const std::byte>(at + tw::kPacketHeaderSize, pk.len))
+                       : base::Status{Errc::invalid_argument, fmt::format("no channel for {}", tw::describe(pk))};
+    if (!s.ok()) {
+      // Only a closed channel refuses: its failure is being reported.
+      base::log_error("direct channels: {}", s.message());
+      link_broken_ = true;
+      link_out_.head = link_out_.tail = 0;
+      return any;
+    }
+    link_out_.head += tw::kPacketHeaderSize + pk.len;
+    any = true;
+  }
+  return any;
+}
+
+bool P2P::direct_poll() {
+  Direct &x = *direct_;
+  const std::uint64_t before = x.delivered;
+  bool writing = false;
+  for (auto &c : x.channels)
+    if (c) {
+      c->pump();
+      writing |= c && c->wants_write();
+    }
+  // The loop dispatches blocked writes and the stall check's timer.
+  if (writing || (++x.passes & 63) == 0) event_base_loop(x.base.get(), EVLOOP_NONBLOCK);
+  if ((x.passes & 1023) == 0) {
+    // The link carries nothing now; its end means our impirun is gone.
+    char c;
+    ssize_t n = ::recv(agent_.get(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      base::log_error("the host agent's link closed during the job: impirun is gone; exiting");
+      std::_Exit(1);
+    }
+  }
+  if (link_out_.pending() > 0) direct_flush();  // what callbacks queued
+  return x.delivered != before;
+}
+
+void P2P::direct_pollfds(std::vector<pollfd> &out) const {
+  for (const auto &c : direct_->channels)
+    if (c && !c->is_closed())
+      out.push_back({c->fd(), static_cast<short>(c->wants_write() ? POLLIN | POLLOUT : POLLIN), 0});
+}
+
+void P2P::close_direct() {
+  Direct &x = *direct_;
+  direct_flush();
+  x.finishing = true;
+  x.stop_watcher();  // its copies of the descriptors close with it
+  for (auto &c : x.channels)
+    if (c) c->finish();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("pmix_timeout_s"));
+  for (;;) {
+    bool open = false;
+    for (auto &c : x.channels)
+      if (c && !c->is_closed()) {
+        c->pump();
+        open |= !c->is_closed();
+      }
+    if (!open) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      for (std::size_t h = 0; h < x.channels.size(); ++h)
+        if (x.channels[h] && !x.channels[h]->is_closed())
+          base::log_error("{} sent no FINI in {} s; closing its channel", x.names[h], base::get_int("pmix_timeout_s"));
+      break;
+    }
+    std::vector<pollfd> fds;
+    direct_pollfds(fds);
+    ::poll(fds.data(), fds.size(), 10);
+    event_base_loop(x.base.get(), EVLOOP_NONBLOCK);
+  }
+  direct_.reset();
+}
+
+}  // namespace impi::core
