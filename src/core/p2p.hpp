@@ -508,7 +508,7 @@ class P2P {
   };
   // Reads what the host agent sent (non-blocking); true if anything came.
   bool poll_agent();
-  void remote_arrival(const transport::wire::Packet &p, std::vector<std::byte> data);
+  void remote_arrival(const transport::wire::Packet &p, std::span<const std::byte> data);
   // The first packet of a remote message meets its receive `r`: unpacks it,
   // answers a DATASYNC (SYNCACK; with our drqid for a long message).
   void start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src, std::uint64_t srqid,

@@ -119,11 +119,11 @@ base::Status P2P::attach_direct(DirectLayout d) {
     tw::ChannelConfig cfg{d.maxdatalen, d.ackmark, d.hiwater, d.host_names[hh], stall_s, 0};
     x->channels[hh] = std::make_unique<tw::HostChannel>(
         x->base.get(), std::move(fd), cfg, 1, count[hh], resolver(d.my_host), resolver(h),
-        [this, raw](std::size_t, std::size_t, const tw::Packet &p, std::vector<std::byte> data) {
+        [this, raw](std::size_t, std::size_t, const tw::Packet &p, std::span<const std::byte> data) {
           ++raw->delivered;
           if (raw->finishing) return;  // after the finalize barrier: destroyed (IMPI 3.8)
           ++raw->in_channel;
-          remote_arrival(p, std::move(data));
+          remote_arrival(p, data);
           --raw->in_channel;
         },
         [this, raw, hh](const base::Status &s) {

@@ -312,7 +312,7 @@ bool P2P::poll_agent() {
       std::abort();
     }
     auto &it = item->value();
-    remote_arrival(it.header, std::move(it.data));
+    remote_arrival(it.header, it.data);
     any = true;
   }
   return any;
@@ -362,7 +362,7 @@ void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &
   send_control(PacketType::syncack, src, srqid, drqid);
 }
 
-void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
+void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
   switch (p.type) {
     case PacketType::syncack: {
       auto it = remote_sends_.find(p.srqid);
@@ -470,7 +470,7 @@ void P2P::remote_arrival(const Packet &p, std::vector<std::byte> data) {
   u.tag = tag;
   u.context = context;
   u.msg_len = msglen;
-  u.data = std::move(data);
+  u.data.assign(data.begin(), data.end());
   u.complete = true;
   u.ext32 = true;
   u.remote_sync = sync;

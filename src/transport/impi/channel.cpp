@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +20,7 @@ namespace {
 constexpr std::size_t kOutLowWater = 256 * 1024;  // refill the output buffer below this
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr int kReadsPerEvent = 16;  // then let other channels run
+constexpr int kIov = 64;            // packets per sendmsg
 }  // namespace
 
 HostChannel::HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
@@ -68,6 +70,18 @@ void HostChannel::on_event(evutil_socket_t, short what, void *self) {
 
 Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
                          std::span<const std::byte> data) {
+  if (p.len != data.size() || p.len > cfg_.maxdatalen)
+    return {Errc::invalid_argument,
+            fmt::format("pk_len {} with {} data bytes (maxdatalen {})", p.len, data.size(), cfg_.maxdatalen)};
+  std::vector<std::byte> bytes;
+  bytes.reserve(kPacketHeaderSize + data.size());
+  bytes.resize(kPacketHeaderSize);
+  encode(p, std::span<std::byte, kPacketHeaderSize>(bytes.data(), kPacketHeaderSize));
+  bytes.insert(bytes.end(), data.begin(), data.end());
+  return send_bytes(src, dest, p, std::move(bytes));
+}
+
+Status HostChannel::send_bytes(std::size_t src, std::size_t dest, const Packet &p, std::vector<std::byte> bytes) {
   if (closed_) return {Errc::io_error, fmt::format("the channel to {} is closed", cfg_.peer)};
   if (finishing_)
     return {Errc::invalid_argument, fmt::format("the channel to {} is finishing", cfg_.peer)};
@@ -75,11 +89,10 @@ Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
     return {Errc::invalid_argument, "PROTOACK and FINI are the channel's own packets"};
   if (src >= flow_.size() || dest >= nremote_)
     return {Errc::invalid_argument, fmt::format("no proc pair ({}, {}) on this channel", src, dest)};
-  if (p.len != data.size() || p.len > cfg_.maxdatalen)
+  if (p.len > cfg_.maxdatalen || bytes.size() != kPacketHeaderSize + p.len)
     return {Errc::invalid_argument,
-            fmt::format("pk_len {} with {} data bytes (maxdatalen {})", p.len, data.size(), cfg_.maxdatalen)};
-  Out o{encode(p), p.type};
-  o.bytes.insert(o.bytes.end(), data.begin(), data.end());
+            fmt::format("pk_len {} with {} bytes in all (maxdatalen {})", p.len, bytes.size(), cfg_.maxdatalen)};
+  Out o{std::move(bytes), p.type};
   auto &pq = pairs_[{src, dest}];
   bytes_from_[src] += o.bytes.size();
   if (limit_ > 0 && bytes_from_[src] > limit_) over_[src] = true;
@@ -102,14 +115,9 @@ void HostChannel::finish() {
 }
 
 void HostChannel::fill_output() {
-  if (out_off_ == out_.size()) {
-    out_.clear();
-    out_off_ = 0;
-  }
-  auto room = [&] { return out_.size() - out_off_ < kOutLowWater; };
+  auto room = [&] { return outq_bytes_ - out_off_ < kOutLowWater; };
   while (!acks_.empty() && room()) {  // ACKs first, always (they go even after our FINI)
-    auto &a = acks_.front().bytes;
-    out_.insert(out_.end(), a.begin(), a.end());
+    push_out(std::move(acks_.front().bytes));
     acks_.pop_front();
   }
   // Round robin over the pairs with packets, one packet per turn; a pair
@@ -130,8 +138,8 @@ void HostChannel::fill_output() {
     pq.q.pop_front();
     --queued_;
     flow_[key.first].sent(key.second, o.type);
-    out_.insert(out_.end(), o.bytes.begin(), o.bytes.end());
     bytes_from_[key.first] -= o.bytes.size();
+    push_out(std::move(o.bytes));
     if (over_[key.first] && bytes_from_[key.first] <= limit_ / 2) {
       over_[key.first] = false;
       if (on_room_) on_room_(key.first);
@@ -144,15 +152,14 @@ void HostChannel::fill_output() {
   if (finishing_ && !fini_sent_ && queued_ == 0) {
     Packet fini;
     fini.type = PacketType::fini;
-    auto f = encode(fini);
-    out_.insert(out_.end(), f.begin(), f.end());
+    push_out(encode(fini));
     fini_sent_ = true;
   }
 }
 
 void HostChannel::update_write_interest() {
   if (closed_) return;
-  bool want = out_off_ < out_.size();
+  bool want = !outq_.empty();
   if (want && !writing_) {
     event_add(wev_.get(), nullptr);
     if (stall_ev_) {
@@ -168,24 +175,48 @@ void HostChannel::update_write_interest() {
 }
 
 void HostChannel::on_writable() {
-  while (out_off_ < out_.size()) {
-    ssize_t n = ::send(fd_.get(), out_.data() + out_off_, out_.size() - out_off_, MSG_NOSIGNAL);
+  while (!outq_.empty()) {
+    // The queued packets as they are (no copy into one buffer), up to kIov.
+    iovec iov[kIov];
+    int niov = 0;
+    for (auto it = outq_.begin(); it != outq_.end() && niov < kIov; ++it, ++niov) {
+      std::size_t skip = niov == 0 ? out_off_ : 0;
+      iov[niov] = {it->data() + skip, it->size() - skip};
+    }
+    msghdr mh{};
+    mh.msg_iov = iov;
+    mh.msg_iovlen = static_cast<std::size_t>(niov);
+    ssize_t n = ::sendmsg(fd_.get(), &mh, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
       if (errno == EINTR) continue;
       fail({Errc::io_error, fmt::format("writing to {}: {}", cfg_.peer, std::strerror(errno))});
       return;
     }
-    out_off_ += static_cast<std::size_t>(n);
+    consume_out(static_cast<std::size_t>(n));
     if (stall_ev_) last_write_ = std::chrono::steady_clock::now();
-    if (out_off_ == out_.size()) fill_output();  // more may be sendable now
+    if (outq_bytes_ - out_off_ < kOutLowWater) fill_output();  // more may be sendable now
   }
   update_write_interest();
   maybe_close();
 }
 
+void HostChannel::push_out(std::vector<std::byte> bytes) {
+  outq_bytes_ += bytes.size();
+  outq_.push_back(std::move(bytes));
+}
+
+void HostChannel::consume_out(std::size_t n) {
+  out_off_ += n;
+  while (!outq_.empty() && out_off_ >= outq_.front().size()) {
+    out_off_ -= outq_.front().size();
+    outq_bytes_ -= outq_.front().size();
+    outq_.pop_front();
+  }
+}
+
 std::size_t HostChannel::backlog() const {
-  std::size_t n = out_.size() - out_off_;
+  std::size_t n = outq_bytes_ - out_off_;
   for (auto b : bytes_from_) n += b;
   return n;
 }
@@ -193,14 +224,13 @@ std::size_t HostChannel::backlog() const {
 void HostChannel::pump() {
   if (closed_) return;
   on_readable();
-  if (!closed_ && out_off_ < out_.size()) on_writable();
+  if (!closed_ && !outq_.empty()) on_writable();
 }
 
 void HostChannel::on_readable() {
-  if (rbuf_.size() < kReadChunk) rbuf_.resize(kReadChunk);
-  auto &buf = rbuf_;
   for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
-    ssize_t n = ::recv(fd_.get(), buf.data(), buf.size(), 0);
+    auto space = reader_.space(kReadChunk);  // read in place: no copy
+    ssize_t n = ::recv(fd_.get(), space.data(), space.size(), 0);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
       if (errno == EINTR) continue;
@@ -210,20 +240,20 @@ void HostChannel::on_readable() {
     if (n == 0) {
       if (!fini_received_)
         fail({Errc::io_error, fmt::format("{} closed its channel without FINI", cfg_.peer)});
-      else if (queued_ > 0 || out_off_ < out_.size())
+      else if (queued_ > 0 || !outq_.empty())
         fail({Errc::io_error, fmt::format("{} closed its channel before taking our packets", cfg_.peer)});
       else
         fail({});  // a clean end
       return;
     }
-    reader_.feed(std::span(buf).first(static_cast<std::size_t>(n)));
-    while (auto item = reader_.next()) {
+    reader_.commit(static_cast<std::size_t>(n));
+    while (auto item = reader_.next_view()) {
       if (!item->ok()) {
         fail({Errc::protocol_error, fmt::format("from {}: {}", cfg_.peer, item->message())});
         return;
       }
       auto &it = item->value();
-      handle(it.header, std::move(it.data));
+      handle(it.header, it.data);
       if (closed_) return;
     }
   }
@@ -232,7 +262,7 @@ void HostChannel::on_readable() {
   maybe_close();
 }
 
-void HostChannel::handle(const Packet &p, std::vector<std::byte> data) {
+void HostChannel::handle(const Packet &p, std::span<const std::byte> data) {
   if (p.type == PacketType::fini) {
     fini_received_ = true;
     return;
@@ -258,7 +288,7 @@ void HostChannel::handle(const Packet &p, std::vector<std::byte> data) {
     ack.dest = p.src;
     acks_.push_back({encode(ack), PacketType::protoack});
   }
-  deliver_(*d, *s, p, std::move(data));
+  deliver_(*d, *s, p, data);
 }
 
 void HostChannel::consumed(std::size_t local, std::size_t remote, const Packet &p) {
@@ -274,7 +304,7 @@ void HostChannel::consumed(std::size_t local, std::size_t remote, const Packet &
 }
 
 void HostChannel::maybe_close() {
-  if (closed_ || !fini_sent_ || !fini_received_ || out_off_ < out_.size() || !acks_.empty()) return;
+  if (closed_ || !fini_sent_ || !fini_received_ || !outq_.empty() || !acks_.empty()) return;
   // Both FINIs are through: stop writing, and read (ignoring) until the
   // peer closes too, so that no unread byte turns our close into a reset.
   ::shutdown(fd_.get(), SHUT_WR);
@@ -284,7 +314,7 @@ void HostChannel::fail(const Status &s) {
   if (closed_) return;
   closed_ = true;
   // Once both FINIs are through, a reset or an early close loses nothing.
-  Status result = fini_sent_ && fini_received_ && out_off_ == out_.size() ? Status{} : s;
+  Status result = fini_sent_ && fini_received_ && outq_.empty() ? Status{} : s;
   if (!result.ok()) base::log_debug("channel to {}: {}", cfg_.peer, result.message());
   rev_.reset();
   wev_.reset();

@@ -64,8 +64,9 @@ class HostChannel {
   // covers this host's procs (0..nlocal-1), `remote` the peer host's.
   using Resolve = std::function<std::optional<std::size_t>(const ProcId &)>;
   // A packet for local proc `dest` (index) from remote proc `src` (index).
+  // `data` is valid during the call only.
   using Deliver = std::function<void(std::size_t dest, std::size_t src, const Packet &,
-                                     std::vector<std::byte> data)>;
+                                     std::span<const std::byte> data)>;
   using Closed = std::function<void(const base::Status &)>;
 
   HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
@@ -80,6 +81,9 @@ class HostChannel {
   // packet is not one a proc sends.
   base::Status send(std::size_t src, std::size_t dest, const Packet &p,
                     std::span<const std::byte> data);
+  // The same, with the packet already encoded: `bytes` is its header (as
+  // encode(p) writes it) and data. Saves a copy of the data.
+  base::Status send_bytes(std::size_t src, std::size_t dest, const Packet &p, std::vector<std::byte> bytes);
   // Sends FINI once everything queued has gone.
   void finish();
   // By default a packet counts as received (for PROTOACKs) when the channel
@@ -124,7 +128,7 @@ class HostChannel {
   static void on_event(evutil_socket_t, short what, void *self);
   void on_readable();
   void on_writable();
-  void handle(const Packet &p, std::vector<std::byte> data);
+  void handle(const Packet &p, std::span<const std::byte> data);
   void fill_output();
   void update_write_interest();
   void fail(const base::Status &s);
@@ -143,13 +147,15 @@ class HostChannel {
       stall_ev_{nullptr, event_free};
   std::chrono::steady_clock::time_point last_write_{};  // last progress while output waits
   PacketReader reader_;
-  std::vector<std::byte> rbuf_;  // one read's bytes
   std::vector<FlowControl> flow_;              // per local proc, indexed by remote proc
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
   std::deque<std::pair<std::size_t, std::size_t>> ready_;           // pairs with packets, round robin
   std::deque<Out> acks_;                       // PROTOACKs, ahead of everything
-  std::vector<std::byte> out_;                 // bytes being written
-  std::size_t out_off_ = 0;
+  void push_out(std::vector<std::byte> bytes);
+  void consume_out(std::size_t n);  // n bytes of outq_ were written
+  std::deque<std::vector<std::byte>> outq_;  // packets being written, whole
+  std::size_t outq_bytes_ = 0;               // their bytes
+  std::size_t out_off_ = 0;                  // bytes of outq_.front() already written
   std::size_t queued_ = 0;
   bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
   bool writing_ = false;

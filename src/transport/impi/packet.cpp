@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "base/byteorder.hpp"
 
@@ -123,35 +124,54 @@ base::Result<Packet> decode(std::span<const std::byte> h, std::uint32_t maxdatal
   return p;
 }
 
-void PacketReader::feed(std::span<const std::byte> bytes) {
-  if (off_ > 0 && off_ == buf_.size()) {
-    buf_.clear();
+void PacketReader::make_room(std::size_t n) {
+  if (off_ == end_) off_ = end_ = 0;
+  if (cap_ - end_ >= n) return;
+  if (off_ > 0) {  // the unread bytes to the front
+    std::memmove(buf_.get(), buf_.get() + off_, end_ - off_);
+    end_ -= off_;
     off_ = 0;
+    if (cap_ - end_ >= n) return;
   }
-  buf_.insert(buf_.end(), bytes.begin(), bytes.end());
+  std::size_t ncap = std::max({cap_ * 2, end_ + n, std::size_t{65536}});
+  auto nbuf = std::make_unique_for_overwrite<std::byte[]>(ncap);
+  if (end_ > 0) std::memcpy(nbuf.get(), buf_.get(), end_);
+  buf_ = std::move(nbuf);
+  cap_ = ncap;
 }
 
-std::optional<base::Result<PacketReader::Item>> PacketReader::next() {
-  if (failed_) return base::Result<Item>{Errc::protocol_error, "the channel's stream is corrupt"};
-  std::span<const std::byte> avail(buf_.data() + off_, buf_.size() - off_);
+void PacketReader::feed(std::span<const std::byte> bytes) {
+  if (bytes.empty()) return;
+  make_room(bytes.size());
+  std::memcpy(buf_.get() + end_, bytes.data(), bytes.size());
+  end_ += bytes.size();
+}
+
+std::span<std::byte> PacketReader::space(std::size_t n) {
+  make_room(n);
+  return {buf_.get() + end_, n};
+}
+
+std::optional<base::Result<PacketReader::View>> PacketReader::next_view() {
+  if (failed_) return base::Result<View>{Errc::protocol_error, "the channel's stream is corrupt"};
+  std::span<const std::byte> avail(buf_.get() + off_, end_ - off_);
   if (avail.size() < kPacketHeaderSize) return std::nullopt;
   auto h = decode(avail.first(kPacketHeaderSize), maxdatalen_);
   if (!h) {
     failed_ = true;
-    return base::Result<Item>{h.error(), h.message()};
+    return base::Result<View>{h.error(), h.message()};
   }
   if (avail.size() - kPacketHeaderSize < h->len) return std::nullopt;
-  auto data = avail.subspan(kPacketHeaderSize, h->len);
-  Item item{*h, std::vector<std::byte>(data.begin(), data.end())};
+  View v{*h, avail.subspan(kPacketHeaderSize, h->len)};
   off_ += kPacketHeaderSize + h->len;
-  if (off_ == buf_.size()) {
-    buf_.clear();
-    off_ = 0;
-  } else if (off_ > (1u << 20) && off_ * 2 > buf_.size()) {
-    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(off_));
-    off_ = 0;
-  }
-  return base::Result<Item>{std::move(item)};
+  return base::Result<View>{std::move(v)};
+}
+
+std::optional<base::Result<PacketReader::Item>> PacketReader::next() {
+  auto v = next_view();
+  if (!v) return std::nullopt;
+  if (!v->ok()) return base::Result<Item>{v->error(), v->message()};
+  return base::Result<Item>{Item{v->value().header, std::vector<std::byte>(v->value().data.begin(), v->value().data.end())}};
 }
 
 std::string describe(const Packet &p) {

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -98,12 +99,23 @@ class PacketReader {
     std::vector<std::byte> data;
   };
   std::optional<base::Result<Item>> next();
-  std::size_t buffered() const { return buf_.size() - off_; }
+  // Without copies: read up to n bytes straight into space(n), then
+  // commit() what came; next_view() gives each packet's data in place,
+  // valid until the next call to space, feed, next or next_view.
+  std::span<std::byte> space(std::size_t n);
+  void commit(std::size_t n) { end_ += n; }
+  struct View {
+    Packet header;
+    std::span<const std::byte> data;
+  };
+  std::optional<base::Result<View>> next_view();
+  std::size_t buffered() const { return end_ - off_; }
 
  private:
+  void make_room(std::size_t n);  // n free bytes at the end (moves or grows)
   std::uint32_t maxdatalen_;
-  std::vector<std::byte> buf_;
-  std::size_t off_ = 0;
+  std::unique_ptr<std::byte[]> buf_;
+  std::size_t cap_ = 0, end_ = 0, off_ = 0;  // unread bytes: [off_, end_)
   bool failed_ = false;
 };
 

@@ -50,8 +50,8 @@ void AgentRouter::add_channel(int host, base::Fd fd) {
   auto me = static_cast<std::size_t>(layout_.my_host);
   channels_[h] = std::make_unique<HostChannel>(
       base_, std::move(fd), cfg, members_[me].size(), members_[h].size(), resolver(me), resolver(h),
-      [this, host](std::size_t local, std::size_t remote, const Packet &p, std::vector<std::byte> data) {
-        deliver(host, local, remote, p, std::move(data));
+      [this, host](std::size_t local, std::size_t remote, const Packet &p, std::span<const std::byte> data) {
+        deliver(host, local, remote, p, data);
       },
       [this](const Status &s) {
         if (!s.ok()) on_error_(s);
@@ -177,7 +177,7 @@ bool AgentRouter::route_packets(Link &l) {
 }
 
 void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const Packet &p,
-                          std::vector<std::byte> data) {
+                          std::span<const std::byte> data) {
   if (local >= links_.size()) return;  // (the channel checked the proc)
   if (!links_[local]) {
     // The proc has not linked yet (it may still be in MPI_Init): keep the

@@ -102,7 +102,7 @@ class AgentRouter {
   void resume(std::size_t dense);
   void link_writable(Link &l);
   void link_failed(Link &l, const base::Status &s);
-  void deliver(int host, std::size_t local, std::size_t remote, const Packet &p, std::vector<std::byte> data);
+  void deliver(int host, std::size_t local, std::size_t remote, const Packet &p, std::span<const std::byte> data);
   std::optional<std::size_t> proc_of(const ProcId &id) const;
 
   event_base *base_;

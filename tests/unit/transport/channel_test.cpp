@@ -95,9 +95,9 @@ TEST_CASE("channel: two hosts exchange packets of every pair with ackmark = hiwa
   std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> next_a, next_b;  // expected seq per pair
   int bad = 0, closed_ok = 0;
   auto check = [&](std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> &next) {
-    return [&](std::size_t dest, std::size_t src, const Packet &p, std::vector<std::byte> data) {
+    return [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte> data) {
       auto &n = next[{src, dest}];
-      if (p.srqid != n || data != payload(p.srqid, p.len)) ++bad;
+      if (p.srqid != n || std::vector<std::byte>(data.begin(), data.end()) != payload(p.srqid, p.len)) ++bad;
       ++n;
     };
   };
@@ -171,7 +171,7 @@ TEST_CASE("channel: a PROTOACK goes back every ackmark packets from a proc", "[c
   std::vector<std::uint64_t> delivered;
   HostChannel a(loop.base, std::move(fa), ChannelConfig{64, 2, 4, "fake host"}, 1, 2, resolver(1, 1),
                 resolver(2, 2),
-                [&](std::size_t dest, std::size_t src, const Packet &p, std::vector<std::byte>) {
+                [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte>) {
                   CHECK(dest == 0);
                   CHECK(src == 1);
                   delivered.push_back(p.srqid);
