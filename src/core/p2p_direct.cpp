@@ -201,9 +201,14 @@ bool P2P::direct_flush() {
     const tw::Packet &pk = p.value();
     auto w = x.world(pk.dest);
     tw::HostChannel *c = w ? x.channels[static_cast<std::size_t>(x.host_of[static_cast<std::size_t>(*w)])].get() : nullptr;
-    base::Status s = c ? c->send(0, x.dense[static_cast<std::size_t>(*w)], pk,
-                                 std::span<const std::byte>(at + tw::kPacketHeaderSize, pk.len))
-                       : base::Status{Errc::invalid_argument, fmt::format("no channel for {}", tw::describe(pk))};
+    base::Status s;
+    if (c) {
+      auto bytes = c->take_buffer();
+      bytes.assign(at, at + tw::kPacketHeaderSize + pk.len);
+      s = c->send_bytes(0, x.dense[static_cast<std::size_t>(*w)], pk, std::move(bytes));
+    } else {
+      s = {Errc::invalid_argument, fmt::format("no channel for {}", tw::describe(pk))};
+    }
     if (!s.ok()) {
       // Only a closed channel refuses: its failure is being reported.
       base::log_error("direct channels: {}", s.message());

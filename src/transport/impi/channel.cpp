@@ -21,6 +21,7 @@ constexpr std::size_t kOutLowWater = 256 * 1024;  // refill the output buffer be
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr int kReadsPerEvent = 16;  // then let other channels run
 constexpr int kIov = 64;            // packets per sendmsg
+constexpr std::size_t kSpares = 32;  // written packets' buffers kept for reuse
 }  // namespace
 
 HostChannel::HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
@@ -211,6 +212,7 @@ void HostChannel::consume_out(std::size_t n) {
   while (!outq_.empty() && out_off_ >= outq_.front().size()) {
     out_off_ -= outq_.front().size();
     outq_bytes_ -= outq_.front().size();
+    if (spare_.size() < kSpares && outq_.front().capacity() >= 4096) spare_.push_back(std::move(outq_.front()));
     outq_.pop_front();
   }
 }

@@ -127,15 +127,20 @@ base::Result<Packet> decode(std::span<const std::byte> h, std::uint32_t maxdatal
 void PacketReader::make_room(std::size_t n) {
   if (off_ == end_) off_ = end_ = 0;
   if (cap_ - end_ >= n) return;
-  if (off_ > 0) {  // the unread bytes to the front
+  // Move the unread bytes to the front only when that frees at least as
+  // much as it copies (a partial packet moves about once per buffer, not
+  // once per read); else grow.
+  if (off_ > 0 && off_ >= end_ - off_ && cap_ - (end_ - off_) >= n) {
     std::memmove(buf_.get(), buf_.get() + off_, end_ - off_);
     end_ -= off_;
     off_ = 0;
-    if (cap_ - end_ >= n) return;
+    return;
   }
-  std::size_t ncap = std::max({cap_ * 2, end_ + n, std::size_t{65536}});
+  std::size_t ncap = std::max({cap_ * 2, end_ - off_ + n, std::size_t{4} << 16});
   auto nbuf = std::make_unique_for_overwrite<std::byte[]>(ncap);
-  if (end_ > 0) std::memcpy(nbuf.get(), buf_.get(), end_);
+  if (end_ > off_) std::memcpy(nbuf.get(), buf_.get() + off_, end_ - off_);
+  end_ -= off_;
+  off_ = 0;
   buf_ = std::move(nbuf);
   cap_ = ncap;
 }
@@ -149,7 +154,7 @@ void PacketReader::feed(std::span<const std::byte> bytes) {
 
 std::span<std::byte> PacketReader::space(std::size_t n) {
   make_room(n);
-  return {buf_.get() + end_, n};
+  return {buf_.get() + end_, cap_ - end_};  // at least n
 }
 
 std::optional<base::Result<PacketReader::View>> PacketReader::next_view() {

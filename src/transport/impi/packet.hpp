@@ -99,7 +99,7 @@ class PacketReader {
     std::vector<std::byte> data;
   };
   std::optional<base::Result<Item>> next();
-  // Without copies: read up to n bytes straight into space(n), then
+  // Without copies: read straight into space(n) (n bytes or more), then
   // commit() what came; next_view() gives each packet's data in place,
   // valid until the next call to space, feed, next or next_view.
   std::span<std::byte> space(std::size_t n);
