@@ -495,6 +495,7 @@ class P2P {
     bool acked = false;           // the SYNCACK came (or none is due)
     bool cancel_pending = false;  // a CANCEL went; its one answer has not come
     bool streaming = false;       // in remote_streams_
+    std::int64_t inflight = 0;    // direct channels: bytes lent from `buf`, not yet written
   };
   // A long message from another client, matched, its DATA packets still coming.
   struct RemoteRecv {
@@ -527,6 +528,11 @@ class P2P {
   std::shared_ptr<Direct> direct_;
   bool direct_poll();   // reads and writes the channels; true if packets came
   bool direct_flush();  // hands link_out_'s packets to their channels
+  // Queues DATA packet `p` of long send `s` with its data lent from the
+  // user's buffer (no copy); s.inflight counts it until written.
+  bool direct_lend(RemoteSend &s, const transport::wire::Packet &p, std::span<const std::byte> data);
+  void direct_written();  // completes the sends whose lent data has all gone
+  bool direct_in_channel() const;
   void close_direct();  // FINI on every channel, then waits for theirs
   void direct_pollfds(std::vector<pollfd> &out) const;
   // Bytes this proc holds for other clients: the link's, and (direct) the channels'.

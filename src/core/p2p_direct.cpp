@@ -58,6 +58,9 @@ struct P2P::Direct {
   std::atomic<bool> finishing{false};  // MPI_Finalize: arrivals are dropped
   std::uint64_t delivered = 0;
   unsigned passes = 0;
+  std::vector<std::uint64_t> written;  // sends (srqid) whose lent data has all gone
+  std::vector<pollfd> pfds;                // direct_poll's, reused
+  std::vector<tw::HostChannel *> pchan;
   // The watcher: its own copies of the channels' descriptors, and a pipe
   // that stops it.
   std::thread watcher;
@@ -112,6 +115,14 @@ base::Status P2P::attach_direct(DirectLayout d) {
     };
   };
   const int stall_s = static_cast<int>(base::get_int("peer_stall_s"));
+  // Lent data (push_streams): the channel says when it has gone. Called
+  // from inside the channel: it only counts; direct_written() completes.
+  auto written = [this, raw](std::uint64_t srqid, std::size_t n) {
+    auto it = remote_sends_.find(srqid);
+    if (it == remote_sends_.end()) return;
+    it->second.inflight -= static_cast<std::int64_t>(n);
+    if (it->second.inflight == 0) raw->written.push_back(srqid);
+  };
   for (auto &[h, fd] : d.channels) {
     auto hh = static_cast<std::size_t>(h);
     if (hh >= nhosts || h == d.my_host || x->channels[hh])
@@ -136,6 +147,7 @@ base::Status P2P::attach_direct(DirectLayout d) {
           Runtime::instance().abort(
               1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host", me_, s.message()));
         });
+    x->channels[hh]->set_written_hook(written);
   }
   // The watcher (see the top).
   int pp[2];
@@ -222,15 +234,52 @@ bool P2P::direct_flush() {
   return any;
 }
 
+bool P2P::direct_in_channel() const { return direct_->in_channel > 0; }
+
+bool P2P::direct_lend(RemoteSend &s, const tw::Packet &p, std::span<const std::byte> data) {
+  Direct &x = *direct_;
+  auto w = static_cast<std::size_t>(s.dest);
+  tw::HostChannel *c = x.channels[static_cast<std::size_t>(x.host_of[w])].get();
+  s.inflight += static_cast<std::int64_t>(data.size());  // (the hook may run inside the call)
+  base::Status st = c ? c->send_borrowed(0, x.dense[w], p, data, p.srqid)
+                      : base::Status{Errc::invalid_argument, "no channel to that host"};
+  if (!st.ok()) {
+    s.inflight -= static_cast<std::int64_t>(data.size());
+    base::log_error("direct channels: {}", st.message());
+    link_broken_ = true;
+    return false;
+  }
+  return true;
+}
+
+void P2P::direct_written() {
+  Direct &x = *direct_;
+  while (!x.written.empty()) {
+    std::uint64_t id = x.written.back();
+    x.written.pop_back();
+    auto it = remote_sends_.find(id);
+    if (it != remote_sends_.end()) remote_send_done(it->second);
+  }
+}
+
 bool P2P::direct_poll() {
   Direct &x = *direct_;
   const std::uint64_t before = x.delivered;
   bool writing = false;
+  // Which channels have bytes (poll: no socket lock, unlike a recv).
+  x.pfds.clear();
+  x.pchan.clear();
   for (auto &c : x.channels)
-    if (c) {
-      c->pump();
-      writing |= c && c->wants_write();
+    if (c && !c->is_closed()) {
+      x.pfds.push_back({c->fd(), POLLIN, 0});
+      x.pchan.push_back(c.get());
     }
+  if (!x.pfds.empty() && ::poll(x.pfds.data(), x.pfds.size(), 0) < 0)
+    for (auto &p : x.pfds) p.revents = POLLIN;  // (EINTR: try them all)
+  for (std::size_t i = 0; i < x.pchan.size(); ++i) {
+    x.pchan[i]->pump(x.pfds[i].revents != 0);
+    writing |= x.pchan[i]->wants_write();
+  }
   // The loop dispatches blocked writes and the stall check's timer.
   if (writing || (++x.passes & 63) == 0) event_base_loop(x.base.get(), EVLOOP_NONBLOCK);
   if ((x.passes & 1023) == 0) {
@@ -243,7 +292,9 @@ bool P2P::direct_poll() {
     }
   }
   if (link_out_.pending() > 0) direct_flush();  // what callbacks queued
-  return x.delivered != before;
+  const bool completed = !x.written.empty();
+  direct_written();
+  return x.delivered != before || completed;
 }
 
 void P2P::direct_pollfds(std::vector<pollfd> &out) const {

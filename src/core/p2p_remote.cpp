@@ -215,13 +215,19 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
 }
 
 void P2P::remote_send_done(RemoteSend &s) {
-  if (!s.acked || s.sent < s.total || s.cancel_pending) return;
+  if (!s.acked || s.sent < s.total || s.cancel_pending || s.inflight > 0) return;
   RequestPtr r = std::move(s.req);
   remote_sends_.erase(r->id);
   r->done = true;
 }
 
 bool P2P::push_streams() {
+  if (direct_) {
+    // Not from inside a channel's callback (the next pass does it), and
+    // after what link_out_ holds.
+    if (direct_in_channel()) return false;
+    if (link_out_.pending() > 0) direct_flush();
+  }
   bool any = false;
   while (!remote_streams_.empty() && link_backlog() < kLinkHighWater && !link_broken_) {
     std::uint64_t id = remote_streams_.front();
@@ -241,17 +247,25 @@ bool P2P::push_streams() {
     p.lsrank = s.lsrank;
     p.tag = s.tag;
     p.cid = static_cast<std::uint64_t>(s.context);
-    std::byte *at = link_out_.reserve(kPacketHeaderSize + n);
-    encode(p, header_at(at));
-    if (s.cursor)
-      s.cursor->pack(s.buf, std::span(at + kPacketHeaderSize, n));
-    else
-      std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(s.buf) + s.type->lb() + s.sent, n);
-    link_out_.tail += kPacketHeaderSize + n;
-    s.sent += static_cast<std::int64_t>(n);
+    if (direct_ && !s.cursor) {
+      // Bytes, with direct channels: lent to the channel as they are (the
+      // request completes once the channel has written them).
+      auto from = std::span(static_cast<const std::byte *>(s.buf) + s.type->lb() + s.sent, n);
+      if (!direct_lend(s, p, from)) break;
+      s.sent += static_cast<std::int64_t>(n);
+    } else {
+      std::byte *at = link_out_.reserve(kPacketHeaderSize + n);
+      encode(p, header_at(at));
+      if (s.cursor)
+        s.cursor->pack(s.buf, std::span(at + kPacketHeaderSize, n));
+      else
+        std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(s.buf) + s.type->lb() + s.sent, n);
+      link_out_.tail += kPacketHeaderSize + n;
+      s.sent += static_cast<std::int64_t>(n);
+      flush_link();
+    }
     s.req->moved = s.sent;
     any = true;
-    flush_link();
     if (s.sent < s.total) {
       remote_streams_.push_back(id);  // round robin between long messages
     } else {
@@ -259,6 +273,7 @@ bool P2P::push_streams() {
       remote_send_done(s);
     }
   }
+  if (direct_) direct_written();
   return any;
 }
 

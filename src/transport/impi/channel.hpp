@@ -84,6 +84,13 @@ class HostChannel {
   // The same, with the packet already encoded: `bytes` is its header (as
   // encode(p) writes it) and data. Saves a copy of the data.
   base::Status send_bytes(std::size_t src, std::size_t dest, const Packet &p, std::vector<std::byte> bytes);
+  // The same, with the data borrowed: `body` must stay valid and unchanged
+  // until the hook set by set_written_hook has been called with `token`
+  // (nonzero) and body.size() (from inside the channel, once the packet
+  // is entirely written to the socket). No copy of the data at all.
+  base::Status send_borrowed(std::size_t src, std::size_t dest, const Packet &p,
+                             std::span<const std::byte> body, std::uint64_t token);
+  void set_written_hook(std::function<void(std::uint64_t token, std::size_t bytes)> h) { written_ = std::move(h); }
   // A buffer for send_bytes, empty, from the packets already written (their
   // memory reused: a fresh 64 KiB buffer per packet costs page faults).
   std::vector<std::byte> take_buffer() {
@@ -119,16 +126,21 @@ class HostChannel {
   // holds here (a proc that runs its channels itself bounds it).
   std::size_t backlog() const;
   // Without the event loop (a proc running its own channels, polling):
-  // reads what the socket has and writes what it takes, as the loop's
-  // events would. Timers (the stall check) still need the loop.
-  void pump();
+  // reads what the socket has (when `readable`: a poll said so; a recv on
+  // an empty socket takes its lock, which the sender's delivery then waits
+  // for) and writes what it takes, as the loop's events would. Timers (the
+  // stall check) still need the loop.
+  void pump(bool readable = true);
   int fd() const { return fd_.get(); }
   bool wants_write() const { return writing_; }
 
  private:
   struct Out {
-    std::vector<std::byte> bytes;  // header + data
+    std::vector<std::byte> bytes;  // header + data (or the header alone, with `body`)
     PacketType type;
+    std::span<const std::byte> body;  // data borrowed from the sender (send_borrowed)
+    std::uint64_t token = 0;          // for the written hook (borrowed data)
+    std::size_t size() const { return bytes.size() + body.size(); }
   };
   struct PairQueue {
     std::deque<Out> q;
@@ -138,6 +150,7 @@ class HostChannel {
   void on_readable();
   void on_writable();
   void handle(const Packet &p, std::span<const std::byte> data);
+  base::Status queue(std::size_t src, std::size_t dest, const Packet &p, Out o);
   void fill_output();
   void update_write_interest();
   void fail(const base::Status &s);
@@ -160,9 +173,11 @@ class HostChannel {
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
   std::deque<std::pair<std::size_t, std::size_t>> ready_;           // pairs with packets, round robin
   std::deque<Out> acks_;                       // PROTOACKs, ahead of everything
-  void push_out(std::vector<std::byte> bytes);
+  void push_out(std::vector<std::byte> bytes) { push_out(Out{std::move(bytes), PacketType::data, {}, 0}); }
+  void push_out(Out o);
+  std::function<void(std::uint64_t, std::size_t)> written_;
   void consume_out(std::size_t n);  // n bytes of outq_ were written
-  std::deque<std::vector<std::byte>> outq_;  // packets being written, whole
+  std::deque<Out> outq_;                     // packets being written, whole
   std::size_t outq_bytes_ = 0;               // their bytes
   std::size_t out_off_ = 0;                  // bytes of outq_.front() already written
   std::vector<std::vector<std::byte>> spare_;  // written packets' buffers, for take_buffer
