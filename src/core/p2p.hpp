@@ -379,7 +379,9 @@ class P2P {
         // Yield while polling, then block on the agent's link and the
         // dynamic connections (a local record wakes us within the nap).
         if (++idle < agent_spin_) {
-          sched_yield();
+          // (A proc with direct channels and a core of its own has no agent
+          // to yield to: it polls without the syscall.)
+          if (!direct_ || oversubscribed_) sched_yield();
           continue;
         }
         pollfd pf[2 + kDirectPollMax];

@@ -252,7 +252,8 @@ void HostChannel::pump(bool readable) {
 void HostChannel::on_readable() {
   for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
     auto space = reader_.space(kReadChunk);  // read in place: no copy
-    ssize_t n = ::recv(fd_.get(), space.data(), std::min(space.size(), kReadChunk), 0);
+    const std::size_t want = std::min(space.size(), kReadChunk);
+    ssize_t n = ::recv(fd_.get(), space.data(), want, 0);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
       if (errno == EINTR) continue;
@@ -278,6 +279,9 @@ void HostChannel::on_readable() {
       handle(it.header, it.data);
       if (closed_) return;
     }
+    // Less than asked: the socket is empty for now (the loop's next event,
+    // or the next poll, says when more came). Saves a recv per message.
+    if (static_cast<std::size_t>(n) < want) break;
   }
   fill_output();
   update_write_interest();
