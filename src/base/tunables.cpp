@@ -13,15 +13,18 @@ constexpr Tunable kTable[] = {
     {"ackmark", "IMPI_ACKMARK", "10",
      "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); "
      "10 as LAM/MPI"},
-    {"agent_queue_bytes", "IMPI_AGENT_QUEUE_BYTES", "67108864",
-     "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer host (held by "
-     "flow control or a full socket) exceed this many bytes; resume at half (0: no limit)"},
     {"agent_direct", "IMPI_AGENT_DIRECT", "1",
      "IMPI host agent: a host with one proc hands that proc its host channels, and the proc "
      "runs them itself (the same packets, no hop through the agent); 0: the agent funnels"},
+    {"agent_queue_bytes", "IMPI_AGENT_QUEUE_BYTES", "67108864",
+     "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer host (held by "
+     "flow control or a full socket) exceed this many bytes; resume at half (0: no limit)"},
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
      "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},
+    {"channel_congestion", "IMPI_CHANNEL_CONGESTION", "cubic",
+     "IMPI host channels between two loopback addresses: the TCP congestion control they ask for "
+     "(BBR paces about half of loopback connections to 60% of cubic's rate); empty: the system's"},
     {"coll_allreduce_ring_min", "IMPI_COLL_ALLREDUCE_RING_MIN", "65536",
      "collectives inside one client: Allreduce of at least this many bytes (commutative operations) uses the "
      "ring reduce-scatter + allgather instead of recursive doubling"},
