@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdio>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -59,6 +60,7 @@ struct P2P::Direct {
   std::uint64_t delivered = 0;
   unsigned passes = 0;
   std::vector<std::uint64_t> written;  // sends (srqid) whose lent data has all gone
+  std::string finish_error;              // a channel that failed during the FINI exchange
   std::vector<pollfd> pfds;                // direct_poll's, reused
   std::vector<tw::HostChannel *> pchan;
   // The watcher: its own copies of the channels' descriptors, and a pipe
@@ -139,8 +141,8 @@ base::Status P2P::attach_direct(DirectLayout d) {
         },
         [this, raw, hh](const base::Status &s) {
           if (s.ok()) return;
-          if (raw->finishing) {
-            base::log_error("the channel to {} failed while finishing: {}", raw->names[hh], s.message());
+          if (raw->finishing) {  // close_direct() reports it
+            if (raw->finish_error.empty()) raw->finish_error = s.message();
             return;
           }
           // A peer host died (or broke the protocol): the job cannot finish.
@@ -321,14 +323,22 @@ void P2P::close_direct() {
     if (!open) break;
     if (std::chrono::steady_clock::now() > deadline) {
       for (std::size_t h = 0; h < x.channels.size(); ++h)
-        if (x.channels[h] && !x.channels[h]->is_closed())
-          base::log_error("{} sent no FINI in {} s; closing its channel", x.names[h], base::get_int("pmix_timeout_s"));
+        if (x.channels[h] && !x.channels[h]->is_closed() && x.finish_error.empty())
+          x.finish_error = fmt::format("{} sent no FINI in {} s", x.names[h], base::get_int("pmix_timeout_s"));
       break;
     }
     std::vector<pollfd> fds;
     direct_pollfds(fds);
     ::poll(fds.data(), fds.size(), 10);
     event_base_loop(x.base.get(), EVLOOP_NONBLOCK);
+  }
+  // A peer host lost during the FINI exchange: the job did not end well
+  // (the agent would have failed the client); say so and fail this rank
+  // (the process manager is finalized by now: stderr and the exit code).
+  if (!x.finish_error.empty()) {
+    base::log_error("finishing the host channels: {}; the job did not end cleanly", x.finish_error);
+    std::fflush(nullptr);
+    ::_exit(1);
   }
   direct_.reset();
 }
