@@ -390,7 +390,10 @@ class P2P {
           pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 && !direct_ ? POLLIN | POLLOUT : POLLIN), 0};
         if (direct_) {
           std::vector<pollfd> more;
-          direct_pollfds(more);
+          {
+            std::lock_guard<EngineLock> g(mu_);  // (other threads' progress passes use the channels)
+            direct_pollfds(more);
+          }
           for (std::size_t i = 0; i < more.size() && i < kDirectPollMax; ++i) pf[npf++] = more[i];
         }
         const bool dyn_rings = dyn_on_.load(std::memory_order_acquire);
