@@ -386,15 +386,16 @@ class P2P {
         }
         pollfd pf[2 + kDirectPollMax];
         nfds_t npf = 0;
-        if (agent_)
+        if (agent_) {
+          // Under the lock: other threads' sends and passes change the
+          // link's buffer and the channels.
+          std::lock_guard<EngineLock> g(mu_);
           pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 && !direct_ ? POLLIN | POLLOUT : POLLIN), 0};
-        if (direct_) {
-          std::vector<pollfd> more;
-          {
-            std::lock_guard<EngineLock> g(mu_);  // (other threads' progress passes use the channels)
+          if (direct_) {
+            std::vector<pollfd> more;
             direct_pollfds(more);
+            for (std::size_t i = 0; i < more.size() && i < kDirectPollMax; ++i) pf[npf++] = more[i];
           }
-          for (std::size_t i = 0; i < more.size() && i < kDirectPollMax; ++i) pf[npf++] = more[i];
         }
         const bool dyn_rings = dyn_on_.load(std::memory_order_acquire);
         if (dyn_rings) {
