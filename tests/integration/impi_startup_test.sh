@@ -253,6 +253,27 @@ peer_host_died)
   ls -d "$work/sessions"/impirun.$imp1.* > /dev/null 2>&1 && fail "the killed client's session directory is still there"
   ls /dev/shm | grep -q "^impi-impi\.$imp1\." && fail "the killed client left shared memory behind"
   ;;
+fini_lost)
+  # Direct channels (one proc per client): client 1's proc dies in
+  # MPI_Finalize where its FINI would go (a test hook). Client 0's proc,
+  # waiting for that FINI after the finalize barrier, sees the channel end
+  # without it: it fails, naming the host, within seconds; nothing hangs.
+  start_server 2 -v
+  timeout 60 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
+  c0=$!
+  IMPI_TEST_EXIT_BEFORE_FINI=1 timeout 60 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 1 "$hello" \
+    > "$work/c1.out" 2> "$work/c1.err" &
+  c1=$!
+  wait_for $c0 20; rc=$?
+  [ $rc != 0 ] || fail "client 0 exited 0 although host 1 sent no FINI"
+  # (an end without FINI, or a reset if our FINI was still unread there)
+  grep -q "finishing the host channels: .*host 1 (client 1, 127.0.0.2:[0-9]*)" \
+    "$work/c0.err" || fail "client 0 does not name host 1"
+  wait_for $c1 20; rc=$?
+  [ $rc != 0 ] || fail "client 1 exited 0 although its proc died in MPI_Finalize"
+  wait_for $server_pid 10; rc=$?
+  [ $rc != 0 ] || fail "the server exited 0"
+  ;;
 killed_mid_transfer)
   # A client is killed while its procs exchange messages with the other
   # client's: the survivor names the lost host and client, ends its procs
