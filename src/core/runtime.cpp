@@ -13,7 +13,6 @@
 #include <cstring>
 
 #include "base/byteorder.hpp"
-#include "startup/wire/startup_protocol.hpp"
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -240,8 +239,7 @@ base::Status Runtime::attach_direct(const startup::ImpiJob &job) {
   d.hiwater = job.hiwater;
   for (const auto &p : job.procs) d.host_of.push_back(p.host);
   for (std::size_t h = 0; h < job.hosts.size(); ++h)
-    d.host_names.push_back(fmt::format("host {} (client {}, {}:{})", h, job.hosts[h].client,
-                                       startup::wire::format_address(job.hosts[h].address), job.hosts[h].port));
+    d.host_names.push_back(job.host_name(h));
   for (auto &[h, fd] : direct_) {
     if (h >= job.hosts.size() || static_cast<int>(h) == d.my_host)
       return {Errc::protocol_error, fmt::format("the host agent handed over a channel to host {}, which is not a peer", h)};

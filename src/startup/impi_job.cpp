@@ -300,6 +300,12 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
   return j;
 }
 
+std::string ImpiJob::host_name(std::size_t h) const {
+  if (h >= hosts.size()) return fmt::format("host {}", h);
+  return fmt::format("host {} (client {}, {}:{})", h, hosts[h].client, wire::format_address(hosts[h].address),
+                     hosts[h].port);
+}
+
 int ImpiJob::first_host_of(int client) const {
   int h = 0;
   for (int c = 0; c < client; ++c) h += static_cast<int>(client_nhosts[c]);

@@ -96,6 +96,8 @@ struct ImpiJob {
   int my_host = -1;
   int host_of_me() const { return my_host >= 0 ? my_host : first_host_of(my_client); }
   int first_host_of(int client) const;
+  // "host H (client C, ADDR:PORT)": how messages name a host.
+  std::string host_name(std::size_t h) const;
   std::uint32_t world_offset(int client) const;  // first world rank of a client
   // One line per fact, identical on every proc of every client (for tests).
   std::string describe() const;

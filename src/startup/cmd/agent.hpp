@@ -79,9 +79,7 @@ class HostAgent {
     }
     layout.nhosts = static_cast<int>(job.hosts.size());
     for (std::size_t h = 0; h < job.hosts.size(); ++h)
-      layout.host_names.push_back(fmt::format("host {} (client {}, {}:{})", h, job.hosts[h].client,
-                                              startup::wire::format_address(job.hosts[h].address),
-                                              job.hosts[h].port));
+      layout.host_names.push_back(job.host_name(h));
     layout.my_host = job.host_of_me();
     nprocs_ = layout.procs.size();
     if (auto s = listen_socket(); !s.ok()) return s;
