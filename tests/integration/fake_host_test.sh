@@ -22,7 +22,7 @@ done
 if [ -n "$mode" ]; then
   mkdir -p "$work/sessions"
   TMPDIR=$work/sessions IMPI_PEER_STALL_S=2 timeout 60 "$impirun" -client 0 "$addr" --address 127.0.0.1 -np 1 \
-    --datalen 65536 --ackmark 1000 --hiwater 100000 "$prog" flood > "$work/client0.out" 2> "$work/client0.err" &
+    --datalen 65536 --ackmark 1000 --hiwater 100000 "$prog" flood "$work" > "$work/client0.out" 2> "$work/client0.err" &
   c0=$!
   timeout 60 "$fake" "$addr" $mode > "$work/fake.out" 2> "$work/fake.err" &
   fk=$!
@@ -39,8 +39,9 @@ if [ -n "$mode" ]; then
          grep -q "host 1 (client 1, 127.0.0.2:[0-9]*).*reset by peer\|reading from host 1 (client 1, 127.0.0.2:[0-9]*): Connection reset" \
            "$work/client0.err" || fail "no message naming the host that reset" ;;
   esac
-  for _ in $(seq 50); do pgrep -f "$prog flood" > /dev/null || break; sleep 0.1; done
-  ! pgrep -f "$prog flood" > /dev/null || fail "our proc outlived the job"
+  # (this run's proc only: the stall and reset tests may run at once)
+  for _ in $(seq 50); do pgrep -f "$prog flood $work" > /dev/null || break; sleep 0.1; done
+  ! pgrep -f "$prog flood $work" > /dev/null || fail "our proc outlived the job"
   [ -z "$(ls -A "$work/sessions")" ] || fail "temporary files left: $(ls -A "$work/sessions")"
   echo "ok: $mode, ended in $(( $(date +%s) - start )) s"
   exit 0
