@@ -1073,8 +1073,16 @@ void LocalJob::cleanup() {
   }
   pmix_up_ = false;
   if (!tmpdir_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(tmpdir_, ec);
+    // When the job was torn down, PMIx's progress thread is still running
+    // and may be adding a data segment under tmpdir_ while it is removed
+    // (the rmdir then fails: not empty; seen once in CI). Try again a few
+    // times: once the directory itself is gone, nothing can be added.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      std::error_code ec;
+      std::filesystem::remove_all(tmpdir_, ec);
+      if (!std::filesystem::exists(tmpdir_, ec) && !ec) break;
+      ::usleep(10000);
+    }
   }
   // Shared-memory segments of our procs ("/impi-<nspace>-<rank>-<pid>"):
   // a proc removes its own once its peers have mapped it, but one killed
