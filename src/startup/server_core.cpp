@@ -66,10 +66,10 @@ void ServerCore::drop(ConnId id, Conn &c, const std::string &why) {
 }
 
 void ServerCore::fail(const std::string &why) {
-  if (failure_.empty()) {
-    failure_ = why;
-    base::log_error("{}", why);
-  }
+  // Every loss is logged, not only the first: when a client dies, the others
+  // end their parts and close too, and their closes may reach us first.
+  base::log_error("{}", why);
+  if (failure_.empty()) failure_ = why;
 }
 
 void ServerCore::process(ConnId id, Conn &c) {
