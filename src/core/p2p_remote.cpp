@@ -306,10 +306,13 @@ bool P2P::cancel_remote(const RequestPtr &r) {
 
 bool P2P::poll_agent() {
   if (direct_) return direct_poll();
+  // Read in place (no copy through a stack buffer) and deliver each packet
+  // from the reader's buffer (remote_arrival copies what it keeps).
+  constexpr std::size_t kChunk = 64 * 1024;
   bool any = false;
-  std::byte buf[65536];
   for (int i = 0; i < 8; ++i) {
-    ssize_t n = ::recv(agent_.get(), buf, sizeof buf, MSG_DONTWAIT);
+    auto space = agent_reader_->space(kChunk);
+    ssize_t n = ::recv(agent_.get(), space.data(), std::min(space.size(), kChunk), MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
       // The agent (our impirun) is gone while the job runs: nobody can end
       // the job for us, and no message can come or go any more.
@@ -318,17 +321,17 @@ bool P2P::poll_agent() {
       std::_Exit(1);
     }
     if (n < 0) break;
-    agent_reader_->feed(std::span(buf, static_cast<std::size_t>(n)));
-    if (static_cast<std::size_t>(n) < sizeof buf) break;
-  }
-  while (auto item = agent_reader_->next()) {
-    if (!item->ok()) {
-      base::log_error("the host agent's link is corrupt: {}", item->message());
-      std::abort();
+    agent_reader_->commit(static_cast<std::size_t>(n));
+    while (auto item = agent_reader_->next_view()) {
+      if (!item->ok()) {
+        base::log_error("the host agent's link is corrupt: {}", item->message());
+        std::abort();
+      }
+      auto &it = item->value();
+      remote_arrival(it.header, it.data);
+      any = true;
     }
-    auto &it = item->value();
-    remote_arrival(it.header, it.data);
-    any = true;
+    if (static_cast<std::size_t>(n) < kChunk) break;
   }
   return any;
 }

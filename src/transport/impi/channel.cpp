@@ -111,7 +111,7 @@ Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
   if (p.len != data.size() || p.len > cfg_.maxdatalen)
     return {Errc::invalid_argument,
             fmt::format("pk_len {} with {} data bytes (maxdatalen {})", p.len, data.size(), cfg_.maxdatalen)};
-  std::vector<std::byte> bytes;
+  std::vector<std::byte> bytes = take_buffer();  // (a written packet's memory: no page faults)
   bytes.reserve(kPacketHeaderSize + data.size());
   bytes.resize(kPacketHeaderSize);
   encode(p, std::span<std::byte, kPacketHeaderSize>(bytes.data(), kPacketHeaderSize));

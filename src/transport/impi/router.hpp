@@ -114,6 +114,8 @@ class AgentRouter {
   std::vector<std::vector<std::size_t>> members_;      // host -> its procs, by dense index
   std::vector<std::unique_ptr<HostChannel>> channels_;  // by host
   std::vector<std::unique_ptr<Link>> links_;           // by our dense index
+  static constexpr std::size_t kSpares = 16;
+  std::vector<std::vector<std::byte>> spare_;  // written packets' buffers, reused by deliver
 };
 
 }  // namespace impi::transport::wire

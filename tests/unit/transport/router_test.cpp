@@ -160,7 +160,7 @@ TEST_CASE("router: a proc that does not read holds back its senders, not the age
   // link until the socket is full, and a packet counts as received (ACK)
   // only once written; so agent A must keep the rest queued.
   TwoAgents t;
-  constexpr int kN = 4000;  // 4000 x 160 bytes: well past a socket buffer
+  constexpr int kN = 60000;  // 60000 x 160 bytes: well past the link's socket buffer (4 MiB asked)
   for (int i = 0; i < kN; ++i) {
     t.p0.send(0, 2, static_cast<std::uint64_t>(i), 32);
     if (i % 64 == 0) event_base_loop(t.loop.base, EVLOOP_NONBLOCK);
