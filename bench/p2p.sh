@@ -41,7 +41,7 @@ run_ompi() {
     --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
 }
 if command -v mpicc.mpich >/dev/null; then
-  mpicc.mpich -O2 -o "$work/mpich" "$src"; libs+=(mpich)
+  mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
 fi
 run_mpich() { env "${mpich_tcp[@]}" UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
