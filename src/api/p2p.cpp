@@ -123,7 +123,7 @@ void release_request(MPI_Request *h) {
 
 // A completed request that did nothing (MPI_PROC_NULL peers).
 RequestPtr null_peer_request(impi::core::Request::Kind kind) {
-  auto r = std::make_shared<impi::core::Request>();
+  auto r = impi::core::make_request();
   r->kind = kind;
   r->done = true;
   r->status.source = MPI_PROC_NULL;
@@ -136,7 +136,7 @@ RequestPtr null_peer_request(impi::core::Request::Kind kind) {
 namespace impi::api {
 MPI_Request new_request_handle(RequestPtr r) { return new_request(std::move(r)); }
 MPI_Request new_completed_request() {
-  auto r = std::make_shared<impi::core::Request>();
+  auto r = impi::core::make_request();
   r->kind = impi::core::Request::Kind::recv;
   r->done = true;
   r->status.source = MPI_ANY_SOURCE;  // an empty status (MPI-3.1 3.7.3)
@@ -395,11 +395,12 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   for (int i = 0; i < count; ++i) {
     MPI_Status tmp;
     MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
-    if (array_of_requests[i] == MPI_REQUEST_NULL || !find_request(array_of_requests[i])) {
+    Entry *e = array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
+    if (!e || !e->active) {
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
-    const RequestPtr &r = *find_request(array_of_requests[i]);  // valid until released
+    const RequestPtr &r = e->active;  // valid until released
     wait_done(r);
     int err = request_error(*r);
     set_status(st, *r, err);
@@ -637,7 +638,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
                            t.comm->rank, tag, t.comm->context_id);
   }
   g_bsend_used += charge;
-  out = std::make_shared<impi::core::Request>();  // complete at once: the data is ours now
+  out = impi::core::make_request();  // complete at once: the data is ours now
   out->kind = impi::core::Request::Kind::send;
   out->done = true;
   g_buffered.push_back(std::move(b));

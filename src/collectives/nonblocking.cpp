@@ -70,7 +70,7 @@ core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
   auto op = std::make_shared<Op>();
   op->driver.p2p = &p2p;
   op->task.emplace(std::move(t));
-  op->req = std::make_shared<core::Request>();
+  op->req = core::make_request();
   op->req->kind = core::Request::Kind::recv;
   op->req->status.source = -1;  // (the API reports an empty status)
   {

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <new>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -19,6 +21,70 @@
 #include "pack/predefined.hpp"
 
 namespace impi::core {
+
+namespace {
+// One-size blocks per thread for allocate_shared (the control block and
+// the Request in one allocation). A block freed on another thread joins
+// that thread's list; a thread's list is freed when the thread ends, and a
+// block freed after that goes back to the heap.
+template <typename T>
+struct BlockPool {
+  struct List {
+    void *head = nullptr;
+    int n = 0;
+    ~List() {
+      while (head) {
+        void *next = *static_cast<void **>(head);
+        ::operator delete(head, std::align_val_t{alignof(T)});
+        head = next;
+      }
+      gone = true;
+    }
+  };
+  static constexpr int kMax = 1024;  // blocks kept per thread
+  static thread_local List list;
+  static thread_local bool gone;  // (trivially destructible: readable after ~List)
+};
+template <typename T>
+thread_local typename BlockPool<T>::List BlockPool<T>::list;
+template <typename T>
+thread_local bool BlockPool<T>::gone = false;
+
+template <typename T>
+struct PoolAlloc {
+  using value_type = T;
+  PoolAlloc() = default;
+  template <typename U>
+  PoolAlloc(const PoolAlloc<U> &) noexcept {}
+  T *allocate(std::size_t n) {
+    static_assert(sizeof(T) >= sizeof(void *));
+    using P = BlockPool<T>;
+    if (n == 1 && !P::gone && P::list.head) {
+      void *b = P::list.head;
+      P::list.head = *static_cast<void **>(b);
+      --P::list.n;
+      return static_cast<T *>(b);
+    }
+    return static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t{alignof(T)}));
+  }
+  void deallocate(T *p, std::size_t n) noexcept {
+    using P = BlockPool<T>;
+    if (n == 1 && !P::gone && P::list.n < P::kMax) {
+      *reinterpret_cast<void **>(p) = P::list.head;
+      P::list.head = p;
+      ++P::list.n;
+      return;
+    }
+    ::operator delete(p, std::align_val_t{alignof(T)});
+  }
+  template <typename U>
+  bool operator==(const PoolAlloc<U> &) const noexcept {
+    return true;
+  }
+};
+}  // namespace
+
+RequestPtr make_request() { return std::allocate_shared<Request>(PoolAlloc<Request>{}); }
 
 using base::Errc;
 
@@ -274,7 +340,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
                       int src_rank, int tag, int context, bool sync, bool collective) {
   std::lock_guard<EngineLock> g(mu_);
   if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
-  auto r = std::make_shared<Request>();
+  auto r = make_request();
   r->sync = sync;
   if (sync) {
     r->id = next_id_++;
@@ -669,7 +735,7 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, 
   std::lock_guard<EngineLock> g(mu_);
   // A caller-provided request (freshly constructed) is referenced without
   // ownership (aliasing constructor): no allocation, no reference counting.
-  auto r = storage ? RequestPtr(RequestPtr(), storage) : std::make_shared<Request>();
+  auto r = storage ? RequestPtr(RequestPtr(), storage) : make_request();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
   r->count = count;
@@ -725,7 +791,7 @@ std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int 
 
 RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type) {
   std::lock_guard<EngineLock> g(mu_);
-  auto r = std::make_shared<Request>();
+  auto r = make_request();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
   r->count = count;

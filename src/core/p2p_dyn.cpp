@@ -273,7 +273,7 @@ bool P2P::dyn_flush(DynPeer &p) {
 
 RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int src_rank,
                           int tag, int context, bool sync) {
-  auto r = std::make_shared<Request>();
+  auto r = make_request();
   r->kind = Request::Kind::send;
   r->peer = dest;
   r->tag = tag;
