@@ -26,6 +26,8 @@ AgentRouter::AgentRouter(event_base *base, ChannelConfig cfg, JobLayout layout,
     dense_[p] = m.size();
     m.push_back(p);
   }
+  for (std::size_t p = 0; p < layout_.procs.size(); ++p)
+    index_.emplace(std::make_pair(layout_.procs[p].host, layout_.procs[p].pid), p);  // (the first of duplicates, as the scan found)
   channels_.resize(members_.size());
   links_.resize(members_[static_cast<std::size_t>(layout_.my_host)].size());
 }
@@ -33,9 +35,11 @@ AgentRouter::AgentRouter(event_base *base, ChannelConfig cfg, JobLayout layout,
 AgentRouter::~AgentRouter() = default;
 
 std::optional<std::size_t> AgentRouter::proc_of(const ProcId &id) const {
-  for (std::size_t p = 0; p < layout_.procs.size(); ++p)
-    if (layout_.procs[p] == id) return p;
-  return std::nullopt;
+  // Every packet is looked up (routing, and both ids on arrival): by map,
+  // not a scan of the job's procs.
+  auto it = index_.find({id.host, id.pid});
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
 }
 
 void AgentRouter::add_channel(int host, base::Fd fd) {

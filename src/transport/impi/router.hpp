@@ -19,10 +19,12 @@
 
 #include <event2/event.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -110,6 +112,7 @@ class AgentRouter {
   JobLayout layout_;
   std::function<void(const base::Status &)> on_error_, on_link_error_;
   base::Fd trace_;
+  std::map<std::pair<std::array<std::byte, 16>, std::int64_t>, std::size_t> index_;  // ProcId -> proc
   std::vector<std::size_t> dense_;                     // proc -> index among its host's procs
   std::vector<std::vector<std::size_t>> members_;      // host -> its procs, by dense index
   std::vector<std::unique_ptr<HostChannel>> channels_;  // by host
