@@ -54,7 +54,7 @@ struct P2P::Direct {
   std::vector<std::unique_ptr<tw::HostChannel>> channels;  // by host index (null: none)
   std::vector<int> host_of;                                // by world rank
   std::vector<std::size_t> dense;                          // world rank -> index among its host's procs
-  std::map<std::pair<std::array<std::byte, 16>, std::int64_t>, int> world_of;
+  std::map<tw::ProcId, int> world_of;                      // IMPI proc id -> world rank
   std::vector<std::string> names;
   int in_channel = 0;     // inside a channel's callback
   std::atomic<bool> finishing{false};  // MPI_Finalize: arrivals are dropped
@@ -81,7 +81,7 @@ struct P2P::Direct {
   }
 
   std::optional<int> world(const tw::ProcId &id) const {
-    auto it = world_of.find({id.host, id.pid});
+    auto it = world_of.find(id);
     if (it == world_of.end()) return std::nullopt;
     return it->second;
   }
@@ -104,7 +104,7 @@ base::Status P2P::attach_direct(DirectLayout d) {
     auto h = static_cast<std::size_t>(d.host_of[w]);
     if (h >= nhosts) return {Errc::invalid_argument, "direct channels: a proc on no host"};
     x->dense[w] = count[h]++;
-    x->world_of[{ids_[w].host, ids_[w].pid}] = static_cast<int>(w);
+    x->world_of[ids_[w]] = static_cast<int>(w);
   }
   if (count[static_cast<std::size_t>(d.my_host)] != 1 || d.host_of[static_cast<std::size_t>(me_)] != d.my_host)
     return {Errc::invalid_argument, "direct channels are for a host's only proc"};

@@ -27,7 +27,6 @@ constexpr std::size_t kReadChunk = 16 * 1024;  // per recv: a long one holds the
                                                  // sender's delivery waits (16 KiB measured best, 8-128)
 constexpr int kReadsPerEvent = 64;  // then let other channels run
 constexpr int kIov = 64;            // packets per sendmsg
-constexpr std::size_t kSpares = 32;  // written packets' buffers kept for reuse
 }  // namespace
 
 namespace {
@@ -267,7 +266,7 @@ void HostChannel::consume_out(std::size_t n) {
     out_off_ -= o.size();
     outq_bytes_ -= o.size();
     if (o.token != 0) written_(o.token, o.body.size());
-    if (spare_.size() < kSpares && o.bytes.capacity() >= kPacketHeaderSize) spare_.push_back(std::move(o.bytes));
+    spare_.give(std::move(o.bytes));
     outq_.pop_front();
   }
 }

@@ -93,13 +93,7 @@ class HostChannel {
   void set_written_hook(std::function<void(std::uint64_t token, std::size_t bytes)> h) { written_ = std::move(h); }
   // A buffer for send_bytes, empty, from the packets already written (their
   // memory reused: a fresh 64 KiB buffer per packet costs page faults).
-  std::vector<std::byte> take_buffer() {
-    if (spare_.empty()) return {};
-    auto b = std::move(spare_.back());
-    spare_.pop_back();
-    b.clear();
-    return b;
-  }
+  std::vector<std::byte> take_buffer() { return spare_.take(); }
   // Sends FINI once everything queued has gone.
   void finish();
   // By default a packet counts as received (for PROTOACKs) when the channel
@@ -180,7 +174,7 @@ class HostChannel {
   std::deque<Out> outq_;                     // packets being written, whole
   std::size_t outq_bytes_ = 0;               // their bytes
   std::size_t out_off_ = 0;                  // bytes of outq_.front() already written
-  std::vector<std::vector<std::byte>> spare_;  // written packets' buffers, for take_buffer
+  SpareBuffers spare_{32};  // written packets' buffers, for take_buffer
   std::size_t queued_ = 0;
   bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
   bool writing_ = false;

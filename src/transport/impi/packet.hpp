@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -50,6 +51,7 @@ struct ProcId {
   std::array<std::byte, 16> host{};
   std::int64_t pid = 0;
   bool operator==(const ProcId &) const = default;
+  auto operator<=>(const ProcId &) const = default;  // (a map key)
 };
 
 // A decoded header. Fields the type does not use are 0.
@@ -117,6 +119,27 @@ class PacketReader {
   std::unique_ptr<std::byte[]> buf_;
   std::size_t cap_ = 0, end_ = 0, off_ = 0;  // unread bytes: [off_, end_)
   bool failed_ = false;
+};
+
+// Written packets' buffers, kept for the next packets: a fresh 64 KiB
+// buffer per packet costs page faults. At most `keep` are kept.
+class SpareBuffers {
+ public:
+  explicit SpareBuffers(std::size_t keep) : keep_(keep) {}
+  std::vector<std::byte> take() {  // empty, with a written packet's capacity when there is one
+    if (spares_.empty()) return {};
+    auto b = std::move(spares_.back());
+    spares_.pop_back();
+    b.clear();
+    return b;
+  }
+  void give(std::vector<std::byte> &&b) {
+    if (spares_.size() < keep_ && b.capacity() >= kPacketHeaderSize) spares_.push_back(std::move(b));
+  }
+
+ private:
+  std::size_t keep_;
+  std::vector<std::vector<std::byte>> spares_;
 };
 
 std::string describe(const Packet &p);  // one line, for logs and test failures

@@ -27,7 +27,7 @@ AgentRouter::AgentRouter(event_base *base, ChannelConfig cfg, JobLayout layout,
     m.push_back(p);
   }
   for (std::size_t p = 0; p < layout_.procs.size(); ++p)
-    index_.emplace(std::make_pair(layout_.procs[p].host, layout_.procs[p].pid), p);  // (the first of duplicates, as the scan found)
+    index_.emplace(layout_.procs[p], p);  // (the first of duplicates, as the scan found)
   channels_.resize(members_.size());
   links_.resize(members_[static_cast<std::size_t>(layout_.my_host)].size());
 }
@@ -37,7 +37,7 @@ AgentRouter::~AgentRouter() = default;
 std::optional<std::size_t> AgentRouter::proc_of(const ProcId &id) const {
   // Every packet is looked up (routing, and both ids on arrival): by map,
   // not a scan of the job's procs.
-  auto it = index_.find({id.host, id.pid});
+  auto it = index_.find(id);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }
@@ -231,11 +231,7 @@ void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const
     }
     written = n > 0 ? static_cast<std::size_t>(n) : 0;  // the rest waits in `out`
   }
-  Out o{{}, host, local, remote, p};
-  if (!spare_.empty()) {  // a written packet's memory: a fresh 64 KiB buffer costs page faults
-    o.bytes = std::move(spare_.back());
-    spare_.pop_back();
-  }
+  Out o{spare_.take(), host, local, remote, p};
   o.bytes.resize(kPacketHeaderSize);
   encode(p, std::span<std::byte, kPacketHeaderSize>(o.bytes.data(), kPacketHeaderSize));
   o.bytes.insert(o.bytes.end(), data.begin(), data.end());
@@ -261,10 +257,7 @@ void AgentRouter::link_writable(Link &l) {
     l.off += static_cast<std::size_t>(n);
     if (l.off < o.bytes.size()) continue;
     channels_[static_cast<std::size_t>(o.host)]->consumed(o.local, o.remote, o.header);
-    if (spare_.size() < kSpares) {
-      o.bytes.clear();
-      spare_.push_back(std::move(o.bytes));
-    }
+    spare_.give(std::move(o.bytes));
     l.out.pop_front();
     l.off = 0;
   }

@@ -112,13 +112,12 @@ class AgentRouter {
   JobLayout layout_;
   std::function<void(const base::Status &)> on_error_, on_link_error_;
   base::Fd trace_;
-  std::map<std::pair<std::array<std::byte, 16>, std::int64_t>, std::size_t> index_;  // ProcId -> proc
+  std::map<ProcId, std::size_t> index_;  // ProcId -> proc
   std::vector<std::size_t> dense_;                     // proc -> index among its host's procs
   std::vector<std::vector<std::size_t>> members_;      // host -> its procs, by dense index
   std::vector<std::unique_ptr<HostChannel>> channels_;  // by host
   std::vector<std::unique_ptr<Link>> links_;           // by our dense index
-  static constexpr std::size_t kSpares = 16;
-  std::vector<std::vector<std::byte>> spare_;  // written packets' buffers, reused by deliver
+  SpareBuffers spare_{16};  // written packets' buffers, reused by deliver
 };
 
 }  // namespace impi::transport::wire
