@@ -691,6 +691,8 @@ class P2P {
   std::int64_t cma_threshold_ = 0;
   std::int64_t coll_cma_threshold_ = 0;
   std::int64_t split_threshold_ = 0;  // 0: never split
+  std::int64_t split_two_way_ = 0;    // the threshold while messages also go the other way
+  std::int64_t coll_split_threshold_ = 0;  // collectives' messages (0: never split)
   transport::shm::Segment own_;
   std::uint64_t world_slot_ops_ = 0;  // MPI_COMM_WORLD Allreduces through the slots
   mutable int world_slots_ = -1;      // world_slots(), once known

@@ -2,7 +2,8 @@
  * receiver offers half of the copy to the sender) must arrive intact, and
  * a receive must complete while its sender is busy outside MPI.
  *
- * Usage: split_check <flag-file>. Rank 0 sends to rank 1:
+ * Usage: split_check <flag-file> [bytes]. Rank 0 sends to rank 1 (messages
+ * of `bytes`, default 8 MiB):
  *  1. three blocking sends of 8 MiB with different contents (the sender is
  *     inside MPI: it takes the offered half);
  *  2. one MPI_Isend of 8 MiB, after which rank 0 makes no MPI call until
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define N (8L << 20)
+static long N = 8L << 20;
 
 /* A barrier of two (collectives are another issue). */
 static void pair_barrier(int rank) {
@@ -29,6 +30,8 @@ static unsigned char pat(int round, long i) { return (unsigned char)(i * 131 + r
 int main(int argc, char **argv) {
   int rank, size, failures = 0;
   const char *flag = argc > 1 ? argv[1] : "split_check.flag";
+  if (argc > 2) N = atol(argv[2]);
+  if (N < 1 || N > (1L << 30)) return 2;
   unsigned char *buf = malloc(N);
   if (!buf) return 2;
   MPI_Init(&argc, &argv);
