@@ -58,7 +58,8 @@ IMPI (one MPI_COMM_WORLD across several separately launched clients):
 Options:
   -np N, -n N, --np N     number of processes to start (1 to 4096; default 1)
   --bind-to core|none     bind each process to one core (round robin) or not
-                          (default: core when N <= number of cores, else none)
+                          (default: core; more processes than cores are
+                          spread evenly, several per core)
   --tag-output            prefix every output line with [1,rank]<stdout>: or
                           [1,rank]<stderr>:
   -x VAR[=value]          export VAR (with its current or the given value) to

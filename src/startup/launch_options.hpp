@@ -5,8 +5,8 @@
 //   impirun -client R HOST:PORT [options] prog args          one IMPI client
 //   impirun -np N --clients K prog args                      server + K clients here
 //   impirun -np N | -n N | --np N      number of processes
-//   --bind-to core|none                process binding (default: core when
-//                                      N <= cores, else none, like Open MPI)
+//   --bind-to core|none                process binding (default: core, round
+//                                      robin, several per core when oversubscribed)
 //   --tag-output                       prefix each output line with [job,rank]<stream>:
 //   -x VAR | -x VAR=value              export a variable to the procs
 //   --timeout SECONDS                  end the job (nonzero exit) after this long

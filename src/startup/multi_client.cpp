@@ -191,10 +191,9 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
     std::vector<std::string> a = {"-client", std::to_string(i), line, "-np", std::to_string(n),
                                   "--address", "127.0.0." + std::to_string(i + 1),
                                   "--core-offset", std::to_string(offset)};
-    // Binding is decided for the whole machine, not per client.
-    bool bind = opts.bind == BindPolicy::core ||
-                (opts.bind == BindPolicy::automatic && opts.np <= static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
-    a.insert(a.end(), {"--bind-to", bind ? "core" : "none"});
+    // Binding is decided for the whole machine, not per client: each
+    // client binds from its core offset on (unless told not to).
+    if (opts.bind != BindPolicy::automatic) a.insert(a.end(), {"--bind-to", opts.bind == BindPolicy::none ? "none" : "core"});
     if (opts.tag_output) a.push_back("--tag-output");
     if (opts.verbose) a.push_back("-v");
     if (opts.timeout_s > 0) a.insert(a.end(), {"--timeout", std::to_string(opts.timeout_s)});
