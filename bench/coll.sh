@@ -32,25 +32,34 @@ if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; th
 fi
 run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs, 1 client"
-for op in $ops; do
-  for r in $(seq "$rounds"); do
-    for l in "${libs[@]}"; do "run_$l" "$op" "$max" | sed "s/^/$l $op /" >> "$work/all"; done
+# Rounds outermost: this VM's speed drifts over minutes, so every round
+# runs each operation with each library back to back.
+for r in $(seq "$rounds"); do
+  for op in $ops; do
+    for l in "${libs[@]}"; do "run_$l" "$op" "$max" | sed "s/^/$l $op $r /" >> "$work/all"; done
   done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
+# value[(lib, op, size)][round]
+value = {}
+for lib, op, rnd, size, v in rows:
+    value.setdefault((lib, op, int(size)), {})[rnd] = float(v)
 for op in dict.fromkeys(r[1] for r in rows):
-    sizes = sorted({int(r[2]) for r in rows if r[1] == op})
+    sizes = sorted({int(r[3]) for r in rows if r[1] == op})
     peers = [l for l in libs if l in ("ompi", "mpich")]
-    print(f"\n{op} (us per call, max over ranks), median of rounds")
+    print(f"\n{op} (us per call, max over ranks), median of rounds; paired: median of each round's best/impi")
     print(f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:]) +
-          (f"{'vs best':>10}" if peers else ""))
+          (f"{'vs best':>10}{'paired':>10}" if peers else ""))
     for s in sizes:
-        med = {l: statistics.median(float(r[3]) for r in rows if r[0] == l and r[1] == op and int(r[2]) == s) for l in libs}
+        got = {l: value.get((l, op, s), {}) for l in libs}
+        med = {l: statistics.median(got[l].values()) for l in libs}
         line = f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{med[l] / med['impi']:>9.2f}x" for l in libs[1:])
         if peers:
             line += f"{min(med[l] for l in peers) / med['impi']:>9.2f}x"
+            both = [r for r in got["impi"] if all(r in got[l] for l in peers)]
+            line += f"{statistics.median(min(got[l][r] for l in peers) / got['impi'][r] for r in both):>9.2f}x"
         print(line)
 PY

@@ -45,28 +45,38 @@ if command -v mpicc.mpich >/dev/null; then
 fi
 run_mpich() { env "${mpich_tcp[@]}" UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
-for mode in $modes; do
-  for r in $(seq "$rounds"); do
-    for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode /" >> "$work/all"; done
+# Rounds outermost: this VM's speed drifts over minutes, so every round
+# runs each mode with each library back to back.
+for r in $(seq "$rounds"); do
+  for mode in $modes; do
+    for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode $r /" >> "$work/all"; done
   done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
+# value[(lib, mode, size)][round]
+value = {}
+for lib, mode, rnd, size, v in rows:
+    value.setdefault((lib, mode, int(size)), {})[rnd] = float(v)
 for mode, unit in (("latency", "us"), ("bw", "MB/s"), ("bibw", "MB/s")):
     if not any(r[1] == mode for r in rows): continue
-    sizes = sorted({int(r[2]) for r in rows if r[1] == mode})
-    print(f"\n{mode} ({unit}), median of rounds")
+    sizes = sorted({int(r[3]) for r in rows if r[1] == mode})
+    print(f"\n{mode} ({unit}), median of rounds; paired: median of each round's ratio to the best peer")
     peers = [l for l in libs if l in ("ompi", "mpich")]
     head = f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:])
-    print(head + (f"{'vs best':>10}" if peers else ""))
+    print(head + (f"{'vs best':>10}{'paired':>10}" if peers else ""))
+    lat = mode == "latency"
     for s in sizes:
-        med = {l: statistics.median(float(r[3]) for r in rows if r[0] == l and r[1] == mode and int(r[2]) == s) for l in libs}
-        ratio = lambda x: (x / med["impi"]) if mode == "latency" else (med["impi"] / x)
-        line = f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{ratio(med[l]):>9.2f}x" for l in libs[1:])
+        got = {l: value.get((l, mode, s), {}) for l in libs}
+        med = {l: statistics.median(got[l].values()) for l in libs}
+        ratio = lambda x, us: (x / us) if lat else (us / x)
+        line = f"{s:>9}" + "".join(f"{med[l]:>11.2f}" for l in libs) + "".join(f"{ratio(med[l], med['impi']):>9.2f}x" for l in libs[1:])
         if peers:
-            best = min(med[l] for l in peers) if mode == "latency" else max(med[l] for l in peers)
-            line += f"{ratio(best):>9.2f}x"
+            pick = min if lat else max
+            line += f"{ratio(pick(med[l] for l in peers), med['impi']):>9.2f}x"
+            both = [r for r in got["impi"] if all(r in got[l] for l in peers)]
+            line += f"{statistics.median(ratio(pick(got[l][r] for l in peers), got['impi'][r]) for r in both):>9.2f}x"
         print(line)
 PY
