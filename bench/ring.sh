@@ -26,12 +26,19 @@ run_ompi() {
 run_mpich() { UCX_NET_DEVICES=lo timeout 300 mpiexec.mpich -n "$np" "$work/mpich" "$iters" || echo nan; }
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np processes; cpu pressure: $(head -1 /proc/pressure/cpu)"
 for r in $(seq "$rounds"); do
-  for l in "${libs[@]}"; do echo "$l $("run_$l")" >> "$work/all"; done
+  for l in "${libs[@]}"; do echo "$l $("run_$l") $r" >> "$work/all"; done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY'
 import statistics, sys, math
 rows = [l.split() for l in open(sys.argv[1])]
-for l in sys.argv[2:]:
-    vals = [float(r[1]) for r in rows if r[0] == l and r[1] != "nan"]
-    print(f"{l:<6} {statistics.median(vals):10.2f} us per step" if vals else f"{l:<6} failed")
+libs = sys.argv[2:]
+got = {l: {r[2]: float(r[1]) for r in rows if r[0] == l and r[1] != "nan"} for l in libs}
+for l in libs:
+    vals = list(got[l].values())
+    line = f"{l:<6} {statistics.median(vals):10.2f} us per step" if vals else f"{l:<6} failed"
+    if vals and l != "impi" and got["impi"]:
+        both = [r for r in got["impi"] if r in got[l]]
+        if both:  # paired: each round's ratio, this VM's speed drifting between rounds
+            line += f"   theirs/ours: median {statistics.median(vals) / statistics.median(got['impi'].values()):.2f}x, paired {statistics.median(got[l][r] / got['impi'][r] for r in both):.2f}x"
+    print(line)
 PY
