@@ -19,19 +19,23 @@ Task allreduce_ring(const CommView &c, const void *sendbuf, void *recvbuf, std::
   auto at = [&](int i) { return static_cast<std::byte *>(recvbuf) + lo(i) * type->extent(); };
   auto sat = [&](int i) { return static_cast<const std::byte *>(sendbuf) + lo(i) * type->extent(); };
   auto len = [&](int i) { return lo(i + 1) - lo(i); };
-  TypedBuffer tmp(type, count / p + 1);
+  TypedBuffer tmp(type, in_place ? count / p + 1 : 0);
   const int right = (me + 1) % p, left = (me - 1 + p) % p;
-  // Our own data goes to recvbuf one piece at a time, just before that
-  // piece is combined: piece `me` (sent first, from sendbuf) is never
-  // copied, since the allgather brings its final value (1/p less copying;
-  // at 2 procs half of it).
+  // Our own data is never copied to recvbuf: each piece arrives there from
+  // the left and our piece of sendbuf is combined into it (the operation is
+  // commutative, and each piece is combined on one rank only, so every rank
+  // ends with the same bits); piece `me` is sent first, from sendbuf. In
+  // place, the piece arrives in tmp and is combined into ours.
   for (int s = 0; s < p - 1; ++s) {
     int out = ((me - s) % p + p) % p, in = ((me - s - 1) % p + p) % p;
     const void *src = s == 0 && !in_place ? static_cast<const void *>(sat(out)) : at(out);
-    if (auto st = co_await c.exchange(src, len(out), type, right, tmp.get(), len(in), type, left, tag); !st.ok())
+    void *dst = in_place ? tmp.get() : static_cast<void *>(at(in));
+    if (auto st = co_await c.exchange(src, len(out), type, right, dst, len(in), type, left, tag); !st.ok())
       co_return st;
-    if (!in_place) copy_typed(sat(in), at(in), type, len(in));
-    op.combine_n(tmp.get(), at(in), len(in));
+    if (in_place)
+      op.combine_n(tmp.get(), at(in), len(in));
+    else
+      op.combine_n(sat(in), at(in), len(in));
   }
   for (int s = 0; s < p - 1; ++s) {
     int out = ((me + 1 - s) % p + p) % p, in = ((me - s) % p + p) % p;
