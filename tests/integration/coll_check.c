@@ -154,6 +154,26 @@ int main(int argc, char **argv) {
     }
     MPI_Type_free(&every_other);
   }
+  /* Allreduce of counts around the size of a collective slot (4088 bytes: MPI_COMM_WORLD's
+   * small Allreduce inside one client), out of place and in place */
+  {
+    static const int counts[] = {1, 29, 30, 31, 255, 256, 1021, 1022, 1023, 1024, 2000};
+    int *x = malloc(2000 * sizeof(int)), *y = malloc(2000 * sizeof(int));
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; ++k) {
+      const int n = counts[k];
+      for (int i = 0; i < n; ++i) x[i] = (rank + 1) * (i + 7) + (int)k;
+      memset(y, 0xff, 2000 * sizeof(int));
+      CHECK(MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Allreduce of %d failed", n);
+      for (int i = 0; i < n; ++i)
+        if (y[i] != size * (size + 1) / 2 * (i + 7) + size * (int)k) { CHECK(0, "Allreduce of %d: [%d] = %d", n, i, y[i]); break; }
+      CHECK(n == 2000 || y[n] == -1, "Allreduce of %d wrote past the count", n);
+      CHECK(MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_INT, MPI_MIN, MPI_COMM_WORLD) == MPI_SUCCESS, "in place %d", n);
+      for (int i = 0; i < n; ++i)
+        if (x[i] != (i + 7) + (int)k) { CHECK(0, "Allreduce min of %d: [%d] = %d", n, i, x[i]); break; }
+    }
+    free(x);
+    free(y);
+  }
   /* a long Allreduce (the ring inside one client), a count not divisible by the size */
   {
     const int nl = 200003;

@@ -20,14 +20,14 @@ namespace impi::transport::shm {
 // local peer to read (collectives/fast_native.cpp: MPI_COMM_WORLD's small
 // Allreduce). `seq` is the operation's number, stored last (release).
 struct CollSlot {
-  static constexpr std::size_t kBytes = 120;
+  static constexpr std::size_t kBytes = 4088;
   alignas(64) std::atomic<std::uint64_t> seq;
   std::byte data[kBytes];
 };
 
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
-  static constexpr std::uint32_t kVersion = 4;  // 2: stamped records; 3: split offers; 4: collective slots
+  static constexpr std::uint32_t kVersion = 5;  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB slots
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;
