@@ -33,29 +33,37 @@ namespace {
 // One-size blocks per thread for allocate_shared (the control block and
 // the Request in one allocation). A block freed on another thread joins
 // that thread's list; a thread's list is freed when the thread ends, and a
-// block freed after that goes back to the heap.
+// block freed after that goes back to the heap. The list itself is a
+// trivially destructible initial-exec thread_local (a thread_local with a
+// destructor costs a TLS wrapper call, and __tls_get_addr, per use); a
+// separate one with a destructor, touched once per thread, frees it.
 template <typename T>
 struct BlockPool {
   struct List {
-    void *head = nullptr;
-    int n = 0;
-    ~List() {
-      while (head) {
-        void *next = *static_cast<void **>(head);
-        ::operator delete(head, std::align_val_t{alignof(T)});
-        head = next;
+    void *head;
+    int n;
+    bool armed;  // the Reaper is registered for this thread
+    bool gone;   // the thread is ending: the list has been freed
+  };
+  struct Reaper {
+    ~Reaper() {
+      while (list.head) {
+        void *next = *static_cast<void **>(list.head);
+        ::operator delete(list.head, std::align_val_t{alignof(T)});
+        list.head = next;
       }
-      gone = true;
+      list.n = 0;
+      list.gone = true;
     }
   };
   static constexpr int kMax = 1024;  // blocks kept per thread
-  static thread_local List list;
-  static thread_local bool gone;  // (trivially destructible: readable after ~List)
+  static inline thread_local List list IMPI_FAST_TLS{};
+  static void arm() {
+    static thread_local Reaper reaper;
+    (void)&reaper;
+    list.armed = true;
+  }
 };
-template <typename T>
-thread_local typename BlockPool<T>::List BlockPool<T>::list;
-template <typename T>
-thread_local bool BlockPool<T>::gone = false;
 
 template <typename T>
 struct PoolAlloc {
@@ -66,20 +74,23 @@ struct PoolAlloc {
   T *allocate(std::size_t n) {
     static_assert(sizeof(T) >= sizeof(void *));
     using P = BlockPool<T>;
-    if (n == 1 && !P::gone && P::list.head) {
-      void *b = P::list.head;
-      P::list.head = *static_cast<void **>(b);
-      --P::list.n;
+    auto &l = P::list;
+    if (n == 1 && l.head) {
+      void *b = l.head;
+      l.head = *static_cast<void **>(b);
+      --l.n;
       return static_cast<T *>(b);
     }
     return static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t{alignof(T)}));
   }
   void deallocate(T *p, std::size_t n) noexcept {
     using P = BlockPool<T>;
-    if (n == 1 && !P::gone && P::list.n < P::kMax) {
-      *reinterpret_cast<void **>(p) = P::list.head;
-      P::list.head = p;
-      ++P::list.n;
+    auto &l = P::list;
+    if (n == 1 && !l.gone && l.n < P::kMax) {
+      if (!l.armed) P::arm();
+      *reinterpret_cast<void **>(p) = l.head;
+      l.head = p;
+      ++l.n;
       return;
     }
     ::operator delete(p, std::align_val_t{alignof(T)});
