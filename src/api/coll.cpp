@@ -197,6 +197,20 @@ int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, c
   return MPI_SUCCESS;
 }
 
+// A predefined operation on `count` of a type, as the direct paths apply it.
+struct PredefinedOp {
+  impi::pack::Op op;
+  const impi::pack::TypePtr *type;
+  std::int64_t count;
+  coll::Combine combine() const {
+    return {[](const void *x, const void *in, void *inout) {
+              const auto *k = static_cast<const PredefinedOp *>(x);
+              impi::pack::reduce(k->op, *k->type, k->count, in, inout);
+            },
+            this};
+  }
+};
+
 // Blocking, on a communicator of one client: after what is queued on it,
 // run `body` (fast_native.cpp) to completion.
 template <typename Body>
@@ -290,6 +304,25 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
                   coll::inter_allreduce(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf, recvbuf, count, t,
                                         std::move(red)));
   }
+  // The common small case first: blocking, valid buffers, a predefined
+  // type and operation, MPI_COMM_WORLD on one node. Straight to the
+  // collective slots, with the checks below but no copy of the type's
+  // handle (with 4 procs on 2 cores, every call runs after a context switch,
+  // and the general path's extra work was 0.2 us of a 2.4 us call).
+  if (!request && count > 0 && sendbuf && recvbuf && sendbuf != recvbuf && coll::fast_native(*c.comm)) {
+    if (const impi::pack::TypePtr *pt = impi::api::lookup_predefined_type(datatype)) {
+      auto &p2p = impi::core::Runtime::instance().p2p();
+      auto o = impi::api::lookup_op(op);
+      if (o && o->predefined && coll::slots_allreduce_ok(p2p, *c.comm, count, *pt) &&
+          impi::pack::check_op(*o->predefined, *pt).ok()) {
+        PredefinedOp k{*o->predefined, pt, count};
+        return direct(fn, comm, c, [&](auto &p2p) {
+          return coll::slots_allreduce(p2p, *c.comm, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
+                                       *pt, k.combine());
+        });
+      }
+    }
+  }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (sendbuf == MPI_IN_PLACE)
@@ -306,16 +339,8 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     auto o = impi::api::lookup_op(op);
     if (o && o->predefined) {
       if (auto s = impi::pack::check_op(*o->predefined, t); !s.ok()) return report(comm, MPI_ERR_OP, fn, s.message());
-      struct Ctx {
-        impi::pack::Op op;
-        const impi::pack::TypePtr *type;
-        std::int64_t count;
-      } ctx{*o->predefined, &t, count};
-      coll::Combine f{[](const void *x, const void *in, void *inout) {
-                        const auto *k = static_cast<const Ctx *>(x);
-                        impi::pack::reduce(k->op, *k->type, k->count, in, inout);
-                      },
-                      &ctx};
+      PredefinedOp k{*o->predefined, &t, count};
+      coll::Combine f = k.combine();
       return direct(fn, comm, c, [&](auto &p2p) {
         if (coll::slots_allreduce_ok(p2p, *c.comm, count, t))
           return coll::slots_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f);
