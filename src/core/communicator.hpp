@@ -10,6 +10,11 @@
 
 namespace impi::core {
 
+// Contexts are agreed odd + 1 (collectives/context_id.cpp), so a
+// communicator's point-to-point context is even and its collective context
+// (context_id + 1) odd; MPI_COMM_SELF's (2, 3) too.
+inline bool is_collective_context(int context) { return (context & 1) != 0; }
+
 struct Communicator {
   int rank = 0;
   int size = 1;

@@ -1,5 +1,6 @@
 #include "core/p2p.hpp"
 
+#include "core/communicator.hpp"
 #include "core/runtime.hpp"
 
 #include <fmt/core.h>
@@ -313,9 +314,9 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
   bool two_way = std::any_of(awaiting_ack_.begin(), awaiting_ack_.end(),
                              [&](const RequestPtr &q) { return q->rendezvous && q->peer == p.world; });
   std::int64_t threshold = two_way ? split_two_way_ : split_threshold_;
-  // A collective's message (its context is odd: context_id.cpp) is mostly
-  // reduced or forwarded at once, from our core's cache.
-  if ((r.context & 1) != 0) threshold = coll_split_threshold_ == 0 ? 0 : std::max(threshold, coll_split_threshold_);
+  // A collective's message is mostly reduced or forwarded at once, from our
+  // core's cache.
+  if (is_collective_context(r.context)) threshold = coll_split_threshold_ == 0 ? 0 : std::max(threshold, coll_split_threshold_);
   if (threshold > 0 && len >= threshold && want == len && id != 0 &&
       r.cursor->type().is_contiguous()) {
     auto *dst = static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb();
