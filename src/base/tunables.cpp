@@ -38,6 +38,9 @@ constexpr Tunable kTable[] = {
     {"coll_maxlinear", "IMPI_COLL_MAXLINEAR", "-1",
      "IMPI client: C_COLL_MAXLINEAR (-1 = the protocol default, 4 hosts); every client "
      "must send the same value"},
+    {"coll_sibling_spin_us", "IMPI_COLL_SIBLING_SPIN_US", "20",
+     "procs outnumbering cores, MPI_COMM_WORLD's slot Barrier/Allreduce: microseconds to poll "
+     "(instead of yielding) once every proc bound to our cpu has arrived (0: always yield)"},
     {"coll_split_threshold", "IMPI_COLL_SPLIT_THRESHOLD", "262144",
      "collectives inside one client: their single-copy messages are copied half by each side "
      "(as IMPI_SHM_SPLIT_THRESHOLD) from this many bytes; a reduction reads what it received at "

@@ -11,6 +11,7 @@
 
 #include <sched.h>
 
+#include <chrono>
 #include <cstring>
 
 #include "collectives/comm_view.hpp"
@@ -164,7 +165,26 @@ transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &
     if (p2p.oversubscribed()) {
       // The peer needs our core: yield at once, and make a progress pass
       // only now and then (it costs more than the look at its slot).
+      // Except when every proc bound to our cpu has published g already:
+      // they wait for the same procs as we do, on other cores, and a yield
+      // would only switch to one of them and back. Then poll (briefly: a
+      // guess about the binding that is wrong costs a yield's delay).
+      const auto &sib = p2p.core_siblings();
+      auto siblings_in = [&] {
+        for (int w : sib)
+          if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) != g) return false;
+        return true;
+      };
+      static const auto spin = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
       for (int i = 1; i <= 256 && !ready(); ++i) {
+        if (!sib.empty() && spin.count() > 0 && siblings_in()) {
+          const auto until = std::chrono::steady_clock::now() + spin;
+          for (int k = 1; !ready(); ++k) {
+            __builtin_ia32_pause();
+            if ((k & 63) == 0 && std::chrono::steady_clock::now() > until) break;
+          }
+          if (ready()) break;
+        }
         sched_yield();
         if ((i & 15) == 0) p2p.progress();
       }

@@ -4,6 +4,7 @@
 #include "core/runtime.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -267,7 +268,32 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
                         p.world);
     }
   }
+  find_core_siblings(local_world_ranks, pids);
   return {};
+}
+
+namespace {
+// The one cpu `pid` (0: this process) may run on, or -1.
+int single_cpu(pid_t pid) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(pid, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) return -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) return c;
+  return -1;
+}
+}  // namespace
+
+void P2P::find_core_siblings(const std::vector<int> &local_world_ranks, const std::vector<std::int64_t> &pids) {
+  core_siblings_.clear();
+  if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
+  const int mine = single_cpu(0);
+  if (mine < 0) return;
+  for (std::size_t i = 0; i < pids.size(); ++i)
+    if (static_cast<int>(i) != my_local_ && pids[i] > 0 && single_cpu(static_cast<pid_t>(pids[i])) == mine)
+      core_siblings_.push_back(local_world_ranks[i]);
+  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine, core_siblings_.size(),
+                  fmt::join(core_siblings_, ","));
 }
 
 bool P2P::reachable(int w) const {

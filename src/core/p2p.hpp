@@ -346,6 +346,10 @@ class P2P {
   std::uint64_t next_world_slot_op() { return ++world_slot_ops_; }
   // Procs outnumber cores on this node (waiters yield their core).
   bool oversubscribed() const { return oversubscribed_; }
+  // World ranks bound to the one cpu this proc is bound to (not itself);
+  // empty when this proc is not bound to exactly one cpu, or when procs do
+  // not outnumber cores. Read from the peers' affinity at attach().
+  const std::vector<int> &core_siblings() const { return core_siblings_; }
 
   // One pass over the rings and pending sends; true if anything moved.
   bool progress() {
@@ -446,6 +450,8 @@ class P2P {
   static constexpr std::size_t kDirectPollMax = 64;  // channels watched in a blocking wait (beyond: the nap)
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
+  std::vector<int> core_siblings_;
+  void find_core_siblings(const std::vector<int> &local_world_ranks, const std::vector<std::int64_t> &pids);
   struct Header;  // a ring record's header
   struct Unexpected {
     int source, tag, context;
