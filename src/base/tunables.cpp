@@ -84,6 +84,9 @@ constexpr Tunable kTable[] = {
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},
+    {"shm_cma_batch", "IMPI_SHM_CMA_BATCH", "32",
+     "single-copy messages from one peer that matched in one pass over its ring are read with one "
+     "process_vm_readv, up to this many (at most 32; 1: one call each)"},
     {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "16384",
      "shared memory: contiguous messages of at least this many bytes are read by the "
      "receiver straight from the sender's memory (one copy; 0 disables)"},

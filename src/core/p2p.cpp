@@ -220,6 +220,7 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   coll_cma_threshold_ = std::max(cma_threshold_, base::get_int("coll_cma_threshold"));
   if (cma_threshold_ == 0) coll_cma_threshold_ = 0;  // (0: no single copy at all)
   split_threshold_ = base::get_int("shm_split_threshold");
+  read_batch_max_ = static_cast<std::size_t>(std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
   split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
@@ -328,11 +329,7 @@ bool P2P::matches(const Request &r, int source, int tag, int context) {
          (r.tag == kAnyTag || r.tag == tag);
 }
 
-void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
-                      std::uint64_t id) {
-  Peer &p = peers_[static_cast<size_t>(peer_local)];
-  std::int64_t want = std::min(len, r.total);
-  bool ok;
+std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p) const {
   // In an exchange both ways (we are sending to that peer as well) its core
   // is busy with its own receives: there the split pays only for large
   // halves (measured with bibw: 0.8-0.94x at 256 KiB, 1.2x at 1 MiB), so it
@@ -343,6 +340,60 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
   // A collective's message is mostly reduced or forwarded at once, from our
   // core's cache.
   if (is_collective_context(r.context)) threshold = coll_split_threshold_ == 0 ? 0 : std::max(threshold, coll_split_threshold_);
+  return threshold;
+}
+
+bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id) {
+  if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total || !r->cursor->type().is_contiguous())
+    return false;
+  const Peer &p = peers_[static_cast<size_t>(peer_local)];
+  std::int64_t threshold = split_threshold_for(*r, p);
+  if (threshold > 0 && len >= threshold && id != 0) return false;  // read_remote() offers a split
+  if (len >= kBatchBytes) return false;  // the call's cost is small beside the copy
+  r->moved = len;
+  read_batch_.push_back({r, addr, id});
+  batch_bytes_ += len;
+  // (Its first message waits for the last one: its sender's request too.)
+  if (read_batch_.size() >= read_batch_max_ || batch_bytes_ >= kBatchBytes) flush_reads();
+  return true;
+}
+
+void P2P::flush_reads() {
+  if (read_batch_.empty()) return;
+  Peer &p = peers_[static_cast<size_t>(batch_peer_)];
+  iovec local[kReadBatch], remote[kReadBatch];
+  std::size_t n = read_batch_.size(), want = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    Request &r = *read_batch_[i].r;
+    local[i] = {static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(), static_cast<std::size_t>(r.moved)};
+    remote[i] = {reinterpret_cast<void *>(read_batch_[i].addr), local[i].iov_len};
+    want += local[i].iov_len;
+  }
+  ssize_t got = ::process_vm_readv(static_cast<pid_t>(p.pid), local, n, remote, n, 0);
+  if (n > 1) base::log_debug("read {} messages ({} bytes) from rank {} in one call", n, want, p.world);
+  // Short (or failed): the kernel stops at the first fault; read each
+  // message on its own then (again: it is the same data), and report the
+  // ones that cannot be read.
+  const bool whole = got >= 0 && static_cast<std::size_t>(got) == want;
+  for (std::size_t i = 0; i < n; ++i) {
+    Request &r = *read_batch_[i].r;
+    if (!whole && !cma_read(p.pid, read_batch_[i].addr, local[i].iov_base, local[i].iov_len)) {
+      base::log_error("reading a {}-byte message from rank {} failed: {}", r.moved, p.world, std::strerror(errno));
+      r.status.error = kTransportError;
+    }
+    matched(batch_peer_, read_batch_[i].sync_id, nullptr);  // the ack releases the sender's buffer
+    finish_recv(r);
+  }
+  read_batch_.clear();
+  batch_bytes_ = 0;
+}
+
+void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
+                      std::uint64_t id) {
+  Peer &p = peers_[static_cast<size_t>(peer_local)];
+  std::int64_t want = std::min(len, r.total);
+  bool ok;
+  std::int64_t threshold = split_threshold_for(r, p);
   if (threshold > 0 && len >= threshold && want == len && id != 0 &&
       r.cursor->type().is_contiguous()) {
     auto *dst = static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb();
@@ -551,6 +602,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
     if (h.kind == Header::rts) {
       std::uint64_t addr = 0;
       std::memcpy(&addr, payload.data(), sizeof addr);
+      if (!self_sync && batch_read(r, peer_local, addr, h.msg_len, h.sync_id)) return;
       read_remote(*r, peer_local, addr, h.msg_len, h.sync_id);
       matched(peer_local, h.sync_id, self_sync);  // the ack releases the sender's buffer
       finish_recv(*r);
@@ -634,6 +686,8 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
 bool P2P::drain(Peer &p) {
   bool any = false;
   std::vector<std::byte> joined;
+  const bool ours = &p >= peers_.data() && &p < peers_.data() + peers_.size();  // (rings of other jobs: not in peers_)
+  batch_peer_ = ours && p.cma ? static_cast<int>(&p - peers_.data()) : -1;
   while (p.in.ready()) {
     Header h;
     std::uint64_t at = get_header(p.in, h);
@@ -672,8 +726,10 @@ bool P2P::drain(Peer &p) {
     p.in.consume(rec);
     any = true;
   }
+  flush_reads();
+  batch_peer_ = -1;
   if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
-  if (any && &p >= peers_.data() && &p < peers_.data() + peers_.size())  // (rings of other jobs: not in peers_)
+  if (any && ours)
     read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(), std::memory_order_relaxed);
   return any;
 }

@@ -668,6 +668,26 @@ class P2P {
   // for a sender that is not in an MPI call. `id` is the sender's id of
   // the message (its RTS).
   void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id);
+  // The size from which read_remote() offers the sender half of a copy
+  // (0: never) for a message of `r`'s context from peer `p`.
+  std::int64_t split_threshold_for(const Request &r, const Peer &p) const;
+  // Single-copy messages that matched while draining one peer's ring, read
+  // together in one process_vm_readv (each is a syscall of about 0.5 us
+  // here) when drain() is done with the ring: whole messages into
+  // contiguous buffers below the split threshold.
+  struct BatchedRead {
+    RequestPtr r;
+    std::uint64_t addr;
+    std::uint64_t sync_id;
+  };
+  static constexpr std::size_t kReadBatch = 32;
+  std::size_t read_batch_max_ = kReadBatch;  // IMPI_SHM_CMA_BATCH (1: none)
+  static constexpr std::int64_t kBatchBytes = 512 * 1024;  // a batch is read once it holds this many
+  std::int64_t batch_bytes_ = 0;
+  std::vector<BatchedRead> read_batch_;
+  int batch_peer_ = -1;  // the peer drain() is reading (its local rank), else -1
+  bool batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id);
+  void flush_reads();
   // Sender side: takes and carries out offers for our messages awaiting acks.
   bool serve_split_offers();
 

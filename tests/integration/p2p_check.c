@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int failures = 0, rank, size;
 #define CHECK(cond)                                                                      \
@@ -266,6 +267,74 @@ static void modes(void) {
 
 /* Nobody starts the next phase before everyone finished this one (a
  * barrier from point-to-point: MPI_Barrier belongs to the collectives). */
+/* Rank 1 posts its receives, then stays out of MPI while rank 0 sends them
+ * all: their records wait in its ring, and the single-copy ones (from 16
+ * KiB) that matched in one pass are read together (p2p.cpp: flush_reads),
+ * except the ones that cannot be: a strided receive, a message offered for
+ * a split copy (64 KiB and more) and a truncated one in between. */
+static void batched_reads(void) {
+  enum { N = 40 };
+  long len[N];
+  unsigned char *buf[N];
+  MPI_Request req[N];
+  MPI_Status st[N];
+  MPI_Datatype strided;
+  int i, token = 0;
+  long k;
+  MPI_Type_vector(3 * 1024, 4, 8, MPI_BYTE, &strided);
+  MPI_Type_commit(&strided);
+  for (i = 0; i < N; ++i) {
+    len[i] = i == 13 ? 100 * 1024 : 17 * 1024 + 997L * i;
+    buf[i] = malloc(2 * len[i] + 64);
+  }
+  if (rank == 1) {
+    for (i = 0; i < N; ++i) {
+      memset(buf[i], 0, 2 * len[i] + 64);
+      if (i == 7)
+        MPI_Irecv(buf[i], 1, strided, 0, 300 + i, MPI_COMM_WORLD, &req[i]);
+      else if (i == 21)
+        MPI_Irecv(buf[i], (int)len[i] - 5, MPI_BYTE, 0, 300 + i, MPI_COMM_WORLD, &req[i]);
+      else
+        MPI_Irecv(buf[i], (int)len[i] + 64, MPI_BYTE, 0, 300 + i, MPI_COMM_WORLD, &req[i]);
+    }
+    MPI_Send(&token, 1, MPI_INT, 0, 299, MPI_COMM_WORLD);
+    struct timespec nap = {0, 200 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    CHECK(MPI_Waitall(N, req, st) == MPI_ERR_IN_STATUS);
+    for (i = 0; i < N; ++i) {
+      int count;
+      MPI_Get_count(&st[i], MPI_BYTE, &count);
+      CHECK(st[i].MPI_SOURCE == 0 && st[i].MPI_TAG == 300 + i);
+      if (i == 21) {
+        CHECK(st[i].MPI_ERROR == MPI_ERR_TRUNCATE);
+        continue;
+      }
+      CHECK(st[i].MPI_ERROR == MPI_SUCCESS);
+      if (i == 7) { /* every other 4 bytes of the first 24 KiB */
+        for (k = 0; k < 3 * 1024 * 4; ++k)
+          if (buf[i][(k / 4) * 8 + k % 4] != pattern(k, i)) break;
+        CHECK(k == 3 * 1024 * 4);
+        continue;
+      }
+      CHECK(count == len[i]);
+      for (k = 0; k < len[i]; ++k)
+        if (buf[i][k] != pattern(k, i)) break;
+      CHECK(k == len[i]);
+      CHECK(buf[i][len[i]] == 0); /* nothing beyond the message */
+    }
+  } else if (rank == 0) {
+    MPI_Recv(&token, 1, MPI_INT, 1, 299, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (i = 0; i < N; ++i) {
+      long n = i == 7 ? 3 * 1024 * 4 : len[i];
+      for (k = 0; k < n; ++k) buf[i][k] = pattern(k, i);
+      MPI_Isend(buf[i], (int)n, MPI_BYTE, 1, 300 + i, MPI_COMM_WORLD, &req[i]);
+    }
+    CHECK(MPI_Waitall(N, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+  }
+  for (i = 0; i < N; ++i) free(buf[i]);
+  MPI_Type_free(&strided);
+}
+
 static void phase_barrier(int tag) {
   /* Rank 0 (the only wildcard receiver) speaks first, so no token can
    * reach it while it still receives with MPI_ANY_SOURCE/MPI_ANY_TAG. */
@@ -296,6 +365,8 @@ int main(int argc, char **argv) {
   datatypes_and_errors();
   phase_barrier(1000);
   modes();
+  phase_barrier(1002);
+  batched_reads();
   phase_barrier(998); /* nobody leaves while a peer may still send to it */
   MPI_Finalize();
   if (failures) return 1;
