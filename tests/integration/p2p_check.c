@@ -19,7 +19,7 @@ static unsigned char pattern(long i, int seed) { return (unsigned char)(i * 131 
 
 /* Rank 0 sends `n` bytes to rank 1, which checks every byte and echoes. */
 static void sizes(void) {
-  long ns[] = {0, 1, 7, 8, 65535, 65536, 65537, 262143, 262144, 262145, 3 * 1048576 + 5};
+  long ns[] = {0, 1, 7, 8, 8191, 8192, 8193, 65535, 65536, 65537, 262143, 262144, 262145, 3 * 1048576 + 5};
   unsigned i;
   long k;
   for (i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
