@@ -104,12 +104,20 @@ constexpr Tunable kTable[] = {
     {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "5000",
      "waiting: polls (each followed by sched_yield) before sleeping when local procs outnumber "
      "cores, so the proc being waited for gets the core"},
+    {"shm_spin_us", "IMPI_SHM_SPIN_US", "1000",
+     "procs with a core each: after IMPI_SHM_SPIN polls, a waiting proc polls on until this many "
+     "microseconds have passed before it sleeps on its doorbell (a futex wake-up costs 12-45 us on "
+     "this VM; 0: sleep after the polls)"},
     {"shm_split_threshold", "IMPI_SHM_SPLIT_THRESHOLD", "65536",
      "shared memory: single-copy messages of at least this many bytes are copied by both "
      "sides at once, half each, when the sender is in an MPI call (0 disables)"},
     {"shm_split_two_way", "IMPI_SHM_SPLIT_TWO_WAY", "1048576",
      "shared memory: the same, while the two procs also exchange single-copy messages the "
      "other way (both cores are copying already; at least IMPI_SHM_SPLIT_THRESHOLD)"},
+    {"shm_split_two_way_max", "IMPI_SHM_SPLIT_TWO_WAY_MAX", "2097152",
+     "shared memory: the largest message split while the two procs exchange single-copy messages "
+     "both ways (beyond the L2 cache the other core's half costs more than it saves: 4 MiB "
+     "bidirectional bandwidth 0.96x of Open MPI's split, 1.01x not; 0: no limit)"},
     {"show_job", "IMPI_SHOW_JOB", "0",
      "MPI_Init: 1 prints, on every proc, the IMPI job it learned (clients, hosts, procs, "
      "negotiated values), prefixed with its world rank"},

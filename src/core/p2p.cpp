@@ -222,11 +222,14 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   split_threshold_ = base::get_int("shm_split_threshold");
   read_batch_max_ = static_cast<std::size_t>(std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
   split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
+  split_two_way_max_ = base::get_int("shm_split_two_way_max");
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   oversubscribed_ = cpus > 0 && nlocal > cpus;
   spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
                           : static_cast<int>(base::get_int("shm_spin"));
+  spin_ = std::max(spin_, 1);
+  spin_us_ = std::chrono::microseconds(oversubscribed_ ? 0 : base::get_int("shm_spin_us"));
   std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
   std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
   auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);
@@ -329,13 +332,17 @@ bool P2P::matches(const Request &r, int source, int tag, int context) {
          (r.tag == kAnyTag || r.tag == tag);
 }
 
-std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p) const {
+std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int64_t len) const {
   // In an exchange both ways (we are sending to that peer as well) its core
   // is busy with its own receives: there the split pays only for large
   // halves (measured with bibw: 0.8-0.94x at 256 KiB, 1.2x at 1 MiB), so it
   // has a threshold of its own.
   bool two_way = std::any_of(awaiting_ack_.begin(), awaiting_ack_.end(),
                              [&](const RequestPtr &q) { return q->rendezvous && q->peer == p.world; });
+  // Nor beyond the largest two-way size: there the sender's half crosses
+  // the cores' caches (L2 here: 2 MiB) both ways, and at 4 MiB a split took
+  // 0.96x of Open MPI's bidirectional bandwidth, none 1.01x.
+  if (two_way && split_two_way_max_ > 0 && len > split_two_way_max_) return 0;
   std::int64_t threshold = two_way ? split_two_way_ : split_threshold_;
   // A collective's message is mostly reduced or forwarded at once, from our
   // core's cache.
@@ -347,7 +354,7 @@ bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, st
   if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total || !r->cursor->type().is_contiguous())
     return false;
   const Peer &p = peers_[static_cast<size_t>(peer_local)];
-  std::int64_t threshold = split_threshold_for(*r, p);
+  std::int64_t threshold = split_threshold_for(*r, p, len);
   if (threshold > 0 && len >= threshold && id != 0) return false;  // read_remote() offers a split
   if (len >= kBatchBytes) return false;  // the call's cost is small beside the copy
   r->moved = len;
@@ -393,7 +400,7 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
   Peer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t want = std::min(len, r.total);
   bool ok;
-  std::int64_t threshold = split_threshold_for(r, p);
+  std::int64_t threshold = split_threshold_for(r, p, len);
   if (threshold > 0 && len >= threshold && want == len && id != 0 &&
       r.cursor->type().is_contiguous()) {
     auto *dst = static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb();

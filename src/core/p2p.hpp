@@ -371,6 +371,7 @@ class P2P {
   template <typename Pred>
   void wait_until(Pred done) {
     int idle = 0;
+    std::chrono::steady_clock::time_point idle_since{};
     int nap_us = 50;  // a missed wake-up (segment.cpp) costs at most this much
     while (!done()) {
       // Look (lock-free, a few loads) whether there is anything to do
@@ -432,6 +433,14 @@ class P2P {
         // costs a small fraction of one.
         if (!looked && (++hint_only_ & 15) != 0) continue;
         if (++idle < spin_) continue;
+        // Then poll on for spin_us_ in all (a wake-up from the futex takes
+        // 12-45 us here, more than a waiting proc with a core of its own
+        // saves by sleeping early); the clock is read only past spin_.
+        if (spin_us_.count() > 0) {
+          const auto t = std::chrono::steady_clock::now();
+          if (idle == spin_) idle_since = t;  // (once per idle streak: progress resets idle)
+          if (t - idle_since < spin_us_) continue;
+        }
       }
       std::uint32_t seen = own_.prepare_sleep();
       if (try_progress() || done()) {
@@ -447,6 +456,7 @@ class P2P {
   // Polls before sleeping on the doorbell: long when every proc has a core,
   // short (and yielding) when procs outnumber cores.
   int spin_ = 2000;
+  std::chrono::microseconds spin_us_{0};  // IMPI_SHM_SPIN_US: procs with a core each poll at least this long
   static constexpr std::size_t kDirectPollMax = 64;  // channels watched in a blocking wait (beyond: the nap)
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
@@ -670,7 +680,7 @@ class P2P {
   void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id);
   // The size from which read_remote() offers the sender half of a copy
   // (0: never) for a message of `r`'s context from peer `p`.
-  std::int64_t split_threshold_for(const Request &r, const Peer &p) const;
+  std::int64_t split_threshold_for(const Request &r, const Peer &p, std::int64_t len) const;
   // Single-copy messages that matched while draining one peer's ring, read
   // together in one process_vm_readv (each is a syscall of about 0.5 us
   // here) when drain() is done with the ring: whole messages into
@@ -718,6 +728,7 @@ class P2P {
   std::int64_t coll_cma_threshold_ = 0;
   std::int64_t split_threshold_ = 0;  // 0: never split
   std::int64_t split_two_way_ = 0;    // the threshold while messages also go the other way
+  std::int64_t split_two_way_max_ = 0;  // and the largest message split then (0: no limit)
   std::int64_t coll_split_threshold_ = 0;  // collectives' messages (0: never split)
   transport::shm::Segment own_;
   std::uint64_t world_slot_ops_ = 0;  // MPI_COMM_WORLD Allreduces through the slots

@@ -335,6 +335,34 @@ static void batched_reads(void) {
   MPI_Type_free(&strided);
 }
 
+/* Ranks 0 and 1 exchange 2 MiB and then 4 MiB both ways at once (single
+ * copy; a split copy is offered up to IMPI_SHM_SPLIT_TWO_WAY_MAX). */
+static void two_way(void) {
+  long ns[] = {2L << 20, 4L << 20};
+  unsigned i;
+  long k;
+  if (rank > 1) return;
+  for (i = 0; i < 2; ++i) {
+    long n = ns[i];
+    unsigned char *s = malloc(n), *r = malloc(n);
+    MPI_Request req[2];
+    MPI_Status st[2];
+    int count;
+    for (k = 0; k < n; ++k) s[k] = pattern(k, 40 + rank * 2 + (int)i);
+    memset(r, 0, n);
+    MPI_Irecv(r, (int)n, MPI_BYTE, 1 - rank, 400 + (int)i, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(s, (int)n, MPI_BYTE, 1 - rank, 400 + (int)i, MPI_COMM_WORLD, &req[1]);
+    CHECK(MPI_Waitall(2, req, st) == MPI_SUCCESS);
+    MPI_Get_count(&st[0], MPI_BYTE, &count);
+    CHECK(count == n);
+    for (k = 0; k < n; ++k)
+      if (r[k] != pattern(k, 40 + (1 - rank) * 2 + (int)i)) break;
+    CHECK(k == n);
+    free(s);
+    free(r);
+  }
+}
+
 static void phase_barrier(int tag) {
   /* Rank 0 (the only wildcard receiver) speaks first, so no token can
    * reach it while it still receives with MPI_ANY_SOURCE/MPI_ANY_TAG. */
@@ -367,6 +395,8 @@ int main(int argc, char **argv) {
   modes();
   phase_barrier(1002);
   batched_reads();
+  phase_barrier(1004);
+  two_way();
   phase_barrier(998); /* nobody leaves while a peer may still send to it */
   MPI_Finalize();
   if (failures) return 1;
