@@ -351,12 +351,14 @@ std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int6
 }
 
 bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id) {
-  if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total || !r->cursor->type().is_contiguous())
+  // (The cheap tests first: the split test scans the sends awaiting acks,
+  // and read_remote() repeats it for a message not batched.)
+  if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total ||
+      len >= kBatchBytes /* the call's cost is small beside the copy */ || !r->cursor->type().is_contiguous())
     return false;
   const Peer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t threshold = split_threshold_for(*r, p, len);
   if (threshold > 0 && len >= threshold && id != 0) return false;  // read_remote() offers a split
-  if (len >= kBatchBytes) return false;  // the call's cost is small beside the copy
   r->moved = len;
   read_batch_.push_back({r, addr, id});
   batch_bytes_ += len;
