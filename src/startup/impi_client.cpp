@@ -1,7 +1,5 @@
 #include "startup/impi_client.hpp"
 
-#include "base/sha256.hpp"
-
 #include <fmt/core.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -13,6 +11,8 @@
 
 #include "base/byteorder.hpp"
 #include "base/log.hpp"
+#include "base/sha256.hpp"
+#include "transport/impi/packet.hpp"
 
 namespace impi::startup {
 
@@ -233,10 +233,10 @@ Result<std::vector<Fd>> dance_as_host(int me, Fd &listener, const std::string &a
 
 Status exchange_fini(std::vector<Fd> &channels, std::uint32_t maxdatalen,
                      net::Clock::time_point deadline) {
-  // IMPI_PK_FINI: a 128-byte header with pk_type 7 and nothing else used.
-  constexpr std::uint32_t kPkFini = 7;
-  Bytes fini(128);
-  base::store_be<std::uint32_t>(fini, kPkFini);
+  namespace tw = transport::wire;
+  tw::Packet fini_packet;
+  fini_packet.type = tw::PacketType::fini;
+  Bytes fini = tw::encode(fini_packet);
   Status result;
   for (auto &c : channels)
     if (c) {
@@ -245,22 +245,23 @@ Status exchange_fini(std::vector<Fd> &channels, std::uint32_t maxdatalen,
   for (std::size_t h = 0; h < channels.size(); ++h) {
     auto &c = channels[h];
     if (!c) continue;
-    // Consume until the peer's FINI (no data flows yet; anything is discarded).
+    // Consume until the peer's FINI (no data flows yet; anything is
+    // discarded). The codec frames the stream: only DATA and DATASYNC carry
+    // pk_len bytes, whatever a header-only packet's pk_len says.
     for (;;) {
-      std::byte hdr[128];
+      std::byte hdr[tw::kPacketHeaderSize];
       if (auto s = net::read_exact(c.get(), hdr, deadline); !s.ok()) {
         result = {s.error(), fmt::format("host {} closed its channel without FINI ({})", h,
                                          s.message())};
         break;
       }
-      std::uint32_t type = base::load_be<std::uint32_t>(std::span(hdr).first(4));
-      std::uint32_t len = base::load_be<std::uint32_t>(std::span(hdr).subspan(4, 4));
-      if (type == kPkFini) break;
-      if (len > maxdatalen) {
-        result = {Errc::protocol_error, fmt::format("host {} sent pk_len {} > maxdatalen", h, len)};
+      auto p = tw::decode(hdr, maxdatalen);
+      if (!p) {
+        result = {Errc::protocol_error, fmt::format("host {}: {}", h, p.message())};
         break;
       }
-      Bytes skip(len);
+      if (p->type == tw::PacketType::fini) break;
+      Bytes skip(p->len);
       if (auto s = net::read_exact(c.get(), skip, deadline); !s.ok()) {
         result = s;
         break;

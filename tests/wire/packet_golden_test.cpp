@@ -111,6 +111,92 @@ TEST_CASE("packet: unused fields from a peer are ignored (returned as 0)", "[pac
   CHECK(p->src.pid == static_cast<std::int64_t>(0xababababababababull));  // proc ids are used
 }
 
+TEST_CASE("packet: a header-only packet is 128 bytes whatever its pk_len says", "[packet]") {
+  // Spec table 3.2 gives pk_len a meaning only for DATA and DATASYNC.
+  // LAM/MPI 7.1.4 writes 128 there in PROTOACK, SYNCACK and FINI.
+  for (auto t : {PacketType::protoack, PacketType::syncack, PacketType::cancel,
+                 PacketType::cancelyes, PacketType::cancelno, PacketType::fini}) {
+    for (std::uint32_t len : {0u, 1u, 128u, 0x7fffffffu, 0xffffffffu}) {
+      CAPTURE(packet_type_name(t), len);
+      Packet c;
+      c.type = t;
+      c.src = proc(1, 11);
+      c.dest = proc(2, 22);
+      c.srqid = 5;
+      auto b = encode(c);
+      CHECK(b[4] == std::byte{0});  // we write pk_len 0
+      b[4] = static_cast<std::byte>(len >> 24);
+      b[5] = static_cast<std::byte>(len >> 16);
+      b[6] = static_cast<std::byte>(len >> 8);
+      b[7] = static_cast<std::byte>(len);
+      auto p = decode(b, 16);  // even above maxdatalen: no data follows
+      REQUIRE(p);
+      CHECK(p->type == t);
+      CHECK(p->len == 0);
+      CHECK_FALSE(carries_data(t));
+    }
+  }
+  CHECK(carries_data(PacketType::data));
+  CHECK(carries_data(PacketType::datasync));
+}
+
+TEST_CASE("packet reader: header-only packets with any pk_len do not swallow the next packet",
+          "[packet]") {
+  // A stream as LAM writes it: SYNCACK, PROTOACK, DATA, FINI, each control
+  // packet claiming pk_len 128 and followed directly by the next header.
+  std::vector<std::byte> stream;
+  auto put = [&](Packet p, std::uint32_t claimed, std::uint32_t data_bytes) {
+    auto h = encode(p);
+    h[4] = static_cast<std::byte>(claimed >> 24);
+    h[5] = static_cast<std::byte>(claimed >> 16);
+    h[6] = static_cast<std::byte>(claimed >> 8);
+    h[7] = static_cast<std::byte>(claimed);
+    stream.insert(stream.end(), h.begin(), h.end());
+    for (std::uint32_t k = 0; k < data_bytes; ++k)
+      stream.push_back(static_cast<std::byte>(0x40 + k));
+  };
+  Packet syncack;
+  syncack.type = PacketType::syncack;
+  syncack.src = proc(1, 1);
+  syncack.dest = proc(2, 2);
+  syncack.srqid = 9;
+  syncack.drqid = 10;
+  Packet ack;
+  ack.type = PacketType::protoack;
+  ack.src = proc(1, 1);
+  ack.dest = proc(2, 2);
+  Packet data = sample_data();
+  data.type = PacketType::data;
+  data.len = 16;
+  Packet fini;
+  fini.type = PacketType::fini;
+  put(syncack, 128, 0);
+  put(ack, 128, 0);
+  put(data, 16, 16);
+  put(fini, 128, 0);
+  for (std::size_t chunk : {1u, 128u, 4096u}) {
+    PacketReader r(1024);
+    std::vector<PacketReader::Item> got;
+    for (std::size_t at = 0; at < stream.size(); at += chunk) {
+      r.feed(std::span(stream).subspan(at, std::min(chunk, stream.size() - at)));
+      while (auto item = r.next()) {
+        REQUIRE(item->ok());
+        got.push_back(item->value());
+      }
+    }
+    REQUIRE(got.size() == 4);
+    CHECK(got[0].header.type == PacketType::syncack);
+    CHECK(got[0].header.drqid == 10);
+    CHECK(got[0].data.empty());
+    CHECK(got[1].header.type == PacketType::protoack);
+    CHECK(got[2].header.type == PacketType::data);
+    REQUIRE(got[2].data.size() == 16);
+    CHECK(got[2].data[15] == std::byte{0x4f});
+    CHECK(got[3].header.type == PacketType::fini);
+    CHECK(r.buffered() == 0);
+  }
+}
+
 TEST_CASE("packet: bad headers are rejected with a reason", "[packet]") {
   auto good = encode(sample_data());
   SECTION("unknown type") {

@@ -94,6 +94,45 @@ TEST_CASE("IPv4 addresses travel IPv4-mapped") {
   CHECK_FALSE(parse_address("not-an-address").ok());
 }
 
+TEST_CASE("host ids: both IPv4 forms are read as IPv4, IPv6 stays IPv6") {
+  auto id = [](std::initializer_list<int> bytes) {
+    Ipv6 a{};
+    std::size_t i = 0;
+    for (int b : bytes) a[i++] = static_cast<std::byte>(b);
+    return a;
+  };
+  // IPv4-mapped ::ffff:127.0.0.2 (what we write)
+  Ipv6 mapped = id({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 2});
+  CHECK(is_ipv4_mapped(mapped));
+  CHECK_FALSE(is_ipv4_compatible(mapped));
+  CHECK(is_ipv4(mapped));
+  CHECK(format_address(mapped) == "127.0.0.2");
+  // IPv4-compatible ::127.0.0.1 (what LAM/MPI 7.1.4 writes)
+  Ipv6 compat = id({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 0, 0, 1});
+  CHECK_FALSE(is_ipv4_mapped(compat));
+  CHECK(is_ipv4_compatible(compat));
+  CHECK(format_address(compat) == "127.0.0.1");
+  Ipv6 compat10 = id({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3});
+  CHECK(format_address(compat10) == "10.1.2.3");
+  // ::1 and :: are IPv6 (loopback, unspecified), not 0.0.0.1 / 0.0.0.0
+  Ipv6 loop6 = id({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+  CHECK_FALSE(is_ipv4(loop6));
+  CHECK(format_address(loop6) == "::1");
+  CHECK_FALSE(is_ipv4(Ipv6{}));
+  CHECK(format_address(Ipv6{}) == "::");
+  // a global IPv6 address whose last 4 bytes look like IPv4
+  Ipv6 global = id({0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 127, 0, 0, 1});
+  CHECK_FALSE(is_ipv4(global));
+  CHECK(format_address(global) == "2001:db8::7f00:1");
+  // an IPv4-mapped-looking prefix with other bytes set is IPv6
+  Ipv6 almost = id({0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 127, 0, 0, 1});
+  CHECK_FALSE(is_ipv4(almost));
+  // parse_address of either text gives the mapped form back for IPv4
+  auto p = parse_address("127.0.0.1");
+  REQUIRE(p.ok());
+  CHECK(is_ipv4_mapped(*p));
+}
+
 TEST_CASE("the command reader frames a byte stream and bounds lengths") {
   CmdReader r;
   Bytes two = encode_impi(7);

@@ -205,6 +205,18 @@ bool is_ipv4_mapped(const Ipv6 &a) {
   return a[10] == std::byte{0xff} && a[11] == std::byte{0xff};
 }
 
+bool is_ipv4_compatible(const Ipv6 &a) {
+  for (int i = 0; i < 12; ++i)
+    if (a[i] != std::byte{0}) return false;
+  // ::a.b.c.d with a != 0: "::" (unspecified) and "::1" (loopback) and the
+  // rest of 0.0.0.0/8, which no host has, stay IPv6.
+  return a[12] != std::byte{0};
+}
+
+bool is_ipv4(const Ipv6 &a) {
+  return is_ipv4_mapped(a) || is_ipv4_compatible(a);
+}
+
 base::Result<Ipv6> parse_address(std::string_view text) {
   std::string t(text);
   Ipv6 out{};
@@ -224,7 +236,7 @@ base::Result<Ipv6> parse_address(std::string_view text) {
 
 std::string format_address(const Ipv6 &a) {
   char buf[INET6_ADDRSTRLEN] = {};
-  if (is_ipv4_mapped(a)) {
+  if (is_ipv4(a)) {
     ::inet_ntop(AF_INET, a.data() + 12, buf, sizeof buf);
   } else {
     ::inet_ntop(AF_INET6, a.data(), buf, sizeof buf);

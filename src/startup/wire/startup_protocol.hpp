@@ -142,10 +142,15 @@ class CmdReader {
   Bytes buf_;
 };
 
-// ---- addresses in 16-byte fields: IPv4 as IPv4-mapped IPv6 (::ffff:a.b.c.d).
+// ---- addresses in 16-byte fields. We write IPv4 as IPv4-mapped IPv6
+// (::ffff:a.b.c.d); peers may write it IPv4-compatible (::a.b.c.d, as
+// LAM/MPI 7.1.4 does), and both forms are read as IPv4: a host advertised
+// either way is reached over IPv4.
 using Ipv6 = std::array<std::byte, 16>;
 base::Result<Ipv6> parse_address(std::string_view text);  // "127.0.0.2" or an IPv6 literal
-std::string format_address(const Ipv6 &a);                 // "127.0.0.2" for mapped IPv4
-bool is_ipv4_mapped(const Ipv6 &a);
+std::string format_address(const Ipv6 &a);                // "127.0.0.2" for either IPv4 form
+bool is_ipv4_mapped(const Ipv6 &a);                       // ::ffff:a.b.c.d
+bool is_ipv4_compatible(const Ipv6 &a);                   // ::a.b.c.d (a != 0: not ::, ::1)
+bool is_ipv4(const Ipv6 &a);                              // either form
 
 }  // namespace impi::startup::wire

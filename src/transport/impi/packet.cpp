@@ -60,11 +60,14 @@ bool uses_srqid(PacketType t) {
 bool uses_message_fields(PacketType t) {
   return t == PacketType::data || t == PacketType::datasync;
 }
+bool carries_data(PacketType t) {
+  return uses_message_fields(t);
+}
 
 void encode(const Packet &p, std::span<std::byte, kPacketHeaderSize> out) {
   std::fill(out.begin(), out.end(), std::byte{0});
   put<std::uint32_t>(out, kType, static_cast<std::uint32_t>(p.type));
-  put<std::uint32_t>(out, kLen, p.len);
+  put<std::uint32_t>(out, kLen, carries_data(p.type) ? p.len : 0);
   if (uses_proc_ids(p.type)) {
     put_proc(out, kSrc, p.src);
     put_proc(out, kDest, p.dest);
@@ -98,7 +101,10 @@ base::Result<Packet> decode(std::span<const std::byte> h, std::uint32_t maxdatal
     return {Errc::protocol_error, fmt::format("unknown packet type {}", type)};
   Packet p;
   p.type = static_cast<PacketType>(type);
-  p.len = get<std::uint32_t>(h, kLen);
+  // pk_len has a meaning only where data follows (spec table 3.2): a
+  // header-only packet is 128 bytes whatever the field says (LAM/MPI 7.1.4
+  // writes 128 there in its PROTOACK, SYNCACK and FINI).
+  p.len = carries_data(p.type) ? get<std::uint32_t>(h, kLen) : 0;
   if (p.len > maxdatalen)
     return {Errc::protocol_error,
             fmt::format("{} packet with pk_len {} > maxdatalen {}", packet_type_name(p.type), p.len, maxdatalen)};

@@ -75,17 +75,23 @@ struct Packet {
 bool uses_proc_ids(PacketType t);  // all but FINI
 bool uses_srqid(PacketType t);     // DATA, DATASYNC, SYNCACK, CANCEL, CANCELYES, CANCELNO
 bool uses_message_fields(PacketType t);  // DATA, DATASYNC: drqid, msglen, lsrank, tag, cid, QoS
+// Whether pk_len bytes of data follow the header: DATA and DATASYNC only.
+// Every other type is exactly 128 bytes, whatever its pk_len field says.
+bool carries_data(PacketType t);
 inline bool counts_for_flow_control(PacketType t) {
   return t != PacketType::protoack && t != PacketType::fini;
 }
 
-// Writes the 128-byte header (unused fields as 0, pk_reserved 0).
+// Writes the 128-byte header (unused fields as 0, pk_reserved 0; pk_len 0
+// for a type that carries no data).
 void encode(const Packet &p, std::span<std::byte, kPacketHeaderSize> out);
 std::vector<std::byte> encode(const Packet &p);
 
 // Decodes and checks a header from a peer: the type is known, pk_len is at
 // most `maxdatalen` (so a reader may then allocate it), and for DATA and
-// DATASYNC pk_len does not exceed pk_msglen. Unused fields come back as 0.
+// DATASYNC pk_len does not exceed pk_msglen. Unused fields come back as 0,
+// and so does pk_len for a type that carries no data: callers frame the
+// stream by `len`, which is then right for every type.
 base::Result<Packet> decode(std::span<const std::byte> header, std::uint32_t maxdatalen);
 
 // Splits a byte stream from a host channel into packets. Feed it what the
