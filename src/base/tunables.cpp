@@ -17,7 +17,8 @@ constexpr Tunable kTable[] = {
      "IMPI host agent: a host with one proc hands that proc its host channels, and the proc "
      "runs them itself (the same packets, no hop through the agent); 0: the agent funnels"},
     {"agent_queue_bytes", "IMPI_AGENT_QUEUE_BYTES", "67108864",
-     "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer host (held by "
+     "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer "
+     "host (held by "
      "flow control or a full socket) exceed this many bytes; resume at half (0: no limit)"},
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
@@ -26,11 +27,13 @@ constexpr Tunable kTable[] = {
      "IMPI host channels between two loopback addresses: the TCP congestion control they ask for "
      "(BBR paces about half of loopback connections to 60% of cubic's rate); empty: the system's"},
     {"coll_allreduce_ring_min", "IMPI_COLL_ALLREDUCE_RING_MIN", "65536",
-     "collectives inside one client: Allreduce of at least this many bytes (commutative operations) uses the "
+     "collectives inside one client: Allreduce of at least this many bytes (commutative "
+     "operations) uses the "
      "ring reduce-scatter + allgather instead of recursive doubling"},
     {"coll_cma_threshold", "IMPI_COLL_CMA_THRESHOLD", "65536",
      "collectives: their messages are read straight from the sender's memory from this many bytes "
-     "(an exchange that waits on each message: a 2-proc Allreduce of 32 KiB took 16 us single-copy, "
+     "(an exchange that waits on each message: a 2-proc Allreduce of 32 KiB took 16 us "
+     "single-copy, "
      "11 us through the ring)"},
     {"coll_lam_linear", "IMPI_COLL_LAM_LINEAR", "0",
      "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most "
@@ -38,6 +41,12 @@ constexpr Tunable kTable[] = {
     {"coll_maxlinear", "IMPI_COLL_MAXLINEAR", "-1",
      "IMPI client: C_COLL_MAXLINEAR (-1 = the protocol default, 4 hosts); every client "
      "must send the same value"},
+    {"coll_reduce_pt2pt_clients", "IMPI_COLL_REDUCE_PT2PT_CLIENTS", "",
+     "IMPI collectives: comma-separated client ranks whose MPI_Reduce global-phase messages use "
+     "the "
+     "point-to-point context instead of the collective one (spec 4.3), as LAM/MPI 7.1.4 does; for "
+     "a mixed "
+     "job with an unpatched LAM client (empty: the spec's context for every client)"},
     {"coll_sibling_spin_us", "IMPI_COLL_SIBLING_SPIN_US", "20",
      "procs outnumbering cores, MPI_COMM_WORLD's slot Barrier/Allreduce: microseconds to poll "
      "(instead of yielding) once every proc bound to our cpu has arrived (0: always yield)"},
@@ -79,8 +88,10 @@ constexpr Tunable kTable[] = {
      "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long "
      "for the launcher to end the job (and name that peer) before failing ourselves"},
     {"peer_stall_s", "IMPI_PEER_STALL_S", "10",
-     "IMPI host agent: a peer host that takes none of our data for this many seconds while we have some "
-     "to send has stopped reading; its channel is closed and the job ends, naming it (0: wait for ever)"},
+     "IMPI host agent: a peer host that takes none of our data for this many seconds while we have "
+     "some "
+     "to send has stopped reading; its channel is closed and the job ends, naming it (0: wait for "
+     "ever)"},
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
      "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
      "(covers slow starts on an oversubscribed node)"},
@@ -128,8 +139,10 @@ constexpr Tunable kTable[] = {
      "IMPI client: C_TAGUB; the job uses the minimum over clients, which must be at least "
      "32767"},
     {"unexpected_limit_bytes", "IMPI_UNEXPECTED_LIMIT_BYTES", "1073741824",
-     "bytes of unexpected messages (arrived, not yet matched by a receive) one process may buffer from one "
-     "sender; past it the job ends with a message naming both ranks, instead of exhausting memory (0: no limit)"},
+     "bytes of unexpected messages (arrived, not yet matched by a receive) one process may buffer "
+     "from one "
+     "sender; past it the job ends with a message naming both ranks, instead of exhausting memory "
+     "(0: no limit)"},
     {"verbose", "IMPI_VERBOSE", "0", "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
 };
 }  // namespace

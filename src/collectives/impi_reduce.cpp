@@ -9,15 +9,44 @@
 // v | 1<<i and combine: received op accumulator). Non-commutative
 // operations: every rank sends to the root, which folds in rank order.
 // Cost: log2(n) global latencies (tree) + log2(local procs) local ones.
+//
+// IMPI_COLL_REDUCE_PT2PT_CLIENTS (off by default) names clients whose
+// global-phase Reduce messages travel on the communicator's point-to-point
+// context instead of the collective one: LAM/MPI 7.1.4 does that (its
+// ireduce.c sends on the user's communicator), against spec 4.3. Only the
+// messages to and from the named clients' procs change.
+#include <cstdlib>
+#include <sstream>
+
+#include "base/tunables.hpp"
 #include "collectives/impi.hpp"
 #include "collectives/impi_masters.hpp"
 #include "collectives/native.hpp"
 
 namespace impi::collectives {
 
+namespace {
+std::vector<bool> reduce_pt2pt_clients() {
+  std::vector<bool> out;
+  std::string list = base::get_string("coll_reduce_pt2pt_clients");
+  if (list.empty()) return out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char *end = nullptr;
+    long k = std::strtol(item.c_str(), &end, 10);
+    if (end == item.c_str() || *end != '\0' || k < 0 || k > 1 << 20) continue;
+    if (out.size() <= static_cast<std::size_t>(k)) out.resize(static_cast<std::size_t>(k) + 1);
+    out[static_cast<std::size_t>(k)] = true;
+  }
+  return out;
+}
+}  // namespace
+
 Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                          const pack::TypePtr &type, const Reduction &op, int root) {
-  if (!op.commutative) co_return co_await reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
+  if (!op.commutative)  // (every rank to the root; IMPI_COLL_REDUCE_PT2PT_CLIENTS does not apply)
+    co_return co_await reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
   Masters m(c.client);
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   std::vector<int> local = c.locals_of(c.rank);
@@ -33,12 +62,23 @@ Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int
     k = m.master_num(c.rank);
   if (k < 0) co_return {};
   auto part_rank = [&](int num) { return num == r0 ? root : m.master_rank(num); };
+  // The view a global-phase message to or from `peer` goes through.
+  std::vector<bool> pt2pt = reduce_pt2pt_clients();
+  CommView p2p_view = c;
+  p2p_view.context = c.context - 1;
+  auto via = [&](int peer) -> const CommView & {
+    auto cl = static_cast<std::size_t>(c.client[static_cast<std::size_t>(peer)]);
+    return cl < pt2pt.size() && pt2pt[cl] ? p2p_view : c;
+  };
   if (n > 1) {
     if (linear(c, n)) {
-      if (k != r0) co_return co_await c.isend(acc.get(), count, type, root, kReduceTag);
+      if (k != r0) co_return co_await via(root).isend(acc.get(), count, type, root, kReduceTag);
       for (int j = 0; j < n; ++j) {
         if (j == r0) continue;
-        if (auto s = co_await c.irecv(tmp.get(), count, type, part_rank(j), kReduceTag); !s.ok()) co_return s;
+        if (auto s =
+                co_await via(part_rank(j)).irecv(tmp.get(), count, type, part_rank(j), kReduceTag);
+            !s.ok())
+          co_return s;
         op.combine(tmp.get(), acc.get());
       }
     } else {
@@ -46,10 +86,14 @@ Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int
       for (int i = 0; i < d; ++i) {
         if (v & (1 << i)) {
           int pv = v & ~(1 << i);
-          co_return co_await c.isend(acc.get(), count, type, part_rank((pv + r0) % n), kReduceTag);
+          int to_rank = part_rank((pv + r0) % n);
+          co_return co_await via(to_rank).isend(acc.get(), count, type, to_rank, kReduceTag);
         }
         if (int child = v | (1 << i); child < n) {
-          if (auto s = co_await c.irecv(tmp.get(), count, type, part_rank((child + r0) % n), kReduceTag); !s.ok()) co_return s;
+          int from_rank = part_rank((child + r0) % n);
+          if (auto s = co_await via(from_rank).irecv(tmp.get(), count, type, from_rank, kReduceTag);
+              !s.ok())
+            co_return s;
           op.combine(tmp.get(), acc.get());
         }
       }
