@@ -5,14 +5,16 @@
 # directory. Usage: scripts/setup.sh [build-dir]   (default: build)
 # Environment: IMPI_BUILD_TYPE (RelWithDebInfo), IMPI_CMAKE_ARGS (extra
 # cmake arguments), IMPI_NO_PEERS=1 skips Open MPI/MPICH (used only for
-# side-by-side benchmarks and the foreign-launcher test).
+# side-by-side benchmarks and the foreign-launcher test), IMPI_NO_LAM=1
+# skips building LAM/MPI 7.1.4 for the mixed-job interop tests (they are
+# then skipped; tests/interop/lam/build_lam.sh builds it any time).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 
 packages=(build-essential cmake pkg-config libevent-dev libfmt-dev libhwloc-dev catch2
-          libpmix-dev python3 hyperfine clang libclang-rt-14-dev autoconf automake dpkg-dev file valgrind iproute2)
+          libpmix-dev python3 hyperfine clang libclang-rt-14-dev autoconf automake dpkg-dev file valgrind iproute2 patch curl)
 if [ "${IMPI_NO_PEERS:-0}" != 1 ]; then
   packages+=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
 fi
@@ -33,3 +35,6 @@ cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE="${IMPI_BUILD_TYPE:-RelWithDebIn
   ${IMPI_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)"
 echo "setup: built impi in $build"
+if [ "${IMPI_NO_LAM:-0}" != 1 ]; then
+  bash "$here/tests/interop/lam/build_lam.sh" "$build/lam"
+fi

@@ -275,8 +275,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(p, "bcast")) {
       bcast(0, SHORT_BYTES);
       bcast(size - 1, SHORT_BYTES);
-      bcast(0, LONG_BYTES);
       bcast(size - 1, 5000);
+    } else if (!strcmp(p, "bcast_long")) {
+      bcast(0, LONG_BYTES);
+      bcast(size - 1, LONG_BYTES);
     } else if (!strcmp(p, "typed")) {
       typed();
     } else if (!strcmp(p, "reduce")) {

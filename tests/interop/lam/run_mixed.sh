@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# run_mixed.sh - one IMPI job of a LAM/MPI 7.1.4 client and an impi client,
+# run_mixed.sh - one IMPI job of two clients, each LAM/MPI 7.1.4 or impi,
 # meeting at impi's server on 127.0.0.1, running lam_interop with the given
 # phases. Exits 0 when every rank of both clients passed every phase.
 #
-# Usage: run_mixed.sh LAM_PREFIX IMPI_BUILD ORDER LAM_NP IMPI_NP PHASE...
-#   ORDER      lam-first (LAM is client 0) or impi-first
-#   LAM_PREFIX a LAM install from build_lam.sh (its bin/ and the user that
-#              owns it; LAM refuses to run as root, so as root the LAM side
-#              runs as that user)
+# Usage: run_mixed.sh LAM_PREFIX IMPI_BUILD KIND:NP KIND:NP PHASE...
+#   KIND:NP    client 0, then client 1: lam or impi, and its proc count
+#              (lam:2 impi:1 is a 2-proc LAM client 0 and a 1-proc impi
+#              client 1; lam:1 lam:1 and impi:1 impi:1 work too)
+#   LAM_PREFIX a LAM install from build_lam.sh. LAM refuses to run as
+#              root: as root, the LAM side runs as the install's owner.
 # Environment: IMPI_LAM_TIMEOUT (s, default 120) bounds the whole job;
 # IMPI_LAM_WRAP runs each LAM proc under a command (strace, gdb);
 # anything else (IMPI_*) reaches the impi side as usual.
 set -uo pipefail
-lam=$1 impi=$2 order=$3 lam_np=$4 impi_np=$5
-shift 5
+lam=$1 impi=$2 spec0=$3 spec1=$4
+shift 4
+kind=("${spec0%%:*}" "${spec1%%:*}") np=("${spec0##*:}" "${spec1##*:}")
+for k in 0 1; do
+  case "${kind[$k]}:${np[$k]}" in
+    lam:[1-9] | impi:[1-9]) ;;
+    *) echo "run_mixed: '${kind[$k]}:${np[$k]}' is not lam:N or impi:N"; exit 2 ;;
+  esac
+done
 phases="$*"
 timeout_s=${IMPI_LAM_TIMEOUT:-120}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,14 +33,16 @@ chmod 755 "$work"
 [ "$(id -u)" = 0 ] && chown "$lam_user" "$work"
 cleanup() {
   [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null
-  as_lam "lamhalt >/dev/null 2>&1 || lamwipe >/dev/null 2>&1" </dev/null >/dev/null 2>&1
+  for k in 0 1; do
+    [ "${kind[$k]}" = lam ] && suffix=impi$$c$k as_lam "lamhalt >/dev/null 2>&1 || lamwipe >/dev/null 2>&1" \
+      </dev/null >/dev/null 2>&1
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
-suffix="impi$$"
 
-as_lam() {  # runs a shell line as the LAM user, with LAM's environment
-  local envs="export PATH=$lam/bin:\$PATH LAM_MPI_SESSION_SUFFIX=$suffix IMPI_AUTH_NONE=1 LAMHOME=$lam;"
+as_lam() {  # runs a shell line as the LAM user, with LAM's environment (a universe per $suffix)
+  local envs="export PATH=$lam/bin:\$PATH LAM_MPI_SESSION_SUFFIX=${suffix:-impi$$} IMPI_AUTH_NONE=1 LAMHOME=$lam;"
   if [ "$(id -un)" = "$lam_user" ]; then bash -c "$envs $1"; else su "$lam_user" -s /bin/bash -c "$envs $1"; fi
 }
 
@@ -43,8 +53,11 @@ as_lam "cd $work && mpicc -O1 -o lam_interop_lam lam_interop.c" || { echo "run_m
 chmod 755 "$work"/lam_interop_*
 
 echo localhost >"$work/bhost"
-as_lam "cd $work && lamboot $work/bhost" </dev/null >"$work/lamboot.log" 2>&1 ||
-  { cat "$work/lamboot.log"; echo "run_mixed: lamboot failed"; exit 1; }
+for k in 0 1; do
+  [ "${kind[$k]}" = lam ] || continue
+  suffix=impi$$c$k as_lam "cd $work && lamboot $work/bhost" </dev/null >"$work/lamboot.log" 2>&1 ||
+    { cat "$work/lamboot.log"; echo "run_mixed: lamboot failed"; exit 1; }
+done
 
 export IMPI_AUTH_NONE=1
 "$impi/bin/impirun" -server 2 --address 127.0.0.1 >"$work/server.out" 2>"$work/server.err" &
@@ -53,28 +66,37 @@ for _ in $(seq 50); do grep -q "127.0.0.1:" "$work/server.out" && break; sleep 0
 hp=$(grep -o "127.0.0.1:[0-9]*" "$work/server.out" | head -1)
 [ -n "$hp" ] || { echo "run_mixed: the server printed no address"; cat "$work/server.err"; exit 1; }
 
-if [ "$order" = lam-first ]; then lam_rank=0 impi_rank=1; else lam_rank=1 impi_rank=0; fi
-as_lam "cd $work && timeout -k 5 $timeout_s mpirun -client $lam_rank $hp -np $lam_np ${IMPI_LAM_WRAP:-} ./lam_interop_lam $phases" \
-  </dev/null >"$work/lam.out" 2>"$work/lam.err" &
-lam_pid=$!
-timeout -k 5 "$timeout_s" "$impi/bin/impirun" -client "$impi_rank" "$hp" --address 127.0.0.2 -np "$impi_np" \
-  "$work/lam_interop_impi" $phases </dev/null >"$work/impi.out" 2>"$work/impi.err"
-impi_rc=$?
-wait "$lam_pid"
-lam_rc=$?
+pids=()
+for k in 0 1; do
+  if [ "${kind[$k]}" = lam ]; then
+    suffix=impi$$c$k as_lam "cd $work && timeout -k 5 $timeout_s mpirun -client $k $hp -np ${np[$k]} \
+      ${IMPI_LAM_WRAP:-} ./lam_interop_lam $phases" </dev/null >"$work/c$k.out" 2>"$work/c$k.err" &
+  else
+    timeout -k 5 "$timeout_s" "$impi/bin/impirun" -client "$k" "$hp" --address 127.0.0.$((2 + k)) \
+      -np "${np[$k]}" "$work/lam_interop_impi" $phases </dev/null >"$work/c$k.out" 2>"$work/c$k.err" &
+  fi
+  pids+=($!)
+done
+wait "${pids[0]}"
+rc0=$?
+wait "${pids[1]}"
+rc1=$?
 for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
 kill "$server_pid" 2>/dev/null && server_rc=timeout || { wait "$server_pid"; server_rc=$?; }
 server_pid=
 
-for f in lam.out lam.err impi.out impi.err server.err; do
-  [ -s "$work/$f" ] && sed "s/^/[$f] /" "$work/$f"
+for k in 0 1; do
+  for f in c$k.out c$k.err; do
+    [ -s "$work/$f" ] && sed "s/^/[$f ${kind[$k]}] /" "$work/$f"
+  done
 done
-echo "run_mixed: $order lam=${lam_np} impi=${impi_np}: lam rc $lam_rc, impi rc $impi_rc, server rc $server_rc"
-# Every rank of both sides must report every phase and its finalization.
-nranks=$((lam_np + impi_np))
+[ -s "$work/server.err" ] && sed "s/^/[server] /" "$work/server.err"
+echo "run_mixed: client 0 ${kind[0]}:${np[0]} rc $rc0, client 1 ${kind[1]}:${np[1]} rc $rc1, server rc $server_rc"
+# Every rank of both clients must report every phase and its finalization.
+nranks=$((np[0] + np[1]))
 fail=0
 for p in $phases finalized; do
-  n=$(cat "$work/lam.out" "$work/impi.out" | grep -c ": phase $p ok\|: $p ok")
+  n=$(cat "$work/c0.out" "$work/c1.out" | grep -c ": phase $p ok\|: $p ok")
   if [ "$n" -ne "$nranks" ]; then echo "run_mixed: '$p' ok on $n of $nranks ranks"; fail=1; fi
 done
-[ "$lam_rc" = 0 ] && [ "$impi_rc" = 0 ] && [ "$server_rc" = 0 ] && [ "$fail" = 0 ]
+[ "$rc0" = 0 ] && [ "$rc1" = 0 ] && [ "$server_rc" = 0 ] && [ "$fail" = 0 ]
