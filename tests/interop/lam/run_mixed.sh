@@ -13,7 +13,7 @@
 # IMPI_LAM_WRAP runs each LAM proc under a command (strace, gdb);
 # anything else (IMPI_*) reaches the impi side as usual.
 set -uo pipefail
-lam=$1 impi=$2 spec0=$3 spec1=$4
+lam=$(cd "$1" 2>/dev/null && pwd || echo "$1") impi=$(cd "$2" && pwd) spec0=$3 spec1=$4
 shift 4
 kind=("${spec0%%:*}" "${spec1%%:*}") np=("${spec0##*:}" "${spec1##*:}")
 for k in 0 1; do
