@@ -11,6 +11,9 @@
 #              root: as root, the LAM side runs as the install's owner.
 # Environment: IMPI_LAM_TIMEOUT (s, default 120) bounds the whole job;
 # IMPI_LAM_WRAP runs each LAM proc under a command (strace, gdb);
+# IMPI_RUN_ARGS: impirun options for the impi clients (default
+# "--bind-to none": two launchers on one machine would each bind their
+# first proc to cpu 0);
 # anything else (IMPI_*) reaches the impi side as usual.
 set -uo pipefail
 lam=$(cd "$1" 2>/dev/null && pwd || echo "$1") impi=$(cd "$2" && pwd) spec0=$3 spec1=$4
@@ -73,7 +76,7 @@ for k in 0 1; do
       ${IMPI_LAM_WRAP:-} ./lam_interop_lam $phases" </dev/null >"$work/c$k.out" 2>"$work/c$k.err" &
   else
     timeout -k 5 "$timeout_s" "$impi/bin/impirun" -client "$k" "$hp" --address 127.0.0.$((2 + k)) \
-      -np "${np[$k]}" "$work/lam_interop_impi" $phases </dev/null >"$work/c$k.out" 2>"$work/c$k.err" &
+      ${IMPI_RUN_ARGS---bind-to none} -np "${np[$k]}" "$work/lam_interop_impi" $phases </dev/null >"$work/c$k.out" 2>"$work/c$k.err" &
   fi
   pids+=($!)
 done
