@@ -39,10 +39,15 @@ lam_native() {  # two procs of one LAM client, LAM's own transport
   echo localhost >"$work/bhost"
   local envs="export PATH=$lam/stock/bin:\$PATH LAM_MPI_SESSION_SUFFIX=pp$$ LAMHOME=$lam/stock; cd $work;"
   local cmd="$envs mpicc -O2 -o pp lam_interop.c && lamboot bhost >/dev/null 2>&1 </dev/null &&
-    mpirun -np 2 ./pp pingpong=20000; lamhalt >/dev/null 2>&1; true"
+    mpirun -np 2 ./pp pingpong=20000 </dev/null; lamhalt >/dev/null 2>&1; true"
   if [ "$(id -un)" = "$lam_user" ]; then line=$(bash -c "$cmd" 2>&1 || true); else line=$(su "$lam_user" -s /bin/bash -c "$cmd" 2>&1 || true); fi
   rm -rf "$work"
-  printf '%-44s %s\n' "LAM<->LAM, one LAM client (2 procs)" "$(echo "$line" | grep -o "one way .*" || echo FAILED)"
+  if echo "$line" | grep -q "one way"; then
+    printf '%-44s %s\n' "LAM<->LAM, one LAM client (2 procs)" "$(echo "$line" | grep -o "one way .*")"
+  else
+    printf '%-44s FAILED\n' "LAM<->LAM, one LAM client (2 procs)"
+    echo "$line" | tail -5 >&2
+  fi
 }
 
 impi_native() {

@@ -237,7 +237,7 @@ static void pingpong(int iters) {
   }
   qsort(t, 9, sizeof t[0], cmp_double);
   if (rank == 0)
-    printf("pingpong %d iterations: one way %.1f us (min %.1f, max %.1f)\n", iters, t[4], t[0],
+    printf("pingpong %d iterations: one way %.2f us (min %.2f, max %.2f)\n", iters, t[4], t[0],
            t[8]);
 }
 
