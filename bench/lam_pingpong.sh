@@ -15,7 +15,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
-lam=${2:-$build/lam}
+lam=$(cd "${2:-$build/lam}" && pwd)
 rounds=${3:-3}
 run=$here/tests/interop/lam/run_mixed.sh
 out=$here/bench/results/lam_pingpong.txt
@@ -42,8 +42,8 @@ lam_native() {  # two procs of one LAM client, LAM's own transport
     mpirun -np 2 ./pp pingpong=20000 </dev/null; lamhalt >/dev/null 2>&1; true"
   if [ "$(id -un)" = "$lam_user" ]; then line=$(bash -c "$cmd" 2>&1 || true); else line=$(su "$lam_user" -s /bin/bash -c "$cmd" 2>&1 || true); fi
   rm -rf "$work"
-  if echo "$line" | grep -q "one way"; then
-    printf '%-44s %s\n' "LAM<->LAM, one LAM client (2 procs)" "$(echo "$line" | grep -o "one way .*")"
+  if grep -q "one way" <<<"$line"; then
+    printf '%-44s %s\n' "LAM<->LAM, one LAM client (2 procs)" "$(grep -o "one way .*" <<<"$line")"
   else
     printf '%-44s FAILED\n' "LAM<->LAM, one LAM client (2 procs)"
     echo "$line" | tail -5 >&2

@@ -84,6 +84,12 @@ constexpr Tunable kTable[] = {
     {"name_dir", "IMPI_NAME_DIR", "",
      "impirun: a directory where MPI_Publish_name also stores names, so that the jobs of every "
      "impirun sharing it can look them up (empty: names stay within one impirun)"},
+    {"native_order_clients", "IMPI_NATIVE_ORDER_CLIENTS", "",
+     "IMPI point-to-point: comma-separated client ranks whose user data travels in this machine's "
+     "byte order "
+     "instead of external32 (spec 4.1), for types whose two forms have the same size, as LAM/MPI "
+     "7.1.4 in a "
+     "single-node universe sends it (empty: external32 with every client)"},
     {"peer_death_wait_ms", "IMPI_PEER_DEATH_WAIT_MS", "10000",
      "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long "
      "for the launcher to end the job (and name that peer) before failing ourselves"},
@@ -174,6 +180,29 @@ std::string get_string(std::string_view name) {
   std::string env(t->env);
   if (const char *v = std::getenv(env.c_str())) return v;
   return std::string(t->default_value);
+}
+
+std::vector<bool> get_index_set(std::string_view name) {
+  std::vector<bool> out;
+  std::string list = get_string(name);
+  std::size_t at = 0;
+  while (at <= list.size() && !list.empty()) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    auto v = parse_int(std::string_view(list).substr(at, end - at));
+    if (v && *v >= 0 && *v < (1 << 20)) {
+      if (out.size() <= static_cast<std::size_t>(*v)) out.resize(static_cast<std::size_t>(*v) + 1);
+      out[static_cast<std::size_t>(*v)] = true;
+    } else {
+      static bool warned = false;
+      if (!warned)
+        log_warn("{}: '{}' is not a list of client ranks; item ignored", find_tunable(name)->env,
+                 list);
+      warned = true;
+    }
+    at = end + 1;
+  }
+  return out;
 }
 
 std::int64_t get_int(std::string_view name) {

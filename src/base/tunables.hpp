@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace impi::base {
 
@@ -30,6 +31,10 @@ const Tunable *find_tunable(std::string_view name);
 // default. A malformed value is reported once (warning) and the default used.
 std::int64_t get_int(std::string_view name);
 std::string get_string(std::string_view name);
+// A comma-separated list of small non-negative integers (client ranks) as a
+// membership table: out[i] says whether i was listed. Malformed items are
+// reported once (warning) and skipped.
+std::vector<bool> get_index_set(std::string_view name);
 
 // Parses a decimal integer that must use the whole string; nullopt otherwise.
 std::optional<std::int64_t> parse_int(std::string_view s);

@@ -15,33 +15,12 @@
 // context instead of the collective one: LAM/MPI 7.1.4 does that (its
 // ireduce.c sends on the user's communicator), against spec 4.3. Only the
 // messages to and from the named clients' procs change.
-#include <cstdlib>
-#include <sstream>
-
 #include "base/tunables.hpp"
 #include "collectives/impi.hpp"
 #include "collectives/impi_masters.hpp"
 #include "collectives/native.hpp"
 
 namespace impi::collectives {
-
-namespace {
-std::vector<bool> reduce_pt2pt_clients() {
-  std::vector<bool> out;
-  std::string list = base::get_string("coll_reduce_pt2pt_clients");
-  if (list.empty()) return out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    char *end = nullptr;
-    long k = std::strtol(item.c_str(), &end, 10);
-    if (end == item.c_str() || *end != '\0' || k < 0 || k > 1 << 20) continue;
-    if (out.size() <= static_cast<std::size_t>(k)) out.resize(static_cast<std::size_t>(k) + 1);
-    out[static_cast<std::size_t>(k)] = true;
-  }
-  return out;
-}
-}  // namespace
 
 Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                          const pack::TypePtr &type, const Reduction &op, int root) {
@@ -63,7 +42,7 @@ Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int
   if (k < 0) co_return {};
   auto part_rank = [&](int num) { return num == r0 ? root : m.master_rank(num); };
   // The view a global-phase message to or from `peer` goes through.
-  std::vector<bool> pt2pt = reduce_pt2pt_clients();
+  std::vector<bool> pt2pt = base::get_index_set("coll_reduce_pt2pt_clients");
   CommView p2p_view = c;
   p2p_view.context = c.context - 1;
   auto via = [&](int peer) -> const CommView & {

@@ -218,6 +218,9 @@ class P2P {
   // agent, the job's maxdatalen, and every proc's IMPI id by world rank.
   void attach_agent(base::Fd link, std::uint32_t maxdatalen,
                     std::vector<transport::wire::ProcId> ids);
+  // Procs whose user data travels in our byte order, not external32
+  // (IMPI_NATIVE_ORDER_CLIENTS: peers that do so, as LAM/MPI 7.1.4).
+  void set_native_order(std::vector<transport::wire::ProcId> procs);
   // Is `world_rank` in another client (reached through the host agent)?
   bool remote(int world_rank) const;
   // A send to another client (IMPI 3.7): at most maxdatalen bytes of
@@ -507,6 +510,11 @@ class P2P {
   // ---- inter-client (IMPI) protocol engine: p2p_remote.cpp
   // A send to another client still in the protocol: awaiting its SYNCACK,
   // streaming a long message, or awaiting the answer to a CANCEL.
+  bool native_order(const transport::wire::ProcId &p) const {
+    return !native_order_.empty() &&
+           std::find(native_order_.begin(), native_order_.end(), p) != native_order_.end();
+  }
+  std::vector<transport::wire::ProcId> native_order_;
   struct RemoteSend {
     RequestPtr req;
     int dest = 0;  // world rank

@@ -91,6 +91,10 @@ void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen, std::vector<tran
   agent_reader_ = std::make_unique<transport::wire::PacketReader>(maxdatalen);
 }
 
+void P2P::set_native_order(std::vector<transport::wire::ProcId> procs) {
+  native_order_ = std::move(procs);
+}
+
 bool P2P::remote(int w) const {
   return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
 }
@@ -188,7 +192,7 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
   if (external32_is_identity(*type)) {  // bytes: one copy
     if (first > 0) std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(buf) + type->lb(), first);
   } else {
-    cursor.emplace(type, count);
+    cursor.emplace(type, count, native_order(p.dest));
     cursor->pack(buf, std::span(at + kPacketHeaderSize, first));
   }
   link_out_.tail += kPacketHeaderSize + first;
@@ -366,7 +370,7 @@ void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &
   rr.msglen = msglen;
   auto cap = pack::external32_size(t, r->count);
   rr.capacity = cap ? *cap : 0;
-  if (!external32_is_identity(*t)) rr.cursor.emplace(t, r->count);
+  if (!external32_is_identity(*t)) rr.cursor.emplace(t, r->count, native_order(src));
   if (msglen <= static_cast<std::int64_t>(first.size())) {  // short: complete now
     if (sync) send_control(PacketType::syncack, src, srqid, 0);
     remote_recv_bytes(rr, first);

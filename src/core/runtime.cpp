@@ -58,6 +58,13 @@ base::Result<int> Runtime::init(int required) {
       id.pid = p.id.pid;
       ids.push_back(id);
     }
+    std::vector<bool> native_clients = base::get_index_set("native_order_clients");
+    std::vector<transport::wire::ProcId> native;
+    for (std::size_t r = 0; r < ids.size(); ++r) {
+      auto c = static_cast<std::size_t>(j.impi->procs[r].client);
+      if (c < native_clients.size() && native_clients[c]) native.push_back(ids[r]);
+    }
+    p2p_.set_native_order(std::move(native));
     p2p_.attach_agent(std::move(agent_), j.impi->maxdatalen, std::move(ids));
     if (!direct_.empty()) {
       if (auto s = attach_direct(*j.impi); !s.ok()) return {s.error(), s.message()};

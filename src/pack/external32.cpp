@@ -144,8 +144,8 @@ base::Result<std::int64_t> external32_size(const TypePtr &t, std::int64_t count)
   return per * count;
 }
 
-External32Cursor::External32Cursor(TypePtr type, std::int64_t count)
-    : type_(std::move(type)), count_(count) {
+External32Cursor::External32Cursor(TypePtr type, std::int64_t count, bool native_order)
+    : type_(std::move(type)), native_order_(native_order), count_(count) {
   auto per = external32_size(type_, 1);
   per_instance_ = per ? *per : 0;
   total_ = per_instance_ * count_;
@@ -194,17 +194,30 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
     std::byte *native = user + inst_ * type_->extent() + s.disp + elem_ * p.size;
     std::size_t esz = p.ext32_size;
     std::size_t take = std::min(esz - static_cast<std::size_t>(in_elem_), n - done);
+    const bool raw = native_order_ && esz == p.size;  // the peer's form is our memory's
+    auto to_stream = [&](std::byte *out) {
+      if (raw)
+        std::memcpy(out, native, esz);
+      else
+        to_external32(s.basic, native, out);
+    };
+    auto from_stream = [&](const std::byte *in) {
+      if (raw)
+        std::memcpy(native, in, esz);
+      else
+        from_external32(s.basic, in, native);
+    };
     if (in_elem_ == 0 && take == esz) {  // a whole element: no staging
       if constexpr (kPack)
-        to_external32(s.basic, native, stream + done);
+        to_stream(stream + done);
       else
-        from_external32(s.basic, stream + done, native);
+        from_stream(stream + done);
     } else if constexpr (kPack) {  // part of an element: convert whole, copy part
-      to_external32(s.basic, native, stage_);
+      to_stream(stage_);
       std::memcpy(stream + done, stage_ + in_elem_, take);
     } else {
       std::memcpy(stage_ + in_elem_, stream + done, take);
-      if (static_cast<std::size_t>(in_elem_) + take == esz) from_external32(s.basic, stage_, native);
+      if (static_cast<std::size_t>(in_elem_) + take == esz) from_stream(stage_);
     }
     done += take;
     in_elem_ += static_cast<std::int64_t>(take);

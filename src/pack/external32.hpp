@@ -26,7 +26,11 @@ void from_external32(int basic, const std::byte *ext, std::byte *native);
 // offset, any output size (an element split across two buffers is staged).
 class External32Cursor {
  public:
-  External32Cursor(TypePtr type, std::int64_t count);  // type must have an external32 form
+  // `type` must have an external32 form. `native_order`: elements whose
+  // external32 size is their native size travel as their native bytes (a
+  // peer that sends its own byte order, IMPI_NATIVE_ORDER_CLIENTS); the
+  // others are still converted.
+  External32Cursor(TypePtr type, std::int64_t count, bool native_order = false);
   std::int64_t total() const { return total_; }
   std::int64_t position() const { return pos_; }
   void seek(std::int64_t offset);
@@ -39,6 +43,7 @@ class External32Cursor {
   void advance_element();
 
   TypePtr type_;
+  bool native_order_ = false;
   std::int64_t count_, per_instance_ = 0, total_ = 0, pos_ = 0;
   std::int64_t inst_ = 0;
   std::size_t seg_ = 0;

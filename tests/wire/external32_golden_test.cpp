@@ -181,6 +181,53 @@ TEST_CASE("external32 of a derived type, resumable at every byte") {
   }
 }
 
+TEST_CASE("native order (IMPI_NATIVE_ORDER_CLIENTS): same-size elements as their memory") {
+  // A peer that sends its own byte order (LAM/MPI 7.1.4 in a single-node
+  // universe): int, double and short travel as this machine's bytes; long
+  // (8 bytes here, 4 in external32) is still converted.
+  struct S {
+    long l;
+    double d;
+    short s;
+  };
+  auto t = Datatype::struct_({1, 1, 1}, {0, 8, 16},
+                             {Datatype::predefined(dt::long_), Datatype::predefined(dt::double_),
+                              Datatype::predefined(dt::short_)})
+               .value();
+  S src[2] = {{-2, 1.0, 3}, {7, -2.5, -1}}, dst[2] = {};
+  External32Cursor whole(t, 2, true);
+  std::vector<std::byte> out(static_cast<size_t>(whole.total()));
+  REQUIRE(out.size() == 2 * (4 + 8 + 2));
+  CHECK(whole.pack(src, out) == out.size());
+  std::vector<std::byte> want;
+  auto put = [&](const void *p, std::size_t n) {
+    auto *b = static_cast<const std::byte *>(p);
+    want.insert(want.end(), b, b + n);
+  };
+  for (const S &e : src) {
+    auto ext = hex(e.l == -2 ? "fffffffe" : "00000007");  // long: still external32
+    want.insert(want.end(), ext.begin(), ext.end());
+    put(&e.d, 8);
+    put(&e.s, 2);
+  }
+  CHECK(out == want);
+  for (std::int64_t k = 0; k <= whole.total(); ++k) {  // split anywhere, both ways
+    std::memset(static_cast<void *>(dst), 0, sizeof dst);
+    External32Cursor u(t, 2, true);
+    u.unpack(dst, std::span<const std::byte>(want).first(static_cast<size_t>(k)));
+    u.unpack(dst, std::span<const std::byte>(want).subspan(static_cast<size_t>(k)));
+    REQUIRE(dst[0].l == -2);
+    REQUIRE(dst[1].d == -2.5);
+    REQUIRE(dst[1].s == -1);
+    std::vector<std::byte> a(out.size());
+    External32Cursor c1(t, 2, true), c2(t, 2, true);
+    c1.pack(src, std::span(a).first(static_cast<size_t>(k)));
+    c2.seek(k);
+    c2.pack(src, std::span(a).subspan(static_cast<size_t>(k)));
+    REQUIRE(a == want);
+  }
+}
+
 TEST_CASE("types without an external32 form are refused") {
   CHECK_FALSE(external32_size(Datatype::predefined(45), 1).ok());  // MPI_INTEGER (Fortran)
 }
