@@ -35,7 +35,7 @@ lam_native() {  # two procs of one LAM client, LAM's own transport
   work=$(mktemp -d /tmp/impi-lampp.XXXXXX)
   chmod 755 "$work"
   [ "$(id -u)" = 0 ] && chown "$lam_user" "$work"
-  cp "$here/tests/interop/lam/lam_interop.c" "$work/"
+  cp "$here/tests/interop/lam/lam_interop.c" "$here/tests/integration/check.h" "$work/"
   echo localhost >"$work/bhost"
   local envs="export PATH=$lam/stock/bin:\$PATH LAM_MPI_SESSION_SUFFIX=pp$$ LAMHOME=$lam/stock; cd $work;"
   local cmd="$envs mpicc -O2 -o pp lam_interop.c && lamboot bhost >/dev/null 2>&1 </dev/null &&
@@ -53,7 +53,7 @@ lam_native() {  # two procs of one LAM client, LAM's own transport
 impi_native() {
   local work
   work=$(mktemp -d /tmp/impi-pp.XXXXXX)
-  "$build/bin/mpicc" -O2 -o "$work/pp" "$here/tests/interop/lam/lam_interop.c"
+  "$build/bin/mpicc" -O2 -I"$here/tests/integration" -o "$work/pp" "$here/tests/interop/lam/lam_interop.c"
   printf '%-44s %s\n' "impi<->impi, one impi client (2 procs)" \
     "$("$build/bin/impirun" -np 2 "$work/pp" pingpong=20000 | grep -o "one way .*" || echo FAILED)"
   rm -rf "$work"

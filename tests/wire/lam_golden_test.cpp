@@ -10,19 +10,12 @@
 #include <vector>
 
 #include "transport/impi/packet.hpp"
+#include "wire/hex.hpp"
 
 using namespace impi::transport::wire;
 
 namespace {
-std::vector<std::byte> hex(const std::string &s) {
-  std::vector<std::byte> out;
-  std::string digits;
-  for (char c : s)
-    if (std::isxdigit(static_cast<unsigned char>(c))) digits += c;
-  for (std::size_t i = 0; i + 1 < digits.size(); i += 2)
-    out.push_back(static_cast<std::byte>(std::stoi(digits.substr(i, 2), nullptr, 16)));
-  return out;
-}
+using impi::test::hex;
 
 // Bytes LAM/MPI 7.1.4's agent wrote on a host channel to an impi host,
 // captured with tcpdump on loopback (tests/interop/lam, phases short sync

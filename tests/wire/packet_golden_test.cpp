@@ -2,26 +2,18 @@
 // control counters (IMPI 3.6). The expected bytes are written out by hand
 // from the spec's offsets, not produced by our encoder.
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "transport/impi/flow.hpp"
 #include "transport/impi/packet.hpp"
+#include "wire/hex.hpp"
 
 using namespace impi::transport::wire;
 
 namespace {
-std::vector<std::byte> hex(const std::string &s) {
-  std::vector<std::byte> out;
-  std::string digits;
-  for (char c : s)
-    if (std::isxdigit(static_cast<unsigned char>(c))) digits += c;
-  for (std::size_t i = 0; i + 1 < digits.size(); i += 2)
-    out.push_back(static_cast<std::byte>(std::stoi(digits.substr(i, 2), nullptr, 16)));
-  return out;
-}
+using impi::test::hex;
 
 ProcId proc(std::uint8_t last_octet, std::int64_t pid) {
   ProcId p;  // ::ffff:127.0.0.<last_octet>

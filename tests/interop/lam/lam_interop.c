@@ -12,19 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-static int peer_of_first, first; /* first = rank 0 */
+#include "check.h" /* copied beside this file by run_mixed.sh */
 
-#define CHECK(cond, ...)                    \
-  do {                                      \
-    if (!(cond)) {                          \
-      if (failures++ < 20) {                \
-        fprintf(stderr, "rank %d: ", rank); \
-        fprintf(stderr, __VA_ARGS__);       \
-        fprintf(stderr, "\n");              \
-      }                                     \
-    }                                       \
-  } while (0)
+static int rank, size, failures; /* (check.h reports the first 10 failures) */
+static int peer_of_first, first; /* first = rank 0 */
 
 #define LONG_BYTES 300000 /* well above any datalen: the long protocol */
 #define SHORT_BYTES 100

@@ -50,7 +50,7 @@ as_lam() {  # runs a shell line as the LAM user, with LAM's environment (a unive
 }
 
 # Both builds of the one program.
-cp "$here/lam_interop.c" "$work/"
+cp "$here/lam_interop.c" "$here/../../integration/check.h" "$work/"
 as_lam "cd $work && mpicc -O1 -o lam_interop_lam lam_interop.c" || { echo "run_mixed: LAM's mpicc failed"; exit 1; }
 "$impi/bin/mpicc" -O1 -o "$work/lam_interop_impi" "$work/lam_interop.c" || exit 1
 chmod 755 "$work"/lam_interop_*
