@@ -85,12 +85,6 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
   (void)win;
   return impi::api::unsupported("MPI_Compare_and_swap", MPI_COMM_NULL);
 }
-int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
-  (void)nnodes;
-  (void)ndims;
-  (void)dims;
-  return impi::api::unsupported("MPI_Dims_create", MPI_COMM_NULL);
-}
 int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) {
   (void)comm_old;
   (void)n;
@@ -1248,8 +1242,9 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) __attribute__((w
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) __attribute__((weak, alias("PMPI_Cart_shift")));
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) __attribute__((weak, alias("PMPI_Cart_sub")));
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims) __attribute__((weak, alias("PMPI_Cartdim_get")));
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) __attribute__((weak, alias("PMPI_Compare_and_swap")));
-int MPI_Dims_create(int nnodes, int ndims, int dims[]) __attribute__((weak, alias("PMPI_Dims_create")));
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+    __attribute__((weak, alias("PMPI_Compare_and_swap")));
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) __attribute__((weak, alias("PMPI_Dist_graph_create")));
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) __attribute__((weak, alias("PMPI_Dist_graph_create_adjacent")));
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) __attribute__((weak, alias("PMPI_Dist_graph_neighbors")));

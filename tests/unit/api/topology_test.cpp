@@ -1,0 +1,64 @@
+// MPI_Dims_create: the results Open MPI 4.1 and MPICH 4.0 give (both were
+// run on these inputs and agree), and the error classes.
+#include <mpi.h>
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+namespace {
+void init() {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (!flag) {
+    REQUIRE(MPI_Init(nullptr, nullptr) == MPI_SUCCESS);
+    REQUIRE(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS);
+  }
+}
+
+std::vector<int> dims(int nnodes, std::vector<int> d) {
+  REQUIRE(MPI_Dims_create(nnodes, static_cast<int>(d.size()), d.data()) == MPI_SUCCESS);
+  return d;
+}
+
+int error_class(int rc) {
+  int c = -1;
+  MPI_Error_class(rc, &c);
+  return c;
+}
+}  // namespace
+
+TEST_CASE("MPI_Dims_create balances the free dimensions as the peers do") {
+  init();
+  using V = std::vector<int>;
+  CHECK(dims(12, V(2)) == V{4, 3});
+  CHECK(dims(16, V(3)) == V{4, 2, 2});
+  CHECK(dims(6, V(3)) == V{3, 2, 1});
+  CHECK(dims(7, V(2)) == V{7, 1});
+  CHECK(dims(1, V(3)) == V{1, 1, 1});
+  CHECK(dims(24, V(3)) == V{4, 3, 2});
+  CHECK(dims(30, V(2)) == V{6, 5});
+  CHECK(dims(64, V(4)) == V{4, 4, 2, 2});
+  CHECK(dims(100, V(3)) == V{5, 5, 4});
+  CHECK(dims(360, V(4)) == V{6, 5, 4, 3});
+  CHECK(dims(1024, V(5)) == V{4, 4, 4, 4, 4});
+  CHECK(dims(97, V(2)) == V{97, 1});
+  CHECK(dims(60, V(3)) == V{5, 4, 3});
+  CHECK(dims(18, V(3)) == V{3, 3, 2});
+  CHECK(dims(2, V(4)) == V{2, 1, 1, 1});
+  CHECK(dims(6, V{0, 3, 0}) == V{2, 3, 1});  // fixed entries stay
+  CHECK(dims(6, V{2, 3}) == V{2, 3});
+  CHECK(dims(1, V{}) == V{});  // no dimensions, one node
+}
+
+TEST_CASE("MPI_Dims_create refuses what cannot be satisfied") {
+  init();
+  int d[2] = {0, 4};
+  CHECK(error_class(MPI_Dims_create(6, 2, d)) == MPI_ERR_DIMS);  // 4 does not divide 6
+  int e[2] = {0, -1};
+  CHECK(error_class(MPI_Dims_create(6, 2, e)) == MPI_ERR_DIMS);
+  int f[2] = {2, 2};
+  CHECK(error_class(MPI_Dims_create(6, 2, f)) == MPI_ERR_DIMS);  // 2x2 is not 6
+  int g[1] = {0};
+  CHECK(error_class(MPI_Dims_create(6, -1, g)) == MPI_ERR_DIMS);
+  CHECK(error_class(MPI_Dims_create(0, 1, g)) == MPI_ERR_ARG);
+}
