@@ -1,4 +1,8 @@
-// topology.cpp - process topology helpers that need no communicator.
+// topology.cpp - process topologies. impi has no topology constructors
+// yet (MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create* return
+// MPI_ERR_UNSUPPORTED_OPERATION), so no communicator carries one:
+// MPI_Topo_test says MPI_UNDEFINED, as the standard asks of such a
+// communicator.
 //
 // MPI_Dims_create: the free (zero) entries of dims get a balanced
 // factorisation of what the fixed entries leave of nnodes, in
@@ -10,10 +14,13 @@
 #include <functional>
 #include <vector>
 
+#include "api/comm_internal.hpp"
 #include "api/errors.hpp"
 #include "mpi.h"
 
 using impi::api::report;
+using impi::api::comm_shared::check_comm;
+using impi::core::Communicator;
 
 namespace {
 
@@ -63,6 +70,14 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
   for (int p : prime_factors(rest)) *std::min_element(got.begin(), got.end()) *= p;
   std::sort(got.begin(), got.end(), std::greater<>());
   for (std::size_t k = 0; k < free_at.size(); ++k) dims[free_at[k]] = static_cast<int>(got[k]);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Topo_test(MPI_Comm comm, int *status) {
+  Communicator *c;
+  if (int rc = check_comm("MPI_Topo_test", comm, c); rc != MPI_SUCCESS) return rc;
+  if (!status) return report(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
+  *status = MPI_UNDEFINED;  // (no topology constructor exists yet)
   return MPI_SUCCESS;
 }
 

@@ -46,7 +46,12 @@ int main(int argc, char **argv) {
   MPI_Request req;
   CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
   int topo = 0;
-  rc = MPI_Topo_test(MPI_COMM_WORLD, &topo); /* not implemented yet: says so */
+  rc = MPI_Topo_test(MPI_COMM_WORLD, &topo); /* no topology on MPI_COMM_WORLD */
+  CHECK(rc == MPI_SUCCESS && topo == MPI_UNDEFINED);
+  MPI_Comm cart;
+  int cdims[1] = {1}, cperiods[1] = {0};
+  rc = MPI_Cart_create(MPI_COMM_WORLD, 1, cdims, cperiods, 0,
+                       &cart); /* not implemented yet: says so */
   CHECK(rc == MPI_ERR_UNSUPPORTED_OPERATION);
 
   CHECK(MPI_Finalize() == MPI_SUCCESS);

@@ -1005,11 +1005,6 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
   (void)buf;
   return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
 }
-int PMPI_Topo_test(MPI_Comm comm, int *status) {
-  (void)comm;
-  (void)status;
-  return impi::api::unsupported("MPI_Topo_test", comm);
-}
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   (void)p;
   (void)r;
@@ -1367,8 +1362,8 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) __attribute__((weak, 
 int MPI_T_pvar_session_free(MPI_T_pvar_session *session) __attribute__((weak, alias("PMPI_T_pvar_session_free")));
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_start")));
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_stop")));
-int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) __attribute__((weak, alias("PMPI_T_pvar_write")));
-int MPI_Topo_test(MPI_Comm comm, int *status) __attribute__((weak, alias("PMPI_Topo_test")));
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
+    __attribute__((weak, alias("PMPI_T_pvar_write")));
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));

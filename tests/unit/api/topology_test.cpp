@@ -62,3 +62,17 @@ TEST_CASE("MPI_Dims_create refuses what cannot be satisfied") {
   CHECK(error_class(MPI_Dims_create(6, -1, g)) == MPI_ERR_DIMS);
   CHECK(error_class(MPI_Dims_create(0, 1, g)) == MPI_ERR_ARG);
 }
+
+TEST_CASE("MPI_Topo_test: communicators without a topology") {
+  init();
+  int st = -5;
+  REQUIRE(MPI_Topo_test(MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+  CHECK(st == MPI_UNDEFINED);
+  MPI_Comm dup;
+  REQUIRE(MPI_Comm_dup(MPI_COMM_SELF, &dup) == MPI_SUCCESS);
+  st = -5;
+  REQUIRE(MPI_Topo_test(dup, &st) == MPI_SUCCESS);
+  CHECK(st == MPI_UNDEFINED);
+  MPI_Comm_free(&dup);
+  CHECK(error_class(MPI_Topo_test(MPI_COMM_NULL, &st)) == MPI_ERR_COMM);
+}
