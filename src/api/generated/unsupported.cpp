@@ -1237,9 +1237,7 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) __attribute__((w
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) __attribute__((weak, alias("PMPI_Cart_shift")));
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) __attribute__((weak, alias("PMPI_Cart_sub")));
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims) __attribute__((weak, alias("PMPI_Cartdim_get")));
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
-    __attribute__((weak, alias("PMPI_Compare_and_swap")));
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) __attribute__((weak, alias("PMPI_Compare_and_swap")));
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) __attribute__((weak, alias("PMPI_Dist_graph_create")));
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) __attribute__((weak, alias("PMPI_Dist_graph_create_adjacent")));
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) __attribute__((weak, alias("PMPI_Dist_graph_neighbors")));
@@ -1362,8 +1360,7 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) __attribute__((weak, 
 int MPI_T_pvar_session_free(MPI_T_pvar_session *session) __attribute__((weak, alias("PMPI_T_pvar_session_free")));
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_start")));
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_stop")));
-int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
-    __attribute__((weak, alias("PMPI_T_pvar_write")));
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) __attribute__((weak, alias("PMPI_T_pvar_write")));
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));
