@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "transport/impi/packet.hpp"
+#include "wire/frame.hpp"
 #include "wire/hex.hpp"
 
 using namespace impi::transport::wire;
@@ -73,17 +74,7 @@ const char *kLamFini =
     "00000000 000000ea ffffffff ffffffff 00000000 00000000 00000000 00000000";
 
 std::vector<PacketReader::Item> frame(const std::vector<std::byte> &stream, std::size_t chunk) {
-  PacketReader r(65536);
-  std::vector<PacketReader::Item> got;
-  for (std::size_t at = 0; at < stream.size(); at += chunk) {
-    r.feed(std::span(stream).subspan(at, std::min(chunk, stream.size() - at)));
-    while (auto item = r.next()) {
-      REQUIRE(item->ok());
-      got.push_back(item->value());
-    }
-  }
-  CHECK(r.buffered() == 0);
-  return got;
+  return impi::test::frame(stream, chunk, 65536);
 }
 
 // lam_interop.c's payload byte i for a seed.

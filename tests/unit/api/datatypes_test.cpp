@@ -6,15 +6,11 @@
 #include <cstring>
 #include <vector>
 
+#include "unit/api/init.hpp"
+
 namespace {
-// Each test case runs in its own process: initialize once, errors return.
 void init() {
-  int flag = 0;
-  MPI_Initialized(&flag);
-  if (!flag) {
-    REQUIRE(MPI_Init(nullptr, nullptr) == MPI_SUCCESS);
-    REQUIRE(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS);
-  }
+  impi::test::init_mpi();
 }
 }  // namespace
 

@@ -5,14 +5,11 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "unit/api/init.hpp"
+
 namespace {
 void init() {
-  int flag = 0;
-  MPI_Initialized(&flag);
-  if (!flag) {
-    REQUIRE(MPI_Init(nullptr, nullptr) == MPI_SUCCESS);
-    REQUIRE(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS);
-  }
+  impi::test::init_mpi();
 }
 
 std::vector<int> dims(int nnodes, std::vector<int> d) {
