@@ -11,15 +11,15 @@ namespace {
 // Keep sorted by name. Descriptions say what the knob does and why the default.
 constexpr Tunable kTable[] = {
     {"ackmark", "IMPI_ACKMARK", "10",
-     "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); "
-     "10 as LAM/MPI"},
+     "IMPI client: H_ACKMARK advertised per host (a PROTOACK every this many packets); 10 as "
+     "LAM/MPI"},
     {"agent_direct", "IMPI_AGENT_DIRECT", "1",
-     "IMPI host agent: a host with one proc hands that proc its host channels, and the proc "
-     "runs them itself (the same packets, no hop through the agent); 0: the agent funnels"},
+     "IMPI host agent: a host with one proc hands that proc its host channels, and the proc runs "
+     "them itself (the same packets, no hop through the agent); 0: the agent funnels"},
     {"agent_queue_bytes", "IMPI_AGENT_QUEUE_BYTES", "67108864",
      "IMPI host agent: stop reading a proc's link while that proc's packets queued for one peer "
-     "host (held by "
-     "flow control or a full socket) exceed this many bytes; resume at half (0: no limit)"},
+     "host (held by flow control or a full socket) exceed this many bytes; resume at half (0: no "
+     "limit)"},
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
      "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},
@@ -28,35 +28,31 @@ constexpr Tunable kTable[] = {
      "(BBR paces about half of loopback connections to 60% of cubic's rate); empty: the system's"},
     {"coll_allreduce_ring_min", "IMPI_COLL_ALLREDUCE_RING_MIN", "65536",
      "collectives inside one client: Allreduce of at least this many bytes (commutative "
-     "operations) uses the "
-     "ring reduce-scatter + allgather instead of recursive doubling"},
+     "operations) uses the ring reduce-scatter + allgather instead of recursive doubling"},
     {"coll_cma_threshold", "IMPI_COLL_CMA_THRESHOLD", "65536",
      "collectives: their messages are read straight from the sender's memory from this many bytes "
-     "(an exchange that waits on each message: a 2-proc Allreduce of 32 KiB took 16 us "
-     "single-copy, "
-     "11 us through the ring)"},
+     "(an exchange that waits on each message: a 2-proc Allreduce of 32 KiB took 16 us single-"
+     "copy, 11 us through the ring)"},
     {"coll_lam_linear", "IMPI_COLL_LAM_LINEAR", "0",
-     "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most "
-     "4) instead of the spec's (linear iff fewer than C_COLL_MAXLINEAR), to interoperate with LAM"},
+     "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most 4)"
+     " instead of the spec's (linear iff fewer than C_COLL_MAXLINEAR), to interoperate with LAM"},
     {"coll_maxlinear", "IMPI_COLL_MAXLINEAR", "-1",
-     "IMPI client: C_COLL_MAXLINEAR (-1 = the protocol default, 4 hosts); every client "
-     "must send the same value"},
+     "IMPI client: C_COLL_MAXLINEAR (-1 = the protocol default, 4 hosts); every client must send "
+     "the same value"},
     {"coll_reduce_pt2pt_clients", "IMPI_COLL_REDUCE_PT2PT_CLIENTS", "",
      "IMPI collectives: comma-separated client ranks whose MPI_Reduce global-phase messages use "
-     "the "
-     "point-to-point context instead of the collective one (spec 4.3), as LAM/MPI 7.1.4 does; for "
-     "a mixed "
-     "job with an unpatched LAM client (empty: the spec's context for every client)"},
+     "the point-to-point context instead of the collective one (spec 4.3), as LAM/MPI 7.1.4 does; "
+     "for a mixed job with an unpatched LAM client (empty: the spec's context for every client)"},
     {"coll_sibling_spin_us", "IMPI_COLL_SIBLING_SPIN_US", "20",
      "procs outnumbering cores, MPI_COMM_WORLD's slot Barrier/Allreduce: microseconds to poll "
      "(instead of yielding) once every proc bound to our cpu has arrived (0: always yield)"},
     {"coll_split_threshold", "IMPI_COLL_SPLIT_THRESHOLD", "262144",
-     "collectives inside one client: their single-copy messages are copied half by each side "
-     "(as IMPI_SHM_SPLIT_THRESHOLD) from this many bytes; a reduction reads what it received at "
-     "once, and a 2-proc Reduce of 128 KiB took 1.5x as long with 64 KiB (0: never)"},
+     "collectives inside one client: their single-copy messages are copied half by each side (as "
+     "IMPI_SHM_SPLIT_THRESHOLD) from this many bytes; a reduction reads what it received at once, "
+     "and a 2-proc Reduce of 128 KiB took 1.5x as long with 64 KiB (0: never)"},
     {"coll_xsize", "IMPI_COLL_XSIZE", "-1",
-     "IMPI client: C_COLL_XSIZE (-1 = the protocol default, 1024 bytes); every client must "
-     "send the same value"},
+     "IMPI client: C_COLL_XSIZE (-1 = the protocol default, 1024 bytes); every client must send "
+     "the same value"},
     {"datalen", "IMPI_DATALEN", "65536",
      "IMPI client: C_DATALEN, user bytes per packet; 64 KiB keeps TCP near wire speed while "
      "packets of different pairs still interleave"},
@@ -64,73 +60,70 @@ constexpr Tunable kTable[] = {
      "dynamic processes: the address each proc's TCP listener for procs of other jobs binds to "
      "(procs on the same node use an abstract Unix socket instead; empty: no TCP listener)"},
     {"dyn_shm", "IMPI_DYN_SHM", "1",
-     "dynamic processes: procs of different jobs on one node send through a shared-memory ring "
-     "(0: through their Unix socket)"},
+     "dynamic processes: procs of different jobs on one node send through a shared-memory ring (0:"
+     " through their Unix socket)"},
     {"dyn_timeout_s", "IMPI_DYN_TIMEOUT", "60",
      "MPI_Comm_connect/accept: longest wait for the other root during the group exchange once "
      "connected (MPI_Comm_accept itself waits for a connection without limit, as MPI asks)"},
     {"finalize_notice_ms", "IMPI_FINALIZE_NOTICE_MS", "500",
-     "impirun: how long a proc that exited 0 may precede PMIx's notice that it "
-     "called MPI_Finalize before it counts as having exited without it"},
+     "impirun: how long a proc that exited 0 may precede PMIx's notice that it called MPI_Finalize"
+     " before it counts as having exited without it"},
     {"hiwater", "IMPI_HIWATER", "20",
-     "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc "
-     "pair); 20 as LAM/MPI"},
+     "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc pair); 20 "
+     "as LAM/MPI"},
     {"host_address", "IMPI_HOST_ADDRESS", "",
-     "IMPI client: the address its host advertises, listens on and binds to (empty: the "
-     "local address of the connection to the server)"},
+     "IMPI client: the address its host advertises, listens on and binds to (empty: the local "
+     "address of the connection to the server)"},
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
-     "impirun: after SIGTERM to a failing job, wait this long before SIGKILL "
-     "(long enough for a proc to flush output, short enough not to hang)"},
+     "impirun: after SIGTERM to a failing job, wait this long before SIGKILL (long enough for a "
+     "proc to flush output, short enough not to hang)"},
     {"name_dir", "IMPI_NAME_DIR", "",
      "impirun: a directory where MPI_Publish_name also stores names, so that the jobs of every "
      "impirun sharing it can look them up (empty: names stay within one impirun)"},
     {"native_order_clients", "IMPI_NATIVE_ORDER_CLIENTS", "",
      "IMPI point-to-point: comma-separated client ranks whose user data travels in this machine's "
-     "byte order "
-     "instead of external32 (spec 4.1), for types whose two forms have the same size, as LAM/MPI "
-     "7.1.4 in a "
-     "single-node universe sends it (empty: external32 with every client)"},
+     "byte order instead of external32 (spec 4.1), for types whose two forms have the same size, "
+     "as LAM/MPI 7.1.4 in a single-node universe sends it (empty: external32 with every client)"},
     {"peer_death_wait_ms", "IMPI_PEER_DEATH_WAIT_MS", "10000",
-     "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long "
-     "for the launcher to end the job (and name that peer) before failing ourselves"},
+     "MPI_Init/MPI_Finalize: when a peer died during the job-wide fence, wait this long for the "
+     "launcher to end the job (and name that peer) before failing ourselves"},
     {"peer_stall_s", "IMPI_PEER_STALL_S", "10",
-     "IMPI host agent: a peer host that takes none of our data for this many seconds while we have "
-     "some "
-     "to send has stopped reading; its channel is closed and the job ends, naming it (0: wait for "
-     "ever)"},
+     "IMPI host agent: a peer host that takes none of our data for this many seconds while we have"
+     " some to send has stopped reading; its channel is closed and the job ends, naming it (0: "
+     "wait for ever)"},
     {"pmix_timeout_s", "IMPI_PMIX_TIMEOUT", "60",
-     "MPI_Init: longest wait for the launcher's PMIx fence before giving up "
-     "(covers slow starts on an oversubscribed node)"},
+     "MPI_Init: longest wait for the launcher's PMIx fence before giving up (covers slow starts on"
+     " an oversubscribed node)"},
     {"shm_cma_batch", "IMPI_SHM_CMA_BATCH", "32",
      "single-copy messages from one peer that matched in one pass over its ring are read with one "
      "process_vm_readv, up to this many (at most 32; 1: one call each)"},
     {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "8192",
-     "shared memory: contiguous messages of at least this many bytes are read by the "
-     "receiver straight from the sender's memory (one copy; 0 disables). 8 KiB against 16 KiB, "
-     "5 interleaved rounds: latency 1.7 against 2.0 us, bidirectional bandwidth 14.6 against "
-     "8.2 GB/s (reads batched), bandwidth 11.0 against 11.9; 4 KiB loses on all three"},
+     "shared memory: contiguous messages of at least this many bytes are read by the receiver "
+     "straight from the sender's memory (one copy; 0 disables). 8 KiB against 16 KiB, 5 "
+     "interleaved rounds: latency 1.7 against 2.0 us, bidirectional bandwidth 14.6 against 8.2 "
+     "GB/s (reads batched), bandwidth 11.0 against 11.9; 4 KiB loses on all three"},
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
-     "shared memory: messages up to this many bytes travel as one record; longer ones are "
-     "streamed in chunks (capped at a quarter of the ring)"},
+     "shared memory: messages up to this many bytes travel as one record; longer ones are streamed"
+     " in chunks (capped at a quarter of the ring)"},
     {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "1048576",
-     "shared memory: bytes of each per-peer ring (a power of two); bigger rings let more "
-     "data be in flight before a sender waits"},
+     "shared memory: bytes of each per-peer ring (a power of two); bigger rings let more data be "
+     "in flight before a sender waits"},
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
-     "waiting: polls of the rings before sleeping on the doorbell when every local proc has a "
-     "core (spinning is cheaper than a futex wake-up)"},
+     "waiting: polls of the rings before sleeping on the doorbell when every local proc has a core"
+     " (spinning is cheaper than a futex wake-up)"},
     {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "5000",
      "waiting: polls (each followed by sched_yield) before sleeping when local procs outnumber "
      "cores, so the proc being waited for gets the core"},
     {"shm_spin_us", "IMPI_SHM_SPIN_US", "1000",
      "procs with a core each: after IMPI_SHM_SPIN polls, a waiting proc polls on until this many "
-     "microseconds have passed before it sleeps on its doorbell (a futex wake-up costs 12-45 us on "
-     "this VM; 0: sleep after the polls)"},
+     "microseconds have passed before it sleeps on its doorbell (a futex wake-up costs 12-45 us on"
+     " this VM; 0: sleep after the polls)"},
     {"shm_split_threshold", "IMPI_SHM_SPLIT_THRESHOLD", "65536",
-     "shared memory: single-copy messages of at least this many bytes are copied by both "
-     "sides at once, half each, when the sender is in an MPI call (0 disables)"},
+     "shared memory: single-copy messages of at least this many bytes are copied by both sides at "
+     "once, half each, when the sender is in an MPI call (0 disables)"},
     {"shm_split_two_way", "IMPI_SHM_SPLIT_TWO_WAY", "1048576",
-     "shared memory: the same, while the two procs also exchange single-copy messages the "
-     "other way (both cores are copying already; at least IMPI_SHM_SPLIT_THRESHOLD)"},
+     "shared memory: the same, while the two procs also exchange single-copy messages the other "
+     "way (both cores are copying already; at least IMPI_SHM_SPLIT_THRESHOLD)"},
     {"shm_split_two_way_max", "IMPI_SHM_SPLIT_TWO_WAY_MAX", "2097152",
      "shared memory: the largest message split while the two procs exchange single-copy messages "
      "both ways (beyond the L2 cache the other core's half costs more than it saves: 4 MiB "
@@ -139,16 +132,14 @@ constexpr Tunable kTable[] = {
      "MPI_Init: 1 prints, on every proc, the IMPI job it learned (clients, hosts, procs, "
      "negotiated values), prefixed with its world rank"},
     {"startup_timeout_s", "IMPI_STARTUP_TIMEOUT", "300",
-     "IMPI server and client: longest wait for the whole startup exchange and the dance "
-     "(clients are started by hand, possibly minutes apart)"},
+     "IMPI server and client: longest wait for the whole startup exchange and the dance (clients "
+     "are started by hand, possibly minutes apart)"},
     {"tag_ub", "IMPI_TAG_UB", "2147483647",
-     "IMPI client: C_TAGUB; the job uses the minimum over clients, which must be at least "
-     "32767"},
+     "IMPI client: C_TAGUB; the job uses the minimum over clients, which must be at least 32767"},
     {"unexpected_limit_bytes", "IMPI_UNEXPECTED_LIMIT_BYTES", "1073741824",
      "bytes of unexpected messages (arrived, not yet matched by a receive) one process may buffer "
-     "from one "
-     "sender; past it the job ends with a message naming both ranks, instead of exhausting memory "
-     "(0: no limit)"},
+     "from one sender; past it the job ends with a message naming both ranks, instead of "
+     "exhausting memory (0: no limit)"},
     {"verbose", "IMPI_VERBOSE", "0", "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
 };
 }  // namespace
