@@ -508,13 +508,14 @@ class P2P {
   static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
   bool progress_locked();
   // ---- inter-client (IMPI) protocol engine: p2p_remote.cpp
-  // A send to another client still in the protocol: awaiting its SYNCACK,
-  // streaming a long message, or awaiting the answer to a CANCEL.
+  // Whether `p`'s user data travels in our byte order (set_native_order).
   bool native_order(const transport::wire::ProcId &p) const {
     return !native_order_.empty() &&
            std::find(native_order_.begin(), native_order_.end(), p) != native_order_.end();
   }
   std::vector<transport::wire::ProcId> native_order_;
+  // A send to another client still in the protocol: awaiting its SYNCACK,
+  // streaming a long message, or awaiting the answer to a CANCEL.
   struct RemoteSend {
     RequestPtr req;
     int dest = 0;  // world rank
