@@ -289,8 +289,11 @@ typedef struct MPI_Status {
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
 #define MPI_ERRCODES_IGNORE ((int *)0)
-#define MPI_UNWEIGHTED ((int *)2)
-#define MPI_WEIGHTS_EMPTY ((int *)3)
+/* Addresses of real storage in libmpi (as MPICH has them), not small
+ * integers cast to pointers: gcc's access checks (-Wstringop-overread)
+ * would otherwise flag every call that passes them. */
+IMPI_API extern int *const MPI_UNWEIGHTED;
+IMPI_API extern int *const MPI_WEIGHTS_EMPTY;
 
 /* Thread support levels. */
 #define MPI_THREAD_SINGLE 0

@@ -17,6 +17,7 @@
 #include "core/runtime.hpp"
 #include "mpi.h"
 
+using impi::api::check_type;
 using impi::api::report;
 
 namespace {
@@ -51,19 +52,6 @@ int inter_root(const char *fn, MPI_Comm comm, const Comm &c, int root, int &out)
 int no_in_place(const char *fn, MPI_Comm comm, const void *a, const void *b = nullptr) {
   if (a == MPI_IN_PLACE || b == MPI_IN_PLACE)
     return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on intercommunicators");
-  return MPI_SUCCESS;
-}
-
-// A datatype, checked: valid, committed. `keep` holds a derived type alive.
-int check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, impi::pack::TypePtr &keep) {
-  if (const auto *pre = impi::api::lookup_predefined_type(datatype)) {
-    keep = *pre;
-    return MPI_SUCCESS;
-  }
-  auto ty = impi::api::lookup_type(datatype);
-  if (!ty) return report(comm, MPI_ERR_TYPE, fn, "not a valid datatype");
-  if (!ty->committed) return report(comm, MPI_ERR_TYPE, fn, "the datatype is not committed");
-  keep = std::move(ty->type);
   return MPI_SUCCESS;
 }
 

@@ -232,6 +232,7 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
   Communicator *c = impi::api::lookup_comm(parent);
   if (!c) co_return impi::base::Status{impi::base::Errc::invalid_argument, "the communicator was freed during MPI_Comm_idup"};
   *out = make_comm(*c, c->world, *cid);
+  impi::api::lookup_comm(*out)->topology = c->topology;
   if (int rc = impi::api::copy_comm_attrs(parent, *out); rc != MPI_SUCCESS)
     co_return impi::base::Status{impi::base::Errc::internal, "an attribute copy callback failed"};
   co_return impi::base::Status{};
@@ -432,6 +433,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   }
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid) : make_comm(*c, c->world, *cid);
+  impi::api::lookup_comm(*newcomm)->topology =
+      c->topology;  // (MPI-3.1 7.4: a duplicate keeps the topology)
   // Attributes whose copy callback says so come along (MPI-3.1 6.7.2).
   if (int rc = impi::api::copy_comm_attrs(comm, *newcomm); rc != MPI_SUCCESS) {
     impi::api::delete_comm_attrs(*newcomm);

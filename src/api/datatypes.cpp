@@ -638,4 +638,16 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
 
 }  // extern "C"
 
+int impi::api::check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, TypePtr &keep) {
+  if (const auto *pre = lookup_predefined_type(datatype)) {
+    keep = *pre;
+    return MPI_SUCCESS;
+  }
+  auto ty = lookup_type(datatype);
+  if (!ty) return report(comm, MPI_ERR_TYPE, fn, "not a valid datatype");
+  if (!ty->committed) return report(comm, MPI_ERR_TYPE, fn, "the datatype is not committed");
+  keep = std::move(ty->type);
+  return MPI_SUCCESS;
+}
+
 #include "api/generated/datatypes_aliases.inc"

@@ -34,5 +34,9 @@ bool set_type_name(MPI_Datatype h, std::string name);
 std::optional<std::string> type_name(MPI_Datatype h);
 // The handle of predefined type `index` of the pack layer.
 MPI_Datatype predefined_handle(int index);
+// A datatype argument, checked (valid, committed; else MPI_ERR_TYPE,
+// reported for `fn` on `comm`): `keep` holds the type alive for the
+// operation, however soon the user frees the handle.
+int check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, pack::TypePtr &keep);
 
 }  // namespace impi::api

@@ -5,8 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "core/topology.hpp"
 
 namespace impi::core {
 
@@ -28,6 +31,8 @@ struct Communicator {
   // Spans procs of more than one IMPI client: MPI_Pack uses external32
   // (IMPI 4.1) and collectives the spec's global algorithms.
   bool spans_clients = false;
+  // The virtual topology (MPI_Cart_create...), shared by duplicates; null: none.
+  std::shared_ptr<const Topology> topology;
 
   // Point-to-point peers: the remote group of an intercommunicator.
   int peer_size() const { return inter ? static_cast<int>(remote_world.size()) : size; }

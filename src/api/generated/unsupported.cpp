@@ -18,63 +18,6 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   (void)win;
   return impi::api::unsupported("MPI_Accumulate", MPI_COMM_NULL);
 }
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
-  (void)comm;
-  (void)rank;
-  (void)maxdims;
-  (void)coords;
-  return impi::api::unsupported("MPI_Cart_coords", comm);
-}
-int PMPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) {
-  (void)old_comm;
-  (void)ndims;
-  (void)dims;
-  (void)periods;
-  (void)reorder;
-  (void)comm_cart;
-  return impi::api::unsupported("MPI_Cart_create", old_comm);
-}
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-  (void)comm;
-  (void)maxdims;
-  (void)dims;
-  (void)periods;
-  (void)coords;
-  return impi::api::unsupported("MPI_Cart_get", comm);
-}
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
-  (void)comm;
-  (void)ndims;
-  (void)dims;
-  (void)periods;
-  (void)newrank;
-  return impi::api::unsupported("MPI_Cart_map", comm);
-}
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
-  (void)comm;
-  (void)coords;
-  (void)rank;
-  return impi::api::unsupported("MPI_Cart_rank", comm);
-}
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) {
-  (void)comm;
-  (void)direction;
-  (void)disp;
-  (void)rank_source;
-  (void)rank_dest;
-  return impi::api::unsupported("MPI_Cart_shift", comm);
-}
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
-  (void)comm;
-  (void)remain_dims;
-  (void)new_comm;
-  return impi::api::unsupported("MPI_Cart_sub", comm);
-}
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims) {
-  (void)comm;
-  (void)ndims;
-  return impi::api::unsupported("MPI_Cartdim_get", comm);
-}
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
   (void)origin_addr;
   (void)compare_addr;
@@ -84,48 +27,6 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
   (void)target_disp;
   (void)win;
   return impi::api::unsupported("MPI_Compare_and_swap", MPI_COMM_NULL);
-}
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) {
-  (void)comm_old;
-  (void)n;
-  (void)nodes;
-  (void)degrees;
-  (void)targets;
-  (void)weights;
-  (void)info;
-  (void)reorder;
-  (void)newcomm;
-  return impi::api::unsupported("MPI_Dist_graph_create", comm_old);
-}
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
-  (void)comm_old;
-  (void)indegree;
-  (void)sources;
-  (void)sourceweights;
-  (void)outdegree;
-  (void)destinations;
-  (void)destweights;
-  (void)info;
-  (void)reorder;
-  (void)comm_dist_graph;
-  return impi::api::unsupported("MPI_Dist_graph_create_adjacent", comm_old);
-}
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) {
-  (void)comm;
-  (void)maxindegree;
-  (void)sources;
-  (void)sourceweights;
-  (void)maxoutdegree;
-  (void)destinations;
-  (void)destweights;
-  return impi::api::unsupported("MPI_Dist_graph_neighbors", comm);
-}
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) {
-  (void)comm;
-  (void)inneighbors;
-  (void)outneighbors;
-  (void)weighted;
-  return impi::api::unsupported("MPI_Dist_graph_neighbors_count", comm);
 }
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   (void)origin_addr;
@@ -564,50 +465,6 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   (void)win;
   return impi::api::unsupported("MPI_Get_accumulate", MPI_COMM_NULL);
 }
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) {
-  (void)comm_old;
-  (void)nnodes;
-  (void)index;
-  (void)edges;
-  (void)reorder;
-  (void)comm_graph;
-  return impi::api::unsupported("MPI_Graph_create", comm_old);
-}
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
-  (void)comm;
-  (void)maxindex;
-  (void)maxedges;
-  (void)index;
-  (void)edges;
-  return impi::api::unsupported("MPI_Graph_get", comm);
-}
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) {
-  (void)comm;
-  (void)nnodes;
-  (void)index;
-  (void)edges;
-  (void)newrank;
-  return impi::api::unsupported("MPI_Graph_map", comm);
-}
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
-  (void)comm;
-  (void)rank;
-  (void)maxneighbors;
-  (void)neighbors;
-  return impi::api::unsupported("MPI_Graph_neighbors", comm);
-}
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
-  (void)comm;
-  (void)rank;
-  (void)nneighbors;
-  return impi::api::unsupported("MPI_Graph_neighbors_count", comm);
-}
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
-  (void)comm;
-  (void)nnodes;
-  (void)nedges;
-  return impi::api::unsupported("MPI_Graphdims_get", comm);
-}
 int PMPI_Grequest_complete(MPI_Request request) {
   (void)request;
   return impi::api::unsupported("MPI_Grequest_complete", MPI_COMM_NULL);
@@ -619,121 +476,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
   (void)extra_state;
   (void)request;
   return impi::api::unsupported("MPI_Grequest_start", MPI_COMM_NULL);
-}
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ineighbor_allgather", comm);
-}
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)displs;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ineighbor_allgatherv", comm);
-}
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ineighbor_alltoall", comm);
-}
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtype;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ineighbor_alltoallv", comm);
-}
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtypes;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtypes;
-  (void)comm;
-  (void)request;
-  return impi::api::unsupported("MPI_Ineighbor_alltoallw", comm);
-}
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Neighbor_allgather", comm);
-}
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)displs;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Neighbor_allgatherv", comm);
-}
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcount;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcount;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Neighbor_alltoall", comm);
-}
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtype;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtype;
-  (void)comm;
-  return impi::api::unsupported("MPI_Neighbor_alltoallv", comm);
-}
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  (void)sendbuf;
-  (void)sendcounts;
-  (void)sdispls;
-  (void)sendtypes;
-  (void)recvbuf;
-  (void)recvcounts;
-  (void)rdispls;
-  (void)recvtypes;
-  (void)comm;
-  return impi::api::unsupported("MPI_Neighbor_alltoallw", comm);
 }
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   (void)origin_addr;
@@ -1229,19 +971,7 @@ int PMPI_Win_wait(MPI_Win win) {
 
 // MPI_ names of the functions above (see gen_alias_include).
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Accumulate")));
-int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) __attribute__((weak, alias("PMPI_Cart_coords")));
-int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) __attribute__((weak, alias("PMPI_Cart_create")));
-int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) __attribute__((weak, alias("PMPI_Cart_get")));
-int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) __attribute__((weak, alias("PMPI_Cart_map")));
-int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) __attribute__((weak, alias("PMPI_Cart_rank")));
-int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) __attribute__((weak, alias("PMPI_Cart_shift")));
-int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) __attribute__((weak, alias("PMPI_Cart_sub")));
-int MPI_Cartdim_get(MPI_Comm comm, int *ndims) __attribute__((weak, alias("PMPI_Cartdim_get")));
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) __attribute__((weak, alias("PMPI_Compare_and_swap")));
-int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[], const int targets[], const int weights[], MPI_Info info, int reorder, MPI_Comm * newcomm) __attribute__((weak, alias("PMPI_Dist_graph_create")));
-int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) __attribute__((weak, alias("PMPI_Dist_graph_create_adjacent")));
-int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]) __attribute__((weak, alias("PMPI_Dist_graph_neighbors")));
-int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) __attribute__((weak, alias("PMPI_Dist_graph_neighbors_count")));
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Fetch_and_op")));
 int MPI_File_call_errhandler(MPI_File fh, int errorcode) __attribute__((weak, alias("PMPI_File_call_errhandler")));
 int MPI_File_close(MPI_File *fh) __attribute__((weak, alias("PMPI_File_close")));
@@ -1304,24 +1034,8 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_shared")));
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Get")));
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Get_accumulate")));
-int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph) __attribute__((weak, alias("PMPI_Graph_create")));
-int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) __attribute__((weak, alias("PMPI_Graph_get")));
-int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) __attribute__((weak, alias("PMPI_Graph_map")));
-int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) __attribute__((weak, alias("PMPI_Graph_neighbors")));
-int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) __attribute__((weak, alias("PMPI_Graph_neighbors_count")));
-int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) __attribute__((weak, alias("PMPI_Graphdims_get")));
 int MPI_Grequest_complete(MPI_Request request) __attribute__((weak, alias("PMPI_Grequest_complete")));
 int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) __attribute__((weak, alias("PMPI_Grequest_start")));
-int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_allgather")));
-int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_allgatherv")));
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoall")));
-int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallv")));
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request) __attribute__((weak, alias("PMPI_Ineighbor_alltoallw")));
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgather")));
-int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_allgatherv")));
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoall")));
-int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallv")));
-int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) __attribute__((weak, alias("PMPI_Neighbor_alltoallw")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));
