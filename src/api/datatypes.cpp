@@ -20,6 +20,15 @@ using impi::pack::TypePtr;
 
 namespace {
 
+// The data bytes of element `e` of a segment of predefined type `basic`
+// (a pair's elements alternate: the value, then the int).
+std::int64_t element_bytes(int basic, std::int64_t e) {
+  const auto &p = impi::pack::predefined(basic);
+  if (p.kind != impi::pack::Kind::pair) return p.size;
+  return e % 2 == 0 ? impi::pack::predefined(p.pair_value).size
+                    : static_cast<std::int64_t>(sizeof(int));
+}
+
 // Reports MPI_ERR_TYPE for `fn` unless `h` names a live datatype.
 bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit = false) {
   auto t = lookup_type(h);
@@ -570,12 +579,14 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
   // Whole instances, then the predefined elements of the partial one.
   MPI_Count whole = bytes / t->size(), rest = bytes % t->size(), elements = whole * t->elements();
   for (const auto &s : t->segments()) {
+    for (std::int64_t e = 0;
+         e < s.count * impi::pack::elements_in(impi::pack::predefined(s.basic)) && rest > 0; ++e) {
+      std::int64_t esz = element_bytes(s.basic, e);
+      if (rest < esz) break;
+      ++elements;
+      rest -= esz;
+    }
     if (rest <= 0) break;
-    std::int64_t esz = impi::pack::predefined(s.basic).size;
-    std::int64_t take = std::min<std::int64_t>(s.count, rest / esz);
-    elements += take;
-    rest -= take * esz;
-    if (take < s.count) break;
   }
   *count = rest == 0 ? elements : MPI_UNDEFINED;
   return MPI_SUCCESS;
@@ -622,9 +633,10 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
   } else {
     MPI_Count whole = count / t->elements(), rest = count % t->elements(), bytes = whole * t->size();
     for (const auto &s : t->segments()) {
-      std::int64_t take = std::min<std::int64_t>(s.count, rest);
-      bytes += take * impi::pack::predefined(s.basic).size;
-      rest -= take;
+      for (std::int64_t e = 0;
+           e < s.count * impi::pack::elements_in(impi::pack::predefined(s.basic)) && rest > 0;
+           ++e, --rest)
+        bytes += element_bytes(s.basic, e);
       if (rest == 0) break;
     }
     status->impi_count = bytes;

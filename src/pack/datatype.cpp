@@ -29,7 +29,8 @@ const TypePtr &Datatype::predefined(int index) {
       auto d = std::shared_ptr<Datatype>(new Datatype);
       const auto &p = pack::predefined(i);
       d->predefined_ = i;
-      d->size_ = d->ub_ = p.size;
+      d->size_ = data_bytes(p);
+      d->ub_ = p.size;
       d->align_ = p.align;
       if (i != 0 && p.kind != Kind::fortran) d->segments_.push_back({0, 1, i});
       d->finish();
@@ -44,15 +45,30 @@ void Datatype::finish() {
   runs_.clear();
   elements_ = 0;
   true_lb_ = true_ub_ = 0;
-  for (const auto &s : segments_) {
-    std::int64_t len = s.count * pack::predefined(s.basic).size;
-    true_lb_ = &s == &segments_.front() ? s.disp : std::min(true_lb_, s.disp);
-    true_ub_ = &s == &segments_.front() ? s.disp + len : std::max(true_ub_, s.disp + len);
-    elements_ += s.count;
-    if (!runs_.empty() && runs_.back().disp + runs_.back().len == s.disp)
+  auto add_run = [this](std::int64_t disp, std::int64_t len) {
+    if (!runs_.empty() && runs_.back().disp + runs_.back().len == disp)
       runs_.back().len += len;
     else
-      runs_.push_back({s.disp, len});
+      runs_.push_back({disp, len});
+  };
+  for (const auto &s : segments_) {
+    const Predefined &p = pack::predefined(s.basic);
+    std::int64_t stride = p.size, data = data_bytes(p);
+    // Data ends `data` bytes into the last element, except in a pair (its int).
+    std::int64_t tail =
+        p.kind == Kind::pair ? p.pair_int_offset + static_cast<std::int64_t>(sizeof(int)) : data;
+    std::int64_t end = s.disp + (s.count - 1) * stride + tail;
+    true_lb_ = &s == &segments_.front() ? s.disp : std::min(true_lb_, s.disp);
+    true_ub_ = &s == &segments_.front() ? end : std::max(true_ub_, end);
+    elements_ += s.count * elements_in(p);
+    if (p.kind != Kind::pair) {
+      add_run(s.disp, s.count * stride);
+      continue;
+    }
+    for (std::int64_t k = 0; k < s.count; ++k) {  // value, int; not the padding
+      add_run(s.disp + k * stride, pack::predefined(p.pair_value).size);
+      add_run(s.disp + k * stride + p.pair_int_offset, static_cast<std::int64_t>(sizeof(int)));
+    }
   }
   contiguous_ = size_ == 0 || (runs_.size() == 1 && runs_[0].disp == lb_ && extent() == size_);
   strided_ = {};

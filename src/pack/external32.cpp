@@ -217,7 +217,16 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
       std::memcpy(stream + done, stage_ + in_elem_, take);
     } else {
       std::memcpy(stage_ + in_elem_, stream + done, take);
-      if (static_cast<std::size_t>(in_elem_) + take == esz) from_stream(stage_);
+      std::size_t filled = static_cast<std::size_t>(in_elem_) + take;
+      if (filled == esz) {
+        from_stream(stage_);
+      } else if (p.kind == Kind::pair) {
+        // A message may end after a pair's value (one and a half pairs, as
+        // a {double, int, double} is): the value is an element of its own.
+        std::size_t value = predefined(p.pair_value).ext32_size;
+        if (static_cast<std::size_t>(in_elem_) < value && filled >= value)
+          from_external32(p.pair_value, stage_, native);
+      }
     }
     done += take;
     in_elem_ += static_cast<std::int64_t>(take);

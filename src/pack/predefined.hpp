@@ -60,6 +60,18 @@ constexpr int kNumPredefined = 53;  // indices 0..52 (IMPI_DT_LAST_PREDEFINED)
 const Predefined &predefined(int index);  // index in [0, kNumPredefined)
 std::span<const Predefined> predefined_table();
 
+// The bytes of data in one element: its native size, except for the pair
+// types, whose padding is not data (MPI_Type_size(MPI_DOUBLE_INT) is 12,
+// its extent 16). A pair is then two elements: the value and the int.
+inline std::int64_t data_bytes(const Predefined &p) {
+  return p.kind == Kind::pair
+             ? predefined(p.pair_value).size + static_cast<std::int64_t>(sizeof(int))
+             : p.size;
+}
+inline std::int64_t elements_in(const Predefined &p) {
+  return p.kind == Kind::pair ? 2 : 1;
+}
+
 // Predefined indices used by the engine (mirroring mpi.h).
 namespace dt {
 constexpr int null = 0, char_ = 1, signed_char = 2, unsigned_char = 3, byte = 4, wchar = 5,

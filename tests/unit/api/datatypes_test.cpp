@@ -20,8 +20,31 @@ TEST_CASE("predefined sizes, extents and names") {
   CHECK(MPI_Type_size(MPI_DOUBLE, &size) == MPI_SUCCESS);
   CHECK(size == 8);
   CHECK(MPI_Type_size(MPI_DOUBLE_INT, &size) == MPI_SUCCESS);
-  CHECK(size == 16);
+  CHECK(size == 12);  // the members' sizes; the extent is the C struct's (16)
   MPI_Aint lb = -1, ext = -1;
+  CHECK(MPI_Type_get_extent(MPI_DOUBLE_INT, &lb, &ext) == MPI_SUCCESS);
+  CHECK(ext == 16);
+  CHECK(MPI_Type_size(MPI_SHORT_INT, &size) == MPI_SUCCESS);
+  CHECK(size == 6);
+  CHECK(MPI_Type_size(MPI_LONG_INT, &size) == MPI_SUCCESS);
+  CHECK(size == 12);
+  CHECK(MPI_Type_size(MPI_LONG_DOUBLE_INT, &size) == MPI_SUCCESS);
+  CHECK(size == 20);
+  {
+    // Elements of a pair: the value and the int. 1.5 pairs' bytes: 3 elements.
+    MPI_Status st;
+    int n = -1;
+    REQUIRE(MPI_Status_set_elements(&st, MPI_DOUBLE_INT, 3) == MPI_SUCCESS);
+    CHECK(MPI_Get_count(&st, MPI_DOUBLE_INT, &n) == MPI_SUCCESS);
+    CHECK(n == MPI_UNDEFINED);
+    CHECK(MPI_Get_elements(&st, MPI_DOUBLE_INT, &n) == MPI_SUCCESS);
+    CHECK(n == 3);
+    CHECK(MPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS);
+    CHECK(n == 20);  // 12 + 8
+    REQUIRE(MPI_Status_set_elements(&st, MPI_DOUBLE_INT, 4) == MPI_SUCCESS);
+    CHECK(MPI_Get_count(&st, MPI_DOUBLE_INT, &n) == MPI_SUCCESS);
+    CHECK(n == 2);
+  }
   CHECK(MPI_Type_get_extent(MPI_SHORT, &lb, &ext) == MPI_SUCCESS);
   CHECK(lb == 0);
   CHECK(ext == 2);

@@ -54,8 +54,19 @@ std::vector<bool> covered(const TypePtr &t, std::int64_t count, std::size_t bufs
   std::vector<bool> m(bufsize, false);
   for (std::int64_t i = 0; i < count; ++i)
     for (const auto &s : t->segments()) {
-      std::int64_t len = s.count * predefined(s.basic).size;
-      for (std::int64_t b = 0; b < len; ++b) m[static_cast<size_t>(i * t->extent() + s.disp + b)] = true;
+      const Predefined &p = predefined(s.basic);
+      auto mark = [&](std::int64_t from, std::int64_t len) {
+        for (std::int64_t b = 0; b < len; ++b)
+          m[static_cast<size_t>(i * t->extent() + s.disp + from + b)] = true;
+      };
+      if (p.kind != Kind::pair) {
+        mark(0, s.count * p.size);
+        continue;
+      }
+      for (std::int64_t k = 0; k < s.count; ++k) {  // a pair's padding is not data
+        mark(k * p.size, predefined(p.pair_value).size);
+        mark(k * p.size + p.pair_int_offset, 4);
+      }
     }
   return m;
 }

@@ -31,9 +31,21 @@ TEST_CASE("predefined types: native sizes and the standard's external32 sizes") 
   for (int i = 1; i < kNumPredefined; ++i) {
     INFO(predefined(i).name);
     CHECK(predefined(i).size >= 1);
-    CHECK(P(i)->size() == predefined(i).size);
+    CHECK(P(i)->size() == data_bytes(predefined(i)));
     CHECK(P(i)->extent() == predefined(i).size);
   }
+  // A pair's size is its members' (MPI-3.1 4.1.5), its extent the C struct's.
+  CHECK(P(dt::double_int)->size() == 12);
+  CHECK(P(dt::double_int)->extent() == 16);
+  CHECK(P(dt::double_int)->true_extent() == 12);
+  CHECK(P(dt::double_int)->elements() == 2);
+  CHECK(P(dt::short_int)->size() == 6);
+  CHECK(P(dt::short_int)->extent() == 8);
+  CHECK(P(dt::long_int)->size() == 12);
+  CHECK(P(dt::long_double_int)->size() == 20);
+  CHECK(P(dt::long_double_int)->extent() == 32);
+  CHECK(P(dt::two_int)->size() == 8);
+  CHECK(P(dt::two_int)->is_contiguous());
 }
 
 TEST_CASE("a struct is padded to its strictest alignment (MPI 4.1.6)") {
