@@ -157,7 +157,8 @@ typedef struct MPI_Status {
 #define MPI_CXX_FLOAT_COMPLEX IMPI_DT_(40)
 #define MPI_CXX_DOUBLE_COMPLEX IMPI_DT_(41)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX IMPI_DT_(42)
-/* Fortran types, for MPI_Type_f2c interoperability of numbering only. */
+/* Fortran types, usable from C with gfortran's default sizes (INTEGER,
+ * LOGICAL, REAL 4 bytes; DOUBLE PRECISION 8). */
 #define MPI_CHARACTER IMPI_DT_(43)
 #define MPI_LOGICAL IMPI_DT_(44)
 #define MPI_INTEGER IMPI_DT_(45)
@@ -168,7 +169,22 @@ typedef struct MPI_Status {
 #define MPI_2REAL IMPI_DT_(50)
 #define MPI_2DOUBLE_PRECISION IMPI_DT_(51)
 #define MPI_2INTEGER IMPI_DT_(52)
-#define IMPI_DT_LAST_PREDEFINED 52
+#define MPI_INTEGER1 IMPI_DT_(53)
+#define MPI_INTEGER2 IMPI_DT_(54)
+#define MPI_INTEGER4 IMPI_DT_(55)
+#define MPI_INTEGER8 IMPI_DT_(56)
+#define MPI_REAL4 IMPI_DT_(57)
+#define MPI_REAL8 IMPI_DT_(58)
+#define MPI_COMPLEX8 IMPI_DT_(59)
+#define MPI_COMPLEX16 IMPI_DT_(60)
+#define IMPI_DT_LAST_PREDEFINED 60
+/* Optional types gfortran has no default kind for here (MPI-3.1 3.2.2):
+ * MPI_DATATYPE_NULL, as Open MPI defines those its compiler lacks. */
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
 
 /* Predefined reduction operators. */
 #define IMPI_OP_(i) IMPI_HANDLE_(MPI_Op, IMPI_KIND_OP, i)

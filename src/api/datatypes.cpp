@@ -21,12 +21,11 @@ using impi::pack::TypePtr;
 namespace {
 
 // The data bytes of element `e` of a segment of predefined type `basic`
-// (a pair's elements alternate: the value, then the int).
+// (a pair's elements alternate: the value, then the index).
 std::int64_t element_bytes(int basic, std::int64_t e) {
   const auto &p = impi::pack::predefined(basic);
   if (p.kind != impi::pack::Kind::pair) return p.size;
-  return e % 2 == 0 ? impi::pack::predefined(p.pair_value).size
-                    : static_cast<std::int64_t>(sizeof(int));
+  return impi::pack::predefined(e % 2 == 0 ? p.pair_value : p.pair_index).size;
 }
 
 // Reports MPI_ERR_TYPE for `fn` unless `h` names a live datatype.
@@ -408,6 +407,74 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) {
       return MPI_SUCCESS;
     }
   return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("no type of this class has {} bytes", size));
+}
+
+// ---- Fortran 90 parameterized types (MPI-3.1 17.1.9): the smallest sized
+// type with the requested decimal precision p and exponent range r
+// (MPI_UNDEFINED: any), by gfortran's kinds. These are the sized
+// predefined handles themselves.
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
+  const char *fn = "MPI_Type_create_f90_integer";
+  if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
+  namespace dt = impi::pack::dt;
+  static const std::pair<int, int> kinds[] = {
+      {2, dt::integer1}, {4, dt::integer2}, {9, dt::integer4}, {18, dt::integer8}};
+  for (auto [range, index] : kinds)
+    if (r == MPI_UNDEFINED || r <= range) {
+      *newtype = impi::api::predefined_handle(index);
+      return MPI_SUCCESS;
+    }
+  return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                fmt::format("no integer kind has a range of {} digits", r));
+}
+
+namespace {
+// REAL4 holds 6 digits and exponents to 37, REAL8 15 and 307.
+int f90_real_kind(int p, int r, int single, int dbl, const char *fn, MPI_Datatype *newtype) {
+  if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
+  if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "p and r cannot both be MPI_UNDEFINED");
+  auto fits = [&](int maxp, int maxr) {
+    return (p == MPI_UNDEFINED || p <= maxp) && (r == MPI_UNDEFINED || r <= maxr);
+  };
+  if (fits(6, 37))
+    *newtype = impi::api::predefined_handle(single);
+  else if (fits(15, 307))
+    *newtype = impi::api::predefined_handle(dbl);
+  else
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                  fmt::format("no real kind has precision {} and range {}", p, r));
+  return MPI_SUCCESS;
+}
+}  // namespace
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
+  return f90_real_kind(p, r, impi::pack::dt::real4, impi::pack::dt::real8,
+                       "MPI_Type_create_f90_real", newtype);
+}
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
+  return f90_real_kind(p, r, impi::pack::dt::complex8, impi::pack::dt::complex16,
+                       "MPI_Type_create_f90_complex", newtype);
+}
+
+// ---- Fortran statuses: MPI_F_STATUS_SIZE integers, MPI_Status's own layout.
+static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
+  if (!c_status || !f_status)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_c2f",
+                  "a status is NULL or MPI_STATUS_IGNORE");
+  std::memcpy(f_status, c_status, sizeof(MPI_Status));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
+  if (!c_status || !f_status)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_f2c",
+                  "a status is NULL or MPI_F_STATUS_IGNORE");
+  std::memcpy(c_status, f_status, sizeof(MPI_Status));
+  return MPI_SUCCESS;
 }
 
 // ---- packing (native representation)

@@ -37,8 +37,7 @@ MPI_Datatype predefined_handle(int index) {
 const pack::TypePtr *lookup_predefined_type(MPI_Datatype h) {
   if (handle_kind(h) != IMPI_KIND_DATATYPE) return nullptr;
   std::uint32_t idx = handle_index(h);
-  if (idx < 1 || idx >= pack::kNumPredefined || pack::predefined(static_cast<int>(idx)).kind == pack::Kind::fortran)
-    return nullptr;
+  if (idx < 1 || idx >= pack::kNumPredefined) return nullptr;
   return &pack::Datatype::predefined(static_cast<int>(idx));
 }
 
@@ -46,7 +45,6 @@ std::optional<TypeRef> lookup_type(MPI_Datatype h) {
   if (handle_kind(h) != IMPI_KIND_DATATYPE) return std::nullopt;
   std::uint32_t idx = handle_index(h);
   if (idx >= 1 && idx < pack::kNumPredefined) {
-    if (pack::predefined(static_cast<int>(idx)).kind == pack::Kind::fortran) return std::nullopt;
     return TypeRef{pack::Datatype::predefined(static_cast<int>(idx)), true};
   }
   std::lock_guard<std::mutex> lk(g_mu);

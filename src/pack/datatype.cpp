@@ -32,7 +32,7 @@ const TypePtr &Datatype::predefined(int index) {
       d->size_ = data_bytes(p);
       d->ub_ = p.size;
       d->align_ = p.align;
-      if (i != 0 && p.kind != Kind::fortran) d->segments_.push_back({0, 1, i});
+      if (i != 0) d->segments_.push_back({0, 1, i});
       d->finish();
       t[static_cast<size_t>(i)] = d;
     }
@@ -54,9 +54,9 @@ void Datatype::finish() {
   for (const auto &s : segments_) {
     const Predefined &p = pack::predefined(s.basic);
     std::int64_t stride = p.size, data = data_bytes(p);
-    // Data ends `data` bytes into the last element, except in a pair (its int).
+    // Data ends `data` bytes into the last element, except in a pair (its index).
     std::int64_t tail =
-        p.kind == Kind::pair ? p.pair_int_offset + static_cast<std::int64_t>(sizeof(int)) : data;
+        p.kind == Kind::pair ? p.pair_int_offset + pack::predefined(p.pair_index).size : data;
     std::int64_t end = s.disp + (s.count - 1) * stride + tail;
     true_lb_ = &s == &segments_.front() ? s.disp : std::min(true_lb_, s.disp);
     true_ub_ = &s == &segments_.front() ? end : std::max(true_ub_, end);
@@ -65,9 +65,9 @@ void Datatype::finish() {
       add_run(s.disp, s.count * stride);
       continue;
     }
-    for (std::int64_t k = 0; k < s.count; ++k) {  // value, int; not the padding
+    for (std::int64_t k = 0; k < s.count; ++k) {  // value, index; not the padding
       add_run(s.disp + k * stride, pack::predefined(p.pair_value).size);
-      add_run(s.disp + k * stride + p.pair_int_offset, static_cast<std::int64_t>(sizeof(int)));
+      add_run(s.disp + k * stride + p.pair_int_offset, pack::predefined(p.pair_index).size);
     }
   }
   contiguous_ = size_ == 0 || (runs_.size() == 1 && runs_[0].disp == lb_ && extent() == size_);

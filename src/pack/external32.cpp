@@ -99,7 +99,7 @@ void to_external32(int basic, const std::byte *native, std::byte *ext) {
     case Kind::pair: {
       const Predefined &v = predefined(p.pair_value);
       to_external32(p.pair_value, native, ext);
-      int_to_be(native + p.pair_int_offset, sizeof(int), ext + v.ext32_size, 4, true);
+      to_external32(p.pair_index, native + p.pair_int_offset, ext + v.ext32_size);
       break;
     }
     case Kind::sint: int_to_be(native, p.size, ext, p.ext32_size, true); break;
@@ -122,7 +122,7 @@ void from_external32(int basic, const std::byte *ext, std::byte *native) {
     case Kind::pair: {
       const Predefined &v = predefined(p.pair_value);
       from_external32(p.pair_value, ext, native);
-      be_to_int(ext + v.ext32_size, 4, native + p.pair_int_offset, sizeof(int), true);
+      from_external32(p.pair_index, ext + v.ext32_size, native + p.pair_int_offset);
       break;
     }
     case Kind::sint: be_to_int(ext, p.ext32_size, native, p.size, true); break;

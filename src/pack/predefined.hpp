@@ -24,8 +24,7 @@ enum class Kind : std::uint8_t {
   packed,     // MPI_PACKED
   real,       // IEEE binary32/64 or x87 80-bit long double
   complex,    // two reals
-  pair,       // {value, int} for MINLOC/MAXLOC
-  fortran,    // Fortran types (numbering only; not supported for data yet)
+  pair,       // {value, index} for MINLOC/MAXLOC
 };
 
 // Reduction-operator classes of MPI-3.1 5.9.2.
@@ -50,23 +49,24 @@ struct Predefined {
   std::uint16_t align;         // native alignment
   std::uint16_t ext32_size;    // external32 bytes (0: no external32 form)
   // For pair types: the value part's predefined index, and the offset of
-  // the int part natively (the pair is {value; int} with padding).
+  // the index part natively (the pair is {value; index} with padding);
+  // the index is an int (C's pairs) or of the value's type (MPI_2REAL...).
   std::uint8_t pair_value = 0;
   std::uint16_t pair_int_offset = 0;
+  std::uint8_t pair_index = 8;  // dt::int_
 };
 
-constexpr int kNumPredefined = 53;  // indices 0..52 (IMPI_DT_LAST_PREDEFINED)
+constexpr int kNumPredefined = 61;  // indices 0..60 (IMPI_DT_LAST_PREDEFINED)
 
 const Predefined &predefined(int index);  // index in [0, kNumPredefined)
 std::span<const Predefined> predefined_table();
 
 // The bytes of data in one element: its native size, except for the pair
 // types, whose padding is not data (MPI_Type_size(MPI_DOUBLE_INT) is 12,
-// its extent 16). A pair is then two elements: the value and the int.
+// its extent 16). A pair is then two elements: the value and the index.
 inline std::int64_t data_bytes(const Predefined &p) {
-  return p.kind == Kind::pair
-             ? predefined(p.pair_value).size + static_cast<std::int64_t>(sizeof(int))
-             : p.size;
+  return p.kind == Kind::pair ? predefined(p.pair_value).size + predefined(p.pair_index).size
+                              : p.size;
 }
 inline std::int64_t elements_in(const Predefined &p) {
   return p.kind == Kind::pair ? 2 : 1;
@@ -78,11 +78,15 @@ constexpr int null = 0, char_ = 1, signed_char = 2, unsigned_char = 3, byte = 4,
               short_ = 6, unsigned_short = 7, int_ = 8, unsigned_ = 9, long_ = 10,
               unsigned_long = 11, long_long = 12, unsigned_long_long = 13, float_ = 14,
               double_ = 15, long_double = 16, c_bool = 17, int8 = 18, int16 = 19, int32 = 20,
-              int64 = 21, uint8 = 22, uint16 = 23, uint32 = 24, uint64 = 25,
-              c_float_complex = 26, c_double_complex = 27, c_long_double_complex = 28, aint = 29,
-              offset = 30, count = 31, packed = 32, float_int = 33, double_int = 34,
-              long_int = 35, two_int = 36, short_int = 37, long_double_int = 38, cxx_bool = 39,
-              cxx_float_complex = 40, cxx_double_complex = 41, cxx_long_double_complex = 42;
+              int64 = 21, uint8 = 22, uint16 = 23, uint32 = 24, uint64 = 25, c_float_complex = 26,
+              c_double_complex = 27, c_long_double_complex = 28, aint = 29, offset = 30, count = 31,
+              packed = 32, float_int = 33, double_int = 34, long_int = 35, two_int = 36,
+              short_int = 37, long_double_int = 38, cxx_bool = 39, cxx_float_complex = 40,
+              cxx_double_complex = 41, cxx_long_double_complex = 42, character = 43, logical = 44,
+              integer = 45, real = 46, double_precision = 47, complex = 48, double_complex = 49,
+              two_real = 50, two_double_precision = 51, two_integer = 52, integer1 = 53,
+              integer2 = 54, integer4 = 55, integer8 = 56, real4 = 57, real8 = 58, complex8 = 59,
+              complex16 = 60;
 }  // namespace dt
 
 }  // namespace impi::pack

@@ -120,13 +120,13 @@ void logical(Op op, const bool *in, bool *io, std::int64_t n) {
   }
 }
 
-// MINLOC/MAXLOC on {value, int} pairs: ties keep the smaller index.
-template <typename V>
+// MINLOC/MAXLOC on {value, index} pairs: ties keep the smaller index.
+template <typename V, typename I = int>
 void loc(Op op, const std::byte *in, std::byte *io, std::int64_t n, std::size_t stride,
          std::size_t int_off) {
   for (std::int64_t i = 0; i < n; ++i, in += stride, io += stride) {
     V a, b;
-    int ai, bi;
+    I ai, bi;
     std::memcpy(&a, in, sizeof a);
     std::memcpy(&b, io, sizeof b);
     std::memcpy(&ai, in + int_off, sizeof ai);
@@ -135,6 +135,26 @@ void loc(Op op, const std::byte *in, std::byte *io, std::int64_t n, std::size_t 
     if (take) {
       std::memcpy(io, &a, sizeof a);
       std::memcpy(io + int_off, &ai, sizeof ai);
+    }
+  }
+}
+
+// Fortran LOGICAL: an integer, zero false; results are 1 or 0.
+void fortran_logical(Op op, const std::int32_t *in, std::int32_t *io, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    bool a = in[i] != 0, b = io[i] != 0;
+    switch (op) {
+      case Op::land:
+        io[i] = a && b;
+        break;
+      case Op::lor:
+        io[i] = a || b;
+        break;
+      case Op::lxor:
+        io[i] = a != b;
+        break;
+      default:
+        break;
     }
   }
 }
@@ -149,23 +169,50 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
   switch (basic) {
     case dt::char_:
       return typed<char>(op, in, io, n);
-    case dt::signed_char: case dt::int8: return typed<std::int8_t>(op, in, io, n);
+    case dt::signed_char:
+    case dt::int8:
+    case dt::integer1:
+      return typed<std::int8_t>(op, in, io, n);
     case dt::unsigned_char: case dt::uint8: case dt::byte: return typed<std::uint8_t>(op, in, io, n);
-    case dt::short_: case dt::int16: return typed<std::int16_t>(op, in, io, n);
+    case dt::short_:
+    case dt::int16:
+    case dt::integer2:
+      return typed<std::int16_t>(op, in, io, n);
     case dt::unsigned_short: case dt::uint16: return typed<std::uint16_t>(op, in, io, n);
-    case dt::int_: case dt::int32: return typed<std::int32_t>(op, in, io, n);
+    case dt::int_:
+    case dt::int32:
+    case dt::integer:
+    case dt::integer4:
+      return typed<std::int32_t>(op, in, io, n);
     case dt::unsigned_: case dt::uint32: return typed<std::uint32_t>(op, in, io, n);
     case dt::long_: return typed<long>(op, in, io, n);
     case dt::unsigned_long: return typed<unsigned long>(op, in, io, n);
-    case dt::long_long: case dt::int64: case dt::offset: case dt::count:
+    case dt::long_long:
+    case dt::int64:
+    case dt::offset:
+    case dt::count:
+    case dt::integer8:
       return typed<std::int64_t>(op, in, io, n);
     case dt::unsigned_long_long: case dt::uint64: return typed<std::uint64_t>(op, in, io, n);
     case dt::aint: return typed<std::ptrdiff_t>(op, in, io, n);
-    case dt::float_: return typed<float>(op, in, io, n);
-    case dt::double_: return typed<double>(op, in, io, n);
+    case dt::float_:
+    case dt::real:
+    case dt::real4:
+      return typed<float>(op, in, io, n);
+    case dt::double_:
+    case dt::double_precision:
+    case dt::real8:
+      return typed<double>(op, in, io, n);
     case dt::long_double: return typed<long double>(op, in, io, n);
-    case dt::c_float_complex: case dt::cxx_float_complex: return typed<std::complex<float>>(op, in, io, n);
-    case dt::c_double_complex: case dt::cxx_double_complex:
+    case dt::c_float_complex:
+    case dt::cxx_float_complex:
+    case dt::complex:
+    case dt::complex8:
+      return typed<std::complex<float>>(op, in, io, n);
+    case dt::c_double_complex:
+    case dt::cxx_double_complex:
+    case dt::double_complex:
+    case dt::complex16:
       return typed<std::complex<double>>(op, in, io, n);
     case dt::c_long_double_complex: case dt::cxx_long_double_complex:
       return typed<std::complex<long double>>(op, in, io, n);
@@ -177,6 +224,15 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::two_int: return loc<int>(op, in, io, n, p.size, p.pair_int_offset);
     case dt::short_int: return loc<short>(op, in, io, n, p.size, p.pair_int_offset);
     case dt::long_double_int: return loc<long double>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::two_real:
+      return loc<float, float>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::two_double_precision:
+      return loc<double, double>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::two_integer:
+      return loc<std::int32_t, std::int32_t>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::logical:
+      return fortran_logical(op, reinterpret_cast<const std::int32_t *>(in),
+                             reinterpret_cast<std::int32_t *>(io), n);
     default: return;  // check_op rejected everything else
   }
 }

@@ -228,6 +228,34 @@ TEST_CASE("native order (IMPI_NATIVE_ORDER_CLIENTS): same-size elements as their
   }
 }
 
-TEST_CASE("types without an external32 form are refused") {
-  CHECK_FALSE(external32_size(Datatype::predefined(45), 1).ok());  // MPI_INTEGER (Fortran)
+TEST_CASE("external32 golden bytes of the Fortran types (gfortran's default kinds)") {
+  golden<char>(dt::character, 'z', "7a");
+  golden<std::int32_t>(dt::logical, 1, "00000001");
+  golden<std::int32_t>(dt::integer, -2, "fffffffe");
+  golden<std::int8_t>(dt::integer1, -2, "fe");
+  golden<std::int16_t>(dt::integer2, 258, "0102");
+  golden<std::int64_t>(dt::integer8, -2, "fffffffffffffffe");
+  golden<float>(dt::real, 1.0f, "3f800000");
+  golden<double>(dt::double_precision, -2.5, "c004000000000000");
+  golden<float>(dt::real4, 2.0f, "40000000");
+  golden<double>(dt::real8, 1.0, "3ff0000000000000");
+  golden<std::complex<float>>(dt::complex, {1.0f, 2.0f}, "3f800000 40000000");
+  golden<std::complex<double>>(dt::complex16, {1.0, -2.5}, "3ff0000000000000 c004000000000000");
+  // Fortran's pairs: the index has the value's type, no padding.
+  struct TwoReal {
+    float v, i;
+  };
+  golden<TwoReal>(dt::two_real, {1.0f, 3.0f}, "3f800000 40400000");
+  struct TwoDouble {
+    double v, i;
+  };
+  golden<TwoDouble>(dt::two_double_precision, {-2.5, 1.0}, "c004000000000000 3ff0000000000000");
+  struct TwoInteger {
+    std::int32_t v, i;
+  };
+  golden<TwoInteger>(dt::two_integer, {-2, 7}, "fffffffe 00000007");
+}
+
+TEST_CASE("MPI_DATATYPE_NULL has no external32 form") {
+  CHECK_FALSE(external32_size(Datatype::predefined(dt::null), 1).ok());
 }

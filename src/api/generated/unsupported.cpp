@@ -549,16 +549,6 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
   (void)request;
   return impi::api::unsupported("MPI_Rput", MPI_COMM_NULL);
 }
-int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) {
-  (void)c_status;
-  (void)f_status;
-  return impi::api::unsupported("MPI_Status_c2f", MPI_COMM_NULL);
-}
-int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
-  (void)f_status;
-  (void)c_status;
-  return impi::api::unsupported("MPI_Status_f2c", MPI_COMM_NULL);
-}
 int PMPI_T_category_changed(int *stamp) {
   (void)stamp;
   return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
@@ -746,23 +736,6 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
   (void)handle;
   (void)buf;
   return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
-}
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
-  (void)p;
-  (void)r;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_f90_complex", MPI_COMM_NULL);
-}
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
-  (void)r;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_f90_integer", MPI_COMM_NULL);
-}
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
-  (void)p;
-  (void)r;
-  (void)newtype;
-  return impi::api::unsupported("MPI_Type_create_f90_real", MPI_COMM_NULL);
 }
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) {
   (void)size;
@@ -1042,8 +1015,6 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget")));
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rget_accumulate")));
 int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Rput")));
-int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status) __attribute__((weak, alias("PMPI_Status_c2f")));
-int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) __attribute__((weak, alias("PMPI_Status_f2c")));
 int MPI_T_category_changed(int *stamp) __attribute__((weak, alias("PMPI_T_category_changed")));
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]) __attribute__((weak, alias("PMPI_T_category_get_categories")));
 int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) __attribute__((weak, alias("PMPI_T_category_get_cvars")));
@@ -1075,9 +1046,6 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) __attribute__((weak, al
 int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_start")));
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) __attribute__((weak, alias("PMPI_T_pvar_stop")));
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) __attribute__((weak, alias("PMPI_T_pvar_write")));
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_complex")));
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_integer")));
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) __attribute__((weak, alias("PMPI_Type_create_f90_real")));
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate")));
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) __attribute__((weak, alias("PMPI_Win_allocate_shared")));
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) __attribute__((weak, alias("PMPI_Win_attach")));

@@ -65,7 +65,7 @@ std::vector<bool> covered(const TypePtr &t, std::int64_t count, std::size_t bufs
       }
       for (std::int64_t k = 0; k < s.count; ++k) {  // a pair's padding is not data
         mark(k * p.size, predefined(p.pair_value).size);
-        mark(k * p.size + p.pair_int_offset, 4);
+        mark(k * p.size + p.pair_int_offset, predefined(p.pair_index).size);
       }
     }
   return m;

@@ -21,14 +21,20 @@ const std::set<int> kCInt = {dt::int_, dt::long_, dt::short_, dt::unsigned_short
                              dt::unsigned_long, dt::long_long, dt::unsigned_long_long,
                              dt::signed_char, dt::unsigned_char, dt::int8, dt::int16, dt::int32,
                              dt::int64, dt::uint8, dt::uint16, dt::uint32, dt::uint64};
+const std::set<int> kFInt = {dt::integer, dt::integer1, dt::integer2, dt::integer4, dt::integer8};
 const std::set<int> kMulti = {dt::aint, dt::offset, dt::count};
-const std::set<int> kFloat = {dt::float_, dt::double_, dt::long_double};
-const std::set<int> kLogical = {dt::c_bool, dt::cxx_bool};
-const std::set<int> kComplex = {dt::c_float_complex, dt::c_double_complex, dt::c_long_double_complex,
-                                dt::cxx_float_complex, dt::cxx_double_complex,
-                                dt::cxx_long_double_complex};
-const std::set<int> kPairs = {dt::float_int, dt::double_int, dt::long_int, dt::two_int,
-                              dt::short_int, dt::long_double_int};
+const std::set<int> kFloat = {dt::float_,           dt::double_, dt::long_double, dt::real,
+                              dt::double_precision, dt::real4,   dt::real8};
+const std::set<int> kLogical = {dt::c_bool, dt::cxx_bool, dt::logical};
+const std::set<int> kComplex = {
+    dt::c_float_complex,   dt::c_double_complex,   dt::c_long_double_complex,
+    dt::cxx_float_complex, dt::cxx_double_complex, dt::cxx_long_double_complex,
+    dt::complex,           dt::double_complex,     dt::complex8,
+    dt::complex16};
+const std::set<int> kPairs = {
+    dt::float_int,  dt::double_int,      dt::long_int, dt::two_int,
+    dt::short_int,  dt::long_double_int, dt::two_real, dt::two_double_precision,
+    dt::two_integer};
 
 bool in(const std::set<int> &s, int b) { return s.count(b) > 0; }
 
@@ -39,10 +45,17 @@ bool expected_allowed(Op op, int b) {
   if (b == dt::char_) b = dt::signed_char;
   if ((op == Op::land || op == Op::lor || op == Op::lxor) && in(kMulti, b)) return true;
   switch (op) {
-    case Op::max: case Op::min: return in(kCInt, b) || in(kFloat, b) || in(kMulti, b);
-    case Op::sum: case Op::prod: return in(kCInt, b) || in(kFloat, b) || in(kComplex, b) || in(kMulti, b);
+    case Op::max:
+    case Op::min:
+      return in(kCInt, b) || in(kFInt, b) || in(kFloat, b) || in(kMulti, b);
+    case Op::sum:
+    case Op::prod:
+      return in(kCInt, b) || in(kFInt, b) || in(kFloat, b) || in(kComplex, b) || in(kMulti, b);
     case Op::land: case Op::lor: case Op::lxor: return in(kCInt, b) || in(kLogical, b);
-    case Op::band: case Op::bor: case Op::bxor: return in(kCInt, b) || b == dt::byte || in(kMulti, b);
+    case Op::band:
+    case Op::bor:
+    case Op::bxor:
+      return in(kCInt, b) || in(kFInt, b) || b == dt::byte || in(kMulti, b);
     case Op::minloc: case Op::maxloc: return in(kPairs, b);
     default: return false;
   }
@@ -81,12 +94,12 @@ void check_complex(Op op, int b) {
   CHECK(io[0] == (op == Op::sum ? T(4, 1) : T(5, 5)));
 }
 
-template <typename V>
+template <typename V, typename I = int>
 void check_loc(Op op, int b) {
   INFO(predefined(b).name << " " << op_name(op));
   struct Pair {
     V v;
-    int i;
+    I i;
   };
   Pair a[3] = {{V(1), 0}, {V(9), 4}, {V(5), 1}}, io[3] = {{V(2), 1}, {V(9), 2}, {V(5), 3}};
   reduce(op, P(b), 3, a, io);
@@ -101,7 +114,44 @@ void check_loc(Op op, int b) {
 
 void check(Op op, int b) {
   switch (b) {
-    case dt::signed_char: case dt::int8: return check_values<std::int8_t>(op, b);
+    case dt::signed_char:
+    case dt::int8:
+    case dt::integer1:
+      return check_values<std::int8_t>(op, b);
+    case dt::integer2:
+      return check_values<std::int16_t>(op, b);
+    case dt::integer:
+    case dt::integer4:
+      return check_values<std::int32_t>(op, b);
+    case dt::integer8:
+      return check_values<long long>(op, b);
+    case dt::real:
+    case dt::real4:
+      return check_values<float>(op, b);
+    case dt::double_precision:
+    case dt::real8:
+      return check_values<double>(op, b);
+    case dt::complex:
+    case dt::complex8:
+      return check_complex<std::complex<float>>(op, b);
+    case dt::double_complex:
+    case dt::complex16:
+      return check_complex<std::complex<double>>(op, b);
+    case dt::two_real:
+      return check_loc<float, float>(op, b);
+    case dt::two_double_precision:
+      return check_loc<double, double>(op, b);
+    case dt::two_integer:
+      return check_loc<int, int>(op, b);
+    case dt::logical: {  // Fortran: any nonzero is true; results are 1 or 0
+      std::int32_t a[4] = {7, 1, 0, 0}, io[4] = {-1, 0, 2, 0};
+      reduce(op, P(b), 4, a, io);
+      for (int k = 0; k < 4; ++k) {
+        bool x = k < 2, y = k % 2 == 0;
+        CHECK(io[k] == (op == Op::land ? (x && y) : op == Op::lor ? (x || y) : (x != y)));
+      }
+      return;
+    }
     case dt::char_:
       return check_values<char>(op, b);
     case dt::unsigned_char: case dt::uint8: case dt::byte: return check_values<std::uint8_t>(op, b);
@@ -148,7 +198,6 @@ void check(Op op, int b) {
 TEST_CASE("the operator/type table is the standard's plus what both peers accept") {
   for (Op op : kAll)
     for (int b = 1; b < kNumPredefined; ++b) {
-      if (predefined(b).kind == Kind::fortran) continue;
       INFO(op_name(op) << " on " << predefined(b).name);
       CHECK(op_allowed(op, b) == expected_allowed(op, b));
       CHECK(check_op(op, P(b)).ok() == expected_allowed(op, b));
@@ -159,7 +208,7 @@ TEST_CASE("every operator computes the right values on every allowed type") {
   int checked = 0;
   for (Op op : kAll)
     for (int b = 1; b < kNumPredefined; ++b)
-      if (predefined(b).kind != Kind::fortran && op_allowed(op, b)) {
+      if (op_allowed(op, b)) {
         check(op, b);
         ++checked;
       }
