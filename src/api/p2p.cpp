@@ -52,10 +52,21 @@ struct Persistent {
   int peer, tag;
   MPI_Comm comm;
 };
+// A generalized request's callbacks (MPI-3.1 12.2). `user_freed`: the
+// program freed the handle before MPI_Grequest_complete, which then
+// releases it.
+struct Grequest {
+  MPI_Grequest_query_function *query;
+  MPI_Grequest_free_function *free;
+  MPI_Grequest_cancel_function *cancel;
+  void *extra;
+  bool user_freed = false;
+};
 struct Entry {
   RequestPtr active;                  // null: inactive persistent request
   std::optional<Persistent> persistent;
   bool in_use = false;
+  std::shared_ptr<Grequest> greq;
 };
 // A deque: entries stay where they are while others are added (a thread
 // holds an Entry* of its own request while another creates one).
@@ -71,7 +82,7 @@ impi::core::Request g_sent_at_once = [] {
 }();
 std::deque<Entry> g_requests = [] {
   std::deque<Entry> d(2);
-  d[kSentAtOnce] = Entry{RequestPtr(RequestPtr(), &g_sent_at_once), std::nullopt, true};
+  d[kSentAtOnce] = Entry{RequestPtr(RequestPtr(), &g_sent_at_once), std::nullopt, true, nullptr};
   return d;
 }();
 std::vector<std::uint32_t> g_free_requests;
@@ -86,7 +97,7 @@ MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt
     i = static_cast<std::uint32_t>(g_requests.size());
     g_requests.emplace_back();
   }
-  g_requests[i] = Entry{std::move(r), std::move(p), true};
+  g_requests[i] = Entry{std::move(r), std::move(p), true, nullptr};
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }
 
@@ -147,7 +158,9 @@ MPI_Request new_completed_request() {
 
 namespace {
 
-void set_status(MPI_Status *st, const impi::core::Request &r, int err) {
+// MPI_ERROR is written only by the calls that return several statuses
+// (MPI-3.1 3.2.5): a single completion leaves what the program put there.
+void set_status(MPI_Status *st, const impi::core::Request &r, int err, bool multiple = false) {
   if (st == MPI_STATUS_IGNORE) return;
   st->impi_cancelled = r.cancelled;
   if (r.kind == impi::core::Request::Kind::recv) {
@@ -157,7 +170,7 @@ void set_status(MPI_Status *st, const impi::core::Request &r, int err) {
   } else {
     st->impi_count = 0;
   }
-  st->MPI_ERROR = err;
+  if (multiple) st->MPI_ERROR = err;
 }
 
 int request_error(const impi::core::Request &r) {
@@ -166,6 +179,35 @@ int request_error(const impi::core::Request &r) {
     case impi::core::kTransportError: return MPI_ERR_OTHER;
     default: return MPI_SUCCESS;
   }
+}
+
+// Completes handle `h` (its operation is done): fills `st`, then frees or
+// deactivates the handle. A generalized request's status comes from its
+// query callback, and its free callback runs (MPI-3.1 12.2); their error
+// codes are the call's.
+int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
+  Entry *e = find_entry(*h);
+  std::shared_ptr<Grequest> g = e ? e->greq : nullptr;
+  RequestPtr r = e ? e->active : RequestPtr();
+  if (!g) {
+    int err = r ? request_error(*r) : MPI_SUCCESS;
+    if (r) set_status(st, *r, err, multiple);
+    release_request(h);
+    return err;
+  }
+  MPI_Status tmp{};
+  MPI_Status *q = st == MPI_STATUS_IGNORE ? &tmp : st;
+  int kept = q->MPI_ERROR;
+  q->impi_cancelled = 0;
+  q->impi_count = 0;
+  int err = g->query(g->extra, q);
+  if (!multiple)
+    q->MPI_ERROR = kept;
+  else
+    q->MPI_ERROR = err;
+  release_request(h);
+  if (int ferr = g->free(g->extra); err == MPI_SUCCESS) err = ferr;
+  return err;
 }
 
 struct Target {
@@ -352,7 +394,6 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
     if (status != MPI_STATUS_IGNORE) {
       status->MPI_SOURCE = MPI_ANY_SOURCE;
       status->MPI_TAG = MPI_ANY_TAG;
-      status->MPI_ERROR = MPI_SUCCESS;
       status->impi_count = 0;
       status->impi_cancelled = 0;
     }
@@ -360,12 +401,12 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
   }
   RequestPtr *slot = find_request(*request);
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "not a valid request");
-  const RequestPtr &r = *slot;  // valid until released
-  wait_done(r);
-  int err = request_error(*r);
-  set_status(status, *r, err);
-  release_request(request);
-  return err == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_NULL, err, "MPI_Wait", "message truncated");
+  wait_done(*slot);
+  int err = finish(request, status, false);
+  return err == MPI_SUCCESS
+             ? MPI_SUCCESS
+             : report(MPI_COMM_NULL, err, "MPI_Wait",
+                      err == MPI_ERR_TRUNCATE ? "message truncated" : "the request failed");
 }
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
@@ -400,12 +441,9 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
-    const RequestPtr &r = e->active;  // valid until released
-    wait_done(r);
-    int err = request_error(*r);
-    set_status(st, *r, err);
+    wait_done(e->active);
+    int err = finish(&array_of_requests[i], st, true);
     failed = failed || err != MPI_SUCCESS;
-    release_request(&array_of_requests[i]);
   }
   return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses") : MPI_SUCCESS;
 }
@@ -464,6 +502,17 @@ int PMPI_Request_free(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_free", "not a valid request");
   // An active operation still completes; the engine keeps its own reference.
   std::uint32_t i = impi::api::handle_index(*request);
+  if (auto g = find_entry(*request)->greq) {
+    // A generalized request: freed now if complete, else by MPI_Grequest_complete.
+    RequestPtr r = find_entry(*request)->active;
+    if (!r->done) {
+      g->user_freed = true;
+      *request = MPI_REQUEST_NULL;
+      return MPI_SUCCESS;
+    }
+    release_request(request);
+    return g->free(g->extra);
+  }
   if (i != kSentAtOnce) {
     TableLock lk;
     g_requests[i] = Entry{};
@@ -485,7 +534,15 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
   auto &p = impi::core::Runtime::instance().p2p();
   if (!p.completed(**slot)) p.progress();
   *flag = p.completed(**slot);
-  if (*flag) set_status(status, **slot, request_error(**slot));
+  if (!*flag) return MPI_SUCCESS;
+  if (auto g = find_entry(request)->greq) {  // the query callback's status; the request stays
+    MPI_Status tmp{};
+    MPI_Status *q = status == MPI_STATUS_IGNORE ? &tmp : status;
+    int kept = q->MPI_ERROR, err = g->query(g->extra, q);
+    q->MPI_ERROR = kept;
+    return err;
+  }
+  set_status(status, **slot, request_error(**slot));
   return MPI_SUCCESS;
 }
 
@@ -535,7 +592,6 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     if (status != MPI_STATUS_IGNORE) {
       status->MPI_SOURCE = MPI_PROC_NULL;
       status->MPI_TAG = MPI_ANY_TAG;
-      status->MPI_ERROR = MPI_SUCCESS;
       status->impi_count = 0;
     }
     return MPI_SUCCESS;
@@ -547,7 +603,6 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
   if (m && status != MPI_STATUS_IGNORE) {
     status->MPI_SOURCE = m->source;
     status->MPI_TAG = m->tag;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->impi_count = m->bytes;
     status->impi_cancelled = 0;
   }
@@ -667,13 +722,9 @@ int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatyp
   return MPI_SUCCESS;
 }
 
-// One status for MPI_Waitsome/Testsome/Testany results.
-int complete_at(MPI_Request array[], int i, MPI_Status *st) {
-  RequestPtr r = *find_request(array[i]);
-  int err = request_error(*r);
-  set_status(st, *r, err);
-  release_request(&array[i]);
-  return err;
+// One status for MPI_Waitsome/Testsome (`multiple`) and Testany results.
+int complete_at(MPI_Request array[], int i, MPI_Status *st, bool multiple) {
+  return finish(&array[i], st, multiple);
 }
 }  // namespace
 
@@ -785,8 +836,40 @@ int PMPI_Cancel(MPI_Request *request) {
   if (!check_initialized("MPI_Cancel")) return MPI_ERR_OTHER;
   RequestPtr *slot = request ? find_request(*request) : nullptr;
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel", "not an active request");
+  if (auto g = find_entry(*request)->greq)  // the callback decides (MPI-3.1 12.2)
+    return g->cancel(g->extra, (*slot)->done ? 1 : 0);
   impi::core::Runtime::instance().p2p().cancel(*slot);  // if too late, it completes normally
   return MPI_SUCCESS;
+}
+
+// ---- generalized requests (MPI-3.1 12.2)
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request) {
+  constexpr const char *fn = "MPI_Grequest_start";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!query_fn || !free_fn || !cancel_fn || !request)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "a callback or request is NULL");
+  auto r = impi::core::make_request();
+  r->kind = impi::core::Request::Kind::recv;
+  *request = new_request(std::move(r));
+  find_entry(*request)->greq =
+      std::make_shared<Grequest>(Grequest{query_fn, free_fn, cancel_fn, extra_state, false});
+  return MPI_SUCCESS;
+}
+
+int PMPI_Grequest_complete(MPI_Request request) {
+  constexpr const char *fn = "MPI_Grequest_complete";
+  Entry *e = find_entry(request);
+  if (!e || !e->greq || !e->active)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a generalized request");
+  if (e->active->done)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "the request is already complete");
+  auto g = e->greq;
+  e->active->done = true;  // (a waiting thread sees it on its next look)
+  if (!g->user_freed) return MPI_SUCCESS;
+  release_request(&request);
+  return g->free(g->extra);
 }
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
@@ -816,7 +899,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     if (impi::core::Runtime::instance().p2p().completed(**slot)) {
       *index = i;
       *flag = 1;
-      int err = complete_at(array_of_requests, i, status);
+      int err = complete_at(array_of_requests, i, status, false);
       return err == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_NULL, err, "MPI_Testany", "message truncated");
     }
   }
@@ -855,7 +938,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[], M
     active = true;
     if (!impi::core::Runtime::instance().p2p().completed(**find_request(reqs[i]))) continue;
     MPI_Status tmp;
-    int err = complete_at(reqs, i, statuses == MPI_STATUSES_IGNORE ? &tmp : &statuses[n]);
+    int err = complete_at(reqs, i, statuses == MPI_STATUSES_IGNORE ? &tmp : &statuses[n], true);
     failed = failed || err != MPI_SUCCESS;
     indices[n++] = i;
   }
@@ -924,7 +1007,6 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
   if (status != MPI_STATUS_IGNORE) {
     status->MPI_SOURCE = m->first.source;
     status->MPI_TAG = m->first.tag;
-    status->MPI_ERROR = MPI_SUCCESS;
     status->impi_count = m->first.bytes;
     status->impi_cancelled = 0;
   }

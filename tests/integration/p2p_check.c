@@ -89,9 +89,10 @@ static void probe_and_truncate(void) {
     CHECK(d[9] == 9.0);
     while (!flag) MPI_Iprobe(MPI_ANY_SOURCE, 34, MPI_COMM_WORLD, &flag, &st);
     memset(d, 0, sizeof d);
+    st.MPI_ERROR = -5; /* a single completion leaves it (MPI-3.1 3.2.5) */
     rc = MPI_Recv(d, 4, MPI_DOUBLE, 1, 34, MPI_COMM_WORLD, &st);
     CHECK(rc == MPI_ERR_TRUNCATE);
-    CHECK(st.MPI_ERROR == MPI_ERR_TRUNCATE && st.MPI_SOURCE == 1 && st.MPI_TAG == 34);
+    CHECK(st.MPI_ERROR == -5 && st.MPI_SOURCE == 1 && st.MPI_TAG == 34);
     CHECK(d[3] == 3.0 && d[4] == 0.0);
   }
 }

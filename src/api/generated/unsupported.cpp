@@ -465,18 +465,6 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   (void)win;
   return impi::api::unsupported("MPI_Get_accumulate", MPI_COMM_NULL);
 }
-int PMPI_Grequest_complete(MPI_Request request) {
-  (void)request;
-  return impi::api::unsupported("MPI_Grequest_complete", MPI_COMM_NULL);
-}
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) {
-  (void)query_fn;
-  (void)free_fn;
-  (void)cancel_fn;
-  (void)extra_state;
-  (void)request;
-  return impi::api::unsupported("MPI_Grequest_start", MPI_COMM_NULL);
-}
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   (void)origin_addr;
   (void)origin_count;
@@ -1007,8 +995,6 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_shared")));
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Get")));
 int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) __attribute__((weak, alias("PMPI_Get_accumulate")));
-int MPI_Grequest_complete(MPI_Request request) __attribute__((weak, alias("PMPI_Grequest_complete")));
-int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request) __attribute__((weak, alias("PMPI_Grequest_start")));
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak, alias("PMPI_Put")));
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) __attribute__((weak, alias("PMPI_Raccumulate")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));
