@@ -457,11 +457,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (int rc = check_group(fn, group, g); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_create on intercommunicators is not implemented yet");
   for (int w : g->world)
     if (rank_in(c->world, w) == MPI_UNDEFINED)
-      return report(comm, MPI_ERR_GROUP, fn, "the group is not a subset of the communicator's group");
+      return report(comm, MPI_ERR_GROUP, fn,
+                    "the group is not a subset of the communicator's (local) group");
   IMPI_ONE_CONSTRUCTION(fn, comm)
+  if (c->inter) return inter_create(fn, comm, *c, g->world, newcomm);
   auto cid = coll::agree_context(coll::view_of(*c));
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
@@ -473,7 +474,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm || !request) return report(comm, MPI_ERR_ARG, fn, "NULL argument");
-  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_idup of an intercommunicator is not implemented yet");
+  if (c->inter) return inter_idup(comm, *c, newcomm, request);
   // The context agreement (an Allreduce) runs as a non-blocking collective
   // on comm; *newcomm is set when it completes (MPI-3.1 6.4.2).
   *newcomm = MPI_COMM_NULL;
@@ -523,10 +524,10 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  if (c->inter) return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn, "MPI_Comm_split on intercommunicators is not implemented yet");
   if (color < 0 && color != MPI_UNDEFINED) return report(comm, MPI_ERR_ARG, fn, fmt::format("invalid color {}", color));
   auto view = coll::view_of(*c);
   IMPI_ONE_CONSTRUCTION(fn, comm)
+  if (c->inter) return inter_split(fn, comm, *c, color, key, newcomm);
   // IMPI 4.7: the context first, then every rank's (color, key, rank).
   auto cid = coll::agree_context(view);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});

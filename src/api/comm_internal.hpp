@@ -50,6 +50,14 @@ std::uint64_t odd_max_cid();
 // Takes the agreed maximum: newcid = max + 1 (IMPI 4.3).
 impi::base::Result<int> take_context(std::uint64_t agreed);
 
+// ---- constructors on intercommunicators (intercomm.cpp)
+int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color, int key,
+                MPI_Comm *newcomm);
+// `group`: the world ranks of the caller's group argument (a subset of its side).
+int inter_create(const char *fn, MPI_Comm comm, const Communicator &c,
+                 const std::vector<int> &group, MPI_Comm *newcomm);
+int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *request);
+
 }  // namespace impi::api::comm_shared
 
 #define IMPI_ONE_CONSTRUCTION(fn, comm)                                                                  \
