@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -42,6 +43,7 @@ constexpr int kFirstUserKeyval = 64;
 std::recursive_mutex g_mu;  // callbacks may call back into attribute functions
 std::vector<Keyval> g_keyvals;                                    // index = keyval - kFirstUserKeyval
 std::map<std::uintptr_t, std::map<int, void *>> g_attrs;          // object handle -> keyval -> value
+std::map<std::uintptr_t, std::vector<int>> g_set_order;  // object handle -> keyvals, as set
 std::map<std::uintptr_t, std::map<int, int>> g_impi_values;       // per communicator, stable addresses
 
 Keyval *find_keyval(int k, Kind kind) {
@@ -94,8 +96,14 @@ int set_attr(Kind kind, std::uintptr_t obj, int k, void *value, const char *fn, 
     }
   }
   g_attrs[obj][k] = value;
+  g_set_order[obj].push_back(k);
   if (Keyval *now = find_keyval(k, kind)) ++now->uses;
   return MPI_SUCCESS;
+}
+
+void forget_order(std::uintptr_t obj, int k) {
+  auto &v = g_set_order[obj];
+  v.erase(std::remove(v.begin(), v.end(), k), v.end());
 }
 
 int delete_attr(Kind kind, std::uintptr_t obj, int k, const char *fn, MPI_Comm errcomm) {
@@ -106,8 +114,10 @@ int delete_attr(Kind kind, std::uintptr_t obj, int k, const char *fn, MPI_Comm e
   if (it == g_attrs[obj].end()) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("no attribute for keyval {}", k));
   if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS) return report(errcomm, rc, fn, "the delete callback failed");
   // (the callback may have changed the tables: look again)
-  if (g_attrs[obj].erase(k))
+  if (g_attrs[obj].erase(k)) {
+    forget_order(obj, k);
     if (Keyval *now = find_keyval(k, kind)) --now->uses;
+  }
   return MPI_SUCCESS;
 }
 
@@ -130,6 +140,7 @@ int copy_all(Kind kind, std::uintptr_t from, std::uintptr_t to) {
     if (rc != MPI_SUCCESS) return rc;
     if (flag) {
       g_attrs[to][k] = out;
+      g_set_order[to].push_back(k);
       ++find_keyval(k, kind)->uses;
     }
   }
@@ -141,17 +152,26 @@ int delete_all(Kind kind, std::uintptr_t obj) {
   g_impi_values.erase(obj);
   auto it = g_attrs.find(obj);
   if (it == g_attrs.end()) return MPI_SUCCESS;
+  // The most recently set first (MPI-3.1 8.7.1 asks it of MPI_COMM_SELF at
+  // MPI_Finalize; every object gets the same order).
   while (!it->second.empty()) {
-    auto a = it->second.begin();
-    int k = a->first;
+    auto &order = g_set_order[obj];
+    int k = order.empty() ? it->second.begin()->first : order.back();
+    auto a = it->second.find(k);
+    if (a == it->second.end()) {  // (not set any more)
+      order.pop_back();
+      continue;
+    }
     if (int rc = call_delete(kind, obj, k, a->second); rc != MPI_SUCCESS) return rc;
     it = g_attrs.find(obj);
-    if (it == g_attrs.end()) return MPI_SUCCESS;
+    if (it == g_attrs.end()) break;
     if (it->second.erase(k)) {
+      forget_order(obj, k);
       if (Keyval *kv = find_keyval(k, kind)) --kv->uses;
     }
   }
-  g_attrs.erase(it);
+  if (it != g_attrs.end()) g_attrs.erase(it);
+  g_set_order.erase(obj);
   return MPI_SUCCESS;
 }
 

@@ -34,6 +34,16 @@ static int self_delete(MPI_Comm c, int k, void *v, void *extra) {
   self_deleted = c == MPI_COMM_SELF && initialized && !finalized;
   return MPI_SUCCESS;
 }
+/* Records the order MPI_Finalize deletes MPI_COMM_SELF's attributes in
+ * (the value says which), and that MPI still works then (a barrier). */
+static int self_order[3], self_seen;
+static int ordered_delete(MPI_Comm c, int k, void *v, void *extra) {
+  (void)c;
+  (void)k;
+  (void)extra;
+  if (self_seen < 3) self_order[self_seen++] = (int)(long)v;
+  return MPI_Barrier(MPI_COMM_WORLD);
+}
 static int type_copy(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag) {
   (void)t; (void)k; (void)extra;
   ++type_copies;
@@ -257,8 +267,22 @@ int main(int argc, char **argv) {
   /* MPI_COMM_SELF's attributes go first in MPI_Finalize */
   MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &kself, NULL);
   MPI_Comm_set_attr(MPI_COMM_SELF, kself, NULL);
+  {
+    /* ... in the reverse order of setting, whatever the keyvals' order */
+    int ka, kb, kc;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ordered_delete, &ka, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ordered_delete, &kb, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ordered_delete, &kc, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, kb, (void *)1L);
+    MPI_Comm_set_attr(MPI_COMM_SELF, kc, (void *)2L);
+    MPI_Comm_set_attr(MPI_COMM_SELF, ka, (void *)3L);
+    MPI_Comm_free_keyval(&kc); /* still used: stays valid for its attribute */
+  }
   MPI_Finalize();
   CHECK(self_deleted == 1, "MPI_COMM_SELF's attribute was not deleted at the start of MPI_Finalize");
+  CHECK(self_seen == 3 && self_order[0] == 3 && self_order[1] == 2 && self_order[2] == 1,
+        "MPI_COMM_SELF's attributes deleted in the order %d %d %d (%d seen), want 3 2 1",
+        self_order[0], self_order[1], self_order[2], self_seen);
   if (failures) return 1;
   printf("rank %d of %d ok\n", rank, size);
   return 0;
