@@ -48,7 +48,7 @@ struct Persistent {
   const void *sbuf;
   void *rbuf;
   int count;
-  MPI_Datatype type;
+  MPI_Datatype type;  // a derived type: the request's own handle to it (freed with the request)
   int peer, tag;
   MPI_Comm comm;
 };
@@ -513,6 +513,8 @@ int PMPI_Request_free(MPI_Request *request) {
     release_request(request);
     return g->free(g->extra);
   }
+  if (auto &p = find_entry(*request)->persistent; p && !impi::api::lookup_predefined_type(p->type))
+    impi::api::free_type(p->type);
   if (i != kSentAtOnce) {
     TableLock lk;
     g_requests[i] = Entry{};
@@ -718,6 +720,9 @@ int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatyp
                           m == Mode::receive, t);
       rc != MPI_SUCCESS)
     return rc;
+  // The program may free a derived type right after this call (MPI-3.1
+  // 4.1.9): the request keeps a handle of its own.
+  if (!impi::api::lookup_predefined_type(type)) type = impi::api::new_type_handle(t.keep, true);
   *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm});
   return MPI_SUCCESS;
 }

@@ -228,6 +228,27 @@ static void modes(void) {
       CHECK(p == MPI_REQUEST_NULL);
     }
   }
+  /* A derived type freed right after the persistent request is made: the
+   * request keeps its own reference (MPI-3.1 4.1.9). */
+  if (rank <= 1) {
+    MPI_Request p;
+    MPI_Datatype every_other;
+    int v[6] = {0, 0, 0, 0, 0, 0};
+    MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    if (rank == 0)
+      MPI_Send_init(v, 1, every_other, 1, 81, MPI_COMM_WORLD, &p);
+    else
+      MPI_Recv_init(v, 1, every_other, 0, 81, MPI_COMM_WORLD, &p);
+    MPI_Type_free(&every_other);
+    for (i = 0; i < 3; ++i) {
+      if (rank == 0) v[0] = v[2] = v[4] = i + 1;
+      CHECK(MPI_Start(&p) == MPI_SUCCESS);
+      MPI_Wait(&p, &st);
+      if (rank == 1) CHECK(v[0] == i + 1 && v[2] == i + 1 && v[4] == i + 1 && v[1] == 0);
+    }
+    MPI_Request_free(&p);
+  }
   /* Cancel an unmatched receive. */
   MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &req);
   MPI_Cancel(&req);
