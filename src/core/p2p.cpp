@@ -460,6 +460,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
                       int src_rank, int tag, int context, bool sync, bool collective) {
   std::lock_guard<EngineLock> g(mu_);
   if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
+  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, type->size() * count);
   auto r = make_request();
   r->sync = sync;
   if (sync) {
@@ -838,6 +839,7 @@ bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &typ
   Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
   std::uint64_t at = payload_at(h.kind, 0), rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
   if (!p.out.has_room(rec)) return false;
+  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, total);
   put_header(p.out, h);
   if (total == 0) {
     // nothing to copy

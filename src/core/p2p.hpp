@@ -191,8 +191,27 @@ struct DirectLayout {
   std::vector<std::pair<int, base::Fd>> channels;  // (peer host, its connection)
 };
 
+// Messages and bytes this proc sent, per transport: the tool interface's
+// performance variables (MPI_T_pvar_*). Relaxed atomics: read from any thread.
+struct TrafficCounters {
+  std::atomic<std::uint64_t> shm_messages{0}, shm_bytes{0};    // to procs of this client
+  std::atomic<std::uint64_t> impi_messages{0}, impi_bytes{0};  // to other IMPI clients
+  std::atomic<std::uint64_t> dyn_messages{0}, dyn_bytes{0};    // to other jobs (dynamic processes)
+  static void add(std::atomic<std::uint64_t> &msgs, std::atomic<std::uint64_t> &bytes,
+                  std::int64_t n) {
+    msgs.fetch_add(1, std::memory_order_relaxed);
+    bytes.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
+  }
+};
+
 class P2P {
  public:
+  const TrafficCounters &traffic() const { return traffic_; }
+  // Messages in the unexpected queue now.
+  std::size_t unexpected_count() {
+    std::lock_guard<EngineLock> g(mu_);
+    return unexpected_.size();
+  }
   // `world_rank`, the world ranks of this client's procs (index = local
   // rank), the shm segment names of those procs ("" for ours is fine).
   P2P() = default;
@@ -722,6 +741,7 @@ class P2P {
   std::atomic<int> hook_work_{0};
   std::atomic<bool> hook_busy_{false};
   EngineLock mu_;
+  TrafficCounters traffic_;
   base::Fd agent_;  // multi-client jobs: the local link to the host agent
   std::unique_ptr<transport::wire::PacketReader> agent_reader_;
   std::uint32_t maxdatalen_ = 0;

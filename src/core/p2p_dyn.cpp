@@ -282,6 +282,7 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
   r->status.source = src_rank;
   pack::PackCursor cur(type, count);
   r->total = cur.total();
+  TrafficCounters::add(traffic_.dyn_messages, traffic_.dyn_bytes, r->total);
   DynPeer *p = dyn_peer(dest);
   if (!p || static_cast<std::uint64_t>(r->total) > std::numeric_limits<std::uint32_t>::max() ||
       !dyn_connect(dest, *p)) {

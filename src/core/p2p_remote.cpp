@@ -167,6 +167,7 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
   if (link_broken_) return {Errc::io_error, "the link to the host agent is broken"};
   auto len = pack::external32_size(type, count);
   if (!len) return {len.error(), len.message()};
+  TrafficCounters::add(traffic_.impi_messages, traffic_.impi_bytes, *len);
   auto r = make_request();
   r->kind = Request::Kind::send;
   r->peer = dest_world;

@@ -178,11 +178,14 @@ void HostChannel::fill_output() {
     ready_.pop_front();
     auto &pq = pairs_[key];
     if (!flow_[key.first].may_send(key.second, pq.q.front().type)) {
+      if (!pq.held) g_flow_stalls.fetch_add(1, std::memory_order_relaxed);
+      pq.held = true;
       ready_.push_back(key);
       ++idle_turns;
       continue;
     }
     idle_turns = 0;
+    pq.held = false;
     Out o = std::move(pq.q.front());
     pq.q.pop_front();
     --queued_;

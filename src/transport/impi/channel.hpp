@@ -25,6 +25,7 @@
 
 #include <event2/event.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -139,6 +140,7 @@ class HostChannel {
   struct PairQueue {
     std::deque<Out> q;
     bool listed = false;  // in ready_ (round robin)
+    bool held = false;    // its next packet waits for a PROTOACK (counted once in flow_stalls)
   };
   static void on_event(evutil_socket_t, short what, void *self);
   void on_readable();
@@ -184,5 +186,9 @@ class HostChannel {
   std::size_t limit_ = 0;                // 0: no limit
   std::function<void(std::size_t)> on_room_;
 };
+
+// Times a packet of this process had to wait for a PROTOACK before it
+// could go (its pair at hiwater): the MPI_T variable impi_flow_stalls.
+inline std::atomic<std::uint64_t> g_flow_stalls{0};
 
 }  // namespace impi::transport::wire
