@@ -67,7 +67,9 @@ int free_keyval(Kind kind, int *key, const char *fn) {
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   if (!key) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "keyval is NULL");
   Keyval *kv = find_keyval(*key, kind);
-  if (!kv || !kv->live) return report(MPI_COMM_NULL, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", *key));
+  if (!kv) return report(MPI_COMM_NULL, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", *key));
+  // A copy of a freed keyval that attributes still use: freeing it again
+  // changes nothing (the user's reference is gone already; as MPICH).
   kv->live = false;
   *key = MPI_KEYVAL_INVALID;
   return MPI_SUCCESS;

@@ -4,12 +4,9 @@
 // shared by its duplicates. Reordering is the identity: ranks keep their
 // order, so a grid laid over a job keeps each client's ranks together.
 //
-// MPI_Dims_create: the free (zero) entries of dims get a balanced
+// MPI_Dims_create: the free (zero) entries of dims get the most balanced
 // factorisation of what the fixed entries leave of nnodes, in
-// non-increasing order (MPI-3.1 7.5.2). Prime factors, largest first, each
-// go to the free dimension whose product is smallest so far: the same rule
-// as Open MPI, and the same results as MPICH for the common cases
-// (12 in 2 -> 4x3, 16 in 3 -> 4x2x2, 6 in 3 with dims[1] = 3 -> 2x3x1).
+// non-increasing order (MPI-3.1 7.5.2): 72 in 2 -> 9x8 (not 12x6).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -30,18 +27,45 @@ using impi::core::Topology;
 
 namespace {
 
-// Prime factors of n >= 1, largest first.
-std::vector<int> prime_factors(int n) {
-  std::vector<int> f;
-  for (int p = 2; static_cast<long long>(p) * p <= n; ++p)
-    while (n % p == 0) {
-      f.push_back(p);
-      n /= p;
+// The most balanced way to write n as k factors (MPI-3.1 7.5.2), as MPICH
+// chooses it: of the non-increasing factorisations, the one whose largest
+// and smallest factors differ least; among equals, the one whose factors
+// from the second on differ least, and so on. A depth-first search over
+// divisors, largest factor first: the first factor of k that multiply to
+// `rest` is at least rest^(1/k).
+struct Balanced {
+  std::vector<int> cur, best;
+  long long best_spread = -1;
+  // Compares the spreads of the suffixes a[i..] and b[i..], from i = 0.
+  static bool more_balanced(const std::vector<int> &a, const std::vector<int> &b) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      int da = a[i] - a.back(), db = b[i] - b.back();
+      if (da != db) return da < db;
     }
-  if (n > 1) f.push_back(n);
-  std::sort(f.begin(), f.end(), std::greater<>());
-  return f;
-}
+    return false;
+  }
+  void search(long long rest, int k, long long cap) {
+    if (k == 0) {
+      if (rest != 1) return;
+      if (best_spread < 0 || more_balanced(cur, best)) {
+        best_spread = cur.empty() ? 0 : cur.front() - cur.back();
+        best = cur;
+      }
+      return;
+    }
+    for (long long d = std::min(cap, rest); d >= 1; --d) {
+      if (rest % d) continue;
+      long long p = 1;  // d^k >= rest, else the other factors (each <= d) cannot reach it
+      for (int i = 0; i < k && p < rest; ++i) p *= d;
+      if (p < rest) break;
+      if (best_spread >= 0 && !cur.empty() && cur.front() - d > best_spread)
+        break;  // only worse from here
+      cur.push_back(static_cast<int>(d));
+      search(rest / d, k - 1, d);
+      cur.pop_back();
+    }
+  }
+};
 
 // The communicator, checked, and its topology of kind `want` (any kind
 // when `want` is null); MPI_ERR_TOPOLOGY when it has none or another.
@@ -184,10 +208,9 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
                     "the entries of dims do not multiply to nnodes");
     return MPI_SUCCESS;
   }
-  std::vector<long long> got(free_at.size(), 1);
-  for (int p : prime_factors(rest)) *std::min_element(got.begin(), got.end()) *= p;
-  std::sort(got.begin(), got.end(), std::greater<>());
-  for (std::size_t k = 0; k < free_at.size(); ++k) dims[free_at[k]] = static_cast<int>(got[k]);
+  Balanced b;
+  b.search(rest, static_cast<int>(free_at.size()), rest);
+  for (std::size_t k = 0; k < free_at.size(); ++k) dims[free_at[k]] = b.best[k];
   return MPI_SUCCESS;
 }
 

@@ -49,7 +49,7 @@ constexpr Predefined kTable[kNumPredefined] = {
     {"MPI_UINT16_T", Kind::uint, OpClass::c_integer, IMPI_SZ(std::uint16_t), 2},
     {"MPI_UINT32_T", Kind::uint, OpClass::c_integer, IMPI_SZ(std::uint32_t), 4},
     {"MPI_UINT64_T", Kind::uint, OpClass::c_integer, IMPI_SZ(std::uint64_t), 8},
-    {"MPI_C_FLOAT_COMPLEX", Kind::complex, OpClass::complex, IMPI_SZ(std::complex<float>), 8},
+    {"MPI_C_COMPLEX", Kind::complex, OpClass::complex, IMPI_SZ(std::complex<float>), 8},
     {"MPI_C_DOUBLE_COMPLEX", Kind::complex, OpClass::complex, IMPI_SZ(std::complex<double>), 16},
     {"MPI_C_LONG_DOUBLE_COMPLEX", Kind::complex, OpClass::complex,
      IMPI_SZ(std::complex<long double>), 32},

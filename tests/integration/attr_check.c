@@ -276,7 +276,20 @@ int main(int argc, char **argv) {
     MPI_Comm_set_attr(MPI_COMM_SELF, kb, (void *)1L);
     MPI_Comm_set_attr(MPI_COMM_SELF, kc, (void *)2L);
     MPI_Comm_set_attr(MPI_COMM_SELF, ka, (void *)3L);
-    MPI_Comm_free_keyval(&kc); /* still used: stays valid for its attribute */
+    {
+      int copy = kc, rc, cls;
+      MPI_Comm_free_keyval(&kc);        /* still used: stays valid for its attribute */
+      rc = MPI_Comm_free_keyval(&copy); /* a copy freed again meanwhile: nothing changes */
+      CHECK(rc == MPI_SUCCESS && copy == MPI_KEYVAL_INVALID, "second free of a keyval in use: %d",
+            rc);
+      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &copy, NULL);
+      kc = copy;
+      MPI_Comm_free_keyval(&copy);
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+      rc = MPI_Comm_free_keyval(&kc); /* unused and freed: gone */
+      MPI_Error_class(rc, &cls);
+      CHECK(cls == MPI_ERR_KEYVAL, "second free of an unused keyval: class %d", cls);
+    }
   }
   MPI_Finalize();
   CHECK(self_deleted == 1, "MPI_COMM_SELF's attribute was not deleted at the start of MPI_Finalize");

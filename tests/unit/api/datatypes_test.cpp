@@ -52,6 +52,9 @@ TEST_CASE("predefined sizes, extents and names") {
   int len = 0;
   CHECK(MPI_Type_get_name(MPI_UNSIGNED_LONG_LONG, name, &len) == MPI_SUCCESS);
   CHECK(std::string(name) == "MPI_UNSIGNED_LONG_LONG");
+  // MPI_C_FLOAT_COMPLEX is a synonym of MPI_C_COMPLEX: the one name fits both.
+  CHECK(MPI_Type_get_name(MPI_C_FLOAT_COMPLEX, name, &len) == MPI_SUCCESS);
+  CHECK(std::string(name) == "MPI_C_COMPLEX");
   int ni, na, nd, comb;
   CHECK(MPI_Type_get_envelope(MPI_INT, &ni, &na, &nd, &comb) == MPI_SUCCESS);
   CHECK(comb == MPI_COMBINER_NAMED);

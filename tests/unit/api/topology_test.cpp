@@ -38,6 +38,13 @@ TEST_CASE("MPI_Dims_create balances the free dimensions as the peers do") {
   CHECK(dims(100, V(3)) == V{5, 5, 4});
   CHECK(dims(360, V(4)) == V{6, 5, 4, 3});
   CHECK(dims(1024, V(5)) == V{4, 4, 4, 4, 4});
+  // Where the peers disagree, the most balanced answer, as MPICH gives it
+  // (Open MPI 4.1: 12x6, 20x18x14, 13x12x6x6, 12x6x6).
+  CHECK(dims(72, V(2)) == V{9, 8});
+  CHECK(dims(5040, V(3)) == V{21, 16, 15});
+  CHECK(dims(5616, V(4)) == V{13, 9, 8, 6});
+  CHECK(dims(432, V(3)) == V{9, 8, 6});
+  CHECK(dims(28, V(3)) == V{7, 2, 2});
   CHECK(dims(97, V(2)) == V{97, 1});
   CHECK(dims(60, V(3)) == V{5, 4, 3});
   CHECK(dims(18, V(3)) == V{3, 3, 2});
