@@ -73,25 +73,17 @@ struct Topology {
   // The neighbourhood collectives' peers of `rank` (MPI-3.1 7.6): whom it
   // receives from and sends to, in buffer order. Cartesian: per dimension
   // the -1 then the +1 neighbour, kNoNeighbour off a non-periodic edge.
-  std::vector<int> in_neighbours(int rank) const {
+  std::vector<int> in_neighbours(int rank) const { return neighbours(rank, sources); }
+  std::vector<int> out_neighbours(int rank) const { return neighbours(rank, destinations); }
+  // (a distributed graph's own list; the others' are symmetric)
+  std::vector<int> neighbours(int rank, const std::vector<int> &dist_graph_list) const {
     switch (kind) {
       case Kind::cart:
         return cart_neighbours(rank);
       case Kind::graph:
         return graph_neighbours(rank);
       case Kind::dist_graph:
-        return sources;
-    }
-    return {};
-  }
-  std::vector<int> out_neighbours(int rank) const {
-    switch (kind) {
-      case Kind::cart:
-        return cart_neighbours(rank);
-      case Kind::graph:
-        return graph_neighbours(rank);
-      case Kind::dist_graph:
-        return destinations;
+        return dist_graph_list;
     }
     return {};
   }
