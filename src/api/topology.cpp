@@ -34,7 +34,16 @@ namespace {
 // divisors, largest factor first: the first factor of k that multiply to
 // `rest` is at least rest^(1/k).
 struct Balanced {
+  std::vector<long long> divisors;  // of the number to split, largest first
   std::vector<int> cur, best;
+  explicit Balanced(long long n) {
+    for (long long d = 1; d * d <= n; ++d)
+      if (n % d == 0) {
+        divisors.push_back(d);
+        if (d != n / d) divisors.push_back(n / d);
+      }
+    std::sort(divisors.begin(), divisors.end(), std::greater<>());
+  }
   long long best_spread = -1;
   // Compares the spreads of the suffixes a[i..] and b[i..], from i = 0.
   static bool more_balanced(const std::vector<int> &a, const std::vector<int> &b) {
@@ -53,8 +62,8 @@ struct Balanced {
       }
       return;
     }
-    for (long long d = std::min(cap, rest); d >= 1; --d) {
-      if (rest % d) continue;
+    for (long long d : divisors) {  // (descending)
+      if (d > cap || rest % d) continue;
       long long p = 1;  // d^k >= rest, else the other factors (each <= d) cannot reach it
       for (int i = 0; i < k && p < rest; ++i) p *= d;
       if (p < rest) break;
@@ -208,7 +217,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
                     "the entries of dims do not multiply to nnodes");
     return MPI_SUCCESS;
   }
-  Balanced b;
+  Balanced b(rest);
   b.search(rest, static_cast<int>(free_at.size()), rest);
   for (std::size_t k = 0; k < free_at.size(); ++k) dims[free_at[k]] = b.best[k];
   return MPI_SUCCESS;

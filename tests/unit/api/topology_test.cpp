@@ -45,6 +45,9 @@ TEST_CASE("MPI_Dims_create balances the free dimensions as the peers do") {
   CHECK(dims(5616, V(4)) == V{13, 9, 8, 6});
   CHECK(dims(432, V(3)) == V{9, 8, 6});
   CHECK(dims(28, V(3)) == V{7, 2, 2});
+  // Large counts: the search walks divisors, not every number below n.
+  CHECK(dims(1 << 30, V(3)) == V{1024, 1024, 1024});
+  CHECK(dims(2 * 3 * 5 * 7 * 11 * 13 * 17 * 19, V(8)) == V{19, 17, 13, 11, 7, 5, 3, 2});
   CHECK(dims(97, V(2)) == V{97, 1});
   CHECK(dims(60, V(3)) == V{5, 4, 3});
   CHECK(dims(18, V(3)) == V{3, 3, 2});
