@@ -238,7 +238,7 @@ done
 start=\$(date +%s)
 timeout -k 10 \$((t + 30)) "\$impirun" --timeout "\$t" "\${extra[@]}" "\$@"
 rc=\$?
-echo "\$PWD|\$*|rc=\$rc|t=\$t|secs=\$((\$(date +%s) - start))" >>'$work/launch.log'
+echo "\$PWD|\$*|rc=\$rc|t=\$t|secs=\$((\$(date +%s) - start))|\${extra[*]}" >>'$work/launch.log'
 exit \$rc
 EOF
 chmod +x "$wrapper.new"
