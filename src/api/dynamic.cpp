@@ -238,9 +238,11 @@ int check_service(const char *fn, const char *service) {
   return MPI_SUCCESS;
 }
 
-// The info keys MPI_Comm_spawn understands: "wdir", "host" (must be this
-// node: the launcher runs procs on its own node) and "env" (newline-
-// separated VAR=value lines for the new procs).
+// The info keys MPI_Comm_spawn understands: "wdir", "path" (directories,
+// colon-separated, searched for a command without a '/' before PATH is),
+// "host" (must be this node: the launcher runs procs on its own node) and
+// "env" (newline-separated VAR=value lines for the new procs). Others,
+// such as "soft" and "arch", are ignored, as the standard allows.
 int apply_info(const char *fn, MPI_Comm comm, MPI_Info info, impi::startup::SpawnSpec &spec, std::string &why) {
   if (info == MPI_INFO_NULL) return MPI_SUCCESS;
   char val[MPI_MAX_INFO_VAL + 1];
@@ -250,6 +252,23 @@ int apply_info(const char *fn, MPI_Comm comm, MPI_Info info, impi::startup::Spaw
     return MPI_ERR_INFO;
   }
   if (flag) spec.wdir = val;
+  if (PMPI_Info_get(info, "path", MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag &&
+      spec.command.find('/') == std::string::npos) {
+    std::string_view dirs(val);
+    while (!dirs.empty()) {  // the first directory that holds it, executable
+      auto colon = dirs.find(':');
+      std::string dir(dirs.substr(0, colon));
+      dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+      if (dir.empty()) continue;
+      if (dir.front() != '/' && !spec.wdir.empty())
+        dir = spec.wdir + "/" + dir;  // (relative: to wdir)
+      std::string cand = dir + "/" + spec.command;
+      if (::access(cand.c_str(), X_OK) == 0) {
+        spec.command = cand;
+        break;
+      }
+    }
+  }
   if (PMPI_Info_get(info, "host", MPI_MAX_INFO_VAL, val, &flag) == MPI_SUCCESS && flag) {
     std::string h = val;
     const auto &me = impi::core::Runtime::instance().processor_name();

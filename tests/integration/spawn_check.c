@@ -205,10 +205,16 @@ static void spawn_children(int n, int nested) {
   MPI_Info_set(info, "wdir", "/tmp");
   MPI_Info_set(info, "env", "SPAWN_CHECK_ENV=yes\nOTHER=1");
   MPI_Info_set(info, "host", "localhost");
+  /* the program by its bare name, found through the "path" key's second directory */
+  char dirs[4096], *slash = strrchr(self_path, '/');
+  const char *prog = slash ? slash + 1 : self_path;
+  snprintf(dirs, sizeof dirs, "/nonexistent-impi-dir:%.*s", slash ? (int)(slash - self_path) : 1,
+           slash ? self_path : ".");
+  MPI_Info_set(info, "path", dirs);
   MPI_Comm inter;
   int codes[16];
   for (int i = 0; i < 16; ++i) codes[i] = -1;
-  int rc = MPI_Comm_spawn(self_path, args, n, info, 0, MPI_COMM_WORLD, &inter, codes);
+  int rc = MPI_Comm_spawn(prog, args, n, info, 0, MPI_COMM_WORLD, &inter, codes);
   CHECK(rc == MPI_SUCCESS, "MPI_Comm_spawn returned %d", rc);
   for (int i = 0; i < n; ++i) CHECK(codes[i] == MPI_SUCCESS, "errcode[%d] = %d", i, codes[i]);
   MPI_Info_free(&info);
