@@ -491,8 +491,12 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
   const char *fn = "MPI_Publish_name";
   (void)info;
   if (int rc = check_service(fn, service_name); rc != MPI_SUCCESS) return rc;
-  if (!port_name || !PortName::decode(std::string_view(port_name, strnlen(port_name, MPI_MAX_PORT_NAME))))
-    return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "not a port name (from MPI_Open_port)");
+  // Any string is published as given, as both peers do (MPICH's namepub
+  // test publishes "otherhost:122"); it must be a port name only where
+  // MPI_Comm_connect uses it.
+  if (!port_name || !*port_name || strnlen(port_name, MPI_MAX_PORT_NAME) == MPI_MAX_PORT_NAME)
+    return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn,
+                  "port_name is NULL, empty or longer than MPI_MAX_PORT_NAME");
   auto s = impi::core::Runtime::instance().pm().publish(service_key(service_name), port_name);
   if (!s.ok())
     return report(MPI_COMM_WORLD, s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,

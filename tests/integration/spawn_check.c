@@ -168,6 +168,17 @@ static int names_main(const char *role) {
     int cls = -1;
     MPI_Error_class(MPI_Publish_name("spawn-check-service", MPI_INFO_NULL, port), &cls);
     CHECK(cls == MPI_ERR_SERVICE, "publishing twice: class %d", cls);
+    {
+      /* any string may be published and looked up, as both peers allow */
+      char got[MPI_MAX_PORT_NAME] = "";
+      CHECK(MPI_Publish_name("spawn-check-any", MPI_INFO_NULL, "otherhost:122") == MPI_SUCCESS,
+            "publish a string");
+      CHECK(MPI_Lookup_name("spawn-check-any", MPI_INFO_NULL, got) == MPI_SUCCESS &&
+                strcmp(got, "otherhost:122") == 0,
+            "lookup of a string: %s", got);
+      CHECK(MPI_Unpublish_name("spawn-check-any", MPI_INFO_NULL, "otherhost:122") == MPI_SUCCESS,
+            "unpublish");
+    }
     MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &other);
     MPI_Recv(&v, 1, MPI_INT, 0, 3, other, MPI_STATUS_IGNORE);
     CHECK(v == 31337, "server got %d", v);
