@@ -20,6 +20,7 @@
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/context_id.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
@@ -161,8 +162,7 @@ namespace impi::api::comm_shared {
 // and sends the final value to every remote non-leader, which returns it.
 // Everything on the collective context with `tag`. Values are `n` uint64s.
 impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
-                               const std::function<void(const std::vector<std::uint64_t> &in,
-                                                        std::vector<std::uint64_t> &acc)> &fold) {
+                               const CrissCrossFold &fold) {
   auto peers = coll::remote_view_of(c);
   const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
   const auto n = static_cast<std::int64_t>(value.size());
@@ -183,18 +183,18 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
   return {};
 }
 
-std::uint64_t odd_max_cid() {
-  auto &m = impi::core::Runtime::instance().max_cid();
-  if (m % 2 == 0) m += 1;
-  return m;
-}
-
-// Takes the agreed maximum: newcid = max + 1 (IMPI 4.3).
-impi::base::Result<int> take_context(std::uint64_t agreed) {
-  if (agreed >= impi::core::kMaxContextId - 1)
-    return {impi::base::Errc::not_found, fmt::format("out of contexts (the highest context id in use is {})", agreed)};
-  impi::core::Runtime::instance().max_cid() = agreed + 2;
-  return static_cast<int>(agreed + 1);
+impi::base::Result<int> criss_cross_context(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
+                                            const CrissCrossFold &fold) {
+  coll::drain(&c, impi::core::Runtime::instance().p2p());  // its non-blocking collectives come first
+  coll::ContextClaim claim(c.context_id + 1);
+  const auto rest = value;
+  for (;;) {
+    value = rest;
+    value[0] = claim.offer();
+    if (auto s = criss_cross(c, tag, value, fold); !s.ok()) return {s.error(), s.message()};
+    if (auto cid = claim.settle(value[0])) return *cid;
+    coll::ContextClaim::between_rounds(impi::core::Runtime::instance().p2p());
+  }
 }
 
 MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote, int context) {
@@ -218,20 +218,20 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
 namespace {
 using namespace impi::api::comm_shared;
 
+// A blocking construction on `c`: the non-blocking collectives (such as
+// MPI_Comm_idup) started on it before come first, as on every process.
+impi::base::Result<int> agree_after_pending(const Communicator &c, const coll::CommView &v) {
+  coll::drain(&c, impi::core::Runtime::instance().p2p());
+  return coll::agree_context(v);
+}
+
 // MPI_Comm_idup's work: agree on the context (IMPI 4.3), then make the communicator.
 coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
-  auto &max_cid = impi::core::Runtime::instance().max_cid();
-  if (max_cid % 2 == 0) max_cid += 1;
-  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
-  coll::Reduction max{[&u8](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
-                      true, {}};
-  std::uint64_t mine = max_cid, agreed = 0;
-  if (auto s = co_await coll::allreduce_task(v, &mine, &agreed, 1, u8, max); !s.ok()) co_return s;
-  auto cid = take_context(agreed);
-  if (!cid) co_return impi::base::Status{cid.error(), cid.message()};
+  int cid = 0;
+  if (auto s = co_await coll::agree_context_task(v, &cid); !s.ok()) co_return s;
   Communicator *c = impi::api::lookup_comm(parent);
   if (!c) co_return impi::base::Status{impi::base::Errc::invalid_argument, "the communicator was freed during MPI_Comm_idup"};
-  *out = make_comm(*c, c->world, *cid);
+  *out = make_comm(*c, c->world, cid);
   impi::api::lookup_comm(*out)->topology = c->topology;
   if (int rc = impi::api::copy_comm_attrs(parent, *out); rc != MPI_SUCCESS)
     co_return impi::base::Status{impi::base::Errc::internal, "an attribute copy callback failed"};
@@ -418,18 +418,16 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  IMPI_ONE_CONSTRUCTION(fn, comm)
   impi::base::Result<int> cid{0};
   if (c->inter) {
     // IMPI 4.6: the criss-cross MAX of IMPI_max_cid with IMPI_DUP_TAG.
-    std::vector<std::uint64_t> v{odd_max_cid()};
+    std::vector<std::uint64_t> v{0};
     auto max = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
       acc[0] = std::max(acc[0], in[0]);
     };
-    if (auto s = criss_cross(*c, kDupTag, v, max); !s.ok()) return fail(comm, fn, s);
-    cid = take_context(v[0]);
+    cid = criss_cross_context(*c, kDupTag, v, max);
   } else {
-    cid = coll::agree_context(coll::view_of(*c));
+    cid = agree_after_pending(*c, coll::view_of(*c));
   }
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid) : make_comm(*c, c->world, *cid);
@@ -461,9 +459,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
     if (rank_in(c->world, w) == MPI_UNDEFINED)
       return report(comm, MPI_ERR_GROUP, fn,
                     "the group is not a subset of the communicator's (local) group");
-  IMPI_ONE_CONSTRUCTION(fn, comm)
   if (c->inter) return inter_create(fn, comm, *c, g->world, newcomm);
-  auto cid = coll::agree_context(coll::view_of(*c));
+  auto cid = agree_after_pending(*c, coll::view_of(*c));
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
   return MPI_SUCCESS;
@@ -512,8 +509,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   v.client.clear();
   for (int w : g->world) v.client.push_back(client_of(w));
   v.tag_override = 0x40000000 | (tag & 0x3fffffff);  // on the collective context, apart from its tags
-  IMPI_ONE_CONSTRUCTION(fn, comm)
-  auto cid = coll::agree_context(v);
+  auto cid = agree_after_pending(*c, v);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
   return MPI_SUCCESS;
@@ -526,10 +522,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
   if (color < 0 && color != MPI_UNDEFINED) return report(comm, MPI_ERR_ARG, fn, fmt::format("invalid color {}", color));
   auto view = coll::view_of(*c);
-  IMPI_ONE_CONSTRUCTION(fn, comm)
   if (c->inter) return inter_split(fn, comm, *c, color, key, newcomm);
   // IMPI 4.7: the context first, then every rank's (color, key, rank).
-  auto cid = coll::agree_context(view);
+  auto cid = agree_after_pending(*c, view);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
   std::array<int, 3> mine{color, key, c->rank};
@@ -578,7 +573,12 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     return report(*comm, MPI_ERR_COMM, fn, "a predefined communicator cannot be freed");
   if (int rc = impi::api::delete_comm_attrs(*comm); rc != MPI_SUCCESS)
     return report(*comm, rc, fn, "an attribute delete callback failed");
-  if (!c->inter) {
+  if (!c->spans_clients) {
+    // Inside one client nothing waits: messages still in flight keep their
+    // context and complete as usual, and context ids are never reused. (So
+    // processes may free communicators in different orders, as Open MPI
+    // and MPICH allow.)
+  } else if (!c->inter) {
     // IMPI 4.5: a barrier first, so no message on it is still in flight.
     if (auto s = coll::barrier(coll::view_of(*c)); !s.ok()) return fail(*comm, fn, s);
   } else {
@@ -665,42 +665,53 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
   const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
   auto local = coll::view_of(*lc);
-  IMPI_ONE_CONSTRUCTION(fn, local_comm)
   // IMPI 4.8: MAX of IMPI_max_cid to the local leader; the leaders swap it
   // with their group sizes over peer_comm, then their groups; the local
-  // leader broadcasts the result.
-  std::uint64_t mine = odd_max_cid(), maxcid = 0;
+  // leader broadcasts the result. (A round is repeated when a process asks
+  // for it: collectives/context_id.hpp.)
   coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
                       true, {}};
-  if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok()) return fail(local_comm, fn, s);
-  std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size)
+  coll::drain(lc, impi::core::Runtime::instance().p2p());  // its non-blocking collectives come first
+  coll::ContextClaim claim(local.context);
   std::vector<int> remote;
-  if (lc->rank == local_leader) {
-    Communicator *pc;
-    if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
-    if (remote_leader < 0 || remote_leader >= pc->peer_size())
-      return report(peer_comm, MPI_ERR_RANK, fn, fmt::format("remote_leader {} is not in peer_comm", remote_leader));
-    coll::CommView peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
-    peer.context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
-    std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc->size)};
-    if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
-      return fail(local_comm, fn, s);
-    if (hdr[1] == 0 || hdr[1] > 1u << 24) return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
-    hdr[0] = std::max(hdr[0], maxcid);
+  impi::base::Result<int> cid{0};
+  for (;;) {
+    std::uint64_t mine = claim.offer(), maxcid = 0;
+    if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok()) return fail(local_comm, fn, s);
+    std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size)
+    if (lc->rank == local_leader) {
+      Communicator *pc;
+      if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
+      if (remote_leader < 0 || remote_leader >= pc->peer_size())
+        return report(peer_comm, MPI_ERR_RANK, fn, fmt::format("remote_leader {} is not in peer_comm", remote_leader));
+      coll::CommView peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
+      peer.context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
+      std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc->size)};
+      if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
+        return fail(local_comm, fn, s);
+      if (hdr[1] == 0 || hdr[1] > 1u << 24)
+        return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
+      hdr[0] = std::max(hdr[0], maxcid);
+      remote.resize(static_cast<std::size_t>(hdr[1]));
+      if (auto s = peer.sendrecv(lc->world.data(), lc->size, ints, remote_leader, remote.data(),
+                                 static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
+          !s.ok())
+        return fail(local_comm, fn, s);
+    }
+    if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok()) return fail(local_comm, fn, s);
     remote.resize(static_cast<std::size_t>(hdr[1]));
-    if (auto s = peer.sendrecv(lc->world.data(), lc->size, ints, remote_leader, remote.data(),
-                               static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
+    if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints, local_leader);
         !s.ok())
       return fail(local_comm, fn, s);
+    if (auto got = claim.settle(hdr[0])) {
+      cid = std::move(*got);
+      break;
+    }
+    coll::ContextClaim::between_rounds(impi::core::Runtime::instance().p2p());
   }
-  if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok()) return fail(local_comm, fn, s);
-  remote.resize(static_cast<std::size_t>(hdr[1]));
-  if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints, local_leader); !s.ok())
-    return fail(local_comm, fn, s);
   const int nworld = impi::core::Runtime::instance().world().size;
   for (int w : remote)
     if (w < 0 || w >= nworld) return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
-  auto cid = take_context(hdr[0]);
   if (!cid) return fail(local_comm, fn, {cid.error(), cid.message()});
   *newintercomm = make_intercomm(*lc, lc->world, std::move(remote), *cid);
   return MPI_SUCCESS;
@@ -731,13 +742,13 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   // everything a leader receives comes from the other group, so it keeps
   // its own high in slot 1 and puts the other group's in slot 2; the value
   // a non-leader gets back is the remote leader's: (max, their high, ours).
-  IMPI_ONE_CONSTRUCTION(fn, intercomm)
-  std::vector<std::uint64_t> v{odd_max_cid(), static_cast<std::uint64_t>(high != 0), 0};
+  std::vector<std::uint64_t> v{0, static_cast<std::uint64_t>(high != 0), 0};
   auto fold = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
     acc[0] = std::max(acc[0], in[0]);
     acc[2] = in[1];
   };
-  if (auto s = criss_cross(*c, kMergeTag, v, fold); !s.ok()) return fail(intercomm, fn, s);
+  auto cid = criss_cross_context(*c, kMergeTag, v, fold);
+  if (!cid) return fail(intercomm, fn, {cid.error(), cid.message()});
   bool my_high = high != 0;
   bool remote_high = c->rank == 0 ? v[2] != 0 : v[1] != 0;
   bool local_first;
@@ -748,8 +759,6 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   std::vector<int> world = local_first ? c->world : c->remote_world;
   const auto &second = local_first ? c->remote_world : c->world;
   world.insert(world.end(), second.begin(), second.end());
-  auto cid = take_context(v[0]);
-  if (!cid) return fail(intercomm, fn, {cid.error(), cid.message()});
   *newintracomm = make_comm(*c, world, *cid);
   return MPI_SUCCESS;
 }

@@ -2,7 +2,6 @@
 // dynamic.cpp (context ids, intercommunicator construction, checks).
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -26,29 +25,18 @@ MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, in
 MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote, int context);
 int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s);
 
-// One communicator construction at a time per process: the context-id
-// agreement reads and raises IMPI_max_cid around a collective, and two
-// threads doing it at once (on different communicators) could agree on the
-// same id. Concurrent constructions get a clear error instead.
-inline std::atomic<bool> g_constructing{false};
-struct ConstructionGuard {
-  bool ok = !g_constructing.exchange(true);
-  ~ConstructionGuard() {
-    if (ok) g_constructing.store(false);
-  }
-};
-
 // ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
 constexpr int kDupTag = 210, kMergeTag = 220, kCommFreeTag = 230;
 
 // The "criss-cross" exchange of an intercommunicator (comm.cpp).
+using CrissCrossFold =
+    std::function<void(const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc)>;
 impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
-                               const std::function<void(const std::vector<std::uint64_t> &in,
-                                                        std::vector<std::uint64_t> &acc)> &fold);
-// IMPI_max_cid, made odd (IMPI 4.3).
-std::uint64_t odd_max_cid();
-// Takes the agreed maximum: newcid = max + 1 (IMPI 4.3).
-impi::base::Result<int> take_context(std::uint64_t agreed);
+                               const CrissCrossFold &fold);
+// A new context id agreed by a criss-cross exchange whose value[0] is the
+// MAX of IMPI_max_cid (IMPI 4.6, 4.9); the rest of `value` as `fold` makes it.
+impi::base::Result<int> criss_cross_context(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
+                                            const CrissCrossFold &fold);
 
 // ---- constructors on intercommunicators (intercomm.cpp)
 int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color, int key,
@@ -59,10 +47,3 @@ int inter_create(const char *fn, MPI_Comm comm, const Communicator &c,
 int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *request);
 
 }  // namespace impi::api::comm_shared
-
-#define IMPI_ONE_CONSTRUCTION(fn, comm)                                                                  \
-  impi::api::comm_shared::ConstructionGuard one_at_a_time;                                              \
-  if (!one_at_a_time.ok)                                                                                \
-    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,                                              \
-                  "another thread of this process is creating a communicator: creating them from "      \
-                  "several threads at once is not implemented yet");

@@ -4,10 +4,12 @@
 // The design follows MPICH's (shared/reference/mpich-nemesis-dynamic-
 // processes.txt): a port name is the opener's dynamic card plus a port
 // number; MPI_Comm_connect's root dials the card and names the port; the
-// two roots swap their groups' cards and IMPI_max_cid values; each root
-// broadcasts what it got to its group, and both groups build the
-// intercommunicator on context id max(both maxima) + 1 (IMPI 4.3, as
-// MPI_Intercomm_create does). Spawn = open a port, have the launcher start
+// two roots swap their groups' cards and each broadcasts what it got to
+// its group. Then the context id: each group MAX-reduces IMPI_max_cid to
+// its root, the roots swap the maxima on the same connection, and both
+// groups build the intercommunicator on max(both) + 1 (IMPI 4.3, as
+// MPI_Intercomm_create does), in rounds when constructions run at once
+// (collectives/context_id.hpp). Spawn = open a port, have the launcher start
 // the procs (PMIx_Spawn) with the port in their environment, accept; the
 // children connect from MPI_Init. Point-to-point between the jobs then runs
 // over core/p2p_dyn.cpp. Names are published in the launcher (PMIx
@@ -15,8 +17,9 @@
 //
 // The roots' exchange, on the port connection (dyn_card.hpp frames): the
 // accepting root sends one group frame, then the connecting root answers
-// with one. Payload: u64 max cid | u32 n | n x (u16 length, card bytes),
-// big-endian. Everything received is checked (sizes, cards) before use.
+// with one. Payload: u64 max cid (0: unused) | u32 n | n x (u16 length,
+// card bytes), big-endian. Then each context round: each root sends its
+// group's MAX as a big-endian u64. Everything received is checked (sizes, cards) before use.
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -35,6 +38,7 @@
 #include "base/byteorder.hpp"
 #include "base/tunables.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/context_id.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 #include "pack/predefined.hpp"
@@ -92,13 +96,14 @@ impi::base::Result<Group> recv_group(int fd) {
   return g;
 }
 
-// The root's side of connect/accept: the connection, then the exchange.
-impi::base::Result<Group> root_exchange(const std::string &port_name, bool accept, std::uint64_t maxcid,
-                                        const std::vector<std::string> &cards, int &error_class) {
+// The root's side of connect/accept: the connection (left in `fd` for the
+// context rounds), then the exchange of cards.
+impi::base::Result<Group> root_exchange(const std::string &port_name, bool accept, const std::vector<std::string> &cards,
+                                        int &error_class, impi::base::Fd &fd) {
+  constexpr std::uint64_t maxcid = 0;  // (agreed afterwards, in rounds: context_round)
   error_class = MPI_ERR_PORT;
   auto port = PortName::decode(port_name);
   if (!port) return {port.error(), fmt::format("'{}' is not a port name: {}", port_name, port.message())};
-  impi::base::Fd fd;
   if (accept) {
     auto mine = p2p().dyn_listen();
     if (!mine || port->card.key() != mine->key() || !p2p().port_open(port->port))
@@ -131,6 +136,20 @@ impi::base::Result<Group> root_exchange(const std::string &port_name, bool accep
   return g;
 }
 
+// One round of the context agreement between the roots: each sends its
+// group's MAX (8 bytes, big-endian) and takes the larger of the two.
+impi::base::Status context_round(int fd, std::uint64_t &maxcid) {
+  std::byte out[8], in[8];
+  impi::base::store_be<std::uint64_t>(out, maxcid);
+  if (auto s = impi::core::dyn_write(fd, out, deadline(), progress); !s.ok()) return s;
+  if (auto s = impi::core::dyn_read(fd, in, deadline(), progress); !s.ok()) return s;
+  auto theirs = impi::base::load_be<std::uint64_t>(in);
+  if (theirs >= impi::core::kMaxContextId && theirs != coll::ContextClaim::kRetry)
+    return {Errc::protocol_error, "the other root sent an impossible context id"};
+  maxcid = std::max(maxcid, theirs);
+  return {};
+}
+
 // MPI_Comm_accept / MPI_Comm_connect on `comm` (collective), port_name
 // significant at root only.
 int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm comm, MPI_Comm *newcomm, bool accept) {
@@ -143,7 +162,6 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                   "the communicator spans IMPI clients; IMPI 0.0 defines no dynamic processes between clients, so "
                   "ports, spawn and connect/accept work on communicators inside one client (e.g. MPI_COMM_SELF)");
-  IMPI_ONE_CONSTRUCTION(fn, comm)
   const auto &bytes = impi::pack::Datatype::predefined(impi::pack::dt::byte);
   const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
   auto view = coll::view_of(*c);
@@ -156,13 +174,11 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
   }
   std::vector<char> all(c->rank == root ? static_cast<std::size_t>(c->size) * kSlot : 0);
   if (auto s = coll::gather(view, mine, kSlot, bytes, all.data(), kSlot, bytes, root); !s.ok()) return fail(comm, fn, s);
-  coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); }, true, {}};
-  std::uint64_t cid = odd_max_cid(), maxcid = 0;
-  if (auto s = coll::reduce(view, &cid, &maxcid, 1, u8, max, root); !s.ok()) return fail(comm, fn, s);
-  // (error class, agreed max cid, remote group size) from the root.
+  // (error class, unused, remote group size) from the root.
   std::uint64_t hdr[3] = {0, 0, 0};
   std::string why;
   std::vector<char> remote_cards;
+  impi::base::Fd fd;
   if (c->rank == root) {
     std::vector<std::string> cards;
     for (int r = 0; r < c->size && why.empty(); ++r) {
@@ -175,11 +191,10 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
       why = "port_name is NULL at the root";
       eclass = MPI_ERR_PORT;
     } else if (why.empty()) {
-      auto g = root_exchange(port_name, accept, maxcid, cards, eclass);
+      auto g = root_exchange(port_name, accept, cards, eclass, fd);
       if (!g) {
         why = g.message();
       } else {
-        hdr[1] = std::max(maxcid, g->maxcid);
         hdr[2] = g->cards.size();
         remote_cards.resize(g->cards.size() * kSlot);
         for (std::size_t i = 0; i < g->cards.size(); ++i) std::memcpy(remote_cards.data() + i * kSlot, g->cards[i].data(), g->cards[i].size());
@@ -202,9 +217,31 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
     if (w < 0) return report(comm, MPI_ERR_OTHER, fn, "the other group names a process that cannot be reached");
     remote.push_back(w);
   }
-  auto newcid = take_context(hdr[1]);
-  if (!newcid) return fail(comm, fn, {newcid.error(), newcid.message()});
-  *newcomm = make_intercomm(*c, c->world, std::move(remote), *newcid);
+  // The context: MAX over both groups, through the roots, in rounds
+  // (collectives/context_id.hpp).
+  coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
+                      true, {}};
+  coll::ContextClaim claim(view.context);
+  for (;;) {
+    std::uint64_t mine = claim.offer(), round[2] = {0, 0};  // (failed, MAX)
+    if (auto s = coll::reduce(view, &mine, &round[1], 1, u8, max, root); !s.ok()) return fail(comm, fn, s);
+    if (c->rank == root) {
+      if (auto s = context_round(fd.get(), round[1]); !s.ok()) {
+        round[0] = 1;
+        why = fmt::format("agreeing on a context id with the other root: {}", s.message());
+      }
+    }
+    if (auto s = coll::bcast(view, round, 2, u8, root); !s.ok()) return fail(comm, fn, s);
+    if (round[0] != 0)
+      return report(comm, MPI_ERR_OTHER, fn,
+                    c->rank == root ? why : fmt::format("the root (rank {}) lost the other job", root));
+    if (auto got = claim.settle(round[1])) {
+      if (!*got) return fail(comm, fn, {got->error(), got->message()});
+      *newcomm = make_intercomm(*c, c->world, std::move(remote), **got);
+      break;
+    }
+    coll::ContextClaim::between_rounds(p2p());
+  }
   return MPI_SUCCESS;
 }
 

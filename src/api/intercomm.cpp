@@ -36,14 +36,11 @@ std::vector<int> members(const std::vector<int> &table, const std::vector<int> &
 }
 
 coll::Task idup_task(Communicator c, MPI_Comm parent, MPI_Comm *out) {
-  std::uint64_t agreed = 0;
-  if (auto s = co_await coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {}, &agreed,
-                                          nullptr, nullptr);
+  int cid = 0;
+  if (auto s = co_await coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {}, &cid, nullptr, nullptr);
       !s.ok())
     co_return s;
-  auto cid = take_context(agreed);
-  if (!cid) co_return impi::base::Status{cid.error(), cid.message()};
-  *out = make_intercomm(c, c.world, c.remote_world, *cid);
+  *out = make_intercomm(c, c.world, c.remote_world, cid);
   if (copy_comm_attrs(parent, *out) != MPI_SUCCESS)
     co_return impi::base::Status{impi::base::Errc::internal, "an attribute copy callback failed"};
   co_return impi::base::Status{};
@@ -54,19 +51,17 @@ coll::Task idup_task(Communicator c, MPI_Comm parent, MPI_Comm *out) {
 int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color, int key,
                 MPI_Comm *newcomm) {
   auto &p2p = impi::core::Runtime::instance().p2p();
-  std::uint64_t agreed = 0;
+  int cid = 0;
   std::vector<int> local, remote;
   coll::drain(&c, p2p);
-  if (auto s = coll::run_blocking(p2p, coll::inter_agree(coll::view_of(c), coll::remote_view_of(c),
-                                                         {color, key}, &agreed, &local, &remote));
+  if (auto s = coll::run_blocking(
+          p2p, coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {color, key}, &cid, &local, &remote));
       !s.ok())
     return fail(comm, fn, s);
-  auto cid = take_context(agreed);
-  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = MPI_COMM_NULL;
   if (color == MPI_UNDEFINED) return MPI_SUCCESS;
   auto mine = members(local, c.world, color), theirs = members(remote, c.remote_world, color);
-  if (!theirs.empty()) *newcomm = make_intercomm(c, std::move(mine), std::move(theirs), *cid);
+  if (!theirs.empty()) *newcomm = make_intercomm(c, std::move(mine), std::move(theirs), cid);
   return MPI_SUCCESS;
 }
 

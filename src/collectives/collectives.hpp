@@ -92,8 +92,4 @@ Task reduce_scatter_task(CommView c, const void *sendbuf, void *recvbuf, std::ve
 Task scan_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type, Reduction op,
                bool exclusive);
 
-// The context id of a new communicator made from `parent` (IMPI 4.3); every
-// rank of `parent` calls it. Error "out of contexts" when none is left.
-base::Result<int> agree_context(const CommView &parent);
-
 }  // namespace impi::collectives

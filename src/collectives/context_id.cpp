@@ -1,10 +1,15 @@
-// context_id.cpp - context-id agreement for a new communicator (IMPI 4.3):
-// make IMPI_max_cid odd, MAX-Allreduce it over the parent as an IMPI_UINT8
-// (8-byte unsigned, big-endian between clients: MPI_UINT64_T), then
-// newcid = max + 1 and IMPI_max_cid = max + 2. The new communicator uses
-// newcid for point-to-point and newcid + 1 for collectives. Ids only grow,
-// so none is ever reused.
+// context_id.cpp - see context_id.hpp. The MAX travels as an IMPI_UINT8
+// (8-byte unsigned, big-endian between clients: MPI_UINT64_T). Ids only
+// grow, so none is ever reused.
+#include "collectives/context_id.hpp"
+
 #include <fmt/core.h>
+
+#include <algorithm>
+#include <mutex>
+#include <thread>
+#include <tuple>
+#include <vector>
 
 #include "collectives/collectives.hpp"
 #include "core/runtime.hpp"
@@ -13,17 +18,125 @@
 
 namespace impi::collectives {
 
+namespace {
+
+// Which pools are lent, and the constructions waiting for the high pool.
+struct Registry {
+  struct Entry {
+    int parent, tag;
+    std::uint64_t seq;
+    auto key() const { return std::tie(parent, tag, seq); }
+  };
+  std::mutex mu;
+  bool low_lent = false, high_lent = false;
+  std::vector<Entry> waiting;  // for the high pool: first round over
+  std::uint64_t next_seq = 0;
+  std::uint64_t high = ContextClaim::kHighPool + 1;  // the high pool's IMPI_max_cid
+};
+
+Registry &registry() {
+  static Registry r;
+  return r;
+}
+
+Reduction max_u64() {
+  return {[](const void *in, void *inout) {
+            pack::reduce(pack::Op::max, pack::Datatype::predefined(pack::dt::uint64), 1, in, inout);
+          },
+          true,
+          {}};
+}
+
+}  // namespace
+
+ContextClaim::ContextClaim(int parent, int tag) : parent_(parent), tag_(tag) {
+  auto &r = registry();
+  std::lock_guard<std::mutex> lk(r.mu);
+  seq_ = r.next_seq++;
+}
+
+ContextClaim::~ContextClaim() {
+  auto &r = registry();
+  std::lock_guard<std::mutex> lk(r.mu);
+  if (holding_ == Pool::low) r.low_lent = false;
+  if (holding_ == Pool::high) r.high_lent = false;
+  std::erase_if(r.waiting, [&](const Registry::Entry &e) { return e.seq == seq_; });
+}
+
+std::uint64_t ContextClaim::offer() {
+  auto &r = registry();
+  std::lock_guard<std::mutex> lk(r.mu);
+  if (first_) {
+    if (r.low_lent) return kRetry;
+    r.low_lent = true;
+    holding_ = Pool::low;
+    auto &low = core::Runtime::instance().max_cid();
+    if (low % 2 == 0) low += 1;
+    return low;
+  }
+  if (r.high_lent) return kRetry;
+  auto best = std::min_element(r.waiting.begin(), r.waiting.end(),
+                               [](const auto &a, const auto &b) { return a.key() < b.key(); });
+  if (best == r.waiting.end() || best->seq != seq_) return kRetry;
+  r.high_lent = true;
+  holding_ = Pool::high;
+  return r.high;  // (always odd)
+}
+
+std::optional<base::Result<int>> ContextClaim::settle(std::uint64_t agreed) {
+  auto &r = registry();
+  std::lock_guard<std::mutex> lk(r.mu);
+  const Pool pool = std::exchange(holding_, Pool::none);
+  if (pool == Pool::low) r.low_lent = false;
+  if (pool == Pool::high) r.high_lent = false;
+  if (agreed >= kRetry) {
+    if (std::exchange(first_, false)) r.waiting.push_back({parent_, tag_, seq_});
+    return std::nullopt;
+  }
+  // Nobody asked for another round, so every process offered from the same
+  // pool, this one included.
+  if (pool == Pool::none)
+    return base::Result<int>{base::Errc::protocol_error,
+                             "a process agreed on a context id in a round this one asked to repeat"};
+  std::erase_if(r.waiting, [&](const Registry::Entry &e) { return e.seq == seq_; });
+  const std::uint64_t end = pool == Pool::low ? kHighPool : core::kMaxContextId;
+  if (agreed + 2 >= end)
+    return base::Result<int>{base::Errc::not_found,
+                             fmt::format("out of contexts (the highest context id in use is {})", agreed)};
+  auto &next = pool == Pool::low ? core::Runtime::instance().max_cid() : r.high;
+  next = std::max(next, agreed + 2);
+  return base::Result<int>{static_cast<int>(agreed + 1)};
+}
+
+void ContextClaim::between_rounds(core::P2P &p2p) {
+  p2p.progress();
+  std::this_thread::yield();
+}
+
 base::Result<int> agree_context(const CommView &parent) {
-  auto &max_cid = core::Runtime::instance().max_cid();
-  if (max_cid % 2 == 0) max_cid += 1;
   const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
-  Reduction max{[&](const void *in, void *inout) { pack::reduce(pack::Op::max, u8, 1, in, inout); }, true, {}};
-  std::uint64_t mine = max_cid, agreed = 0;
-  if (auto s = allreduce(parent, &mine, &agreed, 1, u8, max); !s.ok()) return {s.error(), s.message()};
-  if (agreed >= core::kMaxContextId - 1)
-    return {base::Errc::not_found, fmt::format("out of contexts (the highest context id in use is {})", agreed)};
-  max_cid = agreed + 2;
-  return static_cast<int>(agreed + 1);
+  ContextClaim claim(parent.context, parent.tag_override);
+  for (;;) {
+    std::uint64_t mine = claim.offer(), agreed = 0;
+    if (auto s = allreduce(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok()) return {s.error(), s.message()};
+    if (auto cid = claim.settle(agreed)) return *cid;
+    ContextClaim::between_rounds(*parent.p2p);
+  }
+}
+
+Task agree_context_task(CommView parent, int *cid) {
+  const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
+  ContextClaim claim(parent.context, parent.tag_override);
+  for (;;) {
+    std::uint64_t mine = claim.offer(), agreed = 0;
+    if (auto s = co_await allreduce_task(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok()) co_return s;
+    if (auto got = claim.settle(agreed)) {
+      if (!*got) co_return base::Status{got->error(), got->message()};
+      *cid = **got;
+      co_return base::Status{};
+    }
+    co_await Yield{};
+  }
 }
 
 }  // namespace impi::collectives

@@ -217,6 +217,18 @@ struct AwaitMessage {
   void await_resume() const noexcept {}
 };
 
+// co_await: lets the progress engine take one turn (other operations, other
+// threads' work) before the task goes on.
+struct Yield {
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<Task::promise_type> h) {
+    Driver *d = h.promise().driver;
+    d->suspended = h;
+    d->until = [first = true]() mutable { return !std::exchange(first, false); };
+  }
+  void await_resume() const noexcept {}
+};
+
 // Runs a task to completion, waiting on the progress engine (blocking calls).
 inline base::Status run_blocking(core::P2P &p2p, Task t) {
   Driver d;
