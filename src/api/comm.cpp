@@ -508,8 +508,11 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   v.world = g->world;
   v.client.clear();
   for (int w : g->world) v.client.push_back(client_of(w));
+  for (int w : g->world) v.ids.push_back(rank_in(c->world, w));
   v.tag_override = 0x40000000 | (tag & 0x3fffffff);  // on the collective context, apart from its tags
-  auto cid = agree_after_pending(*c, v);
+  // (Not after comm's pending collectives: only the group calls this, in
+  // any order with the collectives on comm.)
+  auto cid = coll::agree_context(v);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
   return MPI_SUCCESS;

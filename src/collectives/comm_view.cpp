@@ -21,11 +21,11 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
   int w = world[static_cast<std::size_t>(dest)];
   core::RequestPtr r;
   if (p2p->remote(w)) {
-    auto x = p2p->isend_remote(buf, count, type, w, rank, tag, context, false);
+    auto x = p2p->isend_remote(buf, count, type, w, id(rank), tag, context, false);
     if (!x) return {x.error(), x.message()};
     r = std::move(x.value());
   } else {
-    r = p2p->isend(buf, count, type, w, rank, tag, context, false, true);
+    r = p2p->isend(buf, count, type, w, id(rank), tag, context, false, true);
   }
   p2p->wait_until([&] { return p2p->completed(*r); });
   return {};
@@ -34,7 +34,7 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
 base::Status CommView::recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
   if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
-  auto r = p2p->irecv(buf, count, type, source, tag, context, &storage);
+  auto r = p2p->irecv(buf, count, type, id(source), tag, context, &storage);
   p2p->wait_until([&] { return p2p->completed(*r); });
   if (r->status.error == core::kTruncated)
     return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
@@ -54,7 +54,7 @@ base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pac
                                 int tag) const {
   if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
-  auto r = p2p->irecv(rbuf, rcount, rtype, source, tag, context, &storage);
+  auto r = p2p->irecv(rbuf, rcount, rtype, id(source), tag, context, &storage);
   if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) {
     // Our receive (on this stack) is posted: take it back, or see it through.
     if (!p2p->completed(*r) && !p2p->cancel(r)) p2p->wait_until([&] { return p2p->completed(*r); });
@@ -68,12 +68,12 @@ base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pac
 
 Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const {
   int w = world[static_cast<std::size_t>(dest)];
-  return Await(Await::Kind::send, p2p, buf, nullptr, count, &type, w, rank, dest,
+  return Await(Await::Kind::send, p2p, buf, nullptr, count, &type, w, id(rank), dest,
                tag_override >= 0 ? tag_override : tag, context, p2p->remote(w));
 }
 
 Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
-  return Await(Await::Kind::recv, p2p, nullptr, buf, count, &type, 0, rank, source,
+  return Await(Await::Kind::recv, p2p, nullptr, buf, count, &type, 0, rank, id(source),
                tag_override >= 0 ? tag_override : tag, context, false);
 }
 
@@ -94,7 +94,7 @@ Task CommView::exchange(const void *sbuf, std::int64_t scount, const pack::TypeP
 }
 
 AwaitMessage CommView::message(int source, int tag) const {
-  return {p2p, source, tag_override >= 0 ? tag_override : tag, context};
+  return {p2p, id(source), tag_override >= 0 ? tag_override : tag, context};
 }
 
 std::vector<int> CommView::locals_of(int r) const {

@@ -24,6 +24,12 @@ struct CommView {
   int maxlinear = 4;            // the job's IMPI_C_COLL_MAXLINEAR
   int xsize = 1024;             // the job's IMPI_C_COLL_XSIZE
   int tag_override = -1;        // >= 0: every message uses this tag (MPI_Comm_create_group)
+  // Non-empty: a sub-group of a communicator whose context it borrows
+  // (MPI_Comm_create_group): the rank each member's messages carry and are
+  // matched by, its rank in that communicator. (Group ranks would let two
+  // sub-groups' messages match each other's.)
+  std::vector<int> ids;
+  int id(int r) const { return ids.empty() || r < 0 ? r : ids[static_cast<std::size_t>(r)]; }
   bool spans_clients() const;
 
   // Blocking sends and receives on the collective context.

@@ -219,6 +219,26 @@ int main(int argc, char **argv) {
       exercise(c, "create_group");
       MPI_Comm_free(&c);
     }
+    /* Overlapping random groups, one after another with the same tag: a
+     * rank in the next group may start it while others still build this
+     * one (their messages must not meet). */
+    srand(7);
+    for (int j = 0; j < 40; ++j) {
+      int members[64], count = 0, in = 0;
+      for (int i = 0; i < size && i < 64; ++i)
+        if (rand() % 2) {
+          if (i == rank) in = 1;
+          members[count++] = i;
+        }
+      MPI_Group g;
+      MPI_Group_incl(wg, count, members, &g);
+      if (in) {
+        MPI_Comm_create_group(MPI_COMM_WORLD, g, 0, &c);
+        exercise(c, "create_group, random groups");
+        MPI_Comm_free(&c);
+      }
+      MPI_Group_free(&g);
+    }
     MPI_Group_free(&wg);
     MPI_Group_free(&evens);
     MPI_Request rq;
