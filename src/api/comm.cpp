@@ -185,7 +185,8 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
 
 impi::base::Result<int> criss_cross_context(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
                                             const CrissCrossFold &fold) {
-  coll::drain(&c, impi::core::Runtime::instance().p2p());  // its non-blocking collectives come first
+  // Its non-blocking collectives come first, as on every process.
+  coll::drain(&c, impi::core::Runtime::instance().p2p());
   coll::ContextClaim claim(c.context_id + 1);
   const auto rest = value;
   for (;;) {
@@ -674,7 +675,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   // for it: collectives/context_id.hpp.)
   coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
                       true, {}};
-  coll::drain(lc, impi::core::Runtime::instance().p2p());  // its non-blocking collectives come first
+  // Its non-blocking collectives come first, as on every process.
+  coll::drain(lc, impi::core::Runtime::instance().p2p());
   coll::ContextClaim claim(local.context);
   std::vector<int> remote;
   impi::base::Result<int> cid{0};
