@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -183,7 +183,8 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
   return {};
 }
 
-impi::base::Result<int> criss_cross_context(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
+impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
+                                            std::vector<std::uint64_t> &value,
                                             const CrissCrossFold &fold) {
   // Its non-blocking collectives come first, as on every process.
   coll::drain(&c, impi::core::Runtime::instance().p2p());
@@ -682,30 +683,36 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   impi::base::Result<int> cid{0};
   for (;;) {
     std::uint64_t mine = claim.offer(), maxcid = 0;
-    if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok()) return fail(local_comm, fn, s);
+    if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok())
+      return fail(local_comm, fn, s);
     std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size)
     if (lc->rank == local_leader) {
       Communicator *pc;
       if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
       if (remote_leader < 0 || remote_leader >= pc->peer_size())
-        return report(peer_comm, MPI_ERR_RANK, fn, fmt::format("remote_leader {} is not in peer_comm", remote_leader));
+        return report(peer_comm, MPI_ERR_RANK, fn,
+                      fmt::format("remote_leader {} is not in peer_comm", remote_leader));
       coll::CommView peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
       peer.context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
       std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc->size)};
-      if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
+      if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag);
+          !s.ok())
         return fail(local_comm, fn, s);
       if (hdr[1] == 0 || hdr[1] > 1u << 24)
         return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
       hdr[0] = std::max(hdr[0], maxcid);
       remote.resize(static_cast<std::size_t>(hdr[1]));
-      if (auto s = peer.sendrecv(lc->world.data(), lc->size, ints, remote_leader, remote.data(),
-                                 static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
+      if (auto s =
+              peer.sendrecv(lc->world.data(), lc->size, ints, remote_leader, remote.data(),
+                            static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
           !s.ok())
         return fail(local_comm, fn, s);
     }
-    if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok()) return fail(local_comm, fn, s);
+    if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok())
+      return fail(local_comm, fn, s);
     remote.resize(static_cast<std::size_t>(hdr[1]));
-    if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints, local_leader);
+    if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints,
+                             local_leader);
         !s.ok())
       return fail(local_comm, fn, s);
     if (auto got = claim.settle(hdr[0])) {
@@ -716,7 +723,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   }
   const int nworld = impi::core::Runtime::instance().world().size;
   for (int w : remote)
-    if (w < 0 || w >= nworld) return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
+    if (w < 0 || w >= nworld)
+      return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
   if (!cid) return fail(local_comm, fn, {cid.error(), cid.message()});
   *newintercomm = make_intercomm(*lc, lc->world, std::move(remote), *cid);
   return MPI_SUCCESS;

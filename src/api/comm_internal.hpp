@@ -35,7 +35,8 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
                                const CrissCrossFold &fold);
 // A new context id agreed by a criss-cross exchange whose value[0] is the
 // MAX of IMPI_max_cid (IMPI 4.6, 4.9); the rest of `value` as `fold` makes it.
-impi::base::Result<int> criss_cross_context(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
+impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
+                                            std::vector<std::uint64_t> &value,
                                             const CrissCrossFold &fold);
 
 // ---- constructors on intercommunicators (intercomm.cpp)

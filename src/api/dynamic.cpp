@@ -20,6 +20,8 @@
 // with one. Payload: u64 max cid (0: unused) | u32 n | n x (u16 length,
 // card bytes), big-endian. Then each context round: each root sends its
 // group's MAX as a big-endian u64. Everything received is checked (sizes, cards) before use.
+#include "api/dynamic.hpp"
+
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -32,7 +34,6 @@
 #include <vector>
 
 #include "api/comm_internal.hpp"
-#include "api/dynamic.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "base/byteorder.hpp"
@@ -98,12 +99,14 @@ impi::base::Result<Group> recv_group(int fd) {
 
 // The root's side of connect/accept: the connection (left in `fd` for the
 // context rounds), then the exchange of cards.
-impi::base::Result<Group> root_exchange(const std::string &port_name, bool accept, const std::vector<std::string> &cards,
-                                        int &error_class, impi::base::Fd &fd) {
+impi::base::Result<Group> root_exchange(const std::string &port_name, bool accept,
+                                        const std::vector<std::string> &cards, int &error_class,
+                                        impi::base::Fd &fd) {
   constexpr std::uint64_t maxcid = 0;  // (agreed afterwards, in rounds: context_round)
   error_class = MPI_ERR_PORT;
   auto port = PortName::decode(port_name);
-  if (!port) return {port.error(), fmt::format("'{}' is not a port name: {}", port_name, port.message())};
+  if (!port)
+    return {port.error(), fmt::format("'{}' is not a port name: {}", port_name, port.message())};
   if (accept) {
     auto mine = p2p().dyn_listen();
     if (!mine || port->card.key() != mine->key() || !p2p().port_open(port->port))
@@ -160,8 +163,10 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
   if (root < 0 || root >= c->size) return report(comm, MPI_ERR_ROOT, fn, fmt::format("root {} is not in a communicator of size {}", root, c->size));
   if (c->spans_clients)
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                  "the communicator spans IMPI clients; IMPI 0.0 defines no dynamic processes between clients, so "
-                  "ports, spawn and connect/accept work on communicators inside one client (e.g. MPI_COMM_SELF)");
+                  "the communicator spans IMPI clients; IMPI 0.0 defines no dynamic processes "
+                  "between clients, so "
+                  "ports, spawn and connect/accept work on communicators inside one client (e.g. "
+                  "MPI_COMM_SELF)");
   const auto &bytes = impi::pack::Datatype::predefined(impi::pack::dt::byte);
   const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
   auto view = coll::view_of(*c);
@@ -219,12 +224,16 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
   }
   // The context: MAX over both groups, through the roots, in rounds
   // (collectives/context_id.hpp).
-  coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
-                      true, {}};
+  coll::Reduction max{[&](const void *in, void *inout) {
+                        impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout);
+                      },
+                      true,
+                      {}};
   coll::ContextClaim claim(view.context);
   for (;;) {
     std::uint64_t mine = claim.offer(), round[2] = {0, 0};  // (failed, MAX)
-    if (auto s = coll::reduce(view, &mine, &round[1], 1, u8, max, root); !s.ok()) return fail(comm, fn, s);
+    if (auto s = coll::reduce(view, &mine, &round[1], 1, u8, max, root); !s.ok())
+      return fail(comm, fn, s);
     if (c->rank == root) {
       if (auto s = context_round(fd.get(), round[1]); !s.ok()) {
         round[0] = 1;
@@ -233,8 +242,9 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
     }
     if (auto s = coll::bcast(view, round, 2, u8, root); !s.ok()) return fail(comm, fn, s);
     if (round[0] != 0)
-      return report(comm, MPI_ERR_OTHER, fn,
-                    c->rank == root ? why : fmt::format("the root (rank {}) lost the other job", root));
+      return report(
+          comm, MPI_ERR_OTHER, fn,
+          c->rank == root ? why : fmt::format("the root (rank {}) lost the other job", root));
     if (auto got = claim.settle(round[1])) {
       if (!*got) return fail(comm, fn, {got->error(), got->message()});
       *newcomm = make_intercomm(*c, c->world, std::move(remote), **got);

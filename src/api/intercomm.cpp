@@ -37,7 +37,8 @@ std::vector<int> members(const std::vector<int> &table, const std::vector<int> &
 
 coll::Task idup_task(Communicator c, MPI_Comm parent, MPI_Comm *out) {
   int cid = 0;
-  if (auto s = co_await coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {}, &cid, nullptr, nullptr);
+  if (auto s = co_await coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {}, &cid,
+                                          nullptr, nullptr);
       !s.ok())
     co_return s;
   *out = make_intercomm(c, c.world, c.remote_world, cid);
@@ -54,8 +55,8 @@ int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color,
   int cid = 0;
   std::vector<int> local, remote;
   coll::drain(&c, p2p);
-  if (auto s = coll::run_blocking(
-          p2p, coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {color, key}, &cid, &local, &remote));
+  if (auto s = coll::run_blocking(p2p, coll::inter_agree(coll::view_of(c), coll::remote_view_of(c),
+                                                         {color, key}, &cid, &local, &remote));
       !s.ok())
     return fail(comm, fn, s);
   *newcomm = MPI_COMM_NULL;

@@ -96,13 +96,15 @@ std::optional<base::Result<int>> ContextClaim::settle(std::uint64_t agreed) {
   // Nobody asked for another round, so every process offered from the same
   // pool, this one included.
   if (pool == Pool::none)
-    return base::Result<int>{base::Errc::protocol_error,
-                             "a process agreed on a context id in a round this one asked to repeat"};
+    return base::Result<int>{
+        base::Errc::protocol_error,
+        "a process agreed on a context id in a round this one asked to repeat"};
   std::erase_if(r.waiting, [&](const Registry::Entry &e) { return e.seq == seq_; });
   const std::uint64_t end = pool == Pool::low ? kHighPool : core::kMaxContextId;
   if (agreed + 2 >= end)
-    return base::Result<int>{base::Errc::not_found,
-                             fmt::format("out of contexts (the highest context id in use is {})", agreed)};
+    return base::Result<int>{
+        base::Errc::not_found,
+        fmt::format("out of contexts (the highest context id in use is {})", agreed)};
   auto &next = pool == Pool::low ? core::Runtime::instance().max_cid() : r.high;
   next = std::max(next, agreed + 2);
   return base::Result<int>{static_cast<int>(agreed + 1)};
@@ -118,7 +120,8 @@ base::Result<int> agree_context(const CommView &parent) {
   ContextClaim claim(parent.context, parent.tag_override);
   for (;;) {
     std::uint64_t mine = claim.offer(), agreed = 0;
-    if (auto s = allreduce(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok()) return {s.error(), s.message()};
+    if (auto s = allreduce(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok())
+      return {s.error(), s.message()};
     if (auto cid = claim.settle(agreed)) return *cid;
     ContextClaim::between_rounds(*parent.p2p);
   }
@@ -129,7 +132,8 @@ Task agree_context_task(CommView parent, int *cid) {
   ContextClaim claim(parent.context, parent.tag_override);
   for (;;) {
     std::uint64_t mine = claim.offer(), agreed = 0;
-    if (auto s = co_await allreduce_task(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok()) co_return s;
+    if (auto s = co_await allreduce_task(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok())
+      co_return s;
     if (auto got = claim.settle(agreed)) {
       if (!*got) co_return base::Status{got->error(), got->message()};
       *cid = **got;

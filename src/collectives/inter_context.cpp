@@ -19,18 +19,23 @@ namespace {
 constexpr int kInterAgreeTag = 240;  // (apart from the IMPI tags and inter.cpp's 250)
 }
 
-Task inter_agree(CommView local, CommView remote, std::vector<int> mine, int *cid, std::vector<int> *local_table,
-                 std::vector<int> *remote_table) {
+Task inter_agree(CommView local, CommView remote, std::vector<int> mine, int *cid,
+                 std::vector<int> *local_table, std::vector<int> *remote_table) {
   const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
   const auto &ints = pack::Datatype::predefined(pack::dt::int_);
-  Reduction max{[&u8](const void *in, void *inout) { pack::reduce(pack::Op::max, u8, 1, in, inout); }, true, {}};
+  Reduction max{
+      [&u8](const void *in, void *inout) { pack::reduce(pack::Op::max, u8, 1, in, inout); },
+      true,
+      {}};
   ContextClaim claim(local.context, kInterAgreeTag);
   for (;;) {
     std::uint64_t ours = claim.offer(), all = 0;
     if (auto s = co_await allreduce_task(local, &ours, &all, 1, u8, max); !s.ok()) co_return s;
     if (local.rank == 0) {
       std::uint64_t theirs = 0;
-      if (auto s = co_await remote.exchange(&all, 1, u8, 0, &theirs, 1, u8, 0, kInterAgreeTag); !s.ok()) co_return s;
+      if (auto s = co_await remote.exchange(&all, 1, u8, 0, &theirs, 1, u8, 0, kInterAgreeTag);
+          !s.ok())
+        co_return s;
       all = std::max(all, theirs);
     }
     if (auto s = co_await bcast_task(local, &all, 1, u8, 0); !s.ok()) co_return s;
@@ -45,10 +50,13 @@ Task inter_agree(CommView local, CommView remote, std::vector<int> mine, int *ci
   if (k == 0) co_return base::Status{};
   local_table->assign(static_cast<std::size_t>(k * local.size), 0);
   remote_table->assign(static_cast<std::size_t>(k * remote.size), 0);
-  if (auto s = co_await allgather_task(local, mine.data(), k, ints, local_table->data(), k, ints); !s.ok()) co_return s;
+  if (auto s = co_await allgather_task(local, mine.data(), k, ints, local_table->data(), k, ints);
+      !s.ok())
+    co_return s;
   if (local.rank == 0) {
-    if (auto s = co_await remote.exchange(local_table->data(), k * local.size, ints, 0, remote_table->data(),
-                                          k * remote.size, ints, 0, kInterAgreeTag);
+    if (auto s = co_await remote.exchange(local_table->data(), k * local.size, ints, 0,
+                                          remote_table->data(), k * remote.size, ints, 0,
+                                          kInterAgreeTag);
         !s.ok())
       co_return s;
   }
