@@ -198,6 +198,10 @@ bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, voi
       std::lock_guard<std::recursive_mutex> lk(g_mu);  // (the values are shared)
       tag_ub = job.impi ? job.impi->tag_ub : 2147483647;
       universe = static_cast<int>(std::max(job.universe_size, job.world_size));
+      if (k == MPI_UNIVERSE_SIZE && job.universe_size == 0) {
+        *flag = 0;  // nobody said how many slots there are (MPI-3.1 10.5.1: then it is not set)
+        return true;
+      }
       appnum = static_cast<int>(job.appnum);
       lastused = last_used_error_code();
       *value = k == MPI_TAG_UB            ? &tag_ub

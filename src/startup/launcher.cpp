@@ -527,11 +527,15 @@ bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp
   const bool spawned = parent != nullptr;
 
   InfoList job;
-  // MPI_UNIVERSE_SIZE: the procs this launcher expects to run at most; at
-  // least the job, and room for spawns up to the node's hardware threads.
-  int universe = std::max(n, opts_.slots > 0 ? opts_.slots : static_cast<int>(std::thread::hardware_concurrency()));
-  job.u32(PMIX_UNIV_SIZE, static_cast<std::uint32_t>(universe))
-      .u32(PMIX_MAX_PROCS, static_cast<std::uint32_t>(universe))
+  // MPI_UNIVERSE_SIZE: the slots the user gave (--host/--hostfile), at
+  // least the job. Without them it is not set, as with MPICH's mpiexec:
+  // spawning beyond the cores is allowed (oversubscription), so the cores
+  // are no limit to report. PMIX_MAX_PROCS still says the cores.
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  if (opts_.slots > 0)
+    job.u32(PMIX_UNIV_SIZE, static_cast<std::uint32_t>(std::max(n, opts_.slots)));
+  job.u32(PMIX_MAX_PROCS,
+          static_cast<std::uint32_t>(std::max(n, opts_.slots > 0 ? opts_.slots : cores)))
       .str(PMIX_JOBID, ns)
       .u32(PMIX_JOB_SIZE, static_cast<std::uint32_t>(n))
       .u32(PMIX_JOB_NUM_APPS, static_cast<std::uint32_t>(apps.size()))

@@ -248,7 +248,6 @@ class PmixClient final : public ProcessManager {
     job_.size = *size;
     if (auto v = get_u32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE)) job_.local_size = *v;
     if (auto v = get_u32(me_.rank, PMIX_LOCAL_RANK)) job_.local_rank = *v;
-    job_.universe_size = job_.size;
     if (auto v = get_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE)) job_.universe_size = *v;
     if (auto v = get_u32(me_.rank, PMIX_APPNUM)) job_.appnum = *v;
     job_.hostname = local_hostname();

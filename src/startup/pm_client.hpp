@@ -32,7 +32,7 @@ struct JobInfo {
   std::uint32_t size = 1;  // job size
   std::uint32_t local_rank = 0;
   std::uint32_t local_size = 1;
-  std::uint32_t universe_size = 1;
+  std::uint32_t universe_size = 0;  // MPI_UNIVERSE_SIZE (0: not known, the attribute is not set)
   std::uint32_t appnum = 0;
   std::string hostname;  // as the launcher names this node
   bool singleton = true;

@@ -100,13 +100,15 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int want_tag_ub = argc > 1 ? atoi(argv[1]) : 2147483647, nclients = argc > 2 ? atoi(argv[2]) : 1;
+  int want_universe = argc > 3 ? atoi(argv[3]) : 0; /* 0: not set */
   int *v, flag = 0;
 
   /* predefined attributes */
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag);
   CHECK(flag && *v == want_tag_ub, "MPI_TAG_UB %d, expected %d", flag ? *v : -1, want_tag_ub);
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &v, &flag);
-  CHECK(flag && *v >= size, "MPI_UNIVERSE_SIZE %d", flag ? *v : -1);
+  CHECK(want_universe ? flag && *v == want_universe : !flag,
+        "MPI_UNIVERSE_SIZE %d (flag %d), expected %d", flag ? *v : -1, flag, want_universe);
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &v, &flag);
   CHECK(flag && *v == 0, "MPI_APPNUM %d", flag ? *v : -1);
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_HOST, &v, &flag);

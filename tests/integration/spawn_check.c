@@ -265,7 +265,7 @@ int main(int argc, char **argv) {
   CHECK(parent == MPI_COMM_NULL, "a job impirun started has a parent");
   int *usize = NULL, flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag);
-  CHECK(flag && *usize >= size, "MPI_UNIVERSE_SIZE %d", flag ? *usize : -1);
+  CHECK(!flag || *usize >= size, "MPI_UNIVERSE_SIZE %d", flag ? *usize : -1);
 
   if (strcmp(mode, "parent") == 0) {
     int n = argc > 2 ? atoi(argv[2]) : 1;
