@@ -183,6 +183,13 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
   return {};
 }
 
+impi::base::Status free_barrier(const Communicator &c) {
+  if (!c.inter) return coll::barrier(coll::view_of(c));
+  std::vector<std::uint64_t> v{0};
+  auto none = [](const std::vector<std::uint64_t> &, std::vector<std::uint64_t> &) {};
+  return criss_cross(c, kCommFreeTag, v, none);
+}
+
 impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
                                             std::vector<std::uint64_t> &value,
                                             const CrissCrossFold &fold) {
@@ -243,6 +250,87 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
 }  // namespace
 
 using namespace impi::api::comm_shared;
+
+namespace {
+
+// MPI_Intercomm_create's group size field: set when the groups swap cards,
+// not world ranks (dynamic processes: procs of other jobs have no world
+// rank in common).
+constexpr std::uint64_t kCardsFlag = std::uint64_t{1} << 40;
+
+// One round of MPI_Intercomm_create's agreement (IMPI 4.8): `offer` to the
+// local leader; the leaders swap (MAX, group size) and then their groups
+// over peer_comm; the local leader broadcasts both. When either group
+// holds a proc of another job, the groups travel as cards, which every
+// member registers (api/dynamic.cpp). An MPI error code (reported).
+int intercomm_round(const char *fn, MPI_Comm local_comm, const Communicator &lc, int local_leader,
+                    MPI_Comm peer_comm, int remote_leader, int tag, std::uint64_t offer,
+                    std::uint64_t &agreed, std::vector<int> &remote) {
+  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
+  const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
+  auto local = coll::view_of(lc);
+  coll::Reduction max{[&](const void *in, void *inout) {
+                        impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout);
+                      },
+                      true,
+                      {}};
+  std::uint64_t maxcid = 0;
+  if (auto s = coll::reduce(local, &offer, &maxcid, 1, u8, max, local_leader); !s.ok())
+    return fail(local_comm, fn, s);
+  std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size [| kCardsFlag])
+  std::optional<coll::CommView> peer;
+  if (lc.rank == local_leader) {
+    Communicator *pc;
+    if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
+    if (remote_leader < 0 || remote_leader >= pc->peer_size())
+      return report(peer_comm, MPI_ERR_RANK, fn,
+                    fmt::format("remote_leader {} is not in peer_comm", remote_leader));
+    peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
+    peer->context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
+    bool cards = impi::core::P2P::dyn(peer->world[static_cast<std::size_t>(remote_leader)]) ||
+                 std::any_of(lc.world.begin(), lc.world.end(), impi::core::P2P::dyn);
+    std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc.size) | (cards ? kCardsFlag : 0)};
+    if (auto s = peer->sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
+      return fail(local_comm, fn, s);
+    cards |= (hdr[1] & kCardsFlag) != 0;
+    hdr[1] &= ~kCardsFlag;
+    if (hdr[1] == 0 || hdr[1] > 1u << 24)
+      return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
+    hdr[0] = std::max(hdr[0], maxcid);
+    remote.resize(static_cast<std::size_t>(hdr[1]));
+    if (!cards) {
+      if (auto s =
+              peer->sendrecv(lc.world.data(), lc.size, ints, remote_leader, remote.data(),
+                             static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
+          !s.ok())
+        return fail(local_comm, fn, s);
+    }
+    hdr[1] |= cards ? kCardsFlag : 0;
+  }
+  if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok())
+    return fail(local_comm, fn, s);
+  agreed = hdr[0];
+  const bool cards = (hdr[1] & kCardsFlag) != 0;
+  remote.resize(static_cast<std::size_t>(hdr[1] & ~kCardsFlag));
+  if (cards) {
+    if (auto s = swap_group_cards(local, local_leader, peer ? &*peer : nullptr, remote_leader, tag,
+                                  remote);
+        !s.ok())
+      return fail(local_comm, fn, s);
+    return MPI_SUCCESS;
+  }
+  if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints,
+                           local_leader);
+      !s.ok())
+    return fail(local_comm, fn, s);
+  const int nworld = impi::core::Runtime::instance().world().size;
+  for (int w : remote)
+    if (w < 0 || w >= nworld)
+      return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
+  return MPI_SUCCESS;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -583,14 +671,8 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     // context and complete as usual, and context ids are never reused. (So
     // processes may free communicators in different orders, as Open MPI
     // and MPICH allow.)
-  } else if (!c->inter) {
-    // IMPI 4.5: a barrier first, so no message on it is still in flight.
-    if (auto s = coll::barrier(coll::view_of(*c)); !s.ok()) return fail(*comm, fn, s);
-  } else {
-    // Intercommunicators: the same barrier by point-to-point (IMPI_COMM_FREE_TAG).
-    std::vector<std::uint64_t> v{0};
-    auto none = [](const std::vector<std::uint64_t> &, std::vector<std::uint64_t> &) {};
-    if (auto s = criss_cross(*c, kCommFreeTag, v, none); !s.ok()) return fail(*comm, fn, s);
+  } else if (auto s = free_barrier(*c); !s.ok()) {
+    return fail(*comm, fn, s);  // (IMPI 4.5: so no message on it is still in flight)
   }
   if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   impi::api::forget_comm_info(*comm);
@@ -667,64 +749,24 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
   if (local_leader < 0 || local_leader >= lc->size)
     return report(local_comm, MPI_ERR_RANK, fn, fmt::format("local_leader {} is not in local_comm", local_leader));
   if (tag < 0) return report(local_comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
-  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
-  const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
-  auto local = coll::view_of(*lc);
-  // IMPI 4.8: MAX of IMPI_max_cid to the local leader; the leaders swap it
-  // with their group sizes over peer_comm, then their groups; the local
-  // leader broadcasts the result. (A round is repeated when a process asks
-  // for it: collectives/context_id.hpp.)
-  coll::Reduction max{[&](const void *in, void *inout) { impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout); },
-                      true, {}};
-  // Its non-blocking collectives come first, as on every process.
+  // IMPI 4.8 in rounds (collectives/context_id.hpp). Its non-blocking
+  // collectives come first, as on every process.
   coll::drain(lc, impi::core::Runtime::instance().p2p());
-  coll::ContextClaim claim(local.context);
+  coll::ContextClaim claim(coll::view_of(*lc).context);
   std::vector<int> remote;
   impi::base::Result<int> cid{0};
   for (;;) {
-    std::uint64_t mine = claim.offer(), maxcid = 0;
-    if (auto s = coll::reduce(local, &mine, &maxcid, 1, u8, max, local_leader); !s.ok())
-      return fail(local_comm, fn, s);
-    std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size)
-    if (lc->rank == local_leader) {
-      Communicator *pc;
-      if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
-      if (remote_leader < 0 || remote_leader >= pc->peer_size())
-        return report(peer_comm, MPI_ERR_RANK, fn,
-                      fmt::format("remote_leader {} is not in peer_comm", remote_leader));
-      coll::CommView peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
-      peer.context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
-      std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc->size)};
-      if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag);
-          !s.ok())
-        return fail(local_comm, fn, s);
-      if (hdr[1] == 0 || hdr[1] > 1u << 24)
-        return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
-      hdr[0] = std::max(hdr[0], maxcid);
-      remote.resize(static_cast<std::size_t>(hdr[1]));
-      if (auto s =
-              peer.sendrecv(lc->world.data(), lc->size, ints, remote_leader, remote.data(),
-                            static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
-          !s.ok())
-        return fail(local_comm, fn, s);
-    }
-    if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok())
-      return fail(local_comm, fn, s);
-    remote.resize(static_cast<std::size_t>(hdr[1]));
-    if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints,
-                             local_leader);
-        !s.ok())
-      return fail(local_comm, fn, s);
-    if (auto got = claim.settle(hdr[0])) {
+    std::uint64_t agreed = 0;
+    if (int rc = intercomm_round(fn, local_comm, *lc, local_leader, peer_comm, remote_leader, tag,
+                                 claim.offer(), agreed, remote);
+        rc != MPI_SUCCESS)
+      return rc;
+    if (auto got = claim.settle(agreed)) {
       cid = std::move(*got);
       break;
     }
     coll::ContextClaim::between_rounds(impi::core::Runtime::instance().p2p());
   }
-  const int nworld = impi::core::Runtime::instance().world().size;
-  for (int w : remote)
-    if (w < 0 || w >= nworld)
-      return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
   if (!cid) return fail(local_comm, fn, {cid.error(), cid.message()});
   *newintercomm = make_intercomm(*lc, lc->world, std::move(remote), *cid);
   return MPI_SUCCESS;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/errc.hpp"
+#include "collectives/comm_view.hpp"
 #include "core/communicator.hpp"
 #include "mpi.h"
 
@@ -38,6 +39,19 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
 impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
                                             std::vector<std::uint64_t> &value,
                                             const CrissCrossFold &fold);
+
+// MPI_Comm_free's synchronization (IMPI 4.5): a barrier, on an
+// intercommunicator by point-to-point (IMPI_COMM_FREE_TAG).
+impi::base::Status free_barrier(const Communicator &c);
+
+// MPI_Intercomm_create between groups of different jobs (dynamic.cpp):
+// every member's card goes to the local leader, the leaders swap their
+// groups' over `peer` (at the leader only; null elsewhere) with `tag`, the
+// leader broadcasts the other group's, and every member registers them.
+// `remote` comes sized to the other group; it gets their indices.
+impi::base::Status swap_group_cards(const impi::collectives::CommView &local, int leader,
+                                    const impi::collectives::CommView *peer, int remote_leader,
+                                    int tag, std::vector<int> &remote);
 
 // ---- constructors on intercommunicators (intercomm.cpp)
 int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color, int key,

@@ -153,6 +153,48 @@ impi::base::Status context_round(int fd, std::uint64_t &maxcid) {
   return {};
 }
 
+}  // namespace
+
+namespace impi::api::comm_shared {
+
+impi::base::Status swap_group_cards(const coll::CommView &local, int leader,
+                                    const coll::CommView *peer, int remote_leader, int tag,
+                                    std::vector<int> &remote) {
+  const auto &bytes = impi::pack::Datatype::predefined(impi::pack::dt::byte);
+  char mine[kSlot] = {};
+  if (auto card = p2p().dyn_listen()) {
+    std::string e = card->encode();
+    std::memcpy(mine, e.data(), std::min(e.size(), kSlot - 1));
+  }
+  const auto n = static_cast<std::int64_t>(local.size) * static_cast<std::int64_t>(kSlot);
+  const auto m = static_cast<std::int64_t>(remote.size()) * static_cast<std::int64_t>(kSlot);
+  std::vector<char> ours(local.rank == leader ? static_cast<std::size_t>(n) : 0),
+      theirs(static_cast<std::size_t>(m));
+  if (auto s = coll::gather(local, mine, kSlot, bytes, ours.data(), kSlot, bytes, leader); !s.ok())
+    return s;
+  if (peer) {
+    if (auto s = peer->sendrecv(ours.data(), n, bytes, remote_leader, theirs.data(), m, bytes,
+                                remote_leader, tag);
+        !s.ok())
+      return s;
+  }
+  if (auto s = coll::bcast(local, theirs.data(), m, bytes, leader); !s.ok()) return s;
+  for (std::size_t i = 0; i < remote.size(); ++i) {
+    const char *slot = theirs.data() + i * kSlot;
+    auto card = DynCard::decode(std::string_view(slot, strnlen(slot, kSlot)));
+    remote[i] = card ? p2p().dyn_register(*card) : -1;
+    if (remote[i] < 0)
+      return {Errc::protocol_error, fmt::format("rank {} of the other group cannot be reached (it "
+                                                "has no card: it cannot listen for other jobs)",
+                                                i)};
+  }
+  return {};
+}
+
+}  // namespace impi::api::comm_shared
+
+namespace {
+
 // MPI_Comm_accept / MPI_Comm_connect on `comm` (collective), port_name
 // significant at root only.
 int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm comm, MPI_Comm *newcomm, bool accept) {
@@ -463,9 +505,20 @@ int PMPI_Comm_disconnect(MPI_Comm *comm) {
   const char *fn = "MPI_Comm_disconnect";
   if (!comm) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "comm is NULL");
   MPI_Comm was = *comm;
-  // MPI_Comm_free's barrier (point-to-point on an intercommunicator) also
-  // means that everything sent on it has arrived: the barrier's messages
-  // follow the data on each connection.
+  Communicator *c;
+  if (int rc = check_comm(fn, *comm, c); rc != MPI_SUCCESS) return rc;
+  if (!c->spans_clients) {  // (MPI_Comm_free does both between clients)
+    // Everything sent to us on it has arrived once the barrier is over (the
+    // barrier's messages follow the data on each connection); what we sent
+    // must also have left this process (the acknowledgements included)
+    // before the other side may exit.
+    if (auto s = free_barrier(*c); !s.ok()) return fail(*comm, fn, s);
+    std::vector<int> procs = c->remote_world;
+    procs.insert(procs.end(), c->world.begin(), c->world.end());
+    if (!p2p().dyn_drain(procs))
+      return report(*comm, MPI_ERR_OTHER, fn,
+                    "messages for the other job could not be sent (is it still running?)");
+  }
   int rc = PMPI_Comm_free(comm);
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard<std::mutex> lk(g_parent_mu);

@@ -299,6 +299,11 @@ class P2P {
   // Multi-client jobs, MPI_Finalize and exit: sends what is queued to
   // dynamic peers (bounded wait), then closes every dynamic socket.
   void close_dyn();
+  // Waits until what is queued for these procs of other jobs has left this
+  // process (MPI_Comm_disconnect), at most dyn_timeout_s; false if some of
+  // it could not leave. Progresses meanwhile (the peers may be waiting for
+  // room that our progress makes).
+  bool dyn_drain(const std::vector<int> &procs);
   // Waiting: counts this thread as asleep (d = +1) or awake (-1) in every
   // ring of another job that we read, so their senders wake us.
   void dyn_sleeping(int d);

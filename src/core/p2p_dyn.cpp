@@ -486,6 +486,33 @@ bool P2P::dyn_frames(DynIn &in) {
   return true;
 }
 
+bool P2P::dyn_drain(const std::vector<int> &procs) {
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
+  for (;;) {
+    bool pending = false;
+    {
+      std::lock_guard<EngineLock> g(mu_);
+      for (int w : procs) {
+        DynPeer *p = dyn(w) ? dyn_peer(w) : nullptr;
+        if (!p || p->broken) continue;
+        if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->acks.empty())) {
+          if (push_sends(*p->ring)) dyn_wake(*p);
+          pending = true;
+        }
+        if (p->outq.pending() > 0) {
+          dyn_flush(*p);
+          pending |= p->outq.pending() > 0;
+        }
+      }
+    }
+    if (!pending) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    progress();
+    ::usleep(50);
+  }
+}
+
 void P2P::close_dyn() {
   std::lock_guard<EngineLock> g(mu_);
   if (!dyn_on_.load(std::memory_order_relaxed)) return;
@@ -507,7 +534,9 @@ void P2P::close_dyn() {
       pollfd pf{p->out.get(), POLLOUT, 0};
       ::poll(&pf, 1, 100);
     }
-    if (p->outq.pending() > 0)
+    // (Only wake-ups left for a peer that finished after reading its ring:
+    // nothing lost.)
+    if (p->outq.pending() > 0 && p->outq_data)
       base::log_warn("{} bytes for rank {} of job {} were not sent before MPI_Finalize", p->outq.pending(),
                      p->card.rank, p->card.job);
     p->out.reset();

@@ -15,6 +15,13 @@
  *                      rank then spawns one child from MPI_COMM_SELF.
  *   names              two spawned jobs meet through a published name.
  *   childdies          the child exits with code 3 without MPI_Finalize.
+ *   iccreate           rank 0 alone spawns 2 children (MPI_COMM_SELF), so
+ *                      the other parents know nothing of them; then
+ *                      MPI_Intercomm_create joins the parents' world and
+ *                      the children's over that intercommunicator: every
+ *                      parent and child exchange messages, Allreduce on
+ *                      it, merge it, and MPI_Comm_disconnect sends what is
+ *                      left before anyone exits.
  * Parents print "rank r of n ok"; children "child r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
@@ -238,6 +245,50 @@ static void spawn_children(int n, int nested) {
   CHECK(inter == MPI_COMM_NULL, "disconnect left the handle");
 }
 
+/* Mode iccreate (see the top). `child`: this is one of the spawned. */
+static int iccreate_main(int child) {
+  MPI_Comm peer = MPI_COMM_NULL, inter, merged;
+  if (child) {
+    MPI_Comm_get_parent(&peer);
+  } else if (rank == 0) {
+    char *args[] = {"iccreate-child", NULL};
+    MPI_Comm_spawn(self_path, args, 2, MPI_INFO_NULL, 0, MPI_COMM_SELF, &peer, MPI_ERRCODES_IGNORE);
+  }
+  MPI_Intercomm_create(MPI_COMM_WORLD, 0, peer, 0, 31, &inter);
+  int rsize = -1;
+  MPI_Comm_remote_size(inter, &rsize);
+  /* (The children learn the parents' number only from the intercommunicator.) */
+  CHECK(child ? rsize >= 1 : rsize == 2, "remote group size %d", rsize);
+  /* Everyone sends its (side, rank) to every remote rank, then checks what came. */
+  int side = child ? 1 : 0;
+  for (int r = 0; r < rsize; ++r) {
+    int v[2] = {side, rank};
+    MPI_Send(v, 2, MPI_INT, r, 7, inter);
+  }
+  for (int r = 0; r < rsize; ++r) {
+    int v[2] = {-1, -1};
+    MPI_Recv(v, 2, MPI_INT, r, 7, inter, MPI_STATUS_IGNORE);
+    CHECK(v[0] == 1 - side && v[1] == r, "from remote %d came (%d, %d)", r, v[0], v[1]);
+  }
+  int one = 1, remote_count = 0;
+  MPI_Allreduce(&one, &remote_count, 1, MPI_INT, MPI_SUM, inter);
+  CHECK(remote_count == rsize, "Allreduce over the intercommunicator: %d, expected %d",
+        remote_count, rsize);
+  MPI_Intercomm_merge(inter, child, &merged);
+  int msize = -1, mrank = -1, sum = 0;
+  MPI_Comm_size(merged, &msize);
+  MPI_Comm_rank(merged, &mrank);
+  MPI_Allreduce(&mrank, &sum, 1, MPI_INT, MPI_SUM, merged);
+  CHECK(sum == msize * (msize - 1) / 2, "merged Allreduce: %d over %d ranks", sum, msize);
+  MPI_Comm_free(&merged);
+  MPI_Comm_disconnect(&inter);
+  if (peer != MPI_COMM_NULL) MPI_Comm_disconnect(&peer);
+  MPI_Finalize();
+  if (failures) return 1;
+  printf("%s %d of %d ok\n", child ? "iccreate child" : "rank", rank, size);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   self_path = argv[0];
   MPI_Init(&argc, &argv);
@@ -246,6 +297,8 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "child") == 0) return child_main(argc, argv);
   if (strcmp(mode, "grandchild") == 0) return grandchild_main();
+  if (strcmp(mode, "iccreate") == 0 || strcmp(mode, "iccreate-child") == 0)
+    return iccreate_main(mode[8] == '-');
   if (strcmp(mode, "child2-of-multiple") == 0) {
     /* App 0 of "multiple": tell parent rank 0 (world rank, MPI_APPNUM, program 1). */
     MPI_Comm parent;
