@@ -13,6 +13,9 @@
 // same sender back to back (a sender finishes one long message to a peer
 // before it starts the next). Payloads are packed straight into the ring
 // and unpacked straight into the receive buffer (resumable cursors).
+// Control records travel the same rings: acks of synchronous and
+// single-copy messages, and MPI_Cancel's question about a message already
+// in the receiver's ring (named by its number there) and its answer.
 //
 // Threading (MPI_THREAD_MULTIPLE): one engine lock guards the rings, the
 // queues and the progress state of requests. Each entry point holds it for
