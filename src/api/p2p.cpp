@@ -90,9 +90,8 @@ impi::core::Request g_sent_at_once = [] {
   return r;
 }();
 
-MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
-  TableLock lk;
-  std::uint32_t i;
+// A free entry (a default Entry), its index in `i`; with the table lock held.
+Entry &take_entry(std::uint32_t &i) {
   if (!g_free_requests.empty()) {
     i = g_free_requests.back();
     g_free_requests.pop_back();
@@ -100,9 +99,28 @@ MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt
     i = static_cast<std::uint32_t>(g_requests.size());
     g_requests.emplace_back();
   }
-  Entry &e = g_requests[i];  // (a free entry is a default Entry)
+  return g_requests[i];
+}
+
+MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
   e.active = std::move(r);
   e.persistent = std::move(p);
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+// The handle of message `seq` that send_now() wrote to world rank `to`:
+// complete, no request of its own (MPI_Cancel makes one).
+MPI_Request new_sent_request(int to, std::uint64_t seq) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = RequestPtr(RequestPtr(), &g_sent_at_once);  // (no reference counting)
+  e.sent_to = to;
+  e.sent_seq = seq;
   e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }
@@ -125,12 +143,16 @@ RequestPtr *find_request(MPI_Request h) {
 void release_request(MPI_Request *h) {
   std::uint32_t i = impi::api::handle_index(*h);
   TableLock lk;
-  if (g_requests[i].persistent) {
-    g_requests[i].active.reset();
-    g_requests[i].buffered.reset();
-    return;
-  }
-  g_requests[i] = Entry{};
+  Entry &e = g_requests[i];
+  e.active.reset();
+  e.buffered.reset();
+  if (e.persistent) return;
+  // Back to a default Entry, member by member (what a send written at once
+  // set costs no more to clear).
+  e.greq.reset();
+  e.sent_to = -1;
+  e.sent_seq = 0;
+  e.in_use = false;
   g_free_requests.push_back(i);
   *h = MPI_REQUEST_NULL;
 }
@@ -332,10 +354,7 @@ int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype da
     if (dest != MPI_PROC_NULL)
       seq = p2p.send_now(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id);
     if (seq != 0) {
-      *request = new_request(RequestPtr(RequestPtr(), &g_sent_at_once));  // (no reference counting)
-      Entry *e = find_entry(*request);
-      e->sent_to = t.world;
-      e->sent_seq = seq;
+      *request = new_sent_request(t.world, seq);
       return MPI_SUCCESS;
     }
   }
