@@ -67,29 +67,31 @@ struct Entry {
   std::optional<Persistent> persistent;
   bool in_use = false;
   std::shared_ptr<Grequest> greq;
+  // What MPI_Cancel acts on besides `active`: a buffered send's send of its
+  // copy (`active` completed when the copy was made), or a message written
+  // straight into the ring when the send started (send_now(): `active` is
+  // g_sent_at_once) by its number there.
+  RequestPtr buffered;
+  int sent_to = -1;
+  std::uint64_t sent_seq = 0;
 };
 // A deque: entries stay where they are while others are added (a thread
 // holds an Entry* of its own request while another creates one).
-// Index 0: MPI_REQUEST_NULL. Index 1: permanently "a send that completed
-// when it started" (a small message written straight into the ring): the
-// handle MPI_Isend returns then, with no entry to create and free.
-constexpr std::uint32_t kSentAtOnce = 1;
+// Index 0: MPI_REQUEST_NULL.
+std::deque<Entry> g_requests(1);
+std::vector<std::uint32_t> g_free_requests;
+// The operation of every send that completed when it started (a small
+// message written straight into the ring): shared, never freed, so such a
+// send allocates no request.
 impi::core::Request g_sent_at_once = [] {
   impi::core::Request r;
   r.kind = impi::core::Request::Kind::send;
   r.done = impi::core::DoneFlag(impi::core::DoneFlag::kAtCreation);
   return r;
 }();
-std::deque<Entry> g_requests = [] {
-  std::deque<Entry> d(2);
-  d[kSentAtOnce] = Entry{RequestPtr(RequestPtr(), &g_sent_at_once), std::nullopt, true, nullptr};
-  return d;
-}();
-std::vector<std::uint32_t> g_free_requests;
 
-MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
-  TableLock lk;
-  std::uint32_t i;
+// A free entry (a default Entry), its index in `i`; with the table lock held.
+Entry &take_entry(std::uint32_t &i) {
   if (!g_free_requests.empty()) {
     i = g_free_requests.back();
     g_free_requests.pop_back();
@@ -97,7 +99,29 @@ MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt
     i = static_cast<std::uint32_t>(g_requests.size());
     g_requests.emplace_back();
   }
-  g_requests[i] = Entry{std::move(r), std::move(p), true, nullptr};
+  return g_requests[i];
+}
+
+MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = std::move(r);
+  e.persistent = std::move(p);
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+// The handle of message `seq` that send_now() wrote to world rank `to`:
+// complete, no request of its own (MPI_Cancel makes one).
+MPI_Request new_sent_request(int to, std::uint64_t seq) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = RequestPtr(RequestPtr(), &g_sent_at_once);  // (no reference counting)
+  e.sent_to = to;
+  e.sent_seq = seq;
+  e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }
 
@@ -118,16 +142,17 @@ RequestPtr *find_request(MPI_Request h) {
 // After completion: a persistent request goes inactive, others are freed.
 void release_request(MPI_Request *h) {
   std::uint32_t i = impi::api::handle_index(*h);
-  if (i == kSentAtOnce) {  // shared by every such send: nothing to free
-    *h = MPI_REQUEST_NULL;
-    return;
-  }
   TableLock lk;
-  if (g_requests[i].persistent) {
-    g_requests[i].active.reset();
-    return;
-  }
-  g_requests[i] = Entry{};
+  Entry &e = g_requests[i];
+  e.active.reset();
+  e.buffered.reset();
+  if (e.persistent) return;
+  // Back to a default Entry, member by member (what a send written at once
+  // set costs no more to clear).
+  e.greq.reset();
+  e.sent_to = -1;
+  e.sent_seq = 0;
+  e.in_use = false;
   g_free_requests.push_back(i);
   *h = MPI_REQUEST_NULL;
 }
@@ -324,10 +349,12 @@ int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype da
     Target t;
     if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
       return rc;
-    if (dest != MPI_PROC_NULL &&
-        impi::core::Runtime::instance().p2p().send_now(buf, count, *t.type, t.world, t.comm->rank, tag,
-                                                       t.comm->context_id)) {
-      *request = impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, kSentAtOnce);
+    auto &p2p = impi::core::Runtime::instance().p2p();
+    std::uint64_t seq = 0;  // the message's number in the ring, for MPI_Cancel
+    if (dest != MPI_PROC_NULL)
+      seq = p2p.send_now(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id);
+    if (seq != 0) {
+      *request = new_sent_request(t.world, seq);
       return MPI_SUCCESS;
     }
   }
@@ -515,7 +542,7 @@ int PMPI_Request_free(MPI_Request *request) {
   }
   if (auto &p = find_entry(*request)->persistent; p && !impi::api::lookup_predefined_type(p->type))
     impi::api::free_type(p->type);
-  if (i != kSentAtOnce) {
+  {
     TableLock lk;
     g_requests[i] = Entry{};
     g_free_requests.push_back(i);
@@ -652,8 +679,9 @@ void reclaim_buffered() {
     }
 }
 
-int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, RequestPtr &out) {
+// `copy_send`, when given, receives the send of the copy (what MPI_Cancel cancels).
+int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+                int tag, MPI_Comm comm, RequestPtr &out, RequestPtr *copy_send = nullptr) {
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
     return rc;
@@ -698,13 +726,16 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   out = impi::core::make_request();  // complete at once: the data is ours now
   out->kind = impi::core::Request::Kind::send;
   out->done = true;
+  if (copy_send) *copy_send = b.req;
   g_buffered.push_back(std::move(b));
   return MPI_SUCCESS;
 }
 
-int start_mode(Mode m, const Persistent &p, RequestPtr &out, const char *fn) {
+int start_mode(Mode m, const Persistent &p, RequestPtr &out, const char *fn,
+               RequestPtr *copy_send = nullptr) {
   switch (m) {
-    case Mode::buffered: return start_bsend(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
+    case Mode::buffered:
+      return start_bsend(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out, copy_send);
     case Mode::synchronous: return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out, true);
     case Mode::receive: return start_recv(fn, p.rbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
     default: return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
@@ -752,10 +783,12 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Ibsend", "request is NULL");
-  RequestPtr r;
-  if (int rc = start_bsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, r); rc != MPI_SUCCESS)
+  RequestPtr r, copy_send;
+  if (int rc = start_bsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, r, &copy_send);
+      rc != MPI_SUCCESS)
     return rc;
   *request = new_request(std::move(r));
+  find_entry(*request)->buffered = std::move(copy_send);
   return MPI_SUCCESS;
 }
 
@@ -822,9 +855,11 @@ int PMPI_Start(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
   if (e->active) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
   Persistent p = *e->persistent;
-  RequestPtr r;
-  if (int rc = start_mode(p.mode, p, r, "MPI_Start"); rc != MPI_SUCCESS) return rc;
-  find_entry(*request)->active = std::move(r);
+  RequestPtr r, copy_send;
+  if (int rc = start_mode(p.mode, p, r, "MPI_Start", &copy_send); rc != MPI_SUCCESS) return rc;
+  e = find_entry(*request);
+  e->active = std::move(r);
+  e->buffered = std::move(copy_send);
   return MPI_SUCCESS;
 }
 
@@ -841,9 +876,20 @@ int PMPI_Cancel(MPI_Request *request) {
   if (!check_initialized("MPI_Cancel")) return MPI_ERR_OTHER;
   RequestPtr *slot = request ? find_request(*request) : nullptr;
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel", "not an active request");
-  if (auto g = find_entry(*request)->greq)  // the callback decides (MPI-3.1 12.2)
+  Entry *e = find_entry(*request);
+  if (auto g = e->greq)  // the callback decides (MPI-3.1 12.2)
     return g->cancel(g->extra, (*slot)->done ? 1 : 0);
-  impi::core::Runtime::instance().p2p().cancel(*slot);  // if too late, it completes normally
+  // If too late, the operation completes normally.
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  if (e->sent_seq != 0) {  // written into the ring at once: ask the receiver
+    e->active = p2p.cancel_sent(e->sent_to, e->sent_seq);
+    e->sent_seq = 0;
+  } else if (e->buffered) {  // the copy's send: the handle completes with it once asked
+    if (p2p.cancel(e->buffered)) e->active = e->buffered;
+    e->buffered.reset();
+  } else {
+    p2p.cancel(*slot);
+  }
   return MPI_SUCCESS;
 }
 

@@ -113,8 +113,23 @@ using base::Errc;
 // eager message (whose length is its payload), then the payload; the
 // record is padded to whole 64-byte lines. A small eager message with its
 // 32-byte head and up to 32 payload bytes is one line.
+// Messages are eager, first (+ chunks) and rts records; each one starts
+// the next message on its ring, numbered from 1 on both sides (Peer::
+// seq_out, seq_in), so a cancel names a message with no id on the wire.
+// Control records (one line, no payload, sync_id carries the id): ack (a
+// synchronous or single-copy message was matched), cancel (the sender asks
+// to cancel message sync_id), cancel_yes / cancel_no (the answer).
 struct P2P::Header {
-  enum : std::uint32_t { eager = 1, first = 2, chunk = 3, ack = 4, rts = 5 };
+  enum : std::uint32_t {
+    eager = 1,
+    first = 2,
+    chunk = 3,
+    ack = 4,
+    rts = 5,
+    cancel = 6,
+    cancel_yes = 7,
+    cancel_no = 8
+  };
   std::uint32_t kind;
   std::uint32_t payload;
   std::int32_t source;  // sender's rank in the communicator
@@ -507,6 +522,7 @@ void P2P::deliver_self(const RequestPtr &s) {
   Header h{Header::eager, static_cast<std::uint32_t>(bytes.size()), s->status.source, s->tag,
            s->context, s->total, 0};
   Peer self;
+  self.seq_in = s->seq = next_id_++;  // names it for cancel_self()
   s->moved = s->total;
   s->done = !s->sync;  // a synchronous self-send completes when matched
   start_message(self, h, bytes, s->sync ? s : nullptr);
@@ -520,25 +536,36 @@ void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_
     dyn_ack(kDynBase + (-2 - peer_local), sync_id);
   } else if (sync_id != 0 && peer_local >= 0) {
     Peer &p = peers_[static_cast<size_t>(peer_local)];
-    p.acks.push_back(sync_id);
-    count_queued(+1);
+    queue_ack(p, sync_id);
     push_sends(p);
   }
+}
+
+void P2P::queue_control(Peer &p, std::uint32_t kind, std::uint64_t id) {
+  p.control.push_back({kind, id});
+  count_queued(+1);
+}
+
+void P2P::queue_ack(Peer &p, std::uint64_t sync_id) {
+  queue_control(p, Header::ack, sync_id);
 }
 
 bool P2P::push_sends(Peer &p) {
   using transport::shm::pad_line;
   bool moved = false;
-  while (!p.acks.empty()) {
-    Header a{Header::ack, 0, 0, 0, 0, 0, p.acks.front()};
-    std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id));
-    if (!p.out.has_room(rec)) break;
-    put_header(p.out, a);
-    p.out.publish(rec);
-    p.acks.pop_front();
-    count_queued(-1);
-    moved = true;
-  }
+  auto put_control = [&] {
+    while (!p.control.empty()) {
+      Header a{p.control.front().kind, 0, 0, 0, 0, 0, p.control.front().id};
+      std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id));
+      if (!p.out.has_room(rec)) break;
+      put_header(p.out, a);
+      p.out.publish(rec);
+      p.control.pop_front();
+      count_queued(-1);
+      moved = true;
+    }
+  };
+  put_control();
   while (!p.sendq.empty()) {
     Request &r = *p.sendq.front();
     if (r.rendezvous) {
@@ -550,6 +577,7 @@ bool P2P::push_sends(Peer &p) {
       put_header(p.out, h);
       p.out.write_at(at, std::as_bytes(std::span(&addr, 1)));
       p.out.publish(rec);
+      r.seq = ++p.seq_out;
       r.moved = r.total;
       r.done = r.acked;  // normally later, when the receiver's ack comes
       p.sendq.pop_front();
@@ -573,14 +601,21 @@ bool P2P::push_sends(Peer &p) {
       done += r.cursor->pack(r.send_buf, w);
     }
     p.out.publish(rec);
+    if (first) r.seq = ++p.seq_out;
     r.moved += static_cast<std::int64_t>(payload);
     moved = true;
     if (r.moved == r.total) {
-      r.done = !r.sync || r.acked;
+      if (r.cancel == Request::Cancel::pending) {
+        // Cancelled while being written: the cancel follows its last record.
+        queue_control(p, Header::cancel, r.seq);
+      } else {
+        r.done = !r.sync || r.acked;
+      }
       p.sendq.pop_front();
       count_queued(-1);
     }
   }
+  if (!p.control.empty()) put_control();
   if (moved) p.seg.ring_doorbell();
   return moved;
 }
@@ -639,11 +674,13 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
     std::memcpy(&addr, payload.data(), sizeof addr);
     unexpected_.push_back({h.source, h.tag, h.context, h.msg_len, {}, true, peer_local, h.sync_id,
                            self_sync, 0, addr});
+    unexpected_.back().seq = p.seq_in;
     return;
   }
   unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
                          std::vector<std::byte>(payload.begin(), payload.end()),
                          h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0, 0});
+  unexpected_.back().seq = p.seq_in;
   charge_unexpected(unexpected_.back(), p.world < 0 ? me_ : p.world, payload.size());
   if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
 }
@@ -701,7 +738,7 @@ bool P2P::drain(Peer &p) {
   while (p.in.ready()) {
     Header h;
     std::uint64_t at = get_header(p.in, h);
-    if (h.payload > p.in.capacity() - at || h.kind < Header::eager || h.kind > Header::rts ||
+    if (h.payload > p.in.capacity() - at || h.kind < Header::eager || h.kind > Header::cancel_no ||
         ((h.kind == Header::first || h.kind == Header::rts) && h.msg_len < h.payload)) {
       base::log_error("corrupt record from rank {} in shared memory (kind {}, {} bytes)", p.world,
                       h.kind, h.payload);
@@ -721,7 +758,8 @@ bool P2P::drain(Peer &p) {
       for (auto it = awaiting_ack_.begin(); it != awaiting_ack_.end(); ++it)
         if ((*it)->id == h.sync_id) {
           (*it)->acked = true;
-          (*it)->done = (*it)->moved == (*it)->total;
+          // (With a cancel pending, its answer completes the request.)
+          (*it)->done = (*it)->moved == (*it)->total && (*it)->cancel != Request::Cancel::pending;
           awaiting_ack_.erase(it);
           note_awaiting();
           found = true;
@@ -730,7 +768,16 @@ bool P2P::drain(Peer &p) {
       if (!found && dyn(p.world)) dyn_acked(h.sync_id);  // a synchronous send to another job
     } else if (h.kind == Header::chunk) {
       add_bytes(p, payload);
+    } else if (h.kind >= Header::cancel) {
+      // (Our own senders send cancels only to procs of this client.)
+      if (!ours)
+        base::log_warn("ignoring a cancel record from a process of another job");
+      else if (h.kind == Header::cancel)
+        answer_cancel(p, h.sync_id);
+      else
+        cancel_answered(p, h.sync_id, h.kind == Header::cancel_yes);
     } else {
+      ++p.seq_in;
       start_message(p, h, payload);
     }
     p.in.consume(rec);
@@ -828,17 +875,17 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
   from.erase(u);
 }
 
-bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
-                   int src_rank, int tag, int context) {
+std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                            int dest_world, int src_rank, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
-  if (dest_world == me_ || !reachable(dest_world)) return false;
+  if (dest_world == me_ || !reachable(dest_world)) return 0;
   Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
-  if (!p.sendq.empty() || !p.acks.empty()) return false;  // keep the order of what is queued
+  if (!p.sendq.empty() || !p.control.empty()) return 0;  // keep the order of what is queued
   std::int64_t total = type->size() * count;
-  if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return false;
+  if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return 0;
   Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
   std::uint64_t at = payload_at(h.kind, 0), rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
-  if (!p.out.has_room(rec)) return false;
+  if (!p.out.has_room(rec)) return 0;
   TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, total);
   put_header(p.out, h);
   if (total == 0) {
@@ -854,7 +901,7 @@ bool P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &typ
   }
   p.out.publish(rec);
   p.seg.ring_doorbell();
-  return true;
+  return ++p.seq_out;
 }
 
 RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
@@ -936,29 +983,125 @@ RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack
   return nullptr;
 }
 
+// ---- cancel (MPI-3.1 3.8.4)
+
 bool P2P::cancel(const RequestPtr &r) {
   std::lock_guard<EngineLock> g(mu_);
   // A send to another client may be cancelled remotely even once complete
   // here (IMPI 3.7.4); its ids are never 0.
   if (r->kind == Request::Kind::send && r->id != 0 && remote(r->peer)) return cancel_remote(r);
-  if (r->done) return false;
   if (r->kind == Request::Kind::recv) {
+    if (r->done) return false;
     auto it = std::find(posted_.begin(), posted_.end(), r);
     if (it == posted_.end()) return false;  // matched already: it will complete
     posted_.erase(it);
-  } else {
-    if (r->peer == me_ || r->moved != 0 || !reachable(r->peer)) return false;  // delivered
-    auto &q = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])].sendq;
-    auto it = std::find(q.begin(), q.end(), r);
-    if (it == q.end()) return false;
-    q.erase(it);
+    r->cancelled = true;
+    r->done = true;
+    return true;
+  }
+  if (r->cancelled || r->cancel == Request::Cancel::pending) return true;
+  if (r->cancel == Request::Cancel::refused || !reachable(r->peer))
+    return false;  // (other jobs: no cancel)
+  return r->peer == me_ ? cancel_self(r) : cancel_shm(r);
+}
+
+bool P2P::cancel_self(const RequestPtr &r) {
+  if (r->seq == 0) return false;  // (not a message of ours: MPI_PROC_NULL, say)
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
+    if (!it->ext32 && it->peer_local == -1 && it->seq == r->seq) {
+      release_unexpected(*it);
+      unexpected_.erase(it);  // (a synchronous one holds `r` there: dropped too)
+      r->cancelled = true;
+      r->done = true;
+      return true;
+    }
+  return false;  // matched (or claimed by a matched probe): complete, or completes on its match
+}
+
+bool P2P::cancel_shm(const RequestPtr &r) {
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])];
+  auto it = std::find(p.sendq.begin(), p.sendq.end(), r);
+  if (it != p.sendq.end() && r->moved == 0) {  // not started: take it back
+    p.sendq.erase(it);
     count_queued(-1);
     awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r), awaiting_ack_.end());
     note_awaiting();
+    r->cancelled = true;
+    r->done = true;
+    return true;
   }
-  r->cancelled = true;
-  r->done = true;
+  // Matched already (its ack came), or not a message of ours (MPI_PROC_NULL).
+  if (r->seq == 0 || ((r->sync || r->rendezvous) && r->acked)) return false;
+  // In the receiver's ring (a long one perhaps in part: push_sends() asks
+  // once its last record is in).
+  r->cancel = Request::Cancel::pending;
+  r->done = false;  // (a standard send completes when written: now with the answer)
+  p.cancelling.push_back(r);
+  if (it == p.sendq.end()) ask_cancel(p, r);
   return true;
+}
+
+void P2P::ask_cancel(Peer &p, const RequestPtr &r) {
+  queue_control(p, Header::cancel, r->seq);
+  push_sends(p);
+}
+
+RequestPtr P2P::cancel_sent(int dest_world, std::uint64_t seq) {
+  std::lock_guard<EngineLock> g(mu_);
+  auto r = make_request();
+  r->kind = Request::Kind::send;
+  r->peer = dest_world;
+  r->seq = seq;
+  r->cancel = Request::Cancel::pending;
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  p.cancelling.push_back(r);
+  ask_cancel(p, r);
+  return r;
+}
+
+void P2P::answer_cancel(Peer &p, std::uint64_t seq) {
+  // The cancel follows the message's last record in this ring: the message
+  // is wholly here, in the unexpected queue unless a receive (or a matched
+  // probe) took it.
+  const int from = static_cast<int>(&p - peers_.data());
+  auto it = std::find_if(unexpected_.begin(), unexpected_.end(), [&](const Unexpected &u) {
+    return !u.ext32 && u.peer_local == from && u.seq == seq;
+  });
+  bool found = it != unexpected_.end() && it->complete;
+  if (found) {
+    // Its buffered bytes go; a single-copy message's data never left the
+    // sender, and no ack is owed: the sender drops it on our answer.
+    release_unexpected(*it);
+    unexpected_.erase(it);
+  }
+  base::log_debug("rank {}: cancel of message {} from rank {}: {}", me_, seq, p.world,
+                  found ? "removed" : "matched already");
+  queue_control(p, found ? Header::cancel_yes : Header::cancel_no, seq);
+  push_sends(p);
+}
+
+void P2P::cancel_answered(Peer &p, std::uint64_t seq, bool cancelled) {
+  auto it = std::find_if(p.cancelling.begin(), p.cancelling.end(),
+                         [&](const RequestPtr &r) { return r->seq == seq; });
+  if (it == p.cancelling.end()) {
+    base::log_warn("rank {} answered a cancel of message {} that we did not ask for", p.world, seq);
+    return;
+  }
+  RequestPtr r = std::move(*it);
+  p.cancelling.erase(it);
+  if (cancelled) {
+    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r),
+                        awaiting_ack_.end());
+    note_awaiting();
+    r->cancel = Request::Cancel::none;
+    r->cancelled = true;
+    r->done = true;
+    return;
+  }
+  // Matched: the send completes as it would have (a synchronous or
+  // single-copy one on its ack, which may come before or after this).
+  r->cancel = Request::Cancel::refused;
+  r->done = r->moved == r->total && (!(r->sync || r->rendezvous) || r->acked);
 }
 
 }  // namespace impi::core

@@ -13,6 +13,9 @@
 // same sender back to back (a sender finishes one long message to a peer
 // before it starts the next). Payloads are packed straight into the ring
 // and unpacked straight into the receive buffer (resumable cursors).
+// Control records travel the same rings: acks of synchronous and
+// single-copy messages, and MPI_Cancel's question about a message already
+// in the receiver's ring (named by its number there) and its answer.
 //
 // Threading (MPI_THREAD_MULTIPLE): one engine lock guards the rings, the
 // queues and the progress state of requests. Each entry point holds it for
@@ -175,6 +178,14 @@ struct Request {
   std::uint64_t id = 0;
   bool cancelled = false;
   bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
+  // Shared-memory sends: the message's number on its ring (P2P::Peer),
+  // which a cancel names; and where a cancel of it stands.
+  std::uint64_t seq = 0;
+  enum class Cancel : std::uint8_t {
+    none,     // never asked for
+    pending,  // the receiver was asked; the request completes with its answer
+    refused,  // the receiver had matched it: the send completes normally
+  } cancel = Cancel::none;
 };
 using RequestPtr = std::shared_ptr<Request>;
 // A new request, its memory from a per-thread pool of recycled blocks
@@ -314,10 +325,11 @@ class P2P {
   // (the static table keeps those alive).
   RequestPtr irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source_world,
                    int tag, int context, Request *storage = nullptr);
-  // Fast path of a blocking standard send: writes a small message straight
-  // into the ring when nothing is queued ahead of it. False: use isend.
-  bool send_now(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest_world,
-                int src_rank, int tag, int context);
+  // Fast path of a standard send: writes a small message straight into the
+  // ring when nothing is queued ahead of it. Returns the message's number
+  // on that ring (never 0: cancel_sent() names it), or 0: not sent, use isend.
+  std::uint64_t send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                         int dest_world, int src_rank, int tag, int context);
   // Looks for a matching message without receiving it.
   std::optional<MsgStatus> iprobe(int source_world, int tag, int context);
   // Whether a matching message has arrived (no progress: for wait predicates).
@@ -325,8 +337,17 @@ class P2P {
   // Matched probe: takes the message out of matching; mrecv receives it.
   std::optional<std::pair<MsgStatus, std::uint64_t>> improbe(int source_world, int tag, int context);
   RequestPtr mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type);
-  // Cancels a receive still posted, or a send not yet started; true if cancelled.
+  // MPI_Cancel (MPI-3.1 3.8.4). A receive still posted is cancelled at
+  // once. A send not yet started is taken back at once; one already in the
+  // receiver's ring (shared memory, a ring record naming it by `seq`) or
+  // with another client (an IMPI CANCEL) is asked for: the request is then
+  // not complete until the receiver answers, cancelled (it removed the
+  // unmatched message) or not (it had matched it: the send completes as
+  // usual). True if cancelled or asked for, false if too late.
   bool cancel(const RequestPtr &r);
+  // Cancels message `seq` that send_now() wrote to `dest_world`: returns
+  // the request that completes with the receiver's answer.
+  RequestPtr cancel_sent(int dest_world, std::uint64_t seq);
 
   // Threads: from now on every entry point takes the engine lock
   // (MPI_THREAD_MULTIPLE; call before a second thread uses the engine).
@@ -509,6 +530,7 @@ class P2P {
     transport::wire::ProcId remote_src{};
     int from_world = -1;          // the sender (world index), for the unexpected-bytes limit
     std::size_t counted = 0;      // bytes of `data` charged to it
+    std::uint64_t seq = 0;  // shared memory and self: the message's number on its ring (cancel)
   };
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;                   // matched receive, or
@@ -522,7 +544,16 @@ class P2P {
     transport::shm::Ring out;     // our ring in the peer's segment
     transport::shm::Ring in;      // the peer's ring in our segment
     std::deque<RequestPtr> sendq;
-    std::deque<std::uint64_t> acks;  // sync acks owed to this peer
+    // Control records owed to this peer, written ahead of sendq: sync acks,
+    // our cancels of messages wholly in its ring, answers to its cancels.
+    struct Control {
+      std::uint32_t kind;  // Header::ack, cancel, cancel_yes, cancel_no
+      std::uint64_t id;    // ack: the sync id; cancels and answers: the message's seq
+    };
+    std::deque<Control> control;
+    std::uint64_t seq_out = 0;           // messages we started in `out`
+    std::uint64_t seq_in = 0;            // messages started in `in` (the last one's number)
+    std::vector<RequestPtr> cancelling;  // our sends to this peer awaiting a cancel's answer
     Incoming incoming;
     std::int64_t pid = 0;
     bool cma = false;  // we may read this peer's memory (process_vm_readv)
@@ -685,7 +716,7 @@ class P2P {
   void note_awaiting() {
     rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
   }
-  // Under the lock: counts queued sends and acks (plain load and store).
+  // Under the lock: counts queued sends and control records (plain load and store).
   void count_queued(int d) { queued_.store(queued_.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
   // A progress pass unless another thread is making one (then false).
   bool try_progress() {
@@ -695,6 +726,17 @@ class P2P {
     return any;
   }
   void deliver_self(const RequestPtr &send);
+  // Shared-memory cancel (p2p.cpp): the sender asks with a `cancel` record
+  // after the message's last record (same ring, so the receiver has the
+  // whole message by then); the receiver removes it from its unexpected
+  // queue if it is there (`cancel_yes`), else it was matched (`cancel_no`).
+  bool cancel_shm(const RequestPtr &r);
+  bool cancel_self(const RequestPtr &r);  // a self-send still unexpected: removed here
+  void ask_cancel(Peer &p, const RequestPtr &r);
+  void answer_cancel(Peer &p, std::uint64_t seq);
+  void cancel_answered(Peer &p, std::uint64_t seq, bool cancelled);
+  void queue_control(Peer &p, std::uint32_t kind, std::uint64_t id);
+  void queue_ack(Peer &p, std::uint64_t sync_id);  // message sync_id matched: tell its sender
   bool push_sends(Peer &p);
   bool drain(Peer &p);
   void start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
@@ -755,7 +797,7 @@ class P2P {
   std::uint32_t maxdatalen_ = 0;
   std::vector<transport::wire::ProcId> ids_;  // by world rank
   static inline thread_local unsigned hint_only_ IMPI_FAST_TLS = 0;
-  std::atomic<std::int64_t> queued_{0};  // sends and acks queued on all peers
+  std::atomic<std::int64_t> queued_{0};        // sends and control records queued on all peers
   std::atomic<std::int64_t> rndv_waiting_{0};  // our single-copy sends not yet acked (may get offers)
   std::unique_ptr<std::atomic<std::uint64_t>[]> read_pos_;  // each ring's read position, for work_hint()
   int me_ = 0;

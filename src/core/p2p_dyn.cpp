@@ -328,8 +328,7 @@ void P2P::dyn_ack(int peer, std::uint64_t id) {
   DynPeer *p = dyn_peer(peer);
   if (!p || !dyn_connect(peer, *p)) return;
   if (p->ring_on) {
-    p->ring->acks.push_back(id);
-    count_queued(+1);
+    queue_ack(*p->ring, id);
     if (push_sends(*p->ring)) dyn_wake(*p);
     return;
   }
@@ -375,7 +374,8 @@ bool P2P::progress_dyn() {
   for (auto &in : dyn_in_)
     if (in->ring_on) any |= drain(*in->ring);
   for (auto &p : dyn_peers_) {
-    if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->acks.empty()) && push_sends(*p->ring)) {
+    if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty()) &&
+        push_sends(*p->ring)) {
       any = true;
       dyn_wake(*p);
     }
@@ -520,7 +520,7 @@ void P2P::close_dyn() {
   // a peer that stopped reading must not keep us forever).
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
   for (auto &p : dyn_peers_) {
-    while (p->ring_on && (!p->ring->sendq.empty() || !p->ring->acks.empty()) && !p->broken &&
+    while (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty()) && !p->broken &&
            std::chrono::steady_clock::now() < deadline) {
       if (push_sends(*p->ring)) {
         dyn_wake(*p);
