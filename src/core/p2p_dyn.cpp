@@ -496,7 +496,7 @@ bool P2P::dyn_drain(const std::vector<int> &procs) {
       for (int w : procs) {
         DynPeer *p = dyn(w) ? dyn_peer(w) : nullptr;
         if (!p || p->broken) continue;
-        if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->acks.empty())) {
+        if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty())) {
           if (push_sends(*p->ring)) dyn_wake(*p);
           pending = true;
         }
