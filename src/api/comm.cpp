@@ -183,6 +183,45 @@ impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::
   return {};
 }
 
+namespace {
+std::mutex g_free_mu;
+std::vector<impi::core::RequestPtr> g_free_barriers;  // started by MPI_Comm_free, maybe not over
+
+// A barrier whose queue key (`key`, unique) lives as long as it runs.
+coll::Task keyed_barrier(coll::CommView v, std::shared_ptr<char> key) {
+  auto held = std::move(key);  // (until the barrier is over)
+  co_return co_await coll::barrier_task(std::move(v));
+}
+}  // namespace
+
+void start_free_barrier(const Communicator &c) {
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  coll::drain(&c, p2p);  // (its own non-blocking collectives first: the same tags)
+  auto key = std::make_shared<char>();
+  auto req = coll::start_nonblocking(key.get(), p2p, keyed_barrier(coll::view_of(c), key));
+  std::lock_guard<std::mutex> lk(g_free_mu);
+  std::erase_if(g_free_barriers,
+                [&](const impi::core::RequestPtr &r) { return p2p.completed(*r); });
+  g_free_barriers.push_back(std::move(req));
+}
+
+impi::base::Status finish_free_barriers() {
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  std::vector<impi::core::RequestPtr> pending;
+  {
+    std::lock_guard<std::mutex> lk(g_free_mu);
+    pending.swap(g_free_barriers);
+  }
+  impi::base::Status result;
+  for (auto &r : pending) {
+    p2p.wait_until([&] { return p2p.completed(*r); });
+    if (r->status.error != 0 && result.ok())
+      result = {impi::base::Errc::io_error,
+                "the barrier of a communicator freed earlier (IMPI 4.5) failed"};
+  }
+  return result;
+}
+
 impi::base::Status free_barrier(const Communicator &c) {
   if (!c.inter) return coll::barrier(coll::view_of(c));
   std::vector<std::uint64_t> v{0};
@@ -671,8 +710,13 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     // context and complete as usual, and context ids are never reused. (So
     // processes may free communicators in different orders, as Open MPI
     // and MPICH allow.)
+  } else if (!c->inter) {
+    // IMPI 4.5's barrier, so no message on it is still in flight: its
+    // packets go as the spec says, but in the background (MPI_Finalize
+    // waits for it), so frees in different orders do not deadlock.
+    start_free_barrier(*c);
   } else if (auto s = free_barrier(*c); !s.ok()) {
-    return fail(*comm, fn, s);  // (IMPI 4.5: so no message on it is still in flight)
+    return fail(*comm, fn, s);  // (IMPI 4.5, by point-to-point)
   }
   if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   impi::api::forget_comm_info(*comm);

@@ -7,8 +7,9 @@
 #include <chrono>
 #include <cstring>
 
-#include "api/dynamic.hpp"
 #include "api/attr.hpp"
+#include "api/comm_internal.hpp"
+#include "api/dynamic.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
@@ -72,6 +73,9 @@ int PMPI_Finalize(void) {
   // their callbacks can still use MPI.
   if (int rc = impi::api::delete_comm_attrs(MPI_COMM_SELF); rc != MPI_SUCCESS)
     return report(MPI_COMM_NULL, rc, "MPI_Finalize", "an attribute delete callback on MPI_COMM_SELF failed");
+  // The barriers of communicators freed in the background end first.
+  if (auto s = impi::api::comm_shared::finish_free_barriers(); !s.ok())
+    return report(MPI_COMM_NULL, impi::api::error_class_of(s.error()), "MPI_Finalize", s.message());
   // A job spanning IMPI clients first runs the IMPI barrier on
   // MPI_COMM_WORLD (spec 2.4, 4.24): no proc leaves while another client
   // may still send to it. Inside one client the launcher's fence does.

@@ -241,6 +241,24 @@ int main(int argc, char **argv) {
     }
     MPI_Group_free(&wg);
     MPI_Group_free(&evens);
+    /* Frees in different orders, and a free before a barrier on another
+     * communicator that others reach first (as Open MPI and MPICH allow:
+     * between clients the IMPI 4.5 barrier runs in the background). */
+    MPI_Comm f[2];
+    MPI_Comm_dup(MPI_COMM_WORLD, &f[0]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &f[1]);
+    exercise(f[0], "dup to free");
+    MPI_Comm_free(&f[rank % 2]);
+    MPI_Comm_free(&f[1 - rank % 2]);
+    MPI_Comm g1;
+    MPI_Comm_dup(MPI_COMM_WORLD, &g1);
+    if (rank == 0) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Comm_free(&g1);
+    } else {
+      MPI_Comm_free(&g1);
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
     MPI_Request rq;
     MPI_Comm d;
     /* idup is non-blocking: rank 0 starts it, then sends to rank 1, which
