@@ -17,12 +17,18 @@ static double run(const char *op, char *a, char *b, long bytes, int size, int it
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
   for (int i = 0; i < iters; ++i) {
-    if (!strcmp(op, "barrier")) MPI_Barrier(MPI_COMM_WORLD);
-    else if (!strcmp(op, "bcast")) MPI_Bcast(a, (int)bytes, MPI_BYTE, i % size, MPI_COMM_WORLD);
-    else if (!strcmp(op, "reduce")) MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, i % size, MPI_COMM_WORLD);
-    else if (!strcmp(op, "allreduce")) MPI_Allreduce(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    else if (!strcmp(op, "allgather")) MPI_Allgather(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
-    else if (!strcmp(op, "alltoall")) MPI_Alltoall(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+    if (!strcmp(op, "barrier"))
+      MPI_Barrier(MPI_COMM_WORLD);
+    else if (!strcmp(op, "bcast"))
+      MPI_Bcast(a, (int)bytes, MPI_BYTE, i % size, MPI_COMM_WORLD);
+    else if (!strcmp(op, "reduce"))
+      MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, i % size, MPI_COMM_WORLD);
+    else if (!strcmp(op, "allreduce"))
+      MPI_Allreduce(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else if (!strcmp(op, "allgather"))
+      MPI_Allgather(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+    else if (!strcmp(op, "alltoall"))
+      MPI_Alltoall(a, (int)bytes, MPI_BYTE, b, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
   }
   double mine = (MPI_Wtime() - t0) / iters * 1e6, worst = 0;
   MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -39,7 +45,10 @@ int main(int argc, char **argv) {
   char *a = malloc((size_t)max * size + 8), *b = malloc((size_t)max * size + 8);
   memset(a, 1, (size_t)max * size + 8);
   memset(b, 0, (size_t)max * size + 8);
-  for (long bytes = strcmp(op, "barrier") ? 8 : 0; bytes <= max; bytes = !bytes ? 8 : bytes * 4 > max && bytes < max ? max : bytes * 4) {
+  for (long bytes = strcmp(op, "barrier") ? 8 : 0; bytes <= max;
+       bytes = !bytes                           ? 8
+               : bytes * 4 > max && bytes < max ? max
+                                                : bytes * 4) {
     int iters = bytes <= 4096 ? 2000 : bytes <= 65536 ? 300 : 40;
     /* warm-up; its time per call (the maximum over ranks, so the same
      * everywhere) sets the count: a few milliseconds of calls measure the

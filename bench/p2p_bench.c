@@ -37,15 +37,19 @@ static double run(const char *mode, long size, int iters) {
         MPI_Send(sbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
       }
     } else if (!strcmp(mode, "bibw")) {
-      for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
-      for (w = 0; w < WINDOW; ++w) MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[WINDOW + w]);
+      for (w = 0; w < WINDOW; ++w)
+        MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
+      for (w = 0; w < WINDOW; ++w)
+        MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[WINDOW + w]);
       MPI_Waitall(2 * WINDOW, req, MPI_STATUSES_IGNORE);
     } else if (rank == 0) {
-      for (w = 0; w < WINDOW; ++w) MPI_Isend(sbuf, (int)size, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &req[w]);
+      for (w = 0; w < WINDOW; ++w)
+        MPI_Isend(sbuf, (int)size, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &req[w]);
       MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
       MPI_Recv(rbuf, 1, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-      for (w = 0; w < WINDOW; ++w) MPI_Irecv(rbuf, (int)size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &req[w]);
+      for (w = 0; w < WINDOW; ++w)
+        MPI_Irecv(rbuf, (int)size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &req[w]);
       MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
       MPI_Send(sbuf, 1, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
     }
@@ -82,8 +86,11 @@ int main(int argc, char **argv) {
     MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
     double t = run(mode, size, iters);
     if (rank == 0) {
-      if (!strcmp(mode, "latency")) printf("%ld %.3f\n", size, t * 1e6 / (2.0 * iters));
-      else printf("%ld %.1f\n", size, (!strcmp(mode, "bibw") ? 2.0 : 1.0) * size * WINDOW * iters / t / 1e6);
+      if (!strcmp(mode, "latency"))
+        printf("%ld %.3f\n", size, t * 1e6 / (2.0 * iters));
+      else
+        printf("%ld %.1f\n", size,
+               (!strcmp(mode, "bibw") ? 2.0 : 1.0) * size * WINDOW * iters / t / 1e6);
     }
     fflush(stdout);
   }

@@ -18,7 +18,8 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static double run(const char *name, const void *src, int count, MPI_Datatype t, void *out, int outsize) {
+static double run(const char *name, const void *src, int count, MPI_Datatype t, void *out,
+                  int outsize) {
   double times[REPS];
   int r, i, pos, size;
   MPI_Pack_size(count, t, MPI_COMM_SELF, &size);

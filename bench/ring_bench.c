@@ -14,10 +14,10 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (i = 0; i < iters + 100; ++i) {
     if (i == 100) t0 = MPI_Wtime();
-    MPI_Sendrecv(&v, 1, MPI_DOUBLE, (rank + 1) % size, 1, &got, 1, MPI_DOUBLE, (rank + size - 1) % size,
-                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&v, 1, MPI_DOUBLE, (rank + size - 1) % size, 2, &got, 1, MPI_DOUBLE, (rank + 1) % size,
-                 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&v, 1, MPI_DOUBLE, (rank + 1) % size, 1, &got, 1, MPI_DOUBLE,
+                 (rank + size - 1) % size, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&v, 1, MPI_DOUBLE, (rank + size - 1) % size, 2, &got, 1, MPI_DOUBLE,
+                 (rank + 1) % size, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   if (rank == 0) printf("%.2f\n", (MPI_Wtime() - t0) * 1e6 / iters);
   MPI_Finalize();

@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
     if (rank == 0) {
       MPI_Recv(&v, 1, MPI_INT, 0, 0, parent, MPI_STATUS_IGNORE);
       MPI_Send(&v, 1, MPI_INT, 0, 0, parent);
-      if (v == 1) {  /* the measuring round */
+      if (v == 1) { /* the measuring round */
         char b[8];
         for (int i = 0; i < 11000; ++i) {
           MPI_Recv(b, 8, MPI_CHAR, 0, 1, parent, MPI_STATUS_IGNORE);
@@ -54,7 +54,8 @@ int main(int argc, char **argv) {
   for (int r = 0; r < rounds; ++r) {
     MPI_Comm inter;
     double t0 = MPI_Wtime();
-    MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, nchild, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE);
+    MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, nchild, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter,
+                   MPI_ERRCODES_IGNORE);
     int v = 42;
     MPI_Send(&v, 1, MPI_INT, 0, 0, inter);
     MPI_Recv(&v, 1, MPI_INT, 0, 0, inter, MPI_STATUS_IGNORE);
@@ -66,7 +67,8 @@ int main(int argc, char **argv) {
   printf("median %.1f ms (min %.1f, max %.1f)\n", t[rounds / 2], t[0], t[rounds - 1]);
   if (argc > 3 && strcmp(argv[3], "path") == 0) {
     MPI_Comm inter;
-    MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE);
+    MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter,
+                   MPI_ERRCODES_IGNORE);
     int v = 1;
     MPI_Send(&v, 1, MPI_INT, 0, 0, inter);
     MPI_Recv(&v, 1, MPI_INT, 0, 0, inter, MPI_STATUS_IGNORE);

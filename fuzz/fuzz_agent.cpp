@@ -71,17 +71,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   if (size < 3) return 0;
   std::uint32_t maxdatalen = (data[0] & 0x1f) * 8u + 1;
   std::uint32_t flow = (data[0] >> 5) + 1;  // ackmark = hiwater = 1..8
-  std::size_t to_link = std::min<std::size_t>(static_cast<std::size_t>(data[1]) << 8 | data[2], size - 3);
-  std::span<const std::uint8_t> link_in(data + 3, to_link), peer_in(data + 3 + to_link, size - 3 - to_link);
+  std::size_t to_link =
+      std::min<std::size_t>(static_cast<std::size_t>(data[1]) << 8 | data[2], size - 3);
+  std::span<const std::uint8_t> link_in(data + 3, to_link),
+      peer_in(data + 3 + to_link, size - 3 - to_link);
 
   event_base *base = event_base_new();
   int ch[2], lk[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, ch) != 0 || ::socketpair(AF_UNIX, SOCK_STREAM, 0, lk) != 0) std::abort();
+  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, ch) != 0 ||
+      ::socketpair(AF_UNIX, SOCK_STREAM, 0, lk) != 0)
+    std::abort();
   {
     JobLayout layout{{id_of(0), id_of(1), id_of(2)}, {0, 0, 1}, 2, 0, {}};
     ChannelConfig cfg{maxdatalen, flow, flow, "", 0, 4096};
     std::vector<std::string> errors;
-    AgentRouter router(base, cfg, layout, [&](const impi::base::Status &s) { errors.push_back(s.message()); });
+    AgentRouter router(base, cfg, layout,
+                       [&](const impi::base::Status &s) { errors.push_back(s.message()); });
     router.add_channel(1, impi::base::Fd(ch[0]));
     if (!router.add_local(0, impi::base::Fd(lk[0])).ok()) std::abort();
     PacketReader from_agent_to_peer(maxdatalen), from_agent_to_proc(maxdatalen);
@@ -102,8 +107,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       });
     }
     if (std::getenv("FUZZ_AGENT_DEBUG"))
-      std::fprintf(stderr, "to peer: %zu packets, to proc 0: %zu packets, errors: %zu%s%s\n", to_peer, to_proc,
-                   errors.size(), errors.empty() ? "" : ", first: ", errors.empty() ? "" : errors[0].c_str());
+      std::fprintf(stderr, "to peer: %zu packets, to proc 0: %zu packets, errors: %zu%s%s\n",
+                   to_peer, to_proc, errors.size(),
+                   errors.empty() ? "" : ", first: ", errors.empty() ? "" : errors[0].c_str());
     router.finish();
     for (int pass = 0; pass < 4; ++pass) event_base_loop(base, EVLOOP_NONBLOCK);
   }

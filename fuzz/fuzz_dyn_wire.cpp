@@ -15,8 +15,8 @@ namespace {
 using namespace impi::core;
 
 void same_card(const DynCard &a, const DynCard &b) {
-  if (a.job != b.job || a.rank != b.rank || a.host != b.host || a.unix_name != b.unix_name || a.tcp != b.tcp ||
-      a.shm != b.shm)
+  if (a.job != b.job || a.rank != b.rank || a.host != b.host || a.unix_name != b.unix_name ||
+      a.tcp != b.tcp || a.shm != b.shm)
     std::abort();
 }
 }  // namespace
@@ -40,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             g->tag != f.tag || g->context != f.context)
           std::abort();
         if (f.kind == DynFrame::hello) {
-          auto c = DynCard::decode(std::string_view(reinterpret_cast<const char *>(in.data() + off + DynFrame::kSize), f.len));
+          auto c = DynCard::decode(std::string_view(
+              reinterpret_cast<const char *>(in.data() + off + DynFrame::kSize), f.len));
           if (c) {
             auto c2 = DynCard::decode(c->encode());
             if (!c2) std::abort();

@@ -17,7 +17,9 @@ void write(const std::string &path, const Bytes &b) {
   std::ofstream f(path, std::ios::binary);
   f.write(reinterpret_cast<const char *>(b.data()), static_cast<std::streamsize>(b.size()));
 }
-void append(Bytes &out, const Bytes &b) { out.insert(out.end(), b.begin(), b.end()); }
+void append(Bytes &out, const Bytes &b) {
+  out.insert(out.end(), b.begin(), b.end());
+}
 ClientAdvert advert(int np, std::uint32_t port, const char *addr, std::int64_t pid) {
   ClientAdvert a;
   HostAdvert h;
@@ -41,7 +43,8 @@ void chunk(Bytes &out, int conn, const Bytes &b) {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: make_seeds DIR (writes DIR/server_core, DIR/client_parser, DIR/agent)\n");
+    std::fprintf(stderr,
+                 "usage: make_seeds DIR (writes DIR/server_core, DIR/client_parser, DIR/agent)\n");
     return 1;
   }
   std::string dir = argv[1];
@@ -94,8 +97,8 @@ int main(int argc, char **argv) {
       p.pid = 1000 + proc;
       return p;
     };
-    auto pkt = [&](Bytes &out, tw::PacketType t, int src, int dst, std::uint64_t srq, std::uint64_t drq,
-                   std::size_t len, std::uint64_t msglen, int tag) {
+    auto pkt = [&](Bytes &out, tw::PacketType t, int src, int dst, std::uint64_t srq,
+                   std::uint64_t drq, std::size_t len, std::uint64_t msglen, int tag) {
       tw::Packet p;
       p.type = t;
       p.len = static_cast<std::uint32_t>(len);
@@ -116,20 +119,21 @@ int main(int argc, char **argv) {
     };
     using T = tw::PacketType;
     Bytes link, peer;  // datalen 57 (byte 0 = 7), ackmark = hiwater = 2 (bits 5-7 = 1)
-    pkt(link, T::data, 0, 2, 1, 0, 12, 12, 5);           // a short message
-    pkt(link, T::datasync, 0, 2, 2, 0, 57, 150, 6);      // a long one's first packet
-    pkt(link, T::data, 0, 2, 2, 9, 57, 150, 6);          // ... the rest, after the SYNCACK (drqid 9)
+    pkt(link, T::data, 0, 2, 1, 0, 12, 12, 5);       // a short message
+    pkt(link, T::datasync, 0, 2, 2, 0, 57, 150, 6);  // a long one's first packet
+    pkt(link, T::data, 0, 2, 2, 9, 57, 150, 6);      // ... the rest, after the SYNCACK (drqid 9)
     pkt(link, T::data, 0, 2, 2, 9, 36, 150, 6);
-    pkt(link, T::syncack, 0, 2, 7, 0, 0, 0, 0);          // for the peer's DATASYNC 7
+    pkt(link, T::syncack, 0, 2, 7, 0, 0, 0, 0);  // for the peer's DATASYNC 7
     pkt(link, T::cancel, 0, 2, 1, 0, 0, 0, 0);
     pkt(peer, T::datasync, 2, 0, 7, 0, 20, 20, 3);
     pkt(peer, T::protoack, 2, 0, 0, 0, 0, 0, 0);
     pkt(peer, T::syncack, 2, 0, 2, 9, 0, 0, 0);
-    pkt(peer, T::data, 2, 1, 8, 0, 4, 4, 4);             // for proc 1, which never links
+    pkt(peer, T::data, 2, 1, 8, 0, 4, 4, 4);  // for proc 1, which never links
     pkt(peer, T::protoack, 2, 0, 0, 0, 0, 0, 0);
     pkt(peer, T::cancelno, 2, 0, 1, 0, 0, 0, 0);
     pkt(peer, T::fini, 0, 0, 0, 0, 0, 0, 0);
-    Bytes seed{std::byte{7 | 0x20}, static_cast<std::byte>(link.size() >> 8), static_cast<std::byte>(link.size() & 0xff)};
+    Bytes seed{std::byte{7 | 0x20}, static_cast<std::byte>(link.size() >> 8),
+               static_cast<std::byte>(link.size() & 0xff)};
     append(seed, link);
     append(seed, peer);
     write(dir + "/agent/encoded_exchange", seed);

@@ -48,7 +48,8 @@ int main(int argc, char **argv) {
         case 3:  // duplicate a slice
           if (in.size() > 8) {
             auto at = rng() % (in.size() - 8);
-            in.insert(in.end(), in.begin() + static_cast<long>(at), in.begin() + static_cast<long>(at) + 8);
+            in.insert(in.end(), in.begin() + static_cast<long>(at),
+                      in.begin() + static_cast<long>(at) + 8);
           }
           break;
       }

@@ -466,20 +466,19 @@ typedef struct impi_t_pvar_session_ *MPI_T_pvar_session;
 /* ------------------------------------------------------------ callback types */
 typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef int(MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
-                                          void *attribute_val_in, void *attribute_val_out,
-                                          int *flag);
-typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val,
-                                            void *extra_state);
-typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state,
-                                          void *attribute_val_in, void *attribute_val_out,
-                                          int *flag);
-typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
-                                            void *attribute_val, void *extra_state);
-typedef int(MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state,
                                          void *attribute_val_in, void *attribute_val_out,
                                          int *flag);
-typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val,
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval, void *attribute_val,
                                            void *extra_state);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out,
+                                         int *flag);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
+                                           void *attribute_val, void *extra_state);
+typedef int(MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val,
+                                          void *extra_state);
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
@@ -487,17 +486,15 @@ typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn; /* deprecated names
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef int(MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state,
-                                void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int(MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val,
-                                  void *extra_state);
+                               void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 typedef int(MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
 typedef int(MPI_Grequest_free_function)(void *extra_state);
 typedef int(MPI_Grequest_cancel_function)(void *extra_state, int complete);
 typedef int(MPI_Datarep_extent_function)(MPI_Datatype datatype, MPI_Aint *file_extent,
-                                          void *extra_state);
+                                         void *extra_state);
 typedef int(MPI_Datarep_conversion_function)(void *userbuf, MPI_Datatype datatype, int count,
-                                              void *filebuf, MPI_Offset position,
-                                              void *extra_state);
+                                             void *filebuf, MPI_Offset position, void *extra_state);
 
 /* Predefined attribute callbacks (functions the library provides). */
 IMPI_API int impi_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
@@ -524,6 +521,7 @@ IMPI_API int impi_win_null_delete_fn(MPI_Win, int, void *, void *);
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 
 /* ------------------------------------------------------------ functions */
+/* clang-format off */
 /* BEGIN GENERATED PROTOTYPES (tools/gen_api.py from src/api/mpi_functions.txt) */
 IMPI_API int MPI_Abort(MPI_Comm comm, int errorcode);
 IMPI_API int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
@@ -1342,6 +1340,7 @@ IMPI_API int PMPI_Win_wait(MPI_Win win);
 IMPI_API double PMPI_Wtick(void);
 IMPI_API double PMPI_Wtime(void);
 /* END GENERATED PROTOTYPES */
+/* clang-format on */
 
 #if defined(__cplusplus)
 }

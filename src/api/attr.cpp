@@ -40,14 +40,15 @@ struct Keyval {
 
 // User keyvals start above the predefined ones (1..16).
 constexpr int kFirstUserKeyval = 64;
-std::recursive_mutex g_mu;  // callbacks may call back into attribute functions
-std::vector<Keyval> g_keyvals;                                    // index = keyval - kFirstUserKeyval
-std::map<std::uintptr_t, std::map<int, void *>> g_attrs;          // object handle -> keyval -> value
-std::map<std::uintptr_t, std::vector<int>> g_set_order;  // object handle -> keyvals, as set
-std::map<std::uintptr_t, std::map<int, int>> g_impi_values;       // per communicator, stable addresses
+std::recursive_mutex g_mu;      // callbacks may call back into attribute functions
+std::vector<Keyval> g_keyvals;  // index = keyval - kFirstUserKeyval
+std::map<std::uintptr_t, std::map<int, void *>> g_attrs;     // object handle -> keyval -> value
+std::map<std::uintptr_t, std::vector<int>> g_set_order;      // object handle -> keyvals, as set
+std::map<std::uintptr_t, std::map<int, int>> g_impi_values;  // per communicator, stable addresses
 
 Keyval *find_keyval(int k, Kind kind) {
-  if (k < kFirstUserKeyval || k - kFirstUserKeyval >= static_cast<int>(g_keyvals.size())) return nullptr;
+  if (k < kFirstUserKeyval || k - kFirstUserKeyval >= static_cast<int>(g_keyvals.size()))
+    return nullptr;
   Keyval &kv = g_keyvals[static_cast<std::size_t>(k - kFirstUserKeyval)];
   if ((!kv.live && kv.uses == 0) || kv.kind != kind) return nullptr;
   return &kv;
@@ -79,10 +80,10 @@ int call_delete(Kind kind, std::uintptr_t obj, int k, void *value) {
   Keyval *kv = find_keyval(k, kind);
   if (!kv || !kv->del) return MPI_SUCCESS;
   if (kind == Kind::comm)
-    return reinterpret_cast<MPI_Comm_delete_attr_function *>(kv->del)(reinterpret_cast<MPI_Comm>(obj), k, value,
-                                                                       kv->extra);
-  return reinterpret_cast<MPI_Type_delete_attr_function *>(kv->del)(reinterpret_cast<MPI_Datatype>(obj), k, value,
-                                                                     kv->extra);
+    return reinterpret_cast<MPI_Comm_delete_attr_function *>(kv->del)(
+        reinterpret_cast<MPI_Comm>(obj), k, value, kv->extra);
+  return reinterpret_cast<MPI_Type_delete_attr_function *>(kv->del)(
+      reinterpret_cast<MPI_Datatype>(obj), k, value, kv->extra);
 }
 
 int set_attr(Kind kind, std::uintptr_t obj, int k, void *value, const char *fn, MPI_Comm errcomm) {
@@ -90,7 +91,8 @@ int set_attr(Kind kind, std::uintptr_t obj, int k, void *value, const char *fn, 
   Keyval *kv = find_keyval(k, kind);
   if (!kv) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", k));
   if (auto it = g_attrs[obj].find(k); it != g_attrs[obj].end()) {
-    if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS) return report(errcomm, rc, fn, "the delete callback failed");
+    if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS)
+      return report(errcomm, rc, fn, "the delete callback failed");
     // (the callback may have changed the tables: look again)
     if (auto again = g_attrs[obj].find(k); again != g_attrs[obj].end()) {
       again->second = value;
@@ -113,8 +115,10 @@ int delete_attr(Kind kind, std::uintptr_t obj, int k, const char *fn, MPI_Comm e
   Keyval *kv = find_keyval(k, kind);
   if (!kv) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", k));
   auto it = g_attrs[obj].find(k);
-  if (it == g_attrs[obj].end()) return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("no attribute for keyval {}", k));
-  if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS) return report(errcomm, rc, fn, "the delete callback failed");
+  if (it == g_attrs[obj].end())
+    return report(errcomm, MPI_ERR_KEYVAL, fn, fmt::format("no attribute for keyval {}", k));
+  if (int rc = call_delete(kind, obj, k, it->second); rc != MPI_SUCCESS)
+    return report(errcomm, rc, fn, "the delete callback failed");
   // (the callback may have changed the tables: look again)
   if (g_attrs[obj].erase(k)) {
     forget_order(obj, k);
@@ -134,11 +138,11 @@ int copy_all(Kind kind, std::uintptr_t from, std::uintptr_t to) {
     void *out = nullptr;
     int flag = 0, rc;
     if (kind == Kind::comm)
-      rc = reinterpret_cast<MPI_Comm_copy_attr_function *>(kv->copy)(reinterpret_cast<MPI_Comm>(from), k, kv->extra,
-                                                                     value, &out, &flag);
+      rc = reinterpret_cast<MPI_Comm_copy_attr_function *>(kv->copy)(
+          reinterpret_cast<MPI_Comm>(from), k, kv->extra, value, &out, &flag);
     else
-      rc = reinterpret_cast<MPI_Type_copy_attr_function *>(kv->copy)(reinterpret_cast<MPI_Datatype>(from), k,
-                                                                     kv->extra, value, &out, &flag);
+      rc = reinterpret_cast<MPI_Type_copy_attr_function *>(kv->copy)(
+          reinterpret_cast<MPI_Datatype>(from), k, kv->extra, value, &out, &flag);
     if (rc != MPI_SUCCESS) return rc;
     if (flag) {
       g_attrs[to][k] = out;
@@ -178,11 +182,12 @@ int delete_all(Kind kind, std::uintptr_t obj) {
 }
 
 // The predefined and IMPI attributes; false if `k` is not one of them.
-bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, void **value, int *flag) {
+bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, void **value,
+                          int *flag) {
   auto &rt = core::Runtime::instance();
   const auto &job = rt.job();
-  static int tag_ub = 0, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe = 0, appnum = 0,
-             lastused = MPI_ERR_LASTCODE;
+  static int tag_ub = 0, host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, wtime_global = 0, universe = 0,
+             appnum = 0, lastused = MPI_ERR_LASTCODE;
   switch (k) {
     case MPI_TAG_UB:
     case MPI_HOST:
@@ -233,7 +238,8 @@ bool predefined_comm_attr(MPI_Comm comm, const core::Communicator &c, int k, voi
       std::lock_guard<std::recursive_mutex> lk(g_mu);
       auto &vals = g_impi_values[reinterpret_cast<std::uintptr_t>(comm)];
       vals[IMPI_CLIENT_SIZE] = static_cast<int>(clients.size());
-      vals[IMPI_CLIENT_COLOR] = static_cast<int>(std::distance(clients.begin(), clients.find(my_client)));
+      vals[IMPI_CLIENT_COLOR] =
+          static_cast<int>(std::distance(clients.begin(), clients.find(my_client)));
       vals[IMPI_HOST_SIZE] = static_cast<int>(hosts.size());
       vals[IMPI_HOST_COLOR] = static_cast<int>(std::distance(hosts.begin(), hosts.find(my_host)));
       *value = &vals[k];
@@ -252,7 +258,8 @@ int get_comm_attr(MPI_Comm comm, int k, void *value, int *flag, const char *fn) 
   if (!value || !flag) return report(comm, MPI_ERR_ARG, fn, "NULL argument");
   if (predefined_comm_attr(comm, *c, k, static_cast<void **>(value), flag)) return MPI_SUCCESS;
   std::lock_guard<std::recursive_mutex> lk(g_mu);
-  if (!find_keyval(k, Kind::comm)) return report(comm, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", k));
+  if (!find_keyval(k, Kind::comm))
+    return report(comm, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", k));
   *flag = 0;
   auto it = g_attrs.find(reinterpret_cast<std::uintptr_t>(comm));
   if (it == g_attrs.end()) return MPI_SUCCESS;
@@ -263,24 +270,33 @@ int get_comm_attr(MPI_Comm comm, int k, void *value, int *flag, const char *fn) 
   return MPI_SUCCESS;
 }
 
-bool valid_type(MPI_Datatype t) { return lookup_predefined_type(t) || lookup_type(t); }
+bool valid_type(MPI_Datatype t) {
+  return lookup_predefined_type(t) || lookup_type(t);
+}
 
 int check_comm_for(const char *fn, MPI_Comm comm) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
-  if (!lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  if (!lookup_comm(comm))
+    return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
   return MPI_SUCCESS;
 }
 
 }  // namespace
 
 int copy_comm_attrs(MPI_Comm from, MPI_Comm to) {
-  return copy_all(Kind::comm, reinterpret_cast<std::uintptr_t>(from), reinterpret_cast<std::uintptr_t>(to));
+  return copy_all(Kind::comm, reinterpret_cast<std::uintptr_t>(from),
+                  reinterpret_cast<std::uintptr_t>(to));
 }
-int delete_comm_attrs(MPI_Comm comm) { return delete_all(Kind::comm, reinterpret_cast<std::uintptr_t>(comm)); }
+int delete_comm_attrs(MPI_Comm comm) {
+  return delete_all(Kind::comm, reinterpret_cast<std::uintptr_t>(comm));
+}
 int copy_type_attrs(MPI_Datatype from, MPI_Datatype to) {
-  return copy_all(Kind::type, reinterpret_cast<std::uintptr_t>(from), reinterpret_cast<std::uintptr_t>(to));
+  return copy_all(Kind::type, reinterpret_cast<std::uintptr_t>(from),
+                  reinterpret_cast<std::uintptr_t>(to));
 }
-int delete_type_attrs(MPI_Datatype type) { return delete_all(Kind::type, reinterpret_cast<std::uintptr_t>(type)); }
+int delete_type_attrs(MPI_Datatype type) {
+  return delete_all(Kind::type, reinterpret_cast<std::uintptr_t>(type));
+}
 
 }  // namespace impi::api
 
@@ -288,11 +304,13 @@ using namespace impi::api;
 
 extern "C" {
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del, int *keyval,
-                            void *extra_state) {
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                            int *keyval, void *extra_state) {
   if (!check_initialized("MPI_Comm_create_keyval")) return MPI_ERR_OTHER;
-  if (!keyval) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval is NULL");
-  return create_keyval(Kind::comm, reinterpret_cast<void *>(copy), reinterpret_cast<void *>(del), keyval, extra_state);
+  if (!keyval)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval", "keyval is NULL");
+  return create_keyval(Kind::comm, reinterpret_cast<void *>(copy), reinterpret_cast<void *>(del),
+                       keyval, extra_state);
 }
 
 int PMPI_Comm_free_keyval(int *keyval) {
@@ -302,7 +320,8 @@ int PMPI_Comm_free_keyval(int *keyval) {
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value) {
   if (int rc = check_comm_for("MPI_Comm_set_attr", comm); rc != MPI_SUCCESS) return rc;
-  return set_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, value, "MPI_Comm_set_attr", comm);
+  return set_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, value,
+                  "MPI_Comm_set_attr", comm);
 }
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
@@ -311,14 +330,17 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
   if (int rc = check_comm_for("MPI_Comm_delete_attr", comm); rc != MPI_SUCCESS) return rc;
-  return delete_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, "MPI_Comm_delete_attr", comm);
+  return delete_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval,
+                     "MPI_Comm_delete_attr", comm);
 }
 
 // MPI-1 names (deprecated, still in MPI-3.1).
-int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval, void *extra_state) {
+int PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval,
+                       void *extra_state) {
   if (!check_initialized("MPI_Keyval_create")) return MPI_ERR_OTHER;
   if (!keyval) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Keyval_create", "keyval is NULL");
-  return create_keyval(Kind::comm, reinterpret_cast<void *>(copy), reinterpret_cast<void *>(del), keyval, extra_state);
+  return create_keyval(Kind::comm, reinterpret_cast<void *>(copy), reinterpret_cast<void *>(del),
+                       keyval, extra_state);
 }
 int PMPI_Keyval_free(int *keyval) {
   if (!check_initialized("MPI_Keyval_free")) return MPI_ERR_OTHER;
@@ -326,21 +348,25 @@ int PMPI_Keyval_free(int *keyval) {
 }
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *value) {
   if (int rc = check_comm_for("MPI_Attr_put", comm); rc != MPI_SUCCESS) return rc;
-  return set_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, value, "MPI_Attr_put", comm);
+  return set_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, value, "MPI_Attr_put",
+                  comm);
 }
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag) {
   return get_comm_attr(comm, keyval, value, flag, "MPI_Attr_get");
 }
 int PMPI_Attr_delete(MPI_Comm comm, int keyval) {
   if (int rc = check_comm_for("MPI_Attr_delete", comm); rc != MPI_SUCCESS) return rc;
-  return delete_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, "MPI_Attr_delete", comm);
+  return delete_attr(Kind::comm, reinterpret_cast<std::uintptr_t>(comm), keyval, "MPI_Attr_delete",
+                     comm);
 }
 
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy, MPI_Type_delete_attr_function *del, int *keyval,
-                            void *extra_state) {
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy, MPI_Type_delete_attr_function *del,
+                            int *keyval, void *extra_state) {
   if (!check_initialized("MPI_Type_create_keyval")) return MPI_ERR_OTHER;
-  if (!keyval) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_create_keyval", "keyval is NULL");
-  return create_keyval(Kind::type, reinterpret_cast<void *>(copy), reinterpret_cast<void *>(del), keyval, extra_state);
+  if (!keyval)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_create_keyval", "keyval is NULL");
+  return create_keyval(Kind::type, reinterpret_cast<void *>(copy), reinterpret_cast<void *>(del),
+                       keyval, extra_state);
 }
 int PMPI_Type_free_keyval(int *keyval) {
   if (!check_initialized("MPI_Type_free_keyval")) return MPI_ERR_OTHER;
@@ -348,8 +374,10 @@ int PMPI_Type_free_keyval(int *keyval) {
 }
 int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *value) {
   if (!check_initialized("MPI_Type_set_attr")) return MPI_ERR_OTHER;
-  if (!valid_type(type)) return report(MPI_COMM_NULL, MPI_ERR_TYPE, "MPI_Type_set_attr", "not a valid datatype");
-  return set_attr(Kind::type, reinterpret_cast<std::uintptr_t>(type), keyval, value, "MPI_Type_set_attr", MPI_COMM_NULL);
+  if (!valid_type(type))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, "MPI_Type_set_attr", "not a valid datatype");
+  return set_attr(Kind::type, reinterpret_cast<std::uintptr_t>(type), keyval, value,
+                  "MPI_Type_set_attr", MPI_COMM_NULL);
 }
 int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag) {
   const char *fn = "MPI_Type_get_attr";
@@ -357,7 +385,8 @@ int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag) {
   if (!valid_type(type)) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
   if (!value || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
-  if (!find_keyval(keyval, Kind::type)) return report(MPI_COMM_NULL, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", keyval));
+  if (!find_keyval(keyval, Kind::type))
+    return report(MPI_COMM_NULL, MPI_ERR_KEYVAL, fn, fmt::format("invalid keyval {}", keyval));
   *flag = 0;
   auto it = g_attrs.find(reinterpret_cast<std::uintptr_t>(type));
   if (it == g_attrs.end()) return MPI_SUCCESS;
@@ -369,8 +398,10 @@ int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag) {
 }
 int PMPI_Type_delete_attr(MPI_Datatype type, int keyval) {
   if (!check_initialized("MPI_Type_delete_attr")) return MPI_ERR_OTHER;
-  if (!valid_type(type)) return report(MPI_COMM_NULL, MPI_ERR_TYPE, "MPI_Type_delete_attr", "not a valid datatype");
-  return delete_attr(Kind::type, reinterpret_cast<std::uintptr_t>(type), keyval, "MPI_Type_delete_attr", MPI_COMM_NULL);
+  if (!valid_type(type))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, "MPI_Type_delete_attr", "not a valid datatype");
+  return delete_attr(Kind::type, reinterpret_cast<std::uintptr_t>(type), keyval,
+                     "MPI_Type_delete_attr", MPI_COMM_NULL);
 }
 
 }  // extern "C"

@@ -12,8 +12,8 @@
 #include "api/ops.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/fast_native.hpp"
-#include "collectives/nonblocking.hpp"
 #include "collectives/inter.hpp"
+#include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -33,19 +33,26 @@ int check_comm(const char *fn, MPI_Comm comm, Comm &out, bool allow_inter = fals
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   out.comm = impi::api::lookup_comm(comm);
   if (!out.comm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
-  if (out.comm->inter && !allow_inter)  // (only Scan and Exscan: every other collective takes intercommunicators)
-    return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                  "MPI defines no scan on intercommunicators (MPI-3.1 5.11); use an intracommunicator");
+  if (out.comm->inter &&
+      !allow_inter)  // (only Scan and Exscan: every other collective takes intercommunicators)
+    return report(
+        comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+        "MPI defines no scan on intercommunicators (MPI-3.1 5.11); use an intracommunicator");
   return MPI_SUCCESS;
 }
 
 // An intercommunicator collective's root argument (MPI-3.1 5.2.2):
 // MPI_ROOT, MPI_PROC_NULL, or a rank of the remote group.
 int inter_root(const char *fn, MPI_Comm comm, const Comm &c, int root, int &out) {
-  if (root == MPI_ROOT) out = coll::kRootHere;
-  else if (root == MPI_PROC_NULL) out = coll::kNotRoot;
-  else if (root >= 0 && root < c.comm->peer_size()) out = root;
-  else return report(comm, MPI_ERR_ROOT, fn, fmt::format("root {} is not MPI_ROOT, MPI_PROC_NULL or a remote rank", root));
+  if (root == MPI_ROOT)
+    out = coll::kRootHere;
+  else if (root == MPI_PROC_NULL)
+    out = coll::kNotRoot;
+  else if (root >= 0 && root < c.comm->peer_size())
+    out = root;
+  else
+    return report(comm, MPI_ERR_ROOT, fn,
+                  fmt::format("root {} is not MPI_ROOT, MPI_PROC_NULL or a remote rank", root));
   return MPI_SUCCESS;
 }
 
@@ -58,8 +65,9 @@ int no_in_place(const char *fn, MPI_Comm comm, const void *a, const void *b = nu
 // An intercommunicator's rooted Gather/Scatter: the root argument, no
 // MPI_IN_PLACE, and the one type this side uses (root_type at the root,
 // peer_type in the other group, none for MPI_PROC_NULL).
-int inter_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const void *sendbuf, const void *recvbuf,
-                 MPI_Datatype root_type, MPI_Datatype peer_type, int &r, impi::pack::TypePtr &t) {
+int inter_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const void *sendbuf,
+                 const void *recvbuf, MPI_Datatype root_type, MPI_Datatype peer_type, int &r,
+                 impi::pack::TypePtr &t) {
   if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
   if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
   if (r == coll::kRootHere) return check_type(fn, comm, root_type, t);
@@ -75,11 +83,13 @@ int check_count(const char *fn, MPI_Comm comm, int count) {
 
 int check_root(const char *fn, MPI_Comm comm, const Comm &c, int root) {
   if (root < 0 || root >= c.comm->size)
-    return report(comm, MPI_ERR_ROOT, fn, fmt::format("root {} is not in a communicator of size {}", root, c.comm->size));
+    return report(comm, MPI_ERR_ROOT, fn,
+                  fmt::format("root {} is not in a communicator of size {}", root, c.comm->size));
   return MPI_SUCCESS;
 }
 
-int check_buffer(const char *fn, MPI_Comm comm, const void *buf, int count, const impi::pack::TypePtr &t) {
+int check_buffer(const char *fn, MPI_Comm comm, const void *buf, int count,
+                 const impi::pack::TypePtr &t) {
   if (!buf && count > 0 && t->size() > 0 && t->true_lb() == 0)
     return report(comm, MPI_ERR_BUFFER, fn, "NULL buffer");
   return MPI_SUCCESS;
@@ -96,7 +106,8 @@ int make_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype dataty
   auto o = impi::api::lookup_op(op);
   if (!o) return report(comm, MPI_ERR_OP, fn, "not a valid operation");
   if (o->predefined) {
-    if (auto s = impi::pack::check_op(*o->predefined, type); !s.ok()) return report(comm, MPI_ERR_OP, fn, s.message());
+    if (auto s = impi::pack::check_op(*o->predefined, type); !s.ok())
+      return report(comm, MPI_ERR_OP, fn, s.message());
   }
   impi::api::OpRef ref = *o;
   out.commutative = ref.commutative;
@@ -114,7 +125,8 @@ int vectors(const char *fn, MPI_Comm comm, const Comm &c, const int *counts, con
             std::vector<std::int64_t> &out_counts, std::vector<std::int64_t> &out_displs) {
   if (!counts || !displs) return report(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
   for (int r = 0; r < c.comm->peer_size(); ++r) {
-    if (counts[r] < 0) return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count for rank {}", r));
+    if (counts[r] < 0)
+      return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count for rank {}", r));
     out_counts.push_back(counts[r]);
     out_displs.push_back(displs[r]);
   }
@@ -124,15 +136,19 @@ int vectors(const char *fn, MPI_Comm comm, const Comm &c, const int *counts, con
 // An intercommunicator's Gatherv/Scatterv: inter_rooted's checks, then at
 // the root one block per remote rank (its counts and displacements, in
 // units of the root's type); elsewhere the one count this side moves.
-int inter_v_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const void *sendbuf, const void *recvbuf,
-                   MPI_Datatype root_type, MPI_Datatype peer_type, const int *root_counts, const int *root_displs,
-                   int peer_count, int &r, impi::pack::TypePtr &t, std::vector<coll::Block> &blocks) {
-  if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, root_type, peer_type, r, t); rc != MPI_SUCCESS)
+int inter_v_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, const void *sendbuf,
+                   const void *recvbuf, MPI_Datatype root_type, MPI_Datatype peer_type,
+                   const int *root_counts, const int *root_displs, int peer_count, int &r,
+                   impi::pack::TypePtr &t, std::vector<coll::Block> &blocks) {
+  if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, root_type, peer_type, r, t);
+      rc != MPI_SUCCESS)
     return rc;
   if (r == coll::kRootHere) {
     std::vector<std::int64_t> counts, disps;
-    if (int rc = vectors(fn, comm, c, root_counts, root_displs, counts, disps); rc != MPI_SUCCESS) return rc;
-    for (std::size_t k = 0; k < counts.size(); ++k) blocks.push_back({counts[k], t, disps[k] * t->extent()});
+    if (int rc = vectors(fn, comm, c, root_counts, root_displs, counts, disps); rc != MPI_SUCCESS)
+      return rc;
+    for (std::size_t k = 0; k < counts.size(); ++k)
+      blocks.push_back({counts[k], t, disps[k] * t->extent()});
   } else if (r != coll::kNotRoot) {
     return check_count(fn, comm, peer_count);
   }
@@ -144,23 +160,24 @@ int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, c
 // Allgather or Alltoall on an intercommunicator: every rank's block(s) to
 // every remote rank (inter_allgather).
 int inter_allgather_or_alltoall(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request,
-                                const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                int recvcount, MPI_Datatype recvtype, bool alltoall) {
+                                const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                bool alltoall) {
   impi::pack::TypePtr st, rt;
   if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   if (sendcount < 0 || recvcount < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
   return launch(fn, comm, c, request,
-                coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt,
-                                      alltoall));
+                coll::inter_allgather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st,
+                                      recvbuf, recvcount, rt, alltoall));
 }
 
 // For MPI_IN_PLACE all-to-all: a copy of the receive buffer's bytes that
 // instances at byte offsets first..last (of type t) cover, true bounds
 // included; returns where instance offset 0 is in the copy.
-const void *in_place_copy(const void *recvbuf, const impi::pack::TypePtr &t, std::int64_t first, std::int64_t last,
-                          std::vector<std::byte> &copy) {
+const void *in_place_copy(const void *recvbuf, const impi::pack::TypePtr &t, std::int64_t first,
+                          std::int64_t last, std::vector<std::byte> &copy) {
   if (first < 0) return recvbuf;  // nothing to send
   std::int64_t from = first + t->true_lb(), to = last + t->true_ub();
   const auto *base = static_cast<const std::byte *>(recvbuf);
@@ -216,15 +233,18 @@ static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
-    return launch(fn, comm, c, request, coll::inter_barrier(coll::remote_view_of(*c.comm), c.comm->rank));
+    return launch(fn, comm, c, request,
+                  coll::inter_barrier(coll::remote_view_of(*c.comm), c.comm->rank));
   if (!request && coll::fast_native(*c.comm))
     return direct(fn, comm, c, [&](auto &p2p) {
-      return coll::slots_barrier_ok(p2p, *c.comm) ? coll::slots_barrier(p2p, *c.comm) : coll::fast_barrier(p2p, *c.comm);
+      return coll::slots_barrier_ok(p2p, *c.comm) ? coll::slots_barrier(p2p, *c.comm)
+                                                  : coll::fast_barrier(p2p, *c.comm);
     });
   return launch(fn, comm, c, request, coll::barrier_task(coll::view_of(*c.comm)));
 }
 
-static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
@@ -233,19 +253,23 @@ static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, 
     if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-    return launch(fn, comm, c, request, coll::inter_bcast(coll::remote_view_of(*c.comm), buffer, count, t, r));
+    return launch(fn, comm, c, request,
+                  coll::inter_bcast(coll::remote_view_of(*c.comm), buffer, count, t, r));
   }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
   if (!request && coll::fast_native(*c.comm))
-    return direct(fn, comm, c, [&](auto &p2p) { return coll::fast_bcast(p2p, *c.comm, buffer, count, t, root); });
-  return launch(fn, comm, c, request, coll::bcast_task(coll::view_of(*c.comm), buffer, count, t, root));
+    return direct(fn, comm, c, [&](auto &p2p) {
+      return coll::fast_bcast(p2p, *c.comm, buffer, count, t, root);
+    });
+  return launch(fn, comm, c, request,
+                coll::bcast_task(coll::view_of(*c.comm), buffer, count, t, root));
 }
 
-static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -256,9 +280,11 @@ static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
+    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS)
+      return rc;
     return launch(fn, comm, c, request,
-                  coll::inter_reduce(coll::remote_view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), r));
+                  coll::inter_reduce(coll::remote_view_of(*c.comm), sendbuf, recvbuf, count, t,
+                                     std::move(red), r));
   }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
@@ -269,16 +295,19 @@ static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
     sendbuf = recvbuf;
   } else if (at_root && sendbuf == recvbuf && count > 0) {
-    return report(comm, MPI_ERR_BUFFER, fn, "send and receive buffers are the same (use MPI_IN_PLACE)");
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  "send and receive buffers are the same (use MPI_IN_PLACE)");
   }
   if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (at_root)
     if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  return launch(fn, comm, c, request, coll::reduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), root));
+  return launch(
+      fn, comm, c, request,
+      coll::reduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), root));
 }
 
-static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -287,17 +316,19 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
+    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS)
+      return rc;
     return launch(fn, comm, c, request,
-                  coll::inter_allreduce(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf, recvbuf, count, t,
-                                        std::move(red)));
+                  coll::inter_allreduce(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf,
+                                        recvbuf, count, t, std::move(red)));
   }
   // The common small case first: blocking, valid buffers, a predefined
   // type and operation, MPI_COMM_WORLD on one node. Straight to the
   // collective slots, with the checks below but no copy of the type's
   // handle (with 4 procs on 2 cores, every call runs after a context switch,
   // and the general path's extra work was 0.2 us of a 2.4 us call).
-  if (!request && count > 0 && sendbuf && recvbuf && sendbuf != recvbuf && coll::fast_native(*c.comm)) {
+  if (!request && count > 0 && sendbuf && recvbuf && sendbuf != recvbuf &&
+      coll::fast_native(*c.comm)) {
     if (const impi::pack::TypePtr *pt = impi::api::lookup_predefined_type(datatype)) {
       auto &engine = impi::core::Runtime::instance().p2p();
       auto o = impi::api::lookup_op(op);
@@ -305,8 +336,8 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
           impi::pack::check_op(*o->predefined, *pt).ok()) {
         PredefinedOp k{*o->predefined, pt, count};
         return direct(fn, comm, c, [&](auto &p2p) {
-          return coll::slots_allreduce(p2p, *c.comm, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
-                                       *pt, k.combine());
+          return coll::slots_allreduce(p2p, *c.comm, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                                       recvbuf, count, *pt, k.combine());
         });
       }
     }
@@ -316,17 +347,20 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
   if (sendbuf == MPI_IN_PLACE)
     sendbuf = recvbuf;
   else if (sendbuf == recvbuf && count > 0)
-    return report(comm, MPI_ERR_BUFFER, fn, "send and receive buffers are the same (use MPI_IN_PLACE)");
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  "send and receive buffers are the same (use MPI_IN_PLACE)");
   if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
   // Blocking, one client, below the ring's size (allreduce_task's choice of
   // recursive doubling): the direct path; a predefined operation is applied
   // without building a Reduction.
-  const bool small = count < c.comm->size || static_cast<std::int64_t>(count) * t->size() < coll::allreduce_ring_min();
+  const bool small = count < c.comm->size ||
+                     static_cast<std::int64_t>(count) * t->size() < coll::allreduce_ring_min();
   if (!request && coll::fast_native(*c.comm) && small) {
     auto o = impi::api::lookup_op(op);
     if (o && o->predefined) {
-      if (auto s = impi::pack::check_op(*o->predefined, t); !s.ok()) return report(comm, MPI_ERR_OP, fn, s.message());
+      if (auto s = impi::pack::check_op(*o->predefined, t); !s.ok())
+        return report(comm, MPI_ERR_OP, fn, s.message());
       PredefinedOp k{*o->predefined, &t, count};
       coll::Combine f = k.combine();
       return direct(fn, comm, c, [&](auto &p2p) {
@@ -341,21 +375,26 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
     return direct(fn, comm, c, [&](auto &p2p) {
       return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, coll::combine_of(red));
     });
-  return launch(fn, comm, c, request, coll::allreduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red)));
+  return launch(
+      fn, comm, c, request,
+      coll::allreduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red)));
 }
 
-static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
-    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, r, st); rc != MPI_SUCCESS)
+    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, r, st);
+        rc != MPI_SUCCESS)
       return rc;
     rt = st;
     return launch(fn, comm, c, request,
-                  coll::inter_gather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, r));
+                  coll::inter_gather(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
+                                     recvcount, rt, r));
   }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
@@ -377,17 +416,20 @@ static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     sendcount = recvcount;
   }
   if (!rt) rt = st;  // not significant away from the root
-  return launch(fn, comm, c, request, coll::gather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, root));
+  return launch(fn, comm, c, request,
+                coll::gather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
+                                  recvcount, rt, root));
 }
 
-static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                          const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
-    return inter_allgather_or_alltoall(fn, comm, c, request, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                       recvtype, false);
+    return inter_allgather_or_alltoall(fn, comm, c, request, sendbuf, sendcount, sendtype, recvbuf,
+                                       recvcount, recvtype, false);
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, recvcount, rt); rc != MPI_SUCCESS) return rc;
@@ -402,30 +444,35 @@ static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
     if (int rc = check_buffer(fn, comm, sendbuf, sendcount, st); rc != MPI_SUCCESS) return rc;
   }
-  return launch(fn, comm, c, request, coll::allgather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt));
+  return launch(
+      fn, comm, c, request,
+      coll::allgather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt));
 }
 
-static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
     std::vector<coll::Block> blocks;
-    if (int rc = inter_v_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, recvcounts, displs,
-                                sendcount, r, st, blocks);
+    if (int rc = inter_v_rooted(fn, comm, c, root, sendbuf, recvbuf, recvtype, sendtype, recvcounts,
+                                displs, sendcount, r, st, blocks);
         rc != MPI_SUCCESS)
       return rc;
     return launch(fn, comm, c, request,
-                  coll::inter_gatherv(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(blocks), r));
+                  coll::inter_gatherv(coll::remote_view_of(*c.comm), sendbuf, sendcount, st,
+                                      recvbuf, std::move(blocks), r));
   }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
   std::vector<std::int64_t> counts, disps;
   if (at_root) {
     if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
-    if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
+    if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS)
+      return rc;
   }
   if (sendbuf == MPI_IN_PLACE) {
     if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
@@ -438,17 +485,21 @@ static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int rc = check_buffer(fn, comm, sendbuf, sendcount, st); rc != MPI_SUCCESS) return rc;
   }
   if (!rt) rt = st;
-  return launch(fn, comm, c, request, coll::gatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(counts), std::move(disps), rt, root));
+  return launch(fn, comm, c, request,
+                coll::gatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
+                                   std::move(counts), std::move(disps), rt, root));
 }
 
-static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
-  if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
+  if (int rc = vectors(fn, comm, c, recvcounts, displs, counts, disps); rc != MPI_SUCCESS)
+    return rc;
   if (c.comm->inter) {
     if (int rc = no_in_place(fn, comm, sendbuf); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
@@ -459,7 +510,8 @@ static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype send
       rb.push_back({counts[k], rt, disps[k] * rt->extent()});
     }
     return launch(fn, comm, c, request,
-                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb)));
+                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb),
+                                        recvbuf, std::move(rb)));
   }
   if (sendbuf == MPI_IN_PLACE) {
     auto me = static_cast<std::size_t>(c.comm->rank);
@@ -471,21 +523,26 @@ static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype send
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
     if (int rc = check_buffer(fn, comm, sendbuf, sendcount, st); rc != MPI_SUCCESS) return rc;
   }
-  return launch(fn, comm, c, request, coll::allgatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, std::move(counts), std::move(disps), rt));
+  return launch(fn, comm, c, request,
+                coll::allgatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
+                                      std::move(counts), std::move(disps), rt));
 }
 
-static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     int r;
-    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, r, st); rc != MPI_SUCCESS)
+    if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, r, st);
+        rc != MPI_SUCCESS)
       return rc;
     rt = st;
     return launch(fn, comm, c, request,
-                  coll::inter_scatter(coll::remote_view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, r));
+                  coll::inter_scatter(coll::remote_view_of(*c.comm), sendbuf, sendcount, st,
+                                      recvbuf, recvcount, rt, r));
   }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
@@ -505,11 +562,14 @@ static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int rc = check_buffer(fn, comm, recvbuf, recvcount, rt); rc != MPI_SUCCESS) return rc;
   }
   if (!st) st = rt;
-  return launch(fn, comm, c, request, coll::scatter_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt, root));
+  return launch(fn, comm, c, request,
+                coll::scatter_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
+                                   recvcount, rt, root));
 }
 
-static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
@@ -517,18 +577,20 @@ static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int 
   if (c.comm->inter) {
     int r;
     std::vector<coll::Block> blocks;
-    if (int rc = inter_v_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, sendcounts, displs,
-                                recvcount, r, st, blocks);
+    if (int rc = inter_v_rooted(fn, comm, c, root, sendbuf, recvbuf, sendtype, recvtype, sendcounts,
+                                displs, recvcount, r, st, blocks);
         rc != MPI_SUCCESS)
       return rc;
     return launch(fn, comm, c, request,
-                  coll::inter_scatterv(coll::remote_view_of(*c.comm), sendbuf, std::move(blocks), recvbuf, recvcount, st, r));
+                  coll::inter_scatterv(coll::remote_view_of(*c.comm), sendbuf, std::move(blocks),
+                                       recvbuf, recvcount, st, r));
   }
   if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   const bool at_root = c.comm->rank == root;
   if (at_root) {
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
-    if (int rc = vectors(fn, comm, c, sendcounts, displs, counts, disps); rc != MPI_SUCCESS) return rc;
+    if (int rc = vectors(fn, comm, c, sendcounts, displs, counts, disps); rc != MPI_SUCCESS)
+      return rc;
   }
   if (recvbuf == MPI_IN_PLACE) {
     if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
@@ -542,17 +604,20 @@ static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int 
   }
   if (!st) st = rt;
   if (!at_root) counts.assign(static_cast<std::size_t>(c.comm->size), 0), disps = counts;
-  return launch(fn, comm, c, request, coll::scatterv_task(coll::view_of(*c.comm), sendbuf, std::move(counts), std::move(disps), st, recvbuf, recvcount, rt, root));
+  return launch(fn, comm, c, request,
+                coll::scatterv_task(coll::view_of(*c.comm), sendbuf, std::move(counts),
+                                    std::move(disps), st, recvbuf, recvcount, rt, root));
 }
 
-static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                         const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
-    return inter_allgather_or_alltoall(fn, comm, c, request, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                       recvtype, true);
+    return inter_allgather_or_alltoall(fn, comm, c, request, sendbuf, sendcount, sendtype, recvbuf,
+                                       recvcount, recvtype, true);
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
   std::vector<std::byte> copy;
@@ -570,11 +635,15 @@ static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendty
     sb.push_back({sendcount, st, static_cast<std::int64_t>(r) * sendcount * st->extent()});
     rb.push_back({recvcount, rt, static_cast<std::int64_t>(r) * recvcount * rt->extent()});
   }
-  return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 170, std::move(copy)));
+  return launch(fn, comm, c, request,
+                coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf,
+                                     std::move(rb), 170, std::move(copy)));
 }
 
-static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> sc, sd, rc_, rd;
@@ -592,7 +661,8 @@ static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int
       rb.push_back({rc_[r], rt, rd[r] * rt->extent()});
     }
     return launch(fn, comm, c, request,
-                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb)));
+                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb),
+                                        recvbuf, std::move(rb)));
   }
   if (sendbuf == MPI_IN_PLACE) {
     st = rt;
@@ -615,19 +685,23 @@ static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int
     sb.push_back({sc[r], st, sd[r] * st->extent()});
     rb.push_back({rc_[r], rt, rd[r] * rt->extent()});
   }
-  return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 180, std::move(copy)));
+  return launch(fn, comm, c, request,
+                coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf,
+                                     std::move(rb), 180, std::move(copy)));
 }
 
-static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                   MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                          const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                          MPI_Request *request, const char *fn) {
   Comm c;
   std::vector<std::byte> copy;  // (nothing in place: empty)
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter)
     if (int rc = no_in_place(fn, comm, sendbuf); rc != MPI_SUCCESS) return rc;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (!recvcounts || !rdispls || !recvtypes || (!in_place && (!sendcounts || !sdispls || !sendtypes)))
+  if (!recvcounts || !rdispls || !recvtypes ||
+      (!in_place && (!sendcounts || !sdispls || !sendtypes)))
     return report(comm, MPI_ERR_ARG, fn, "NULL array");
   std::vector<coll::Block> sb, rb;
   std::int64_t lo = -1, hi = -1;  // in place: the bytes of recvbuf that any block covers
@@ -637,9 +711,11 @@ static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int
     if (recvcounts[r] < 0) return report(comm, MPI_ERR_COUNT, fn, "negative count");
     rb.push_back({recvcounts[r], rt, rdispls[r]});
     if (in_place) {
-      sb.push_back(rb.back());  // (MPI-3.1 5.8: the data to send is in recvbuf, where it will be received)
+      sb.push_back(
+          rb.back());  // (MPI-3.1 5.8: the data to send is in recvbuf, where it will be received)
       if (recvcounts[r] > 0) {
-        std::int64_t a = rdispls[r] + rt->true_lb(), b = rdispls[r] + (recvcounts[r] - 1) * rt->extent() + rt->true_ub();
+        std::int64_t a = rdispls[r] + rt->true_lb(),
+                     b = rdispls[r] + (recvcounts[r] - 1) * rt->extent() + rt->true_ub();
         lo = lo < 0 ? a : std::min(lo, a);
         hi = std::max(hi, b);
       }
@@ -658,12 +734,16 @@ static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int
   }
   if (c.comm->inter)
     return launch(fn, comm, c, request,
-                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb)));
-  return launch(fn, comm, c, request, coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf, std::move(rb), 180, std::move(copy)));
+                  coll::inter_alltoallw(coll::remote_view_of(*c.comm), sendbuf, std::move(sb),
+                                        recvbuf, std::move(rb)));
+  return launch(fn, comm, c, request,
+                coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf,
+                                     std::move(rb), 180, std::move(copy)));
 }
 
-static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -673,18 +753,22 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
   std::vector<std::int64_t> counts;
   std::int64_t total = 0;
   for (int r = 0; r < c.comm->size; ++r) {
-    if (recvcounts[r] < 0) return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count for rank {}", r));
+    if (recvcounts[r] < 0)
+      return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count for rank {}", r));
     counts.push_back(recvcounts[r]);
     total += recvcounts[r];
   }
-  if (total > INT_MAX) return report(comm, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
-  if (int rc = make_reduction(fn, comm, op, datatype, t, static_cast<int>(total), red); rc != MPI_SUCCESS) return rc;
+  if (total > INT_MAX)
+    return report(comm, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
+  if (int rc = make_reduction(fn, comm, op, datatype, t, static_cast<int>(total), red);
+      rc != MPI_SUCCESS)
+    return rc;
   if (c.comm->inter) {
     // The remote group's reduction, cut by our counts (MPI-3.1 5.10.1).
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
     return launch(fn, comm, c, request,
-                  coll::inter_reduce_scatter(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf, recvbuf,
-                                             std::move(counts), t, std::move(red)));
+                  coll::inter_reduce_scatter(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf,
+                                             recvbuf, std::move(counts), t, std::move(red)));
   }
   std::vector<std::byte> copy;
   if (sendbuf == MPI_IN_PLACE && total > 0) {  // the input is all of recvbuf: from a copy
@@ -694,11 +778,13 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
     sendbuf = in;
   }
   return launch(fn, comm, c, request,
-                coll::reduce_scatter_task(coll::view_of(*c.comm), sendbuf, recvbuf, std::move(counts), t, std::move(red), std::move(copy)));
+                coll::reduce_scatter_task(coll::view_of(*c.comm), sendbuf, recvbuf,
+                                          std::move(counts), t, std::move(red), std::move(copy)));
 }
 
-static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                                     MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                     MPI_Request *request, const char *fn) {
   Comm c;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
@@ -706,19 +792,23 @@ static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int rec
   return impl_Reduce_scatter(sendbuf, recvbuf, counts.data(), datatype, op, comm, request, fn);
 }
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm) {
-  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr, "MPI_Reduce_scatter_block");
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr,
+                                   "MPI_Reduce_scatter_block");
 }
 
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                               MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_block", "request is NULL");
-  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, "MPI_Ireduce_scatter_block");
+  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request,
+                                   "MPI_Ireduce_scatter_block");
 }
 
-static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm, bool exclusive, MPI_Request *request) {
+static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive,
+                       MPI_Request *request) {
   Comm c;
   impi::pack::TypePtr t;
   coll::Reduction red;
@@ -728,25 +818,29 @@ static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, int c
   if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
   if (sendbuf == MPI_IN_PLACE) sendbuf = recvbuf;
   if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  return launch(fn, comm, c, request, coll::scan_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), exclusive));
+  return launch(fn, comm, c, request,
+                coll::scan_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red),
+                                exclusive));
 }
 
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm) {
   return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
 }
 
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm) {
   return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
 }
 
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-               MPI_Request *request) {
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscan", "request is NULL");
   return scan_common("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                 MPI_Request *request) {
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iexscan", "request is NULL");
   return scan_common("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
@@ -764,18 +858,19 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   return impl_Bcast(buffer, count, datatype, root, comm, nullptr, "MPI_Bcast");
 }
 
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ibcast", "request is NULL");
   return impl_Bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm) {
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm) {
   return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, nullptr, "MPI_Reduce");
 }
 
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce", "request is NULL");
   return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, "MPI_Ireduce");
 }
@@ -786,121 +881,153 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 }
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request) {
+                    MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallreduce", "request is NULL");
   return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, request, "MPI_Iallreduce");
 }
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr, "MPI_Gather");
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                     nullptr, "MPI_Gather");
 }
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Igather", "request is NULL");
-  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, "MPI_Igather");
+  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                     request, "MPI_Igather");
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm) {
-  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr, "MPI_Allgather");
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr,
+                        "MPI_Allgather");
 }
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallgather", "request is NULL");
-  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, "MPI_Iallgather");
+  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                        "MPI_Iallgather");
 }
 
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr, "MPI_Gatherv");
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm) {
+  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm, nullptr, "MPI_Gatherv");
 }
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Igatherv", "request is NULL");
-  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, "MPI_Igatherv");
+  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm, request, "MPI_Igatherv");
 }
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr, "MPI_Allgatherv");
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm) {
+  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         nullptr, "MPI_Allgatherv");
 }
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallgatherv", "request is NULL");
-  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, "MPI_Iallgatherv");
+  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         request, "MPI_Iallgatherv");
 }
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr, "MPI_Scatter");
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      nullptr, "MPI_Scatter");
 }
 
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscatter", "request is NULL");
-  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, "MPI_Iscatter");
+  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      request, "MPI_Iscatter");
 }
 
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr, "MPI_Scatterv");
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) {
+  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, nullptr, "MPI_Scatterv");
 }
 
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscatterv", "request is NULL");
-  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, "MPI_Iscatterv");
+  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, request, "MPI_Iscatterv");
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr, "MPI_Alltoall");
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr,
+                       "MPI_Alltoall");
 }
 
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoall", "request is NULL");
-  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, "MPI_Ialltoall");
+  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                       "MPI_Ialltoall");
 }
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, nullptr, "MPI_Alltoallv");
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, nullptr, "MPI_Alltoallv");
 }
 
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallv", "request is NULL");
-  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, "MPI_Ialltoallv");
+  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, request, "MPI_Ialltoallv");
 }
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                   MPI_Comm comm) {
-  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, nullptr, "MPI_Alltoallw");
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm, nullptr, "MPI_Alltoallw");
 }
 
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                   MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallw", "request is NULL");
-  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, "MPI_Ialltoallw");
+  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm, request, "MPI_Ialltoallw");
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm) {
-  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr, "MPI_Reduce_scatter");
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr,
+                             "MPI_Reduce_scatter");
 }
 
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, MPI_Request *request) {
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter", "request is NULL");
-  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, "MPI_Ireduce_scatter");
+  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
+                             "MPI_Ireduce_scatter");
 }
 
 }  // extern "C"

@@ -60,7 +60,8 @@ MPI_Group new_group(std::vector<int> world) {
   while (i < g_groups.size() && g_groups[i]) ++i;
   if (i == g_groups.size()) g_groups.emplace_back();
   g_groups[i] = std::make_unique<Group>(Group{std::move(world)});
-  return impi::api::make_handle<MPI_Group>(IMPI_KIND_GROUP, static_cast<std::uint32_t>(i + kFirstUserGroup));
+  return impi::api::make_handle<MPI_Group>(IMPI_KIND_GROUP,
+                                           static_cast<std::uint32_t>(i + kFirstUserGroup));
 }
 
 }  // namespace
@@ -69,7 +70,9 @@ namespace impi::api::comm_shared {
 namespace coll = impi::collectives;
 using impi::core::Communicator;
 
-int my_world_rank() { return impi::core::Runtime::instance().world().rank; }
+int my_world_rank() {
+  return impi::core::Runtime::instance().world().rank;
+}
 
 int rank_in(const std::vector<int> &world, int w) {
   auto it = std::find(world.begin(), world.end(), w);
@@ -131,7 +134,8 @@ int check_ranks(const char *fn, const Group &g, int n, const int *ranks, std::ve
   for (int i = 0; i < n; ++i) {
     int r = ranks[i];
     if (r < 0 || r >= static_cast<int>(g.world.size()))
-      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is not in a group of size {}", r, g.world.size()));
+      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn,
+                    fmt::format("rank {} is not in a group of size {}", r, g.world.size()));
     if (seen[static_cast<std::size_t>(r)])
       return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is listed twice", r));
     seen[static_cast<std::size_t>(r)] = true;
@@ -147,7 +151,8 @@ int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::v
     int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
     if (stride == 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "a range with stride 0");
     if ((stride > 0 && first > last) || (stride < 0 && first < last)) continue;  // empty
-    for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) list.push_back(static_cast<int>(r));
+    for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride)
+      list.push_back(static_cast<int>(r));
   }
   return check_ranks(fn, g, static_cast<int>(list.size()), list.data(), out);
 }
@@ -245,7 +250,8 @@ impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
   }
 }
 
-MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote, int context) {
+MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote,
+                        int context) {
   auto c = std::make_unique<Communicator>();
   c->rank = rank_in(local, my_world_rank());
   c->size = static_cast<int>(local.size());
@@ -278,7 +284,9 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
   int cid = 0;
   if (auto s = co_await coll::agree_context_task(v, &cid); !s.ok()) co_return s;
   Communicator *c = impi::api::lookup_comm(parent);
-  if (!c) co_return impi::base::Status{impi::base::Errc::invalid_argument, "the communicator was freed during MPI_Comm_idup"};
+  if (!c)
+    co_return impi::base::Status{impi::base::Errc::invalid_argument,
+                                 "the communicator was freed during MPI_Comm_idup"};
   *out = make_comm(*c, c->world, cid);
   impi::api::lookup_comm(*out)->topology = c->topology;
   if (int rc = impi::api::copy_comm_attrs(parent, *out); rc != MPI_SUCCESS)
@@ -386,7 +394,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   Communicator *c;
   if (int rc = check_comm("MPI_Comm_remote_group", comm, c); rc != MPI_SUCCESS) return rc;
-  if (!c->inter) return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_group", "not an intercommunicator");
+  if (!c->inter)
+    return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_group", "not an intercommunicator");
   if (!group) return report(comm, MPI_ERR_ARG, "MPI_Comm_remote_group", "group is NULL");
   *group = new_group(c->remote_world);
   return MPI_SUCCESS;
@@ -408,12 +417,14 @@ int PMPI_Group_rank(MPI_Group group, int *rank) {
   return MPI_SUCCESS;
 }
 
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                               int ranks2[]) {
   const char *fn = "MPI_Group_translate_ranks";
   const Group *a, *b;
   if (int rc = check_group(fn, group1, a); rc != MPI_SUCCESS) return rc;
   if (int rc = check_group(fn, group2, b); rc != MPI_SUCCESS) return rc;
-  if (n < 0 || (n > 0 && (!ranks1 || !ranks2))) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arrays");
+  if (n < 0 || (n > 0 && (!ranks1 || !ranks2)))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arrays");
   for (int i = 0; i < n; ++i) {
     int r = ranks1[i];
     if (r == MPI_PROC_NULL) {
@@ -459,7 +470,8 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgr
   const Group *a, *b;
   if (int rc = check_group("MPI_Group_intersection", group1, a); rc != MPI_SUCCESS) return rc;
   if (int rc = check_group("MPI_Group_intersection", group2, b); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_intersection", "newgroup is NULL");
+  if (!newgroup)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_intersection", "newgroup is NULL");
   std::vector<int> w;  // group1's order
   for (int x : a->world)
     if (std::find(b->world.begin(), b->world.end(), x) != b->world.end()) w.push_back(x);
@@ -471,7 +483,8 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgrou
   const Group *a, *b;
   if (int rc = check_group("MPI_Group_difference", group1, a); rc != MPI_SUCCESS) return rc;
   if (int rc = check_group("MPI_Group_difference", group2, b); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_difference", "newgroup is NULL");
+  if (!newgroup)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_difference", "newgroup is NULL");
   std::vector<int> w;
   for (int x : a->world)
     if (std::find(b->world.begin(), b->world.end(), x) == b->world.end()) w.push_back(x);
@@ -499,7 +512,8 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
   if (int rc = check_ranks("MPI_Group_excl", *g, n, ranks, list); rc != MPI_SUCCESS) return rc;
   std::vector<int> w;
   for (std::size_t r = 0; r < g->world.size(); ++r)
-    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end()) w.push_back(g->world[r]);
+    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end())
+      w.push_back(g->world[r]);
   *newgroup = new_group(std::move(w));
   return MPI_SUCCESS;
 }
@@ -508,8 +522,10 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
   const Group *g;
   std::vector<int> list;
   if (int rc = check_group("MPI_Group_range_incl", group, g); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_incl", "newgroup is NULL");
-  if (int rc = expand_ranges("MPI_Group_range_incl", *g, n, ranges, list); rc != MPI_SUCCESS) return rc;
+  if (!newgroup)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_incl", "newgroup is NULL");
+  if (int rc = expand_ranges("MPI_Group_range_incl", *g, n, ranges, list); rc != MPI_SUCCESS)
+    return rc;
   std::vector<int> w;
   for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
   *newgroup = new_group(std::move(w));
@@ -520,18 +536,22 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
   const Group *g;
   std::vector<int> list;
   if (int rc = check_group("MPI_Group_range_excl", group, g); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_excl", "newgroup is NULL");
-  if (int rc = expand_ranges("MPI_Group_range_excl", *g, n, ranges, list); rc != MPI_SUCCESS) return rc;
+  if (!newgroup)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_excl", "newgroup is NULL");
+  if (int rc = expand_ranges("MPI_Group_range_excl", *g, n, ranges, list); rc != MPI_SUCCESS)
+    return rc;
   std::vector<int> w;
   for (std::size_t r = 0; r < g->world.size(); ++r)
-    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end()) w.push_back(g->world[r]);
+    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end())
+      w.push_back(g->world[r]);
   *newgroup = new_group(std::move(w));
   return MPI_SUCCESS;
 }
 
 int PMPI_Group_free(MPI_Group *group) {
   if (!impi::api::check_initialized("MPI_Group_free")) return MPI_ERR_OTHER;
-  if (!group || !lookup_group(*group)) return report(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_free", "not a valid group");
+  if (!group || !lookup_group(*group))
+    return report(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_free", "not a valid group");
   if (*group != MPI_GROUP_EMPTY) {
     std::lock_guard<std::mutex> lk(g_mu);
     g_groups[impi::api::handle_index(*group) - kFirstUserGroup].reset();
@@ -559,7 +579,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     cid = agree_after_pending(*c, coll::view_of(*c));
   }
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
-  *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid) : make_comm(*c, c->world, *cid);
+  *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid)
+                      : make_comm(*c, c->world, *cid);
   impi::api::lookup_comm(*newcomm)->topology =
       c->topology;  // (MPI-3.1 7.4: a duplicate keeps the topology)
   // Attributes whose copy callback says so come along (MPI-3.1 6.7.2).
@@ -621,7 +642,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   if (tag < 0) return report(comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
   for (int w : g->world)
     if (rank_in(c->world, w) == MPI_UNDEFINED)
-      return report(comm, MPI_ERR_GROUP, fn, "the group is not a subset of the communicator's group");
+      return report(comm, MPI_ERR_GROUP, fn,
+                    "the group is not a subset of the communicator's group");
   int me = rank_in(g->world, my_world_rank());
   if (me == MPI_UNDEFINED) {
     *newcomm = MPI_COMM_NULL;
@@ -638,7 +660,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   v.client.clear();
   for (int w : g->world) v.client.push_back(client_of(w));
   for (int w : g->world) v.ids.push_back(rank_in(c->world, w));
-  v.tag_override = 0x40000000 | (tag & 0x3fffffff);  // on the collective context, apart from its tags
+  v.tag_override =
+      0x40000000 | (tag & 0x3fffffff);  // on the collective context, apart from its tags
   // (Not after comm's pending collectives: only the group calls this, in
   // any order with the collectives on comm.)
   auto cid = coll::agree_context(v);
@@ -652,7 +675,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  if (color < 0 && color != MPI_UNDEFINED) return report(comm, MPI_ERR_ARG, fn, fmt::format("invalid color {}", color));
+  if (color < 0 && color != MPI_UNDEFINED)
+    return report(comm, MPI_ERR_ARG, fn, fmt::format("invalid color {}", color));
   auto view = coll::view_of(*c);
   if (c->inter) return inter_split(fn, comm, *c, color, key, newcomm);
   // IMPI 4.7: the context first, then every rank's (color, key, rank).
@@ -661,7 +685,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
   std::array<int, 3> mine{color, key, c->rank};
   std::vector<int> all(static_cast<std::size_t>(3 * c->size));
-  if (auto s = coll::allgather(view, mine.data(), 3, ints, all.data(), 3, ints); !s.ok()) return fail(comm, fn, s);
+  if (auto s = coll::allgather(view, mine.data(), 3, ints, all.data(), 3, ints); !s.ok())
+    return fail(comm, fn, s);
   if (color == MPI_UNDEFINED) {
     *newcomm = MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -669,7 +694,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   std::vector<std::tuple<int, int>> members;  // (key, rank) of my color
   for (int r = 0; r < c->size; ++r)
     if (all[static_cast<std::size_t>(3 * r)] == color)
-      members.emplace_back(all[static_cast<std::size_t>(3 * r + 1)], all[static_cast<std::size_t>(3 * r + 2)]);
+      members.emplace_back(all[static_cast<std::size_t>(3 * r + 1)],
+                           all[static_cast<std::size_t>(3 * r + 2)]);
   std::sort(members.begin(), members.end());
   std::vector<int> world;
   for (auto &[k, r] : members) world.push_back(c->world[static_cast<std::size_t>(r)]);
@@ -682,7 +708,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
   Communicator *c;
   if (int rc = check_comm("MPI_Comm_split_type", comm, c); rc != MPI_SUCCESS) return rc;
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
-    return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type", fmt::format("unknown split type {}", split_type));
+    return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
+                  fmt::format("unknown split type {}", split_type));
   // Shared memory reaches exactly the procs of one IMPI host (a client may
   // span several hosts).
   int color = MPI_UNDEFINED;
@@ -777,21 +804,24 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag) {
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size) {
   Communicator *c;
   if (int rc = check_comm("MPI_Comm_remote_size", comm, c); rc != MPI_SUCCESS) return rc;
-  if (!c->inter) return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_size", "not an intercommunicator");
+  if (!c->inter)
+    return report(comm, MPI_ERR_COMM, "MPI_Comm_remote_size", "not an intercommunicator");
   if (!size) return report(comm, MPI_ERR_ARG, "MPI_Comm_remote_size", "size is NULL");
   *size = static_cast<int>(c->remote_world.size());
   return MPI_SUCCESS;
 }
 
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
-                          MPI_Comm *newintercomm) {
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm) {
   const char *fn = "MPI_Intercomm_create";
   Communicator *lc;
   if (int rc = check_comm(fn, local_comm, lc); rc != MPI_SUCCESS) return rc;
   if (!newintercomm) return report(local_comm, MPI_ERR_ARG, fn, "newintercomm is NULL");
-  if (lc->inter) return report(local_comm, MPI_ERR_COMM, fn, "local_comm must be an intracommunicator");
+  if (lc->inter)
+    return report(local_comm, MPI_ERR_COMM, fn, "local_comm must be an intracommunicator");
   if (local_leader < 0 || local_leader >= lc->size)
-    return report(local_comm, MPI_ERR_RANK, fn, fmt::format("local_leader {} is not in local_comm", local_leader));
+    return report(local_comm, MPI_ERR_RANK, fn,
+                  fmt::format("local_leader {} is not in local_comm", local_leader));
   if (tag < 0) return report(local_comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
   // IMPI 4.8 in rounds (collectives/context_id.hpp). Its non-blocking
   // collectives come first, as on every process.
@@ -854,7 +884,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
   if (my_high != remote_high)
     local_first = !my_high;  // the "low" group comes first
   else
-    local_first = leader_first(c->world[0], c->remote_world[0]);  // equal: the group of the "lower" leader first
+    local_first = leader_first(c->world[0],
+                               c->remote_world[0]);  // equal: the group of the "lower" leader first
   std::vector<int> world = local_first ? c->world : c->remote_world;
   const auto &second = local_first ? c->remote_world : c->world;
   world.insert(world.end(), second.begin(), second.end());

@@ -23,7 +23,8 @@ int client_of(int w);
 int check_comm(const char *fn, MPI_Comm h, Communicator *&c);
 // A new intracommunicator over `world` (ordered), for the caller if it is in it.
 MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, int context);
-MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote, int context);
+MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote,
+                        int context);
 int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s);
 
 // ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)

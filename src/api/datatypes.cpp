@@ -1,11 +1,12 @@
 // datatypes.cpp - MPI_Type_* constructors and queries, MPI_Pack/Unpack.
+#include "api/datatypes.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
-#include "api/datatypes.hpp"
 #include "api/attr.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
@@ -151,8 +152,9 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
   if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
   if (count > 0 && !array_of_displacements)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
-  return store(Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, false),
-               newtype, fn);
+  return store(
+      Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, false),
+      newtype, fn);
 }
 
 int PMPI_Type_create_hindexed_block(int count, int blocklength,
@@ -164,8 +166,9 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
   if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
   if (count > 0 && !array_of_displacements)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
-  return store(Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, true),
-               newtype, fn);
+  return store(
+      Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, true),
+      newtype, fn);
 }
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
@@ -222,11 +225,13 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "order must be MPI_ORDER_C or MPI_ORDER_FORTRAN");
   std::vector<Datatype::DarrayDim> dims;
   for (int i = 0; i < ndims; ++i) {
-    int dist = array_of_distribs[i] == MPI_DISTRIBUTE_NONE    ? 0
-               : array_of_distribs[i] == MPI_DISTRIBUTE_BLOCK ? 1
+    int dist = array_of_distribs[i] == MPI_DISTRIBUTE_NONE     ? 0
+               : array_of_distribs[i] == MPI_DISTRIBUTE_BLOCK  ? 1
                : array_of_distribs[i] == MPI_DISTRIBUTE_CYCLIC ? 2
                                                                : -1;
-    if (dist < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("bad distribution in dimension {}", i));
+    if (dist < 0)
+      return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                    fmt::format("bad distribution in dimension {}", i));
     int darg = array_of_dargs[i];
     dims.push_back({array_of_gsizes[i], dist, darg == MPI_DISTRIBUTE_DFLT_DARG ? -1 : darg,
                     array_of_psizes[i]});
@@ -295,7 +300,8 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) 
   MPI_Count l = 0, e = 0;
   int rc = type_extent(datatype, "MPI_Type_get_extent", false, &l, &e);
   if (rc == MPI_SUCCESS) {
-    if (!lb || !extent) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
+    if (!lb || !extent)
+      return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
     *lb = static_cast<MPI_Aint>(l);
     *extent = static_cast<MPI_Aint>(e);
   }
@@ -349,11 +355,13 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
   const auto &ints = t->envelope_ints();
   const auto &aints = t->envelope_aints();
   const auto &types = t->envelope_types();
-  if (max_integers < static_cast<int>(ints.size()) || max_addresses < static_cast<int>(aints.size()) ||
+  if (max_integers < static_cast<int>(ints.size()) ||
+      max_addresses < static_cast<int>(aints.size()) ||
       max_datatypes < static_cast<int>(types.size()))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "arrays smaller than MPI_Type_get_envelope said");
   for (std::size_t i = 0; i < ints.size(); ++i) array_of_integers[i] = static_cast<int>(ints[i]);
-  for (std::size_t i = 0; i < aints.size(); ++i) array_of_addresses[i] = static_cast<MPI_Aint>(aints[i]);
+  for (std::size_t i = 0; i < aints.size(); ++i)
+    array_of_addresses[i] = static_cast<MPI_Aint>(aints[i]);
   for (std::size_t i = 0; i < types.size(); ++i) {
     // Predefined types come back as themselves; derived ones as new handles
     // the caller frees (MPI 4.1.13).
@@ -396,17 +404,26 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) {
   static const int complexes[] = {dt::c_float_complex, dt::c_double_complex,
                                   dt::c_long_double_complex, -1};
   switch (typeclass) {
-    case MPI_TYPECLASS_REAL: candidates = reals; break;
-    case MPI_TYPECLASS_INTEGER: candidates = ints; break;
-    case MPI_TYPECLASS_COMPLEX: candidates = complexes; break;
-    default: return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("unknown type class {}", typeclass));
+    case MPI_TYPECLASS_REAL:
+      candidates = reals;
+      break;
+    case MPI_TYPECLASS_INTEGER:
+      candidates = ints;
+      break;
+    case MPI_TYPECLASS_COMPLEX:
+      candidates = complexes;
+      break;
+    default:
+      return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                    fmt::format("unknown type class {}", typeclass));
   }
   for (const int *c = candidates; *c >= 0; ++c)
     if (impi::pack::predefined(*c).size == size) {
       *datatype = impi::api::predefined_handle(*c);
       return MPI_SUCCESS;
     }
-  return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, fmt::format("no type of this class has {} bytes", size));
+  return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                fmt::format("no type of this class has {} bytes", size));
 }
 
 // ---- Fortran 90 parameterized types (MPI-3.1 17.1.9): the smallest sized
@@ -516,8 +533,8 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
                     fmt::format("{} bytes do not fit in the {} left in the output buffer", *n,
                                 outsize - *position));
     impi::pack::External32Cursor c(t, incount);
-    *position += static_cast<int>(
-        c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
+    *position += static_cast<int>(c.pack(
+        inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
     return MPI_SUCCESS;
   }
   impi::pack::PackCursor c(t, incount);
@@ -545,18 +562,20 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     auto n = impi::pack::external32_size(t, outcount);
     if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
     if (*n > insize - *position)
-      return report(comm, MPI_ERR_TRUNCATE, fn,
-                    fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
+      return report(
+          comm, MPI_ERR_TRUNCATE, fn,
+          fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
     impi::pack::External32Cursor c(t, outcount);
     *position += static_cast<int>(c.unpack(
-        outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+        outbuf,
+        std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
     return MPI_SUCCESS;
   }
   impi::pack::PackCursor c(t, outcount);
   if (c.total() > insize - *position)
-    return report(comm, MPI_ERR_TRUNCATE, fn,
-                  fmt::format("{} bytes wanted, {} left in the input buffer", c.total(),
-                              insize - *position));
+    return report(
+        comm, MPI_ERR_TRUNCATE, fn,
+        fmt::format("{} bytes wanted, {} left in the input buffer", c.total(), insize - *position));
   std::size_t n = c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
                                              static_cast<std::size_t>(c.total())));
   *position += static_cast<int>(n);
@@ -605,8 +624,8 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
     return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
                   fmt::format("{} bytes do not fit in the {} left", *n, outsize - *position));
   impi::pack::External32Cursor c(t, incount);
-  *position += static_cast<MPI_Aint>(
-      c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
+  *position += static_cast<MPI_Aint>(c.pack(
+      inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
   return MPI_SUCCESS;
 }
 
@@ -627,7 +646,8 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
                   fmt::format("{} bytes wanted, {} left", *n, insize - *position));
   impi::pack::External32Cursor c(t, outcount);
   *position += static_cast<MPI_Aint>(c.unpack(
-      outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+      outbuf,
+      std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
   return MPI_SUCCESS;
 }
 
@@ -680,7 +700,7 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) 
   } else {
     MPI_Count n = bytes / t->size();
     *count = (bytes % t->size() != 0 || n > std::numeric_limits<int>::max()) ? MPI_UNDEFINED
-                                                                            : static_cast<int>(n);
+                                                                             : static_cast<int>(n);
   }
   return MPI_SUCCESS;
 }
@@ -698,7 +718,8 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
   } else if (count % t->elements() == 0) {
     status->impi_count = count / t->elements() * t->size();
   } else {
-    MPI_Count whole = count / t->elements(), rest = count % t->elements(), bytes = whole * t->size();
+    MPI_Count whole = count / t->elements(), rest = count % t->elements(),
+              bytes = whole * t->size();
     for (const auto &s : t->segments()) {
       for (std::int64_t e = 0;
            e < s.count * impi::pack::elements_in(impi::pack::predefined(s.basic)) && rest > 0;

@@ -18,7 +18,7 @@ struct Entry {
 };
 
 std::mutex g_mu;
-std::vector<Entry> g_types;      // index - kFirstDerived
+std::vector<Entry> g_types;  // index - kFirstDerived
 std::vector<std::uint32_t> g_free;
 std::map<std::uint32_t, std::string> g_predef_names;  // names set on predefined types
 

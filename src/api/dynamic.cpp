@@ -57,17 +57,24 @@ using impi::core::DynFrame;
 using impi::core::PortName;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kSlot = 512;  // one card in the gathers and broadcasts (cards are at most 480 bytes)
+constexpr std::size_t kSlot =
+    512;  // one card in the gathers and broadcasts (cards are at most 480 bytes)
 constexpr std::string_view kServicePrefix = "mpi.service:";  // launcher.cpp stores names under it
 
 std::mutex g_parent_mu;
 MPI_Comm g_parent = MPI_COMM_NULL;
 
-impi::core::P2P &p2p() { return impi::core::Runtime::instance().p2p(); }
+impi::core::P2P &p2p() {
+  return impi::core::Runtime::instance().p2p();
+}
 
-void progress() { p2p().progress(); }  // while a root waits: the other end may be this process
+void progress() {
+  p2p().progress();
+}  // while a root waits: the other end may be this process
 
-Clock::time_point deadline() { return Clock::now() + std::chrono::seconds(impi::base::get_int("dyn_timeout_s")); }
+Clock::time_point deadline() {
+  return Clock::now() + std::chrono::seconds(impi::base::get_int("dyn_timeout_s"));
+}
 
 impi::base::Status send_group(int fd, std::uint64_t maxcid, const std::vector<std::string> &cards) {
   auto body = impi::core::encode_group({maxcid, cards});
@@ -85,15 +92,18 @@ using Group = impi::core::DynGroup;
 impi::base::Result<Group> recv_group(int fd) {
   auto until = deadline();
   std::byte head[DynFrame::kSize];
-  if (auto s = impi::core::dyn_read(fd, head, until, progress); !s.ok()) return {s.error(), s.message()};
+  if (auto s = impi::core::dyn_read(fd, head, until, progress); !s.ok())
+    return {s.error(), s.message()};
   auto f = DynFrame::decode(std::span<const std::byte, DynFrame::kSize>(head, DynFrame::kSize));
   if (!f || f->kind != DynFrame::group || f->len > (1u << 30))
     return {Errc::protocol_error, "the other root sent something that is not a group description"};
   std::vector<std::byte> body(f->len);
-  if (auto s = impi::core::dyn_read(fd, body, until, progress); !s.ok()) return {s.error(), s.message()};
+  if (auto s = impi::core::dyn_read(fd, body, until, progress); !s.ok())
+    return {s.error(), s.message()};
   auto g = impi::core::decode_group(body);
   if (!g) return {g.error(), "the other root's group description: " + g.message()};
-  if (g->maxcid >= impi::core::kMaxContextId) return {Errc::protocol_error, "the other root sent an impossible context id"};
+  if (g->maxcid >= impi::core::kMaxContextId)
+    return {Errc::protocol_error, "the other root sent an impossible context id"};
   return g;
 }
 
@@ -110,7 +120,8 @@ impi::base::Result<Group> root_exchange(const std::string &port_name, bool accep
   if (accept) {
     auto mine = p2p().dyn_listen();
     if (!mine || port->card.key() != mine->key() || !p2p().port_open(port->port))
-      return {Errc::invalid_argument, "the port is not open in this process (MPI_Open_port it at the root first)"};
+      return {Errc::invalid_argument,
+              "the port is not open in this process (MPI_Open_port it at the root first)"};
     auto got = p2p().accept_port(port->port);
     if (!got) return {got.error(), got.message()};
     fd = std::move(got.value());
@@ -119,7 +130,8 @@ impi::base::Result<Group> root_exchange(const std::string &port_name, bool accep
     return recv_group(fd.get());
   }
   auto host = impi::core::Runtime::instance().processor_name();
-  auto got = impi::core::dyn_dial(port->card, host, std::chrono::seconds(impi::base::get_int("dyn_timeout_s")));
+  auto got = impi::core::dyn_dial(port->card, host,
+                                  std::chrono::seconds(impi::base::get_int("dyn_timeout_s")));
   if (!got) return {got.error(), got.message()};
   fd = std::move(got.value());
   std::byte head[DynFrame::kSize];
@@ -127,11 +139,14 @@ impi::base::Result<Group> root_exchange(const std::string &port_name, bool accep
   f.kind = DynFrame::port;
   f.id = port->port;
   f.encode(std::span<std::byte, DynFrame::kSize>(head, DynFrame::kSize));
-  if (auto s = impi::core::dyn_write(fd.get(), head, deadline(), progress); !s.ok()) return {s.error(), s.message()};
+  if (auto s = impi::core::dyn_write(fd.get(), head, deadline(), progress); !s.ok())
+    return {s.error(), s.message()};
   auto g = recv_group(fd.get());
   if (!g) {
     if (g.error() == Errc::io_error)
-      return {g.error(), fmt::format("no MPI_Comm_accept took the connection ({}); is the port still open?", g.message())};
+      return {g.error(),
+              fmt::format("no MPI_Comm_accept took the connection ({}); is the port still open?",
+                          g.message())};
     return g;
   }
   error_class = MPI_ERR_OTHER;
@@ -197,12 +212,15 @@ namespace {
 
 // MPI_Comm_accept / MPI_Comm_connect on `comm` (collective), port_name
 // significant at root only.
-int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm comm, MPI_Comm *newcomm, bool accept) {
+int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm comm,
+                   MPI_Comm *newcomm, bool accept) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
   if (c->inter) return report(comm, MPI_ERR_COMM, fn, "needs an intracommunicator");
-  if (root < 0 || root >= c->size) return report(comm, MPI_ERR_ROOT, fn, fmt::format("root {} is not in a communicator of size {}", root, c->size));
+  if (root < 0 || root >= c->size)
+    return report(comm, MPI_ERR_ROOT, fn,
+                  fmt::format("root {} is not in a communicator of size {}", root, c->size));
   if (c->spans_clients)
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                   "the communicator spans IMPI clients; IMPI 0.0 defines no dynamic processes "
@@ -220,7 +238,8 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
     std::memcpy(mine, e.data(), std::min(e.size(), kSlot - 1));
   }
   std::vector<char> all(c->rank == root ? static_cast<std::size_t>(c->size) * kSlot : 0);
-  if (auto s = coll::gather(view, mine, kSlot, bytes, all.data(), kSlot, bytes, root); !s.ok()) return fail(comm, fn, s);
+  if (auto s = coll::gather(view, mine, kSlot, bytes, all.data(), kSlot, bytes, root); !s.ok())
+    return fail(comm, fn, s);
   // (error class, unused, remote group size) from the root.
   std::uint64_t hdr[3] = {0, 0, 0};
   std::string why;
@@ -244,7 +263,8 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
       } else {
         hdr[2] = g->cards.size();
         remote_cards.resize(g->cards.size() * kSlot);
-        for (std::size_t i = 0; i < g->cards.size(); ++i) std::memcpy(remote_cards.data() + i * kSlot, g->cards[i].data(), g->cards[i].size());
+        for (std::size_t i = 0; i < g->cards.size(); ++i)
+          std::memcpy(remote_cards.data() + i * kSlot, g->cards[i].data(), g->cards[i].size());
       }
     }
     if (!why.empty()) hdr[0] = static_cast<std::uint64_t>(eclass);
@@ -252,16 +272,22 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
   if (auto s = coll::bcast(view, hdr, 3, u8, root); !s.ok()) return fail(comm, fn, s);
   if (hdr[0] != 0)
     return report(comm, static_cast<int>(hdr[0]), fn,
-                  c->rank == root ? why : fmt::format("the root (rank {}) could not {}", root, accept ? "accept" : "connect"));
+                  c->rank == root ? why
+                                  : fmt::format("the root (rank {}) could not {}", root,
+                                                accept ? "accept" : "connect"));
   remote_cards.resize(hdr[2] * kSlot);
-  if (auto s = coll::bcast(view, remote_cards.data(), static_cast<std::int64_t>(remote_cards.size()), bytes, root); !s.ok())
+  if (auto s = coll::bcast(view, remote_cards.data(),
+                           static_cast<std::int64_t>(remote_cards.size()), bytes, root);
+      !s.ok())
     return fail(comm, fn, s);
   std::vector<int> remote;
   for (std::uint64_t i = 0; i < hdr[2]; ++i) {
     const char *slot = remote_cards.data() + i * kSlot;
     auto rc = DynCard::decode(std::string_view(slot, strnlen(slot, kSlot)));
     int w = rc ? p2p().dyn_register(*rc) : -1;
-    if (w < 0) return report(comm, MPI_ERR_OTHER, fn, "the other group names a process that cannot be reached");
+    if (w < 0)
+      return report(comm, MPI_ERR_OTHER, fn,
+                    "the other group names a process that cannot be reached");
     remote.push_back(w);
   }
   // The context: MAX over both groups, through the roots, in rounds
@@ -313,17 +339,23 @@ int open_port(const char *fn, char *port_name) {
   if (!card) return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, card.message());
   PortName p{p2p().open_port(), *card};
   std::string s = p.encode();
-  if (s.size() >= MPI_MAX_PORT_NAME) return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "the port name would be too long");
+  if (s.size() >= MPI_MAX_PORT_NAME)
+    return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "the port name would be too long");
   std::memcpy(port_name, s.c_str(), s.size() + 1);
   return MPI_SUCCESS;
 }
 
-std::string service_key(const char *service) { return std::string(kServicePrefix) + service; }
+std::string service_key(const char *service) {
+  return std::string(kServicePrefix) + service;
+}
 
 int check_service(const char *fn, const char *service) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
-  if (!service || !*service) return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "the service name is NULL or empty");
-  if (std::strlen(service) > 400) return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "the service name is longer than 400 characters");
+  if (!service || !*service)
+    return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "the service name is NULL or empty");
+  if (std::strlen(service) > 400)
+    return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                  "the service name is longer than 400 characters");
   return MPI_SUCCESS;
 }
 
@@ -332,7 +364,8 @@ int check_service(const char *fn, const char *service) {
 // "host" (must be this node: the launcher runs procs on its own node) and
 // "env" (newline-separated VAR=value lines for the new procs). Others,
 // such as "soft" and "arch", are ignored, as the standard allows.
-int apply_info(const char *fn, MPI_Comm comm, MPI_Info info, impi::startup::SpawnSpec &spec, std::string &why) {
+int apply_info(const char *fn, MPI_Comm comm, MPI_Info info, impi::startup::SpawnSpec &spec,
+               std::string &why) {
   if (info == MPI_INFO_NULL) return MPI_SUCCESS;
   char val[MPI_MAX_INFO_VAL + 1];
   int flag = 0;
@@ -362,7 +395,8 @@ int apply_info(const char *fn, MPI_Comm comm, MPI_Info info, impi::startup::Spaw
     std::string h = val;
     const auto &me = impi::core::Runtime::instance().processor_name();
     if (h != me && h != "localhost" && h.rfind("127.", 0) != 0) {
-      why = fmt::format("info host={}: this launcher starts processes on its own node ({}) only", h, me);
+      why = fmt::format("info host={}: this launcher starts processes on its own node ({}) only", h,
+                        me);
       return MPI_ERR_SPAWN;
     }
   }
@@ -385,16 +419,19 @@ int apply_info(const char *fn, MPI_Comm comm, MPI_Info info, impi::startup::Spaw
   return MPI_SUCCESS;
 }
 
-int spawn(const char *fn, int count, char *commands[], char **argvs[], const int maxprocs[], const MPI_Info infos[],
-          int root, MPI_Comm comm, MPI_Comm *intercomm, int errcodes[]) {
+int spawn(const char *fn, int count, char *commands[], char **argvs[], const int maxprocs[],
+          const MPI_Info infos[], int root, MPI_Comm comm, MPI_Comm *intercomm, int errcodes[]) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!intercomm) return report(comm, MPI_ERR_ARG, fn, "intercomm is NULL");
   if (c->inter) return report(comm, MPI_ERR_COMM, fn, "needs an intracommunicator");
-  if (root < 0 || root >= c->size) return report(comm, MPI_ERR_ROOT, fn, fmt::format("root {} is not in a communicator of size {}", root, c->size));
+  if (root < 0 || root >= c->size)
+    return report(comm, MPI_ERR_ROOT, fn,
+                  fmt::format("root {} is not in a communicator of size {}", root, c->size));
   if (c->spans_clients)
     return report(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                  "the communicator spans IMPI clients; IMPI 0.0 defines no dynamic processes between clients, so "
+                  "the communicator spans IMPI clients; IMPI 0.0 defines no dynamic processes "
+                  "between clients, so "
                   "spawn from a communicator inside one client (e.g. MPI_COMM_SELF)");
   auto &rt = impi::core::Runtime::instance();
   const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
@@ -410,7 +447,8 @@ int spawn(const char *fn, int count, char *commands[], char **argvs[], const int
     for (int i = 0; st[0] == MPI_SUCCESS && i < count; ++i) {
       if (!commands[i] || !*commands[i] || maxprocs[i] <= 0 || maxprocs[i] > 4096) {
         st[0] = MPI_ERR_ARG;
-        why = fmt::format("program {}: empty command or maxprocs {} outside 1..4096", i, maxprocs[i]);
+        why =
+            fmt::format("program {}: empty command or maxprocs {} outside 1..4096", i, maxprocs[i]);
         break;
       }
       impi::startup::SpawnSpec spec;
@@ -419,7 +457,8 @@ int spawn(const char *fn, int count, char *commands[], char **argvs[], const int
       st[1] += maxprocs[i];
       if (argvs && argvs != MPI_ARGVS_NULL && argvs[i])
         for (char **a = argvs[i]; *a; ++a) spec.argv.emplace_back(*a);
-      if (int rc = apply_info(fn, comm, infos ? infos[i] : MPI_INFO_NULL, spec, why); rc != MPI_SUCCESS) {
+      if (int rc = apply_info(fn, comm, infos ? infos[i] : MPI_INFO_NULL, spec, why);
+          rc != MPI_SUCCESS) {
         st[0] = rc;
         break;
       }
@@ -448,7 +487,8 @@ int spawn(const char *fn, int count, char *commands[], char **argvs[], const int
   if (st[0] != MPI_SUCCESS) {
     if (c->rank == root && port[0]) PMPI_Close_port(port);
     codes(MPI_ERR_SPAWN);
-    return report(comm, st[0], fn, c->rank == root ? why : fmt::format("the root (rank {}) could not spawn", root));
+    return report(comm, st[0], fn,
+                  c->rank == root ? why : fmt::format("the root (rank {}) could not spawn", root));
   }
   int rc = connect_accept(fn, port, root, comm, intercomm, true);
   if (c->rank == root) PMPI_Close_port(port);
@@ -466,7 +506,8 @@ int connect_to_parent() {
   std::string name = port;
   ::unsetenv("IMPI_PARENT_PORT");  // not for programs this one starts
   MPI_Comm parent = MPI_COMM_NULL;
-  int rc = connect_accept("MPI_Init (connecting to the parent job)", name.c_str(), 0, MPI_COMM_WORLD, &parent, false);
+  int rc = connect_accept("MPI_Init (connecting to the parent job)", name.c_str(), 0,
+                          MPI_COMM_WORLD, &parent, false);
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard<std::mutex> lk(g_parent_mu);
   g_parent = parent;
@@ -487,16 +528,19 @@ int PMPI_Close_port(const char *port_name) {
   const char *fn = "MPI_Close_port";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   auto n = own_port(port_name);
-  if (!n || !p2p().close_port(*n)) return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "not a port this process has open");
+  if (!n || !p2p().close_port(*n))
+    return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "not a port this process has open");
   return MPI_SUCCESS;
 }
 
-int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm) {
   (void)info;
   return connect_accept("MPI_Comm_accept", port_name, root, comm, newcomm, true);
 }
 
-int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                      MPI_Comm *newcomm) {
   (void)info;
   return connect_accept("MPI_Comm_connect", port_name, root, comm, newcomm, false);
 }
@@ -573,18 +617,20 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm) {
   return rc;
 }
 
-int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
-                    MPI_Comm *intercomm, int array_of_errcodes[]) {
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
   char *cmds[1] = {const_cast<char *>(command)};
   char **argvs[1] = {argv};
-  return spawn("MPI_Comm_spawn", 1, cmds, argvs, &maxprocs, &info, root, comm, intercomm, array_of_errcodes);
+  return spawn("MPI_Comm_spawn", 1, cmds, argvs, &maxprocs, &info, root, comm, intercomm,
+               array_of_errcodes);
 }
 
-int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[],
-                             const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm,
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm,
                              int array_of_errcodes[]) {
-  return spawn("MPI_Comm_spawn_multiple", count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
-               root, comm, intercomm, array_of_errcodes);
+  return spawn("MPI_Comm_spawn_multiple", count, array_of_commands, array_of_argv,
+               array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
 }
 
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
@@ -599,8 +645,10 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
                   "port_name is NULL, empty or longer than MPI_MAX_PORT_NAME");
   auto s = impi::core::Runtime::instance().pm().publish(service_key(service_name), port_name);
   if (!s.ok())
-    return report(MPI_COMM_WORLD, s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,
-                  fmt::format("'{}': {}", service_name, s.message()));
+    return report(
+        MPI_COMM_WORLD,
+        s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,
+        fmt::format("'{}': {}", service_name, s.message()));
   return MPI_SUCCESS;
 }
 
@@ -611,9 +659,11 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   if (!port_name) return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "port_name is NULL");
   auto v = impi::core::Runtime::instance().pm().lookup(service_key(service_name));
   if (!v)
-    return report(MPI_COMM_WORLD, v.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_NAME, fn,
-                  fmt::format("'{}': {}", service_name, v.message()));
-  if (v->size() >= MPI_MAX_PORT_NAME) return report(MPI_COMM_WORLD, MPI_ERR_NAME, fn, "the published port name is too long");
+    return report(MPI_COMM_WORLD,
+                  v.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_NAME,
+                  fn, fmt::format("'{}': {}", service_name, v.message()));
+  if (v->size() >= MPI_MAX_PORT_NAME)
+    return report(MPI_COMM_WORLD, MPI_ERR_NAME, fn, "the published port name is too long");
   std::memcpy(port_name, v->c_str(), v->size() + 1);
   return MPI_SUCCESS;
 }
@@ -625,8 +675,10 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
   if (int rc = check_service(fn, service_name); rc != MPI_SUCCESS) return rc;
   auto s = impi::core::Runtime::instance().pm().unpublish(service_key(service_name));
   if (!s.ok())
-    return report(MPI_COMM_WORLD, s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,
-                  fmt::format("'{}': {}", service_name, s.message()));
+    return report(
+        MPI_COMM_WORLD,
+        s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,
+        fmt::format("'{}': {}", service_name, s.message()));
   return MPI_SUCCESS;
 }
 

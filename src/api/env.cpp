@@ -72,7 +72,8 @@ int PMPI_Finalize(void) {
   // MPI-3.1 8.7.1: MPI_COMM_SELF's attributes are deleted first, so that
   // their callbacks can still use MPI.
   if (int rc = impi::api::delete_comm_attrs(MPI_COMM_SELF); rc != MPI_SUCCESS)
-    return report(MPI_COMM_NULL, rc, "MPI_Finalize", "an attribute delete callback on MPI_COMM_SELF failed");
+    return report(MPI_COMM_NULL, rc, "MPI_Finalize",
+                  "an attribute delete callback on MPI_COMM_SELF failed");
   // The barriers of communicators freed in the background end first.
   if (auto s = impi::api::comm_shared::finish_free_barriers(); !s.ok())
     return report(MPI_COMM_NULL, impi::api::error_class_of(s.error()), "MPI_Finalize", s.message());
@@ -81,7 +82,9 @@ int PMPI_Finalize(void) {
   // may still send to it. Inside one client the launcher's fence does.
   if (Runtime::instance().world().spans_clients) {
     auto b = impi::collectives::barrier(impi::collectives::view_of(Runtime::instance().world()));
-    if (!b.ok()) return report(MPI_COMM_NULL, impi::api::error_class_of(b.error()), "MPI_Finalize", b.message());
+    if (!b.ok())
+      return report(MPI_COMM_NULL, impi::api::error_class_of(b.error()), "MPI_Finalize",
+                    b.message());
   }
   auto s = Runtime::instance().finalize();
   if (!s.ok())
@@ -211,7 +214,8 @@ int PMPI_Error_class(int errorcode, int *errorclass) {
 
 int PMPI_Add_error_class(int *errorclass) {
   if (!check_initialized("MPI_Add_error_class")) return MPI_ERR_OTHER;
-  if (!errorclass) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_class", "NULL argument");
+  if (!errorclass)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_class", "NULL argument");
   *errorclass = impi::api::add_error_code(-1);
   return MPI_SUCCESS;
 }
@@ -219,8 +223,10 @@ int PMPI_Add_error_class(int *errorclass) {
 int PMPI_Add_error_code(int errorclass, int *errorcode) {
   if (!check_initialized("MPI_Add_error_code")) return MPI_ERR_OTHER;
   if (!errorcode) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code", "NULL argument");
-  if (!impi::api::valid_error_code(errorclass) || impi::api::class_of_code(errorclass) != errorclass)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code", fmt::format("{} is not an error class", errorclass));
+  if (!impi::api::valid_error_code(errorclass) ||
+      impi::api::class_of_code(errorclass) != errorclass)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Add_error_code",
+                  fmt::format("{} is not an error class", errorclass));
   *errorcode = impi::api::add_error_code(errorclass);
   return MPI_SUCCESS;
 }

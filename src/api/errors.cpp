@@ -126,7 +126,8 @@ std::deque<UserCode> g_user_codes;
 std::string_view error_text(int code) {
   if (code >= 0 && code <= MPI_ERR_LASTCODE) return kClasses[code].text;
   std::lock_guard<std::mutex> lk(g_codes_mu);
-  if (code > MPI_ERR_LASTCODE && code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size()))
+  if (code > MPI_ERR_LASTCODE &&
+      code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size()))
     return g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text;
   return {};
 }
@@ -134,7 +135,8 @@ std::string_view error_text(int code) {
 bool valid_error_code(int code) {
   if (code >= 0 && code <= MPI_ERR_LASTCODE) return true;
   std::lock_guard<std::mutex> lk(g_codes_mu);
-  return code > MPI_ERR_LASTCODE && code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size());
+  return code > MPI_ERR_LASTCODE &&
+         code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size());
 }
 
 int class_of_code(int code) {
@@ -152,7 +154,9 @@ int add_error_code(int error_class) {
 
 bool set_error_string(int code, std::string text) {
   std::lock_guard<std::mutex> lk(g_codes_mu);
-  if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(g_user_codes.size())) return false;
+  if (code <= MPI_ERR_LASTCODE ||
+      code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(g_user_codes.size()))
+    return false;
   g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text = std::move(text);
   return true;
 }

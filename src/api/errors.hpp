@@ -33,8 +33,8 @@ int error_class_of(base::Errc e);
 std::string_view error_text(int code);
 // User-defined error classes and codes (MPI_Add_error_class/code/string).
 bool valid_error_code(int code);
-int class_of_code(int code);          // valid codes only
-int add_error_code(int error_class);  // error_class < 0: a new class (its own class)
+int class_of_code(int code);                        // valid codes only
+int add_error_code(int error_class);                // error_class < 0: a new class (its own class)
 bool set_error_string(int code, std::string text);  // user codes only
 int last_used_error_code();
 

@@ -40,7 +40,8 @@ bool free_comm_handle(MPI_Comm comm) {
   if (handle_kind(comm) != IMPI_KIND_COMM) return false;
   std::uint32_t i = handle_index(comm);
   std::lock_guard<std::mutex> lk(g_mu);
-  if (i < kFirstUserComm || i - kFirstUserComm >= g_comms.size() || !g_comms[i - kFirstUserComm]) return false;
+  if (i < kFirstUserComm || i - kFirstUserComm >= g_comms.size() || !g_comms[i - kFirstUserComm])
+    return false;
   g_comms[i - kFirstUserComm].reset();
   return true;
 }

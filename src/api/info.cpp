@@ -23,8 +23,9 @@ using impi::api::report;
 namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;  // in insertion order
-constexpr std::uint32_t kFirstUserInfo = 2;                     // 1 is MPI_INFO_ENV
-std::recursive_mutex g_mu;  // recursive: report() may run a user error handler that calls MPI_Info_*
+constexpr std::uint32_t kFirstUserInfo = 2;                      // 1 is MPI_INFO_ENV
+std::recursive_mutex
+    g_mu;  // recursive: report() may run a user error handler that calls MPI_Info_*
 std::vector<std::unique_ptr<Pairs>> g_infos;
 std::map<std::uintptr_t, Pairs> g_comm_info;  // by communicator handle
 
@@ -32,7 +33,7 @@ Pairs env_info() {
   auto &rt = impi::core::Runtime::instance();
   Pairs p{{"maxprocs", std::to_string(rt.job().world_size)},
           {"host", rt.processor_name()},
-          {"thread_level", rt.thread_level() == 3 ? "MPI_THREAD_MULTIPLE"
+          {"thread_level", rt.thread_level() == 3   ? "MPI_THREAD_MULTIPLE"
                            : rt.thread_level() == 2 ? "MPI_THREAD_SERIALIZED"
                            : rt.thread_level() == 1 ? "MPI_THREAD_FUNNELED"
                                                     : "MPI_THREAD_SINGLE"}};
@@ -59,14 +60,16 @@ MPI_Info new_info(Pairs p) {
   while (i < g_infos.size() && g_infos[i]) ++i;
   if (i == g_infos.size()) g_infos.emplace_back();
   g_infos[i] = std::make_unique<Pairs>(std::move(p));
-  return impi::api::make_handle<MPI_Info>(IMPI_KIND_INFO, static_cast<std::uint32_t>(i + kFirstUserInfo));
+  return impi::api::make_handle<MPI_Info>(IMPI_KIND_INFO,
+                                          static_cast<std::uint32_t>(i + kFirstUserInfo));
 }
 
 int check_key(const char *fn, const char *key) {
   if (!key) return report(MPI_COMM_NULL, MPI_ERR_INFO_KEY, fn, "key is NULL");
   std::size_t n = strnlen(key, MPI_MAX_INFO_KEY + 1);
   if (n == 0 || n > MPI_MAX_INFO_KEY)
-    return report(MPI_COMM_NULL, MPI_ERR_INFO_KEY, fn, fmt::format("keys are 1 to {} characters", MPI_MAX_INFO_KEY));
+    return report(MPI_COMM_NULL, MPI_ERR_INFO_KEY, fn,
+                  fmt::format("keys are 1 to {} characters", MPI_MAX_INFO_KEY));
   return MPI_SUCCESS;
 }
 
@@ -101,10 +104,12 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!value) return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, "value is NULL");
   if (strnlen(value, MPI_MAX_INFO_VAL + 1) > MPI_MAX_INFO_VAL)
-    return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, fmt::format("values are at most {} characters", MPI_MAX_INFO_VAL));
+    return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn,
+                  fmt::format("values are at most {} characters", MPI_MAX_INFO_VAL));
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
-  if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
+  if (!p || p == &env)
+    return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
   if (auto it = find(*p, key); it != p->end())
     it->second = value;
   else
@@ -116,7 +121,8 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
   const char *fn = "MPI_Info_get";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
-  if (!flag || !value || valuelen < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
+  if (!flag || !value || valuelen < 0)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
@@ -176,9 +182,11 @@ int PMPI_Info_delete(MPI_Info info, const char *key) {
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
-  if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
+  if (!p || p == &env)
+    return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (modifiable) info object");
   auto it = find(*p, key);
-  if (it == p->end()) return report(MPI_COMM_NULL, MPI_ERR_INFO_NOKEY, fn, fmt::format("no key \"{}\"", key));
+  if (it == p->end())
+    return report(MPI_COMM_NULL, MPI_ERR_INFO_NOKEY, fn, fmt::format("no key \"{}\"", key));
   p->erase(it);
   return MPI_SUCCESS;
 }
@@ -200,7 +208,8 @@ int PMPI_Info_free(MPI_Info *info) {
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(*info, env);
-  if (!p || p == &env) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (user) info object");
+  if (!p || p == &env)
+    return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid (user) info object");
   g_infos[impi::api::handle_index(*info) - kFirstUserInfo].reset();
   *info = MPI_INFO_NULL;
   return MPI_SUCCESS;
@@ -209,7 +218,8 @@ int PMPI_Info_free(MPI_Info *info) {
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   const char *fn = "MPI_Comm_set_info";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
-  if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  if (!impi::api::lookup_comm(comm))
+    return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
   if (!p) return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
@@ -220,7 +230,8 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   const char *fn = "MPI_Comm_get_info";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
-  if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+  if (!impi::api::lookup_comm(comm))
+    return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
   if (!info_used) return report(comm, MPI_ERR_ARG, fn, "info_used is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   auto it = g_comm_info.find(reinterpret_cast<std::uintptr_t>(comm));

@@ -72,7 +72,8 @@ int PMPI_Op_free(MPI_Op *op) {
   if (!op) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   auto r = lookup_op(*op);
   if (!r) return report(MPI_COMM_NULL, MPI_ERR_OP, fn, "not a valid operator");
-  if (r->predefined) return report(MPI_COMM_NULL, MPI_ERR_OP, fn, "predefined operators cannot be freed");
+  if (r->predefined)
+    return report(MPI_COMM_NULL, MPI_ERR_OP, fn, "predefined operators cannot be freed");
   {
     std::lock_guard<std::mutex> lk(g_mu);
     g_ops[handle_index(*op) - kFirstUserOp] = {};
@@ -89,14 +90,15 @@ int PMPI_Op_commutative(MPI_Op op, int *commute) {
   return MPI_SUCCESS;
 }
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op) {
   const char *fn = "MPI_Reduce_local";
   auto o = impi::api::lookup_op(op);
   if (!o) return report(MPI_COMM_NULL, MPI_ERR_OP, fn, "not a valid operator");
   auto t = impi::api::lookup_type(datatype);
   if (!t) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
   if (count < 0) return report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, "negative count");
-  if (count > 0 && (!inbuf || !inoutbuf) )
+  if (count > 0 && (!inbuf || !inoutbuf))
     return report(MPI_COMM_NULL, MPI_ERR_BUFFER, fn, "NULL buffer");
   return impi::api::apply_op(*o, datatype, t->type, count, inbuf, inoutbuf, fn, MPI_COMM_NULL);
 }

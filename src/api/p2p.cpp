@@ -13,9 +13,9 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
-#include "pack/external32.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
+#include "pack/external32.hpp"
 
 using impi::api::check_initialized;
 using impi::api::report;
@@ -63,7 +63,7 @@ struct Grequest {
   bool user_freed = false;
 };
 struct Entry {
-  RequestPtr active;                  // null: inactive persistent request
+  RequestPtr active;  // null: inactive persistent request
   std::optional<Persistent> persistent;
   bool in_use = false;
   std::shared_ptr<Grequest> greq;
@@ -170,7 +170,9 @@ RequestPtr null_peer_request(impi::core::Request::Kind kind) {
 }  // namespace
 
 namespace impi::api {
-MPI_Request new_request_handle(RequestPtr r) { return new_request(std::move(r)); }
+MPI_Request new_request_handle(RequestPtr r) {
+  return new_request(std::move(r));
+}
 MPI_Request new_completed_request() {
   auto r = impi::core::make_request();
   r->kind = impi::core::Request::Kind::recv;
@@ -200,9 +202,12 @@ void set_status(MPI_Status *st, const impi::core::Request &r, int err, bool mult
 
 int request_error(const impi::core::Request &r) {
   switch (r.status.error) {
-    case impi::core::kTruncated: return MPI_ERR_TRUNCATE;
-    case impi::core::kTransportError: return MPI_ERR_OTHER;
-    default: return MPI_SUCCESS;
+    case impi::core::kTruncated:
+      return MPI_ERR_TRUNCATE;
+    case impi::core::kTransportError:
+      return MPI_ERR_OTHER;
+    default:
+      return MPI_SUCCESS;
   }
 }
 
@@ -261,10 +266,12 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
   const impi::pack::Datatype &dt = **t.type;
   if (!buf && count > 0 && dt.size() > 0 && dt.true_lb() == 0)
     return report(comm, MPI_ERR_BUFFER, fn, "NULL buffer");
-  if (!(peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE) || (peer >= 0 && peer < t.comm->peer_size())))
-    return report(comm, MPI_ERR_RANK, fn,
-                  fmt::format("rank {} is not in a {} of size {}", peer,
-                              t.comm->inter ? "remote group" : "communicator", t.comm->peer_size()));
+  if (!(peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE) ||
+        (peer >= 0 && peer < t.comm->peer_size())))
+    return report(
+        comm, MPI_ERR_RANK, fn,
+        fmt::format("rank {} is not in a {} of size {}", peer,
+                    t.comm->inter ? "remote group" : "communicator", t.comm->peer_size()));
   if (!((recv && tag == MPI_ANY_TAG) || tag >= 0))
     return report(comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
   auto &rt = impi::core::Runtime::instance();
@@ -272,7 +279,8 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
     t.world = peer;
   else
     t.world = t.comm->world_of_peer(peer);
-  if (peer >= 0 && !rt.p2p().reachable(t.world) && !rt.p2p().remote(t.world) && !impi::core::P2P::dyn(t.world))
+  if (peer >= 0 && !rt.p2p().reachable(t.world) && !rt.p2p().remote(t.world) &&
+      !impi::core::P2P::dyn(t.world))
     return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
   return MPI_SUCCESS;
 }
@@ -289,7 +297,8 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
   auto &rt = impi::core::Runtime::instance();
   if (rt.p2p().remote(t.world)) {  // another IMPI client: through the host agent
     rt.p2p().wait_link_room();
-    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag,
+                                   t.comm->context_id, sync);
     if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
     out = std::move(r.value());
     return MPI_SUCCESS;
@@ -328,8 +337,8 @@ int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datat
     if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
       return rc;
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (impi::core::Runtime::instance().p2p().send_now(buf, count, *t.type, t.world, t.comm->rank, tag,
-                                                       t.comm->context_id))
+    if (impi::core::Runtime::instance().p2p().send_now(buf, count, *t.type, t.world, t.comm->rank,
+                                                       tag, t.comm->context_id))
       return MPI_SUCCESS;
   }
   RequestPtr r;
@@ -373,7 +382,8 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm, false);
 }
 
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) {
   return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, false);
 }
 
@@ -407,7 +417,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Irecv", "request is NULL");
   RequestPtr r;
-  if (int rc = start_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, r); rc != MPI_SUCCESS)
+  if (int rc = start_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, r);
+      rc != MPI_SUCCESS)
     return rc;
   *request = new_request(std::move(r));
   return MPI_SUCCESS;
@@ -458,12 +469,14 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitall", "bad request array");
   for (int i = 0; i < count; ++i)
     if (array_of_requests[i] != MPI_REQUEST_NULL && !find_entry(array_of_requests[i]))
-      return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Waitall", fmt::format("request {} is not valid", i));
+      return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Waitall",
+                    fmt::format("request {} is not valid", i));
   bool failed = false;
   for (int i = 0; i < count; ++i) {
     MPI_Status tmp;
     MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
-    Entry *e = array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
+    Entry *e =
+        array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
     if (!e || !e->active) {
       PMPI_Wait(&array_of_requests[i], st);
       continue;
@@ -472,10 +485,12 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     int err = finish(&array_of_requests[i], st, true);
     failed = failed || err != MPI_SUCCESS;
   }
-  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses") : MPI_SUCCESS;
+  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses")
+                : MPI_SUCCESS;
 }
 
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]) {
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[]) {
   if (!check_initialized("MPI_Testall")) return MPI_ERR_OTHER;
   if (!flag || count < 0 || (count > 0 && !array_of_requests))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testall", "bad arguments");
@@ -559,7 +574,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
     return PMPI_Wait(&none, status);
   }
   RequestPtr *slot = find_request(request);
-  if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_get_status", "not a valid request");
+  if (!slot)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Request_get_status", "not a valid request");
   auto &p = impi::core::Runtime::instance().p2p();
   if (!p.completed(**slot)) p.progress();
   *flag = p.completed(**slot);
@@ -582,20 +598,23 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   // The send's arguments first: once the receive (on our stack) is posted,
   // we may only return when it is complete.
   Target t;
-  if (int rc = check_args("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm, false, t);
+  if (int rc =
+          check_args("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm, false, t);
       rc != MPI_SUCCESS)
     return rc;
   impi::core::Request storage{};  // the receive lives on our stack: no heap request
-  if (int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, rr, &storage);
+  if (int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, rr,
+                          &storage);
       rc != MPI_SUCCESS)
     return rc;
   auto &p = impi::core::Runtime::instance().p2p();
   // A small send goes straight into the ring (as MPI_Send's does).
-  bool sent = dest == MPI_PROC_NULL ||
-              p.send_now(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
+  bool sent = dest == MPI_PROC_NULL || p.send_now(sendbuf, sendcount, *t.type, t.world,
+                                                  t.comm->rank, sendtag, t.comm->context_id);
   if (!sent && p.remote(t.world)) {
     p.wait_link_room();
-    auto r = p.isend_remote(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id, false);
+    auto r = p.isend_remote(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
+                            t.comm->context_id, false);
     if (!r) {
       // Our receive (on this stack) is posted: take it back, or see it through.
       if (!p.completed(*rr) && !p.cancel(rr)) p.wait_until([&] { return p.completed(*rr); });
@@ -613,7 +632,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
   Target t;
-  if (int rc = check_args("MPI_Iprobe", nullptr, 0, MPI_BYTE, source, tag, comm, true, t); rc != MPI_SUCCESS)
+  if (int rc = check_args("MPI_Iprobe", nullptr, 0, MPI_BYTE, source, tag, comm, true, t);
+      rc != MPI_SUCCESS)
     return rc;
   if (!flag) return report(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
   if (source == MPI_PROC_NULL) {
@@ -712,8 +732,9 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   if (remote) {
     impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
     rt.p2p().wait_link_room();
-    auto r = rt.p2p().isend_remote(b.copy.data(), bytes, impi::pack::Datatype::predefined(impi::pack::dt::byte),
-                                   t.world, t.comm->rank, tag, t.comm->context_id, false);
+    auto r = rt.p2p().isend_remote(b.copy.data(), bytes,
+                                   impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
+                                   t.comm->rank, tag, t.comm->context_id, false);
     if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
     b.req = std::move(r.value());
   } else {
@@ -736,9 +757,12 @@ int start_mode(Mode m, const Persistent &p, RequestPtr &out, const char *fn,
   switch (m) {
     case Mode::buffered:
       return start_bsend(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out, copy_send);
-    case Mode::synchronous: return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out, true);
-    case Mode::receive: return start_recv(fn, p.rbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
-    default: return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
+    case Mode::synchronous:
+      return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out, true);
+    case Mode::receive:
+      return start_recv(fn, p.rbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
+    default:
+      return start_send(fn, p.sbuf, p.count, p.type, p.peer, p.tag, p.comm, out);
   }
 }
 
@@ -766,7 +790,8 @@ int complete_at(MPI_Request array[], int i, MPI_Status *st, bool multiple) {
 
 extern "C" {
 
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) {
   return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, true);
 }
 
@@ -775,7 +800,8 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
   return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag, comm, request, true);
 }
 
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) {
   RequestPtr r;
   return start_bsend("MPI_Bsend", buf, count, datatype, dest, tag, comm, r);
 }
@@ -798,7 +824,8 @@ int PMPI_Buffer_attach(void *buffer, int size) {
     return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "bad buffer or size");
   TableLock lk;
   if (g_bsend_buf)
-    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
+    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                  "a buffer is already attached");
   g_bsend_buf = buffer;
   g_bsend_size = size;
   return MPI_SUCCESS;
@@ -806,7 +833,8 @@ int PMPI_Buffer_attach(void *buffer, int size) {
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size) {
   if (!check_initialized("MPI_Buffer_detach")) return MPI_ERR_OTHER;
-  if (!buffer_addr || !size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
+  if (!buffer_addr || !size)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
   // Blocks until every buffered message has been transmitted (MPI 3.6.1).
   impi::core::Runtime::instance().p2p().wait_until([] {
     TableLock lk;
@@ -853,7 +881,8 @@ int PMPI_Start(MPI_Request *request) {
   Entry *e = request ? find_entry(*request) : nullptr;
   if (!e || !e->persistent)
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
-  if (e->active) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
+  if (e->active)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
   Persistent p = *e->persistent;
   RequestPtr r, copy_send;
   if (int rc = start_mode(p.mode, p, r, "MPI_Start", &copy_send); rc != MPI_SUCCESS) return rc;
@@ -924,7 +953,8 @@ int PMPI_Grequest_complete(MPI_Request request) {
 }
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag) {
-  if (!status || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
+  if (!status || !flag)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
   *flag = status->impi_cancelled;
   return MPI_SUCCESS;
 }
@@ -936,7 +966,8 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag) {
 }
 
 // ---- more completion calls
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status) {
   if (!check_initialized("MPI_Testany")) return MPI_ERR_OTHER;
   if (!index || !flag || count < 0 || (count > 0 && !array_of_requests))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testany", "bad arguments");
@@ -951,7 +982,8 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
       *index = i;
       *flag = 1;
       int err = complete_at(array_of_requests, i, status, false);
-      return err == MPI_SUCCESS ? MPI_SUCCESS : report(MPI_COMM_NULL, err, "MPI_Testany", "message truncated");
+      return err == MPI_SUCCESS ? MPI_SUCCESS
+                                : report(MPI_COMM_NULL, err, "MPI_Testany", "message truncated");
     }
   }
   *index = MPI_UNDEFINED;
@@ -963,8 +995,8 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
   return MPI_SUCCESS;
 }
 
-static int some(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[],
-                bool wait, const char *fn) {
+static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                MPI_Status statuses[], bool wait, const char *fn) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
   if (!outcount || incount < 0 || (incount > 0 && (!reqs || !indices)))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arguments");
@@ -997,14 +1029,16 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[], M
   return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
 }
 
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                  MPI_Status array_of_statuses[]) {
-  return some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, true, "MPI_Waitsome");
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, true,
+              "MPI_Waitsome");
 }
 
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                  MPI_Status array_of_statuses[]) {
-  return some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, false, "MPI_Testsome");
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, false,
+              "MPI_Testsome");
 }
 
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
@@ -1016,8 +1050,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
   impi::pack::PackCursor c(t->type, count);
   std::vector<std::byte> copy(static_cast<size_t>(c.total()));
   c.pack(buf, copy);
-  return PMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, buf, count,
-                       datatype, source, recvtag, comm, status);
+  return PMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, buf,
+                       count, datatype, source, recvtag, comm, status);
 }
 
 // ---- matched probe and receive (MPI 3.8.2)
@@ -1039,9 +1073,11 @@ MPI_Message new_message(std::uint64_t claim) {
 }
 }  // namespace
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status) {
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status) {
   Target t;
-  if (int rc = check_args("MPI_Improbe", nullptr, 0, MPI_BYTE, source, tag, comm, true, t); rc != MPI_SUCCESS)
+  if (int rc = check_args("MPI_Improbe", nullptr, 0, MPI_BYTE, source, tag, comm, true, t);
+      rc != MPI_SUCCESS)
     return rc;
   if (!flag || !message) return report(comm, MPI_ERR_ARG, "MPI_Improbe", "NULL argument");
   if (source == MPI_PROC_NULL) {
@@ -1076,7 +1112,8 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
   return PMPI_Improbe(source, tag, comm, &flag, message, status);
 }
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request) {
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request) {
   const char *fn = "MPI_Imrecv";
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
   if (!message || !request) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
@@ -1108,7 +1145,8 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
   return MPI_SUCCESS;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) {
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status) {
   MPI_Request req;
   if (int rc = PMPI_Imrecv(buf, count, datatype, message, &req); rc != MPI_SUCCESS) return rc;
   return PMPI_Wait(&req, status);

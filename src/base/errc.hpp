@@ -22,7 +22,7 @@ enum class Errc {
   peer_died,         // the other side went away
   timeout,           // waited as long as we were allowed to
   no_memory,
-  internal,  // a broken invariant of our own
+  internal,   // a broken invariant of our own
   truncated,  // a message was longer than the buffer for it
 };
 

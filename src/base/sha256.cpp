@@ -15,25 +15,32 @@ constexpr std::uint32_t kK[64] = {
     0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-inline std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+inline std::uint32_t rotr(std::uint32_t x, int n) {
+  return (x >> n) | (x << (32 - n));
+}
 }  // namespace
 
 Sha256::Sha256()
-    : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
+    : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::block(const std::byte *p) {
   std::uint32_t w[64];
   for (int i = 0; i < 16; ++i)
-    w[i] = std::to_integer<std::uint32_t>(p[4 * i]) << 24 | std::to_integer<std::uint32_t>(p[4 * i + 1]) << 16 |
-           std::to_integer<std::uint32_t>(p[4 * i + 2]) << 8 | std::to_integer<std::uint32_t>(p[4 * i + 3]);
+    w[i] = std::to_integer<std::uint32_t>(p[4 * i]) << 24 |
+           std::to_integer<std::uint32_t>(p[4 * i + 1]) << 16 |
+           std::to_integer<std::uint32_t>(p[4 * i + 2]) << 8 |
+           std::to_integer<std::uint32_t>(p[4 * i + 3]);
   for (int i = 16; i < 64; ++i) {
     std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
     std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], h = h_[7];
+  std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6],
+                h = h_[7];
   for (int i = 0; i < 64; ++i) {
-    std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kK[i] + w[i];
+    std::uint32_t t1 =
+        h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kK[i] + w[i];
     std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     h = g;
     g = f;
@@ -78,11 +85,13 @@ Digest Sha256::finish() {
   std::byte pad[128] = {};
   pad[0] = std::byte{0x80};
   std::size_t padlen = (used_ < 56 ? 56 : 120) - used_;
-  for (int i = 0; i < 8; ++i) pad[padlen + static_cast<std::size_t>(i)] = static_cast<std::byte>(bits >> (56 - 8 * i));
+  for (int i = 0; i < 8; ++i)
+    pad[padlen + static_cast<std::size_t>(i)] = static_cast<std::byte>(bits >> (56 - 8 * i));
   update(std::span(pad, padlen + 8));
   Digest out;
   for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) out[static_cast<std::size_t>(4 * i + j)] = static_cast<std::byte>(h_[i] >> (24 - 8 * j));
+    for (int j = 0; j < 4; ++j)
+      out[static_cast<std::size_t>(4 * i + j)] = static_cast<std::byte>(h_[i] >> (24 - 8 * j));
   return out;
 }
 

@@ -7,11 +7,15 @@
 
 namespace impi::collectives {
 
-Task allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                            void *recvbuf, const std::vector<std::int64_t> &rcounts,
-                            const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int tag) {
+Task allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount,
+                    const pack::TypePtr &stype, void *recvbuf,
+                    const std::vector<std::int64_t> &rcounts,
+                    const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int tag) {
   const int p = c.size, me = c.rank;
-  auto block = [&](int r) { return static_cast<std::byte *>(recvbuf) + displs[static_cast<std::size_t>(r)] * rtype->extent(); };
+  auto block = [&](int r) {
+    return static_cast<std::byte *>(recvbuf) +
+           displs[static_cast<std::size_t>(r)] * rtype->extent();
+  };
   if (sendbuf != block(me)) {  // my own block into place (not in place already)
     pack::PackCursor out(stype, scount);
     std::vector<std::byte> packed(static_cast<std::size_t>(out.total()));
@@ -21,8 +25,9 @@ Task allgather_ring(const CommView &c, const void *sendbuf, std::int64_t scount,
   const int right = (me + 1) % p, left = (me - 1 + p) % p;
   for (int k = 0; k < p - 1; ++k) {
     int out = (me - k + p) % p, in = (me - k - 1 + p) % p;
-    if (auto s = co_await c.exchange(block(out), rcounts[static_cast<std::size_t>(out)], rtype, right, block(in),
-                            rcounts[static_cast<std::size_t>(in)], rtype, left, tag);
+    if (auto s =
+            co_await c.exchange(block(out), rcounts[static_cast<std::size_t>(out)], rtype, right,
+                                block(in), rcounts[static_cast<std::size_t>(in)], rtype, left, tag);
         !s.ok())
       co_return s;
   }

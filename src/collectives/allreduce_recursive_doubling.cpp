@@ -10,8 +10,9 @@
 
 namespace impi::collectives {
 
-Task allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
-                                          const pack::TypePtr &type, const Reduction &op, int tag) {
+Task allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *recvbuf,
+                                  std::int64_t count, const pack::TypePtr &type,
+                                  const Reduction &op, int tag) {
   const int p = c.size, me = c.rank;
   int pof2 = 1;
   while (pof2 * 2 <= p) pof2 *= 2;
@@ -33,10 +34,14 @@ Task allreduce_recursive_doubling(const CommView &c, const void *sendbuf, void *
   for (int mask = 1; mask < pof2; mask <<= 1) {
     int partner_new = newrank ^ mask;
     int partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
-    if (auto s = co_await c.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner, tag); !s.ok()) co_return s;
+    if (auto s = co_await c.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner,
+                                     tag);
+        !s.ok())
+      co_return s;
     op.combine(tmp.get(), recvbuf);
   }
-  if (me < 2 * rem) co_return co_await c.isend(recvbuf, count, type, me - 1, tag);  // (odd ones of the pairs)
+  if (me < 2 * rem)
+    co_return co_await c.isend(recvbuf, count, type, me - 1, tag);  // (odd ones of the pairs)
   co_return {};
 }
 

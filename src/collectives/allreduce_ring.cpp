@@ -17,7 +17,9 @@ Task allreduce_ring(const CommView &c, const void *sendbuf, void *recvbuf, std::
   const bool in_place = sendbuf == recvbuf;
   auto lo = [&](int i) { return count * i / p; };  // piece i: instances [lo(i), lo(i+1))
   auto at = [&](int i) { return static_cast<std::byte *>(recvbuf) + lo(i) * type->extent(); };
-  auto sat = [&](int i) { return static_cast<const std::byte *>(sendbuf) + lo(i) * type->extent(); };
+  auto sat = [&](int i) {
+    return static_cast<const std::byte *>(sendbuf) + lo(i) * type->extent();
+  };
   auto len = [&](int i) { return lo(i + 1) - lo(i); };
   TypedBuffer tmp(type, in_place ? count / p + 1 : 0);
   const int right = (me + 1) % p, left = (me - 1 + p) % p;
@@ -30,7 +32,8 @@ Task allreduce_ring(const CommView &c, const void *sendbuf, void *recvbuf, std::
     int out = ((me - s) % p + p) % p, in = ((me - s - 1) % p + p) % p;
     const void *src = s == 0 && !in_place ? static_cast<const void *>(sat(out)) : at(out);
     void *dst = in_place ? tmp.get() : static_cast<void *>(at(in));
-    if (auto st = co_await c.exchange(src, len(out), type, right, dst, len(in), type, left, tag); !st.ok())
+    if (auto st = co_await c.exchange(src, len(out), type, right, dst, len(in), type, left, tag);
+        !st.ok())
       co_return st;
     if (in_place)
       op.combine_n(tmp.get(), at(in), len(in));
@@ -39,7 +42,9 @@ Task allreduce_ring(const CommView &c, const void *sendbuf, void *recvbuf, std::
   }
   for (int s = 0; s < p - 1; ++s) {
     int out = ((me + 1 - s) % p + p) % p, in = ((me - s) % p + p) % p;
-    if (auto st = co_await c.exchange(at(out), len(out), type, right, at(in), len(in), type, left, tag); !st.ok())
+    if (auto st =
+            co_await c.exchange(at(out), len(out), type, right, at(in), len(in), type, left, tag);
+        !st.ok())
       co_return st;
   }
   co_return {};

@@ -9,11 +9,15 @@
 
 namespace impi::collectives {
 
-Task alltoall_pairwise(const CommView &c, const void *sendbuf, const std::vector<Block> &send, void *recvbuf,
-                       const std::vector<Block> &recv, int tag) {
+Task alltoall_pairwise(const CommView &c, const void *sendbuf, const std::vector<Block> &send,
+                       void *recvbuf, const std::vector<Block> &recv, int tag) {
   const int n = c.size, me = c.rank;
-  auto sat = [&](int r) { return static_cast<const std::byte *>(sendbuf) + send[static_cast<std::size_t>(r)].byte_disp; };
-  auto rat = [&](int r) { return static_cast<std::byte *>(recvbuf) + recv[static_cast<std::size_t>(r)].byte_disp; };
+  auto sat = [&](int r) {
+    return static_cast<const std::byte *>(sendbuf) + send[static_cast<std::size_t>(r)].byte_disp;
+  };
+  auto rat = [&](int r) {
+    return static_cast<std::byte *>(recvbuf) + recv[static_cast<std::size_t>(r)].byte_disp;
+  };
   {  // my own block
     const Block &s = send[static_cast<std::size_t>(me)], &r = recv[static_cast<std::size_t>(me)];
     pack::PackCursor out(s.type, s.count);
@@ -24,7 +28,10 @@ Task alltoall_pairwise(const CommView &c, const void *sendbuf, const std::vector
   for (int k = 1; k < n; ++k) {
     int to = (me + k) % n, from = (me - k + n) % n;
     const Block &s = send[static_cast<std::size_t>(to)], &r = recv[static_cast<std::size_t>(from)];
-    if (auto st = co_await c.exchange(sat(to), s.count, s.type, to, rat(from), r.count, r.type, from, tag); !st.ok()) co_return st;
+    if (auto st = co_await c.exchange(sat(to), s.count, s.type, to, rat(from), r.count, r.type,
+                                      from, tag);
+        !st.ok())
+      co_return st;
   }
   co_return {};
 }

@@ -10,8 +10,9 @@ Task barrier_dissemination(const CommView &c) {
   constexpr int kTag = 110;  // (the collective context is ours alone: any tag)
   for (int dist = 1; dist < c.size; dist <<= 1) {
     int to = (c.rank + dist) % c.size, from = (c.rank - dist + c.size) % c.size;
-    if (auto s = co_await c.exchange(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), to, nullptr, 0,
-                                     pack::Datatype::predefined(pack::dt::byte), from, kTag);
+    if (auto s =
+            co_await c.exchange(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), to, nullptr,
+                                0, pack::Datatype::predefined(pack::dt::byte), from, kTag);
         !s.ok())
       co_return s;
   }

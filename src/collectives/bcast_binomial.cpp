@@ -6,8 +6,8 @@
 
 namespace impi::collectives {
 
-Task bcast_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos, void *buf,
-                            std::int64_t count, const pack::TypePtr &type, int tag) {
+Task bcast_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos,
+                    void *buf, std::int64_t count, const pack::TypePtr &type, int tag) {
   const std::size_t n = ranks.size();
   std::size_t me = 0;
   while (me < n && ranks[me] != c.rank) ++me;

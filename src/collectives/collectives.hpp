@@ -26,41 +26,49 @@ struct Reduction {
 };
 
 base::Status barrier(const CommView &c);
-base::Status bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
+base::Status bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type,
+                   int root);
 base::Status reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                     const pack::TypePtr &type, const Reduction &op, int root);
 base::Status allreduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                        const pack::TypePtr &type, const Reduction &op);
 // recvbuf/rcount/rtype matter at the root only; sendbuf == nullptr at the
 // root: its block is already in place (MPI_IN_PLACE).
-base::Status gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                    void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
-base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                       void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype);
+base::Status gather(const CommView &c, const void *sendbuf, std::int64_t scount,
+                    const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                    const pack::TypePtr &rtype, int root);
+base::Status allgather(const CommView &c, const void *sendbuf, std::int64_t scount,
+                       const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                       const pack::TypePtr &rtype);
 // The v forms: counts and displacements (in extents of the type) per rank.
-base::Status gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                     void *recvbuf, const std::vector<std::int64_t> &rcounts, const std::vector<std::int64_t> &displs,
-                     const pack::TypePtr &rtype, int root);
-base::Status allgatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                        void *recvbuf, const std::vector<std::int64_t> &rcounts,
+base::Status gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
+                     const pack::TypePtr &stype, void *recvbuf,
+                     const std::vector<std::int64_t> &rcounts,
+                     const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int root);
+base::Status allgatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
+                        const pack::TypePtr &stype, void *recvbuf,
+                        const std::vector<std::int64_t> &rcounts,
                         const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype);
 // recvbuf == nullptr at the root: MPI_IN_PLACE.
-base::Status scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                     void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
-base::Status scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
-                      const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
-                      std::int64_t rcount, const pack::TypePtr &rtype, int root);
+base::Status scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
+                     const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                     const pack::TypePtr &rtype, int root);
+base::Status scatterv(const CommView &c, const void *sendbuf,
+                      const std::vector<std::int64_t> &scounts,
+                      const std::vector<std::int64_t> &displs, const pack::TypePtr &stype,
+                      void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
 // One block per peer: count instances of type at a byte displacement.
 struct Block {
   std::int64_t count = 0;
   pack::TypePtr type;
   std::int64_t byte_disp = 0;
 };
-base::Status alltoallw(const CommView &c, const void *sendbuf, const std::vector<Block> &send, void *recvbuf,
-                       const std::vector<Block> &recv, int tag);
+base::Status alltoallw(const CommView &c, const void *sendbuf, const std::vector<Block> &send,
+                       void *recvbuf, const std::vector<Block> &recv, int tag);
 // Reduce to rank 0, then Scatterv of the result (IMPI: no tag of its own).
 base::Status reduce_scatter(const CommView &c, const void *sendbuf, void *recvbuf,
-                            const std::vector<std::int64_t> &counts, const pack::TypePtr &type, const Reduction &op);
+                            const std::vector<std::int64_t> &counts, const pack::TypePtr &type,
+                            const Reduction &op);
 base::Status scan(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
                   const pack::TypePtr &type, const Reduction &op, bool exclusive);
 
@@ -68,28 +76,31 @@ base::Status scan(const CommView &c, const void *sendbuf, void *recvbuf, std::in
 // non-blocking call can keep them running): nonblocking.hpp starts them.
 Task barrier_task(CommView c);
 Task bcast_task(CommView c, void *buf, std::int64_t count, pack::TypePtr type, int root);
-Task reduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type,
-                 Reduction op, int root);
-Task allreduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type,
-                    Reduction op);
-Task gather_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                 std::int64_t rcount, pack::TypePtr rtype, int root);
-Task allgather_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                    std::int64_t rcount, pack::TypePtr rtype);
-Task gatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                  std::vector<std::int64_t> rcounts, std::vector<std::int64_t> displs, pack::TypePtr rtype, int root);
-Task allgatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                     std::vector<std::int64_t> rcounts, std::vector<std::int64_t> displs, pack::TypePtr rtype);
-Task scatter_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                  std::int64_t rcount, pack::TypePtr rtype, int root);
+Task reduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                 pack::TypePtr type, Reduction op, int root);
+Task allreduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count,
+                    pack::TypePtr type, Reduction op);
+Task gather_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                 void *recvbuf, std::int64_t rcount, pack::TypePtr rtype, int root);
+Task allgather_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                    void *recvbuf, std::int64_t rcount, pack::TypePtr rtype);
+Task gatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                  void *recvbuf, std::vector<std::int64_t> rcounts,
+                  std::vector<std::int64_t> displs, pack::TypePtr rtype, int root);
+Task allgatherv_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                     void *recvbuf, std::vector<std::int64_t> rcounts,
+                     std::vector<std::int64_t> displs, pack::TypePtr rtype);
+Task scatter_task(CommView c, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                  void *recvbuf, std::int64_t rcount, pack::TypePtr rtype, int root);
 Task scatterv_task(CommView c, const void *sendbuf, std::vector<std::int64_t> scounts,
-                   std::vector<std::int64_t> displs, pack::TypePtr stype, void *recvbuf, std::int64_t rcount,
-                   pack::TypePtr rtype, int root);
-Task alltoallw_task(CommView c, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::vector<Block> recv,
-                    int tag, std::vector<std::byte> keep);
-Task reduce_scatter_task(CommView c, const void *sendbuf, void *recvbuf, std::vector<std::int64_t> counts,
-                         pack::TypePtr type, Reduction op, std::vector<std::byte> keep);
-Task scan_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type, Reduction op,
-               bool exclusive);
+                   std::vector<std::int64_t> displs, pack::TypePtr stype, void *recvbuf,
+                   std::int64_t rcount, pack::TypePtr rtype, int root);
+Task alltoallw_task(CommView c, const void *sendbuf, std::vector<Block> send, void *recvbuf,
+                    std::vector<Block> recv, int tag, std::vector<std::byte> keep);
+Task reduce_scatter_task(CommView c, const void *sendbuf, void *recvbuf,
+                         std::vector<std::int64_t> counts, pack::TypePtr type, Reduction op,
+                         std::vector<std::byte> keep);
+Task scan_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t count,
+               pack::TypePtr type, Reduction op, bool exclusive);
 
 }  // namespace impi::collectives

@@ -1,11 +1,11 @@
 #include "collectives/comm_view.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/runtime.hpp"
 #include "pack/cursor.hpp"
 #include "pack/predefined.hpp"
-
-#include <algorithm>
-#include <cstring>
 
 namespace impi::collectives {
 
@@ -15,8 +15,8 @@ bool CommView::spans_clients() const {
   return false;
 }
 
-base::Status CommView::send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
-                            int tag) const {
+base::Status CommView::send(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                            int dest, int tag) const {
   if (tag_override >= 0) tag = tag_override;
   int w = world[static_cast<std::size_t>(dest)];
   core::RequestPtr r;
@@ -31,7 +31,8 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
   return {};
 }
 
-base::Status CommView::recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
+base::Status CommView::recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
+                            int tag) const {
   if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
   auto r = p2p->irecv(buf, count, type, id(source), tag, context, &storage);
@@ -49,9 +50,9 @@ base::Status CommView::recv_empty(int source, int tag) const {
   return recv(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), source, tag);
 }
 
-base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
-                                void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
-                                int tag) const {
+base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype,
+                                int dest, void *rbuf, std::int64_t rcount,
+                                const pack::TypePtr &rtype, int source, int tag) const {
   if (tag_override >= 0) tag = tag_override;
   core::Request storage{};
   auto r = p2p->irecv(rbuf, rcount, rtype, id(source), tag, context, &storage);
@@ -66,13 +67,15 @@ base::Status CommView::sendrecv(const void *sbuf, std::int64_t scount, const pac
   return {};
 }
 
-Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const {
+Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
+                      int tag) const {
   int w = world[static_cast<std::size_t>(dest)];
   return Await(Await::Kind::send, p2p, buf, nullptr, count, &type, w, id(rank), dest,
                tag_override >= 0 ? tag_override : tag, context, p2p->remote(w));
 }
 
-Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
+Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
+                      int tag) const {
   return Await(Await::Kind::recv, p2p, nullptr, buf, count, &type, 0, rank, id(source),
                tag_override >= 0 ? tag_override : tag, context, false);
 }
@@ -85,8 +88,9 @@ Await CommView::irecv_empty(int source, int tag) const {
   return irecv(nullptr, 0, pack::Datatype::predefined(pack::dt::byte), source, tag);
 }
 
-Task CommView::exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
-                        std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const {
+Task CommView::exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
+                        void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
+                        int tag) const {
   Await r = irecv(rbuf, rcount, rtype, source, tag);
   r.start();  // posted first: no rank waits on a send
   if (auto s = co_await isend(sbuf, scount, stype, dest, tag); !s.ok()) co_return s;
@@ -100,7 +104,8 @@ AwaitMessage CommView::message(int source, int tag) const {
 std::vector<int> CommView::locals_of(int r) const {
   std::vector<int> out;
   for (int i = 0; i < size; ++i)
-    if (client[static_cast<std::size_t>(i)] == client[static_cast<std::size_t>(r)]) out.push_back(i);
+    if (client[static_cast<std::size_t>(i)] == client[static_cast<std::size_t>(r)])
+      out.push_back(i);
   return out;
 }
 
@@ -158,7 +163,8 @@ TypedBuffer::~TypedBuffer() {
 void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int64_t count) {
   if (count <= 0 || from == to) return;
   if (type->is_contiguous()) {
-    std::memcpy(static_cast<std::byte *>(to) + type->lb(), static_cast<const std::byte *>(from) + type->lb(),
+    std::memcpy(static_cast<std::byte *>(to) + type->lb(),
+                static_cast<const std::byte *>(from) + type->lb(),
                 static_cast<std::size_t>(type->size() * count));
     return;
   }

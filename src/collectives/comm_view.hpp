@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "base/errc.hpp"
+#include "collectives/task.hpp"
 #include "core/communicator.hpp"
 #include "core/p2p.hpp"
-#include "collectives/task.hpp"
 #include "pack/datatype.hpp"
 
 namespace impi::collectives {
@@ -18,12 +18,12 @@ struct CommView {
   core::P2P *p2p = nullptr;
   int rank = 0;
   int size = 1;
-  int context = 1;              // the collective context: the communicator's cid + 1
-  std::vector<int> world;       // world rank of each rank
-  std::vector<int> client;      // IMPI client of each rank (all 0 in a one-client job)
-  int maxlinear = 4;            // the job's IMPI_C_COLL_MAXLINEAR
-  int xsize = 1024;             // the job's IMPI_C_COLL_XSIZE
-  int tag_override = -1;        // >= 0: every message uses this tag (MPI_Comm_create_group)
+  int context = 1;          // the collective context: the communicator's cid + 1
+  std::vector<int> world;   // world rank of each rank
+  std::vector<int> client;  // IMPI client of each rank (all 0 in a one-client job)
+  int maxlinear = 4;        // the job's IMPI_C_COLL_MAXLINEAR
+  int xsize = 1024;         // the job's IMPI_C_COLL_XSIZE
+  int tag_override = -1;    // >= 0: every message uses this tag (MPI_Comm_create_group)
   // Non-empty: a sub-group of a communicator whose context it borrows
   // (MPI_Comm_create_group): the rank each member's messages carry and are
   // matched by, its rank in that communicator. (Group ranks would let two
@@ -33,20 +33,25 @@ struct CommView {
   bool spans_clients() const;
 
   // Blocking sends and receives on the collective context.
-  base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const;
-  base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const;
+  base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
+                    int tag) const;
+  base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
+                    int tag) const;
   base::Status send_empty(int dest, int tag) const;
   base::Status recv_empty(int source, int tag) const;
   // Both at once (no deadlock whatever the peers' order).
-  base::Status sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
-                        std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const;
+  base::Status sendrecv(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
+                        void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
+                        int tag) const;
   // The same for algorithms (coroutines, task.hpp): co_await c.isend(...).
-  Await isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const;
+  Await isend(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
+              int tag) const;
   Await irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const;
   Await isend_empty(int dest, int tag) const;
   Await irecv_empty(int source, int tag) const;
-  Task exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
-                std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const;
+  Task exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
+                void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
+                int tag) const;
   AwaitMessage message(int source, int tag) const;
   // The ranks on rank r's client, in rank order.
   std::vector<int> locals_of(int r) const;

@@ -14,8 +14,8 @@
 #include <chrono>
 #include <cstring>
 
-#include "collectives/comm_view.hpp"
 #include "base/tunables.hpp"
+#include "collectives/comm_view.hpp"
 #include "collectives/impi.hpp"
 #include "core/p2p.hpp"
 #include "transport/shm/segment.hpp"
@@ -29,23 +29,27 @@ struct Direct {
   const core::Communicator &c;
   int context;  // the collective context: cid + 1
 
-  base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int tag) const {
+  base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
+                    int tag) const {
     int w = c.world[static_cast<std::size_t>(dest)];
     if (p2p.send_now(buf, count, type, w, c.rank, tag, context)) return {};
     auto r = p2p.isend(buf, count, type, w, c.rank, tag, context, false, true);
     p2p.wait_until([&] { return p2p.completed(*r); });
-    if (r->status.error != 0) return {base::Errc::io_error, "a collective's message could not be sent"};
+    if (r->status.error != 0)
+      return {base::Errc::io_error, "a collective's message could not be sent"};
     return {};
   }
 
   static base::Status received(const core::Request &r) {
     if (r.status.error == core::kTruncated)
       return {base::Errc::truncated, "a collective's message was longer than its receive buffer"};
-    if (r.status.error != 0) return {base::Errc::io_error, "a collective's message could not be received"};
+    if (r.status.error != 0)
+      return {base::Errc::io_error, "a collective's message could not be received"};
     return {};
   }
 
-  base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag) const {
+  base::Status recv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
+                    int tag) const {
     core::Request storage{};
     auto r = p2p.irecv(buf, count, type, source, tag, context, &storage);
     p2p.wait_until([&] { return p2p.completed(*r); });
@@ -53,8 +57,9 @@ struct Direct {
   }
 
   // Receive posted first, then the send: no deadlock whatever the peer's order.
-  base::Status exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest, void *rbuf,
-                        std::int64_t rcount, const pack::TypePtr &rtype, int source, int tag) const {
+  base::Status exchange(const void *sbuf, std::int64_t scount, const pack::TypePtr &stype, int dest,
+                        void *rbuf, std::int64_t rcount, const pack::TypePtr &rtype, int source,
+                        int tag) const {
     core::Request storage{};
     auto r = p2p.irecv(rbuf, rcount, rtype, source, tag, context, &storage);
     if (auto s = send(sbuf, scount, stype, dest, tag); !s.ok()) {
@@ -73,7 +78,9 @@ std::int64_t allreduce_ring_min() {
   return v;
 }
 
-bool fast_native(const core::Communicator &c) { return !c.inter && !c.spans_clients && c.size > 1; }
+bool fast_native(const core::Communicator &c) {
+  return !c.inter && !c.spans_clients && c.size > 1;
+}
 
 base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c) {
   Direct d{p2p, c, c.context_id + 1};
@@ -106,8 +113,9 @@ base::Status fast_bcast(core::P2P &p2p, const core::Communicator &c, void *buf, 
   return {};
 }
 
-base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
-                            std::int64_t count, const pack::TypePtr &type, Combine op) {
+base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
+                            void *recvbuf, std::int64_t count, const pack::TypePtr &type,
+                            Combine op) {
   // allreduce_recursive_doubling, step for step.
   Direct d{p2p, c, c.context_id + 1};
   const int p = c.size, me = c.rank;
@@ -131,7 +139,9 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
   for (int mask = 1; mask < pof2; mask <<= 1) {
     int partner_new = newrank ^ mask;
     int partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
-    if (auto s = d.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner, kReduceTag); !s.ok())
+    if (auto s =
+            d.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner, kReduceTag);
+        !s.ok())
       return s;
     op.fn(op.ctx, tmp.get(), recvbuf);
   }
@@ -139,16 +149,19 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
   return {};
 }
 
-bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count, const pack::TypePtr &type) {
-  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && count > 0 && type->is_contiguous() &&
-         type->lb() == 0 && type->extent() == type->size() &&
-         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) && p2p.world_slots();
+bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
+                        const pack::TypePtr &type) {
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && count > 0 &&
+         type->is_contiguous() && type->lb() == 0 && type->extent() == type->size() &&
+         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) &&
+         p2p.world_slots();
 }
 
 namespace {
 // Publishes `n` bytes as this proc's contribution to the next slot
 // operation on MPI_COMM_WORLD; returns its number.
-std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const void *data, std::size_t n) {
+std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const void *data,
+                            std::size_t n) {
   const std::uint64_t g = p2p.next_world_slot_op();
   auto &mine = p2p.slot(c.world[static_cast<std::size_t>(c.rank)], static_cast<int>(g & 1));
   if (n > 0) std::memcpy(mine.data, data, n);
@@ -158,7 +171,8 @@ std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const v
 }
 
 // Rank r's slot once it holds operation g.
-transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &c, int r, std::uint64_t g) {
+transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &c, int r,
+                                      std::uint64_t g) {
   auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], static_cast<int>(g & 1));
   if (s.seq.load(std::memory_order_acquire) != g) {
     auto ready = [&] { return s.seq.load(std::memory_order_acquire) == g; };
@@ -172,7 +186,8 @@ transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &
       const auto &sib = p2p.core_siblings();
       auto siblings_in = [&] {
         for (int w : sib)
-          if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) != g) return false;
+          if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) != g)
+            return false;
         return true;
       };
       static const auto spin = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
@@ -195,8 +210,9 @@ transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &
 }
 }  // namespace
 
-base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
-                             std::int64_t count, const pack::TypePtr &type, Combine op) {
+base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
+                             void *recvbuf, std::int64_t count, const pack::TypePtr &type,
+                             Combine op) {
   const auto n = static_cast<std::size_t>(count * type->size());
   // (sendbuf may be recvbuf: it is copied before recvbuf is written)
   const std::uint64_t g = slots_publish(p2p, c, sendbuf, n);

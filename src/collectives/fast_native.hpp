@@ -34,24 +34,29 @@ struct Combine {
   void (*fn)(const void *ctx, const void *in, void *inout);
   const void *ctx;
 };
-base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
-                            std::int64_t count, const pack::TypePtr &type, Combine op);
+base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
+                            void *recvbuf, std::int64_t count, const pack::TypePtr &type,
+                            Combine op);
 // MPI_COMM_WORLD of a job on one node, a small vector of a plain type
 // (contiguous, lb 0, no gaps; at most CollSlot::kBytes): each rank
 // publishes its vector in its segment's collective slot and folds every
 // rank's, in rank order (the same result everywhere). One cache-line trip
 // per peer instead of log2(p) message rounds; when procs outnumber cores
 // each waits for p - 1 others once, not for a chain of partners.
-bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count, const pack::TypePtr &type);
-base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf, void *recvbuf,
-                             std::int64_t count, const pack::TypePtr &type, Combine op);
+bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
+                        const pack::TypePtr &type);
+base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
+                             void *recvbuf, std::int64_t count, const pack::TypePtr &type,
+                             Combine op);
 // MPI_COMM_WORLD's Barrier on one node, through the same slots (and the
 // same sequence of operations: every rank makes the same world calls in
 // the same order): publish, then wait until every rank has published.
 bool slots_barrier_ok(core::P2P &p2p, const core::Communicator &c);
 base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c);
 inline Combine combine_of(const Reduction &r) {
-  return {[](const void *ctx, const void *in, void *inout) { static_cast<const Reduction *>(ctx)->combine(in, inout); },
+  return {[](const void *ctx, const void *in, void *inout) {
+            static_cast<const Reduction *>(ctx)->combine(in, inout);
+          },
           &r};
 }
 

@@ -27,21 +27,26 @@ constexpr int kReduceTag = 190;
 bool linear(const CommView &c, int n);
 
 Task impi_barrier(const CommView &c);
-Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root);
+Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type,
+                int root);
 Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
-                         const pack::TypePtr &type, const Reduction &op, int root);
-Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                          void *recvbuf, const std::vector<std::int64_t> &rcounts,
-                          const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int root);
+                 const pack::TypePtr &type, const Reduction &op, int root);
+Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
+                  const pack::TypePtr &stype, void *recvbuf,
+                  const std::vector<std::int64_t> &rcounts, const std::vector<std::int64_t> &displs,
+                  const pack::TypePtr &rtype, int root);
 Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
-                           const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
-                           std::int64_t rcount, const pack::TypePtr &rtype, int root, int tag);
-Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                         void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
+                   const std::vector<std::int64_t> &displs, const pack::TypePtr &stype,
+                   void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root,
+                   int tag);
+Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
+                 const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                 const pack::TypePtr &rtype, int root);
 // MPI_Scatter: the binomial tree among masters when small_block_tree()
 // says so, else impi_scatterv's linear form (tag 150 either way).
-Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                  void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root);
+Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
+                  const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                  const pack::TypePtr &rtype, int root);
 
 class Masters;
 // Gather and Scatter between masters go along a binomial tree on virtual

@@ -42,7 +42,8 @@ Task impi_barrier(const CommView &c) {
       const int d = cubedim(n), hb = hibit(k, d);
       for (int i = d - 1; i > hb; --i)
         if (int child = k | (1 << i); child < n)
-          if (auto s = co_await c.irecv_empty(m.master_rank(child), kBarrierTag); !s.ok()) co_return s;
+          if (auto s = co_await c.irecv_empty(m.master_rank(child), kBarrierTag); !s.ok())
+            co_return s;
       if (k > 0) {
         int parent = m.master_rank(k & ~(1 << hb));
         if (auto s = co_await c.isend_empty(parent, kBarrierTag); !s.ok()) co_return s;
@@ -50,7 +51,8 @@ Task impi_barrier(const CommView &c) {
       }
       for (int i = hb + 1; i < d; ++i)
         if (int child = k | (1 << i); child < n)
-          if (auto s = co_await c.isend_empty(m.master_rank(child), kBarrierTag); !s.ok()) co_return s;
+          if (auto s = co_await c.isend_empty(m.master_rank(child), kBarrierTag); !s.ok())
+            co_return s;
     }
   }
   for (int r : m.locals_to_master(k))

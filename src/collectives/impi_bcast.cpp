@@ -13,7 +13,8 @@
 
 namespace impi::collectives {
 
-Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type, int root) {
+Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type,
+                int root) {
   Masters m(c.client);
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   // My number among the global participants, or -1.
@@ -28,7 +29,8 @@ Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::Ty
       if (k == r0) {
         for (int j = 0; j < n; ++j)
           if (j != r0)
-            if (auto s = co_await c.isend(buf, count, type, part_rank(j), kBcastTag); !s.ok()) co_return s;
+            if (auto s = co_await c.isend(buf, count, type, part_rank(j), kBcastTag); !s.ok())
+              co_return s;
       } else if (auto s = co_await c.irecv(buf, count, type, root, kBcastTag); !s.ok()) {
         co_return s;
       }
@@ -36,11 +38,15 @@ Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::Ty
       const int d = cubedim(n), v = (k - r0 + n) % n, hb = hibit(v, d);
       if (v > 0) {
         int pv = v & ~(1 << hb);
-        if (auto s = co_await c.irecv(buf, count, type, part_rank((pv + r0) % n), kBcastTag); !s.ok()) co_return s;
+        if (auto s = co_await c.irecv(buf, count, type, part_rank((pv + r0) % n), kBcastTag);
+            !s.ok())
+          co_return s;
       }
       for (int i = hb + 1; i < d; ++i)
         if (int child = v | (1 << i); child < n)
-          if (auto s = co_await c.isend(buf, count, type, part_rank((child + r0) % n), kBcastTag); !s.ok()) co_return s;
+          if (auto s = co_await c.isend(buf, count, type, part_rank((child + r0) % n), kBcastTag);
+              !s.ok())
+            co_return s;
     }
   }
   // Local phase: from the root in its client, from the master elsewhere.

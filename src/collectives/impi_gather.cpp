@@ -49,23 +49,30 @@ std::vector<int> ranks_of(const Masters &m, int k) {
 
 // The tree's phase among masters for Gather (see the top of the file).
 // `held`: this participant's own client's blocks; grows by its children's.
-Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one, std::vector<std::byte> &held,
-                 void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype) {
+Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one,
+                 std::vector<std::byte> &held, void *recvbuf, std::int64_t rcount,
+                 const pack::TypePtr &rtype) {
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   const int v = (m.local_master_num(c.rank) - r0 + n) % n;
-  auto node = [&](int u) { int k = (u + r0) % n; return k == r0 ? root : m.master_rank(k); };
+  auto node = [&](int u) {
+    int k = (u + r0) % n;
+    return k == r0 ? root : m.master_rank(k);
+  };
   auto span_bytes = [&](int from, int to) {  // the blocks of virtual clients [from, to)
     std::int64_t b = 0;
     for (int u = from; u < to; ++u) b += one * (1 + m.num_local_to_master((u + r0) % n));
     return b;
   };
   for (int mask = 1; mask < n; mask <<= 1) {
-    if (v & mask) co_return co_await c.isend(held.data(), static_cast<std::int64_t>(held.size()), bytes, node(v - mask), kGatherTag);
+    if (v & mask)
+      co_return co_await c.isend(held.data(), static_cast<std::int64_t>(held.size()), bytes,
+                                 node(v - mask), kGatherTag);
     if (v + mask >= n) continue;
     const int to = std::min(v + 2 * mask, n);
     std::vector<std::byte> part(static_cast<std::size_t>(span_bytes(v + mask, to)));
-    if (auto s = co_await c.irecv(part.data(), static_cast<std::int64_t>(part.size()), bytes, node(v + mask), kGatherTag);
+    if (auto s = co_await c.irecv(part.data(), static_cast<std::int64_t>(part.size()), bytes,
+                                  node(v + mask), kGatherTag);
         !s.ok())
       co_return s;
     if (v != 0) {
@@ -76,7 +83,8 @@ Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one
     for (int u = v + mask; u < to; ++u)
       for (int r : ranks_of(m, (u + r0) % n)) {
         pack::External32Cursor cur(rtype, rcount);
-        cur.unpack(static_cast<std::byte *>(recvbuf) + static_cast<std::int64_t>(r) * rcount * rtype->extent(),
+        cur.unpack(static_cast<std::byte *>(recvbuf) +
+                       static_cast<std::int64_t>(r) * rcount * rtype->extent(),
                    std::span(part).subspan(off, static_cast<std::size_t>(one)));
         off += static_cast<std::size_t>(one);
       }
@@ -85,12 +93,14 @@ Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one
 }
 }  // namespace
 
-Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                         void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root) {
+Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
+                 const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                 const pack::TypePtr &rtype, int root) {
   Masters m(c.client);
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
-  auto one_block = c.rank == root ? pack::external32_size(rtype, rcount) : pack::external32_size(stype, scount);
+  auto one_block =
+      c.rank == root ? pack::external32_size(rtype, rcount) : pack::external32_size(stype, scount);
   if (!one_block) co_return {one_block.error(), one_block.message()};
   const bool tree = small_block_tree(c, m, *one_block);
   if (c.rank == root) {
@@ -103,7 +113,10 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, co
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = co_await c.irecv(block_at(recvbuf, r, rcount, rtype), rcount, rtype, r, kGatherTag); !s.ok()) co_return s;
+        if (auto s =
+                co_await c.irecv(block_at(recvbuf, r, rcount, rtype), rcount, rtype, r, kGatherTag);
+            !s.ok())
+          co_return s;
     if (tree) {
       std::vector<std::byte> none;
       co_return co_await gather_tree(c, m, root, *one_block, none, recvbuf, rcount, rtype);
@@ -115,19 +128,23 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, co
       std::vector<int> ranks{m.master_rank(k)};
       for (int r : m.locals_to_master(k)) ranks.push_back(r);
       std::vector<std::byte> agg(static_cast<std::size_t>(*one) * ranks.size());
-      if (auto s = co_await c.irecv(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, m.master_rank(k), kGatherTag);
+      if (auto s = co_await c.irecv(agg.data(), static_cast<std::int64_t>(agg.size()), bytes,
+                                    m.master_rank(k), kGatherTag);
           !s.ok())
         co_return s;
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         pack::External32Cursor cur(rtype, rcount);
         cur.unpack(block_at(recvbuf, ranks[i], rcount, rtype),
-                   std::span(agg).subspan(i * static_cast<std::size_t>(*one), static_cast<std::size_t>(*one)));
+                   std::span(agg).subspan(i * static_cast<std::size_t>(*one),
+                                          static_cast<std::size_t>(*one)));
       }
     }
     co_return {};
   }
-  if (mine == r0) co_return co_await c.isend(sendbuf, scount, stype, root, kGatherTag);  // the root's client
-  if (!m.is_master(c.rank)) co_return co_await c.isend(sendbuf, scount, stype, m.local_master_rank(c.rank), kGatherTag);
+  if (mine == r0)
+    co_return co_await c.isend(sendbuf, scount, stype, root, kGatherTag);  // the root's client
+  if (!m.is_master(c.rank))
+    co_return co_await c.isend(sendbuf, scount, stype, m.local_master_rank(c.rank), kGatherTag);
   // A master of another client: its client's blocks, external32, in rank order.
   auto one = pack::external32_size(stype, scount);
   if (!one) co_return {one.error(), one.message()};
@@ -138,14 +155,17 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount, co
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const void *from = sendbuf;
     if (ranks[i] != c.rank) {
-      if (auto s = co_await c.irecv(tmp.get(), scount, stype, ranks[i], kGatherTag); !s.ok()) co_return s;
+      if (auto s = co_await c.irecv(tmp.get(), scount, stype, ranks[i], kGatherTag); !s.ok())
+        co_return s;
       from = tmp.get();
     }
     pack::External32Cursor cur(stype, scount);
-    cur.pack(from, std::span(agg).subspan(i * static_cast<std::size_t>(*one), static_cast<std::size_t>(*one)));
+    cur.pack(from, std::span(agg).subspan(i * static_cast<std::size_t>(*one),
+                                          static_cast<std::size_t>(*one)));
   }
   if (tree) co_return co_await gather_tree(c, m, root, *one, agg, nullptr, 0, stype);
-  co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, root, kGatherTag);
+  co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, root,
+                             kGatherTag);
 }
 
 }  // namespace impi::collectives

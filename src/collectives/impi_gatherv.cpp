@@ -24,21 +24,24 @@
 
 #include "base/byteorder.hpp"
 #include "collectives/impi.hpp"
-#include "collectives/task.hpp"
 #include "collectives/impi_masters.hpp"
+#include "collectives/task.hpp"
 #include "pack/external32.hpp"
 #include "pack/predefined.hpp"
 
 namespace impi::collectives {
 
 namespace {
-const pack::TypePtr &bytes() { return pack::Datatype::predefined(pack::dt::byte); }
+const pack::TypePtr &bytes() {
+  return pack::Datatype::predefined(pack::dt::byte);
+}
 
 std::byte *at(void *buf, std::int64_t disp, const pack::TypePtr &type) {
   return static_cast<std::byte *>(buf) + disp * type->extent();
 }
 
-base::Result<std::vector<std::byte>> to_ext32(const void *buf, std::int64_t count, const pack::TypePtr &type) {
+base::Result<std::vector<std::byte>> to_ext32(const void *buf, std::int64_t count,
+                                              const pack::TypePtr &type) {
   auto n = pack::external32_size(type, count);
   if (!n) return {n.error(), n.message()};
   std::vector<std::byte> out(static_cast<std::size_t>(*n));
@@ -52,7 +55,8 @@ Task recv_any_length(const CommView &c, int source, int tag, std::vector<std::by
     auto st = c.p2p->iprobe(source, tag, c.context);
     if (st) {
       if (st->bytes < 0 || st->bytes > (std::int64_t{1} << 36))
-        co_return base::Status{base::Errc::protocol_error, "a collective message claims an impossible length"};
+        co_return base::Status{base::Errc::protocol_error,
+                               "a collective message claims an impossible length"};
       out.resize(static_cast<std::size_t>(st->bytes));
       co_return co_await c.irecv(out.data(), st->bytes, bytes(), source, tag);
     }
@@ -79,9 +83,10 @@ std::vector<int> client_ranks(const Masters &m, int k) {
 }
 }  // namespace
 
-Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                          void *recvbuf, const std::vector<std::int64_t> &rcounts,
-                          const std::vector<std::int64_t> &displs, const pack::TypePtr &rtype, int root) {
+Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
+                  const pack::TypePtr &stype, void *recvbuf,
+                  const std::vector<std::int64_t> &rcounts, const std::vector<std::int64_t> &displs,
+                  const pack::TypePtr &rtype, int root) {
   Masters m(c.client);
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   if (c.rank == root) {
@@ -96,8 +101,8 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, c
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = co_await c.irecv(at(recvbuf, displs[static_cast<std::size_t>(r)], rtype), rcounts[static_cast<std::size_t>(r)],
-                            rtype, r, kGathervTag);
+        if (auto s = co_await c.irecv(at(recvbuf, displs[static_cast<std::size_t>(r)], rtype),
+                                      rcounts[static_cast<std::size_t>(r)], rtype, r, kGathervTag);
             !s.ok())
           co_return s;
     for (int k = 0; k < m.num_masters(); ++k) {
@@ -112,7 +117,9 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, c
         total += *n;
       }
       std::vector<std::byte> agg(static_cast<std::size_t>(total));
-      if (auto s = co_await c.irecv(agg.data(), total, bytes(), m.master_rank(k), kGathervTag); !s.ok()) co_return s;
+      if (auto s = co_await c.irecv(agg.data(), total, bytes(), m.master_rank(k), kGathervTag);
+          !s.ok())
+        co_return s;
       std::size_t off = 0;
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         pack::External32Cursor(rtype, rcounts[static_cast<std::size_t>(ranks[i])])
@@ -127,18 +134,21 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount, c
   auto own = to_ext32(sendbuf, scount, stype);
   if (!own) co_return {own.error(), own.message()};
   if (!m.is_master(c.rank))
-    co_return co_await c.isend(own->data(), static_cast<std::int64_t>(own->size()), bytes(), m.local_master_rank(c.rank), kGathervTag);
+    co_return co_await c.isend(own->data(), static_cast<std::int64_t>(own->size()), bytes(),
+                               m.local_master_rank(c.rank), kGathervTag);
   std::vector<std::byte> agg = std::move(own.value()), part;
   for (int r : m.locals_to_master(mine)) {
     if (auto s = co_await recv_any_length(c, r, kGathervTag, part); !s.ok()) co_return s;
     agg.insert(agg.end(), part.begin(), part.end());
   }
-  co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes(), root, kGathervTag);
+  co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes(), root,
+                             kGathervTag);
 }
 
 Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std::int64_t> &scounts,
-                           const std::vector<std::int64_t> &displs, const pack::TypePtr &stype, void *recvbuf,
-                           std::int64_t rcount, const pack::TypePtr &rtype, int root, int tag) {
+                   const std::vector<std::int64_t> &displs, const pack::TypePtr &stype,
+                   void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root,
+                   int tag) {
   Masters m(c.client);
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   if (c.rank == root) {
@@ -147,25 +157,29 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
       auto ranks = client_ranks(m, k);
       std::vector<std::byte> msg(8 * ranks.size());
       for (std::size_t i = 0; i < ranks.size(); ++i) {
-        auto blk = to_ext32(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(ranks[i])], stype),
-                            scounts[static_cast<std::size_t>(ranks[i])], stype);
+        auto blk = to_ext32(
+            at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(ranks[i])], stype),
+            scounts[static_cast<std::size_t>(ranks[i])], stype);
         if (!blk) co_return {blk.error(), blk.message()};
         base::store_be<std::uint64_t>(std::span(msg.data() + 8 * i, 8), blk->size());
         msg.insert(msg.end(), blk->begin(), blk->end());
       }
-      if (auto s = co_await c.isend(msg.data(), static_cast<std::int64_t>(msg.size()), bytes(), m.master_rank(k), tag); !s.ok())
+      if (auto s = co_await c.isend(msg.data(), static_cast<std::int64_t>(msg.size()), bytes(),
+                                    m.master_rank(k), tag);
+          !s.ok())
         co_return s;
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = co_await c.isend(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(r)], stype),
-                            scounts[static_cast<std::size_t>(r)], stype, r, tag);
+        if (auto s = co_await c.isend(
+                at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(r)], stype),
+                scounts[static_cast<std::size_t>(r)], stype, r, tag);
             !s.ok())
           co_return s;
     if (recvbuf) {  // (null: MPI_IN_PLACE, the root's block stays where it is)
       TypedBuffer tmp(stype, scounts[static_cast<std::size_t>(root)]);
-      copy_typed(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(root)], stype), tmp.get(), stype,
-                 scounts[static_cast<std::size_t>(root)]);
+      copy_typed(at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(root)], stype),
+                 tmp.get(), stype, scounts[static_cast<std::size_t>(root)]);
       pack::PackCursor out(stype, scounts[static_cast<std::size_t>(root)]);
       std::vector<std::byte> packed(static_cast<std::size_t>(out.total()));
       out.pack(tmp.get(), packed);
@@ -176,21 +190,27 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
   if (mine == r0) co_return co_await c.irecv(recvbuf, rcount, rtype, root, tag);
   std::vector<std::byte> mybytes;
   if (!m.is_master(c.rank)) {
-    if (auto s = co_await recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok()) co_return s;
+    if (auto s = co_await recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok())
+      co_return s;
   } else {
     std::vector<std::byte> msg;
     if (auto s = co_await recv_any_length(c, root, tag, msg); !s.ok()) co_return s;
     auto ranks = client_ranks(m, mine);
-    if (msg.size() < 8 * ranks.size()) co_return {base::Errc::protocol_error, "a scatter message without its header"};
+    if (msg.size() < 8 * ranks.size())
+      co_return {base::Errc::protocol_error, "a scatter message without its header"};
     std::size_t off = 8 * ranks.size();
     for (std::size_t i = 0; i < ranks.size(); ++i) {
-      auto len = static_cast<std::size_t>(base::load_be<std::uint64_t>(std::span<const std::byte>(msg.data() + 8 * i, 8)));
-      if (len > msg.size() - off) co_return {base::Errc::protocol_error, "a scatter message shorter than its header says"};
+      auto len = static_cast<std::size_t>(
+          base::load_be<std::uint64_t>(std::span<const std::byte>(msg.data() + 8 * i, 8)));
+      if (len > msg.size() - off)
+        co_return {base::Errc::protocol_error, "a scatter message shorter than its header says"};
       std::span<const std::byte> part(msg.data() + off, len);
       off += len;
       if (ranks[i] == c.rank) {
         mybytes.assign(part.begin(), part.end());
-      } else if (auto s = co_await c.isend(part.data(), static_cast<std::int64_t>(len), bytes(), ranks[i], tag); !s.ok()) {
+      } else if (auto s = co_await c.isend(part.data(), static_cast<std::int64_t>(len), bytes(),
+                                           ranks[i], tag);
+                 !s.ok()) {
         co_return s;
       }
     }
@@ -198,20 +218,28 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
   co_return unpack_block(mybytes, recvbuf, rcount, rtype);
 }
 
-Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, const pack::TypePtr &stype,
-                  void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root) {
+Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
+                  const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
+                  const pack::TypePtr &rtype, int root) {
   Masters m(c.client);
-  auto one_r = c.rank == root ? pack::external32_size(stype, scount) : pack::external32_size(rtype, rcount);
+  auto one_r =
+      c.rank == root ? pack::external32_size(stype, scount) : pack::external32_size(rtype, rcount);
   if (!one_r) co_return {one_r.error(), one_r.message()};
   const std::int64_t one = *one_r;
   if (!small_block_tree(c, m, one)) {
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(c.size), scount), displs(counts.size());
-    for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * scount;
-    co_return co_await impi_scatterv(c, sendbuf, counts, displs, stype, recvbuf, rcount, rtype, root, kScatterTag);
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(c.size), scount),
+        displs(counts.size());
+    for (std::size_t i = 0; i < displs.size(); ++i)
+      displs[i] = static_cast<std::int64_t>(i) * scount;
+    co_return co_await impi_scatterv(c, sendbuf, counts, displs, stype, recvbuf, rcount, rtype,
+                                     root, kScatterTag);
   }
   const int n = m.num_masters(), r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   const int v = (mine - r0 + n) % n;
-  auto node = [&](int u) { int k = (u + r0) % n; return k == r0 ? root : m.master_rank(k); };
+  auto node = [&](int u) {
+    int k = (u + r0) % n;
+    return k == r0 ? root : m.master_rank(k);
+  };
   auto span_bytes = [&](int from, int to) {  // the blocks of virtual clients [from, to)
     std::int64_t b = 0;
     for (int u = from; u < to; ++u) b += one * (1 + m.num_local_to_master((u + r0) % n));
@@ -223,7 +251,9 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, c
     held.reserve(static_cast<std::size_t>(span_bytes(1, n)));
     for (int u = 1; u < n; ++u)
       for (int r : client_ranks(m, (u + r0) % n)) {
-        auto blk = to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype), scount, stype);
+        auto blk =
+            to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype),
+                     scount, stype);
         if (!blk) co_return {blk.error(), blk.message()};
         held.insert(held.end(), blk->begin(), blk->end());
       }
@@ -233,16 +263,20 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, c
       if (mask >= n) continue;
       auto off = static_cast<std::size_t>(span_bytes(1, mask));
       auto len = span_bytes(mask, std::min(2 * mask, n));
-      if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(mask), tag); !s.ok()) co_return s;
+      if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(mask), tag); !s.ok())
+        co_return s;
     }
     for (int r : c.locals_of(root))
       if (r != root)
-        if (auto s = co_await c.isend(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype),
-                                      scount, stype, r, tag);
+        if (auto s = co_await c.isend(
+                at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype),
+                scount, stype, r, tag);
             !s.ok())
           co_return s;
     if (recvbuf) {  // (null: MPI_IN_PLACE)
-      auto mineb = to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(root) * scount, stype), scount, stype);
+      auto mineb =
+          to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(root) * scount, stype),
+                   scount, stype);
       if (!mineb) co_return {mineb.error(), mineb.message()};
       pack::External32Cursor(rtype, rcount).unpack(recvbuf, *mineb);
     }
@@ -251,21 +285,26 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount, c
   if (mine == r0) co_return co_await c.irecv(recvbuf, rcount, rtype, root, tag);
   std::vector<std::byte> mybytes;
   if (!m.is_master(c.rank)) {
-    if (auto s = co_await recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok()) co_return s;
+    if (auto s = co_await recv_any_length(c, m.local_master_rank(c.rank), tag, mybytes); !s.ok())
+      co_return s;
   } else {
     const int low = v & -v;
     std::vector<std::byte> held(static_cast<std::size_t>(span_bytes(v, std::min(v + low, n))));
-    if (auto s = co_await c.irecv(held.data(), static_cast<std::int64_t>(held.size()), bytes(), node(v - low), tag); !s.ok())
+    if (auto s = co_await c.irecv(held.data(), static_cast<std::int64_t>(held.size()), bytes(),
+                                  node(v - low), tag);
+        !s.ok())
       co_return s;
     for (int mask = low / 2; mask >= 1; mask >>= 1) {
       if (v + mask >= n) continue;
       auto off = static_cast<std::size_t>(span_bytes(v, v + mask));
       auto len = span_bytes(v + mask, std::min(v + 2 * mask, n));
-      if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(v + mask), tag); !s.ok()) co_return s;
+      if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(v + mask), tag); !s.ok())
+        co_return s;
     }
     auto ranks = client_ranks(m, mine);
     for (std::size_t i = 0; i < ranks.size(); ++i) {
-      std::span<const std::byte> part(held.data() + i * static_cast<std::size_t>(one), static_cast<std::size_t>(one));
+      std::span<const std::byte> part(held.data() + i * static_cast<std::size_t>(one),
+                                      static_cast<std::size_t>(one));
       if (ranks[i] == c.rank) {
         mybytes.assign(part.begin(), part.end());
       } else if (auto s = co_await c.isend(part.data(), one, bytes(), ranks[i], tag); !s.ok()) {

@@ -15,13 +15,17 @@ class Masters {
 
   int num_masters() const { return static_cast<int>(master_rank_.size()); }
   bool is_master(int r) const { return master_num(r) >= 0; }
-  int master_num(int r) const { return num_of_rank_[static_cast<std::size_t>(r)]; }  // -1: not a master
+  int master_num(int r) const {
+    return num_of_rank_[static_cast<std::size_t>(r)];
+  }  // -1: not a master
   int master_rank(int n) const { return master_rank_[static_cast<std::size_t>(n)]; }
   int local_master_num(int r) const { return local_num_[static_cast<std::size_t>(r)]; }
   int local_master_rank(int r) const { return master_rank(local_master_num(r)); }
   bool are_local(int r1, int r2) const { return local_master_num(r1) == local_master_num(r2); }
   // The ranks sharing master n's client, master excluded, in rank order.
-  const std::vector<int> &locals_to_master(int n) const { return locals_[static_cast<std::size_t>(n)]; }
+  const std::vector<int> &locals_to_master(int n) const {
+    return locals_[static_cast<std::size_t>(n)];
+  }
   int num_local_to_master(int n) const { return static_cast<int>(locals_to_master(n).size()); }
 
  private:

@@ -23,7 +23,7 @@
 namespace impi::collectives {
 
 Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
-                         const pack::TypePtr &type, const Reduction &op, int root) {
+                 const pack::TypePtr &type, const Reduction &op, int root) {
   if (!op.commutative)  // (every rank to the root; IMPI_COLL_REDUCE_PT2PT_CLIENTS does not apply)
     co_return co_await reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
   Masters m(c.client);
@@ -33,7 +33,10 @@ Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int
   for (std::size_t i = 0; i < local.size(); ++i)
     if (local[i] == root) to = i;
   TypedBuffer acc(type, count), tmp(type, count);
-  if (auto s = co_await reduce_binomial(c, local, to, sendbuf, acc.get(), count, type, op, kReduceTag); !s.ok()) co_return s;
+  if (auto s =
+          co_await reduce_binomial(c, local, to, sendbuf, acc.get(), count, type, op, kReduceTag);
+      !s.ok())
+    co_return s;
   int k = -1;
   if (c.rank == root)
     k = r0;

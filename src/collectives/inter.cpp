@@ -7,11 +7,12 @@
 // passes the root's rank in the remote group.
 // Cost: linear in the group sizes (every remote contribution is one
 // message); fine for the small groups intercommunicators usually join.
-#include "collectives/collectives.hpp"
 #include "collectives/inter.hpp"
 
 #include <memory>
 #include <vector>
+
+#include "collectives/collectives.hpp"
 
 namespace impi::collectives {
 
@@ -48,8 +49,8 @@ Task inter_bcast(CommView r, void *buf, std::int64_t count, pack::TypePtr type, 
 }
 
 // The root folds the remote group's values in rank order: x0 op (x1 op ...).
-Task inter_reduce(CommView r, const void *sendbuf, void *recvbuf, std::int64_t count, pack::TypePtr type,
-                  Reduction op, int root) {
+Task inter_reduce(CommView r, const void *sendbuf, void *recvbuf, std::int64_t count,
+                  pack::TypePtr type, Reduction op, int root) {
   if (root == kNotRoot) co_return {};
   if (root != kRootHere) co_return co_await r.isend(sendbuf, count, type, root, kInterTag);
   TypedBuffer tmp(type, count);
@@ -63,8 +64,8 @@ Task inter_reduce(CommView r, const void *sendbuf, void *recvbuf, std::int64_t c
 
 // Every rank sends its value to every remote rank and folds what it
 // receives: each group gets the other group's reduction.
-Task inter_allreduce(CommView r, int local_rank, const void *sendbuf, void *recvbuf, std::int64_t count,
-                     pack::TypePtr type, Reduction op) {
+Task inter_allreduce(CommView r, int local_rank, const void *sendbuf, void *recvbuf,
+                     std::int64_t count, pack::TypePtr type, Reduction op) {
   (void)local_rank;
   TypedBuffer tmp(type, count);
   std::vector<std::unique_ptr<Await>> sends;
@@ -82,25 +83,26 @@ Task inter_allreduce(CommView r, int local_rank, const void *sendbuf, void *recv
   co_return {};
 }
 
-Task inter_gather(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                  std::int64_t rcount, pack::TypePtr rtype, int root) {
+Task inter_gather(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                  void *recvbuf, std::int64_t rcount, pack::TypePtr rtype, int root) {
   if (root == kNotRoot) co_return {};
   if (root != kRootHere) co_return co_await r.isend(sendbuf, scount, stype, root, kInterTag);
   for (int k = 0; k < r.size; ++k)
-    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + k * rcount * rtype->extent(), rcount, rtype, k,
-                                  kInterTag);
+    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + k * rcount * rtype->extent(),
+                                  rcount, rtype, k, kInterTag);
         !s.ok())
       co_return s;
   co_return {};
 }
 
-Task inter_scatter(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                   std::int64_t rcount, pack::TypePtr rtype, int root) {
+Task inter_scatter(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                   void *recvbuf, std::int64_t rcount, pack::TypePtr rtype, int root) {
   if (root == kNotRoot) co_return {};
   if (root != kRootHere) co_return co_await r.irecv(recvbuf, rcount, rtype, root, kInterTag);
   for (int k = 0; k < r.size; ++k)
-    if (auto s = co_await r.isend(static_cast<const std::byte *>(sendbuf) + k * scount * stype->extent(), scount, stype,
-                                  k, kInterTag);
+    if (auto s =
+            co_await r.isend(static_cast<const std::byte *>(sendbuf) + k * scount * stype->extent(),
+                             scount, stype, k, kInterTag);
         !s.ok())
       co_return s;
   co_return {};
@@ -108,17 +110,18 @@ Task inter_scatter(CommView r, const void *sendbuf, std::int64_t scount, pack::T
 
 // Every rank sends its block to every remote rank (Allgather), or block k
 // to remote rank k (Alltoall); receives in rank order.
-Task inter_allgather(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                     std::int64_t rcount, pack::TypePtr rtype, bool alltoall) {
+Task inter_allgather(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                     void *recvbuf, std::int64_t rcount, pack::TypePtr rtype, bool alltoall) {
   std::vector<std::unique_ptr<Await>> sends;
   for (int k = 0; k < r.size; ++k) {
-    const std::byte *from = static_cast<const std::byte *>(sendbuf) + (alltoall ? k * scount * stype->extent() : 0);
+    const std::byte *from =
+        static_cast<const std::byte *>(sendbuf) + (alltoall ? k * scount * stype->extent() : 0);
     sends.push_back(std::make_unique<Await>(r.isend(from, scount, stype, k, kInterTag)));
     sends.back()->start();
   }
   for (int k = 0; k < r.size; ++k)
-    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + k * rcount * rtype->extent(), rcount, rtype, k,
-                                  kInterTag);
+    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + k * rcount * rtype->extent(),
+                                  rcount, rtype, k, kInterTag);
         !s.ok())
       co_return s;
   for (auto &a : sends)
@@ -129,42 +132,48 @@ Task inter_allgather(CommView r, const void *sendbuf, std::int64_t scount, pack:
 // The v- and w-forms: block k (its own count, type and byte offset) to and
 // from remote rank k. Gatherv/Scatterv: the root's blocks; the others send
 // or receive one block. Alltoallv/w, Allgatherv: every rank, every block.
-Task inter_gatherv(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype, void *recvbuf,
-                   std::vector<Block> recv, int root) {
+Task inter_gatherv(CommView r, const void *sendbuf, std::int64_t scount, pack::TypePtr stype,
+                   void *recvbuf, std::vector<Block> recv, int root) {
   if (root == kNotRoot) co_return {};
   if (root != kRootHere) co_return co_await r.isend(sendbuf, scount, stype, root, kInterTag);
   for (int k = 0; k < r.size; ++k) {
     const Block &b = recv[static_cast<std::size_t>(k)];
-    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + b.byte_disp, b.count, b.type, k, kInterTag); !s.ok())
-      co_return s;
-  }
-  co_return {};
-}
-
-Task inter_scatterv(CommView r, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::int64_t rcount,
-                    pack::TypePtr rtype, int root) {
-  if (root == kNotRoot) co_return {};
-  if (root != kRootHere) co_return co_await r.irecv(recvbuf, rcount, rtype, root, kInterTag);
-  for (int k = 0; k < r.size; ++k) {
-    const Block &b = send[static_cast<std::size_t>(k)];
-    if (auto s = co_await r.isend(static_cast<const std::byte *>(sendbuf) + b.byte_disp, b.count, b.type, k, kInterTag);
+    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + b.byte_disp, b.count, b.type,
+                                  k, kInterTag);
         !s.ok())
       co_return s;
   }
   co_return {};
 }
 
-Task inter_alltoallw(CommView r, const void *sendbuf, std::vector<Block> send, void *recvbuf, std::vector<Block> recv) {
+Task inter_scatterv(CommView r, const void *sendbuf, std::vector<Block> send, void *recvbuf,
+                    std::int64_t rcount, pack::TypePtr rtype, int root) {
+  if (root == kNotRoot) co_return {};
+  if (root != kRootHere) co_return co_await r.irecv(recvbuf, rcount, rtype, root, kInterTag);
+  for (int k = 0; k < r.size; ++k) {
+    const Block &b = send[static_cast<std::size_t>(k)];
+    if (auto s = co_await r.isend(static_cast<const std::byte *>(sendbuf) + b.byte_disp, b.count,
+                                  b.type, k, kInterTag);
+        !s.ok())
+      co_return s;
+  }
+  co_return {};
+}
+
+Task inter_alltoallw(CommView r, const void *sendbuf, std::vector<Block> send, void *recvbuf,
+                     std::vector<Block> recv) {
   std::vector<std::unique_ptr<Await>> sends;
   for (int k = 0; k < r.size; ++k) {
     const Block &b = send[static_cast<std::size_t>(k)];
-    sends.push_back(std::make_unique<Await>(
-        r.isend(static_cast<const std::byte *>(sendbuf) + b.byte_disp, b.count, b.type, k, kInterTag)));
+    sends.push_back(std::make_unique<Await>(r.isend(
+        static_cast<const std::byte *>(sendbuf) + b.byte_disp, b.count, b.type, k, kInterTag)));
     sends.back()->start();
   }
   for (int k = 0; k < r.size; ++k) {
     const Block &b = recv[static_cast<std::size_t>(k)];
-    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + b.byte_disp, b.count, b.type, k, kInterTag); !s.ok())
+    if (auto s = co_await r.irecv(static_cast<std::byte *>(recvbuf) + b.byte_disp, b.count, b.type,
+                                  k, kInterTag);
+        !s.ok())
       co_return s;
   }
   for (auto &a : sends)
@@ -183,7 +192,8 @@ Task inter_reduce_scatter(CommView r, int local_rank, const void *sendbuf, void 
   std::vector<std::unique_ptr<Await>> sends;
   if (local_rank == 0)
     for (int k = 0; k < r.size; ++k) {
-      sends.push_back(std::make_unique<Await>(r.isend(counts.data(), static_cast<std::int64_t>(counts.size()), i8, k, kInterTag)));
+      sends.push_back(std::make_unique<Await>(
+          r.isend(counts.data(), static_cast<std::int64_t>(counts.size()), i8, k, kInterTag)));
       sends.back()->start();
     }
   std::vector<std::int64_t> theirs(static_cast<std::size_t>(r.size));
@@ -191,9 +201,10 @@ Task inter_reduce_scatter(CommView r, int local_rank, const void *sendbuf, void 
   std::int64_t off = 0;
   for (int k = 0; k < r.size; ++k) {
     std::int64_t n = theirs[static_cast<std::size_t>(k)];
-    if (n < 0) co_return base::Status{base::Errc::protocol_error, "the remote group sent a negative count"};
-    sends.push_back(std::make_unique<Await>(
-        r.isend(static_cast<const std::byte *>(sendbuf) + off * type->extent(), n, type, k, kInterTag)));
+    if (n < 0)
+      co_return base::Status{base::Errc::protocol_error, "the remote group sent a negative count"};
+    sends.push_back(std::make_unique<Await>(r.isend(
+        static_cast<const std::byte *>(sendbuf) + off * type->extent(), n, type, k, kInterTag)));
     sends.back()->start();
     off += n;
   }

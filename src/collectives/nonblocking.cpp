@@ -23,7 +23,9 @@ core::P2P *g_p2p = nullptr;
 
 void finish(Op &op) {
   if (!op.driver.result.ok())
-    op.req->status.error = op.driver.result.error() == base::Errc::truncated ? core::kTruncated : core::kTransportError;
+    op.req->status.error = op.driver.result.error() == base::Errc::truncated
+                               ? core::kTruncated
+                               : core::kTransportError;
   op.req->done = true;
 }
 

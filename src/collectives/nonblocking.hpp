@@ -6,8 +6,8 @@
 // do; a blocking collective first waits for the communicator's queue.
 #pragma once
 
-#include "core/p2p.hpp"
 #include "collectives/task.hpp"
+#include "core/p2p.hpp"
 
 namespace impi::collectives {
 

@@ -7,8 +7,8 @@
 namespace impi::collectives {
 
 Task reduce_binomial(const CommView &c, const std::vector<int> &ranks, std::size_t root_pos,
-                             const void *sendbuf, void *result, std::int64_t count, const pack::TypePtr &type,
-                             const Reduction &op, int tag) {
+                     const void *sendbuf, void *result, std::int64_t count,
+                     const pack::TypePtr &type, const Reduction &op, int tag) {
   const std::size_t n = ranks.size();
   std::size_t me = 0;
   while (me < n && ranks[me] != c.rank) ++me;
@@ -18,14 +18,16 @@ Task reduce_binomial(const CommView &c, const std::vector<int> &ranks, std::size
   // A leaf (v odd, or no child in range) sends its own buffer as it is; the
   // root accumulates straight into `result`; others into a scratch buffer.
   const bool leaf = (v & 1) || v + 1 >= n;
-  if (leaf && v != 0) co_return co_await c.isend(sendbuf, count, type, rank_of(v - (v & (~v + 1))), tag);
+  if (leaf && v != 0)
+    co_return co_await c.isend(sendbuf, count, type, rank_of(v - (v & (~v + 1))), tag);
   TypedBuffer scratch(type, v == 0 ? 1 : count), tmp(type, count);
   void *acc = v == 0 ? result : scratch.get();
   copy_typed(sendbuf, acc, type, count);
   for (std::size_t mask = 1; mask < n; mask <<= 1) {
     if (v & mask) co_return co_await c.isend(acc, count, type, rank_of(v - mask), tag);
     if (v + mask < n) {
-      if (auto s = co_await c.irecv(tmp.get(), count, type, rank_of(v + mask), tag); !s.ok()) co_return s;
+      if (auto s = co_await c.irecv(tmp.get(), count, type, rank_of(v + mask), tag); !s.ok())
+        co_return s;
       op.combine(tmp.get(), acc);
     }
   }
@@ -33,7 +35,7 @@ Task reduce_binomial(const CommView &c, const std::vector<int> &ranks, std::size
 }
 
 Task reduce_fold_in_order(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
-                                  const pack::TypePtr &type, const Reduction &op, int root, int tag) {
+                          const pack::TypePtr &type, const Reduction &op, int root, int tag) {
   if (c.rank != root) co_return co_await c.isend(sendbuf, count, type, root, tag);
   TypedBuffer acc(type, count), tmp(type, count);
   const int p = c.size;

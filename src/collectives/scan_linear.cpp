@@ -11,16 +11,18 @@
 namespace impi::collectives {
 
 Task scan_pipeline(const CommView &c, const void *sendbuf, void *recvbuf, std::int64_t count,
-                  const pack::TypePtr &type, const Reduction &op, bool exclusive) {
+                   const pack::TypePtr &type, const Reduction &op, bool exclusive) {
   TypedBuffer mine(type, count), prefix(type, count);
   copy_typed(sendbuf, mine.get(), type, count);  // (sendbuf may be recvbuf)
   if (c.rank > 0) {
-    if (auto s = co_await c.irecv(prefix.get(), count, type, c.rank - 1, kScanTag); !s.ok()) co_return s;
+    if (auto s = co_await c.irecv(prefix.get(), count, type, c.rank - 1, kScanTag); !s.ok())
+      co_return s;
     if (exclusive) copy_typed(prefix.get(), recvbuf, type, count);  // x0 op .. op x(r-1)
-    op.combine(prefix.get(), mine.get());                              // mine = prefix op mine
+    op.combine(prefix.get(), mine.get());                           // mine = prefix op mine
   }
   if (!exclusive) copy_typed(mine.get(), recvbuf, type, count);
-  if (c.rank + 1 < c.size) co_return co_await c.isend(mine.get(), count, type, c.rank + 1, kScanTag);
+  if (c.rank + 1 < c.size)
+    co_return co_await c.isend(mine.get(), count, type, c.rank + 1, kScanTag);
   co_return {};
 }
 

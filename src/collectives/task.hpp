@@ -38,7 +38,7 @@ inline void *frame_alloc(std::size_t n) {
     t_frames.free[k] = *static_cast<void **>(p);
     return p;
   }
-  return ::operator new(k * kFrameClass);
+  return ::operator new(k *kFrameClass);
 }
 inline void frame_free(void *p, std::size_t n) {
   std::size_t k = (n + kFrameClass - 1) / kFrameClass;
@@ -73,14 +73,16 @@ class [[nodiscard]] Task {
     base::Status result;
     std::coroutine_handle<> continuation;  // the awaiting parent (null: the top)
     Driver *driver = nullptr;
-    Task get_return_object() { return Task(std::coroutine_handle<promise_type>::from_promise(*this)); }
+    Task get_return_object() {
+      return Task(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
     std::suspend_always initial_suspend() noexcept { return {}; }
     struct Final {
       bool await_ready() noexcept { return false; }
       std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> h) noexcept {
         auto &p = h.promise();
         if (p.continuation) return p.continuation;  // back to the parent
-        p.driver->done = true;                     // the top: the operation is over
+        p.driver->done = true;                      // the top: the operation is over
         p.driver->result = p.result;
         return std::noop_coroutine();
       }
@@ -148,14 +150,34 @@ struct Await {
   base::Status error;  // the operation could not start
   bool started = false;
 
-  Await(Kind k, core::P2P *p, const void *sb, void *rb, std::int64_t n, const pack::TypePtr *t, int w, int r,
-        int pr, int tg, int ctx, bool rem)
-      : kind(k), p2p(p), sbuf(sb), rbuf(rb), count(n), type(t), world(w), rank(r), peer(pr), tag(tg), context(ctx),
+  Await(Kind k, core::P2P *p, const void *sb, void *rb, std::int64_t n, const pack::TypePtr *t,
+        int w, int r, int pr, int tg, int ctx, bool rem)
+      : kind(k),
+        p2p(p),
+        sbuf(sb),
+        rbuf(rb),
+        count(n),
+        type(t),
+        world(w),
+        rank(r),
+        peer(pr),
+        tag(tg),
+        context(ctx),
         remote(rem) {}
   // Movable until started (the receive's request then lives in this object).
   Await(Await &&o) noexcept
-      : kind(o.kind), p2p(o.p2p), sbuf(o.sbuf), rbuf(o.rbuf), count(o.count), type(o.type), world(o.world),
-        rank(o.rank), peer(o.peer), tag(o.tag), context(o.context), remote(o.remote) {}
+      : kind(o.kind),
+        p2p(o.p2p),
+        sbuf(o.sbuf),
+        rbuf(o.rbuf),
+        count(o.count),
+        type(o.type),
+        world(o.world),
+        rank(o.rank),
+        peer(o.peer),
+        tag(o.tag),
+        context(o.context),
+        remote(o.remote) {}
   Await(const Await &) = delete;
   Await &operator=(const Await &) = delete;
   ~Await() {
@@ -172,8 +194,10 @@ struct Await {
     } else if (kind == Kind::send) {
       if (remote) {
         auto x = p2p->isend_remote(sbuf, count, *type, world, rank, tag, context, false);
-        if (x) req = std::move(x.value());
-        else error = {x.error(), x.message()};
+        if (x)
+          req = std::move(x.value());
+        else
+          error = {x.error(), x.message()};
       } else if (!p2p->send_now(sbuf, count, *type, world, rank, tag, context)) {
         req = p2p->isend(sbuf, count, *type, world, rank, tag, context, false, true);
       }

@@ -28,7 +28,8 @@ base::Status card_fields(std::string_view bytes, std::string_view tag, std::stri
     std::string_view field = rest.substr(0, sp);
     rest = sp == std::string_view::npos ? std::string_view{} : rest.substr(sp);
     auto eq = field.find('=');
-    if (eq == std::string_view::npos) return {base::Errc::protocol_error, fmt::format("{}: a field without '='", what)};
+    if (eq == std::string_view::npos)
+      return {base::Errc::protocol_error, fmt::format("{}: a field without '='", what)};
     std::string err = f(field.substr(0, eq), field.substr(eq + 1));
     if (!err.empty()) return {base::Errc::protocol_error, fmt::format("{}: {}", what, err)};
   }

@@ -16,7 +16,9 @@ namespace impi::core {
 // Contexts are agreed odd + 1 (collectives/context_id.cpp), so a
 // communicator's point-to-point context is even and its collective context
 // (context_id + 1) odd; MPI_COMM_SELF's (2, 3) too.
-inline bool is_collective_context(int context) { return (context & 1) != 0; }
+inline bool is_collective_context(int context) {
+  return (context & 1) != 0;
+}
 
 struct Communicator {
   int rank = 0;
@@ -26,7 +28,7 @@ struct Communicator {
   std::vector<int> client;  // IMPI client of each of those ranks
   bool inter = false;
   std::vector<int> remote_world, remote_client;  // intercommunicators: the remote group
-  std::uintptr_t errhandler = 0;  // an MPI_Errhandler handle value, owned by src/api
+  std::uintptr_t errhandler = 0;                 // an MPI_Errhandler handle value, owned by src/api
   std::string name;
   // Spans procs of more than one IMPI client: MPI_Pack uses external32
   // (IMPI 4.1) and collectives the spec's global algorithms.

@@ -20,7 +20,7 @@ struct ContactCard {
 
   std::string host;  // node name, compared to find peers on the same node
   std::int64_t pid = 0;
-  std::string shm;  // the proc's shared-memory segment ("" if none)
+  std::string shm;        // the proc's shared-memory segment ("" if none)
   std::uint64_t cma = 0;  // address peers read to test cross-memory attach (0: none)
 
   std::string encode() const;

@@ -1,9 +1,8 @@
 #include "core/dyn_card.hpp"
 
-#include <fmt/core.h>
-
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -17,7 +16,6 @@
 #include <cstring>
 
 #include "base/byteorder.hpp"
-
 #include "base/tunables.hpp"
 #include "core/card_fields.hpp"
 
@@ -46,24 +44,30 @@ base::Result<DynCard> DynCard::decode(std::string_view bytes) {
   if (bytes.size() > kMaxEncoded) return {Errc::protocol_error, "dynamic card too long"};
   DynCard c;
   bool have_rank = false;
-  auto st = card_fields(bytes, kTag, "dynamic card", [&](std::string_view k, std::string_view v) -> std::string {
-    if (k == "job" || k == "host" || k == "unix" || k == "tcp") {
-      if (!clean(v)) return fmt::format("bad {}", k);
-      (k == "job" ? c.job : k == "host" ? c.host : k == "unix" ? c.unix_name : c.tcp) = std::string(v);
-    } else if (k == "shm") {
-      if (!clean(v) || v[0] != '/') return "bad shm";
-      c.shm = std::string(v);
-    } else if (k == "rank") {
-      auto r = base::parse_int(v);
-      if (!r || *r < 0 || *r >= (1 << 24)) return "bad rank";
-      c.rank = static_cast<int>(*r);
-      have_rank = true;
-    }
-    return "";  // unknown keys: from newer peers
-  });
+  auto st = card_fields(bytes, kTag, "dynamic card",
+                        [&](std::string_view k, std::string_view v) -> std::string {
+                          if (k == "job" || k == "host" || k == "unix" || k == "tcp") {
+                            if (!clean(v)) return fmt::format("bad {}", k);
+                            (k == "job"    ? c.job
+                             : k == "host" ? c.host
+                             : k == "unix" ? c.unix_name
+                                           : c.tcp) = std::string(v);
+                          } else if (k == "shm") {
+                            if (!clean(v) || v[0] != '/') return "bad shm";
+                            c.shm = std::string(v);
+                          } else if (k == "rank") {
+                            auto r = base::parse_int(v);
+                            if (!r || *r < 0 || *r >= (1 << 24)) return "bad rank";
+                            c.rank = static_cast<int>(*r);
+                            have_rank = true;
+                          }
+                          return "";  // unknown keys: from newer peers
+                        });
   if (!st.ok()) return {st.error(), st.message()};
-  if (c.job.empty() || c.host.empty() || !have_rank) return {Errc::protocol_error, "dynamic card lacks job, rank or host"};
-  if (c.unix_name.empty() && c.tcp.empty()) return {Errc::protocol_error, "dynamic card names no socket"};
+  if (c.job.empty() || c.host.empty() || !have_rank)
+    return {Errc::protocol_error, "dynamic card lacks job, rank or host"};
+  if (c.unix_name.empty() && c.tcp.empty())
+    return {Errc::protocol_error, "dynamic card names no socket"};
   return c;
 }
 
@@ -72,21 +76,24 @@ std::string PortName::encode() const {
 }
 
 base::Result<PortName> PortName::decode(std::string_view bytes) {
-  if (bytes.size() > kTag.size() + DynCard::kMaxEncoded + 32) return {Errc::protocol_error, "port name too long"};
+  if (bytes.size() > kTag.size() + DynCard::kMaxEncoded + 32)
+    return {Errc::protocol_error, "port name too long"};
   // "impi-port/1 port=N impi-dyn/1 ...": the card starts at its tag.
   auto at = bytes.find(DynCard::kTag);
-  if (at == std::string_view::npos) return {Errc::protocol_error, "not a port name of this MPI (no card)"};
+  if (at == std::string_view::npos)
+    return {Errc::protocol_error, "not a port name of this MPI (no card)"};
   PortName p;
   bool have_port = false;
-  auto st = card_fields(bytes.substr(0, at), kTag, "port name", [&](std::string_view k, std::string_view v) -> std::string {
-    if (k == "port") {
-      auto n = base::parse_int(v);
-      if (!n || *n <= 0) return "bad port number";
-      p.port = static_cast<std::uint64_t>(*n);
-      have_port = true;
-    }
-    return "";
-  });
+  auto st = card_fields(bytes.substr(0, at), kTag, "port name",
+                        [&](std::string_view k, std::string_view v) -> std::string {
+                          if (k == "port") {
+                            auto n = base::parse_int(v);
+                            if (!n || *n <= 0) return "bad port number";
+                            p.port = static_cast<std::uint64_t>(*n);
+                            have_port = true;
+                          }
+                          return "";
+                        });
   if (!st.ok()) return {st.error(), st.message()};
   if (!have_port) return {Errc::protocol_error, "port name lacks its port number"};
   auto card = DynCard::decode(bytes.substr(at));
@@ -127,7 +134,8 @@ base::Result<std::size_t> dyn_next_frame(std::span<const std::byte> buf, DynFram
                       : d->kind == DynFrame::hello ? DynCard::kMaxEncoded
                       : d->kind == DynFrame::group ? (1ull << 30)
                                                    : 0;
-  if (d->len > max) return {Errc::protocol_error, fmt::format("a frame of kind {} with {} bytes", d->kind, d->len)};
+  if (d->len > max)
+    return {Errc::protocol_error, fmt::format("a frame of kind {} with {} bytes", d->kind, d->len)};
   if (buf.size() - DynFrame::kSize < d->len) return std::size_t{0};
   f = *d;
   return static_cast<std::size_t>(DynFrame::kSize + d->len);
@@ -136,11 +144,13 @@ base::Result<std::size_t> dyn_next_frame(std::span<const std::byte> buf, DynFram
 std::vector<std::byte> encode_group(const DynGroup &g) {
   std::vector<std::byte> out(12);
   base::store_be<std::uint64_t>(std::span(out).subspan(0, 8), g.maxcid);
-  base::store_be<std::uint32_t>(std::span(out).subspan(8, 4), static_cast<std::uint32_t>(g.cards.size()));
+  base::store_be<std::uint32_t>(std::span(out).subspan(8, 4),
+                                static_cast<std::uint32_t>(g.cards.size()));
   for (const auto &c : g.cards) {
     std::size_t at = out.size();
     out.resize(at + 2 + c.size());
-    base::store_be<std::uint16_t>(std::span(out).subspan(at, 2), static_cast<std::uint16_t>(c.size()));
+    base::store_be<std::uint16_t>(std::span(out).subspan(at, 2),
+                                  static_cast<std::uint16_t>(c.size()));
     std::memcpy(out.data() + at + 2, c.data(), c.size());
   }
   return out;
@@ -170,37 +180,45 @@ base::Result<DynGroup> decode_group(std::span<const std::byte> in) {
 }
 
 namespace {
-base::Status wait_fd(int fd, short events, std::chrono::steady_clock::time_point deadline, const char *what,
-                     DynIdle idle = nullptr) {
+base::Status wait_fd(int fd, short events, std::chrono::steady_clock::time_point deadline,
+                     const char *what, DynIdle idle = nullptr) {
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return {Errc::timeout, fmt::format("timed out {}", what)};
     pollfd p{fd, events, 0};
     int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), idle ? 1 : 1000)));
     if (n > 0) return {};
     if (idle) idle();
-    if (n < 0 && errno != EINTR) return {Errc::io_error, fmt::format("{}: {}", what, std::strerror(errno))};
+    if (n < 0 && errno != EINTR)
+      return {Errc::io_error, fmt::format("{}: {}", what, std::strerror(errno))};
   }
 }
 }  // namespace
 
-base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host, std::chrono::milliseconds timeout) {
+base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host,
+                                std::chrono::milliseconds timeout) {
   sockaddr_storage ss{};
   socklen_t len = 0;
   std::string where;
   if (c.host == my_host && !c.unix_name.empty()) {
     auto *a = reinterpret_cast<sockaddr_un *>(&ss);
     a->sun_family = AF_UNIX;
-    if (c.unix_name.size() + 1 > sizeof a->sun_path) return {Errc::protocol_error, "socket name too long"};
+    if (c.unix_name.size() + 1 > sizeof a->sun_path)
+      return {Errc::protocol_error, "socket name too long"};
     std::memcpy(a->sun_path + 1, c.unix_name.data(), c.unix_name.size());  // abstract: leading NUL
     len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + c.unix_name.size());
     where = "@" + c.unix_name;
   } else if (!c.tcp.empty()) {
     auto colon = c.tcp.rfind(':');
-    auto port = colon == std::string::npos ? std::nullopt : base::parse_int(std::string_view(c.tcp).substr(colon + 1));
-    if (!port || *port <= 0 || *port > 65535) return {Errc::protocol_error, fmt::format("bad TCP address {}", c.tcp)};
+    auto port = colon == std::string::npos
+                    ? std::nullopt
+                    : base::parse_int(std::string_view(c.tcp).substr(colon + 1));
+    if (!port || *port <= 0 || *port > 65535)
+      return {Errc::protocol_error, fmt::format("bad TCP address {}", c.tcp)};
     std::string host = c.tcp.substr(0, colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+      host = host.substr(1, host.size() - 2);
     auto *a4 = reinterpret_cast<sockaddr_in *>(&ss);
     auto *a6 = reinterpret_cast<sockaddr_in6 *>(&ss);
     if (::inet_pton(AF_INET, host.c_str(), &a4->sin_addr) == 1) {
@@ -216,22 +234,24 @@ base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host, st
     }
     where = c.tcp;
   } else {
-    return {Errc::io_error, fmt::format("rank {} of job {} runs on {} and has no TCP listener", c.rank, c.job, c.host)};
+    return {Errc::io_error, fmt::format("rank {} of job {} runs on {} and has no TCP listener",
+                                        c.rank, c.job, c.host)};
   }
   base::Fd fd(::socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd) return {Errc::io_error, fmt::format("socket: {}", std::strerror(errno))};
   auto deadline = std::chrono::steady_clock::now() + timeout;
   if (::connect(fd.get(), reinterpret_cast<sockaddr *>(&ss), len) != 0) {
     if (errno != EINPROGRESS && errno != EAGAIN)
-      return {Errc::io_error, fmt::format("cannot connect to {} (rank {} of job {}): {}", where, c.rank, c.job,
-                                          std::strerror(errno))};
-    if (auto s = wait_fd(fd.get(), POLLOUT, deadline, "connecting"); !s.ok()) return {s.error(), s.message()};
+      return {Errc::io_error, fmt::format("cannot connect to {} (rank {} of job {}): {}", where,
+                                          c.rank, c.job, std::strerror(errno))};
+    if (auto s = wait_fd(fd.get(), POLLOUT, deadline, "connecting"); !s.ok())
+      return {s.error(), s.message()};
     int err = 0;
     socklen_t el = sizeof err;
     ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &el);
     if (err != 0)
-      return {Errc::io_error, fmt::format("cannot connect to {} (rank {} of job {}): {}", where, c.rank, c.job,
-                                          std::strerror(err))};
+      return {Errc::io_error, fmt::format("cannot connect to {} (rank {} of job {}): {}", where,
+                                          c.rank, c.job, std::strerror(err))};
   }
   if (ss.ss_family != AF_UNIX) {
     int one = 1;
@@ -242,14 +262,15 @@ base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host, st
   return fd;
 }
 
-base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::steady_clock::time_point deadline,
-                       DynIdle idle) {
+base::Status dyn_write(int fd, std::span<const std::byte> data,
+                       std::chrono::steady_clock::time_point deadline, DynIdle idle) {
   while (!data.empty()) {
     ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
       data = data.subspan(static_cast<std::size_t>(n));
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      if (auto s = wait_fd(fd, POLLOUT, deadline, "sending to the other root", idle); !s.ok()) return s;
+      if (auto s = wait_fd(fd, POLLOUT, deadline, "sending to the other root", idle); !s.ok())
+        return s;
     } else {
       return {Errc::io_error, fmt::format("sending to the other root: {}", std::strerror(errno))};
     }
@@ -257,8 +278,8 @@ base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::ste
   return {};
 }
 
-base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clock::time_point deadline,
-                      DynIdle idle) {
+base::Status dyn_read(int fd, std::span<std::byte> data,
+                      std::chrono::steady_clock::time_point deadline, DynIdle idle) {
   while (!data.empty()) {
     ssize_t n = ::recv(fd, data.data(), data.size(), MSG_DONTWAIT);
     if (n > 0) {
@@ -266,9 +287,11 @@ base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clo
     } else if (n == 0) {
       return {Errc::io_error, "the other root closed the connection"};
     } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-      if (auto s = wait_fd(fd, POLLIN, deadline, "waiting for the other root", idle); !s.ok()) return s;
+      if (auto s = wait_fd(fd, POLLIN, deadline, "waiting for the other root", idle); !s.ok())
+        return s;
     } else {
-      return {Errc::io_error, fmt::format("receiving from the other root: {}", std::strerror(errno))};
+      return {Errc::io_error,
+              fmt::format("receiving from the other root: {}", std::strerror(errno))};
     }
   }
   return {};

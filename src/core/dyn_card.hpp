@@ -26,9 +26,9 @@ struct DynCard {
   static constexpr std::string_view kTag = "impi-dyn/1";
   static constexpr std::size_t kMaxEncoded = 480;
 
-  std::string job;   // the proc's job id (PMIx namespace and host)
-  int rank = 0;      // its MPI_COMM_WORLD rank in that job
-  std::string host;  // node name: the Unix socket only works on the same node
+  std::string job;        // the proc's job id (PMIx namespace and host)
+  int rank = 0;           // its MPI_COMM_WORLD rank in that job
+  std::string host;       // node name: the Unix socket only works on the same node
   std::string unix_name;  // abstract Unix socket name ("" if none)
   std::string tcp;        // "address:port" ("" if none)
   std::string shm;        // hello only: the sender's ring segment for this connection ("" if none)
@@ -61,7 +61,16 @@ struct PortName {
 struct DynFrame {
   static constexpr std::uint32_t kMagic = 0x494d4459;
   static constexpr std::size_t kSize = 40;
-  enum Kind : std::uint8_t { hello = 1, msg = 2, ack = 3, port = 4, group = 5, shm_ok = 6, shm_switch = 7, wake = 8 };
+  enum Kind : std::uint8_t {
+    hello = 1,
+    msg = 2,
+    ack = 3,
+    port = 4,
+    group = 5,
+    shm_ok = 6,
+    shm_switch = 7,
+    wake = 8
+  };
   std::uint8_t kind = 0;
   std::int32_t source = 0, tag = 0, context = 0;
   std::uint64_t len = 0, id = 0;
@@ -88,14 +97,15 @@ base::Result<DynGroup> decode_group(std::span<const std::byte> payload);
 
 // Opens a connection to the proc `c` names: its Unix socket when it runs on
 // `my_host`, else its TCP address. Blocking socket; waits at most `timeout`.
-base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host, std::chrono::milliseconds timeout);
+base::Result<base::Fd> dyn_dial(const DynCard &c, const std::string &my_host,
+                                std::chrono::milliseconds timeout);
 // Blocking whole-buffer I/O on a socket with a deadline (the roots' exchange).
 // `idle`, when given, runs every millisecond while waiting (the caller's
 // progress: the other end may be this very process).
 using DynIdle = void (*)();
-base::Status dyn_write(int fd, std::span<const std::byte> data, std::chrono::steady_clock::time_point deadline,
-                       DynIdle idle = nullptr);
-base::Status dyn_read(int fd, std::span<std::byte> data, std::chrono::steady_clock::time_point deadline,
-                      DynIdle idle = nullptr);
+base::Status dyn_write(int fd, std::span<const std::byte> data,
+                       std::chrono::steady_clock::time_point deadline, DynIdle idle = nullptr);
+base::Status dyn_read(int fd, std::span<std::byte> data,
+                      std::chrono::steady_clock::time_point deadline, DynIdle idle = nullptr);
 
 }  // namespace impi::core

@@ -1,16 +1,12 @@
 #include "core/p2p.hpp"
 
-#include "core/communicator.hpp"
-#include "core/runtime.hpp"
-
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
-
-#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -19,6 +15,8 @@
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
+#include "core/communicator.hpp"
+#include "core/runtime.hpp"
 #include "pack/external32.hpp"
 #include "pack/predefined.hpp"
 
@@ -51,7 +49,7 @@ struct BlockPool {
     ~Reaper() {
       while (list.head) {
         void *next = *static_cast<void **>(list.head);
-        ::operator delete(list.head, std::align_val_t{alignof(T)});
+        ::operator delete (list.head, std::align_val_t{alignof(T)});
         list.head = next;
       }
       list.n = 0;
@@ -83,7 +81,7 @@ struct PoolAlloc {
       --l.n;
       return static_cast<T *>(b);
     }
-    return static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t{alignof(T)}));
+    return static_cast<T *>(::operator new (n * sizeof(T), std::align_val_t{alignof(T)}));
   }
   void deallocate(T *p, std::size_t n) noexcept {
     using P = BlockPool<T>;
@@ -95,7 +93,7 @@ struct PoolAlloc {
       ++l.n;
       return;
     }
-    ::operator delete(p, std::align_val_t{alignof(T)});
+    ::operator delete (p, std::align_val_t{alignof(T)});
   }
   template <typename U>
   bool operator==(const PoolAlloc<U> &) const noexcept {
@@ -104,7 +102,9 @@ struct PoolAlloc {
 };
 }  // namespace
 
-RequestPtr make_request() { return std::allocate_shared<Request>(PoolAlloc<Request>{}); }
+RequestPtr make_request() {
+  return std::allocate_shared<Request>(PoolAlloc<Request>{});
+}
 
 using base::Errc;
 
@@ -225,17 +225,21 @@ std::uint64_t P2P::cma_probe_address() {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&g_cma_probe));
 }
 
-base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank, int nlocal) {
+base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
+                                              int nlocal) {
   std::uint64_t ring = static_cast<std::uint64_t>(base::get_int("shm_ring_bytes"));
   if (ring < 4096 || (ring & (ring - 1)) != 0)
-    return {Errc::invalid_argument, fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
-  eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")), ring / 4);
+    return {Errc::invalid_argument,
+            fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
+  eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")),
+                                   ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
   cma_threshold_ = base::get_int("shm_cma_threshold");
   coll_cma_threshold_ = std::max(cma_threshold_, base::get_int("coll_cma_threshold"));
   if (cma_threshold_ == 0) coll_cma_threshold_ = 0;  // (0: no single copy at all)
   split_threshold_ = base::get_int("shm_split_threshold");
-  read_batch_max_ = static_cast<std::size_t>(std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
+  read_batch_max_ = static_cast<std::size_t>(
+      std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
   split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
   split_two_way_max_ = base::get_int("shm_split_two_way_max");
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
@@ -270,11 +274,13 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
     p.world = local_world_ranks[i];
     if (static_cast<int>(i) == my_local_) continue;
     auto seg = transport::shm::Segment::open(names[i]);
-    if (!seg) return {seg.error(), fmt::format("rank {}'s shared memory: {}", p.world, seg.message())};
+    if (!seg)
+      return {seg.error(), fmt::format("rank {}'s shared memory: {}", p.world, seg.message())};
     p.seg = std::move(seg.value());
     if (p.seg.header().nrings != local_world_ranks.size())
-      return {Errc::protocol_error, fmt::format("rank {}'s segment has {} rings, expected {}", p.world,
-                                                p.seg.header().nrings, local_world_ranks.size())};
+      return {Errc::protocol_error,
+              fmt::format("rank {}'s segment has {} rings, expected {}", p.world,
+                          p.seg.header().nrings, local_world_ranks.size())};
     p.out = p.seg.ring(static_cast<std::uint32_t>(my_local_));
     p.in = own_.ring(static_cast<std::uint32_t>(i));
     if (i < pids.size() && i < probes.size() && probes[i] != 0 && cma_threshold_ > 0) {
@@ -282,9 +288,10 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
       p.pid = pids[i];
       p.cma = cma_read(p.pid, probes[i], &got, sizeof got) && got == kCmaMagic;
       if (!p.cma)
-        base::log_debug("cross-memory attach to rank {} is not permitted; large messages are copied "
-                        "through the ring",
-                        p.world);
+        base::log_debug(
+            "cross-memory attach to rank {} is not permitted; large messages are copied "
+            "through the ring",
+            p.world);
     }
   }
   find_core_siblings(local_world_ranks, pids);
@@ -303,16 +310,18 @@ int single_cpu(pid_t pid) {
 }
 }  // namespace
 
-void P2P::find_core_siblings(const std::vector<int> &local_world_ranks, const std::vector<std::int64_t> &pids) {
+void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
+                             const std::vector<std::int64_t> &pids) {
   core_siblings_.clear();
   if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
   const int mine = single_cpu(0);
   if (mine < 0) return;
   for (std::size_t i = 0; i < pids.size(); ++i)
-    if (static_cast<int>(i) != my_local_ && pids[i] > 0 && single_cpu(static_cast<pid_t>(pids[i])) == mine)
+    if (static_cast<int>(i) != my_local_ && pids[i] > 0 &&
+        single_cpu(static_cast<pid_t>(pids[i])) == mine)
       core_siblings_.push_back(local_world_ranks[i]);
-  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine, core_siblings_.size(),
-                  fmt::join(core_siblings_, ","));
+  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
+                  core_siblings_.size(), fmt::join(core_siblings_, ","));
 }
 
 bool P2P::reachable(int w) const {
@@ -324,8 +333,9 @@ bool P2P::world_slots() const {
   if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
     bool ok = !agent_ && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size_;
     for (int w = 0; ok && w < world_size_; ++w)
-      if (w != me_ && (local_of_world_[static_cast<size_t>(w)] < 0 ||
-                       !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
+      if (w != me_ &&
+          (local_of_world_[static_cast<size_t>(w)] < 0 ||
+           !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
         ok = false;
     world_slots_ = ok ? 1 : 0;
   }
@@ -333,13 +343,16 @@ bool P2P::world_slots() const {
 }
 
 transport::shm::CollSlot &P2P::slot(int world, int parity) {
-  auto &seg = world == me_ ? own_ : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
+  auto &seg = world == me_
+                  ? own_
+                  : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
   return seg.header().coll[parity & 1];
 }
 
 void P2P::ring_all_doorbells() {
   for (std::size_t i = 0; i < peers_.size(); ++i)
-    if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped()) peers_[i].seg.ring_doorbell();
+    if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped())
+      peers_[i].seg.ring_doorbell();
 }
 
 bool P2P::matches(const Request &r, int source, int tag, int context) {
@@ -352,8 +365,9 @@ std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int6
   // is busy with its own receives: there the split pays only for large
   // halves (measured with bibw: 0.8-0.94x at 256 KiB, 1.2x at 1 MiB), so it
   // has a threshold of its own.
-  bool two_way = std::any_of(awaiting_ack_.begin(), awaiting_ack_.end(),
-                             [&](const RequestPtr &q) { return q->rendezvous && q->peer == p.world; });
+  bool two_way = std::any_of(awaiting_ack_.begin(), awaiting_ack_.end(), [&](const RequestPtr &q) {
+    return q->rendezvous && q->peer == p.world;
+  });
   // Nor beyond the largest two-way size: there the sender's half crosses
   // the cores' caches (L2 here: 2 MiB) both ways, and at 4 MiB a split took
   // 0.96x of Open MPI's bidirectional bandwidth, none 1.01x.
@@ -361,15 +375,18 @@ std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int6
   std::int64_t threshold = two_way ? split_two_way_ : split_threshold_;
   // A collective's message is mostly reduced or forwarded at once, from our
   // core's cache.
-  if (is_collective_context(r.context)) threshold = coll_split_threshold_ == 0 ? 0 : std::max(threshold, coll_split_threshold_);
+  if (is_collective_context(r.context))
+    threshold = coll_split_threshold_ == 0 ? 0 : std::max(threshold, coll_split_threshold_);
   return threshold;
 }
 
-bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id) {
+bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len,
+                     std::uint64_t id) {
   // (The cheap tests first: the split test scans the sends awaiting acks,
   // and read_remote() repeats it for a message not batched.)
   if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total ||
-      len >= kBatchBytes /* the call's cost is small beside the copy */ || !r->cursor->type().is_contiguous())
+      len >= kBatchBytes /* the call's cost is small beside the copy */ ||
+      !r->cursor->type().is_contiguous())
     return false;
   const Peer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t threshold = split_threshold_for(*r, p, len);
@@ -389,12 +406,14 @@ void P2P::flush_reads() {
   std::size_t n = read_batch_.size(), want = 0;
   for (std::size_t i = 0; i < n; ++i) {
     Request &r = *read_batch_[i].r;
-    local[i] = {static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(), static_cast<std::size_t>(r.moved)};
+    local[i] = {static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(),
+                static_cast<std::size_t>(r.moved)};
     remote[i] = {reinterpret_cast<void *>(read_batch_[i].addr), local[i].iov_len};
     want += local[i].iov_len;
   }
   ssize_t got = ::process_vm_readv(static_cast<pid_t>(p.pid), local, n, remote, n, 0);
-  if (n > 1) base::log_debug("read {} messages ({} bytes) from rank {} in one call", n, want, p.world);
+  if (n > 1)
+    base::log_debug("read {} messages ({} bytes) from rank {} in one call", n, want, p.world);
   // Short (or failed): the kernel stops at the first fault; read each
   // message on its own then (again: it is the same data), and report the
   // ones that cannot be read.
@@ -402,7 +421,8 @@ void P2P::flush_reads() {
   for (std::size_t i = 0; i < n; ++i) {
     Request &r = *read_batch_[i].r;
     if (!whole && !cma_read(p.pid, read_batch_[i].addr, local[i].iov_base, local[i].iov_len)) {
-      base::log_error("reading a {}-byte message from rank {} failed: {}", r.moved, p.world, std::strerror(errno));
+      base::log_error("reading a {}-byte message from rank {} failed: {}", r.moved, p.world,
+                      std::strerror(errno));
       r.status.error = kTransportError;
     }
     matched(batch_peer_, read_batch_[i].sync_id, nullptr);  // the ack releases the sender's buffer
@@ -432,19 +452,22 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
     ok = cma_read(p.pid, addr, dst, static_cast<std::size_t>(half));
     if (s.state.compare_exchange_strong(offered, 0, std::memory_order_acq_rel)) {
       // Not taken: the rest is ours too.
-      base::log_debug("split copy of {} bytes from rank {}: the sender was busy, read it all", len, p.world);
+      base::log_debug("split copy of {} bytes from rank {}: the sender was busy, read it all", len,
+                      p.world);
       ok = cma_read(p.pid, addr + static_cast<std::uint64_t>(half), dst + half,
-                    static_cast<std::size_t>(len - half)) && ok;
+                    static_cast<std::size_t>(len - half)) &&
+           ok;
     } else {
       // Taken: the sender is copying now, inside an MPI call of its own.
       std::uint64_t st;
       for (int spins = 0; ((st = s.state.load(std::memory_order_acquire)) & 7) == Split::kTaken;)
         if (++spins > 256) sched_yield();
-      base::log_debug("split copy of {} bytes from rank {}: the sender wrote the second half ({})", len,
-                      p.world, (st & 7) == Split::kDone ? "ok" : "failed");
+      base::log_debug("split copy of {} bytes from rank {}: the sender wrote the second half ({})",
+                      len, p.world, (st & 7) == Split::kDone ? "ok" : "failed");
       if ((st & 7) != Split::kDone)  // it could not write to us: read it ourselves
         ok = cma_read(p.pid, addr + static_cast<std::uint64_t>(half), dst + half,
-                      static_cast<std::size_t>(len - half)) && ok;
+                      static_cast<std::size_t>(len - half)) &&
+             ok;
       else  // another process wrote it: tell memcheck, which cannot see that
         mark_defined(dst + half, static_cast<std::size_t>(len - half));
       s.state.store(0, std::memory_order_relaxed);
@@ -500,7 +523,8 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
     return r;
   }
   Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
-  if (p.cma && r->total >= (collective ? coll_cma_threshold_ : cma_threshold_) && r->type->is_contiguous()) {
+  if (p.cma && r->total >= (collective ? coll_cma_threshold_ : cma_threshold_) &&
+      r->type->is_contiguous()) {
     // Single copy: the receiver reads our buffer when it matches, then acks.
     r->rendezvous = true;
     if (!sync) {
@@ -519,8 +543,13 @@ void P2P::deliver_self(const RequestPtr &s) {
   // Self-sends skip the channel: pack once, then handle as an arrival.
   std::vector<std::byte> bytes(static_cast<size_t>(s->total));
   s->cursor->pack(s->send_buf, bytes);
-  Header h{Header::eager, static_cast<std::uint32_t>(bytes.size()), s->status.source, s->tag,
-           s->context, s->total, 0};
+  Header h{Header::eager,
+           static_cast<std::uint32_t>(bytes.size()),
+           s->status.source,
+           s->tag,
+           s->context,
+           s->total,
+           0};
   Peer self;
   self.seq_in = s->seq = next_id_++;  // names it for cancel_self()
   s->moved = s->total;
@@ -572,8 +601,8 @@ bool P2P::push_sends(Peer &p) {
       Header h{Header::rts, 8, r.status.source, r.tag, r.context, r.total, r.id};
       std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + 8);
       if (!p.out.has_room(rec)) break;
-      std::uint64_t addr = static_cast<std::uint64_t>(
-          reinterpret_cast<std::uintptr_t>(static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
+      std::uint64_t addr = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
+          static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
       put_header(p.out, h);
       p.out.write_at(at, std::as_bytes(std::span(&addr, 1)));
       p.out.publish(rec);
@@ -590,7 +619,11 @@ bool P2P::push_sends(Peer &p) {
     std::uint64_t left = static_cast<std::uint64_t>(r.total - r.moved);
     std::uint64_t payload = first && whole ? left : std::min(left, chunk_);
     Header h{first ? (whole ? Header::eager : Header::first) : Header::chunk,
-             static_cast<std::uint32_t>(payload), r.status.source, r.tag, r.context, r.total,
+             static_cast<std::uint32_t>(payload),
+             r.status.source,
+             r.tag,
+             r.context,
+             r.total,
              first && r.sync ? r.id : 0};
     std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + payload);
     if (!p.out.has_room(rec)) break;  // the receiver has not drained yet
@@ -621,8 +654,8 @@ bool P2P::push_sends(Peer &p) {
 }
 
 void P2P::dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload) {
-  Header h{Header::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag, f.context,
-           static_cast<std::int64_t>(payload.size()), f.id};
+  Header h{Header::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag,
+           f.context,     static_cast<std::int64_t>(payload.size()),  f.id};
   dyn_proxy_->world = peer;
   start_message(*dyn_proxy_, h, payload);
 }
@@ -631,7 +664,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
                         const RequestPtr &self_sync) {
   // peer_local: the sender's local rank; -1 for none (self); -2 - i for
   // dynamic peer i (its acks go over its connection).
-  int peer_local = p.world < 0 ? -1
+  int peer_local = p.world < 0    ? -1
                    : dyn(p.world) ? -2 - (p.world - kDynBase)
                                   : local_of_world_[static_cast<size_t>(p.world)];
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
@@ -658,7 +691,8 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
     } else if (h.kind == Header::eager && r->cursor->type().is_contiguous()) {
       // A whole small message into a contiguous buffer: one copy, no cursor.
       std::size_t n = std::min<std::size_t>(payload.size(), static_cast<std::size_t>(r->total));
-      std::memcpy(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(), payload.data(), n);
+      std::memcpy(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(), payload.data(),
+                  n);
     } else {
       r->cursor->unpack(r->recv_buf, payload);
     }
@@ -672,8 +706,17 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
   if (h.kind == Header::rts) {  // the data stays with the sender until a receive matches
     std::uint64_t addr = 0;
     std::memcpy(&addr, payload.data(), sizeof addr);
-    unexpected_.push_back({h.source, h.tag, h.context, h.msg_len, {}, true, peer_local, h.sync_id,
-                           self_sync, 0, addr});
+    unexpected_.push_back({h.source,
+                           h.tag,
+                           h.context,
+                           h.msg_len,
+                           {},
+                           true,
+                           peer_local,
+                           h.sync_id,
+                           self_sync,
+                           0,
+                           addr});
     unexpected_.back().seq = p.seq_in;
     return;
   }
@@ -693,12 +736,15 @@ void P2P::charge_unexpected(Unexpected &u, int from_world, std::size_t n) {
   auto &total = unexpected_bytes_[from_world];
   total += n;
   if (total <= limit) return;
-  std::string who = dyn(from_world) ? "a process of another job" : fmt::format("rank {}", from_world);
+  std::string who =
+      dyn(from_world) ? "a process of another job" : fmt::format("rank {}", from_world);
   Runtime::instance().abort(
-      1, fmt::format("impi fatal: rank {}: the messages from {} that no receive has matched yet hold more than {} bytes "
-                     "(IMPI_UNEXPECTED_LIMIT_BYTES). That limit keeps a receiver that falls behind from "
-                     "exhausting memory: post the receives earlier, or raise it (0: no limit)",
-                     me_, who, limit));
+      1, fmt::format(
+             "impi fatal: rank {}: the messages from {} that no receive has matched yet hold more "
+             "than {} bytes "
+             "(IMPI_UNEXPECTED_LIMIT_BYTES). That limit keeps a receiver that falls behind from "
+             "exhausting memory: post the receives earlier, or raise it (0: no limit)",
+             me_, who, limit));
 }
 
 void P2P::release_unexpected(const Unexpected &u) {
@@ -733,7 +779,8 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
 bool P2P::drain(Peer &p) {
   bool any = false;
   std::vector<std::byte> joined;
-  const bool ours = &p >= peers_.data() && &p < peers_.data() + peers_.size();  // (rings of other jobs: not in peers_)
+  const bool ours = &p >= peers_.data() &&
+                    &p < peers_.data() + peers_.size();  // (rings of other jobs: not in peers_)
   batch_peer_ = ours && p.cma ? static_cast<int>(&p - peers_.data()) : -1;
   while (p.in.ready()) {
     Header h;
@@ -787,7 +834,8 @@ bool P2P::drain(Peer &p) {
   batch_peer_ = -1;
   if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
   if (any && ours)
-    read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(), std::memory_order_relaxed);
+    read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(),
+                                                             std::memory_order_relaxed);
   return any;
 }
 
@@ -840,7 +888,8 @@ bool P2P::progress_locked() {
   return any;
 }
 
-void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexpected>::iterator u) {
+void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from,
+               std::list<Unexpected>::iterator u) {
   r->status.source = u->source;
   r->status.tag = u->tag;
   r->msg_len = u->msg_len;
@@ -868,7 +917,8 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from, std::list<Unexp
       if (p.incoming.active && !p.incoming.to_request && p.incoming.unexpected == u)
         p.incoming = {r, {}, true, true};
     for (auto &in : dyn_in_)
-      if (in->ring && in->ring->incoming.active && !in->ring->incoming.to_request && in->ring->incoming.unexpected == u)
+      if (in->ring && in->ring->incoming.active && !in->ring->incoming.to_request &&
+          in->ring->incoming.unexpected == u)
         in->ring->incoming = {r, {}, true, true};
   }
   release_unexpected(*u);
@@ -884,7 +934,8 @@ std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::Typ
   std::int64_t total = type->size() * count;
   if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return 0;
   Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
-  std::uint64_t at = payload_at(h.kind, 0), rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
+  std::uint64_t at = payload_at(h.kind, 0),
+                rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
   if (!p.out.has_room(rec)) return 0;
   TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, total);
   put_header(p.out, h);
@@ -904,8 +955,8 @@ std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::Typ
   return ++p.seq_out;
 }
 
-RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
-                      int tag, int context, Request *storage) {
+RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag,
+                      int context, Request *storage) {
   std::lock_guard<EngineLock> g(mu_);
   // A caller-provided request (freshly constructed) is referenced without
   // ownership (aliasing constructor): no allocation, no reference counting.
@@ -1024,7 +1075,8 @@ bool P2P::cancel_shm(const RequestPtr &r) {
   if (it != p.sendq.end() && r->moved == 0) {  // not started: take it back
     p.sendq.erase(it);
     count_queued(-1);
-    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r), awaiting_ack_.end());
+    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r),
+                        awaiting_ack_.end());
     note_awaiting();
     r->cancelled = true;
     r->done = true;

@@ -47,12 +47,12 @@
 #include <vector>
 
 #include "base/errc.hpp"
+#include "base/fd.hpp"
+#include "core/dyn_card.hpp"
 #include "pack/cursor.hpp"
 #include "pack/external32.hpp"
-#include "base/fd.hpp"
 #include "transport/impi/packet.hpp"
 #include "transport/shm/segment.hpp"
-#include "core/dyn_card.hpp"
 
 namespace impi::core {
 
@@ -74,7 +74,8 @@ constexpr int kTransportError = 2;  // a single-copy read of the sender's memory
 inline std::atomic<std::uint32_t> g_next_token{1};
 inline thread_local std::uint32_t t_token IMPI_FAST_TLS = 0;
 inline std::uint32_t thread_token() {
-  if (__builtin_expect(t_token == 0, 0)) t_token = g_next_token.fetch_add(1, std::memory_order_relaxed);
+  if (__builtin_expect(t_token == 0, 0))
+    t_token = g_next_token.fetch_add(1, std::memory_order_relaxed);
   return t_token;
 }
 
@@ -84,7 +85,8 @@ inline std::uint32_t thread_token() {
 // P2P::completed(), which also orders what the completing thread wrote.
 class DoneFlag {
  public:
-  static constexpr std::uint32_t kAtCreation = 0xffffffffu;  // complete from the start: nothing to order
+  static constexpr std::uint32_t kAtCreation =
+      0xffffffffu;  // complete from the start: nothing to order
   DoneFlag(bool v = false) : v_(v ? thread_token() : 0) {}
   explicit DoneFlag(std::uint32_t token) : v_(token) {}
   DoneFlag(const DoneFlag &o) : v_(o.v_.load(std::memory_order_relaxed)) {}
@@ -134,7 +136,8 @@ class EngineLock {
 #ifdef __SANITIZE_THREAD__
     return m_.try_lock();
 #else
-    return !taken_.load(std::memory_order_relaxed) && !taken_.exchange(true, std::memory_order_acquire);
+    return !taken_.load(std::memory_order_relaxed) &&
+           !taken_.exchange(true, std::memory_order_acquire);
 #endif
   }
   void unlock() {
@@ -197,8 +200,8 @@ RequestPtr make_request();
 struct DirectLayout {
   int my_host = 0;
   std::uint32_t maxdatalen = 0, ackmark = 1, hiwater = 1;
-  std::vector<int> host_of;             // host index by world rank
-  std::vector<std::string> host_names;  // "host 1 (client 1, ADDR:PORT)", by host index
+  std::vector<int> host_of;                        // host index by world rank
+  std::vector<std::string> host_names;             // "host 1 (client 1, ADDR:PORT)", by host index
   std::vector<std::pair<int, base::Fd>> channels;  // (peer host, its connection)
 };
 
@@ -261,8 +264,9 @@ class P2P {
   // SYNCACK); longer messages send their first maxdatalen bytes as DATASYNC
   // and the rest as DATA packets once the receiver's SYNCACK names its
   // request. Errors: no external32 form for the type, or the link broke.
-  base::Result<RequestPtr> isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
-                                        int dest_world, int src_rank, int tag, int context, bool sync);
+  base::Result<RequestPtr> isend_remote(const void *buf, std::int64_t count,
+                                        const pack::TypePtr &type, int dest_world, int src_rank,
+                                        int tag, int context, bool sync);
   // Multi-client jobs, MPI_Finalize: hands every queued packet to the agent
   // (waits for the link to take them), then closes the link. With direct
   // channels: FINI on every channel first (IMPI 3.8), waiting for the
@@ -277,7 +281,8 @@ class P2P {
   // only from coll_cma_threshold bytes (their exchanges wait on each
   // message, where the copy through the ring measured faster up to 64 KiB).
   RequestPtr isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                   int src_rank_in_comm, int tag, int context, bool sync = false, bool collective = false);
+                   int src_rank_in_comm, int tag, int context, bool sync = false,
+                   bool collective = false);
 
   // ---- dynamic processes (p2p_dyn.cpp, docs/dynamic-processes.md)
   // Procs of other jobs (spawned, or met through a port) get indices from
@@ -335,7 +340,8 @@ class P2P {
   // Whether a matching message has arrived (no progress: for wait predicates).
   bool has_message(int source_world, int tag, int context);
   // Matched probe: takes the message out of matching; mrecv receives it.
-  std::optional<std::pair<MsgStatus, std::uint64_t>> improbe(int source_world, int tag, int context);
+  std::optional<std::pair<MsgStatus, std::uint64_t>> improbe(int source_world, int tag,
+                                                             int context);
   RequestPtr mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type);
   // MPI_Cancel (MPI-3.1 3.8.4). A receive still posted is cancelled at
   // once. A send not yet started is taken back at once; one already in the
@@ -429,7 +435,8 @@ class P2P {
       // before a progress pass: a tight poll notices a record sooner, and
       // with threads it keeps the lock free.
       const bool hooked = hook_wanted();
-      bool looked = oversubscribed_ || hooked || work_hint();  // (oversubscribed: measured better without)
+      bool looked =
+          oversubscribed_ || hooked || work_hint();  // (oversubscribed: measured better without)
       if (looked && (try_progress() | (hooked && run_hook()))) {
         idle = 0;
         continue;
@@ -450,7 +457,10 @@ class P2P {
           // Under the lock: other threads' sends and passes change the
           // link's buffer and the channels.
           std::lock_guard<EngineLock> g(mu_);
-          pf[npf++] = {agent_.get(), static_cast<short>(link_out_.pending() > 0 && !direct_ ? POLLIN | POLLOUT : POLLIN), 0};
+          pf[npf++] = {
+              agent_.get(),
+              static_cast<short>(link_out_.pending() > 0 && !direct_ ? POLLIN | POLLOUT : POLLIN),
+              0};
           if (direct_) {
             std::vector<pollfd> more;
             direct_pollfds(more);
@@ -507,33 +517,36 @@ class P2P {
   // Polls before sleeping on the doorbell: long when every proc has a core,
   // short (and yielding) when procs outnumber cores.
   int spin_ = 2000;
-  std::chrono::microseconds spin_us_{0};  // IMPI_SHM_SPIN_US: procs with a core each poll at least this long
-  static constexpr std::size_t kDirectPollMax = 64;  // channels watched in a blocking wait (beyond: the nap)
+  std::chrono::microseconds spin_us_{
+      0};  // IMPI_SHM_SPIN_US: procs with a core each poll at least this long
+  static constexpr std::size_t kDirectPollMax =
+      64;                  // channels watched in a blocking wait (beyond: the nap)
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   std::vector<int> core_siblings_;
-  void find_core_siblings(const std::vector<int> &local_world_ranks, const std::vector<std::int64_t> &pids);
+  void find_core_siblings(const std::vector<int> &local_world_ranks,
+                          const std::vector<std::int64_t> &pids);
   struct Header;  // a ring record's header
   struct Unexpected {
     int source, tag, context;
     std::int64_t msg_len;
     std::vector<std::byte> data;  // packed bytes received so far
     bool complete = false;
-    int peer_local = -1;          // sender's local rank (for the sync ack)
-    std::uint64_t sync_id = 0;    // nonzero: the sender waits for our match
-    RequestPtr self_sync;         // a synchronous self-send waiting for its match
-    std::uint64_t claim_id = 0;   // set once claimed by a matched probe
-    std::uint64_t rndv_addr = 0;  // nonzero: the data is in the sender's memory, here
-    bool ext32 = false;           // from another client: `data` is external32 (its first packet)
-    bool remote_sync = false;     // a DATASYNC: SYNCACK to remote_src on match
+    int peer_local = -1;             // sender's local rank (for the sync ack)
+    std::uint64_t sync_id = 0;       // nonzero: the sender waits for our match
+    RequestPtr self_sync;            // a synchronous self-send waiting for its match
+    std::uint64_t claim_id = 0;      // set once claimed by a matched probe
+    std::uint64_t rndv_addr = 0;     // nonzero: the data is in the sender's memory, here
+    bool ext32 = false;              // from another client: `data` is external32 (its first packet)
+    bool remote_sync = false;        // a DATASYNC: SYNCACK to remote_src on match
     std::uint64_t remote_srqid = 0;  // the sender's pk_srqid (SYNCACK, CANCEL)
     transport::wire::ProcId remote_src{};
-    int from_world = -1;          // the sender (world index), for the unexpected-bytes limit
-    std::size_t counted = 0;      // bytes of `data` charged to it
-    std::uint64_t seq = 0;  // shared memory and self: the message's number on its ring (cancel)
+    int from_world = -1;      // the sender (world index), for the unexpected-bytes limit
+    std::size_t counted = 0;  // bytes of `data` charged to it
+    std::uint64_t seq = 0;    // shared memory and self: the message's number on its ring (cancel)
   };
   struct Incoming {  // a long message from one sender, still arriving
-    RequestPtr req;                   // matched receive, or
+    RequestPtr req;  // matched receive, or
     std::list<Unexpected>::iterator unexpected;
     bool to_request = false;
     bool active = false;
@@ -597,7 +610,7 @@ class P2P {
     std::uint64_t srqid = 0;    // the sender's request: every DATA of the message carries it
     std::int64_t received = 0;  // external32 bytes so far
     std::int64_t msglen = 0;
-    std::int64_t capacity = 0;  // external32 bytes the receive buffer holds
+    std::int64_t capacity = 0;                     // external32 bytes the receive buffer holds
     std::optional<pack::External32Cursor> cursor;  // null: byte types, copied as they are
   };
   // Reads what the host agent sent (non-blocking); true if anything came.
@@ -605,8 +618,9 @@ class P2P {
   void remote_arrival(const transport::wire::Packet &p, std::span<const std::byte> data);
   // The first packet of a remote message meets its receive `r`: unpacks it,
   // answers a DATASYNC (SYNCACK; with our drqid for a long message).
-  void start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src, std::uint64_t srqid,
-                         bool sync, std::int64_t msglen, std::span<const std::byte> first);
+  void start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src,
+                         std::uint64_t srqid, bool sync, std::int64_t msglen,
+                         std::span<const std::byte> first);
   // Unpacks the next external32 bytes of a remote message into rr.req; completes it at the end.
   void remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data);
   void remote_send_done(RemoteSend &s);  // completes s.req when nothing is outstanding
@@ -623,7 +637,8 @@ class P2P {
   bool direct_flush();  // hands link_out_'s packets to their channels
   // Queues DATA packet `p` of long send `s` with its data lent from the
   // user's buffer (no copy); s.inflight counts it until written.
-  bool direct_lend(RemoteSend &s, const transport::wire::Packet &p, std::span<const std::byte> data);
+  bool direct_lend(RemoteSend &s, const transport::wire::Packet &p,
+                   std::span<const std::byte> data);
   void direct_written();  // completes the sends whose lent data has all gone
   bool direct_in_channel() const;
   void close_direct();  // FINI on every channel, then waits for theirs
@@ -673,8 +688,9 @@ class P2P {
     return i < dyn_peers_.size() ? dyn_peers_[i].get() : nullptr;
   }
   bool dyn_connect(int w, DynPeer &p);  // opens p.out (with our hello) if needed
-  void dyn_queue(int w, DynPeer &p, std::uint8_t kind, int source, int tag, int context, std::uint64_t len,
-                 std::uint64_t sync_id, const std::function<void(std::byte *)> &fill);
+  void dyn_queue(int w, DynPeer &p, std::uint8_t kind, int source, int tag, int context,
+                 std::uint64_t len, std::uint64_t sync_id,
+                 const std::function<void(std::byte *)> &fill);
   bool progress_dyn();
   bool dyn_read(DynIn &in);  // false: the connection ended (or handed to a port)
   bool dyn_frames(DynIn &in);
@@ -693,8 +709,8 @@ class P2P {
   std::unordered_map<std::uint64_t, DynPort> ports_;
   std::uint64_t next_port_ = 1;
   std::unordered_map<std::uint64_t, RequestPtr> dyn_awaiting_;  // synchronous sends by id
-  base::Fd dyn_unix_, dyn_tcp_;  // listeners
-  base::Fd dyn_poll_;            // epoll: listeners and incoming connections (sleeping waits)
+  base::Fd dyn_unix_, dyn_tcp_;                                 // listeners
+  base::Fd dyn_poll_;  // epoll: listeners and incoming connections (sleeping waits)
   std::atomic<bool> dyn_on_{false};
   std::optional<DynCard> my_card_;
   std::string job_, host_;
@@ -703,8 +719,10 @@ class P2P {
   // Lock-free: whether a ring has a record or a send is queued (a hint:
   // another thread may take the work first).
   bool work_hint() const {
-    if (agent_ || dyn_on_.load(std::memory_order_relaxed)) return true;  // sockets are read in every pass
-    if (queued_.load(std::memory_order_relaxed) != 0 || rndv_waiting_.load(std::memory_order_relaxed) != 0)
+    if (agent_ || dyn_on_.load(std::memory_order_relaxed))
+      return true;  // sockets are read in every pass
+    if (queued_.load(std::memory_order_relaxed) != 0 ||
+        rndv_waiting_.load(std::memory_order_relaxed) != 0)
       return true;
     for (std::size_t i = 0; i < peers_.size(); ++i)
       if (static_cast<int>(i) != my_local_ &&
@@ -717,7 +735,9 @@ class P2P {
     rndv_waiting_.store(static_cast<std::int64_t>(awaiting_ack_.size()), std::memory_order_relaxed);
   }
   // Under the lock: counts queued sends and control records (plain load and store).
-  void count_queued(int d) { queued_.store(queued_.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
+  void count_queued(int d) {
+    queued_.store(queued_.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+  }
   // A progress pass unless another thread is making one (then false).
   bool try_progress() {
     if (!mu_.try_lock()) return false;
@@ -755,7 +775,8 @@ class P2P {
   // started on it by the time our half is done, so a receive never waits
   // for a sender that is not in an MPI call. `id` is the sender's id of
   // the message (its RTS).
-  void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id);
+  void read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
+                   std::uint64_t id);
   // The size from which read_remote() offers the sender half of a copy
   // (0: never) for a message of `r`'s context from peer `p`.
   std::int64_t split_threshold_for(const Request &r, const Peer &p, std::int64_t len) const;
@@ -770,11 +791,13 @@ class P2P {
   };
   static constexpr std::size_t kReadBatch = 32;
   std::size_t read_batch_max_ = kReadBatch;  // IMPI_SHM_CMA_BATCH (1: none)
-  static constexpr std::int64_t kBatchBytes = 512 * 1024;  // a batch is read once it holds this many
+  static constexpr std::int64_t kBatchBytes =
+      512 * 1024;  // a batch is read once it holds this many
   std::int64_t batch_bytes_ = 0;
   std::vector<BatchedRead> read_batch_;
   int batch_peer_ = -1;  // the peer drain() is reading (its local rank), else -1
-  bool batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len, std::uint64_t id);
+  bool batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len,
+                  std::uint64_t id);
   void flush_reads();
   // Sender side: takes and carries out offers for our messages awaiting acks.
   bool serve_split_offers();
@@ -797,24 +820,26 @@ class P2P {
   std::uint32_t maxdatalen_ = 0;
   std::vector<transport::wire::ProcId> ids_;  // by world rank
   static inline thread_local unsigned hint_only_ IMPI_FAST_TLS = 0;
-  std::atomic<std::int64_t> queued_{0};        // sends and control records queued on all peers
-  std::atomic<std::int64_t> rndv_waiting_{0};  // our single-copy sends not yet acked (may get offers)
-  std::unique_ptr<std::atomic<std::uint64_t>[]> read_pos_;  // each ring's read position, for work_hint()
+  std::atomic<std::int64_t> queued_{0};  // sends and control records queued on all peers
+  std::atomic<std::int64_t> rndv_waiting_{
+      0};  // our single-copy sends not yet acked (may get offers)
+  std::unique_ptr<std::atomic<std::uint64_t>[]>
+      read_pos_;  // each ring's read position, for work_hint()
   int me_ = 0;
   int my_local_ = 0;
   std::uint64_t eager_ = 0, chunk_ = 0;
   std::int64_t cma_threshold_ = 0;
   std::int64_t coll_cma_threshold_ = 0;
-  std::int64_t split_threshold_ = 0;  // 0: never split
-  std::int64_t split_two_way_ = 0;    // the threshold while messages also go the other way
-  std::int64_t split_two_way_max_ = 0;  // and the largest message split then (0: no limit)
+  std::int64_t split_threshold_ = 0;       // 0: never split
+  std::int64_t split_two_way_ = 0;         // the threshold while messages also go the other way
+  std::int64_t split_two_way_max_ = 0;     // and the largest message split then (0: no limit)
   std::int64_t coll_split_threshold_ = 0;  // collectives' messages (0: never split)
   transport::shm::Segment own_;
   std::uint64_t world_slot_ops_ = 0;  // MPI_COMM_WORLD Allreduces through the slots
   mutable int world_slots_ = -1;      // world_slots(), once known
-  std::vector<Peer> peers_;            // by local rank (ours unused)
-  std::vector<int> local_of_world_;    // world rank -> local rank or -1
-  std::deque<RequestPtr> posted_;  // a deque: no allocation per posted receive
+  std::vector<Peer> peers_;           // by local rank (ours unused)
+  std::vector<int> local_of_world_;   // world rank -> local rank or -1
+  std::deque<RequestPtr> posted_;     // a deque: no allocation per posted receive
   std::list<Unexpected> unexpected_;
   // Unexpected bytes buffered per sender (world index), against the
   // unexpected_limit_bytes tunable: past it the job ends with a clear

@@ -23,18 +23,17 @@
 // At MPI_Finalize, close_direct() sends FINI on every channel and reads
 // (dropping data, acknowledging) until each peer's FINI (IMPI 3.8).
 #include <event2/event.h>
-#include <fmt/core.h>
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <poll.h>
 #include <sys/socket.h>
-
 #include <unistd.h>
 
 #include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
@@ -53,16 +52,16 @@ struct P2P::Direct {
   std::unique_ptr<event_base, void (*)(event_base *)> base{nullptr, event_base_free};
   std::vector<std::unique_ptr<tw::HostChannel>> channels;  // by host index (null: none)
   std::vector<int> host_of;                                // by world rank
-  std::vector<std::size_t> dense;                          // world rank -> index among its host's procs
-  std::map<tw::ProcId, int> world_of;                      // IMPI proc id -> world rank
+  std::vector<std::size_t> dense;      // world rank -> index among its host's procs
+  std::map<tw::ProcId, int> world_of;  // IMPI proc id -> world rank
   std::vector<std::string> names;
-  int in_channel = 0;     // inside a channel's callback
+  int in_channel = 0;                  // inside a channel's callback
   std::atomic<bool> finishing{false};  // MPI_Finalize: arrivals are dropped
   std::uint64_t delivered = 0;
   unsigned passes = 0;
   std::vector<std::uint64_t> written;  // sends (srqid) whose lent data has all gone
-  std::string finish_error;              // a channel that failed during the FINI exchange
-  std::vector<pollfd> pfds;                // direct_poll's, reused
+  std::string finish_error;            // a channel that failed during the FINI exchange
+  std::vector<pollfd> pfds;            // direct_poll's, reused
   std::vector<tw::HostChannel *> pchan;
   // The watcher: its own copies of the channels' descriptors, and a pipe
   // that stops it.
@@ -94,7 +93,8 @@ base::Status P2P::attach_direct(DirectLayout d) {
   x->base.reset(event_base_new());
   if (!x->base) return {Errc::io_error, "event_base_new failed"};
   const std::size_t nhosts = d.host_names.size();
-  if (d.host_of.size() != ids_.size() || d.my_host < 0 || static_cast<std::size_t>(d.my_host) >= nhosts)
+  if (d.host_of.size() != ids_.size() || d.my_host < 0 ||
+      static_cast<std::size_t>(d.my_host) >= nhosts)
     return {Errc::invalid_argument, "direct channels: the job layout does not match"};
   x->host_of = d.host_of;
   x->names = d.host_names;
@@ -106,7 +106,8 @@ base::Status P2P::attach_direct(DirectLayout d) {
     x->dense[w] = count[h]++;
     x->world_of[ids_[w]] = static_cast<int>(w);
   }
-  if (count[static_cast<std::size_t>(d.my_host)] != 1 || d.host_of[static_cast<std::size_t>(me_)] != d.my_host)
+  if (count[static_cast<std::size_t>(d.my_host)] != 1 ||
+      d.host_of[static_cast<std::size_t>(me_)] != d.my_host)
     return {Errc::invalid_argument, "direct channels are for a host's only proc"};
   x->channels.resize(nhosts);
   Direct *raw = x.get();
@@ -133,7 +134,8 @@ base::Status P2P::attach_direct(DirectLayout d) {
     tw::ChannelConfig cfg{d.maxdatalen, d.ackmark, d.hiwater, d.host_names[hh], stall_s, 0};
     x->channels[hh] = std::make_unique<tw::HostChannel>(
         x->base.get(), std::move(fd), cfg, 1, count[hh], resolver(d.my_host), resolver(h),
-        [this, raw](std::size_t, std::size_t, const tw::Packet &p, std::span<const std::byte> data) {
+        [this, raw](std::size_t, std::size_t, const tw::Packet &p,
+                    std::span<const std::byte> data) {
           ++raw->delivered;
           if (raw->finishing) return;  // after the finalize barrier: destroyed (IMPI 3.8)
           ++raw->in_channel;
@@ -148,13 +150,15 @@ base::Status P2P::attach_direct(DirectLayout d) {
           }
           // A peer host died (or broke the protocol): the job cannot finish.
           Runtime::instance().abort(
-              1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host", me_, s.message()));
+              1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host", me_,
+                             s.message()));
         });
     x->channels[hh]->set_written_hook(written);
   }
   // The watcher (see the top).
   int pp[2];
-  if (::pipe2(pp, O_CLOEXEC) != 0) return {Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
+  if (::pipe2(pp, O_CLOEXEC) != 0)
+    return {Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
   x->stop_r.reset(pp[0]);
   x->stop_w.reset(pp[1]);
   std::vector<std::pair<std::size_t, base::Fd>> watched;
@@ -183,9 +187,10 @@ base::Status P2P::attach_direct(DirectLayout d) {
         ::usleep(200 * 1000);
         if (raw->done || raw->finishing) return;
         Runtime::instance().abort(
-            1, fmt::format("impi fatal: rank {}: {} closed its channel without FINI; the job cannot go on "
-                           "without that host",
-                           me, raw->names[host[i]]));
+            1, fmt::format(
+                   "impi fatal: rank {}: {} closed its channel without FINI; the job cannot go on "
+                   "without that host",
+                   me, raw->names[host[i]]));
       }
     }
   });
@@ -210,12 +215,15 @@ bool P2P::direct_flush() {
     auto p = tw::decode(std::span<const std::byte>(at, tw::kPacketHeaderSize), maxdatalen_);
     // Our own encoding: a failure here is a bug, not input.
     if (!p.ok() || link_out_.pending() < tw::kPacketHeaderSize + p.value().len) {
-      base::log_error("direct channels: a packet of ours does not decode: {}", p.ok() ? "short" : p.message());
+      base::log_error("direct channels: a packet of ours does not decode: {}",
+                      p.ok() ? "short" : p.message());
       std::abort();
     }
     const tw::Packet &pk = p.value();
     auto w = x.world(pk.dest);
-    tw::HostChannel *c = w ? x.channels[static_cast<std::size_t>(x.host_of[static_cast<std::size_t>(*w)])].get() : nullptr;
+    tw::HostChannel *c =
+        w ? x.channels[static_cast<std::size_t>(x.host_of[static_cast<std::size_t>(*w)])].get()
+          : nullptr;
     base::Status s;
     if (c) {
       auto bytes = c->take_buffer();
@@ -237,7 +245,9 @@ bool P2P::direct_flush() {
   return any;
 }
 
-bool P2P::direct_in_channel() const { return direct_->in_channel > 0; }
+bool P2P::direct_in_channel() const {
+  return direct_->in_channel > 0;
+}
 
 bool P2P::direct_lend(RemoteSend &s, const tw::Packet &p, std::span<const std::byte> data) {
   Direct &x = *direct_;
@@ -315,7 +325,8 @@ void P2P::close_direct() {
   x.stop_watcher();  // its copies of the descriptors close with it
   for (auto &c : x.channels)
     if (c) c->finish();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("pmix_timeout_s"));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("pmix_timeout_s"));
   for (;;) {
     bool open = false;
     for (auto &c : x.channels)
@@ -327,7 +338,8 @@ void P2P::close_direct() {
     if (std::chrono::steady_clock::now() > deadline) {
       for (std::size_t h = 0; h < x.channels.size(); ++h)
         if (x.channels[h] && !x.channels[h]->is_closed() && x.finish_error.empty())
-          x.finish_error = fmt::format("{} sent no FINI in {} s", x.names[h], base::get_int("pmix_timeout_s"));
+          x.finish_error =
+              fmt::format("{} sent no FINI in {} s", x.names[h], base::get_int("pmix_timeout_s"));
       break;
     }
     std::vector<pollfd> fds;

@@ -14,7 +14,9 @@
 //
 // Everything arriving here is untrusted: a frame with a bad magic, kind or
 // length ends that connection (logged), never the process.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -22,16 +24,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <limits>
 #include <random>
-
-#include <fmt/core.h>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -42,9 +40,12 @@ namespace impi::core {
 using base::Errc;
 
 namespace {
-constexpr std::uint64_t kUnixListener = 1, kTcpListener = 2;  // epoll tags; connections use their address
+constexpr std::uint64_t kUnixListener = 1,
+                        kTcpListener = 2;  // epoll tags; connections use their address
 
-std::span<std::byte, DynFrame::kSize> head_at(std::byte *at) { return std::span<std::byte, DynFrame::kSize>(at, DynFrame::kSize); }
+std::span<std::byte, DynFrame::kSize> head_at(std::byte *at) {
+  return std::span<std::byte, DynFrame::kSize>(at, DynFrame::kSize);
+}
 
 void set_nonblocking(int fd) {
   int fl = ::fcntl(fd, F_GETFL);
@@ -66,7 +67,8 @@ base::Result<DynCard> P2P::dyn_listen() {
   a.sun_family = AF_UNIX;
   std::memcpy(a.sun_path + 1, name.data(), name.size());  // abstract namespace: no file to clean up
   auto alen = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-  if (u && ::bind(u.get(), reinterpret_cast<sockaddr *>(&a), alen) == 0 && ::listen(u.get(), 128) == 0) {
+  if (u && ::bind(u.get(), reinterpret_cast<sockaddr *>(&a), alen) == 0 &&
+      ::listen(u.get(), 128) == 0) {
     c.unix_name = name;
     dyn_unix_ = std::move(u);
   } else {
@@ -85,20 +87,26 @@ base::Result<DynCard> P2P::dyn_listen() {
       a6->sin6_family = AF_INET6;
       len = sizeof *a6;
     } else {
-      return {Errc::invalid_argument, fmt::format("IMPI_DYN_ADDRESS '{}' is not an IP address", addr)};
+      return {Errc::invalid_argument,
+              fmt::format("IMPI_DYN_ADDRESS '{}' is not an IP address", addr)};
     }
     base::Fd t(::socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-    if (!t || ::bind(t.get(), reinterpret_cast<sockaddr *>(&ss), len) != 0 || ::listen(t.get(), 128) != 0)
-      return {Errc::io_error, fmt::format("cannot listen on {} for dynamic processes: {}", addr, std::strerror(errno))};
+    if (!t || ::bind(t.get(), reinterpret_cast<sockaddr *>(&ss), len) != 0 ||
+        ::listen(t.get(), 128) != 0)
+      return {Errc::io_error, fmt::format("cannot listen on {} for dynamic processes: {}", addr,
+                                          std::strerror(errno))};
     ::getsockname(t.get(), reinterpret_cast<sockaddr *>(&ss), &len);
     int port = ntohs(ss.ss_family == AF_INET ? a4->sin_port : a6->sin6_port);
-    c.tcp = ss.ss_family == AF_INET ? fmt::format("{}:{}", addr, port) : fmt::format("[{}]:{}", addr, port);
+    c.tcp = ss.ss_family == AF_INET ? fmt::format("{}:{}", addr, port)
+                                    : fmt::format("[{}]:{}", addr, port);
     dyn_tcp_ = std::move(t);
   }
-  if (!dyn_unix_ && !dyn_tcp_) return {Errc::io_error, "no socket to listen on for dynamic processes"};
+  if (!dyn_unix_ && !dyn_tcp_)
+    return {Errc::io_error, "no socket to listen on for dynamic processes"};
   dyn_poll_.reset(::epoll_create1(EPOLL_CLOEXEC));
   if (!dyn_poll_) return {Errc::io_error, fmt::format("epoll_create1: {}", std::strerror(errno))};
-  for (auto [fd, tag] : {std::pair{dyn_unix_.get(), kUnixListener}, std::pair{dyn_tcp_.get(), kTcpListener}}) {
+  for (auto [fd, tag] :
+       {std::pair{dyn_unix_.get(), kUnixListener}, std::pair{dyn_tcp_.get(), kTcpListener}}) {
     if (fd < 0) continue;
     epoll_event ev{};
     ev.events = EPOLLIN;
@@ -118,10 +126,12 @@ int P2P::dyn_register(const DynCard &card) {
 }
 
 int P2P::dyn_register_locked(const DynCard &card) {
-  if (card.job == job_) return card.rank < world_size_ ? card.rank : -1;  // our own job: shared memory
+  if (card.job == job_)
+    return card.rank < world_size_ ? card.rank : -1;  // our own job: shared memory
   auto key = card.key();
   if (auto it = dyn_index_.find(key); it != dyn_index_.end()) return it->second;
-  if (dyn_peers_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max() - kDynBase)) return -1;
+  if (dyn_peers_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max() - kDynBase))
+    return -1;
   auto p = std::make_unique<DynPeer>();
   p->card = card;
   int w = kDynBase + static_cast<int>(dyn_peers_.size());
@@ -168,7 +178,8 @@ base::Result<base::Fd> P2P::accept_port(std::uint64_t n) {
   wait_until(ready);  // as long as it takes: MPI_Comm_accept has no timeout
   std::lock_guard<EngineLock> g(mu_);
   auto it = ports_.find(n);
-  if (it == ports_.end()) return {Errc::not_found, "the port was closed while MPI_Comm_accept waited on it"};
+  if (it == ports_.end())
+    return {Errc::not_found, "the port was closed while MPI_Comm_accept waited on it"};
   base::Fd fd = std::move(it->second.waiting.front());
   it->second.waiting.pop_front();
   return fd;
@@ -203,9 +214,11 @@ void P2P::dyn_make_ring(int w, DynPeer &p) {
   if (p.card.host != host_ || base::get_int("dyn_shm") == 0) return;
   std::string ns = job_.substr(0, job_.find('@'));
   std::string name = fmt::format("/impi-{}-dyn-{}-{}", ns, ::getpid(), next_ring_++);
-  auto seg = transport::shm::Segment::create(name, 1, static_cast<std::uint64_t>(base::get_int("shm_ring_bytes")));
+  auto seg = transport::shm::Segment::create(
+      name, 1, static_cast<std::uint64_t>(base::get_int("shm_ring_bytes")));
   if (!seg) {
-    base::log_debug("no shared-memory ring to rank {} of job {}: {}", p.card.rank, p.card.job, seg.message());
+    base::log_debug("no shared-memory ring to rank {} of job {}: {}", p.card.rank, p.card.job,
+                    seg.message());
     return;
   }
   p.ring = std::make_unique<Peer>();
@@ -226,7 +239,9 @@ void P2P::dyn_wake(DynPeer &p) {
 void P2P::dyn_sleeping(int d) {
   std::lock_guard<EngineLock> g(mu_);
   for (auto &in : dyn_in_)
-    if (in->ring && in->ring_on) in->ring->seg.header().sleeping.fetch_add(static_cast<std::uint32_t>(d), std::memory_order_seq_cst);
+    if (in->ring && in->ring_on)
+      in->ring->seg.header().sleeping.fetch_add(static_cast<std::uint32_t>(d),
+                                                std::memory_order_seq_cst);
 }
 
 void P2P::dyn_acked(std::uint64_t id) {
@@ -238,8 +253,9 @@ void P2P::dyn_acked(std::uint64_t id) {
   r->done = r->moved == r->total;  // through a ring, the last chunks may still be going
 }
 
-void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int context, std::uint64_t len,
-                    std::uint64_t id, const std::function<void(std::byte *)> &fill) {
+void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int context,
+                    std::uint64_t len, std::uint64_t id,
+                    const std::function<void(std::byte *)> &fill) {
   DynFrame f;
   f.kind = kind;
   f.source = source;
@@ -247,7 +263,8 @@ void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int
   f.context = context;
   f.len = len;
   f.id = id;
-  if (kind == DynFrame::msg || kind == DynFrame::ack) p.outq_data = true;  // (control frames may be lost harmlessly)
+  if (kind == DynFrame::msg || kind == DynFrame::ack)
+    p.outq_data = true;  // (control frames may be lost harmlessly)
   std::byte *at = p.outq.reserve(DynFrame::kSize + len);
   f.encode(head_at(at));
   if (len > 0) fill(at + DynFrame::kSize);
@@ -262,17 +279,19 @@ bool P2P::dyn_flush(DynPeer &p) {
   if (p.broken) {
     // Only wake-ups lost (the peer finished after reading its ring): nothing to report.
     if (p.outq_data)
-      base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job, why);
+      base::log_error("the connection to rank {} of job {} broke: {}", p.card.rank, p.card.job,
+                      why);
     else
-      base::log_debug("the connection to rank {} of job {} closed: {}", p.card.rank, p.card.job, why);
+      base::log_debug("the connection to rank {} of job {} closed: {}", p.card.rank, p.card.job,
+                      why);
     p.out.reset();
   }
   if (p.outq.pending() == 0) p.outq_data = false;
   return any;
 }
 
-RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest, int src_rank,
-                          int tag, int context, bool sync) {
+RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
+                          int src_rank, int tag, int context, bool sync) {
   auto r = make_request();
   r->kind = Request::Kind::send;
   r->peer = dest;
@@ -287,8 +306,9 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
   if (!p || static_cast<std::uint64_t>(r->total) > std::numeric_limits<std::uint32_t>::max() ||
       !dyn_connect(dest, *p)) {
     if (p && r->total > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
-      base::log_error("a message of {} bytes to another job is longer than the 4 GiB this transport carries",
-                      r->total);
+      base::log_error(
+          "a message of {} bytes to another job is longer than the 4 GiB this transport carries",
+          r->total);
     r->status.error = kTransportError;
     r->done = true;
     return r;
@@ -309,10 +329,11 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
     return r;
   }
   const auto len = static_cast<std::uint64_t>(r->total);
-  dyn_queue(dest, *p, DynFrame::msg, src_rank, tag, context, len, sync ? r->id : 0, [&](std::byte *at) {
-    std::uint64_t done = 0;
-    while (done < len) done += cur.pack(buf, std::span(at + done, len - done));
-  });
+  dyn_queue(dest, *p, DynFrame::msg, src_rank, tag, context, len, sync ? r->id : 0,
+            [&](std::byte *at) {
+              std::uint64_t done = 0;
+              while (done < len) done += cur.pack(buf, std::span(at + done, len - done));
+            });
   r->moved = r->total;
   if (p->broken) {
     dyn_awaiting_.erase(r->id);
@@ -404,8 +425,8 @@ bool P2P::dyn_read(DynIn &in) {
 bool P2P::dyn_frames(DynIn &in) {
   std::size_t off = 0;
   auto drop = [&](std::string_view why) {
-    base::log_warn("closing a connection from {}: {}", in.peer >= 0 ? proc_key_locked(in.peer) : "an unknown process",
-                   why);
+    base::log_warn("closing a connection from {}: {}",
+                   in.peer >= 0 ? proc_key_locked(in.peer) : "an unknown process", why);
     return false;
   };
   for (;;) {
@@ -419,11 +440,13 @@ bool P2P::dyn_frames(DynIn &in) {
     switch (f->kind) {
       case DynFrame::hello: {
         if (in.peer >= 0) return drop("a second hello");
-        auto card = DynCard::decode(std::string_view(reinterpret_cast<const char *>(payload.data()), payload.size()));
+        auto card = DynCard::decode(
+            std::string_view(reinterpret_cast<const char *>(payload.data()), payload.size()));
         if (!card) return drop(card.message());
         in.peer = dyn_register_locked(*card);
         if (in.peer < 0) return drop("its card names a rank our job does not have");
-        if (!card->shm.empty() && dyn(in.peer) && card->host == host_ && base::get_int("dyn_shm") != 0) {
+        if (!card->shm.empty() && dyn(in.peer) && card->host == host_ &&
+            base::get_int("dyn_shm") != 0) {
           // Its ring for us: map it, take its name out of /dev/shm, say so.
           auto seg = transport::shm::Segment::open(card->shm);
           if (seg && seg->header().nrings == 1) {
@@ -436,8 +459,8 @@ bool P2P::dyn_frames(DynIn &in) {
             if (back && dyn_connect(in.peer, *back))
               dyn_queue(in.peer, *back, DynFrame::shm_ok, 0, 0, 0, 0, 0, [](std::byte *) {});
           } else {
-            base::log_debug("cannot map the ring of rank {} of job {} ({}): using the socket", card->rank, card->job,
-                            seg ? "not one ring" : seg.message());
+            base::log_debug("cannot map the ring of rank {} of job {} ({}): using the socket",
+                            card->rank, card->job, seg ? "not one ring" : seg.message());
           }
         }
         break;
@@ -466,7 +489,8 @@ bool P2P::dyn_frames(DynIn &in) {
         dyn_acked(f->id);
         break;
       case DynFrame::port: {
-        if (in.peer >= 0 || off != in.buf.size()) return drop("a port request in the middle of a connection");
+        if (in.peer >= 0 || off != in.buf.size())
+          return drop("a port request in the middle of a connection");
         auto it = ports_.find(f->id);
         if (it == ports_.end()) {
           base::log_debug("a connection for port {}, which is not open: closed", f->id);
@@ -518,7 +542,8 @@ void P2P::close_dyn() {
   if (!dyn_on_.load(std::memory_order_relaxed)) return;
   // What we queued for procs of other jobs leaves before we do (bounded:
   // a peer that stopped reading must not keep us forever).
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
   for (auto &p : dyn_peers_) {
     while (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty()) && !p->broken &&
            std::chrono::steady_clock::now() < deadline) {
@@ -537,10 +562,11 @@ void P2P::close_dyn() {
     // (Only wake-ups left for a peer that finished after reading its ring:
     // nothing lost.)
     if (p->outq.pending() > 0 && p->outq_data)
-      base::log_warn("{} bytes for rank {} of job {} were not sent before MPI_Finalize", p->outq.pending(),
-                     p->card.rank, p->card.job);
+      base::log_warn("{} bytes for rank {} of job {} were not sent before MPI_Finalize",
+                     p->outq.pending(), p->card.rank, p->card.job);
     p->out.reset();
-    if (p->ring) p->ring->seg.unlink();  // (a peer that never mapped our ring leaves no name behind)
+    if (p->ring)
+      p->ring->seg.unlink();  // (a peer that never mapped our ring leaves no name behind)
   }
   dyn_in_.clear();
   ports_.clear();

@@ -11,6 +11,7 @@
 // continues a matched long message. CANCEL is answered from the unexpected
 // queue, newest first. Flow control and multiplexing are the agent's.
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -18,8 +19,6 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
-
-#include <fmt/core.h>
 
 #include "base/log.hpp"
 #include "core/p2p.hpp"
@@ -79,7 +78,8 @@ std::byte *P2P::LinkOut::reserve(std::size_t n) {
   return buf.get() + tail;
 }
 
-void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen, std::vector<transport::wire::ProcId> ids) {
+void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen,
+                       std::vector<transport::wire::ProcId> ids) {
   int fl = ::fcntl(link.get(), F_GETFL);
   ::fcntl(link.get(), F_SETFL, fl | O_NONBLOCK);
   // Room for a few long-message packets in flight to the agent.
@@ -161,8 +161,9 @@ void P2P::send_control(PacketType type, const transport::wire::ProcId &to, std::
   flush_link();
 }
 
-base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, const pack::TypePtr &type,
-                                           int dest_world, int src_rank, int tag, int context, bool sync) {
+base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
+                                           const pack::TypePtr &type, int dest_world, int src_rank,
+                                           int tag, int context, bool sync) {
   std::lock_guard<EngineLock> g(mu_);
   if (link_broken_) return {Errc::io_error, "the link to the host agent is broken"};
   auto len = pack::external32_size(type, count);
@@ -191,7 +192,8 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count, 
   encode(p, header_at(at));
   std::optional<pack::External32Cursor> cursor;
   if (external32_is_identity(*type)) {  // bytes: one copy
-    if (first > 0) std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(buf) + type->lb(), first);
+    if (first > 0)
+      std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(buf) + type->lb(), first);
   } else {
     cursor.emplace(type, count, native_order(p.dest));
     cursor->pack(buf, std::span(at + kPacketHeaderSize, first));
@@ -264,7 +266,8 @@ bool P2P::push_streams() {
       if (s.cursor)
         s.cursor->pack(s.buf, std::span(at + kPacketHeaderSize, n));
       else
-        std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(s.buf) + s.type->lb() + s.sent, n);
+        std::memcpy(at + kPacketHeaderSize,
+                    static_cast<const std::byte *>(s.buf) + s.type->lb() + s.sent, n);
       link_out_.tail += kPacketHeaderSize + n;
       s.sent += static_cast<std::int64_t>(n);
       flush_link();
@@ -295,7 +298,8 @@ bool P2P::cancel_remote(const RequestPtr &r) {
   }
   // A short standard send: complete here, perhaps not received there. Ask
   // once (acked marks an answered cancel).
-  if (!r->done || r->cancelled || r->sync || r->acked || r->total > static_cast<std::int64_t>(maxdatalen_))
+  if (!r->done || r->cancelled || r->sync || r->acked ||
+      r->total > static_cast<std::int64_t>(maxdatalen_))
     return false;
   RemoteSend s;
   s.req = r;
@@ -345,7 +349,8 @@ void P2P::remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   Request &r = *rr.req;
   std::int64_t room = std::max<std::int64_t>(0, rr.capacity - rr.received);
   std::size_t take = std::min<std::size_t>(data.size(), static_cast<std::size_t>(room));
-  const pack::TypePtr &t = r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+  const pack::TypePtr &t =
+      r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
   if (take > 0) {
     if (rr.cursor)
       rr.cursor->unpack(r.recv_buf, data.first(take));
@@ -362,9 +367,11 @@ void P2P::remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   r.done = true;
 }
 
-void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src, std::uint64_t srqid,
-                            bool sync, std::int64_t msglen, std::span<const std::byte> first) {
-  const pack::TypePtr &t = r->type ? r->type : pack::Datatype::predefined(r->cursor->type().predefined_index());
+void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src,
+                            std::uint64_t srqid, bool sync, std::int64_t msglen,
+                            std::span<const std::byte> first) {
+  const pack::TypePtr &t =
+      r->type ? r->type : pack::Datatype::predefined(r->cursor->type().predefined_index());
   RemoteRecv rr;
   rr.req = r;
   rr.src = src;
@@ -391,14 +398,16 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
       auto it = remote_sends_.find(p.srqid);
       if (it == remote_sends_.end() || it->second.acked ||
           !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
-        base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})", p.srqid);
+        base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
+                       p.srqid);
         return;
       }
       RemoteSend &s = it->second;
       s.acked = true;
       s.req->acked = true;
       if (s.sent < s.total) {  // long: stream the rest to the receiver's request
-        if (p.drqid == 0) base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
+        if (p.drqid == 0)
+          base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
         s.drqid = p.drqid;
         s.streaming = true;
         remote_streams_.push_back(p.srqid);
@@ -437,8 +446,9 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
       s.req->acked = true;  // answered: no second CANCEL
       if (p.type == PacketType::cancelyes) {
         if (s.streaming)
-          remote_streams_.erase(std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
-                                remote_streams_.end());
+          remote_streams_.erase(
+              std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
+              remote_streams_.end());
         RequestPtr r = std::move(s.req);
         remote_sends_.erase(it);
         r->cancelled = true;
@@ -452,7 +462,8 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
     case PacketType::datasync:
       break;
     default:
-      base::log_warn("ignoring a {} packet on the agent's link", transport::wire::packet_type_name(p.type));
+      base::log_warn("ignoring a {} packet on the agent's link",
+                     transport::wire::packet_type_name(p.type));
       return;
   }
   if (p.drqid != 0) {  // the rest of a long message we matched
@@ -472,10 +483,11 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
   auto msglen = static_cast<std::int64_t>(p.msglen);
   // (No message of ours is longer than 2^48 bytes: a bigger pk_msglen is a
   // corrupt or hostile packet, which must not size any allocation.)
-  if ((msglen > static_cast<std::int64_t>(p.len) && !sync) || (p.len == 0 && msglen > 0) || msglen < 0 ||
-      msglen > (std::int64_t{1} << 48) ||
+  if ((msglen > static_cast<std::int64_t>(p.len) && !sync) || (p.len == 0 && msglen > 0) ||
+      msglen < 0 || msglen > (std::int64_t{1} << 48) ||
       p.cid > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-    base::log_warn("ignoring a malformed first packet from another client: {}", transport::wire::describe(p));
+    base::log_warn("ignoring a malformed first packet from another client: {}",
+                   transport::wire::describe(p));
     return;
   }
   int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);

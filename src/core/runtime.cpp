@@ -13,7 +13,6 @@
 #include <cstring>
 
 #include "base/byteorder.hpp"
-
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 
@@ -42,8 +41,10 @@ base::Result<int> Runtime::init(int required) {
   main_thread_ = std::this_thread::get_id();
   thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
   if (thread_level_ == kThreadMultiple) p2p_.enable_threads();
-  p2p_.set_identity(fmt::format("{}@{}", j.singleton ? fmt::format("singleton-{}", ::getpid()) : j.nspace, j.hostname),
-                    static_cast<int>(j.world_rank), static_cast<int>(j.world_size), j.hostname);
+  p2p_.set_identity(
+      fmt::format("{}@{}", j.singleton ? fmt::format("singleton-{}", ::getpid()) : j.nspace,
+                  j.hostname),
+      static_cast<int>(j.world_rank), static_cast<int>(j.world_size), j.hostname);
 
   if (auto s = exchange_cards(); !s.ok()) {
     p2p_.unlink_segment();  // leave nothing in /dev/shm
@@ -179,7 +180,8 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
   std::strcpy(a.sun_path, path);
   base::Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!fd || ::connect(fd.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
-    return {Errc::io_error, fmt::format("cannot reach the host agent at {}: {}", path, std::strerror(errno))};
+    return {Errc::io_error,
+            fmt::format("cannot reach the host agent at {}: {}", path, std::strerror(errno))};
   std::byte hello[8];
   base::store_be<std::uint64_t>(hello, my_index);
   if (::send(fd.get(), hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello))
@@ -207,7 +209,8 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
         fds.emplace_back(f);
       }
   auto refused = [&] {
-    return base::Status{Errc::protocol_error, fmt::format("the host agent at {} did not accept rank {}", path, my_index)};
+    return base::Status{Errc::protocol_error,
+                        fmt::format("the host agent at {} did not accept rank {}", path, my_index)};
   };
   // The rest of a 'D' message, which the agent sent as one (blocking reads).
   auto read_exact = [&](std::byte *to, std::size_t len) {
@@ -228,8 +231,9 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
     std::vector<std::byte> hosts(4 * std::size_t{count});
     if (!read_exact(hosts.data(), hosts.size())) return refused();
     for (std::uint32_t i = 0; i < count; ++i)
-      direct_.emplace_back(base::load_be<std::uint32_t>(std::span<const std::byte>(hosts).subspan(4 * i, 4)),
-                           std::move(fds[i]));
+      direct_.emplace_back(
+          base::load_be<std::uint32_t>(std::span<const std::byte>(hosts).subspan(4 * i, 4)),
+          std::move(fds[i]));
   } else if (kind != std::byte{'A'} || !fds.empty()) {
     return refused();
   }
@@ -245,11 +249,12 @@ base::Status Runtime::attach_direct(const startup::ImpiJob &job) {
   d.ackmark = job.ackmark;
   d.hiwater = job.hiwater;
   for (const auto &p : job.procs) d.host_of.push_back(p.host);
-  for (std::size_t h = 0; h < job.hosts.size(); ++h)
-    d.host_names.push_back(job.host_name(h));
+  for (std::size_t h = 0; h < job.hosts.size(); ++h) d.host_names.push_back(job.host_name(h));
   for (auto &[h, fd] : direct_) {
     if (h >= job.hosts.size() || static_cast<int>(h) == d.my_host)
-      return {Errc::protocol_error, fmt::format("the host agent handed over a channel to host {}, which is not a peer", h)};
+      return {
+          Errc::protocol_error,
+          fmt::format("the host agent handed over a channel to host {}, which is not a peer", h)};
     d.channels.emplace_back(static_cast<int>(h), std::move(fd));
   }
   direct_.clear();

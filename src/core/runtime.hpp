@@ -8,11 +8,10 @@
 #include <string>
 #include <string_view>
 #include <thread>
-
-#include "base/fd.hpp"
 #include <vector>
 
 #include "base/errc.hpp"
+#include "base/fd.hpp"
 #include "core/communicator.hpp"
 #include "core/contact_card.hpp"
 #include "core/p2p.hpp"
@@ -73,7 +72,7 @@ class Runtime {
   Communicator world_, self_;
   P2P p2p_;
   std::uint64_t max_cid_ = 3;  // WORLD uses 0 and 1, SELF 2 and 3
-  base::Fd agent_;  // the local link to the host agent (multi-client jobs)
+  base::Fd agent_;             // the local link to the host agent (multi-client jobs)
   // Direct channels: the host channels the agent handed over (host index, socket).
   std::vector<std::pair<std::uint32_t, base::Fd>> direct_;
 };

@@ -70,12 +70,23 @@ std::size_t PackCursor::copy(std::byte *user, std::byte *packed, std::size_t n) 
     // Small runs at a fixed stride: whole runs with a constant-size copy
     // (one load and one store for 8 bytes), addresses computed.
     switch (sv.len) {
-      case 1: done = strided_runs<kPack, 1>(user, packed, n); break;
-      case 2: done = strided_runs<kPack, 2>(user, packed, n); break;
-      case 4: done = strided_runs<kPack, 4>(user, packed, n); break;
-      case 8: done = strided_runs<kPack, 8>(user, packed, n); break;
-      case 16: done = strided_runs<kPack, 16>(user, packed, n); break;
-      default: break;
+      case 1:
+        done = strided_runs<kPack, 1>(user, packed, n);
+        break;
+      case 2:
+        done = strided_runs<kPack, 2>(user, packed, n);
+        break;
+      case 4:
+        done = strided_runs<kPack, 4>(user, packed, n);
+        break;
+      case 8:
+        done = strided_runs<kPack, 8>(user, packed, n);
+        break;
+      case 16:
+        done = strided_runs<kPack, 16>(user, packed, n);
+        break;
+      default:
+        break;
     }
   }
   while (done < n) {

@@ -25,8 +25,8 @@ class PackCursor {
 
   const Datatype &type() const { return *type_; }
 
-  std::int64_t total() const { return total_; }       // bytes of the packed stream
-  std::int64_t position() const { return pos_; }      // next packed byte
+  std::int64_t total() const { return total_; }   // bytes of the packed stream
+  std::int64_t position() const { return pos_; }  // next packed byte
   std::int64_t remaining() const { return total_ - pos_; }
   // Moves to packed byte `offset` (clamped to [0, total]).
   void seek(std::int64_t offset);

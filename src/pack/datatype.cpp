@@ -13,8 +13,12 @@ using base::Result;
 
 namespace {
 
-bool mul(std::int64_t a, std::int64_t b, std::int64_t &out) { return !__builtin_mul_overflow(a, b, &out); }
-bool add(std::int64_t a, std::int64_t b, std::int64_t &out) { return !__builtin_add_overflow(a, b, &out); }
+bool mul(std::int64_t a, std::int64_t b, std::int64_t &out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
+bool add(std::int64_t a, std::int64_t b, std::int64_t &out) {
+  return !__builtin_add_overflow(a, b, &out);
+}
 
 Result<TypePtr> overflow(const char *what) {
   return {Errc::invalid_argument, fmt::format("{}: sizes overflow 64 bits", what)};
@@ -95,8 +99,10 @@ Result<TypePtr> Datatype::from_blocks(Combiner c, const std::vector<std::int64_t
     if (blocklens[i] <= 0) continue;
     bool dense = t->segments_.size() == 1 && t->extent() == t->size_;
     std::size_t copies = dense ? 1 : static_cast<std::size_t>(blocklens[i]);
-    if (copies > kMaxSegments || t->segments_.size() > kMaxSegments) nseg = kMaxSegments + 1;
-    else nseg += copies * t->segments_.size();
+    if (copies > kMaxSegments || t->segments_.size() > kMaxSegments)
+      nseg = kMaxSegments + 1;
+    else
+      nseg += copies * t->segments_.size();
     if (nseg > kMaxSegments)
       return {Errc::no_memory,
               fmt::format("the typemap would flatten to more than {} pieces", kMaxSegments)};
@@ -158,7 +164,8 @@ Result<TypePtr> Datatype::contiguous(std::int64_t count, const TypePtr &old) {
 Result<TypePtr> Datatype::vector(std::int64_t count, std::int64_t blocklen, std::int64_t stride,
                                  const TypePtr &old, bool stride_bytes) {
   if (count < 0 || blocklen < 0)
-    return {Errc::invalid_argument, fmt::format("negative count {} or block length {}", count, blocklen)};
+    return {Errc::invalid_argument,
+            fmt::format("negative count {} or block length {}", count, blocklen)};
   std::vector<std::int64_t> lens(static_cast<size_t>(count), blocklen), disps;
   disps.reserve(static_cast<size_t>(count));
   std::int64_t step;
@@ -199,9 +206,11 @@ Result<TypePtr> Datatype::indexed(const std::vector<std::int64_t> &blocklens,
   return r;
 }
 
-Result<TypePtr> Datatype::indexed_block(std::int64_t blocklen, const std::vector<std::int64_t> &disps,
-                                        const TypePtr &old, bool disp_bytes) {
-  if (blocklen < 0) return {Errc::invalid_argument, fmt::format("negative block length {}", blocklen)};
+Result<TypePtr> Datatype::indexed_block(std::int64_t blocklen,
+                                        const std::vector<std::int64_t> &disps, const TypePtr &old,
+                                        bool disp_bytes) {
+  if (blocklen < 0)
+    return {Errc::invalid_argument, fmt::format("negative block length {}", blocklen)};
   std::vector<std::int64_t> bd(disps.size());
   for (std::size_t i = 0; i < disps.size(); ++i)
     if (!mul(disps[i], disp_bytes ? 1 : old->extent(), bd[i])) return overflow("indexed_block");
@@ -358,7 +367,8 @@ Result<TypePtr> Datatype::darray(int size, int rank, const std::vector<DarrayDim
       std::int64_t blk = dim.darg == -1 || dim.distrib == 0 ? (g + p - 1) / p : dim.darg;
       if (blk < 1 || blk * p < g)
         return {Errc::invalid_argument,
-                fmt::format("darray: block size {} cannot cover {} elements on {} processes", blk, g, p)};
+                fmt::format("darray: block size {} cannot cover {} elements on {} processes", blk,
+                            g, p)};
       std::int64_t mine = std::max<std::int64_t>(0, std::min(blk, g - blk * c));
       if (mine > 0) {
         lens.push_back(mine);

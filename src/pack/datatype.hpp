@@ -23,8 +23,18 @@ namespace impi::pack {
 
 // MPI_COMBINER_* values, mirrored to keep mpi.h out of this layer.
 enum class Combiner : int {
-  named = 1, dup = 2, contiguous = 3, vector = 4, hvector = 6, indexed = 7, hindexed = 9,
-  indexed_block = 10, struct_ = 12, subarray = 13, darray = 14, resized = 18,
+  named = 1,
+  dup = 2,
+  contiguous = 3,
+  vector = 4,
+  hvector = 6,
+  indexed = 7,
+  hindexed = 9,
+  indexed_block = 10,
+  struct_ = 12,
+  subarray = 13,
+  darray = 14,
+  resized = 18,
   hindexed_block = 19,
 };
 

@@ -14,7 +14,8 @@ namespace impi::pack {
 using base::Errc;
 
 // The integer conversions below read native integers by their low bytes first.
-static_assert(std::endian::native == std::endian::little, "external32 code assumes a little-endian host");
+static_assert(std::endian::native == std::endian::little,
+              "external32 code assumes a little-endian host");
 
 namespace {
 
@@ -71,14 +72,16 @@ void quad_to_ld(const std::byte *ext, std::byte *native) {
 }
 
 void real_to(int native_size, const std::byte *native, std::byte *ext) {
-  if (native_size == 16 && sizeof(long double) == 16 && std::numeric_limits<long double>::digits == 64)
+  if (native_size == 16 && sizeof(long double) == 16 &&
+      std::numeric_limits<long double>::digits == 64)
     ld_to_quad(native, ext);
   else
     swap_copy(native, ext, native_size);
 }
 
 void real_from(int native_size, const std::byte *ext, std::byte *native) {
-  if (native_size == 16 && sizeof(long double) == 16 && std::numeric_limits<long double>::digits == 64)
+  if (native_size == 16 && sizeof(long double) == 16 &&
+      std::numeric_limits<long double>::digits == 64)
     quad_to_ld(ext, native);
   else
     swap_copy(ext, native, native_size);
@@ -89,7 +92,9 @@ void real_from(int native_size, const std::byte *ext, std::byte *native) {
 void to_external32(int basic, const std::byte *native, std::byte *ext) {
   const Predefined &p = predefined(basic);
   switch (p.kind) {
-    case Kind::real: real_to(p.size, native, ext); break;
+    case Kind::real:
+      real_to(p.size, native, ext);
+      break;
     case Kind::complex: {
       int half = p.size / 2;
       real_to(half, native, ext);
@@ -102,7 +107,9 @@ void to_external32(int basic, const std::byte *native, std::byte *ext) {
       to_external32(p.pair_index, native + p.pair_int_offset, ext + v.ext32_size);
       break;
     }
-    case Kind::sint: int_to_be(native, p.size, ext, p.ext32_size, true); break;
+    case Kind::sint:
+      int_to_be(native, p.size, ext, p.ext32_size, true);
+      break;
     default:  // uint, boolean, character, byte, packed
       int_to_be(native, p.size, ext, p.ext32_size, false);
       break;
@@ -112,7 +119,9 @@ void to_external32(int basic, const std::byte *native, std::byte *ext) {
 void from_external32(int basic, const std::byte *ext, std::byte *native) {
   const Predefined &p = predefined(basic);
   switch (p.kind) {
-    case Kind::real: real_from(p.size, ext, native); break;
+    case Kind::real:
+      real_from(p.size, ext, native);
+      break;
     case Kind::complex: {
       int half = p.size / 2;
       real_from(half, ext, native);
@@ -125,15 +134,19 @@ void from_external32(int basic, const std::byte *ext, std::byte *native) {
       from_external32(p.pair_index, ext + v.ext32_size, native + p.pair_int_offset);
       break;
     }
-    case Kind::sint: be_to_int(ext, p.ext32_size, native, p.size, true); break;
-    default: be_to_int(ext, p.ext32_size, native, p.size, false); break;
+    case Kind::sint:
+      be_to_int(ext, p.ext32_size, native, p.size, true);
+      break;
+    default:
+      be_to_int(ext, p.ext32_size, native, p.size, false);
+      break;
   }
 }
 
 base::Result<std::int64_t> external32_size(const TypePtr &t, std::int64_t count) {
   if (t->is_predefined() && predefined(t->predefined_index()).ext32_size == 0)
-    return {Errc::not_supported,
-            fmt::format("{} has no external32 representation", predefined(t->predefined_index()).name)};
+    return {Errc::not_supported, fmt::format("{} has no external32 representation",
+                                             predefined(t->predefined_index()).name)};
   std::int64_t per = 0;
   for (const auto &s : t->segments()) {
     const Predefined &p = predefined(s.basic);

@@ -100,7 +100,11 @@ constexpr Predefined kTable[kNumPredefined] = {
 
 }  // namespace
 
-const Predefined &predefined(int index) { return kTable[index]; }
-std::span<const Predefined> predefined_table() { return kTable; }
+const Predefined &predefined(int index) {
+  return kTable[index];
+}
+std::span<const Predefined> predefined_table() {
+  return kTable;
+}
 
 }  // namespace impi::pack

@@ -42,12 +42,12 @@ enum class OpClass : std::uint8_t {
 };
 
 struct Predefined {
-  std::string_view name;       // "MPI_INT"
+  std::string_view name;  // "MPI_INT"
   Kind kind;
   OpClass op_class;
-  std::uint16_t size;          // native bytes
-  std::uint16_t align;         // native alignment
-  std::uint16_t ext32_size;    // external32 bytes (0: no external32 form)
+  std::uint16_t size;        // native bytes
+  std::uint16_t align;       // native alignment
+  std::uint16_t ext32_size;  // external32 bytes (0: no external32 form)
   // For pair types: the value part's predefined index, and the offset of
   // the index part natively (the pair is {value; index} with padding);
   // the index is an int (C's pairs) or of the value's type (MPI_2REAL...).

@@ -10,8 +10,9 @@ namespace impi::pack {
 
 std::string_view op_name(Op op) {
   static constexpr std::string_view names[kNumOps] = {
-      "", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND", "MPI_LOR",
-      "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
+      "",         "MPI_MAX",    "MPI_MIN",    "MPI_SUM",     "MPI_PROD",
+      "MPI_LAND", "MPI_BAND",   "MPI_LOR",    "MPI_BOR",     "MPI_LXOR",
+      "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
   int i = static_cast<int>(op);
   return i > 0 && i < kNumOps ? names[i] : "?";
 }
@@ -69,9 +70,11 @@ void arith(Op op, const T *__restrict in, T *__restrict io, std::int64_t n) {
     case Op::prod:
       for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] * io[i]);
       return;
-    default: break;
+    default:
+      break;
   }
-  if constexpr (!std::is_same_v<T, std::complex<float>> && !std::is_same_v<T, std::complex<double>> &&
+  if constexpr (!std::is_same_v<T, std::complex<float>> &&
+                !std::is_same_v<T, std::complex<double>> &&
                 !std::is_same_v<T, std::complex<long double>>) {
     switch (op) {
       case Op::max:
@@ -89,7 +92,8 @@ void arith(Op op, const T *__restrict in, T *__restrict io, std::int64_t n) {
       case Op::lxor:
         for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(!in[i] != !io[i]);
         return;
-      default: break;
+      default:
+        break;
     }
     if constexpr (std::is_integral_v<T>) {
       switch (op) {
@@ -102,7 +106,8 @@ void arith(Op op, const T *__restrict in, T *__restrict io, std::int64_t n) {
         case Op::bxor:
           for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] ^ io[i]);
           return;
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -112,10 +117,17 @@ void arith(Op op, const T *__restrict in, T *__restrict io, std::int64_t n) {
 void logical(Op op, const bool *in, bool *io, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
     switch (op) {
-      case Op::land: io[i] = in[i] && io[i]; break;
-      case Op::lor: io[i] = in[i] || io[i]; break;
-      case Op::lxor: io[i] = in[i] != io[i]; break;
-      default: break;
+      case Op::land:
+        io[i] = in[i] && io[i];
+        break;
+      case Op::lor:
+        io[i] = in[i] || io[i];
+        break;
+      case Op::lxor:
+        io[i] = in[i] != io[i];
+        break;
+      default:
+        break;
     }
   }
 }
@@ -173,28 +185,40 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::int8:
     case dt::integer1:
       return typed<std::int8_t>(op, in, io, n);
-    case dt::unsigned_char: case dt::uint8: case dt::byte: return typed<std::uint8_t>(op, in, io, n);
+    case dt::unsigned_char:
+    case dt::uint8:
+    case dt::byte:
+      return typed<std::uint8_t>(op, in, io, n);
     case dt::short_:
     case dt::int16:
     case dt::integer2:
       return typed<std::int16_t>(op, in, io, n);
-    case dt::unsigned_short: case dt::uint16: return typed<std::uint16_t>(op, in, io, n);
+    case dt::unsigned_short:
+    case dt::uint16:
+      return typed<std::uint16_t>(op, in, io, n);
     case dt::int_:
     case dt::int32:
     case dt::integer:
     case dt::integer4:
       return typed<std::int32_t>(op, in, io, n);
-    case dt::unsigned_: case dt::uint32: return typed<std::uint32_t>(op, in, io, n);
-    case dt::long_: return typed<long>(op, in, io, n);
-    case dt::unsigned_long: return typed<unsigned long>(op, in, io, n);
+    case dt::unsigned_:
+    case dt::uint32:
+      return typed<std::uint32_t>(op, in, io, n);
+    case dt::long_:
+      return typed<long>(op, in, io, n);
+    case dt::unsigned_long:
+      return typed<unsigned long>(op, in, io, n);
     case dt::long_long:
     case dt::int64:
     case dt::offset:
     case dt::count:
     case dt::integer8:
       return typed<std::int64_t>(op, in, io, n);
-    case dt::unsigned_long_long: case dt::uint64: return typed<std::uint64_t>(op, in, io, n);
-    case dt::aint: return typed<std::ptrdiff_t>(op, in, io, n);
+    case dt::unsigned_long_long:
+    case dt::uint64:
+      return typed<std::uint64_t>(op, in, io, n);
+    case dt::aint:
+      return typed<std::ptrdiff_t>(op, in, io, n);
     case dt::float_:
     case dt::real:
     case dt::real4:
@@ -203,7 +227,8 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::double_precision:
     case dt::real8:
       return typed<double>(op, in, io, n);
-    case dt::long_double: return typed<long double>(op, in, io, n);
+    case dt::long_double:
+      return typed<long double>(op, in, io, n);
     case dt::c_float_complex:
     case dt::cxx_float_complex:
     case dt::complex:
@@ -214,16 +239,24 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::double_complex:
     case dt::complex16:
       return typed<std::complex<double>>(op, in, io, n);
-    case dt::c_long_double_complex: case dt::cxx_long_double_complex:
+    case dt::c_long_double_complex:
+    case dt::cxx_long_double_complex:
       return typed<std::complex<long double>>(op, in, io, n);
-    case dt::c_bool: case dt::cxx_bool:
+    case dt::c_bool:
+    case dt::cxx_bool:
       return logical(op, reinterpret_cast<const bool *>(in), reinterpret_cast<bool *>(io), n);
-    case dt::float_int: return loc<float>(op, in, io, n, p.size, p.pair_int_offset);
-    case dt::double_int: return loc<double>(op, in, io, n, p.size, p.pair_int_offset);
-    case dt::long_int: return loc<long>(op, in, io, n, p.size, p.pair_int_offset);
-    case dt::two_int: return loc<int>(op, in, io, n, p.size, p.pair_int_offset);
-    case dt::short_int: return loc<short>(op, in, io, n, p.size, p.pair_int_offset);
-    case dt::long_double_int: return loc<long double>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::float_int:
+      return loc<float>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::double_int:
+      return loc<double>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::long_int:
+      return loc<long>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::two_int:
+      return loc<int>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::short_int:
+      return loc<short>(op, in, io, n, p.size, p.pair_int_offset);
+    case dt::long_double_int:
+      return loc<long double>(op, in, io, n, p.size, p.pair_int_offset);
     case dt::two_real:
       return loc<float, float>(op, in, io, n, p.size, p.pair_int_offset);
     case dt::two_double_precision:
@@ -233,7 +266,8 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::logical:
       return fortran_logical(op, reinterpret_cast<const std::int32_t *>(in),
                              reinterpret_cast<std::int32_t *>(io), n);
-    default: return;  // check_op rejected everything else
+    default:
+      return;  // check_op rejected everything else
   }
 }
 

@@ -13,7 +13,20 @@ namespace impi::pack {
 
 // Values match mpi.h's IMPI_OP_(i).
 enum class Op : int {
-  max = 1, min, sum, prod, land, band, lor, bor, lxor, bxor, minloc, maxloc, replace, no_op,
+  max = 1,
+  min,
+  sum,
+  prod,
+  land,
+  band,
+  lor,
+  bor,
+  lxor,
+  bxor,
+  minloc,
+  maxloc,
+  replace,
+  no_op,
 };
 constexpr int kNumOps = 15;  // 1..14
 

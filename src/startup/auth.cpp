@@ -1,7 +1,6 @@
 #include "startup/auth.hpp"
 
 #include <fmt/core.h>
-
 #include <sys/random.h>
 
 #include <cerrno>
@@ -11,7 +10,6 @@
 
 #include "base/byteorder.hpp"
 #include "base/sha256.hpp"
-
 #include "base/tunables.hpp"
 #include "startup/wire/startup_protocol.hpp"
 
@@ -21,11 +19,13 @@ using base::Errc;
 
 std::uint32_t AuthConfig::mask() const {
   // A key enables both methods that use it: the spec's (key in clear) and ours (HMAC).
-  return (none ? 1u << wire::kAuthNone : 0u) | (key ? (1u << wire::kAuthKey) | (1u << wire::kAuthHmac) : 0u);
+  return (none ? 1u << wire::kAuthNone : 0u) |
+         (key ? (1u << wire::kAuthKey) | (1u << wire::kAuthHmac) : 0u);
 }
 
 namespace {
-std::array<std::byte, 32> proof(std::uint64_t key, std::string_view label, const Nonce &first, const Nonce &second) {
+std::array<std::byte, 32> proof(std::uint64_t key, std::string_view label, const Nonce &first,
+                                const Nonce &second) {
   std::array<std::byte, 8> k;
   base::store_be<std::uint64_t>(k, key);
   std::vector<std::byte> msg;
@@ -36,11 +36,13 @@ std::array<std::byte, 32> proof(std::uint64_t key, std::string_view label, const
 }
 }  // namespace
 
-std::array<std::byte, 32> hmac_client_proof(std::uint64_t key, const Nonce &server_nonce, const Nonce &client_nonce) {
+std::array<std::byte, 32> hmac_client_proof(std::uint64_t key, const Nonce &server_nonce,
+                                            const Nonce &client_nonce) {
   return proof(key, "impi-auth-hmac-v1 client", server_nonce, client_nonce);
 }
 
-std::array<std::byte, 32> hmac_server_proof(std::uint64_t key, const Nonce &server_nonce, const Nonce &client_nonce) {
+std::array<std::byte, 32> hmac_server_proof(std::uint64_t key, const Nonce &server_nonce,
+                                            const Nonce &client_nonce) {
   return proof(key, "impi-auth-hmac-v1 server", client_nonce, server_nonce);
 }
 
@@ -115,9 +117,12 @@ std::optional<int> choose_auth(std::uint32_t server_mask, std::uint32_t client_m
 
 std::string_view auth_name(int method) {
   switch (method) {
-    case wire::kAuthNone: return "IMPI_AUTH_NONE";
-    case wire::kAuthKey: return "IMPI_AUTH_KEY";
-    case wire::kAuthHmac: return "IMPI_AUTH_HMAC (impi: HMAC-SHA-256 challenge-response)";
+    case wire::kAuthNone:
+      return "IMPI_AUTH_NONE";
+    case wire::kAuthKey:
+      return "IMPI_AUTH_KEY";
+    case wire::kAuthHmac:
+      return "IMPI_AUTH_HMAC (impi: HMAC-SHA-256 challenge-response)";
   }
   return "unknown";
 }

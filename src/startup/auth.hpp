@@ -39,8 +39,10 @@ std::string_view auth_name(int method);
 
 // IMPI_AUTH_HMAC (wire/startup_protocol.hpp): the proofs each side sends.
 using Nonce = std::array<std::byte, 32>;
-std::array<std::byte, 32> hmac_client_proof(std::uint64_t key, const Nonce &server_nonce, const Nonce &client_nonce);
-std::array<std::byte, 32> hmac_server_proof(std::uint64_t key, const Nonce &server_nonce, const Nonce &client_nonce);
+std::array<std::byte, 32> hmac_client_proof(std::uint64_t key, const Nonce &server_nonce,
+                                            const Nonce &client_nonce);
+std::array<std::byte, 32> hmac_server_proof(std::uint64_t key, const Nonce &server_nonce,
+                                            const Nonce &client_nonce);
 // 32 unpredictable bytes (getrandom).
 base::Result<Nonce> make_nonce();
 

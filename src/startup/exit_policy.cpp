@@ -6,7 +6,9 @@
 
 namespace impi::startup {
 
-std::string name_of(const ProcEnd &e) { return e.who.empty() ? fmt::format("rank {}", e.rank) : e.who; }
+std::string name_of(const ProcEnd &e) {
+  return e.who.empty() ? fmt::format("rank {}", e.rank) : e.who;
+}
 
 int cause_rank(const ProcEnd &e) {
   if (!e.exited) return 0;

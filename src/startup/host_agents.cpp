@@ -29,7 +29,8 @@ std::vector<int> place_procs(int np, int local_slots, const std::vector<HostSlot
   std::vector<int> slots{std::max(local_slots, 1)}, count(1 + remote.size(), 0);
   for (const auto &h : remote) slots.push_back(std::max(h.slots, 1));
   int left = np;
-  for (std::size_t i = 0; i < slots.size() && left > 0; ++i, --left) count[i] = 1;  // every host needs one
+  for (std::size_t i = 0; i < slots.size() && left > 0; ++i, --left)
+    count[i] = 1;  // every host needs one
   for (std::size_t i = 0; i < slots.size() && left > 0; ++i) {
     int n = std::min(slots[i] - count[i], left);
     count[i] += n;
@@ -57,7 +58,8 @@ Result<std::string> read_line(int fd, net::Clock::time_point deadline) {
   std::string line;
   for (;;) {
     std::byte c;
-    if (auto s = net::read_exact(fd, std::span(&c, 1), deadline); !s.ok()) return {s.error(), s.message()};
+    if (auto s = net::read_exact(fd, std::span(&c, 1), deadline); !s.ok())
+      return {s.error(), s.message()};
     if (static_cast<char>(c) == '\n') return line;
     line += static_cast<char>(c);
     if (line.size() > 256) return {Errc::protocol_error, "a control line longer than 256 bytes"};
@@ -82,7 +84,8 @@ pid_t spawn_agent(const std::vector<std::string> &argv) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2, SIGPIPE}) ::signal(sig, SIG_DFL);
     ::execvp(a[0], a.data());
-    std::fprintf(stderr, "impirun: cannot run the launch agent %s: %s\n", a[0], std::strerror(errno));
+    std::fprintf(stderr, "impirun: cannot run the launch agent %s: %s\n", a[0],
+                 std::strerror(errno));
     ::_exit(127);
   }
   return pid;
@@ -90,11 +93,13 @@ pid_t spawn_agent(const std::vector<std::string> &argv) {
 
 }  // namespace
 
-Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts, const std::vector<HostSlots> &remote,
-                                                  const std::vector<int> &counts, const std::string &bind,
-                                                  const std::string &self_exe, net::Clock::time_point deadline) {
+Result<std::vector<RemoteHost>> start_host_agents(
+    const LaunchOptions &opts, const std::vector<HostSlots> &remote, const std::vector<int> &counts,
+    const std::string &bind, const std::string &self_exe, net::Clock::time_point deadline) {
   auto lfd = net::listen_tcp(bind, 0);
-  if (!lfd) return {lfd.error(), fmt::format("the host agents' control port on {}: {}", bind, lfd.message())};
+  if (!lfd)
+    return {lfd.error(),
+            fmt::format("the host agents' control port on {}: {}", bind, lfd.message())};
   Fd listener = std::move(lfd.value());
   auto ep = net::local_endpoint(listener.get());
   if (!ep) return {ep.error(), ep.message()};
@@ -111,16 +116,19 @@ Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts, con
     tokens.push_back(random_token());
     std::vector<std::string> argv = agent;
     argv.push_back(h.name);
-    argv.insert(argv.end(), {self_exe, "--host-agent", ep->text(), "--host-token", tokens.back(), "-np",
-                             std::to_string(h.nprocs), "--startup-timeout", std::to_string(opts.impi.startup_timeout_s)});
+    argv.insert(argv.end(), {self_exe, "--host-agent", ep->text(), "--host-token", tokens.back(),
+                             "-np", std::to_string(h.nprocs), "--startup-timeout",
+                             std::to_string(opts.impi.startup_timeout_s)});
     if (opts.tag_output) argv.push_back("--tag-output");
     if (opts.verbose) argv.push_back("-v");
     for (const auto &e : opts.env) argv.insert(argv.end(), {"--env", e});
     argv.push_back("--");
     argv.insert(argv.end(), opts.argv.begin(), opts.argv.end());
     h.launcher = spawn_agent(argv);
-    if (h.launcher <= 0) return {Errc::io_error, fmt::format("cannot start the agent of host {}", h.name)};
-    base::log_debug("started the agent of host {} ({} procs) through {}", h.name, h.nprocs, agent[0]);
+    if (h.launcher <= 0)
+      return {Errc::io_error, fmt::format("cannot start the agent of host {}", h.name)};
+    base::log_debug("started the agent of host {} ({} procs) through {}", h.name, h.nprocs,
+                    agent[0]);
     hosts.push_back(std::move(h));
   }
   // Their HELLOs, in any order; anything else is closed.
@@ -131,16 +139,19 @@ Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts, con
       if (!h.ctl && ::waitpid(h.launcher, &st, WNOHANG) == h.launcher) {
         h.launcher = -1;
         end_host_agents(hosts, true);
-        return {Errc::io_error, fmt::format("the agent of host {} ended before it reported (launch agent '{}' "
-                                            "exit status {})", h.name, agent[0], WIFEXITED(st) ? WEXITSTATUS(st) : -1)};
+        return {Errc::io_error,
+                fmt::format("the agent of host {} ended before it reported (launch agent '{}' "
+                            "exit status {})",
+                            h.name, agent[0], WIFEXITED(st) ? WEXITSTATUS(st) : -1)};
       }
     }
     pollfd p{listener.get(), POLLIN, 0};
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - net::Clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - net::Clock::now()).count();
     if (left <= 0) {
       end_host_agents(hosts, true);
-      return {Errc::timeout, fmt::format("{} of {} host agents did not report in time", hosts.size() - said,
-                                         hosts.size())};
+      return {Errc::timeout, fmt::format("{} of {} host agents did not report in time",
+                                         hosts.size() - said, hosts.size())};
     }
     if (::poll(&p, 1, static_cast<int>(std::min<long long>(left, 200))) <= 0) continue;
     Fd c(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
@@ -148,7 +159,8 @@ Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts, con
     auto soon = std::min(deadline, net::Clock::now() + std::chrono::seconds(10));
     auto line = read_line(c.get(), soon);
     if (!line) {
-      base::log_warn("a connection to the host agents' port said nothing useful ({}); closed", line.message());
+      base::log_warn("a connection to the host agents' port said nothing useful ({}); closed",
+                     line.message());
       continue;
     }
     std::istringstream in(*line);
@@ -158,7 +170,8 @@ Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts, con
     in >> word >> token >> address >> port >> pid;
     std::size_t k = 0;
     while (k < tokens.size() && tokens[k] != token) ++k;
-    if (word != "HELLO" || in.fail() || k == tokens.size() || hosts[k].ctl || port == 0 || port > 65535) {
+    if (word != "HELLO" || in.fail() || k == tokens.size() || hosts[k].ctl || port == 0 ||
+        port > 65535) {
       base::log_warn("a connection to the host agents' port is not one of our agents; closed");
       continue;
     }
@@ -175,15 +188,19 @@ Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts, con
 Status send_job(RemoteHost &h, ImpiJob job, int host_index, net::Clock::time_point deadline) {
   job.my_host = host_index;
   auto bytes = encode_job(job);
-  if (auto s = write_text(h.ctl.get(), fmt::format("JOB {}\n", bytes.size()), deadline); !s.ok()) return s;
+  if (auto s = write_text(h.ctl.get(), fmt::format("JOB {}\n", bytes.size()), deadline); !s.ok())
+    return s;
   return net::write_exact(h.ctl.get(), bytes, deadline);
 }
 
 Status wait_done(std::vector<RemoteHost> &hosts, net::Clock::time_point deadline) {
   for (auto &h : hosts) {
     auto line = read_line(h.ctl.get(), deadline);
-    if (!line) return {line.error(), fmt::format("the agent of host {} did not finish: {}", h.name, line.message())};
-    if (*line != "DONE 0") return {Errc::io_error, fmt::format("the agent of host {} failed", h.name)};
+    if (!line)
+      return {line.error(),
+              fmt::format("the agent of host {} did not finish: {}", h.name, line.message())};
+    if (*line != "DONE 0")
+      return {Errc::io_error, fmt::format("the agent of host {} failed", h.name)};
   }
   return {};
 }
@@ -211,11 +228,14 @@ void end_host_agents(std::vector<RemoteHost> &hosts, bool kill_them) {
   }
 }
 
-Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role, net::Clock::time_point deadline) {
+Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role,
+                                            net::Clock::time_point deadline) {
   auto ep = net::parse_endpoint(role.coordinator);
   if (!ep) return {ep.error(), ep.message()};
   auto c = net::connect_tcp(ep->address, ep->port, "", deadline);
-  if (!c) return {c.error(), fmt::format("cannot reach the client's impirun at {}: {}", role.coordinator, c.message())};
+  if (!c)
+    return {c.error(), fmt::format("cannot reach the client's impirun at {}: {}", role.coordinator,
+                                   c.message())};
   CoordinatorLink link;
   link.ctl = std::move(c.value());
   auto me = net::local_endpoint(link.ctl.get());
@@ -226,14 +246,17 @@ Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role, net::Cloc
   link.listener = std::move(l.value());
   auto lep = net::local_endpoint(link.listener.get());
   if (!lep) return {lep.error(), lep.message()};
-  auto hello = fmt::format("HELLO {} {} {} {}\n", role.token, link.address, lep->port, static_cast<long>(::getpid()));
-  if (auto s = write_text(link.ctl.get(), hello, deadline); !s.ok()) return {s.error(), s.message()};
+  auto hello = fmt::format("HELLO {} {} {} {}\n", role.token, link.address, lep->port,
+                           static_cast<long>(::getpid()));
+  if (auto s = write_text(link.ctl.get(), hello, deadline); !s.ok())
+    return {s.error(), s.message()};
   return link;
 }
 
 Result<ImpiJob> receive_job(int ctl, net::Clock::time_point deadline) {
   auto line = read_line(ctl, deadline);
-  if (!line) return {line.error(), "waiting for the job from the client's impirun: " + line.message()};
+  if (!line)
+    return {line.error(), "waiting for the job from the client's impirun: " + line.message()};
   std::size_t n = 0;
   if (std::sscanf(line->c_str(), "JOB %zu", &n) != 1 || n == 0 || n > (std::size_t{1} << 24))
     return {Errc::protocol_error, "the client's impirun sent no job"};

@@ -52,11 +52,9 @@ struct RemoteHost {
 // Coordinator: starts the agents of `remote` (with `counts[i]` procs) and
 // waits for each one's HELLO. `bind` is our address (the agents connect to
 // it); `self_exe` the impirun to run there.
-base::Result<std::vector<RemoteHost>> start_host_agents(const LaunchOptions &opts,
-                                                        const std::vector<HostSlots> &remote,
-                                                        const std::vector<int> &counts, const std::string &bind,
-                                                        const std::string &self_exe,
-                                                        net::Clock::time_point deadline);
+base::Result<std::vector<RemoteHost>> start_host_agents(
+    const LaunchOptions &opts, const std::vector<HostSlots> &remote, const std::vector<int> &counts,
+    const std::string &bind, const std::string &self_exe, net::Clock::time_point deadline);
 // Sends host `h` its copy of the job (my_host = `host_index`).
 base::Status send_job(RemoteHost &h, ImpiJob job, int host_index, net::Clock::time_point deadline);
 // After our own FINI: every agent's DONE; an error names the first failure.
@@ -71,7 +69,8 @@ struct CoordinatorLink {
   base::Fd listener;
   std::string address;
 };
-base::Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role, net::Clock::time_point deadline);
+base::Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role,
+                                                  net::Clock::time_point deadline);
 base::Result<ImpiJob> receive_job(int ctl, net::Clock::time_point deadline);
 void send_done(int ctl, bool ok);
 

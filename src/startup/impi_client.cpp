@@ -53,14 +53,16 @@ Status write_all(int fd, const Bytes &b, net::Clock::time_point deadline) {
 
 }  // namespace
 
-Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const std::string &address,
-                                    const AuthConfig &auth, net::Clock::time_point deadline) {
+Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank,
+                                    const std::string &address, const AuthConfig &auth,
+                                    net::Clock::time_point deadline) {
   if (auth.mask() == 0) return {Errc::invalid_argument, std::string(kNoAuthMessage)};
   ImpiClient c;
   c.rank_ = rank;
   auto fd = net::connect_tcp(server.address, server.port, address, deadline);
-  if (!fd) return {fd.error(), fmt::format("cannot reach the IMPI server at {}: {}", server.text(),
-                                           fd.message())};
+  if (!fd)
+    return {fd.error(),
+            fmt::format("cannot reach the IMPI server at {}: {}", server.text(), fd.message())};
   c.server_ = std::move(fd.value());
   net::set_nodelay(c.server_.get());
   if (address.empty()) {
@@ -81,12 +83,14 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const
                              "method in common?)"
                            : "waiting for the server's AUTH reply: " + s.message()};
   auto which = static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).first(4)));
-  auto follow = static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).subspan(4)));
+  auto follow =
+      static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).subspan(4)));
   if (follow < 0 || follow > 65536)
     return {Errc::protocol_error, fmt::format("server AUTH reply announces {} bytes", follow)};
   Bytes follow_on(static_cast<size_t>(follow));
   if (follow > 0)
-    if (auto s = net::read_exact(c.server_.get(), follow_on, deadline); !s.ok()) return {s.error(), s.message()};
+    if (auto s = net::read_exact(c.server_.get(), follow_on, deadline); !s.ok())
+      return {s.error(), s.message()};
   if (which < 0 || which > 31 || !(auth.mask() & (1u << which)))
     return {Errc::protocol_error,
             fmt::format("the server chose authentication method {}, which this client did not "
@@ -98,7 +102,8 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const
   } else if (which == kAuthHmac) {
     // Challenge-response: the key never crosses the wire; the server proves it knows it too.
     if (follow_on.size() != kAuthNonceSize)
-      return {Errc::protocol_error, fmt::format("IMPI_AUTH_HMAC: the server sent a {}-byte nonce", follow_on.size())};
+      return {Errc::protocol_error,
+              fmt::format("IMPI_AUTH_HMAC: the server sent a {}-byte nonce", follow_on.size())};
     Nonce server_nonce, client_nonce;
     std::copy(follow_on.begin(), follow_on.end(), server_nonce.begin());
     auto n = make_nonce();
@@ -107,15 +112,18 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank, const
     auto mine = hmac_client_proof(*auth.key, server_nonce, client_nonce);
     Bytes msg(client_nonce.begin(), client_nonce.end());
     msg.insert(msg.end(), mine.begin(), mine.end());
-    if (auto s = write_all(c.server_.get(), msg, deadline); !s.ok()) return {s.error(), "sending the proof: " + s.message()};
+    if (auto s = write_all(c.server_.get(), msg, deadline); !s.ok())
+      return {s.error(), "sending the proof: " + s.message()};
     std::array<std::byte, 32> theirs;
     if (auto s = net::read_exact(c.server_.get(), theirs, deadline); !s.ok())
-      return {s.error(), s.error() == Errc::peer_died
-                             ? "Server disconnected (wrong authentication key: the server rejected our "
-                               "IMPI_AUTH_HMAC proof)"
-                             : "waiting for the server's proof: " + s.message()};
+      return {s.error(),
+              s.error() == Errc::peer_died
+                  ? "Server disconnected (wrong authentication key: the server rejected our "
+                    "IMPI_AUTH_HMAC proof)"
+                  : "waiting for the server's proof: " + s.message()};
     if (!base::digest_equal(theirs, hmac_server_proof(*auth.key, server_nonce, client_nonce)))
-      return {Errc::protocol_error, "the server's IMPI_AUTH_HMAC proof is wrong: it does not know our IMPI_AUTH_KEY"};
+      return {Errc::protocol_error,
+              "the server's IMPI_AUTH_HMAC proof is wrong: it does not know our IMPI_AUTH_KEY"};
   }
 
   // IMPI (2.3.4): our rank, then the job size.
@@ -173,14 +181,15 @@ Result<ImpiJob> ImpiClient::exchange(const ClientAdvert &a, net::Clock::time_poi
     if (!b) return {b.error(), b.message()};
     if (label_name(b->label).empty()) continue;  // a label we do not understand
     if (bcasts.count(b->label))
-      return {Errc::protocol_error, fmt::format("the server broadcast {} twice", label_name(b->label))};
+      return {Errc::protocol_error,
+              fmt::format("the server broadcast {} twice", label_name(b->label))};
     bcasts[b->label] = std::move(b.value());
   }
   return derive_job(nclients_, rank_, bcasts);
 }
 
-Result<std::vector<Fd>> dance_as_host(int me, Fd &listener, const std::string &address, const ImpiJob &job,
-                                      net::Clock::time_point deadline) {
+Result<std::vector<Fd>> dance_as_host(int me, Fd &listener, const std::string &address,
+                                      const ImpiJob &job, net::Clock::time_point deadline) {
   int nhosts = static_cast<int>(job.hosts.size());
   std::vector<Fd> ch(static_cast<size_t>(nhosts));
   // Higher-ranked host connects, lower-ranked host accepts (2.3.8).
@@ -188,8 +197,9 @@ Result<std::vector<Fd>> dance_as_host(int me, Fd &listener, const std::string &a
     const auto &h = job.hosts[static_cast<size_t>(i)];
     std::string addr = format_address(h.address);
     auto fd = net::connect_tcp(addr, static_cast<std::uint16_t>(h.port), address, deadline);
-    if (!fd) return {fd.error(), fmt::format("dance: cannot connect to host {} at {}:{}: {}", i,
-                                             addr, h.port, fd.message())};
+    if (!fd)
+      return {fd.error(), fmt::format("dance: cannot connect to host {} at {}:{}: {}", i, addr,
+                                      h.port, fd.message())};
     net::set_nodelay(fd->get());
     Bytes rank(4);
     base::store_be<std::uint32_t>(rank, static_cast<std::uint32_t>(me));
@@ -251,8 +261,8 @@ Status exchange_fini(std::vector<Fd> &channels, std::uint32_t maxdatalen,
     for (;;) {
       std::byte hdr[tw::kPacketHeaderSize];
       if (auto s = net::read_exact(c.get(), hdr, deadline); !s.ok()) {
-        result = {s.error(), fmt::format("host {} closed its channel without FINI ({})", h,
-                                         s.message())};
+        result = {s.error(),
+                  fmt::format("host {} closed its channel without FINI ({})", h, s.message())};
         break;
       }
       auto p = tw::decode(hdr, maxdatalen);

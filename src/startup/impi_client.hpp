@@ -23,8 +23,9 @@ namespace impi::startup {
 // every lower host and sends its rank; accepts every higher one on
 // `listener`, identified by the rank it sends. One channel per global host
 // index (an invalid Fd for our own). `listener` is closed afterwards.
-base::Result<std::vector<base::Fd>> dance_as_host(int me, base::Fd &listener, const std::string &address,
-                                                  const ImpiJob &job, net::Clock::time_point deadline);
+base::Result<std::vector<base::Fd>> dance_as_host(int me, base::Fd &listener,
+                                                  const std::string &address, const ImpiJob &job,
+                                                  net::Clock::time_point deadline);
 
 class ImpiClient {
  public:
@@ -53,8 +54,8 @@ class ImpiClient {
   // After the job: FINI packets on every channel (3.8), then FINI to the
   // server. `close_channels` does the first part when given (the host
   // agent's channels live above this layer); exchange_fini() otherwise.
-  using ChannelCloser = std::function<base::Status(std::vector<base::Fd> &, const ImpiJob &,
-                                                   net::Clock::time_point)>;
+  using ChannelCloser =
+      std::function<base::Status(std::vector<base::Fd> &, const ImpiJob &, net::Clock::time_point)>;
   base::Status finish(std::vector<base::Fd> &channels, const ImpiJob &job,
                       net::Clock::time_point deadline, const ChannelCloser &close_channels = {});
 

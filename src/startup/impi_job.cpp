@@ -104,7 +104,8 @@ Status validate(const ClientAdvert &a) {
     return {Errc::invalid_argument,
             fmt::format("tag_ub {} is below the minimum of {} (IMPI 3.9)", a.tagub, kMinTagub)};
   if (a.xsize < -1) return {Errc::invalid_argument, "coll xsize must be -1 (default) or >= 0"};
-  if (a.maxlinear < -1) return {Errc::invalid_argument, "coll maxlinear must be -1 (default) or >= 0"};
+  if (a.maxlinear < -1)
+    return {Errc::invalid_argument, "coll maxlinear must be -1 (default) or >= 0"};
   if (a.hosts.empty()) return {Errc::invalid_argument, "a client has at least one host"};
   std::size_t procs = 0;
   for (const auto &h : a.hosts) {
@@ -158,8 +159,8 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
                            const std::map<std::int32_t, wire::CollBcast> &m) {
   using namespace wire;
   if (nclients < 1 || nclients > kMaxClients || my_client < 0 || my_client >= nclients)
-    return {Errc::protocol_error, fmt::format("job of {} clients (this is client {})", nclients,
-                                              my_client)};
+    return {Errc::protocol_error,
+            fmt::format("job of {} clients (this is client {})", nclients, my_client)};
   ImpiJob j;
   j.nclients = nclients;
   j.my_client = my_client;
@@ -194,8 +195,8 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
   }
   // Bound before allocating: later labels must carry this many items anyway.
   if (total_hosts > (1u << 20) || total_procs > (1u << 24))
-    return {Errc::protocol_error, fmt::format("implausible job: {} hosts, {} procs", total_hosts,
-                                              total_procs)};
+    return {Errc::protocol_error,
+            fmt::format("implausible job: {} hosts, {} procs", total_hosts, total_procs)};
   j.client_nhosts = *nhosts;
   j.client_nprocs = *nprocs;
 
@@ -230,7 +231,8 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
     out = first == -1 ? dflt : first;
     return {};
   };
-  if (auto s = agree(kLabelCCollXsize, kDefaultXsize, j.coll_xsize); !s.ok()) return {s.error(), s.message()};
+  if (auto s = agree(kLabelCCollXsize, kDefaultXsize, j.coll_xsize); !s.ok())
+    return {s.error(), s.message()};
   if (auto s = agree(kLabelCCollMaxlinear, kDefaultMaxlinear, j.coll_maxlinear); !s.ok())
     return {s.error(), s.message()};
 
@@ -257,7 +259,8 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
       host.hiwater = load_be<std::uint32_t>((*hhi)[h]);
       host.first_proc = proc;
       if (host.port < 1 || host.port > 65535)
-        return {Errc::protocol_error, fmt::format("IMPI_H_PORT: host {} has port {}", h, host.port)};
+        return {Errc::protocol_error,
+                fmt::format("IMPI_H_PORT: host {} has port {}", h, host.port)};
       if (host.nprocs < 1)
         return {Errc::protocol_error, fmt::format("IMPI_H_NPROCS: host {} has no procs", h)};
       if (host.ackmark < 1 || host.ackmark > host.hiwater)
@@ -302,8 +305,8 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
 
 std::string ImpiJob::host_name(std::size_t h) const {
   if (h >= hosts.size()) return fmt::format("host {}", h);
-  return fmt::format("host {} (client {}, {}:{})", h, hosts[h].client, wire::format_address(hosts[h].address),
-                     hosts[h].port);
+  return fmt::format("host {} (client {}, {}:{})", h, hosts[h].client,
+                     wire::format_address(hosts[h].address), hosts[h].port);
 }
 
 int ImpiJob::first_host_of(int client) const {
@@ -428,7 +431,8 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
     nh += h;
     np += p;
   }
-  if (in.size() < nh * 32 + np * 24 + 4) return {Errc::protocol_error, "IMPI job description truncated"};
+  if (in.size() < nh * 32 + np * 24 + 4)
+    return {Errc::protocol_error, "IMPI job description truncated"};
   std::uint32_t proc = 0;
   for (std::uint32_t c = 0; c < nclients; ++c) {
     std::uint64_t sum = 0;
@@ -443,7 +447,8 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
       sum += h.nprocs;
       j.hosts.push_back(h);
     }
-    if (sum != j.client_nprocs[c]) return {Errc::protocol_error, "IMPI job description: proc counts disagree"};
+    if (sum != j.client_nprocs[c])
+      return {Errc::protocol_error, "IMPI job description: proc counts disagree"};
   }
   for (std::size_t h = 0; h < j.hosts.size(); ++h) {
     for (std::uint32_t k = 0; k < j.hosts[h].nprocs; ++k) {

@@ -20,8 +20,8 @@ namespace impi::startup {
 using wire::Ipv6;
 
 // Defaults of the job-level tunables (documented in impirun --help).
-constexpr std::uint32_t kDefaultDatalen = 65536;    // user bytes per packet: big enough for
-                                                    // near-wire-speed TCP, small enough to interleave
+constexpr std::uint32_t kDefaultDatalen = 65536;  // user bytes per packet: big enough for
+                                                  // near-wire-speed TCP, small enough to interleave
 constexpr std::int32_t kDefaultTagub = 2147483647;  // the largest the spec allows
 constexpr std::uint32_t kDefaultAckmark = 10;       // as LAM/MPI
 constexpr std::uint32_t kDefaultHiwater = 20;       // as LAM/MPI
@@ -38,7 +38,7 @@ struct HostAdvert {
 };
 
 struct ProcId {
-  Ipv6 address{};     // P_IPV6
+  Ipv6 address{};        // P_IPV6
   std::int64_t pid = 0;  // P_PID, unique among procs sharing the address
   bool operator==(const ProcId &) const = default;
 };
@@ -85,8 +85,8 @@ struct ImpiJob {
   std::int32_t tag_ub = 0;       // min C_TAGUB
   std::int32_t coll_xsize = 0;   // agreed, -1 resolved to the default
   std::int32_t coll_maxlinear = 0;
-  std::uint32_t ackmark = 0;     // job-wide minimum of H_ACKMARK
-  std::uint32_t hiwater = 0;     // job-wide minimum of H_HIWATER
+  std::uint32_t ackmark = 0;  // job-wide minimum of H_ACKMARK
+  std::uint32_t hiwater = 0;  // job-wide minimum of H_HIWATER
   std::vector<std::uint32_t> client_nhosts, client_nprocs;
   std::vector<JobHost> hosts;  // global host order
   std::vector<JobProc> procs;  // MPI_COMM_WORLD order

@@ -118,7 +118,8 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
   }
   if (args.size() < 2) return UsageError{"-server needs the number of clients: impirun -server N"};
   auto n = bounded(&args[1], 1, 32);
-  if (!n) return UsageError{fmt::format("invalid number of clients '{}': expected 1 to 32", args[1])};
+  if (!n)
+    return UsageError{fmt::format("invalid number of clients '{}': expected 1 to 32", args[1])};
   o.nclients = static_cast<int>(*n);
   o.startup_timeout_s = static_cast<int>(base::get_int("startup_timeout_s"));
   for (size_t i = 2; i < args.size(); ++i) {
@@ -143,7 +144,8 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
       if (!t) return UsageError{"--join-timeout needs seconds (1 to 3600)"};
       o.join_timeout_s = static_cast<int>(*t);
     } else if (a == "-file" || a == "--file") {
-      if (!v || v->empty()) return UsageError{"-file needs an application file (impirun -server N -file F)"};
+      if (!v || v->empty())
+        return UsageError{"-file needs an application file (impirun -server N -file F)"};
       o.appfile = *v;
       ++i;
       continue;
@@ -161,9 +163,10 @@ ParsedCommandLine parse_server(const std::vector<std::string> &args) {
 }
 
 std::string not_here(const std::string &h) {
-  return fmt::format("host '{}': impirun starts processes on this machine only; a job on several machines "
-                     "is an IMPI client with several hosts (impirun -client R HOST:PORT --host localhost,{} ...)",
-                     h, h);
+  return fmt::format(
+      "host '{}': impirun starts processes on this machine only; a job on several machines "
+      "is an IMPI client with several hosts (impirun -client R HOST:PORT --host localhost,{} ...)",
+      h, h);
 }
 
 // "--host a,b:2": one slot per mention, or the count after ':'. Slots of
@@ -178,7 +181,8 @@ void add_remote(std::vector<HostSlots> &remote, const std::string &host, int n) 
   remote.push_back({host, n});
 }
 
-std::variant<int, UsageError> host_list_slots(const std::string &list, std::vector<HostSlots> &remote) {
+std::variant<int, UsageError> host_list_slots(const std::string &list,
+                                              std::vector<HostSlots> &remote) {
   int slots = 0;
   std::size_t at = 0;
   while (at <= list.size()) {
@@ -190,7 +194,8 @@ std::variant<int, UsageError> host_list_slots(const std::string &list, std::vect
     int n = 1;
     if (item.find(':') != std::string::npos) {
       auto v = base::parse_int(item.substr(item.find(':') + 1));
-      if (!v || *v < 1 || *v > 4096) return UsageError{fmt::format("--host {}: bad slot count", item)};
+      if (!v || *v < 1 || *v > 4096)
+        return UsageError{fmt::format("--host {}: bad slot count", item)};
       n = static_cast<int>(*v);
     }
     if (!is_this_host(host)) {
@@ -203,7 +208,8 @@ std::variant<int, UsageError> host_list_slots(const std::string &list, std::vect
 }
 
 // A hostfile: "host [slots=N] [max_slots=M]" lines, '#' comments.
-std::variant<int, UsageError> hostfile_slots(const std::string &path, std::vector<HostSlots> &remote) {
+std::variant<int, UsageError> hostfile_slots(const std::string &path,
+                                             std::vector<HostSlots> &remote) {
   std::ifstream f(path);
   if (!f) return UsageError{fmt::format("cannot read the hostfile {}", path)};
   int slots = 0, lineno = 0;
@@ -218,7 +224,8 @@ std::variant<int, UsageError> hostfile_slots(const std::string &path, std::vecto
     while (words >> w) {
       if (w.rfind("slots=", 0) == 0) {
         auto v = base::parse_int(w.substr(6));
-        if (!v || *v < 1 || *v > 4096) return UsageError{fmt::format("{}:{}: bad slots", path, lineno)};
+        if (!v || *v < 1 || *v > 4096)
+          return UsageError{fmt::format("{}:{}: bad slots", path, lineno)};
         n = static_cast<int>(*v);
       } else if (w.rfind("max_slots=", 0) != 0 && w.rfind("max-slots=", 0) != 0) {
         return UsageError{fmt::format("{}:{}: unknown field '{}'", path, lineno, w)};
@@ -277,14 +284,16 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
       if (i + 2 >= args.size())
         return UsageError{"-client needs a rank and the server: impirun -client R HOST:PORT ..."};
       auto r = bounded(&args[i + 1], 0, 31);
-      if (!r) return UsageError{fmt::format("invalid client rank '{}': expected 0 to 31", args[i + 1])};
+      if (!r)
+        return UsageError{fmt::format("invalid client rank '{}': expected 0 to 31", args[i + 1])};
       o.client = ClientRole{static_cast<int>(*r), args[i + 2]};
       i += 2;
       continue;
     }
     if (a == "--host-agent") {  // (internal: started by impirun -client for another host)
       if (i + 3 >= args.size() || args[i + 2] != "--host-token")
-        return UsageError{"--host-agent needs ADDR:PORT --host-token T (it is started by impirun -client)"};
+        return UsageError{
+            "--host-agent needs ADDR:PORT --host-token T (it is started by impirun -client)"};
       o.host_agent = HostAgentRole{args[i + 1], args[i + 3]};
       i += 3;
       continue;
@@ -321,7 +330,8 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     bool matched = false;
     for (const auto &f : flags) {
       if (a != f.name) continue;
-      if (!int_opt(f.lo, f.hi, *f.out)) return UsageError{fmt::format("{} needs {}", f.name, f.what)};
+      if (!int_opt(f.lo, f.hi, *f.out))
+        return UsageError{fmt::format("{} needs {}", f.name, f.what)};
       matched = true;
     }
     if (matched) {
@@ -352,7 +362,8 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
       o.tag_output = true;
     } else if (a == "--map-by" || a == "-map-by") {
       const std::string *v = need_value(a);
-      std::string m = v ? v->substr(0, v->find(':')) : "";  // (Open MPI modifiers after ':' are ignored)
+      std::string m =
+          v ? v->substr(0, v->find(':')) : "";  // (Open MPI modifiers after ':' are ignored)
       if (m == "core" || m == "slot")
         o.map_by = MapBy::core;
       else if (m == "hwthread")
@@ -360,10 +371,13 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
       else if (m == "socket" || m == "package")
         o.map_by = MapBy::socket;
       else if (m == "node" || m == "numa" || m == "l3cache" || m == "ppr" || m == "board")
-        return UsageError{fmt::format("--map-by {}: impirun places processes on this machine only, by core, "
-                                      "slot, hwthread or socket", m)};
+        return UsageError{
+            fmt::format("--map-by {}: impirun places processes on this machine only, by core, "
+                        "slot, hwthread or socket",
+                        m)};
       else
-        return UsageError{fmt::format("unknown mapping '{}': expected core, slot, hwthread or socket", v ? *v : "")};
+        return UsageError{fmt::format(
+            "unknown mapping '{}': expected core, slot, hwthread or socket", v ? *v : "")};
     } else if (a == "--report-bindings" || a == "-report-bindings") {
       o.report_bindings = true;
     } else if (a == "--output-filename" || a == "-output-filename") {
@@ -374,7 +388,8 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
       o.no_oversubscribe = false;  // (the default; accepted for Open MPI command lines)
     } else if (a == "--nooversubscribe" || a == "-nooversubscribe") {
       o.no_oversubscribe = true;
-    } else if (a == "--hostfile" || a == "-hostfile" || a == "--machinefile" || a == "-machinefile") {
+    } else if (a == "--hostfile" || a == "-hostfile" || a == "--machinefile" ||
+               a == "-machinefile") {
       const std::string *v = need_value(a);
       if (!v) return UsageError{"--hostfile needs a file"};
       auto slots = hostfile_slots(*v, o.remote_hosts);
@@ -423,21 +438,25 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     // Only an IMPI client's agents span machines (multi-host clients).
     if (!o.client) return UsageError{not_here(o.remote_hosts.front().name)};
     if (o.slots == 0)
-      return UsageError{fmt::format("--host/--hostfile name other machines ({}...) but not this one: impirun -client "
-                                    "runs its own host's agent and procs, so list this machine (localhost) too",
-                                    o.remote_hosts.front().name)};
+      return UsageError{fmt::format(
+          "--host/--hostfile name other machines ({}...) but not this one: impirun -client "
+          "runs its own host's agent and procs, so list this machine (localhost) too",
+          o.remote_hosts.front().name)};
     int total = o.slots;
     for (auto &h : o.remote_hosts) total += h.slots;
     if (o.np < 1 + static_cast<int>(o.remote_hosts.size()))
-      return UsageError{fmt::format("-np {} is fewer than the {} hosts: every IMPI host needs a process", o.np,
-                                    1 + o.remote_hosts.size())};
+      return UsageError{
+          fmt::format("-np {} is fewer than the {} hosts: every IMPI host needs a process", o.np,
+                      1 + o.remote_hosts.size())};
     if (o.no_oversubscribe && o.np > total)
-      return UsageError{fmt::format("there are not enough slots for {} processes on {} hosts ({} slots; "
-                                    "--oversubscribe allows it)", o.np, 1 + o.remote_hosts.size(), total)};
+      return UsageError{
+          fmt::format("there are not enough slots for {} processes on {} hosts ({} slots; "
+                      "--oversubscribe allows it)",
+                      o.np, 1 + o.remote_hosts.size(), total)};
   }
   if (o.np < o.clients)
-    return UsageError{fmt::format("--clients {} needs at least {} processes (-np)", o.clients,
-                                  o.clients)};
+    return UsageError{
+        fmt::format("--clients {} needs at least {} processes (-np)", o.clients, o.clients)};
   if (o.impi.ackmark > o.impi.hiwater)
     return UsageError{fmt::format("ackmark {} exceeds hiwater {} (IMPI needs ackmark <= hiwater)",
                                   o.impi.ackmark, o.impi.hiwater)};

@@ -63,18 +63,18 @@ struct HostAgentRole {
 
 struct LaunchOptions {
   int np = 0;
-  int clients = 1;                  // --clients K: local server + K clients
+  int clients = 1;                   // --clients K: local server + K clients
   std::optional<ClientRole> client;  // -client R HOST:PORT
   ImpiSettings impi;
-  int core_offset = 0;              // --core-offset: first core for binding
+  int core_offset = 0;  // --core-offset: first core for binding
   BindPolicy bind = BindPolicy::automatic;
   MapBy map_by = MapBy::core;
   bool report_bindings = false;
-  std::string output_dir;          // --output-filename: "" = forward to our stdout/stderr
-  int slots = 0;                   // --hostfile/--host slots on this machine (0: not given)
+  std::string output_dir;               // --output-filename: "" = forward to our stdout/stderr
+  int slots = 0;                        // --hostfile/--host slots on this machine (0: not given)
   std::vector<HostSlots> remote_hosts;  // -client only: other machines of this client, in order
   std::optional<HostAgentRole> host_agent;
-  bool no_oversubscribe = false;   // --nooversubscribe
+  bool no_oversubscribe = false;  // --nooversubscribe
   bool tag_output = false;
   bool verbose = false;
   int timeout_s = 0;              // 0 = no limit

@@ -1,7 +1,5 @@
 #include "startup/launcher.hpp"
 
-#include "startup/host_agents.hpp"
-
 #include <event2/event.h>
 #include <fcntl.h>
 #include <hwloc.h>
@@ -10,8 +8,8 @@
 #include <pmix_server.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,13 +30,14 @@
 #include "base/fd.hpp"
 #include "base/log.hpp"
 #include "base/sha256.hpp"
-#include "startup/event_owner.hpp"
 #include "base/tunables.hpp"
+#include "startup/event_owner.hpp"
 #include "startup/exit_policy.hpp"
+#include "startup/host_agents.hpp"
 #include "startup/impi_client.hpp"
 #include "startup/impi_job.hpp"
-#include "startup/pm_client.hpp"
 #include "startup/output.hpp"
+#include "startup/pm_client.hpp"
 #include "startup/pmix_info.hpp"
 
 extern char **environ;
@@ -149,7 +148,9 @@ class LocalJob {
  public:
   // `impi`: the job description of an IMPI client (null for a one-client job).
   LocalJob(const LaunchOptions &o, const ImpiJob *impi) : opts_(o), impi_(impi) {
-    if (impi_) world_offset_ = static_cast<int>(impi_->hosts[static_cast<size_t>(impi_->host_of_me())].first_proc);
+    if (impi_)
+      world_offset_ =
+          static_cast<int>(impi_->hosts[static_cast<size_t>(impi_->host_of_me())].first_proc);
   }
 
   int run();
@@ -166,7 +167,8 @@ class LocalJob {
       std::string tmp = fmt::format("{}.{}.tmp", f, ::getpid());
       {
         Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-        if (!fd || ::write(fd.get(), value.data(), value.size()) != static_cast<ssize_t>(value.size())) {
+        if (!fd ||
+            ::write(fd.get(), value.data(), value.size()) != static_cast<ssize_t>(value.size())) {
           ::unlink(tmp.c_str());
           return PMIX_ERROR;
         }
@@ -186,7 +188,8 @@ class LocalJob {
       Fd fd(::open(f.c_str(), O_RDONLY | O_CLOEXEC));
       char buf[1024];
       ssize_t n = fd ? ::read(fd.get(), buf, sizeof buf) : -1;
-      if (n > 0 && n < static_cast<ssize_t>(sizeof buf)) return std::string(buf, static_cast<size_t>(n));
+      if (n > 0 && n < static_cast<ssize_t>(sizeof buf))
+        return std::string(buf, static_cast<size_t>(n));
     }
     return std::nullopt;
   }
@@ -220,7 +223,8 @@ class LocalJob {
   bool register_job();
   // Registers namespace `ns` with PMIx: `apps` in order (ranks follow on),
   // `parent` set for a spawned job.
-  bool register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps, const pmix_proc_t *parent);
+  bool register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps,
+                       const pmix_proc_t *parent);
   bool plan_binding();
   bool launch(Proc &p, const std::string &program, const SpawnApp &app, int appnum);
   void spawn(SpawnRequest &req);
@@ -323,8 +327,9 @@ pmix_status_t cb_abort(const pmix_proc_t *p, void *, int status, const char msg[
   return PMIX_OPERATION_SUCCEEDED;
 }
 
-pmix_status_t cb_spawn(const pmix_proc_t *proc, const pmix_info_t[], size_t, const pmix_app_t apps[], size_t napps,
-                       pmix_spawn_cbfunc_t cbfunc, void *cbdata) {
+pmix_status_t cb_spawn(const pmix_proc_t *proc, const pmix_info_t[], size_t,
+                       const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                       void *cbdata) {
   if (!g_job || napps == 0) return PMIX_ERR_BAD_PARAM;
   // Copy now (PMIx owns these), launch on our thread (registering a
   // namespace blocks, which PMIx's thread must not).
@@ -354,8 +359,8 @@ pmix_status_t cb_spawn(const pmix_proc_t *proc, const pmix_info_t[], size_t, con
 // PMIx's own directives in the same array are skipped.
 constexpr std::string_view kServicePrefix = "mpi.service:";
 
-pmix_status_t cb_publish(const pmix_proc_t *, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                         void *cbdata) {
+pmix_status_t cb_publish(const pmix_proc_t *, const pmix_info_t info[], size_t ninfo,
+                         pmix_op_cbfunc_t cbfunc, void *cbdata) {
   if (!g_job) return PMIX_ERR_NOT_SUPPORTED;
   pmix_status_t st = PMIX_SUCCESS;
   for (size_t i = 0; i < ninfo && st == PMIX_SUCCESS; ++i) {
@@ -371,14 +376,16 @@ pmix_status_t cb_publish(const pmix_proc_t *, const pmix_info_t info[], size_t n
   return PMIX_SUCCESS;
 }
 
-pmix_status_t cb_lookup(const pmix_proc_t *, char **keys, const pmix_info_t[], size_t, pmix_lookup_cbfunc_t cbfunc,
-                        void *cbdata) {
+pmix_status_t cb_lookup(const pmix_proc_t *, char **keys, const pmix_info_t[], size_t,
+                        pmix_lookup_cbfunc_t cbfunc, void *cbdata) {
   if (!g_job || !keys) return PMIX_ERR_BAD_PARAM;
   std::vector<pmix_pdata_t> found;
   std::vector<std::string> values;
   for (char **k = keys; *k; ++k)
-    if (auto v = g_job->lookup(*k)) values.push_back(*v);
-    else values.emplace_back();
+    if (auto v = g_job->lookup(*k))
+      values.push_back(*v);
+    else
+      values.emplace_back();
   std::size_t n = 0;
   for (char **k = keys; *k; ++k, ++n) {
     if (values[n].empty()) continue;
@@ -388,13 +395,14 @@ pmix_status_t cb_lookup(const pmix_proc_t *, char **keys, const pmix_info_t[], s
     PMIX_VALUE_LOAD(&d.value, values[n].c_str(), PMIX_STRING);
     found.push_back(d);
   }
-  if (cbfunc) cbfunc(found.empty() ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS, found.data(), found.size(), cbdata);
+  if (cbfunc)
+    cbfunc(found.empty() ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS, found.data(), found.size(), cbdata);
   for (auto &d : found) PMIX_VALUE_DESTRUCT(&d.value);
   return PMIX_SUCCESS;
 }
 
-pmix_status_t cb_unpublish(const pmix_proc_t *, char **keys, const pmix_info_t[], size_t, pmix_op_cbfunc_t cbfunc,
-                           void *cbdata) {
+pmix_status_t cb_unpublish(const pmix_proc_t *, char **keys, const pmix_info_t[], size_t,
+                           pmix_op_cbfunc_t cbfunc, void *cbdata) {
   if (!g_job || !keys) return PMIX_ERR_BAD_PARAM;
   pmix_status_t st = PMIX_SUCCESS;
   for (char **k = keys; *k; ++k)
@@ -435,8 +443,10 @@ void sweep_dead_sessions(const std::string &base) {
     char tail[16] = {};
     if (std::sscanf(name.c_str(), "impirun.%ld.%15s", &pid, tail) != 2 || pid <= 0) continue;
     struct stat st {};
-    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive (or not ours to judge)
+    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+      continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+      continue;  // alive (or not ours to judge)
     base::log_debug("removing the session directory of a killed impirun: {}", e.path().string());
     std::filesystem::remove_all(e.path(), ec);
   }
@@ -467,7 +477,8 @@ bool LocalJob::setup_tmpdir() {
     // What this client negotiated, for `impi_info --job` while the job runs
     // (the file goes with the session directory).
     std::ofstream f(tmpdir_ + "/impi-job");
-    f << fmt::format("# impi job: client {} of {}, impirun pid {}\n", impi_->my_client, impi_->nclients, ::getpid())
+    f << fmt::format("# impi job: client {} of {}, impirun pid {}\n", impi_->my_client,
+                     impi_->nclients, ::getpid())
       << impi_->describe();
   }
   return true;
@@ -508,7 +519,8 @@ bool LocalJob::register_job() {
   return register_nspace(nspace_, {app}, nullptr);
 }
 
-bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps, const pmix_proc_t *parent) {
+bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps,
+                               const pmix_proc_t *parent) {
   int n = 0;
   for (const auto &a : apps) n += a.np;
   char *noderegex = nullptr, *ppnregex = nullptr;
@@ -598,7 +610,8 @@ bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp
       info.array(PMIX_PROC_INFO_ARRAY, std::move(p));
     }
   // cbfunc == NULL: blocks until done (allowed here: we are not on PMIx's thread).
-  pmix_status_t rc = PMIx_server_register_nspace(ns.c_str(), n, info.data(), info.size(), nullptr, nullptr);
+  pmix_status_t rc =
+      PMIx_server_register_nspace(ns.c_str(), n, info.data(), info.size(), nullptr, nullptr);
   if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
     base::log_error("PMIx_server_register_nspace: {}", PMIx_Error_string(rc));
     return false;
@@ -620,9 +633,10 @@ bool LocalJob::plan_binding() {
   // Slots: the hostfile's / --host's, else one per core (Open MPI's default).
   const int slots = opts_.slots > 0 ? opts_.slots : ncores;
   if (opts_.no_oversubscribe && opts_.np > slots) {
-    base::log_error("{} processes, but only {} slots on this machine ({}); --nooversubscribe refuses to start "
-                    "more processes than slots (leave it out to run anyway)",
-                    opts_.np, slots, opts_.slots > 0 ? "from --hostfile/--host" : "one per core");
+    base::log_error(
+        "{} processes, but only {} slots on this machine ({}); --nooversubscribe refuses to start "
+        "more processes than slots (leave it out to run anyway)",
+        opts_.np, slots, opts_.slots > 0 ? "from --hostfile/--host" : "one per core");
     return false;
   }
   // Where ranks go, round robin: cores, hardware threads or sockets.
@@ -639,7 +653,8 @@ bool LocalJob::plan_binding() {
   bool bind = opts_.bind == BindPolicy::core || opts_.bind == BindPolicy::automatic;
   if (!bind || nobjs <= 0) {
     if (opts_.report_bindings)
-      for (int r = 0; r < opts_.np; ++r) std::fprintf(stderr, "[%s] rank %d is not bound\n", host_.c_str(), world_offset_ + r);
+      for (int r = 0; r < opts_.np; ++r)
+        std::fprintf(stderr, "[%s] rank %d is not bound\n", host_.c_str(), world_offset_ + r);
     return true;
   }
   if (opts_.bind == BindPolicy::core && opts_.np > nobjs)
@@ -657,8 +672,8 @@ bool LocalJob::plan_binding() {
       std::string cpus;
       for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
-      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host_.c_str(), world_offset_ + r,
-                   hwloc_obj_type_string(type), at, cpus.c_str());
+      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host_.c_str(),
+                   world_offset_ + r, hwloc_obj_type_string(type), at, cpus.c_str());
     }
   }
   return true;
@@ -703,8 +718,10 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
   }
   Fd out_r(out[0]), out_w(out[1]), err_r(err[0]), err_w(err[1]), st_r(status_pipe[0]),
       st_w(status_pipe[1]);
-  const cpu_set_t *bind = bind_sets_.empty() || spawned ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
-  int devnull = rank == 0 && !spawned ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // stdin: rank 0's
+  const cpu_set_t *bind =
+      bind_sets_.empty() || spawned ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
+  int devnull =
+      rank == 0 && !spawned ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // stdin: rank 0's
 
   const pid_t launcher = ::getpid();
   pid_t pid = ::fork();
@@ -749,8 +766,8 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
   do n = ::read(st_r.get(), &child_errno, sizeof child_errno);
   while (n < 0 && errno == EINTR);
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
-    base::log_error("cannot execute '{}' for rank {}{}{}: {}", program, rank, jr.label.empty() ? "" : " of ",
-                    jr.label, std::strerror(child_errno));
+    base::log_error("cannot execute '{}' for rank {}{}{}: {}", program, rank,
+                    jr.label.empty() ? "" : " of ", jr.label, std::strerror(child_errno));
     return false;  // the child _exit()s; reap() collects it
   }
 
@@ -760,15 +777,19 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
     std::string dir = fmt::format("{}/{}/rank.{}", opts_.output_dir, p.job + 1, shown_rank);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    p.out_file.reset(::open((dir + "/stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    p.err_file.reset(::open((dir + "/stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    p.out_file.reset(
+        ::open((dir + "/stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    p.err_file.reset(
+        ::open((dir + "/stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!p.out_file || !p.err_file)
-      base::log_error("--output-filename: cannot write in {}: {}; rank {}'s output goes to the terminal", dir,
-                      ec ? ec.message() : std::strerror(errno), shown_rank);
+      base::log_error(
+          "--output-filename: cannot write in {}: {}; rank {}'s output goes to the terminal", dir,
+          ec ? ec.message() : std::strerror(errno), shown_rank);
   }
   auto make_fwd = [&](bool is_err) {
-    std::string prefix =
-        opts_.tag_output ? fmt::format("[{},{}]<{}>:", p.job + 1, shown_rank, is_err ? "stderr" : "stdout") : "";
+    std::string prefix = opts_.tag_output ? fmt::format("[{},{}]<{}>:", p.job + 1, shown_rank,
+                                                        is_err ? "stderr" : "stdout")
+                                          : "";
     int target = is_err ? STDERR_FILENO : STDOUT_FILENO;
     const Fd &file = is_err ? p.err_file : p.out_file;
     if (file) target = file.get();
@@ -803,19 +824,23 @@ Proc *LocalJob::find_proc(const std::string &ns, int rank) {
 // parent gets the error) instead of starting half a job.
 void LocalJob::spawn(SpawnRequest &req) {
   auto answer = [&](pmix_status_t st, const char *ns) {
-    if (req.cbfunc) req.cbfunc(st, const_cast<char *>(ns), req.cbdata);  // PMIx thread-shifts internally
+    if (req.cbfunc)
+      req.cbfunc(st, const_cast<char *>(ns), req.cbdata);  // PMIx thread-shifts internally
   };
   if (outcome_.ending()) return answer(PMIX_ERR_JOB_TERMINATED, nullptr);
   std::vector<std::string> programs;
   for (const auto &a : req.apps) {
     std::string prog = find_program(a.cmd);
     if (prog.empty()) {
-      base::log_warn("MPI_Comm_spawn from rank {} of {}: cannot find the program '{}'{}", req.parent_rank,
-                     req.parent_nspace, a.cmd, a.cmd.find('/') == std::string::npos ? " in PATH" : " or it is not executable");
+      base::log_warn(
+          "MPI_Comm_spawn from rank {} of {}: cannot find the program '{}'{}", req.parent_rank,
+          req.parent_nspace, a.cmd,
+          a.cmd.find('/') == std::string::npos ? " in PATH" : " or it is not executable");
       return answer(PMIX_ERR_NOT_FOUND, nullptr);
     }
     if (!a.wdir.empty() && ::access(a.wdir.c_str(), X_OK) != 0) {
-      base::log_warn("MPI_Comm_spawn: the working directory '{}' cannot be entered: {}", a.wdir, std::strerror(errno));
+      base::log_warn("MPI_Comm_spawn: the working directory '{}' cannot be entered: {}", a.wdir,
+                     std::strerror(errno));
       return answer(PMIX_ERR_BAD_PARAM, nullptr);
     }
     programs.push_back(prog);
@@ -823,7 +848,8 @@ void LocalJob::spawn(SpawnRequest &req) {
   std::string ns = fmt::format("impi.{}.{}", ::getpid(), jobs_.size() + 1);
   pmix_proc_t parent;
   PMIX_LOAD_PROCID(&parent, req.parent_nspace.c_str(), static_cast<pmix_rank_t>(req.parent_rank));
-  if (!register_nspace(ns, req.apps, &parent)) return answer(PMIX_ERR_JOB_FAILED_TO_LAUNCH, nullptr);
+  if (!register_nspace(ns, req.apps, &parent))
+    return answer(PMIX_ERR_JOB_FAILED_TO_LAUNCH, nullptr);
   JobRec jr;
   jr.nspace = ns;
   jr.first = procs_.size();
@@ -831,7 +857,8 @@ void LocalJob::spawn(SpawnRequest &req) {
   jr.label = fmt::format("spawned job {} ({})", ns, req.apps[0].cmd);
   int job = static_cast<int>(jobs_.size());
   jobs_.push_back(jr);
-  base::log_debug("spawning {} procs as {} for rank {} of {}", jr.size, ns, req.parent_rank, req.parent_nspace);
+  base::log_debug("spawning {} procs as {} for rank {} of {}", jr.size, ns, req.parent_rank,
+                  req.parent_nspace);
   int rank = 0;
   for (std::size_t k = 0; k < req.apps.size(); ++k)
     for (int i = 0; i < req.apps[k].np; ++i, ++rank) {
@@ -898,8 +925,10 @@ void LocalJob::on_signal(evutil_socket_t sig, short, void *arg) {
   }
   int s = static_cast<int>(sig);
   if (s == SIGUSR2) {
-    job->end_job(job->outcome_.on_launcher_end(1, "the host agent lost a peer host or the server (above); "
-                                                  "ending this client's part of the job"));
+    job->end_job(
+        job->outcome_.on_launcher_end(1,
+                                      "the host agent lost a peer host or the server (above); "
+                                      "ending this client's part of the job"));
     return;
   }
   if (!job->outcome_.ending())
@@ -931,7 +960,8 @@ void LocalJob::drain_queue() {
     q.swap(queue_);
   }
   for (auto &ev : q) {
-    base::log_debug("pmix event {} from rank {} of {}", static_cast<int>(ev.kind), ev.rank, ev.nspace);
+    base::log_debug("pmix event {} from rank {} of {}", static_cast<int>(ev.kind), ev.rank,
+                    ev.nspace);
     if (ev.kind == PmixEvent::spawn) {
       spawn(*ev.spawn_req);
       continue;
@@ -950,8 +980,9 @@ void LocalJob::drain_queue() {
         if (p.job == 0)
           end_job(outcome_.on_abort(world_offset_ + ev.rank, ev.status, ev.message));
         else
-          end_job(outcome_.on_abort(fmt::format("rank {} of {}", ev.rank, jobs_[static_cast<size_t>(p.job)].label),
-                                    ev.status, ev.message));
+          end_job(outcome_.on_abort(
+              fmt::format("rank {} of {}", ev.rank, jobs_[static_cast<size_t>(p.job)].label),
+              ev.status, ev.message));
         break;
       case PmixEvent::spawn:
         break;
@@ -975,7 +1006,8 @@ void LocalJob::reap() {
       ProcEnd e;
       e.rank = p.job == 0 ? world_offset_ + p.rank : p.rank;
       e.index = static_cast<int>(index_of(p));
-      if (p.job != 0) e.who = fmt::format("rank {} of {}", p.rank, jobs_[static_cast<size_t>(p.job)].label);
+      if (p.job != 0)
+        e.who = fmt::format("rank {} of {}", p.rank, jobs_[static_cast<size_t>(p.job)].label);
       e.pid = pid;
       e.exited = WIFEXITED(st);
       e.exit_code = e.exited ? WEXITSTATUS(st) : 0;
@@ -1010,7 +1042,8 @@ void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
     return cause_rank(a) < cause_rank(b);
   });
   for (auto &e : ended) {
-    e.called_finalize = procs_[static_cast<size_t>(e.index)].called_finalize;  // e.index: place in procs_
+    e.called_finalize =
+        procs_[static_cast<size_t>(e.index)].called_finalize;  // e.index: place in procs_
     if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize && !outcome_.ending() &&
         !final) {
       unconfirmed_.push_back(e);  // judged in on_recheck
@@ -1138,7 +1171,8 @@ int LocalJob::run() {
   app.cmd = opts_.argv[0];
   app.argv = opts_.argv;
   app.np = opts_.np;
-  for (int r = 0; ok && r < opts_.np; ++r) ok = launch(procs_[static_cast<size_t>(r)], program, app, 0);
+  for (int r = 0; ok && r < opts_.np; ++r)
+    ok = launch(procs_[static_cast<size_t>(r)], program, app, 0);
   if (!ok) end_job(outcome_.on_launcher_end(1, "the job could not be started"));
   if (opts_.timeout_s > 0) {
     timeout_ev_.reset(evtimer_new(base_.get(), on_timeout, this));
@@ -1163,7 +1197,9 @@ int run_local_job(const LaunchOptions &opts) {
 }
 
 namespace {
-const char *lookup_env(const char *n) { return std::getenv(n); }
+const char *lookup_env(const char *n) {
+  return std::getenv(n);
+}
 }  // namespace
 
 namespace {
@@ -1171,7 +1207,8 @@ namespace {
 // (watching `watched`: descriptors that must stay open, and what they are)
 // and our procs. Stops the agent without FINI when the procs failed.
 // Returns their exit status (1: the agent could not start).
-int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd> &channels, const AgentHooks &agent,
+int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd> &channels,
+                  const AgentHooks &agent,
                   const std::vector<std::pair<int, std::string>> &watched) {
   // While the procs run, LocalJob's loop handles termination signals (it
   // passes them on). Once they are gone, what is left (the FINI exchanges)
@@ -1218,7 +1255,8 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
     return 1;
   }
   auto deadline = net::Clock::now() + std::chrono::seconds(opts_in.impi.startup_timeout_s);
-  auto client = ImpiClient::join(*server, opts_in.client->rank, opts_in.impi.address, *auth, deadline);
+  auto client =
+      ImpiClient::join(*server, opts_in.client->rank, opts_in.impi.address, *auth, deadline);
   if (!client) {
     base::log_error("{}", client.message());
     return 1;
@@ -1293,7 +1331,8 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
   }
   job->my_host = job->first_host_of(job->my_client);
   for (std::size_t i = 0; i < remotes.size(); ++i)
-    if (auto s = send_job(remotes[i], *job, job->my_host + 1 + static_cast<int>(i), deadline); !s.ok()) {
+    if (auto s = send_job(remotes[i], *job, job->my_host + 1 + static_cast<int>(i), deadline);
+        !s.ok()) {
       base::log_error("host {}: {}", remotes[i].name, s.message());
       return 1;
     }
@@ -1305,17 +1344,19 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
     base::log_error("{}", channels.message());
     return 1;
   }
-  std::vector<std::pair<int, std::string>> watched{{client->server_fd(), "the IMPI server " + opts.client->server}};
+  std::vector<std::pair<int, std::string>> watched{
+      {client->server_fd(), "the IMPI server " + opts.client->server}};
   for (auto &rh : remotes) watched.emplace_back(rh.ctl.get(), "the agent of host " + rh.name);
   if (int rc = run_this_host(opts, *job, *channels, agent, watched); rc != 0)
     return rc;  // no FINI: the server reports our failure
   // Our channels' FINI, then every other host's DONE, then the server's FINI.
-  auto s = client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30),
-                          [&](std::vector<base::Fd> &ch, const ImpiJob &j, net::Clock::time_point dl) {
-                            base::Status st = agent.close ? agent.close(ch, j, dl) : base::Status{};
-                            if (st.ok() && !remotes.empty()) st = wait_done(remotes, dl);
-                            return st;
-                          });
+  auto s =
+      client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30),
+                     [&](std::vector<base::Fd> &ch, const ImpiJob &j, net::Clock::time_point dl) {
+                       base::Status st = agent.close ? agent.close(ch, j, dl) : base::Status{};
+                       if (st.ok() && !remotes.empty()) st = wait_done(remotes, dl);
+                       return st;
+                     });
   if (!s.ok()) {
     base::log_error("shutdown: {}", s.message());
     return 1;
@@ -1341,9 +1382,10 @@ int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
     return 1;
   }
   base::set_log_prefix(fmt::format("impirun[client {} host {}]", job->my_client, job->my_host));
-  if (job->hosts[static_cast<std::size_t>(job->my_host)].nprocs != static_cast<std::uint32_t>(opts.np)) {
-    base::log_error("the job gives this host {} procs, not {}", job->hosts[static_cast<std::size_t>(job->my_host)].nprocs,
-                    opts.np);
+  if (job->hosts[static_cast<std::size_t>(job->my_host)].nprocs !=
+      static_cast<std::uint32_t>(opts.np)) {
+    base::log_error("the job gives this host {} procs, not {}",
+                    job->hosts[static_cast<std::size_t>(job->my_host)].nprocs, opts.np);
     return 1;
   }
   auto channels = dance_as_host(job->my_host, link->listener, link->address, *job, deadline);
@@ -1351,14 +1393,16 @@ int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
     base::log_error("{}", channels.message());
     return 1;
   }
-  if (int rc = run_this_host(opts, *job, *channels, agent,
-                             {{link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator}});
+  if (int rc = run_this_host(
+          opts, *job, *channels, agent,
+          {{link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator}});
       rc != 0) {
     send_done(link->ctl.get(), false);
     return rc;
   }
-  base::Status s = agent.close ? agent.close(*channels, *job, net::Clock::now() + std::chrono::seconds(30))
-                               : base::Status{};
+  base::Status s = agent.close
+                       ? agent.close(*channels, *job, net::Clock::now() + std::chrono::seconds(30))
+                       : base::Status{};
   if (!s.ok()) base::log_error("shutdown: {}", s.message());
   send_done(link->ctl.get(), s.ok());
   return s.ok() ? 0 : 1;

@@ -10,14 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <poll.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -113,7 +111,8 @@ int supervise(std::vector<Child> &children, const sigset_t &set) {
     if (ending) {
       timespec now;
       ::clock_gettime(CLOCK_MONOTONIC, &now);
-      auto ms = (now.tv_sec - ending_since.tv_sec) * 1000 + (now.tv_nsec - ending_since.tv_nsec) / 1000000;
+      auto ms = (now.tv_sec - ending_since.tv_sec) * 1000 +
+                (now.tv_nsec - ending_since.tv_nsec) / 1000000;
       if (ms > grace_ms + 2000) kill_all(SIGKILL);
     }
   }
@@ -156,8 +155,9 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
     base::log_error("pipe: {}", std::strerror(errno));
     return 1;
   }
-  std::vector<std::string> sargs = {"-server", std::to_string(k), "--address", "127.0.0.1",
-                                    "--startup-timeout", std::to_string(opts.impi.startup_timeout_s)};
+  std::vector<std::string> sargs = {
+      "-server",   std::to_string(k),   "--address",
+      "127.0.0.1", "--startup-timeout", std::to_string(opts.impi.startup_timeout_s)};
   if (opts.verbose) sargs.push_back("-v");
   pid_t spid = spawn(exe, sargs, env, pipefd[1]);
   ::close(pipefd[1]);
@@ -188,12 +188,19 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   int base_np = opts.np / k, extra = opts.np % k, offset = 0;
   for (int i = 0; i < k; ++i) {
     int n = base_np + (i < extra ? 1 : 0);
-    std::vector<std::string> a = {"-client", std::to_string(i), line, "-np", std::to_string(n),
-                                  "--address", "127.0.0." + std::to_string(i + 1),
-                                  "--core-offset", std::to_string(offset)};
+    std::vector<std::string> a = {"-client",
+                                  std::to_string(i),
+                                  line,
+                                  "-np",
+                                  std::to_string(n),
+                                  "--address",
+                                  "127.0.0." + std::to_string(i + 1),
+                                  "--core-offset",
+                                  std::to_string(offset)};
     // Binding is decided for the whole machine, not per client: each
     // client binds from its core offset on (unless told not to).
-    if (opts.bind != BindPolicy::automatic) a.insert(a.end(), {"--bind-to", opts.bind == BindPolicy::none ? "none" : "core"});
+    if (opts.bind != BindPolicy::automatic)
+      a.insert(a.end(), {"--bind-to", opts.bind == BindPolicy::none ? "none" : "core"});
     if (opts.tag_output) a.push_back("--tag-output");
     if (opts.verbose) a.push_back("-v");
     if (opts.timeout_s > 0) a.insert(a.end(), {"--timeout", std::to_string(opts.timeout_s)});
@@ -250,13 +257,15 @@ int run_appfile_job(const ServerOptions &o, const char *self_exe) {
     if (!(words >> l.host)) continue;
     for (std::string w; words >> w;) l.args.push_back(w);
     if (l.args.empty() || (l.args[0] != "-client" && l.args[0] != "--client")) {
-      base::log_error("{}:{}: expected \"HOST -client R $hostport [options] program [args]\"", o.appfile, lineno);
+      base::log_error("{}:{}: expected \"HOST -client R $hostport [options] program [args]\"",
+                      o.appfile, lineno);
       return 1;
     }
     lines.push_back(std::move(l));
   }
   if (static_cast<int>(lines.size()) != o.nclients) {
-    base::log_error("{} lists {} clients, but -server {} expects {}", o.appfile, lines.size(), o.nclients, o.nclients);
+    base::log_error("{} lists {} clients, but -server {} expects {}", o.appfile, lines.size(),
+                    o.nclients, o.nclients);
     return 1;
   }
   sigset_t set;
@@ -272,7 +281,8 @@ int run_appfile_job(const ServerOptions &o, const char *self_exe) {
     return 1;
   }
   const std::string exe = self_exe;
-  std::vector<std::string> sargs(o.server_args.begin() + 1, o.server_args.end());  // (less argv[0]'s "-server")
+  std::vector<std::string> sargs(o.server_args.begin() + 1,
+                                 o.server_args.end());  // (less argv[0]'s "-server")
   sargs.insert(sargs.begin(), "-server");
   pid_t spid = spawn(exe, sargs, env, pipefd[1]);
   ::close(pipefd[1]);
@@ -302,7 +312,8 @@ int run_appfile_job(const ServerOptions &o, const char *self_exe) {
   for (auto &l : lines) {
     for (auto &a : l.args)
       for (const char *token : {"${hostport}", "$hostport"})
-        for (std::size_t at; (at = a.find(token)) != std::string::npos;) a.replace(at, std::strlen(token), hostport);
+        for (std::size_t at; (at = a.find(token)) != std::string::npos;)
+          a.replace(at, std::strlen(token), hostport);
     pid_t pid;
     if (is_this_host(l.host)) {
       pid = spawn(exe, l.args, env, -1);
@@ -314,7 +325,8 @@ int run_appfile_job(const ServerOptions &o, const char *self_exe) {
       for (std::string w; aw >> w;) agent.push_back(w);
       std::string prog = in_path(agent[0]);
       if (prog.empty()) {
-        base::log_error("cannot find the launch agent '{}' for host {} (set IMPI_LAUNCH_AGENT)", agent[0], l.host);
+        base::log_error("cannot find the launch agent '{}' for host {} (set IMPI_LAUNCH_AGENT)",
+                        agent[0], l.host);
         pid = -1;
       } else {
         std::vector<std::string> a(agent.begin() + 1, agent.end());

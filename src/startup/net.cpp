@@ -63,7 +63,8 @@ Endpoint to_endpoint(const sockaddr_storage &ss) {
 }
 
 int remaining_ms(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1 << 30));
 }
 
@@ -91,12 +92,14 @@ base::Result<Endpoint> parse_endpoint(std::string_view text) {
   }
   int p = 0;
   for (char c : port) {
-    if (c < '0' || c > '9' || p > 65535) return {Errc::invalid_argument, fmt::format("bad port in '{}'", text)};
+    if (c < '0' || c > '9' || p > 65535)
+      return {Errc::invalid_argument, fmt::format("bad port in '{}'", text)};
     p = p * 10 + (c - '0');
   }
   if (port.empty() || p < 1 || p > 65535)
     return {Errc::invalid_argument, fmt::format("bad port in '{}'", text)};
-  if (!make_addr(host, 0)) return {Errc::invalid_argument, fmt::format("'{}' is not an IP address", host)};
+  if (!make_addr(host, 0))
+    return {Errc::invalid_argument, fmt::format("'{}' is not an IP address", host)};
   return Endpoint{std::string(host), static_cast<std::uint16_t>(p)};
 }
 
@@ -108,7 +111,8 @@ base::Result<Fd> listen_tcp(std::string_view address, std::uint16_t port, int ba
   int one = 1;
   ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (::bind(fd.get(), reinterpret_cast<sockaddr *>(&a->ss), a->len) != 0)
-    return {Errc::io_error, fmt::format("cannot listen on {}:{}: {}", address, port, std::strerror(errno))};
+    return {Errc::io_error,
+            fmt::format("cannot listen on {}:{}: {}", address, port, std::strerror(errno))};
   if (::listen(fd.get(), backlog) != 0)
     return {Errc::io_error, fmt::format("listen: {}", std::strerror(errno))};
   return fd;
@@ -129,8 +133,8 @@ base::Result<Fd> connect_tcp(std::string_view address, std::uint16_t port,
   }
   if (::connect(fd.get(), reinterpret_cast<sockaddr *>(&a->ss), a->len) != 0) {
     if (errno != EINPROGRESS)
-      return {Errc::io_error, fmt::format("cannot connect to {}:{}: {}", address, port,
-                                          std::strerror(errno))};
+      return {Errc::io_error,
+              fmt::format("cannot connect to {}:{}: {}", address, port, std::strerror(errno))};
     pollfd p{fd.get(), POLLOUT, 0};
     int n = ::poll(&p, 1, remaining_ms(deadline));
     if (n == 0) return {Errc::timeout, fmt::format("timed out connecting to {}:{}", address, port)};

@@ -34,7 +34,8 @@ std::string local_hostname() {
 }
 
 constexpr const char *kNoLauncher =
-    "this process runs without a launcher (singleton); start it with impirun to spawn processes or publish names";
+    "this process runs without a launcher (singleton); start it with impirun to spawn processes or "
+    "publish names";
 
 // Rank 0 of 1 with a private key-value store.
 class Singleton final : public ProcessManager {
@@ -57,9 +58,15 @@ class Singleton final : public ProcessManager {
   }
   void abort(int, std::string_view) override {}
   Status finalize() override { return {}; }
-  Result<std::string> spawn(const std::vector<SpawnSpec> &) override { return {Errc::not_supported, kNoLauncher}; }
-  Status publish(const std::string &, const std::string &) override { return {Errc::not_supported, kNoLauncher}; }
-  Result<std::string> lookup(const std::string &) override { return {Errc::not_supported, kNoLauncher}; }
+  Result<std::string> spawn(const std::vector<SpawnSpec> &) override {
+    return {Errc::not_supported, kNoLauncher};
+  }
+  Status publish(const std::string &, const std::string &) override {
+    return {Errc::not_supported, kNoLauncher};
+  }
+  Result<std::string> lookup(const std::string &) override {
+    return {Errc::not_supported, kNoLauncher};
+  }
   Status unpublish(const std::string &) override { return {Errc::not_supported, kNoLauncher}; }
 
  private:
@@ -175,10 +182,11 @@ class PmixClient final : public ProcessManager {
     // Our pointers are not PMIx's to free.
     for (auto &x : a) x.cmd = nullptr, x.argv = nullptr, x.env = nullptr, x.cwd = nullptr;
     if (rc != PMIX_SUCCESS)
-      return {rc == PMIX_ERR_NOT_FOUND ? Errc::not_found : Errc::io_error,
-              fmt::format("the launcher could not spawn the processes: {}",
-                          rc == PMIX_ERR_NOT_FOUND ? "a program was not found (the launcher says which)"
-                                                   : PMIx_Error_string(rc))};
+      return {
+          rc == PMIX_ERR_NOT_FOUND ? Errc::not_found : Errc::io_error,
+          fmt::format("the launcher could not spawn the processes: {}",
+                      rc == PMIX_ERR_NOT_FOUND ? "a program was not found (the launcher says which)"
+                                               : PMIx_Error_string(rc))};
     return std::string(ns);
   }
 
@@ -187,8 +195,10 @@ class PmixClient final : public ProcessManager {
     PMIX_INFO_LOAD(&info, key.c_str(), value.c_str(), PMIX_STRING);
     pmix_status_t rc = PMIx_Publish(&info, 1);
     PMIX_INFO_DESTRUCT(&info);
-    if (rc == PMIX_ERR_DUPLICATE_KEY) return {Errc::invalid_argument, "the name is already published"};
-    if (rc != PMIX_SUCCESS) return {Errc::io_error, fmt::format("PMIx_Publish: {}", PMIx_Error_string(rc))};
+    if (rc == PMIX_ERR_DUPLICATE_KEY)
+      return {Errc::invalid_argument, "the name is already published"};
+    if (rc != PMIX_SUCCESS)
+      return {Errc::io_error, fmt::format("PMIx_Publish: {}", PMIx_Error_string(rc))};
     return {};
   }
 
@@ -198,10 +208,12 @@ class PmixClient final : public ProcessManager {
     PMIX_LOAD_KEY(d.key, key.c_str());
     pmix_status_t rc = PMIx_Lookup(&d, 1, nullptr, 0);
     std::string out;
-    if (rc == PMIX_SUCCESS && d.value.type == PMIX_STRING && d.value.data.string) out = d.value.data.string;
+    if (rc == PMIX_SUCCESS && d.value.type == PMIX_STRING && d.value.data.string)
+      out = d.value.data.string;
     PMIX_PDATA_DESTRUCT(&d);
     if (rc == PMIX_SUCCESS && !out.empty()) return out;
-    if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_FOUND) return {Errc::not_found, "no such name is published"};
+    if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_FOUND)
+      return {Errc::not_found, "no such name is published"};
     return {Errc::io_error, fmt::format("PMIx_Lookup: {}", PMIx_Error_string(rc))};
   }
 
@@ -209,7 +221,8 @@ class PmixClient final : public ProcessManager {
     char *keys[2] = {const_cast<char *>(key.c_str()), nullptr};
     pmix_status_t rc = PMIx_Unpublish(keys, nullptr, 0);
     if (rc == PMIX_ERR_NOT_FOUND) return {Errc::not_found, "no such name is published"};
-    if (rc != PMIX_SUCCESS) return {Errc::io_error, fmt::format("PMIx_Unpublish: {}", PMIx_Error_string(rc))};
+    if (rc != PMIX_SUCCESS)
+      return {Errc::io_error, fmt::format("PMIx_Unpublish: {}", PMIx_Error_string(rc))};
     return {};
   }
 
@@ -269,10 +282,11 @@ class PmixClient final : public ProcessManager {
     bool optional = true;
     PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &optional, PMIX_BOOL);
     if (PMIx_Get(&wild, kImpiJobKey, &opt, 1, &iv) == PMIX_SUCCESS) {
-      base::Result<ImpiJob> j{Errc::protocol_error, "the IMPI job description is not a byte object"};
+      base::Result<ImpiJob> j{Errc::protocol_error,
+                              "the IMPI job description is not a byte object"};
       if (iv->type == PMIX_BYTE_OBJECT)
-        j = decode_job(std::span(reinterpret_cast<const std::byte *>(iv->data.bo.bytes),
-                                 iv->data.bo.size));
+        j = decode_job(
+            std::span(reinterpret_cast<const std::byte *>(iv->data.bo.bytes), iv->data.bo.size));
       PMIX_VALUE_RELEASE(iv);
       if (!j) return {j.error(), "the launcher's IMPI job description: " + j.message()};
       const auto &host = j->hosts[static_cast<size_t>(j->host_of_me())];  // our launcher's host

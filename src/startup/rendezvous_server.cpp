@@ -14,15 +14,14 @@
 
 #include "base/fd.hpp"
 #include "base/log.hpp"
-#include "startup/event_owner.hpp"
 #include "startup/auth.hpp"
+#include "startup/event_owner.hpp"
 #include "startup/net.hpp"
 #include "startup/server_core.hpp"
 
 namespace impi::startup {
 
 namespace {
-
 
 class Server {
  public:
@@ -75,8 +74,8 @@ void Server::on_accept(evutil_socket_t fd, short, void *arg) {
     conn->fd.reset(c);
     auto peer = net::peer_endpoint(c);
     std::string name = peer ? peer->text() : "unknown peer";
-    conn->ev.reset(event_new(s->base_.get(), c, EV_READ | EV_PERSIST, on_read,
-                             new TimerArg{s, id}));
+    conn->ev.reset(
+        event_new(s->base_.get(), c, EV_READ | EV_PERSIST, on_read, new TimerArg{s, id}));
     event_add(conn->ev.get(), nullptr);
     auto *targ = new TimerArg{s, id};
     conn->join_timer.reset(evtimer_new(s->base_.get(), on_join_timeout, targ));
@@ -153,7 +152,9 @@ void Server::flush(ServerCore::ConnId id) {
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN) {
-        if (!c.wev) c.wev.reset(event_new(base_.get(), c.fd.get(), EV_WRITE, on_write, new TimerArg{this, id}));
+        if (!c.wev)
+          c.wev.reset(
+              event_new(base_.get(), c.fd.get(), EV_WRITE, on_write, new TimerArg{this, id}));
         event_add(c.wev.get(), nullptr);
         return;
       }
@@ -224,7 +225,9 @@ int Server::run(base::Fd listener) {
   return exit_code_;
 }
 
-const char *lookup_env(const char *n) { return std::getenv(n); }
+const char *lookup_env(const char *n) {
+  return std::getenv(n);
+}
 
 }  // namespace
 

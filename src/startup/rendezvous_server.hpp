@@ -19,7 +19,8 @@ struct ServerOptions {
   int join_timeout_s = 10;      // a connection must have joined by then
   int startup_timeout_s = 300;  // all clients must have sent DONE by then
   std::string appfile;          // -file F: also start the clients F lists (spec 2.2.3)
-  std::vector<std::string> server_args;  // the -server arguments, less -file F (for the server child)
+  std::vector<std::string>
+      server_args;  // the -server arguments, less -file F (for the server child)
 };
 
 int run_server(const ServerOptions &o);

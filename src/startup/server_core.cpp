@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-
 #include <limits>
 
 #include "base/byteorder.hpp"
@@ -17,7 +16,9 @@ using namespace wire;
 
 ServerCore::ServerCore(ServerConfig cfg) : cfg_(std::move(cfg)) {}
 
-void ServerCore::connected(ConnId c, std::string peer) { conns_[c].peer = std::move(peer); }
+void ServerCore::connected(ConnId c, std::string peer) {
+  conns_[c].peer = std::move(peer);
+}
 
 bool ServerCore::is_pending(ConnId c) const {
   auto it = conns_.find(c);
@@ -105,8 +106,9 @@ void ServerCore::process(ConnId id, Conn &c) {
       // Name a stranger by what it sent before judging any length it announces.
       auto h = c.reader.peek_header();
       if (h && h->cmd != kCmdAuth) {
-        drop(id, c, fmt::format("first command was 0x{:08x}, not AUTH",
-                                static_cast<std::uint32_t>(h->cmd)));
+        drop(id, c,
+             fmt::format("first command was 0x{:08x}, not AUTH",
+                         static_cast<std::uint32_t>(h->cmd)));
         return;
       }
     }
@@ -124,8 +126,9 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
   const auto &p = cmd.payload;
   if (c.phase == Phase::want_auth) {
     if (cmd.header.cmd != kCmdAuth) {
-      drop(id, c, fmt::format("first command was 0x{:08x}, not AUTH",
-                              static_cast<std::uint32_t>(cmd.header.cmd)));
+      drop(id, c,
+           fmt::format("first command was 0x{:08x}, not AUTH",
+                       static_cast<std::uint32_t>(cmd.header.cmd)));
       return false;
     }
     if (p.size() < 4 || p.size() % 4 != 0 || p.size() > 128) {
@@ -136,9 +139,10 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
     std::uint32_t client_mask = base::load_be<std::uint32_t>(std::span(p).first(4));
     auto which = choose_auth(cfg_.auth_mask, client_mask, cfg_.preference);
     if (!which) {
-      drop(id, c, fmt::format("no authentication method in common (client offers 0x{:x}, "
-                              "server 0x{:x})",
-                              client_mask, cfg_.auth_mask));
+      drop(id, c,
+           fmt::format("no authentication method in common (client offers 0x{:x}, "
+                       "server 0x{:x})",
+                       client_mask, cfg_.auth_mask));
       return false;
     }
     if (*which == kAuthHmac) {
@@ -159,15 +163,17 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
       base::log_warn("{} has authenticated with IMPI_AUTH_NONE", c.peer);
       c.phase = Phase::want_rank;
     } else {
-      base::log_info("{} authenticates with IMPI_AUTH_KEY (the key crosses the wire in clear)", c.peer);
+      base::log_info("{} authenticates with IMPI_AUTH_KEY (the key crosses the wire in clear)",
+                     c.peer);
       c.phase = Phase::want_key;
     }
     return true;
   }
   if (c.phase == Phase::want_rank) {
     if (cmd.header.cmd != kCmdImpi) {
-      drop(id, c, fmt::format("expected IMPI after AUTH, got 0x{:08x}",
-                              static_cast<std::uint32_t>(cmd.header.cmd)));
+      drop(id, c,
+           fmt::format("expected IMPI after AUTH, got 0x{:08x}",
+                       static_cast<std::uint32_t>(cmd.header.cmd)));
       return false;
     }
     auto rank = decode_i32_payload(p);
@@ -180,8 +186,9 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
       return false;
     }
     if (by_rank_.count(*rank)) {
-      drop(id, c, fmt::format("client rank {} is already taken by {}", *rank,
-                              conns_.at(by_rank_.at(*rank)).peer));
+      drop(id, c,
+           fmt::format("client rank {} is already taken by {}", *rank,
+                       conns_.at(by_rank_.at(*rank)).peer));
       return false;
     }
     c.rank = *rank;
@@ -208,9 +215,10 @@ bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
         return false;
       }
       if (s->label <= c.last_label) {
-        drop(id, c, fmt::format("label 0x{:x} after 0x{:x}: labels must ascend",
-                                static_cast<std::uint32_t>(s->label),
-                                static_cast<std::uint32_t>(c.last_label)));
+        drop(id, c,
+             fmt::format("label 0x{:x} after 0x{:x}: labels must ascend",
+                         static_cast<std::uint32_t>(s->label),
+                         static_cast<std::uint32_t>(c.last_label)));
         return false;
       }
       c.last_label = s->label;

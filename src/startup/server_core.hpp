@@ -73,14 +73,14 @@ class ServerCore {
   void process(ConnId id, Conn &c);
   bool handle_cmd(ConnId id, Conn &c, const wire::CmdReader::Cmd &cmd);
   void drop(ConnId id, Conn &c, const std::string &why);  // close, forget
-  void fail(const std::string &why);                       // the job cannot go on
+  void fail(const std::string &why);                      // the job cannot go on
   void try_broadcast();
   void send(ConnId id, wire::Bytes b) { actions_.push_back({Action::send, id, std::move(b)}); }
 
   ServerConfig cfg_;
   std::map<ConnId, Conn> conns_;
   std::map<int, ConnId> by_rank_;  // joined clients still connected
-  std::set<int> fini_ranks_;      // clients that sent FINI
+  std::set<int> fini_ranks_;       // clients that sent FINI
   bool size_sent_ = false;
   bool done_sent_ = false;
   // label -> (client rank -> value), labels not yet broadcast

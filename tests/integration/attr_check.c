@@ -14,7 +14,8 @@ static int rank, size, failures;
 
 static int copies, deletes, self_deleted, type_copies, type_deletes;
 static int copy_plus_one(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag) {
-  (void)c; (void)k;
+  (void)c;
+  (void)k;
   CHECK(extra == &copies, "copy callback: extra_state %p", extra);
   ++copies;
   *(void **)out = (void *)((char *)in + 1);
@@ -22,12 +23,17 @@ static int copy_plus_one(MPI_Comm c, int k, void *extra, void *in, void *out, in
   return MPI_SUCCESS;
 }
 static int count_delete(MPI_Comm c, int k, void *v, void *extra) {
-  (void)c; (void)k; (void)v; (void)extra;
+  (void)c;
+  (void)k;
+  (void)v;
+  (void)extra;
   ++deletes;
   return MPI_SUCCESS;
 }
 static int self_delete(MPI_Comm c, int k, void *v, void *extra) {
-  (void)k; (void)v; (void)extra;
+  (void)k;
+  (void)v;
+  (void)extra;
   int initialized = 0, finalized = 1;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
@@ -45,14 +51,19 @@ static int ordered_delete(MPI_Comm c, int k, void *v, void *extra) {
   return MPI_Barrier(MPI_COMM_WORLD);
 }
 static int type_copy(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag) {
-  (void)t; (void)k; (void)extra;
+  (void)t;
+  (void)k;
+  (void)extra;
   ++type_copies;
   *(void **)out = in;
   *flag = 1;
   return MPI_SUCCESS;
 }
 static int type_delete(MPI_Datatype t, int k, void *v, void *extra) {
-  (void)t; (void)k; (void)v; (void)extra;
+  (void)t;
+  (void)k;
+  (void)v;
+  (void)extra;
   ++type_deletes;
   return MPI_SUCCESS;
 }
@@ -83,11 +94,13 @@ static void check_impi_attrs(MPI_Comm c, const int *world_color, const char *wha
     }
   }
   MPI_Comm_get_attr(c, IMPI_CLIENT_SIZE, &v, &flag);
-  CHECK(flag && *v == distinct, "%s: IMPI_CLIENT_SIZE %d, expected %d", what, flag ? *v : -1, distinct);
+  CHECK(flag && *v == distinct, "%s: IMPI_CLIENT_SIZE %d, expected %d", what, flag ? *v : -1,
+        distinct);
   MPI_Comm_get_attr(c, IMPI_CLIENT_COLOR, &v, &flag);
   CHECK(flag && *v == below, "%s: IMPI_CLIENT_COLOR %d, expected %d", what, flag ? *v : -1, below);
   MPI_Comm_get_attr(c, IMPI_HOST_SIZE, &v, &flag); /* one host per client here */
-  CHECK(flag && *v == distinct, "%s: IMPI_HOST_SIZE %d, expected %d", what, flag ? *v : -1, distinct);
+  CHECK(flag && *v == distinct, "%s: IMPI_HOST_SIZE %d, expected %d", what, flag ? *v : -1,
+        distinct);
   MPI_Comm_get_attr(c, IMPI_HOST_COLOR, &v, &flag);
   CHECK(flag && *v == below, "%s: IMPI_HOST_COLOR %d, expected %d", what, flag ? *v : -1, below);
   MPI_Group_free(&g);
@@ -126,9 +139,10 @@ int main(int argc, char **argv) {
   int world_color[64];
   MPI_Comm_get_attr(MPI_COMM_WORLD, IMPI_CLIENT_COLOR, &v, &flag);
   MPI_Allgather(v, 1, MPI_INT, world_color, 1, MPI_INT, MPI_COMM_WORLD);
-  for (int i = 1; i < size; ++i) CHECK(world_color[i] >= world_color[i - 1], "client colors not in world order");
-  CHECK(world_color[size - 1] == nclients - 1, "last rank's client color %d, expected %d", world_color[size - 1],
-        nclients - 1);
+  for (int i = 1; i < size; ++i)
+    CHECK(world_color[i] >= world_color[i - 1], "client colors not in world order");
+  CHECK(world_color[size - 1] == nclients - 1, "last rank's client color %d, expected %d",
+        world_color[size - 1], nclients - 1);
   check_impi_attrs(MPI_COMM_WORLD, world_color, "world");
   check_impi_attrs(MPI_COMM_SELF, world_color, "self");
   MPI_Comm odd_even, pair;
@@ -164,7 +178,8 @@ int main(int argc, char **argv) {
   MPI_Comm_get_attr(pair, kcopy, &got, &flag); /* still there */
   CHECK(flag && got == (void *)101, "attribute on the original %p", got);
   MPI_Comm_free(&d);
-  CHECK(deletes == 2, "Comm_free of the dup: %d delete calls (no attribute of kcopy left)", deletes);
+  CHECK(deletes == 2, "Comm_free of the dup: %d delete calls (no attribute of kcopy left)",
+        deletes);
   MPI_Comm_free(&pair); /* kcopy and the freed knull's attributes are deleted */
   CHECK(deletes == 4, "Comm_free: %d delete calls, expected 4", deletes);
   int cls = -1;
@@ -188,7 +203,8 @@ int main(int argc, char **argv) {
   MPI_Type_set_attr(t, kt, (void *)9);
   MPI_Type_dup(t, &t2);
   MPI_Type_get_attr(t2, kt, &got, &flag);
-  CHECK(type_copies == 1 && flag && got == (void *)9, "Type_dup: %d copies, attribute %p", type_copies, got);
+  CHECK(type_copies == 1 && flag && got == (void *)9, "Type_dup: %d copies, attribute %p",
+        type_copies, got);
   MPI_Type_free(&t);
   MPI_Type_free(&t2);
   CHECK(type_deletes == 2, "Type_free: %d delete calls", type_deletes);
@@ -294,7 +310,8 @@ int main(int argc, char **argv) {
     }
   }
   MPI_Finalize();
-  CHECK(self_deleted == 1, "MPI_COMM_SELF's attribute was not deleted at the start of MPI_Finalize");
+  CHECK(self_deleted == 1,
+        "MPI_COMM_SELF's attribute was not deleted at the start of MPI_Finalize");
   CHECK(self_seen == 3 && self_order[0] == 3 && self_order[1] == 2 && self_order[2] == 1,
         "MPI_COMM_SELF's attributes deleted in the order %d %d %d (%d seen), want 3 2 1",
         self_order[0], self_order[1], self_order[2], self_seen);

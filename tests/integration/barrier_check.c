@@ -49,10 +49,12 @@ int main(int argc, char **argv) {
     } else {
       MPI_Recv(&t, 1, MPI_DOUBLE, sleeper, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-    CHECK(left[i] >= t, "round %d: left the barrier %.6f s before rank %d entered it", i, t - left[i], sleeper);
+    CHECK(left[i] >= t, "round %d: left the barrier %.6f s before rank %d entered it", i,
+          t - left[i], sleeper);
   }
   double t0 = MPI_Wtime();
-  CHECK(MPI_Barrier(MPI_COMM_SELF) == MPI_SUCCESS && MPI_Wtime() - t0 < 0.5, "barrier on MPI_COMM_SELF");
+  CHECK(MPI_Barrier(MPI_COMM_SELF) == MPI_SUCCESS && MPI_Wtime() - t0 < 0.5,
+        "barrier on MPI_COMM_SELF");
 
   if (argc > 1) {
     if (rank == 0) {
@@ -62,7 +64,8 @@ int main(int argc, char **argv) {
       if (f) fclose(f);
     }
     CHECK(MPI_Finalize() == MPI_SUCCESS, "MPI_Finalize failed");
-    if (rank != 0) CHECK(access(argv[1], F_OK) == 0, "MPI_Finalize returned before rank 0 entered it");
+    if (rank != 0)
+      CHECK(access(argv[1], F_OK) == 0, "MPI_Finalize returned before rank 0 entered it");
   } else {
     MPI_Finalize();
   }

@@ -138,8 +138,8 @@ int main(int argc, char **argv) {
       while (f && fgets(line, sizeof line, f))
         if (sscanf(line, "VmHWM: %ld", &hwm) == 1) break;
       if (f) fclose(f);
-      /* Without backpressure the sender holds about all it sent (402 MB for
-         250 MB here, more with a sanitizer's shadow memory). */
+        /* Without backpressure the sender holds about all it sent (402 MB for
+           250 MB here, more with a sanitizer's shadow memory). */
 #if defined(__SANITIZE_THREAD__)
       long limit = 600000;
 #elif defined(__SANITIZE_ADDRESS__)

@@ -26,7 +26,9 @@ int main(int argc, char **argv) {
         } else {
           MPI_Recv(v, 2, MPI_INT, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
           if (v[0] != i || v[1] != peer) {
-            if (failures++ < 5) fprintf(stderr, "rank %d: message %d from %d is {%d, %d}\n", rank, i, peer, v[0], v[1]);
+            if (failures++ < 5)
+              fprintf(stderr, "rank %d: message %d from %d is {%d, %d}\n", rank, i, peer, v[0],
+                      v[1]);
           }
         }
       }

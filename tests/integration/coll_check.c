@@ -27,7 +27,10 @@ static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
   }
 }
 static void mat_of(int r, long long m[4]) {
-  m[0] = 1; m[1] = r + 1; m[2] = 2 * r + 3; m[3] = r; /* no two commute */
+  m[0] = 1;
+  m[1] = r + 1;
+  m[2] = 2 * r + 3;
+  m[3] = r; /* no two commute */
 }
 
 int main(int argc, char **argv) {
@@ -46,34 +49,49 @@ int main(int argc, char **argv) {
       for (int i = 0; i < n; ++i) a[i] = rank == root ? root * 7 + i : -1;
       CHECK(MPI_Bcast(a, n, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "Bcast failed");
       for (int i = 0; i < n; ++i)
-        if (a[i] != root * 7 + i) { CHECK(0, "Bcast root %d n %d: [%d] = %d", root, n, i, a[i]); break; }
+        if (a[i] != root * 7 + i) {
+          CHECK(0, "Bcast root %d n %d: [%d] = %d", root, n, i, a[i]);
+          break;
+        }
       /* Reduce (sum, max) */
       for (int i = 0; i < n; ++i) a[i] = rank + i;
       memset(b, 0, (size_t)n * sizeof(int));
-      CHECK(MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce failed");
+      CHECK(MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Reduce failed");
       if (rank == root)
         for (int i = 0; i < n; ++i)
-          if (b[i] != size * (size - 1) / 2 + size * i) { CHECK(0, "Reduce sum root %d n %d: [%d] = %d", root, n, i, b[i]); break; }
+          if (b[i] != size * (size - 1) / 2 + size * i) {
+            CHECK(0, "Reduce sum root %d n %d: [%d] = %d", root, n, i, b[i]);
+            break;
+          }
       /* in place at the root */
       for (int i = 0; i < n; ++i) a[i] = (rank * 31 + i) % 97;
-      CHECK(MPI_Reduce(rank == root ? MPI_IN_PLACE : a, a, n, MPI_INT, MPI_MAX, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+      CHECK(MPI_Reduce(rank == root ? MPI_IN_PLACE : a, a, n, MPI_INT, MPI_MAX, root,
+                       MPI_COMM_WORLD) == MPI_SUCCESS,
             "Reduce in place failed");
       if (rank == root)
         for (int i = 0; i < n; ++i) {
           int want = 0;
           for (int r = 0; r < size; ++r) want = (r * 31 + i) % 97 > want ? (r * 31 + i) % 97 : want;
-          if (a[i] != want) { CHECK(0, "Reduce max in place root %d: [%d] = %d, want %d", root, i, a[i], want); break; }
+          if (a[i] != want) {
+            CHECK(0, "Reduce max in place root %d: [%d] = %d, want %d", root, i, a[i], want);
+            break;
+          }
         }
     }
     /* Gather: 1000 ints from each */
     for (int i = 0; i < 1000; ++i) a[i] = rank * 1000 + i;
     memset(g, 0xff, (size_t)size * 1000 * sizeof(int));
     if (rank == root) memcpy(g + root * 1000, a, 1000 * sizeof(int));
-    CHECK(MPI_Gather(rank == root && root % 2 ? MPI_IN_PLACE : a, 1000, MPI_INT, g, 1000, MPI_INT, root,
-                     MPI_COMM_WORLD) == MPI_SUCCESS, "Gather failed");
+    CHECK(MPI_Gather(rank == root && root % 2 ? MPI_IN_PLACE : a, 1000, MPI_INT, g, 1000, MPI_INT,
+                     root, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Gather failed");
     if (rank == root)
       for (int i = 0; i < size * 1000; ++i)
-        if (g[i] != i) { CHECK(0, "Gather root %d: [%d] = %d", root, i, g[i]); break; }
+        if (g[i] != i) {
+          CHECK(0, "Gather root %d: [%d] = %d", root, i, g[i]);
+          break;
+        }
     /* Gather of small blocks (across clients with MAXLINEAR 2: the tree among masters), 5 ints
        each, and of a strided type (every other int of 10) */
     {
@@ -83,13 +101,19 @@ int main(int argc, char **argv) {
       MPI_Type_commit(&every2);
       for (int i = 0; i < 5; ++i) sm[i] = rank * 10 + i;
       for (int i = 0; i < size * 10; ++i) gs[i] = -1;
-      CHECK(MPI_Gather(sm, 5, MPI_INT, gs, 5, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "small Gather failed");
+      CHECK(MPI_Gather(sm, 5, MPI_INT, gs, 5, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "small Gather failed");
       if (rank == root)
         for (int r = 0; r < size; ++r)
           for (int i = 0; i < 5; ++i)
-            if (gs[r * 5 + i] != r * 10 + i) { CHECK(0, "small Gather root %d: rank %d [%d] = %d", root, r, i, gs[r * 5 + i]); r = size; break; }
+            if (gs[r * 5 + i] != r * 10 + i) {
+              CHECK(0, "small Gather root %d: rank %d [%d] = %d", root, r, i, gs[r * 5 + i]);
+              r = size;
+              break;
+            }
       for (int i = 0; i < size * 10; ++i) gs[i] = -1;
-      CHECK(MPI_Gather(sm, 5, MPI_INT, gs, 1, every2, root, MPI_COMM_WORLD) == MPI_SUCCESS, "strided Gather failed");
+      CHECK(MPI_Gather(sm, 5, MPI_INT, gs, 1, every2, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "strided Gather failed");
       if (rank == root) /* block r: ints r*9 + 0, 2, 4, 6, 8 (the type's extent is 9 ints) */
         for (int r = 0; r < size; ++r)
           for (int i = 0; i < 5; ++i)
@@ -102,9 +126,13 @@ int main(int argc, char **argv) {
       /* Scatter of small blocks (the tree, mirrored) */
       for (int i = 0; i < size * 10; ++i) gs[i] = root * 1000 + i;
       for (int i = 0; i < 5; ++i) sm[i] = -1;
-      CHECK(MPI_Scatter(gs, 5, MPI_INT, sm, 5, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS, "small Scatter failed");
+      CHECK(MPI_Scatter(gs, 5, MPI_INT, sm, 5, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "small Scatter failed");
       for (int i = 0; i < 5; ++i)
-        if (sm[i] != root * 1000 + rank * 5 + i) { CHECK(0, "small Scatter root %d: [%d] = %d", root, i, sm[i]); break; }
+        if (sm[i] != root * 1000 + rank * 5 + i) {
+          CHECK(0, "small Scatter root %d: [%d] = %d", root, i, sm[i]);
+          break;
+        }
       free(gs);
     }
     /* non-commutative: the matrix product in rank order */
@@ -125,10 +153,12 @@ int main(int argc, char **argv) {
         matmul(want, x, &len, &d);
         memcpy(want, x, sizeof x);
       }
-      CHECK(MPI_Reduce(m, out, 1, mat, mul, root, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce (user op) failed");
+      CHECK(MPI_Reduce(m, out, 1, mat, mul, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Reduce (user op) failed");
       if (rank == root)
-        CHECK(memcmp(out, want, sizeof want) == 0, "non-commutative Reduce root %d: {%lld %lld %lld %lld}", root,
-              out[0], out[1], out[2], out[3]);
+        CHECK(memcmp(out, want, sizeof want) == 0,
+              "non-commutative Reduce root %d: {%lld %lld %lld %lld}", root, out[0], out[1], out[2],
+              out[3]);
       MPI_Op_free(&mul);
       MPI_Type_free(&mat);
     }
@@ -136,21 +166,28 @@ int main(int argc, char **argv) {
   /* Allreduce: doubles, in place; a strided type */
   {
     double d[3] = {rank + 0.5, -rank, 1.0}, e[3];
-    CHECK(MPI_Allreduce(d, e, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Allreduce failed");
-    CHECK(e[0] == size * (size - 1) / 2.0 + size * 0.5 && e[1] == -size * (size - 1) / 2.0 && e[2] == size,
+    CHECK(MPI_Allreduce(d, e, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Allreduce failed");
+    CHECK(e[0] == size * (size - 1) / 2.0 + size * 0.5 && e[1] == -size * (size - 1) / 2.0 &&
+              e[2] == size,
           "Allreduce doubles: %g %g %g", e[0], e[1], e[2]);
     int v = rank;
-    CHECK(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS && v == size - 1,
+    CHECK(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS &&
+              v == size - 1,
           "Allreduce in place: %d", v);
     MPI_Datatype every_other;
     MPI_Type_vector(500, 1, 2, MPI_INT, &every_other);
     MPI_Type_commit(&every_other);
     for (int i = 0; i < 1000; ++i) a[i] = i % 2 ? -7 : rank + i;
     for (int i = 0; i < 1000; ++i) b[i] = -9;
-    CHECK(MPI_Allreduce(a, b, 1, every_other, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Allreduce vector failed");
+    CHECK(MPI_Allreduce(a, b, 1, every_other, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Allreduce vector failed");
     for (int i = 0; i < 1000; ++i) {
       int want = i % 2 ? -9 : size * (size - 1) / 2 + size * i;
-      if (b[i] != want) { CHECK(0, "Allreduce vector: [%d] = %d, want %d", i, b[i], want); break; }
+      if (b[i] != want) {
+        CHECK(0, "Allreduce vector: [%d] = %d, want %d", i, b[i], want);
+        break;
+      }
     }
     MPI_Type_free(&every_other);
   }
@@ -163,13 +200,21 @@ int main(int argc, char **argv) {
       const int n = counts[k];
       for (int i = 0; i < n; ++i) x[i] = (rank + 1) * (i + 7) + (int)k;
       memset(y, 0xff, 2000 * sizeof(int));
-      CHECK(MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Allreduce of %d failed", n);
+      CHECK(MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Allreduce of %d failed", n);
       for (int i = 0; i < n; ++i)
-        if (y[i] != size * (size + 1) / 2 * (i + 7) + size * (int)k) { CHECK(0, "Allreduce of %d: [%d] = %d", n, i, y[i]); break; }
+        if (y[i] != size * (size + 1) / 2 * (i + 7) + size * (int)k) {
+          CHECK(0, "Allreduce of %d: [%d] = %d", n, i, y[i]);
+          break;
+        }
       CHECK(n == 2000 || y[n] == -1, "Allreduce of %d wrote past the count", n);
-      CHECK(MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_INT, MPI_MIN, MPI_COMM_WORLD) == MPI_SUCCESS, "in place %d", n);
+      CHECK(MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_INT, MPI_MIN, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "in place %d", n);
       for (int i = 0; i < n; ++i)
-        if (x[i] != (i + 7) + (int)k) { CHECK(0, "Allreduce min of %d: [%d] = %d", n, i, x[i]); break; }
+        if (x[i] != (i + 7) + (int)k) {
+          CHECK(0, "Allreduce min of %d: [%d] = %d", n, i, x[i]);
+          break;
+        }
     }
     free(x);
     free(y);
@@ -179,12 +224,20 @@ int main(int argc, char **argv) {
     const int nl = 200003;
     int *la = malloc(nl * sizeof(int)), *lb = malloc(nl * sizeof(int));
     for (int i = 0; i < nl; ++i) la[i] = (rank + 1) * (i % 1000);
-    CHECK(MPI_Allreduce(la, lb, nl, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "long Allreduce failed");
+    CHECK(MPI_Allreduce(la, lb, nl, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "long Allreduce failed");
     for (int i = 0; i < nl; ++i)
-      if (lb[i] != size * (size + 1) / 2 * (i % 1000)) { CHECK(0, "long Allreduce [%d] = %d", i, lb[i]); break; }
-    CHECK(MPI_Allreduce(MPI_IN_PLACE, la, nl, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS, "long Allreduce in place");
+      if (lb[i] != size * (size + 1) / 2 * (i % 1000)) {
+        CHECK(0, "long Allreduce [%d] = %d", i, lb[i]);
+        break;
+      }
+    CHECK(MPI_Allreduce(MPI_IN_PLACE, la, nl, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "long Allreduce in place");
     for (int i = 0; i < nl; ++i)
-      if (la[i] != size * (i % 1000)) { CHECK(0, "long Allreduce max [%d] = %d", i, la[i]); break; }
+      if (la[i] != size * (i % 1000)) {
+        CHECK(0, "long Allreduce max [%d] = %d", i, la[i]);
+        break;
+      }
     free(la);
     free(lb);
   }
@@ -192,15 +245,23 @@ int main(int argc, char **argv) {
   {
     for (int i = 0; i < 1000; ++i) a[i] = rank * 1000 + i;
     memset(g, 0, (size_t)size * 1000 * sizeof(int));
-    CHECK(MPI_Allgather(a, 1000, MPI_INT, g, 1000, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS, "Allgather failed");
+    CHECK(MPI_Allgather(a, 1000, MPI_INT, g, 1000, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Allgather failed");
     for (int i = 0; i < size * 1000; ++i)
-      if (g[i] != i) { CHECK(0, "Allgather: [%d] = %d", i, g[i]); break; }
+      if (g[i] != i) {
+        CHECK(0, "Allgather: [%d] = %d", i, g[i]);
+        break;
+      }
     memset(g, 0, (size_t)size * 1000 * sizeof(int));
     for (int i = 0; i < 1000; ++i) g[rank * 1000 + i] = rank * 1000 + i;
-    CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1000, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+    CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, 1000, MPI_INT, MPI_COMM_WORLD) ==
+              MPI_SUCCESS,
           "Allgather in place failed");
     for (int i = 0; i < size * 1000; ++i)
-      if (g[i] != i) { CHECK(0, "Allgather in place: [%d] = %d", i, g[i]); break; }
+      if (g[i] != i) {
+        CHECK(0, "Allgather in place: [%d] = %d", i, g[i]);
+        break;
+      }
   }
   /* the v forms, scatter, alltoall, reduce_scatter, scan: rank r contributes
    * r + 1 ints to the v forms */
@@ -217,66 +278,103 @@ int main(int argc, char **argv) {
       /* Gatherv */
       for (int i = 0; i <= rank; ++i) mine[i] = rank * 100 + i;
       for (int i = 0; i < total; ++i) big[i] = -1;
-      CHECK(MPI_Gatherv(mine, rank + 1, MPI_INT, big, counts, displs, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+      CHECK(MPI_Gatherv(mine, rank + 1, MPI_INT, big, counts, displs, MPI_INT, root,
+                        MPI_COMM_WORLD) == MPI_SUCCESS,
             "Gatherv failed");
       if (rank == root)
         for (int r = 0; r < size; ++r)
           for (int i = 0; i <= r; ++i)
-            if (big[displs[r] + i] != r * 100 + i) { CHECK(0, "Gatherv root %d: rank %d [%d] = %d", root, r, i, big[displs[r] + i]); r = size; break; }
+            if (big[displs[r] + i] != r * 100 + i) {
+              CHECK(0, "Gatherv root %d: rank %d [%d] = %d", root, r, i, big[displs[r] + i]);
+              r = size;
+              break;
+            }
       /* Scatterv back, and Scatter of one int each */
       for (int i = 0; i < 64; ++i) mine[i] = -1;
       if (rank == root)
         for (int r = 0; r < size; ++r)
           for (int i = 0; i <= r; ++i) big[displs[r] + i] = root * 1000 + r * 10 + i;
-      CHECK(MPI_Scatterv(big, counts, displs, MPI_INT, mine, rank + 1, MPI_INT, root, MPI_COMM_WORLD) == MPI_SUCCESS,
+      CHECK(MPI_Scatterv(big, counts, displs, MPI_INT, mine, rank + 1, MPI_INT, root,
+                         MPI_COMM_WORLD) == MPI_SUCCESS,
             "Scatterv failed");
       for (int i = 0; i <= rank; ++i)
-        if (mine[i] != root * 1000 + rank * 10 + i) { CHECK(0, "Scatterv root %d: [%d] = %d", root, i, mine[i]); break; }
+        if (mine[i] != root * 1000 + rank * 10 + i) {
+          CHECK(0, "Scatterv root %d: [%d] = %d", root, i, mine[i]);
+          break;
+        }
       int one = -1;
       if (rank == root)
         for (int r = 0; r < size; ++r) big[r] = root * 7 + r;
-      CHECK(MPI_Scatter(big, 1, MPI_INT, rank == root && root % 2 ? MPI_IN_PLACE : &one, 1, MPI_INT, root,
-                        MPI_COMM_WORLD) == MPI_SUCCESS, "Scatter failed");
-      if (!(rank == root && root % 2)) CHECK(one == root * 7 + rank, "Scatter root %d: %d", root, one);
+      CHECK(MPI_Scatter(big, 1, MPI_INT, rank == root && root % 2 ? MPI_IN_PLACE : &one, 1, MPI_INT,
+                        root, MPI_COMM_WORLD) == MPI_SUCCESS,
+            "Scatter failed");
+      if (!(rank == root && root % 2))
+        CHECK(one == root * 7 + rank, "Scatter root %d: %d", root, one);
     }
     /* Allgatherv */
     for (int i = 0; i <= rank; ++i) mine[i] = rank * 100 + i;
     for (int i = 0; i < total; ++i) big[i] = -1;
-    CHECK(MPI_Allgatherv(mine, rank + 1, MPI_INT, big, counts, displs, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+    CHECK(MPI_Allgatherv(mine, rank + 1, MPI_INT, big, counts, displs, MPI_INT, MPI_COMM_WORLD) ==
+              MPI_SUCCESS,
           "Allgatherv failed");
     for (int r = 0; r < size; ++r)
       for (int i = 0; i <= r; ++i)
-        if (big[displs[r] + i] != r * 100 + i) { CHECK(0, "Allgatherv: rank %d [%d] = %d", r, i, big[displs[r] + i]); r = size; break; }
+        if (big[displs[r] + i] != r * 100 + i) {
+          CHECK(0, "Allgatherv: rank %d [%d] = %d", r, i, big[displs[r] + i]);
+          r = size;
+          break;
+        }
     /* Alltoall: block j of rank i is i*1000+j */
     int *s2 = malloc((size_t)size * 2 * sizeof(int)), *r2 = malloc((size_t)size * 2 * sizeof(int));
-    for (int j = 0; j < size; ++j) { s2[2 * j] = rank * 1000 + j; s2[2 * j + 1] = -rank; }
-    CHECK(MPI_Alltoall(s2, 2, MPI_INT, r2, 2, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS, "Alltoall failed");
+    for (int j = 0; j < size; ++j) {
+      s2[2 * j] = rank * 1000 + j;
+      s2[2 * j + 1] = -rank;
+    }
+    CHECK(MPI_Alltoall(s2, 2, MPI_INT, r2, 2, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Alltoall failed");
     for (int j = 0; j < size; ++j)
-      CHECK(r2[2 * j] == j * 1000 + rank && r2[2 * j + 1] == -j, "Alltoall: from %d got %d %d", j, r2[2 * j], r2[2 * j + 1]);
-    for (int j = 0; j < size; ++j) { r2[2 * j] = rank * 1000 + j; r2[2 * j + 1] = -rank; }
-    CHECK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r2, 2, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+      CHECK(r2[2 * j] == j * 1000 + rank && r2[2 * j + 1] == -j, "Alltoall: from %d got %d %d", j,
+            r2[2 * j], r2[2 * j + 1]);
+    for (int j = 0; j < size; ++j) {
+      r2[2 * j] = rank * 1000 + j;
+      r2[2 * j + 1] = -rank;
+    }
+    CHECK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r2, 2, MPI_INT, MPI_COMM_WORLD) ==
+              MPI_SUCCESS,
           "Alltoall in place failed");
     for (int j = 0; j < size; ++j)
-      CHECK(r2[2 * j] == j * 1000 + rank && r2[2 * j + 1] == -j, "Alltoall in place: from %d got %d", j, r2[2 * j]);
+      CHECK(r2[2 * j] == j * 1000 + rank && r2[2 * j + 1] == -j,
+            "Alltoall in place: from %d got %d", j, r2[2 * j]);
     /* Alltoallv: rank i sends j+1 ints to j; all equal to i*100+j */
     int *sc = malloc((size_t)size * sizeof(int)), *sd = malloc((size_t)size * sizeof(int));
     int *rc = malloc((size_t)size * sizeof(int)), *rd = malloc((size_t)size * sizeof(int));
-    int *sv = malloc((size_t)(size * size + size) * sizeof(int)), *rv = malloc((size_t)(size * (rank + 1) + 1) * sizeof(int));
+    int *sv = malloc((size_t)(size * size + size) * sizeof(int)),
+        *rv = malloc((size_t)(size * (rank + 1) + 1) * sizeof(int));
     int off = 0;
     for (int j = 0; j < size; ++j) {
-      sc[j] = j + 1; sd[j] = off;
+      sc[j] = j + 1;
+      sd[j] = off;
       for (int i = 0; i <= j; ++i) sv[off + i] = rank * 100 + j;
       off += j + 1;
-      rc[j] = rank + 1; rd[j] = j * (rank + 1);
+      rc[j] = rank + 1;
+      rd[j] = j * (rank + 1);
     }
-    CHECK(MPI_Alltoallv(sv, sc, sd, MPI_INT, rv, rc, rd, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS, "Alltoallv failed");
+    CHECK(MPI_Alltoallv(sv, sc, sd, MPI_INT, rv, rc, rd, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Alltoallv failed");
     for (int j = 0; j < size; ++j)
       for (int i = 0; i <= rank; ++i)
-        if (rv[rd[j] + i] != j * 100 + rank) { CHECK(0, "Alltoallv: from %d [%d] = %d", j, i, rv[rd[j] + i]); j = size; break; }
+        if (rv[rd[j] + i] != j * 100 + rank) {
+          CHECK(0, "Alltoallv: from %d [%d] = %d", j, i, rv[rd[j] + i]);
+          j = size;
+          break;
+        }
     /* Alltoallw, in place: to j a pair {int, double} (a struct type) and
      * 1 + j ints, byte displacements; what comes back replaces it */
     {
-      struct pair { int i; double d; };
+      struct pair {
+        int i;
+        double d;
+      };
       MPI_Datatype pt, tys[64];
       int bl[2] = {1, 1};
       MPI_Aint ds[2] = {offsetof(struct pair, i), offsetof(struct pair, d)};
@@ -292,11 +390,12 @@ int main(int argc, char **argv) {
         wd[j] = j * (int)sizeof(struct pair);
         tys[j] = pt;
       }
-      CHECK(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, pv, wc, wd, tys, MPI_COMM_WORLD) == MPI_SUCCESS,
+      CHECK(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, pv, wc, wd, tys, MPI_COMM_WORLD) ==
+                MPI_SUCCESS,
             "Alltoallw in place failed");
       for (int j = 0; j < size && j < 64; ++j)
-        CHECK(pv[j].i == j * 100 + rank && pv[j].d == j + rank / 10.0, "Alltoallw in place: from %d got %d %g", j,
-              pv[j].i, pv[j].d);
+        CHECK(pv[j].i == j * 100 + rank && pv[j].d == j + rank / 10.0,
+              "Alltoallw in place: from %d got %d %g", j, pv[j].i, pv[j].d);
       MPI_Type_free(&pt);
       free(pv);
     }
@@ -305,15 +404,19 @@ int main(int argc, char **argv) {
     int n_all = 0;
     for (int r = 0; r < size; ++r) n_all += counts[r];
     for (int k = 0; k < n_all; ++k) in[k] = k + rank;
-    CHECK(MPI_Reduce_scatter(in, outv, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce_scatter failed");
+    CHECK(MPI_Reduce_scatter(in, outv, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Reduce_scatter failed");
     int first = 0;
     for (int r = 0; r < rank; ++r) first += counts[r];
     for (int i = 0; i <= rank; ++i)
-      CHECK(outv[i] == size * (first + i) + size * (size - 1) / 2, "Reduce_scatter: [%d] = %d", i, outv[i]);
+      CHECK(outv[i] == size * (first + i) + size * (size - 1) / 2, "Reduce_scatter: [%d] = %d", i,
+            outv[i]);
     for (int k = 0; k < 2 * size; ++k) in[k] = k + rank;
-    CHECK(MPI_Reduce_scatter_block(in, outv, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Reduce_scatter_block failed");
+    CHECK(MPI_Reduce_scatter_block(in, outv, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "Reduce_scatter_block failed");
     for (int i = 0; i < 2; ++i)
-      CHECK(outv[i] == size * (2 * rank + i) + size * (size - 1) / 2, "Reduce_scatter_block: [%d] = %d", i, outv[i]);
+      CHECK(outv[i] == size * (2 * rank + i) + size * (size - 1) / 2,
+            "Reduce_scatter_block: [%d] = %d", i, outv[i]);
     /* Scan / Exscan (sum), and Scan with the non-commutative matrix product */
     int x = rank + 1, sum = -1, ex = -1;
     CHECK(MPI_Scan(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Scan failed");
@@ -321,7 +424,9 @@ int main(int argc, char **argv) {
     CHECK(MPI_Exscan(&x, &ex, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS, "Exscan failed");
     if (rank > 0) CHECK(ex == rank * (rank + 1) / 2, "Exscan: %d", ex);
     x = rank + 1;
-    CHECK(MPI_Scan(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS && x == rank + 1, "Scan in place: %d", x);
+    CHECK(MPI_Scan(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS &&
+              x == rank + 1,
+          "Scan in place: %d", x);
     {
       MPI_Datatype mat;
       MPI_Op mul;
@@ -339,12 +444,24 @@ int main(int argc, char **argv) {
         memcpy(want, xm, sizeof xm);
       }
       MPI_Scan(m, out, 1, mat, mul, MPI_COMM_WORLD);
-      CHECK(memcmp(out, want, sizeof want) == 0, "non-commutative Scan: {%lld %lld %lld %lld}", out[0], out[1], out[2], out[3]);
+      CHECK(memcmp(out, want, sizeof want) == 0, "non-commutative Scan: {%lld %lld %lld %lld}",
+            out[0], out[1], out[2], out[3]);
       MPI_Op_free(&mul);
       MPI_Type_free(&mat);
     }
-    free(counts); free(displs); free(big); free(s2); free(r2); free(sc); free(sd); free(rc); free(rd);
-    free(sv); free(rv); free(in); free(outv);
+    free(counts);
+    free(displs);
+    free(big);
+    free(s2);
+    free(r2);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(sv);
+    free(rv);
+    free(in);
+    free(outv);
   }
   /* errors */
   {

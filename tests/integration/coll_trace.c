@@ -42,8 +42,10 @@ int main(int argc, char **argv) {
   MPI_Reduce(x, y, 3, MPI_INT, op, size - 1, MPI_COMM_WORLD);
   if (rank == size - 1) bad += y[0] != 0 || y[2] != 0;
   MPI_Op_free(&op);
-  if (bad) fprintf(stderr, "rank %d: %d wrong results\n", rank, bad);
-  else printf("rank %d of %d ok\n", rank, size);
+  if (bad)
+    fprintf(stderr, "rank %d: %d wrong results\n", rank, bad);
+  else
+    printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
   return bad != 0;
 }

@@ -162,7 +162,8 @@ int main(int argc, char **argv) {
         }
       MPI_Comm_size(s, &n);
       MPI_Comm_rank(s, &r);
-      CHECK(n == members && r == higher, "split color %d: size %d rank %d, expected %d %d", color, n, r, members, higher);
+      CHECK(n == members && r == higher, "split color %d: size %d rank %d, expected %d %d", color,
+            n, r, members, higher);
       exercise(s, "split");
       MPI_Comm_free(&s);
     }

@@ -44,7 +44,8 @@ int main(int argc, char **argv) {
   CHECK(rc == MPI_ERR_COMM);
   CHECK(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS);
   MPI_Request req;
-  CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS && MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+  CHECK(MPI_Ibarrier(MPI_COMM_WORLD, &req) == MPI_SUCCESS &&
+        MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
   int topo = 0;
   rc = MPI_Topo_test(MPI_COMM_WORLD, &topo); /* no topology on MPI_COMM_WORLD */
   CHECK(rc == MPI_SUCCESS && topo == MPI_UNDEFINED);

@@ -43,7 +43,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uint32_t kDatalen = 16, kAckmark = 1, kHiwater = 1;
 enum Type : std::uint32_t { DATA, DATASYNC, PROTOACK, SYNCACK, CANCEL, CANCELYES, CANCELNO, FINI };
-const char *const kNames[] = {"DATA", "DATASYNC", "PROTOACK", "SYNCACK", "CANCEL", "CANCELYES", "CANCELNO", "FINI"};
+const char *const kNames[] = {"DATA",   "DATASYNC",  "PROTOACK", "SYNCACK",
+                              "CANCEL", "CANCELYES", "CANCELNO", "FINI"};
 
 [[noreturn]] void fail(const char *fmt, ...) {
   va_list ap;
@@ -77,21 +78,23 @@ struct Pkt {
 
 struct Peer {
   int fd = -1;
-  Id me{}, them{};           // our proc's id, the real client's proc id
-  int rx_unacked = 0;        // counting packets from them we have not acknowledged
-  int tx_unacked = 0;        // counting packets to them they have not acknowledged
-  std::deque<Pkt> inbox;     // read while waiting for an ACK, not consumed yet
+  Id me{}, them{};        // our proc's id, the real client's proc id
+  int rx_unacked = 0;     // counting packets from them we have not acknowledged
+  int tx_unacked = 0;     // counting packets to them they have not acknowledged
+  std::deque<Pkt> inbox;  // read while waiting for an ACK, not consumed yet
   Clock::time_point deadline = Clock::now() + std::chrono::seconds(30);
   int ack_delay_ms = 2;
 
   void read_exact(std::uint8_t *p, std::size_t n) {
     while (n > 0) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) fail("timed out waiting for a packet from the real host");
       pollfd pf{fd, POLLIN, 0};
       if (::poll(&pf, 1, static_cast<int>(left)) <= 0) continue;
       ssize_t k = ::read(fd, p, n);
-      if (k <= 0) fail("the real host closed the channel (%s)", k == 0 ? "EOF" : std::strerror(errno));
+      if (k <= 0)
+        fail("the real host closed the channel (%s)", k == 0 ? "EOF" : std::strerror(errno));
       p += k;
       n -= static_cast<std::size_t>(k);
     }
@@ -121,7 +124,8 @@ struct Peer {
     p.cid = be(h + 88, 8);
     // Which byte ranges this type may use (spec table in 3.3).
     bool ids = p.type != FINI, srq = p.type != PROTOACK && p.type != FINI,
-         drq = p.type == DATA || p.type == DATASYNC || p.type == SYNCACK, msg = p.type == DATA || p.type == DATASYNC;
+         drq = p.type == DATA || p.type == DATASYNC || p.type == SYNCACK,
+         msg = p.type == DATA || p.type == DATASYNC;
     auto must_be_zero = [&](int off, int n, const char *field) {
       for (int i = 0; i < n; ++i)
         if (h[off + i] != 0) fail("%s carries a nonzero %s (unused by this type)", name, field);
@@ -133,7 +137,8 @@ struct Peer {
     must_be_zero(96, 24, "QoS field (we expect our side to leave them 0)");
     must_be_zero(120, 8, "pk_reserved");
     if (!msg && p.len != 0) fail("%s with pk_len %u", name, p.len);
-    if (msg && p.len > p.msglen) fail("%s with pk_len %u > pk_msglen %llu", name, p.len, (unsigned long long)p.msglen);
+    if (msg && p.len > p.msglen)
+      fail("%s with pk_len %u > pk_msglen %llu", name, p.len, (unsigned long long)p.msglen);
     if (ids && (p.src != them || p.dest != me)) fail("%s with wrong pk_src/pk_dest", name);
     p.data.resize(p.len);
     if (p.len) read_exact(p.data.data(), p.len);
@@ -173,12 +178,15 @@ struct Peer {
       }
       if (p.type == FINI) fail("FINI before the job ended");
       if (++rx_unacked > static_cast<int>(kHiwater))
-        fail("flow control: %d unacknowledged packets from the real proc (hiwater %u), the last a %s", rx_unacked,
-             kHiwater, kNames[p.type]);
+        fail(
+            "flow control: %d unacknowledged packets from the real proc (hiwater %u), the last a "
+            "%s",
+            rx_unacked, kHiwater, kNames[p.type]);
       if (rx_unacked >= static_cast<int>(kAckmark)) {
         auto until = Clock::now() + std::chrono::milliseconds(ack_delay_ms);
         while (Clock::now() < until) {  // anything counting that comes now breaks hiwater
-          int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count());
+          int ms = static_cast<int>(
+              std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count());
           if (!readable(ms > 0 ? ms : 0)) continue;
           // A FINI may come now: it does not count (3.6, 3.8), and a host
           // whose procs are done sends it once its packets are written,
@@ -187,12 +195,13 @@ struct Peer {
           if (::recv(fd, t, 4, MSG_PEEK | MSG_WAITALL) == 4 && be(t, 4) == FINI) break;
           Pkt q = read_raw();
           if (q.type == PROTOACK) {
-            if (tx_unacked < static_cast<int>(kAckmark)) fail("a PROTOACK for packets we did not send");
+            if (tx_unacked < static_cast<int>(kAckmark))
+              fail("a PROTOACK for packets we did not send");
             tx_unacked -= kAckmark;
             continue;
           }
-          fail("flow control: a %s came before we acknowledged the %s before it (hiwater 1)", kNames[q.type],
-               kNames[p.type]);
+          fail("flow control: a %s came before we acknowledged the %s before it (hiwater 1)",
+               kNames[q.type], kNames[p.type]);
         }
         Pkt ack;
         ack.type = PROTOACK;
@@ -221,7 +230,8 @@ struct Peer {
       }
       if (q.type == FINI) fail("FINI before the job ended");
       // A counting packet: acknowledge it at once and keep it.
-      if (++rx_unacked > static_cast<int>(kHiwater)) fail("flow control: more than hiwater packets unacknowledged");
+      if (++rx_unacked > static_cast<int>(kHiwater))
+        fail("flow control: more than hiwater packets unacknowledged");
       if (rx_unacked >= static_cast<int>(kAckmark)) {
         Pkt ack;
         ack.type = PROTOACK;
@@ -244,7 +254,8 @@ struct Peer {
 
   Pkt expect(std::uint32_t type, const char *what) {
     Pkt p = next();
-    if (p.type != type) fail("%s: expected %s, got %s (tag %d)", what, kNames[type], kNames[p.type], p.tag);
+    if (p.type != type)
+      fail("%s: expected %s, got %s (tag %d)", what, kNames[type], kNames[p.type], p.tag);
     return p;
   }
   // Receives one message from the real proc, checking its protocol: short
@@ -253,7 +264,8 @@ struct Peer {
   std::vector<std::uint8_t> recv_message(int tag, std::uint64_t cid, bool sync, int match_delay_ms,
                                          std::uint64_t *srqid_out = nullptr) {
     Pkt first = next();
-    if (first.type != DATA && first.type != DATASYNC) fail("tag %d: expected a message, got %s", tag, kNames[first.type]);
+    if (first.type != DATA && first.type != DATASYNC)
+      fail("tag %d: expected a message, got %s", tag, kNames[first.type]);
     if (first.tag != tag || first.cid != cid || first.lsrank != 0 || first.drqid != 0)
       fail("tag %d: first packet has tag %d cid %llu lsrank %d drqid %llu", tag, first.tag,
            (unsigned long long)first.cid, first.lsrank, (unsigned long long)first.drqid);
@@ -262,18 +274,21 @@ struct Peer {
       fail("tag %d: first packet carries %u bytes of a %llu-byte message", tag, first.len,
            (unsigned long long)first.msglen);
     if ((sync || is_long) != (first.type == DATASYNC))
-      fail("tag %d: a %s for a %s %s message", tag, kNames[first.type], sync ? "synchronous" : "standard",
-           is_long ? "long" : "short");
+      fail("tag %d: a %s for a %s %s message", tag, kNames[first.type],
+           sync ? "synchronous" : "standard", is_long ? "long" : "short");
     if ((sync || is_long) && first.srqid == 0) fail("tag %d: a DATASYNC with srqid 0", tag);
     if (srqid_out) *srqid_out = first.srqid;
     std::vector<std::uint8_t> msg = first.data;
     if (first.type == DATASYNC) {
       // A delayed match: the real side must wait for our SYNCACK.
-      for (auto until = Clock::now() + std::chrono::milliseconds(match_delay_ms); Clock::now() < until;) {
-        int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count());
+      for (auto until = Clock::now() + std::chrono::milliseconds(match_delay_ms);
+           Clock::now() < until;) {
+        int ms = static_cast<int>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count());
         if (!readable(ms > 0 ? ms : 0)) continue;
         Pkt q = read_raw();
-        if (q.type != PROTOACK) fail("tag %d: a %s came before we matched the DATASYNC", tag, kNames[q.type]);
+        if (q.type != PROTOACK)
+          fail("tag %d: a %s came before we matched the DATASYNC", tag, kNames[q.type]);
         if (tx_unacked < static_cast<int>(kAckmark)) fail("a PROTOACK for packets we did not send");
         tx_unacked -= kAckmark;
       }
@@ -284,10 +299,11 @@ struct Peer {
       send(ack);
       while (msg.size() < first.msglen) {
         Pkt d = expect(DATA, "the rest of a long message");
-        if (d.drqid != ack.drqid || d.srqid != first.srqid || d.msglen != first.msglen || d.tag != tag ||
-            d.cid != cid || d.lsrank != 0)
-          fail("tag %d: continuation with drqid %llu srqid %llu msglen %llu tag %d", tag, (unsigned long long)d.drqid,
-               (unsigned long long)d.srqid, (unsigned long long)d.msglen, d.tag);
+        if (d.drqid != ack.drqid || d.srqid != first.srqid || d.msglen != first.msglen ||
+            d.tag != tag || d.cid != cid || d.lsrank != 0)
+          fail("tag %d: continuation with drqid %llu srqid %llu msglen %llu tag %d", tag,
+               (unsigned long long)d.drqid, (unsigned long long)d.srqid,
+               (unsigned long long)d.msglen, d.tag);
         std::size_t want = std::min<std::size_t>(kDatalen, first.msglen - msg.size());
         if (d.len != want) fail("tag %d: continuation of %u bytes, expected %zu", tag, d.len, want);
         msg.insert(msg.end(), d.data.begin(), d.data.end());
@@ -306,14 +322,17 @@ struct Peer {
     p.lsrank = 1;
     p.tag = tag;
     p.cid = cid;
-    p.data.assign(msg.begin(), msg.begin() + static_cast<long>(std::min<std::size_t>(msg.size(), kDatalen)));
+    p.data.assign(msg.begin(),
+                  msg.begin() + static_cast<long>(std::min<std::size_t>(msg.size(), kDatalen)));
     send(p);
     if (p.type == DATA) return;
     Pkt ack = expect(SYNCACK, "the answer to our DATASYNC");
-    if (ack.srqid != srqid) fail("SYNCACK for srqid %llu, ours is %llu", (unsigned long long)ack.srqid,
-                                 (unsigned long long)srqid);
+    if (ack.srqid != srqid)
+      fail("SYNCACK for srqid %llu, ours is %llu", (unsigned long long)ack.srqid,
+           (unsigned long long)srqid);
     if (is_long ? ack.drqid == 0 : ack.drqid != 0)
-      fail("SYNCACK for a %s message with drqid %llu", is_long ? "long" : "short", (unsigned long long)ack.drqid);
+      fail("SYNCACK for a %s message with drqid %llu", is_long ? "long" : "short",
+           (unsigned long long)ack.drqid);
     for (std::size_t off = kDatalen; off < msg.size(); off += kDatalen) {
       Pkt d;
       d.type = DATA;
@@ -323,8 +342,9 @@ struct Peer {
       d.lsrank = 1;
       d.tag = tag;
       d.cid = cid;
-      d.data.assign(msg.begin() + static_cast<long>(off),
-                    msg.begin() + static_cast<long>(std::min<std::size_t>(msg.size(), off + kDatalen)));
+      d.data.assign(
+          msg.begin() + static_cast<long>(off),
+          msg.begin() + static_cast<long>(std::min<std::size_t>(msg.size(), off + kDatalen)));
       send(d);
     }
   }
@@ -332,14 +352,17 @@ struct Peer {
 
 Id id_of(const ProcId &p) {
   Id id{};
-  for (int i = 0; i < 16; ++i) id[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(p.address[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 16; ++i)
+    id[static_cast<std::size_t>(i)] =
+        static_cast<std::uint8_t>(p.address[static_cast<std::size_t>(i)]);
   put_be(id.data() + 16, static_cast<std::uint64_t>(p.pid), 8);
   return id;
 }
 
 std::vector<std::uint8_t> pattern(std::size_t n, int seed) {
   std::vector<std::uint8_t> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint8_t>(i * 3 + static_cast<std::size_t>(seed));
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<std::uint8_t>(i * 3 + static_cast<std::size_t>(seed));
   return v;
 }
 
@@ -349,7 +372,8 @@ void script(Peer &p) {
   //    long ones are matched late (50 ms) to see the sender wait.
   for (std::size_t n : {0, 1, 15, 16, 17, 50}) {
     auto m = p.recv_message(1, 0, false, 50);
-    if (m != pattern(n, static_cast<int>(n))) fail("step 1: the %zu-byte message arrived different (%zu bytes)", n, m.size());
+    if (m != pattern(n, static_cast<int>(n)))
+      fail("step 1: the %zu-byte message arrived different (%zu bytes)", n, m.size());
   }
   // 2. Three ints: external32 is big-endian on the wire.
   {
@@ -371,8 +395,9 @@ void script(Peer &p) {
     std::uint64_t s1 = 0, s2 = 0, s3 = 0;
     p.recv_message(7, 0, false, 0, &s1);
     Pkt c = p.expect(CANCEL, "step 7a");
-    if (c.srqid != s1) fail("step 7a: CANCEL for srqid %llu, the message had %llu", (unsigned long long)c.srqid,
-                            (unsigned long long)s1);
+    if (c.srqid != s1)
+      fail("step 7a: CANCEL for srqid %llu, the message had %llu", (unsigned long long)c.srqid,
+           (unsigned long long)s1);
     Pkt yes;
     yes.type = CANCELYES;
     yes.srqid = s1;
@@ -401,14 +426,16 @@ void script(Peer &p) {
     c.srqid = 99;
     p.send(c);
     Pkt a = p.next();
-    if (a.type != CANCELYES || a.srqid != 99) fail("step 8a: expected CANCELYES for srqid 99, got %s", kNames[a.type]);
+    if (a.type != CANCELYES || a.srqid != 99)
+      fail("step 8a: expected CANCELYES for srqid 99, got %s", kNames[a.type]);
     p.send_message(10, 0, pattern(4, 100), false, 100);
     p.send_message(11, 0, pattern(4, 101), false, 101);
     p.recv_message(12, 0, false, 0);  // "received tag 11"
     c.srqid = 101;
     p.send(c);
     a = p.next();
-    if (a.type != CANCELNO || a.srqid != 101) fail("step 8b: expected CANCELNO for srqid 101, got %s", kNames[a.type]);
+    if (a.type != CANCELNO || a.srqid != 101)
+      fail("step 8b: expected CANCELNO for srqid 101, got %s", kNames[a.type]);
   }
   // 9. MPI_Finalize's barrier: 2 masters < MAXLINEAR 4, so linear; we are
   //    master 1: send to master 0 (rank 0), then receive from it. Tag 110
@@ -460,9 +487,10 @@ int main(int argc, char **argv) {
   a.procs.push_back({*addr, static_cast<std::int64_t>(::getpid())});
   auto job = client->exchange(a, deadline);
   if (!job) fail("startup: %s", job.message().c_str());
-  if (job->maxdatalen != datalen || job->ackmark != ackmark || job->hiwater != hiwater || job->procs.size() != 2)
-    fail("the job is not what the test needs (datalen %u ackmark %u hiwater %u, %zu procs)", job->maxdatalen,
-         job->ackmark, job->hiwater, job->procs.size());
+  if (job->maxdatalen != datalen || job->ackmark != ackmark || job->hiwater != hiwater ||
+      job->procs.size() != 2)
+    fail("the job is not what the test needs (datalen %u ackmark %u hiwater %u, %zu procs)",
+         job->maxdatalen, job->ackmark, job->hiwater, job->procs.size());
   auto channels = client->dance(*job, deadline);
   if (!channels) fail("dance: %s", channels.message().c_str());
   if (mode == "stall") {  // take nothing more; the real side must give up on us

@@ -8,14 +8,14 @@
 #include <time.h>
 
 static int failures;
-#define CHECK(cond, ...)                   \
-  do {                                     \
-    if (!(cond)) {                         \
-      fprintf(stderr, "rank 0: ");         \
-      fprintf(stderr, __VA_ARGS__);        \
-      fprintf(stderr, "\n");               \
-      ++failures;                          \
-    }                                      \
+#define CHECK(cond, ...)            \
+  do {                              \
+    if (!(cond)) {                  \
+      fprintf(stderr, "rank 0: ");  \
+      fprintf(stderr, __VA_ARGS__); \
+      fprintf(stderr, "\n");        \
+      ++failures;                   \
+    }                               \
   } while (0)
 
 static void pattern(unsigned char *b, int n, int seed) {
@@ -52,7 +52,8 @@ int main(int argc, char **argv) {
   const int sizes[] = {0, 1, 15, 16, 17, 50};
   for (int k = 0; k < 6; ++k) {
     pattern(b, sizes[k], sizes[k]);
-    CHECK(MPI_Send(b, sizes[k], MPI_BYTE, 1, 1, MPI_COMM_WORLD) == MPI_SUCCESS, "step 1 send %d", sizes[k]);
+    CHECK(MPI_Send(b, sizes[k], MPI_BYTE, 1, 1, MPI_COMM_WORLD) == MPI_SUCCESS, "step 1 send %d",
+          sizes[k]);
   }
   /* 2 */
   int ints[3] = {1, -2, 0x01020304};
@@ -60,12 +61,14 @@ int main(int argc, char **argv) {
   /* 3: the fake matches 200 ms late */
   double t0 = MPI_Wtime();
   MPI_Ssend(b, 4, MPI_BYTE, 1, 3, MPI_COMM_WORLD);
-  CHECK(MPI_Wtime() - t0 > 0.15, "step 3: MPI_Ssend returned %.3f s after it began, before the match", MPI_Wtime() - t0);
+  CHECK(MPI_Wtime() - t0 > 0.15,
+        "step 3: MPI_Ssend returned %.3f s after it began, before the match", MPI_Wtime() - t0);
   /* 4 */
   memset(b, 0, sizeof b);
   MPI_Recv(b, 64, MPI_BYTE, 1, 4, MPI_COMM_WORLD, &st);
   MPI_Get_count(&st, MPI_BYTE, &count);
-  CHECK(count == 5 && same(b, 5, 4) && st.MPI_SOURCE == 1 && st.MPI_TAG == 4, "step 4: count %d", count);
+  CHECK(count == 5 && same(b, 5, 4) && st.MPI_SOURCE == 1 && st.MPI_TAG == 4, "step 4: count %d",
+        count);
   /* 5: probe sees the long message once its first packet is in */
   MPI_Probe(1, 5, MPI_COMM_WORLD, &st);
   MPI_Get_count(&st, MPI_BYTE, &count);

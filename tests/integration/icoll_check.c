@@ -19,7 +19,8 @@ int main(int argc, char **argv) {
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   const int n = 5000; /* long messages across clients */
-  int *bc = malloc(n * sizeof(int)), *sum = malloc(n * sizeof(int)), *mine = malloc(n * sizeof(int));
+  int *bc = malloc(n * sizeof(int)), *sum = malloc(n * sizeof(int)),
+      *mine = malloc(n * sizeof(int));
   int *all = malloc((size_t)size * sizeof(int)), *a2a_s = malloc((size_t)size * sizeof(int));
   int *a2a_r = malloc((size_t)size * sizeof(int)), scan = -1, exscan = -1, gath[64], one = -1;
   int *scat = malloc((size_t)size * sizeof(int));
@@ -44,8 +45,8 @@ int main(int argc, char **argv) {
   MPI_Ibarrier(MPI_COMM_WORLD, &rq[8]);
   /* point-to-point while they are pending */
   int token = rank, got = -1;
-  MPI_Sendrecv(&token, 1, MPI_INT, (rank + 1) % size, 9, &got, 1, MPI_INT, (rank + size - 1) % size, 9, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&token, 1, MPI_INT, (rank + 1) % size, 9, &got, 1, MPI_INT, (rank + size - 1) % size,
+               9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   CHECK(got == (rank + size - 1) % size, "point-to-point while collectives are pending: %d", got);
   /* half by Test loops, the rest by Waitall */
   for (int i = 0; i < 4; ++i) {
@@ -54,11 +55,18 @@ int main(int argc, char **argv) {
   }
   MPI_Waitall(5, &rq[4], MPI_STATUSES_IGNORE);
   for (int i = 0; i < n; ++i)
-    if (bc[i] != i * 3) { CHECK(0, "Ibcast [%d] = %d", i, bc[i]); break; }
+    if (bc[i] != i * 3) {
+      CHECK(0, "Ibcast [%d] = %d", i, bc[i]);
+      break;
+    }
   for (int i = 0; i < n; ++i)
-    if (sum[i] != size * (size - 1) / 2 + size * i) { CHECK(0, "Iallreduce [%d] = %d", i, sum[i]); break; }
+    if (sum[i] != size * (size - 1) / 2 + size * i) {
+      CHECK(0, "Iallreduce [%d] = %d", i, sum[i]);
+      break;
+    }
   for (int j = 0; j < size; ++j) CHECK(all[j] == j, "Iallgather [%d] = %d", j, all[j]);
-  for (int j = 0; j < size; ++j) CHECK(a2a_r[j] == j * 100 + rank, "Ialltoall [%d] = %d", j, a2a_r[j]);
+  for (int j = 0; j < size; ++j)
+    CHECK(a2a_r[j] == j * 100 + rank, "Ialltoall [%d] = %d", j, a2a_r[j]);
   CHECK(scan == (rank + 1) * (rank + 2) / 2, "Iscan %d", scan);
   if (rank > 0) CHECK(exscan == rank * (rank + 1) / 2, "Iexscan %d", exscan);
   if (rank == 0)
@@ -85,7 +93,13 @@ int main(int argc, char **argv) {
   for (int i = kMany - 1; i >= 0; --i) MPI_Wait(&many[i], MPI_STATUS_IGNORE);
   for (int i = 0; i < kMany; ++i) CHECK(vals[i] == i, "Ibcast #%d: %d", i, vals[i]);
   MPI_Comm_free(&dup);
-  free(bc); free(sum); free(mine); free(all); free(a2a_s); free(a2a_r); free(scat);
+  free(bc);
+  free(sum);
+  free(mine);
+  free(all);
+  free(a2a_s);
+  free(a2a_r);
+  free(scat);
   MPI_Finalize();
   if (failures) return 1;
   printf("rank %d of %d ok\n", rank, size);

@@ -20,7 +20,8 @@ static void world_ranks(MPI_Group g, int n, int *out) {
   MPI_Group_free(&wg);
 }
 
-static void exercise(MPI_Comm inter, int in_a, const int *a, int na, const int *b, int nb, const char *what) {
+static void exercise(MPI_Comm inter, int in_a, const int *a, int na, const int *b, int nb,
+                     const char *what) {
   int flag = 0, rsize = -1, lrank;
   MPI_Comm_test_inter(inter, &flag);
   MPI_Comm_remote_size(inter, &rsize);
@@ -31,7 +32,9 @@ static void exercise(MPI_Comm inter, int in_a, const int *a, int na, const int *
   int w[64];
   world_ranks(rg, rsize, w);
   const int *expect = in_a ? b : a;
-  for (int i = 0; i < rsize; ++i) CHECK(w[i] == expect[i], "%s: remote rank %d is world %d, expected %d", what, i, w[i], expect[i]);
+  for (int i = 0; i < rsize; ++i)
+    CHECK(w[i] == expect[i], "%s: remote rank %d is world %d, expected %d", what, i, w[i],
+          expect[i]);
   MPI_Group_free(&rg);
   /* every rank sends its world rank to remote rank (lrank % rsize); each
    * remote rank receives from every local rank that targets it */
@@ -44,14 +47,15 @@ static void exercise(MPI_Comm inter, int in_a, const int *a, int na, const int *
     int got = -1;
     MPI_Status st;
     MPI_Recv(&got, 1, MPI_INT, s, 5, inter, &st);
-    CHECK(st.MPI_SOURCE == s && got == expect[s], "%s: from remote %d got %d (source %d), expected %d", what, s, got,
-          st.MPI_SOURCE, expect[s]);
+    CHECK(st.MPI_SOURCE == s && got == expect[s],
+          "%s: from remote %d got %d (source %d), expected %d", what, s, got, st.MPI_SOURCE,
+          expect[s]);
   }
   MPI_Wait(&rq, MPI_STATUS_IGNORE);
 }
 
-static void merged_check(MPI_Comm inter, int high, int a_first, int in_a, const int *a, int na, const int *b, int nb,
-                         const char *what) {
+static void merged_check(MPI_Comm inter, int high, int a_first, int in_a, const int *a, int na,
+                         const int *b, int nb, const char *what) {
   MPI_Comm m;
   MPI_Intercomm_merge(inter, high, &m);
   int n, r, w[64];
@@ -78,8 +82,10 @@ static void run(int in_a, const char *what) {
   int flags[64];
   MPI_Allgather(&in_a, 1, MPI_INT, flags, 1, MPI_INT, MPI_COMM_WORLD);
   for (int i = 0; i < size; ++i) {
-    if (flags[i]) a[na++] = i;
-    else b[nb++] = i;
+    if (flags[i])
+      a[na++] = i;
+    else
+      b[nb++] = i;
   }
   if (na == 0 || nb == 0) return;
   MPI_Comm local, inter, dup;
@@ -88,9 +94,9 @@ static void run(int in_a, const char *what) {
   exercise(inter, in_a, a, na, b, nb, what);
   MPI_Comm_dup(inter, &dup);
   exercise(dup, in_a, a, na, b, nb, what);
-  merged_check(inter, in_a ? 0 : 1, 1, in_a, a, na, b, nb, what);   /* A low: A first */
-  merged_check(inter, in_a ? 1 : 0, 0, in_a, a, na, b, nb, what);   /* A high: B first */
-  merged_check(inter, 0, a[0] < b[0], in_a, a, na, b, nb, what);    /* equal: lower leader first */
+  merged_check(inter, in_a ? 0 : 1, 1, in_a, a, na, b, nb, what); /* A low: A first */
+  merged_check(inter, in_a ? 1 : 0, 0, in_a, a, na, b, nb, what); /* A high: B first */
+  merged_check(inter, 0, a[0] < b[0], in_a, a, na, b, nb, what);  /* equal: lower leader first */
   MPI_Comm_free(&dup);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&local);
@@ -128,10 +134,13 @@ int main(int argc, char **argv) {
     MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, root, inter);
     int b_sum = 0, a_sum = 0;
     for (int q = 0; q < size; ++q) {
-      if (q % 2) b_sum += q;
-      else a_sum += q;
+      if (q % 2)
+        b_sum += q;
+      else
+        a_sum += q;
     }
-    if (in_a && lrank == 0) CHECK(sum == b_sum, "intercommunicator Reduce: %d, expected %d", sum, b_sum);
+    if (in_a && lrank == 0)
+      CHECK(sum == b_sum, "intercommunicator Reduce: %d, expected %d", sum, b_sum);
     /* Allreduce: each group gets the other's sum */
     sum = -1;
     MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter);
@@ -141,7 +150,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 64; ++i) out[i] = i * 10;
     MPI_Gather(&mine, 1, MPI_INT, got, 1, MPI_INT, root, inter);
     if (in_a && lrank == 0)
-      for (int i = 0; i < rsize; ++i) CHECK(got[i] == 2 * i + 1, "intercommunicator Gather [%d] = %d", i, got[i]);
+      for (int i = 0; i < rsize; ++i)
+        CHECK(got[i] == 2 * i + 1, "intercommunicator Gather [%d] = %d", i, got[i]);
     MPI_Scatter(out, 1, MPI_INT, &one, 1, MPI_INT, root, inter);
     if (!in_a) CHECK(one == lrank * 10, "intercommunicator Scatter: %d", one);
     /* Allgather: each rank gets the remote group's world ranks; Alltoall */
@@ -167,17 +177,21 @@ int main(int argc, char **argv) {
     MPI_Gatherv(big, lrank + 1, MPI_INT, gotv, vc, vd, MPI_INT, root, inter);
     if (in_a && lrank == 0)
       for (int i = 0; i < rsize; ++i)
-        for (int k = 0; k <= i; ++k) CHECK(gotv[vd[i] + k] == 2 * i + 1, "intercommunicator Gatherv [%d][%d] = %d", i, k, gotv[vd[i] + k]);
+        for (int k = 0; k <= i; ++k)
+          CHECK(gotv[vd[i] + k] == 2 * i + 1, "intercommunicator Gatherv [%d][%d] = %d", i, k,
+                gotv[vd[i] + k]);
     for (int i = 0; i < rsize; ++i)
       for (int k = 0; k <= i; ++k) big[vd[i] + k] = 1000 + i * 10 + k;
     MPI_Scatterv(big, vc, vd, MPI_INT, gotv, lrank + 1, MPI_INT, root, inter);
     if (!in_a)
-      for (int k = 0; k <= lrank; ++k) CHECK(gotv[k] == 1000 + lrank * 10 + k, "intercommunicator Scatterv [%d] = %d", k, gotv[k]);
+      for (int k = 0; k <= lrank; ++k)
+        CHECK(gotv[k] == 1000 + lrank * 10 + k, "intercommunicator Scatterv [%d] = %d", k, gotv[k]);
     for (int k = 0; k <= lrank; ++k) big[k] = rank * 10 + k;
     MPI_Allgatherv(big, lrank + 1, MPI_INT, gotv, vc, vd, MPI_INT, inter);
     for (int i = 0; i < rsize; ++i)
       for (int k = 0; k <= i; ++k)
-        CHECK(gotv[vd[i] + k] == (2 * i + (in_a ? 1 : 0)) * 10 + k, "intercommunicator Allgatherv [%d][%d] = %d", i, k, gotv[vd[i] + k]);
+        CHECK(gotv[vd[i] + k] == (2 * i + (in_a ? 1 : 0)) * 10 + k,
+              "intercommunicator Allgatherv [%d][%d] = %d", i, k, gotv[vd[i] + k]);
     /* Alltoallv: to remote i, i+1 ints; from remote i, lrank+1 ints */
     int sc[64], sd[64], rc[64], rd[64], sdb[64], rdb[64];
     MPI_Datatype ty[64];
@@ -197,14 +211,16 @@ int main(int argc, char **argv) {
     for (int i = 0; i < rsize; ++i)
       for (int k = 0; k <= lrank; ++k) {
         int from = 2 * i + (in_a ? 1 : 0);
-        CHECK(gotv[rd[i] + k] == from * 1000 + lrank * 10 + k, "intercommunicator Alltoallv [%d][%d] = %d", i, k, gotv[rd[i] + k]);
+        CHECK(gotv[rd[i] + k] == from * 1000 + lrank * 10 + k,
+              "intercommunicator Alltoallv [%d][%d] = %d", i, k, gotv[rd[i] + k]);
       }
     for (int k = 0; k < 4096; ++k) gotv[k] = -1;
     MPI_Alltoallw(big, sc, sdb, ty, gotv, rc, rdb, ty, inter);
     for (int i = 0; i < rsize; ++i)
       for (int k = 0; k <= lrank; ++k) {
         int from = 2 * i + (in_a ? 1 : 0);
-        CHECK(gotv[rd[i] + k] == from * 1000 + lrank * 10 + k, "intercommunicator Alltoallw [%d][%d] = %d", i, k, gotv[rd[i] + k]);
+        CHECK(gotv[rd[i] + k] == from * 1000 + lrank * 10 + k,
+              "intercommunicator Alltoallw [%d][%d] = %d", i, k, gotv[rd[i] + k]);
       }
     /* Reduce_scatter: each group's counts add up to 12 (MPI: both groups'
      * vectors have that length); the remote group's reduction is cut by ours */
@@ -215,13 +231,15 @@ int main(int argc, char **argv) {
     for (int e = 0; e < 12; ++e) big[e] = rank + e;
     MPI_Reduce_scatter(big, gotv, lc, MPI_INT, MPI_SUM, inter);
     for (int e = 0; e < lc[lrank]; ++e)
-      CHECK(gotv[e] == remote_sum + rsize * (off + e), "intercommunicator Reduce_scatter [%d] = %d, expected %d", e,
-            gotv[e], remote_sum + rsize * (off + e));
-    if (12 % lsz == 0 && 12 % rsize == 0) {  /* _block: n * recvcount = 12 in both groups */
+      CHECK(gotv[e] == remote_sum + rsize * (off + e),
+            "intercommunicator Reduce_scatter [%d] = %d, expected %d", e, gotv[e],
+            remote_sum + rsize * (off + e));
+    if (12 % lsz == 0 && 12 % rsize == 0) { /* _block: n * recvcount = 12 in both groups */
       int per = 12 / lsz;
       MPI_Reduce_scatter_block(big, gotv, per, MPI_INT, MPI_SUM, inter);
       for (int e = 0; e < per; ++e)
-        CHECK(gotv[e] == remote_sum + rsize * (per * lrank + e), "intercommunicator Reduce_scatter_block [%d] = %d", e, gotv[e]);
+        CHECK(gotv[e] == remote_sum + rsize * (per * lrank + e),
+              "intercommunicator Reduce_scatter_block [%d] = %d", e, gotv[e]);
     }
     /* non-blocking forms */
     MPI_Request rq[2];
@@ -231,7 +249,9 @@ int main(int argc, char **argv) {
       MPI_Igatherv(big, lrank + 1, MPI_INT, gotv, vc, vd, MPI_INT, root, inter, &g);
       MPI_Wait(&g, MPI_STATUS_IGNORE);
       if (in_a && lrank == 0)
-        for (int i = 0; i < rsize; ++i) CHECK(gotv[vd[i] + i] == 2 * i + 1, "intercommunicator Igatherv [%d] = %d", i, gotv[vd[i] + i]);
+        for (int i = 0; i < rsize; ++i)
+          CHECK(gotv[vd[i] + i] == 2 * i + 1, "intercommunicator Igatherv [%d] = %d", i,
+                gotv[vd[i] + i]);
     }
     v = in_a && lrank == 0 ? 99 : -1;
     MPI_Ibcast(&v, 1, MPI_INT, root, inter, &rq[0]);

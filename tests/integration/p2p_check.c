@@ -7,19 +7,22 @@
 #include <time.h>
 
 static int failures = 0, rank, size;
-#define CHECK(cond)                                                                      \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
+#define CHECK(cond)                                                                           \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
       fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", rank, __FILE__, __LINE__, #cond); \
-      ++failures;                                                                        \
-    }                                                                                    \
+      ++failures;                                                                             \
+    }                                                                                         \
   } while (0)
 
-static unsigned char pattern(long i, int seed) { return (unsigned char)(i * 131 + seed * 7 + 1); }
+static unsigned char pattern(long i, int seed) {
+  return (unsigned char)(i * 131 + seed * 7 + 1);
+}
 
 /* Rank 0 sends `n` bytes to rank 1, which checks every byte and echoes. */
 static void sizes(void) {
-  long ns[] = {0, 1, 7, 8, 8191, 8192, 8193, 65535, 65536, 65537, 262143, 262144, 262145, 3 * 1048576 + 5};
+  long ns[] = {0,     1,     7,     8,      8191,   8192,   8193,
+               65535, 65536, 65537, 262143, 262144, 262145, 3 * 1048576 + 5};
   unsigned i;
   long k;
   for (i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
@@ -63,7 +66,9 @@ static void wildcards(void) {
     for (got = 0; got < per * (size - 1); ++got) {
       MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
       CHECK(st.MPI_SOURCE > 0 && st.MPI_SOURCE < size);
-      if (v != next[st.MPI_SOURCE]) fprintf(stderr, "got v=%d tag=%d from %d, expected %d\n", v, st.MPI_TAG, st.MPI_SOURCE, next[st.MPI_SOURCE]);
+      if (v != next[st.MPI_SOURCE])
+        fprintf(stderr, "got v=%d tag=%d from %d, expected %d\n", v, st.MPI_TAG, st.MPI_SOURCE,
+                next[st.MPI_SOURCE]);
       CHECK(v == next[st.MPI_SOURCE]); /* non-overtaking per sender */
       CHECK(st.MPI_TAG == (v % 2 ? 7 : 8));
       next[st.MPI_SOURCE] = v + 1;
@@ -199,7 +204,8 @@ static void modes(void) {
     int bsize;
     MPI_Buffer_attach(space, sizeof space);
     if (rank == 0) {
-      for (i = 0; i < 3; ++i) CHECK(MPI_Bsend(&i, 1, MPI_INT, 1, 70, MPI_COMM_WORLD) == MPI_SUCCESS);
+      for (i = 0; i < 3; ++i)
+        CHECK(MPI_Bsend(&i, 1, MPI_INT, 1, 70, MPI_COMM_WORLD) == MPI_SUCCESS);
       CHECK(MPI_Bsend(&i, 1000, MPI_INT, 1, 71, MPI_COMM_WORLD) == MPI_ERR_BUFFER);
     } else if (rank == 1) {
       for (i = 0; i < 3; ++i) {

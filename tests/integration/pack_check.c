@@ -6,7 +6,8 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-  int rank, size, psize, pos = 0, bad = 0, expect_ext32 = argc > 1 && !strcmp(argv[1], "external32");
+  int rank, size, psize, pos = 0, bad = 0,
+                         expect_ext32 = argc > 1 && !strcmp(argv[1], "external32");
   long v = -2;
   unsigned char buf[16];
   long back = 0;

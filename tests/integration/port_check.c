@@ -26,10 +26,10 @@
 #include <arpa/inet.h>
 #include <mpi.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stddef.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -80,7 +80,8 @@ static void talk(MPI_Comm inter, int server) {
   int msize, mrank, total = -1;
   MPI_Comm_size(merged, &msize);
   MPI_Comm_rank(merged, &mrank);
-  CHECK(msize == lsize + rsize && mrank == (server ? lrank : rsize + lrank), "merged %d of %d", mrank, msize);
+  CHECK(msize == lsize + rsize && mrank == (server ? lrank : rsize + lrank), "merged %d of %d",
+        mrank, msize);
   MPI_Allreduce(&mrank, &total, 1, MPI_INT, MPI_SUM, merged);
   CHECK(total == msize * (msize - 1) / 2, "merged Allreduce %d", total);
   MPI_Comm_free(&merged);
@@ -105,7 +106,7 @@ int main(int argc, char **argv) {
       FILE *f = fopen(tmp, "w");
       fprintf(f, "%s\n", port);
       fclose(f);
-      rename(tmp, file);  /* the other job never sees half a name */
+      rename(tmp, file); /* the other job never sees half a name */
     }
     MPI_Comm inter;
     MPI_Comm_accept(port, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter);
@@ -131,7 +132,8 @@ int main(int argc, char **argv) {
       MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
       int rc = MPI_ERR_NAME;
       for (int i = 0; i < 3000 && rc != MPI_SUCCESS; ++i)
-        if ((rc = MPI_Lookup_name("port-check-svc", MPI_INFO_NULL, port)) != MPI_SUCCESS) usleep(10000);
+        if ((rc = MPI_Lookup_name("port-check-svc", MPI_INFO_NULL, port)) != MPI_SUCCESS)
+          usleep(10000);
       CHECK(rc == MPI_SUCCESS, "port-check-svc was never published");
       MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     }
@@ -202,7 +204,7 @@ int main(int argc, char **argv) {
       char port[MPI_MAX_PORT_NAME];
       MPI_Open_port(MPI_INFO_NULL, port);
       MPI_Comm inter;
-      MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);  /* nobody comes */
+      MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter); /* nobody comes */
       CHECK(0, "MPI_Comm_accept returned with nobody connecting");
     } else {
       sleep(1);
@@ -233,21 +235,23 @@ int main(int argc, char **argv) {
       CHECK(u != NULL, "no unix socket in the port name '%s'", port);
       if (u) {
         char name[108] = {0};
-        sscanf(u + 6, "%100s", name + 1);  /* abstract: a leading NUL */
+        sscanf(u + 6, "%100s", name + 1); /* abstract: a leading NUL */
         for (int attempt = 0; attempt < 2; ++attempt) {
           int fd = socket(AF_UNIX, SOCK_STREAM, 0);
           struct sockaddr_un a;
           memset(&a, 0, sizeof a);
           a.sun_family = AF_UNIX;
           memcpy(a.sun_path, name, sizeof a.sun_path);
-          socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name + 1));
+          socklen_t len =
+              (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name + 1));
           CHECK(connect(fd, (struct sockaddr *)&a, len) == 0, "cannot reach rank 0's listener");
           if (attempt == 0) {
-            const char junk[] = "GET / HTTP/1.0\r\n\r\n\x01\x02\x03 not a frame at all, padding padding padding";
+            const char junk[] =
+                "GET / HTTP/1.0\r\n\r\n\x01\x02\x03 not a frame at all, padding padding padding";
             (void)!write(fd, junk, sizeof junk);
           } else {
-            unsigned char head[40] = {0x49, 0x4d, 0x44, 0x59, 2};  /* "IMDY", msg ... */
-            head[24] = 0x01;                                         /* ... of 2^56 bytes */
+            unsigned char head[40] = {0x49, 0x4d, 0x44, 0x59, 2}; /* "IMDY", msg ... */
+            head[24] = 0x01;                                      /* ... of 2^56 bytes */
             (void)!write(fd, head, sizeof head);
           }
           close(fd);
@@ -271,9 +275,12 @@ int main(int argc, char **argv) {
     int cls = -1, codes[2] = {-1, -1};
     MPI_Comm_get_parent(&parent);
     CHECK(parent == MPI_COMM_NULL, "a singleton has a parent");
-    MPI_Error_class(MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, codes), &cls);
+    MPI_Error_class(
+        MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, codes),
+        &cls);
     CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "spawn without a launcher: class %d", cls);
-    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN, "errcodes %d %d", codes[0], codes[1]);
+    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN, "errcodes %d %d", codes[0],
+          codes[1]);
     char port[MPI_MAX_PORT_NAME];
     CHECK(MPI_Open_port(MPI_INFO_NULL, port) == MPI_SUCCESS, "open a port without a launcher");
     MPI_Error_class(MPI_Publish_name("x", MPI_INFO_NULL, port), &cls);
@@ -292,14 +299,16 @@ int main(int argc, char **argv) {
     CHECK(cls == MPI_ERR_PORT, "connect to a closed port: class %d", cls);
     MPI_Error_class(MPI_Comm_connect("garbage", MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter), &cls);
     CHECK(cls == MPI_ERR_PORT, "connect to 'garbage': class %d", cls);
-    MPI_Error_class(MPI_Close_port("impi-port/1 port=9 impi-dyn/1 job=x rank=0 host=h unix=u"), &cls);
+    MPI_Error_class(MPI_Close_port("impi-port/1 port=9 impi-dyn/1 job=x rank=0 host=h unix=u"),
+                    &cls);
     CHECK(cls == MPI_ERR_PORT, "closing a port of another process: class %d", cls);
     char name[MPI_MAX_PORT_NAME];
     MPI_Error_class(MPI_Lookup_name("port-check-never-published", MPI_INFO_NULL, name), &cls);
     CHECK(cls == MPI_ERR_NAME, "lookup of an unknown name: class %d", cls);
     /* Collective error: every rank learns the root failed. */
     MPI_Error_class(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter), &cls);
-    CHECK(cls == MPI_ERR_PORT || (rank != 0 && cls == MPI_ERR_PORT), "collective connect to a closed port: class %d", cls);
+    CHECK(cls == MPI_ERR_PORT || (rank != 0 && cls == MPI_ERR_PORT),
+          "collective connect to a closed port: class %d", cls);
   } else {
     CHECK(0, "unknown mode '%s'", mode);
   }

@@ -30,7 +30,8 @@ static void barrier(int tag) { /* (collectives are another issue) */
   int t = 0;
   for (int p = 0; p < size; ++p)
     if (p != rank)
-      MPI_Sendrecv(&t, 1, MPI_INT, p, tag, &t, 1, MPI_INT, p, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Sendrecv(&t, 1, MPI_INT, p, tag, &t, 1, MPI_INT, p, tag, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
 }
 
 int main(int argc, char **argv) {
@@ -54,11 +55,12 @@ int main(int argc, char **argv) {
       MPI_Status st;
       for (int i = 0; i < n; ++i) sbuf[i] = rank * 100000 + p * 1000 + i;
       memset(rbuf, 0xff, sizeof rbuf);
-      int rc = MPI_Sendrecv(sbuf, n, MPI_INT, p, 10 + k, rbuf, 4000, MPI_INT, p, 10 + k, MPI_COMM_WORLD, &st);
+      int rc = MPI_Sendrecv(sbuf, n, MPI_INT, p, 10 + k, rbuf, 4000, MPI_INT, p, 10 + k,
+                            MPI_COMM_WORLD, &st);
       CHECK(rc == MPI_SUCCESS, "Sendrecv with %d returned %d", p, rc);
       MPI_Get_count(&st, MPI_INT, &count);
-      CHECK(count == n && st.MPI_SOURCE == p && st.MPI_TAG == 10 + k, "status from %d: count %d source %d tag %d",
-            p, count, st.MPI_SOURCE, st.MPI_TAG);
+      CHECK(count == n && st.MPI_SOURCE == p && st.MPI_TAG == 10 + k,
+            "status from %d: count %d source %d tag %d", p, count, st.MPI_SOURCE, st.MPI_TAG);
       for (int i = 0; i < n; ++i)
         if (rbuf[i] != p * 100000 + rank * 1000 + i) {
           CHECK(0, "from %d, %d ints: element %d is %d", p, n, i, rbuf[i]);
@@ -74,8 +76,8 @@ int main(int argc, char **argv) {
       int v[2];
       MPI_Status st;
       MPI_Recv(v, 2, MPI_INT, MPI_ANY_SOURCE, 20, MPI_COMM_WORLD, &st);
-      CHECK(v[0] == st.MPI_SOURCE && v[1] == next[st.MPI_SOURCE], "from %d: message %d, expected %d", st.MPI_SOURCE,
-            v[1], next[st.MPI_SOURCE]);
+      CHECK(v[0] == st.MPI_SOURCE && v[1] == next[st.MPI_SOURCE],
+            "from %d: message %d, expected %d", st.MPI_SOURCE, v[1], next[st.MPI_SOURCE]);
       next[st.MPI_SOURCE]++;
     }
   } else {
@@ -139,7 +141,8 @@ int main(int argc, char **argv) {
       int rc = MPI_Recv(cb, 10, MPI_BYTE, a, 33, MPI_COMM_WORLD, &st);
       MPI_Error_class(rc, &cls);
       MPI_Get_count(&st, MPI_BYTE, &count);
-      CHECK(cls == MPI_ERR_TRUNCATE && count == 10, "truncated receive: class %d count %d", cls, count);
+      CHECK(cls == MPI_ERR_TRUNCATE && count == 10, "truncated receive: class %d count %d", cls,
+            count);
     }
     MPI_Type_free(&every_other);
   }
@@ -192,7 +195,8 @@ int main(int argc, char **argv) {
       MPI_Recv(&got, 1, MPI_INT, 0, 43, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       CHECK(got == 7, "Ssend payload %d", got);
       MPI_Recv(big, nbig, MPI_CHAR, 0, 44, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      CHECK(big[nbig - 1] == (char)((nbig - 1) * 13 + 1), "long Ssend: last byte %d", big[nbig - 1]);
+      CHECK(big[nbig - 1] == (char)((nbig - 1) * 13 + 1), "long Ssend: last byte %d",
+            big[nbig - 1]);
     }
     free(big);
   }
@@ -212,7 +216,8 @@ int main(int argc, char **argv) {
         MPI_Status st;
         for (int i = 0; i < n; ++i) sb[i] = (char)(rank * 31 + i * 7 + k);
         memset(rb, 0x55, (size_t)n + 8);
-        MPI_Sendrecv(sb, n, MPI_CHAR, p, 60 + k, rb, n + 8, MPI_CHAR, p, 60 + k, MPI_COMM_WORLD, &st);
+        MPI_Sendrecv(sb, n, MPI_CHAR, p, 60 + k, rb, n + 8, MPI_CHAR, p, 60 + k, MPI_COMM_WORLD,
+                     &st);
         MPI_Get_count(&st, MPI_CHAR, &count);
         CHECK(count == n, "%d bytes from %d: count %d", n, p, count);
         for (int i = 0; i < n; ++i)
@@ -260,7 +265,8 @@ int main(int argc, char **argv) {
         int cls = -1, rc = MPI_Recv(ri, m / 2, MPI_INT, a, 81, MPI_COMM_WORLD, &st);
         MPI_Error_class(rc, &cls);
         MPI_Get_count(&st, MPI_INT, &count);
-        CHECK(cls == MPI_ERR_TRUNCATE && count == m / 2, "truncated long message: class %d count %d", cls, count);
+        CHECK(cls == MPI_ERR_TRUNCATE && count == m / 2,
+              "truncated long message: class %d count %d", cls, count);
         CHECK(ri[m / 2 - 1] == m / 2 - 1, "truncated long message: last element %d", ri[m / 2 - 1]);
         MPI_Recv(ri, 1, MPI_INT, a, 82, MPI_COMM_WORLD, &st);
         CHECK(ri[0] == 0, "after the truncated message: %d", ri[0]);
@@ -292,7 +298,7 @@ int main(int argc, char **argv) {
         MPI_Test_cancelled(&st, &flag);
         CHECK(flag == 1, "unmatched send %d to another client: cancelled %d", i, flag);
       }
-      MPI_Send(&go, 1, MPI_INT, b, 99, MPI_COMM_WORLD); /* b may receive now */
+      MPI_Send(&go, 1, MPI_INT, b, 99, MPI_COMM_WORLD);  /* b may receive now */
       MPI_Send(&v3, 1, MPI_INT, b, 100, MPI_COMM_WORLD); /* what b receives with tag 100 */
       /* matched, then cancelled: too late */
       MPI_Request r;
@@ -329,7 +335,8 @@ int main(int argc, char **argv) {
         MPI_Irecv(&v, 1, MPI_INT, a, 103, MPI_COMM_WORLD, &r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         MPI_Recv(&verdict, 1, MPI_INT, a, 104, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        CHECK(verdict ? v == -1 : v == 1000 + i, "race %d: cancelled %d but received %d", i, verdict, v);
+        CHECK(verdict ? v == -1 : v == 1000 + i, "race %d: cancelled %d but received %d", i,
+              verdict, v);
       }
       /* nothing left over with tag 100 */
       int any = 1;
@@ -402,7 +409,8 @@ int main(int argc, char **argv) {
         memset(y, 0, (size_t)n);
         MPI_Recv(y, n, MPI_CHAR, a, 115, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_CHAR, &count);
-        CHECK(count == n && memcmp(x, y, (size_t)n) == 0, "persistent send %d: count %d", it, count);
+        CHECK(count == n && memcmp(x, y, (size_t)n) == 0, "persistent send %d: count %d", it,
+              count);
         MPI_Recv(y, 3, MPI_CHAR, a, 116, MPI_COMM_WORLD, &st);
         CHECK(memcmp(x, y, 3) == 0, "persistent Ssend %d: contents differ", it);
       }

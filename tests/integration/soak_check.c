@@ -66,10 +66,14 @@ static uint64_t rnd(void) { /* xorshift64* */
 static long pick_size(long maxsize) {
   uint64_t u = rnd() % 10000;
   long lo, hi;
-  if (u < 9000) lo = 0, hi = 64;                  /* 90%: one packet at datalen 64 */
-  else if (u < 9900) lo = 65, hi = 4096;          /* 9% */
-  else if (u < 9990) lo = 4097, hi = 65536;       /* 0.9% */
-  else lo = 65537, hi = maxsize;                  /* 0.1%: up to MAXSIZE */
+  if (u < 9000)
+    lo = 0, hi = 64; /* 90%: one packet at datalen 64 */
+  else if (u < 9900)
+    lo = 65, hi = 4096; /* 9% */
+  else if (u < 9990)
+    lo = 4097, hi = 65536; /* 0.9% */
+  else
+    lo = 65537, hi = maxsize; /* 0.1%: up to MAXSIZE */
   if (hi > maxsize) hi = maxsize;
   if (lo > hi) lo = hi;
   return lo + (long)(rnd() % (uint64_t)(hi - lo + 1));
@@ -176,7 +180,8 @@ int main(int argc, char **argv) {
           end_buf[d][2 + 3 * i] = sent[d].e[i].tag;
           end_buf[d][3 + 3 * i] = sent[d].e[i].cancelled;
         }
-        MPI_Isend(end_buf[d], (int)(1 + 3 * n), MPI_INT32_T, d, TAG_END, MPI_COMM_WORLD, &end_req[d]);
+        MPI_Isend(end_buf[d], (int)(1 + 3 * n), MPI_INT32_T, d, TAG_END, MPI_COMM_WORLD,
+                  &end_req[d]);
       }
       end_req[rank] = MPI_REQUEST_NULL;
       ends_sent = 1;
@@ -195,30 +200,34 @@ int main(int argc, char **argv) {
         MPI_Mrecv(e, count, MPI_INT32_T, &m, &st);
         long n = e[0], k = 0;
         if (count != 1 + 3 * n) {
-          fprintf(stderr, "rank %d: END from %d has %d ints for %ld entries\n", rank, src, count, n);
+          fprintf(stderr, "rank %d: END from %d has %d ints for %ld entries\n", rank, src, count,
+                  n);
           ++failures;
           n = 0;
         }
         for (long i = 0; i < n; ++i) {
           if (e[3 + 3 * i]) continue; /* cancelled: must not have arrived */
           if (k >= got[src].n) {
-            fprintf(stderr, "rank %d: message %ld from %d (size %d, tag %d) never arrived\n", rank, i, src,
-                    e[1 + 3 * i], e[2 + 3 * i]);
+            fprintf(stderr, "rank %d: message %ld from %d (size %d, tag %d) never arrived\n", rank,
+                    i, src, e[1 + 3 * i], e[2 + 3 * i]);
             ++failures;
             break;
           }
           Got g = got[src].g[k++];
-          if (g.size != e[1 + 3 * i] || g.tag != e[2 + 3 * i] || (g.seq >= 0 && g.seq != (int32_t)i)) {
-            fprintf(stderr,
-                    "rank %d: from %d, arrival %ld is (seq %d, size %d, tag %d); expected message %ld "
-                    "(size %d, tag %d)\n",
-                    rank, src, k - 1, g.seq, g.size, g.tag, i, e[1 + 3 * i], e[2 + 3 * i]);
+          if (g.size != e[1 + 3 * i] || g.tag != e[2 + 3 * i] ||
+              (g.seq >= 0 && g.seq != (int32_t)i)) {
+            fprintf(
+                stderr,
+                "rank %d: from %d, arrival %ld is (seq %d, size %d, tag %d); expected message %ld "
+                "(size %d, tag %d)\n",
+                rank, src, k - 1, g.seq, g.size, g.tag, i, e[1 + 3 * i], e[2 + 3 * i]);
             ++failures;
             break;
           }
         }
         if (failures == 0 && k != got[src].n) {
-          fprintf(stderr, "rank %d: %ld messages from %d arrived; %ld were sent and not cancelled\n", rank,
+          fprintf(stderr,
+                  "rank %d: %ld messages from %d arrived; %ld were sent and not cancelled\n", rank,
                   got[src].n, src, k);
           ++failures;
         }
@@ -240,8 +249,8 @@ int main(int argc, char **argv) {
       Got g = {-1, count, st.MPI_TAG};
       for (long i = count >= 4 ? 4 : 0; i < count; ++i)
         if (rbuf[i] != pat(src, count, st.MPI_TAG, i)) {
-          fprintf(stderr, "rank %d: from %d, a %d-byte message (tag %d) has byte %ld wrong\n", rank, src, count,
-                  st.MPI_TAG, i);
+          fprintf(stderr, "rank %d: from %d, a %d-byte message (tag %d) has byte %ld wrong\n", rank,
+                  src, count, st.MPI_TAG, i);
           ++failures;
           break;
         }
@@ -295,16 +304,20 @@ int main(int argc, char **argv) {
       if (pre && strstr(pre, "vgpreload")) judge_rss = 0;
     }
     if (judge_rss && hi_rss - lo_rss > 1024 + comms / 8) {
-      fprintf(stderr, "rank %d: resident memory grew from %ld to %ld KiB over %ld communicator rounds\n", rank,
-              lo_rss, hi_rss, comms);
+      fprintf(stderr,
+              "rank %d: resident memory grew from %ld to %ld KiB over %ld communicator rounds\n",
+              rank, lo_rss, hi_rss, comms);
       ++failures;
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (failures == 0)
-    printf("rank %d soak ok: %ld sent (%ld cancelled), %ld received (%ld bytes) in %.2f s; rss %ld -> %ld KiB; "
-           "communicators: %ld rounds, rss %ld -> %ld KiB\n",
-           rank, issued, cancelled, received, bytes_in, t1 - t0, rss_mid, rss_end, comms, lo_rss, hi_rss);
+    printf(
+        "rank %d soak ok: %ld sent (%ld cancelled), %ld received (%ld bytes) in %.2f s; rss %ld -> "
+        "%ld KiB; "
+        "communicators: %ld rounds, rss %ld -> %ld KiB\n",
+        rank, issued, cancelled, received, bytes_in, t1 - t0, rss_mid, rss_end, comms, lo_rss,
+        hi_rss);
   for (int d = 0; d < size; ++d) {
     free(sent[d].e);
     free(got[d].g);

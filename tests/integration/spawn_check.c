@@ -54,8 +54,11 @@ static void exchange(MPI_Comm inter, int parent_side) {
   MPI_Status st[64];
   MPI_Waitall(rsize, rq, rsize <= 64 ? st : MPI_STATUSES_IGNORE);
   for (int r = 0; r < rsize; ++r) {
-    CHECK(in[r] == (parent_side ? 0 : 50000) + r * 100 + lrank, "value from remote %d: %d", r, in[r]);
-    if (rsize <= 64) CHECK(st[r].MPI_SOURCE == r && st[r].MPI_TAG == 7, "status from remote %d: %d/%d", r, st[r].MPI_SOURCE, st[r].MPI_TAG);
+    CHECK(in[r] == (parent_side ? 0 : 50000) + r * 100 + lrank, "value from remote %d: %d", r,
+          in[r]);
+    if (rsize <= 64)
+      CHECK(st[r].MPI_SOURCE == r && st[r].MPI_TAG == 7, "status from remote %d: %d/%d", r,
+            st[r].MPI_SOURCE, st[r].MPI_TAG);
   }
   /* A large message both ways between the two rank 0s. */
   if (lrank == 0) {
@@ -96,7 +99,7 @@ static void exchange(MPI_Comm inter, int parent_side) {
   MPI_Allreduce(&mrank, &total, 1, MPI_INT, MPI_SUM, merged);
   CHECK(total == msize * (msize - 1) / 2, "merged Allreduce %d", total);
   MPI_Comm dup;
-  MPI_Comm_dup(merged, &dup);  /* a context id both jobs agree on */
+  MPI_Comm_dup(merged, &dup); /* a context id both jobs agree on */
   MPI_Barrier(dup);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&merged);
@@ -113,7 +116,8 @@ static int child_main(int argc, char **argv) {
   int *appnum = NULL, flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag);
   CHECK(flag && *appnum == 0, "MPI_APPNUM %d", flag ? *appnum : -1);
-  CHECK(argc >= 4 && strcmp(argv[3], "tok en") == 0, "argv[3] is '%s'", argc >= 4 ? argv[3] : "(none)");
+  CHECK(argc >= 4 && strcmp(argv[3], "tok en") == 0, "argv[3] is '%s'",
+        argc >= 4 ? argv[3] : "(none)");
   const char *e = getenv("SPAWN_CHECK_ENV");
   CHECK(e && strcmp(e, "yes") == 0, "info env: SPAWN_CHECK_ENV=%s", e ? e : "(unset)");
   char cwd[4096];
@@ -189,7 +193,8 @@ static int names_main(const char *role) {
     MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &other);
     MPI_Recv(&v, 1, MPI_INT, 0, 3, other, MPI_STATUS_IGNORE);
     CHECK(v == 31337, "server got %d", v);
-    CHECK(MPI_Unpublish_name("spawn-check-service", MPI_INFO_NULL, port) == MPI_SUCCESS, "unpublish");
+    CHECK(MPI_Unpublish_name("spawn-check-service", MPI_INFO_NULL, port) == MPI_SUCCESS,
+          "unpublish");
     MPI_Error_class(MPI_Unpublish_name("spawn-check-service", MPI_INFO_NULL, port), &cls);
     CHECK(cls == MPI_ERR_SERVICE, "unpublishing twice: class %d", cls);
     MPI_Close_port(port);
@@ -197,7 +202,8 @@ static int names_main(const char *role) {
     char port[MPI_MAX_PORT_NAME];
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rc, tries = 0;
-    while ((rc = MPI_Lookup_name("spawn-check-service", MPI_INFO_NULL, port)) != MPI_SUCCESS && tries++ < 500) {
+    while ((rc = MPI_Lookup_name("spawn-check-service", MPI_INFO_NULL, port)) != MPI_SUCCESS &&
+           tries++ < 500) {
       int cls;
       MPI_Error_class(rc, &cls);
       CHECK(cls == MPI_ERR_NAME, "lookup of a name not (yet) published: class %d", cls);
@@ -210,7 +216,7 @@ static int names_main(const char *role) {
   }
   MPI_Comm_disconnect(&other);
   v = failures;
-  MPI_Send(&v, 1, MPI_INT, 0, 4, parent);  /* the parent collects both verdicts */
+  MPI_Send(&v, 1, MPI_INT, 0, 4, parent); /* the parent collects both verdicts */
   MPI_Comm_disconnect(&parent);
   MPI_Finalize();
   return failures ? 1 : 0;
@@ -345,7 +351,8 @@ int main(int argc, char **argv) {
         MPI_Recv(v, 3, MPI_INT, MPI_ANY_SOURCE, 5, inter, &st);
         CHECK(v[0] == st.MPI_SOURCE, "child world rank %d from source %d", v[0], st.MPI_SOURCE);
         int want_app = st.MPI_SOURCE < n ? 0 : 1;
-        CHECK(v[1] == want_app && v[2] == want_app + 1, "child %d: appnum %d program %d", st.MPI_SOURCE, v[1], v[2]);
+        CHECK(v[1] == want_app && v[2] == want_app + 1, "child %d: appnum %d program %d",
+              st.MPI_SOURCE, v[1], v[2]);
       }
     }
     MPI_Comm_disconnect(&inter);
@@ -353,8 +360,8 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm inter = MPI_COMM_SELF;
     int codes[3] = {-1, -1, -1};
-    int rc = MPI_Comm_spawn("/nonexistent/impi-no-such-program", MPI_ARGV_NULL, 3, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
-                            &inter, codes);
+    int rc = MPI_Comm_spawn("/nonexistent/impi-no-such-program", MPI_ARGV_NULL, 3, MPI_INFO_NULL, 0,
+                            MPI_COMM_WORLD, &inter, codes);
     int cls = -1;
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_SPAWN, "spawning a missing program: class %d", cls);
@@ -363,7 +370,8 @@ int main(int argc, char **argv) {
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "host", "no-such-node.invalid");
-    rc = MPI_Comm_spawn(self_path, bad_host, 1, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+    rc = MPI_Comm_spawn(self_path, bad_host, 1, info, 0, MPI_COMM_WORLD, &inter,
+                        MPI_ERRCODES_IGNORE);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_SPAWN, "spawning on another node: class %d", cls);
     MPI_Info_free(&info);
@@ -375,10 +383,12 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm inter;
     char *args[] = {"child", "x", "tok en", "plain", NULL};
-    int rc = MPI_Comm_spawn(self_path, args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+    int rc = MPI_Comm_spawn(self_path, args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                            MPI_ERRCODES_IGNORE);
     int cls = -1;
     MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "spawn on a communicator across clients: class %d", cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "spawn on a communicator across clients: class %d",
+          cls);
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "wdir", "/tmp");
@@ -393,8 +403,10 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "names") == 0) {
     if (rank == 0) {
       MPI_Comm a, b;
-      MPI_Comm_spawn(self_path, (char *[]){"names-client", NULL}, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &b, NULL);
-      MPI_Comm_spawn(self_path, (char *[]){"names-server", NULL}, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &a, NULL);
+      MPI_Comm_spawn(self_path, (char *[]){"names-client", NULL}, 1, MPI_INFO_NULL, 0,
+                     MPI_COMM_SELF, &b, NULL);
+      MPI_Comm_spawn(self_path, (char *[]){"names-server", NULL}, 1, MPI_INFO_NULL, 0,
+                     MPI_COMM_SELF, &a, NULL);
       int va = -1, vb = -1;
       MPI_Recv(&va, 1, MPI_INT, 0, 4, a, MPI_STATUS_IGNORE);
       MPI_Recv(&vb, 1, MPI_INT, 0, 4, b, MPI_STATUS_IGNORE);
@@ -411,7 +423,7 @@ int main(int argc, char **argv) {
     MPI_Comm inter;
     MPI_Comm_spawn(self_path, args, 1, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
     int v;
-    MPI_Recv(&v, 1, MPI_INT, 0, 1, inter, MPI_STATUS_IGNORE);  /* never comes: the child dies */
+    MPI_Recv(&v, 1, MPI_INT, 0, 1, inter, MPI_STATUS_IGNORE); /* never comes: the child dies */
     CHECK(0, "the dead child's message arrived");
   } else {
     CHECK(0, "unknown mode '%s'", mode);

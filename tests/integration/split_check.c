@@ -22,10 +22,13 @@ static long N = 8L << 20;
 /* A barrier of two (collectives are another issue). */
 static void pair_barrier(int rank) {
   int t = 0;
-  MPI_Sendrecv(&t, 1, MPI_INT, 1 - rank, 99, &t, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&t, 1, MPI_INT, 1 - rank, 99, &t, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
 }
 
-static unsigned char pat(int round, long i) { return (unsigned char)(i * 131 + round * 17 + (i >> 12)); }
+static unsigned char pat(int round, long i) {
+  return (unsigned char)(i * 131 + round * 17 + (i >> 12));
+}
 
 int main(int argc, char **argv) {
   int rank, size, failures = 0;
@@ -53,7 +56,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "rank 0: no flag file after 60 s\n");
             MPI_Abort(MPI_COMM_WORLD, 4);
           }
-          usleep(1000);  /* busy outside MPI */
+          usleep(1000); /* busy outside MPI */
         }
         MPI_Wait(&req, MPI_STATUS_IGNORE);
       }
@@ -69,7 +72,8 @@ int main(int argc, char **argv) {
       }
       for (long i = 0; i < N; ++i)
         if (buf[i] != pat(round, i)) {
-          fprintf(stderr, "round %d: byte %ld is %d, expected %d\n", round, i, buf[i], pat(round, i));
+          fprintf(stderr, "round %d: byte %ld is %d, expected %d\n", round, i, buf[i],
+                  pat(round, i));
           ++failures;
           break;
         }

@@ -48,7 +48,8 @@ static void *worker(void *arg) {
       if (p == rank) continue;
       unsigned char *s = sbuf + (size_t)maxb * (size_t)p;
       for (long i = 0; i < n; ++i) s[i] = pattern(rank, t, round, i);
-      MPI_Irecv(rbuf + (size_t)maxb * (size_t)p, (int)n, MPI_BYTE, p, t, MPI_COMM_WORLD, &reqs[k++]);
+      MPI_Irecv(rbuf + (size_t)maxb * (size_t)p, (int)n, MPI_BYTE, p, t, MPI_COMM_WORLD,
+                &reqs[k++]);
       MPI_Isend(s, (int)n, MPI_BYTE, p, t, MPI_COMM_WORLD, &reqs[k++]);
     }
     if (round % 2)
@@ -103,7 +104,8 @@ static void *worker(void *arg) {
         MPI_Recv(rbuf, (int)maxb, MPI_BYTE, MPI_ANY_SOURCE, 2 * NT + t, MPI_COMM_WORLD, &st);
         int count = -1;
         MPI_Get_count(&st, MPI_BYTE, &count);
-        if (count != n || st.MPI_SOURCE == rank || (seen & (1 << st.MPI_SOURCE))) fail("wildcard status", t, count);
+        if (count != n || st.MPI_SOURCE == rank || (seen & (1 << st.MPI_SOURCE)))
+          fail("wildcard status", t, count);
         seen |= 1 << st.MPI_SOURCE;
         for (long i = 0; i < n; ++i)
           if (rbuf[i] != pattern(st.MPI_SOURCE, t, round + 2000, i)) {
@@ -138,8 +140,9 @@ int main(int argc, char **argv) {
   /* nobody leaves while a peer may still send to it */
   int token = 0;
   for (int p = 0; p < size; ++p)
-    if (p != rank) MPI_Sendrecv(&token, 1, MPI_INT, p, 999, &token, 1, MPI_INT, p, 999, MPI_COMM_WORLD,
-                                MPI_STATUS_IGNORE);
+    if (p != rank)
+      MPI_Sendrecv(&token, 1, MPI_INT, p, 999, &token, 1, MPI_INT, p, 999, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
   MPI_Finalize();
   if (failures) return 1;
   printf("rank %d of %d ok\n", rank, size);

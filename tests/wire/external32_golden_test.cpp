@@ -86,7 +86,7 @@ TEST_CASE("external32 golden bytes of every predefined C type") {
   golden<unsigned short>(dt::unsigned_short, 0xbeef, "beef");
   golden<int>(dt::int_, 0x01020304, "01020304");
   golden<unsigned>(dt::unsigned_, 0xfedcba98u, "fedcba98");
-  golden<long>(dt::long_, -2, "fffffffe");            // 4 bytes, not 8
+  golden<long>(dt::long_, -2, "fffffffe");  // 4 bytes, not 8
   golden<long>(dt::long_, 0x12345678, "12345678");
   golden<unsigned long>(dt::unsigned_long, 0x89abcdefUL, "89abcdef");
   golden<long long>(dt::long_long, -1234567890123LL, "fffffee08e04fb35");
@@ -109,8 +109,10 @@ TEST_CASE("external32 golden bytes of every predefined C type") {
   golden<std::uint32_t>(dt::uint32, 0xdeadbeefu, "deadbeef");
   golden<std::uint64_t>(dt::uint64, 0xfedcba9876543210ULL, "fedcba9876543210");
   golden<std::complex<float>>(dt::c_float_complex, {1.0f, -1.0f}, "3f800000bf800000");
-  golden<std::complex<double>>(dt::c_double_complex, {1.0, 2.0}, "3ff00000000000004000000000000000");
-  golden<std::complex<long double>>(dt::c_long_double_complex, {ld(1.0L), ld(-2.5L)},
+  golden<std::complex<double>>(dt::c_double_complex, {1.0, 2.0},
+                               "3ff00000000000004000000000000000");
+  golden<std::complex<long double>>(
+      dt::c_long_double_complex, {ld(1.0L), ld(-2.5L)},
       "3fff0000000000000000000000000000c0004000000000000000000000000000");
   golden<std::ptrdiff_t>(dt::aint, -16, "fffffffffffffff0");
   golden<long long>(dt::offset, 1LL << 40, "0000010000000000");
@@ -127,10 +129,10 @@ TEST_CASE("external32 golden bytes of every predefined C type") {
 }
 
 TEST_CASE("long double subnormals, infinities and NaNs survive binary128") {
-  for (long double v : {std::numeric_limits<long double>::denorm_min(),
-                        std::numeric_limits<long double>::infinity(),
-                        -std::numeric_limits<long double>::max(),
-                        std::numeric_limits<long double>::min()}) {
+  for (long double v :
+       {std::numeric_limits<long double>::denorm_min(),
+        std::numeric_limits<long double>::infinity(), -std::numeric_limits<long double>::max(),
+        std::numeric_limits<long double>::min()}) {
     long double in = ld(v), out = ld(0);
     std::byte e[16];
     to_external32(dt::long_double, reinterpret_cast<std::byte *>(&in), e);

@@ -1,8 +1,8 @@
 // The job every client derives from the broadcasts: negotiation rules of
 // IMPI 2.3.5 and 3.9, and rejection of inconsistent broadcasts.
-#include <catch2/catch.hpp>
-
 #include "startup/impi_job.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace impi::startup;
 using namespace impi::startup::wire;
@@ -53,10 +53,10 @@ TEST_CASE("the job takes minima, agreed values and numbers ranks client by clien
   CHECK(j->version_major == 0);
   CHECK(j->maxdatalen == 4000);
   CHECK(j->tag_ub == 40000);
-  CHECK(j->coll_xsize == 1024);    // -1 -> the 0.0 default
-  CHECK(j->coll_maxlinear == 4);   // -1 -> the 0.0 default
+  CHECK(j->coll_xsize == 1024);   // -1 -> the 0.0 default
+  CHECK(j->coll_maxlinear == 4);  // -1 -> the 0.0 default
   CHECK(j->ackmark == 5);
-  CHECK(j->hiwater == 20);         // job-wide minima, per the errata
+  CHECK(j->hiwater == 20);  // job-wide minima, per the errata
   REQUIRE(j->procs.size() == 5);
   CHECK(j->procs[0].client == 0);
   CHECK(j->procs[2].client == 1);
@@ -149,7 +149,8 @@ TEST_CASE("a client's own bad settings are refused before sending") {
 TEST_CASE("decode_job refuses truncated or garbage input") {
   std::vector<ClientAdvert> c = {advert(2, 4001, 100, 40000, 10, 20, 1)};
   auto enc = encode_job(derive_job(1, 0, broadcast(c)).value());
-  for (std::size_t n = 0; n < enc.size(); ++n) CHECK_FALSE(decode_job(std::span(enc).first(n)).ok());
+  for (std::size_t n = 0; n < enc.size(); ++n)
+    CHECK_FALSE(decode_job(std::span(enc).first(n)).ok());
   enc.push_back(std::byte{0});
   CHECK_FALSE(decode_job(enc).ok());
 }

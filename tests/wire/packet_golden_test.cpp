@@ -45,16 +45,16 @@ Packet sample_data() {
 }
 
 const char *kSampleDataHex =
-    "00000001 00000010"                                   // type DATASYNC, len 16
+    "00000001 00000010"                                      // type DATASYNC, len 16
     "00000000 00000000 0000ffff 7f000001 00000000 00001234"  // src ::ffff:127.0.0.1, pid
     "00000000 00000000 0000ffff 7f000002 00000000 00000007"  // dest ::ffff:127.0.0.2, pid 7
-    "01020304 05060708"                                   // srqid
-    "00000000 00000000"                                   // drqid
-    "00000000 00000100"                                   // msglen 256
-    "00000003 ffffffff"                                   // lsrank 3, tag -1
-    "00000000 00000004"                                   // cid
+    "01020304 05060708"                                      // srqid
+    "00000000 00000000"                                      // drqid
+    "00000000 00000100"                                      // msglen 256
+    "00000003 ffffffff"                                      // lsrank 3, tag -1
+    "00000000 00000004"                                      // cid
     "00000000 00000005 00000000 00000006 00000000 00000007"  // seqnum, count, dtype
-    "00000000 00000000";                                  // reserved
+    "00000000 00000000";                                     // reserved
 }  // namespace
 
 TEST_CASE("packet: a DATASYNC header is the spec's bytes", "[packet]") {

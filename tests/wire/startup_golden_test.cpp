@@ -52,7 +52,8 @@ TEST_CASE("C_NHOSTS exchange: len 20, mask 0x7 (2.3.5)") {
 }
 
 TEST_CASE("C_DATALEN exchange, all clients and with client 1 missing (2.3.5)") {
-  CHECK(encode_coll_submit(kLabelCDatalen, encode_u32(8000)) == be32({0x434F4C4C, 8, 0x1300, 8000}));
+  CHECK(encode_coll_submit(kLabelCDatalen, encode_u32(8000)) ==
+        be32({0x434F4C4C, 8, 0x1300, 8000}));
   CHECK(encode_coll_bcast(kLabelCDatalen, 0x7, be32({8000, 4000, 4000})) ==
         be32({0x434F4C4C, 20, 0x1300, 0x7, 8000, 4000, 4000}));
   CHECK(encode_coll_bcast(kLabelCDatalen, 0x5, be32({8000, 4000})) ==

@@ -46,8 +46,8 @@
 #include <vector>
 
 #include "base/byteorder.hpp"
-#include "base/tunables.hpp"
 #include "base/log.hpp"
+#include "base/tunables.hpp"
 #include "startup/impi_client.hpp"
 #include "startup/impi_job.hpp"
 #include "transport/impi/router.hpp"
@@ -90,10 +90,11 @@ class HostAgent {
     finish_w_.reset(p[1]);
     base_.reset(event_base_new());
     router_ = std::make_unique<tw::AgentRouter>(
-        base_.get(), tw::ChannelConfig{job.maxdatalen, job.ackmark, job.hiwater, "",
-                                            static_cast<int>(base::get_int("peer_stall_s")),
-                                            static_cast<std::size_t>(base::get_int("agent_queue_bytes"))}, layout,
-        [this](const base::Status &s) {
+        base_.get(),
+        tw::ChannelConfig{job.maxdatalen, job.ackmark, job.hiwater, "",
+                          static_cast<int>(base::get_int("peer_stall_s")),
+                          static_cast<std::size_t>(base::get_int("agent_queue_bytes"))},
+        layout, [this](const base::Status &s) {
           if (!error_) error_ = s;
           if (ending_) {  // echoes of the first failure (packets for the closed channel)
             base::log_debug("host agent: {}", s.message());
@@ -110,7 +111,9 @@ class HostAgent {
         });
     if (const char *t = std::getenv("IMPI_AGENT_TRACE"); t && *t) {
       base::Fd f(::open(t, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
-      if (!f) return {base::Errc::io_error, fmt::format("IMPI_AGENT_TRACE {}: {}", t, std::strerror(errno))};
+      if (!f)
+        return {base::Errc::io_error,
+                fmt::format("IMPI_AGENT_TRACE {}: {}", t, std::strerror(errno))};
       router_->set_trace(std::move(f));
     }
     router_->set_link_error_handler([this](const base::Status &s) {
@@ -122,7 +125,8 @@ class HostAgent {
     std::size_t here = 0;
     for (auto h : layout.host_of) here += h == layout.my_host ? 1 : 0;
     const bool traced = std::getenv("IMPI_AGENT_TRACE") && *std::getenv("IMPI_AGENT_TRACE");
-    direct_ = base::get_int("agent_direct") != 0 && here == 1 && !traced && channels.size() <= kMaxDirect;
+    direct_ =
+        base::get_int("agent_direct") != 0 && here == 1 && !traced && channels.size() <= kMaxDirect;
     for (std::size_t h = 0; h < channels.size(); ++h) {
       if (!channels[h]) continue;
       if (direct_)
@@ -133,13 +137,16 @@ class HostAgent {
     for (std::size_t i = 0; i < layout.procs.size(); ++i)
       if (layout.host_of[i] == layout.my_host) my_proc_ = i;
     ::setenv("IMPI_AGENT_SOCKET", path_.c_str(), 1);  // the procs inherit it
-    accept_ev_.reset(event_new(base_.get(), listener_.get(), EV_READ | EV_PERSIST, &HostAgent::on_accept, this));
+    accept_ev_.reset(
+        event_new(base_.get(), listener_.get(), EV_READ | EV_PERSIST, &HostAgent::on_accept, this));
     event_add(accept_ev_.get(), nullptr);
-    finish_ev_.reset(event_new(base_.get(), finish_r_.get(), EV_READ | EV_PERSIST, &HostAgent::on_finish, this));
+    finish_ev_.reset(
+        event_new(base_.get(), finish_r_.get(), EV_READ | EV_PERSIST, &HostAgent::on_finish, this));
     event_add(finish_ev_.get(), nullptr);
     for (auto &w : watched_) {
       w->self = this;
-      w->ev.reset(event_new(base_.get(), w->fd, EV_READ | EV_PERSIST, &HostAgent::on_watched, w.get()));
+      w->ev.reset(
+          event_new(base_.get(), w->fd, EV_READ | EV_PERSIST, &HostAgent::on_watched, w.get()));
       event_add(w->ev.get(), nullptr);
     }
     thread_ = std::thread([this] { run(); });
@@ -197,10 +204,12 @@ class HostAgent {
     const char *tmp = std::getenv("TMPDIR");
     // Named like a session directory, so that the next impirun sweeps it
     // if this one is killed outright (sweep_dead_sessions).
-    std::string tmpl = fmt::format("{}/impirun.{}.agent-XXXXXX", tmp && *tmp ? tmp : "/tmp", ::getpid());
+    std::string tmpl =
+        fmt::format("{}/impirun.{}.agent-XXXXXX", tmp && *tmp ? tmp : "/tmp", ::getpid());
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
-    if (!::mkdtemp(buf.data())) return {base::Errc::io_error, fmt::format("mkdtemp: {}", std::strerror(errno))};
+    if (!::mkdtemp(buf.data()))
+      return {base::Errc::io_error, fmt::format("mkdtemp: {}", std::strerror(errno))};
     dir_ = buf.data();
     path_ = dir_ + "/agent.sock";
     sockaddr_un a{};
@@ -211,7 +220,8 @@ class HostAgent {
     listener_.reset(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
     if (!listener_ || ::bind(listener_.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
         ::listen(listener_.get(), 128) != 0)
-      return {base::Errc::io_error, fmt::format("listening on {}: {}", path_, std::strerror(errno))};
+      return {base::Errc::io_error,
+              fmt::format("listening on {}: {}", path_, std::strerror(errno))};
     return {};
   }
 
@@ -239,10 +249,12 @@ class HostAgent {
     const auto spin = std::chrono::microseconds(base::get_int("agent_spin_us"));
     std::uint64_t seen = router_->activity();
     auto busy_until = net::Clock::now();
-    while (!stop_ && !(finishing_ && (direct_ || router_->all_closed())) && !(finishing_ && error_)) {
+    while (!stop_ && !(finishing_ && (direct_ || router_->all_closed())) &&
+           !(finishing_ && error_)) {
       auto now = net::Clock::now();
       if (finishing_ && now > deadline_) {
-        error_ = base::Status{base::Errc::timeout, "the host channels did not close in time (no FINI)"};
+        error_ =
+            base::Status{base::Errc::timeout, "the host channels did not close in time (no FINI)"};
         break;
       }
       if (now < busy_until) {
@@ -291,7 +303,8 @@ class HostAgent {
     w->ev.reset();  // once: closed, failed, or bytes its owner will judge
     if (n > 0 || self->finishing_ || self->ending_) return;
     self->ending_ = true;
-    std::string why = n == 0 ? "closed its connection" : fmt::format("connection failed ({})", std::strerror(errno));
+    std::string why = n == 0 ? "closed its connection"
+                             : fmt::format("connection failed ({})", std::strerror(errno));
     base::log_error("{} {} during the job; the job cannot finish without it; ending it", what, why);
     if (!self->error_) self->error_ = base::Status{base::Errc::io_error, what + " was lost"};
     ::kill(::getpid(), SIGUSR2);  // LocalJob ends the job
@@ -304,7 +317,8 @@ class HostAgent {
       if (c < 0) return;
       auto p = std::make_unique<Pending>();
       p->fd.reset(c);
-      p->ev.reset(event_new(self->base_.get(), c, EV_READ | EV_PERSIST, &HostAgent::on_hello, self));
+      p->ev.reset(
+          event_new(self->base_.get(), c, EV_READ | EV_PERSIST, &HostAgent::on_hello, self));
       event_add(p->ev.get(), nullptr);
       self->pending_[c] = std::move(p);
     }
@@ -331,8 +345,9 @@ class HostAgent {
       return;
     }
     int raw = link.get();
-    auto s = index < self->nprocs_ ? self->router_->add_local(static_cast<std::size_t>(index), std::move(link))
-                                   : base::Status{base::Errc::protocol_error, "no such proc"};
+    auto s = index < self->nprocs_
+                 ? self->router_->add_local(static_cast<std::size_t>(index), std::move(link))
+                 : base::Status{base::Errc::protocol_error, "no such proc"};
     if (!s.ok()) {
       base::log_error("host agent: a link claiming proc {} was refused: {}", index, s.message());
       return;  // the link is closed: the proc's MPI_Init reports it
@@ -351,7 +366,8 @@ class HostAgent {
     }
     std::vector<std::byte> msg(5 + 4 * direct_fds_.size());
     msg[0] = std::byte{'D'};
-    base::store_be<std::uint32_t>(std::span(msg).subspan(1, 4), static_cast<std::uint32_t>(direct_fds_.size()));
+    base::store_be<std::uint32_t>(std::span(msg).subspan(1, 4),
+                                  static_cast<std::uint32_t>(direct_fds_.size()));
     std::vector<int> fds;
     for (std::size_t i = 0; i < direct_fds_.size(); ++i) {
       base::store_be<std::uint32_t>(std::span(msg).subspan(5 + 4 * i, 4), direct_fds_[i].first);
@@ -373,7 +389,8 @@ class HostAgent {
     }
     // The link is non-blocking and empty: a message this small goes at once.
     if (::sendmsg(link.get(), &mh, MSG_NOSIGNAL) != static_cast<ssize_t>(msg.size())) {
-      base::log_error("host agent: handing the host channels to proc {} failed: {}", index, std::strerror(errno));
+      base::log_error("host agent: handing the host channels to proc {} failed: {}", index,
+                      std::strerror(errno));
       return;
     }
     handed_ = true;
@@ -391,7 +408,8 @@ class HostAgent {
 
   std::unique_ptr<event_base, void (*)(event_base *)> base_{nullptr, event_base_free};
   std::unique_ptr<transport::wire::AgentRouter> router_;
-  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free}, finish_ev_{nullptr, event_free};
+  std::unique_ptr<event, void (*)(event *)> accept_ev_{nullptr, event_free},
+      finish_ev_{nullptr, event_free};
   struct Watched {
     int fd = -1;
     std::string what;

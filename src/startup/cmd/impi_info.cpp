@@ -15,7 +15,6 @@
 #include <fmt/core.h>
 #include <hwloc.h>
 #include <pmix.h>
-
 #include <signal.h>
 
 #include <cerrno>
@@ -60,7 +59,8 @@ bool read_job(const std::string &path, std::string &text, long &pid) {
   ss << f.rdbuf();
   text = ss.str();
   int client = 0, nclients = 0;
-  return std::sscanf(text.c_str(), "# impi job: client %d of %d, impirun pid %ld", &client, &nclients, &pid) == 3;
+  return std::sscanf(text.c_str(), "# impi job: client %d of %d, impirun pid %ld", &client,
+                     &nclients, &pid) == 3;
 }
 
 int show_jobs(const char *file) {
@@ -87,8 +87,11 @@ int show_jobs(const char *file) {
     ++found;
   }
   if (found == 0) {
-    std::fprintf(stderr, "impi_info: no IMPI client is running on this machine (none left a job description "
-                         "under %s)\n", base.c_str());
+    std::fprintf(
+        stderr,
+        "impi_info: no IMPI client is running on this machine (none left a job description "
+        "under %s)\n",
+        base.c_str());
     return 1;
   }
   return 0;
@@ -100,11 +103,16 @@ int main(int argc, char **argv) {
   bool tunables_only = false, functions = false, parsable = false, all = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
-    if (a == "--tunables") tunables_only = true;
-    else if (a == "--functions") functions = true;
-    else if (a == "--parsable" || a == "--parseable") parsable = true;
-    else if (a == "--all" || a == "-a") all = true;
-    else if (a == "--job") return show_jobs(i + 1 < argc ? argv[i + 1] : nullptr);
+    if (a == "--tunables")
+      tunables_only = true;
+    else if (a == "--functions")
+      functions = true;
+    else if (a == "--parsable" || a == "--parseable")
+      parsable = true;
+    else if (a == "--all" || a == "-a")
+      all = true;
+    else if (a == "--job")
+      return show_jobs(i + 1 < argc ? argv[i + 1] : nullptr);
     else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -131,21 +139,24 @@ int main(int argc, char **argv) {
     unsigned hw = hwloc_get_api_version();
     line("hwloc", fmt::format("{}.{}.{}", hw >> 16, (hw >> 8) & 0xff, hw & 0xff));
     line("OpenPMIx", PMIx_Get_version());
-    line("fmt", fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100));
+    line("fmt",
+         fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100));
     int n = 0;
     for (const auto &f : kFunctions) n += f.implemented;
-    line("MPI functions", fmt::format("{} of {} implemented (impi_info --functions)",
-                                      n, sizeof kFunctions / sizeof kFunctions[0]));
+    line("MPI functions", fmt::format("{} of {} implemented (impi_info --functions)", n,
+                                      sizeof kFunctions / sizeof kFunctions[0]));
   }
   if (!(functions && !all)) {
-    if (!parsable) std::puts("\nTunables (environment variable = default; current value when set):");
+    if (!parsable)
+      std::puts("\nTunables (environment variable = default; current value when set):");
     for (const auto &t : impi::base::tunables()) {
       std::string env(t.env);
       const char *now = std::getenv(env.c_str());
       if (parsable) {
         fmt::print("tunable:{}:{}:{}:{}\n", t.name, t.env, t.default_value, now ? now : "");
       } else {
-        fmt::print("  {} = {}{}\n      {}\n", t.env, t.default_value.empty() ? "(empty)" : t.default_value,
+        fmt::print("  {} = {}{}\n      {}\n", t.env,
+                   t.default_value.empty() ? "(empty)" : t.default_value,
                    now ? fmt::format("  (now {})", now) : "", t.description);
       }
     }

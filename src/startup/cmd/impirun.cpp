@@ -49,27 +49,27 @@ int main(int argc, char **argv) {
     }
   } else {
     const auto &o = std::get<LaunchOptions>(parsed);
-    if (o.client || o.host_agent)
-    {
+    if (o.client || o.host_agent) {
       static impi::startup::HostAgent agent;  // lives until _Exit (its thread may still run)
       impi::startup::AgentHooks hooks;
       hooks.start = [](std::vector<impi::base::Fd> &ch, const impi::startup::ImpiJob &job) {
         return agent.start(ch, job);
       };
       hooks.close = [](std::vector<impi::base::Fd> &, const impi::startup::ImpiJob &,
-                       impi::startup::net::Clock::time_point deadline) { return agent.close(deadline); };
-      hooks.watch_server = [](int fd, std::string name) { agent.watch_server(fd, std::move(name)); };
+                       impi::startup::net::Clock::time_point deadline) {
+        return agent.close(deadline);
+      };
+      hooks.watch_server = [](int fd, std::string name) {
+        agent.watch_server(fd, std::move(name));
+      };
       hooks.stop = [] { agent.stop(); };
       rc = o.host_agent ? run_host_agent(o, hooks) : run_client_job(o, hooks);
       agent.remove_socket();  // also after a failed job
-    }
-    else if (o.clients > 1)
-    {
+    } else if (o.clients > 1) {
       char exe[4096] = {};
       ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
       rc = run_multi_client_job(o, n > 0 ? exe : "/proc/self/exe");
-    }
-    else
+    } else
       rc = run_local_job(o);
   }
   std::fflush(nullptr);

@@ -15,31 +15,50 @@ using base::store_be;
 
 std::string_view cmd_name(std::int32_t cmd) {
   switch (cmd) {
-    case kCmdAuth: return "AUTH";
-    case kCmdImpi: return "IMPI";
-    case kCmdColl: return "COLL";
-    case kCmdDone: return "DONE";
-    case kCmdFini: return "FINI";
+    case kCmdAuth:
+      return "AUTH";
+    case kCmdImpi:
+      return "IMPI";
+    case kCmdColl:
+      return "COLL";
+    case kCmdDone:
+      return "DONE";
+    case kCmdFini:
+      return "FINI";
   }
   return {};
 }
 
 std::string_view label_name(std::int32_t label) {
   switch (label) {
-    case kLabelCVersion: return "IMPI_C_VERSION";
-    case kLabelCNhosts: return "IMPI_C_NHOSTS";
-    case kLabelCNprocs: return "IMPI_C_NPROCS";
-    case kLabelCDatalen: return "IMPI_C_DATALEN";
-    case kLabelCTagub: return "IMPI_C_TAGUB";
-    case kLabelCCollXsize: return "IMPI_C_COLL_XSIZE";
-    case kLabelCCollMaxlinear: return "IMPI_C_COLL_MAXLINEAR";
-    case kLabelHIpv6: return "IMPI_H_IPV6";
-    case kLabelHPort: return "IMPI_H_PORT";
-    case kLabelHNprocs: return "IMPI_H_NPROCS";
-    case kLabelHAckmark: return "IMPI_H_ACKMARK";
-    case kLabelHHiwater: return "IMPI_H_HIWATER";
-    case kLabelPIpv6: return "IMPI_P_IPV6";
-    case kLabelPPid: return "IMPI_P_PID";
+    case kLabelCVersion:
+      return "IMPI_C_VERSION";
+    case kLabelCNhosts:
+      return "IMPI_C_NHOSTS";
+    case kLabelCNprocs:
+      return "IMPI_C_NPROCS";
+    case kLabelCDatalen:
+      return "IMPI_C_DATALEN";
+    case kLabelCTagub:
+      return "IMPI_C_TAGUB";
+    case kLabelCCollXsize:
+      return "IMPI_C_COLL_XSIZE";
+    case kLabelCCollMaxlinear:
+      return "IMPI_C_COLL_MAXLINEAR";
+    case kLabelHIpv6:
+      return "IMPI_H_IPV6";
+    case kLabelHPort:
+      return "IMPI_H_PORT";
+    case kLabelHNprocs:
+      return "IMPI_H_NPROCS";
+    case kLabelHAckmark:
+      return "IMPI_H_ACKMARK";
+    case kLabelHHiwater:
+      return "IMPI_H_HIWATER";
+    case kLabelPIpv6:
+      return "IMPI_P_IPV6";
+    case kLabelPPid:
+      return "IMPI_P_PID";
   }
   return {};
 }
@@ -63,7 +82,9 @@ Bytes encode_cmd(std::int32_t cmd, std::span<const std::byte> payload) {
   return out;
 }
 
-Bytes encode_client_auth(std::uint32_t auth_mask) { return encode_cmd(kCmdAuth, encode_u32(auth_mask)); }
+Bytes encode_client_auth(std::uint32_t auth_mask) {
+  return encode_cmd(kCmdAuth, encode_u32(auth_mask));
+}
 
 Bytes encode_server_auth(std::int32_t which, std::int32_t len) {
   Bytes out;
@@ -78,7 +99,9 @@ Bytes encode_auth_key(std::uint64_t key) {
   return out;
 }
 
-Bytes encode_impi(std::int32_t v) { return encode_cmd(kCmdImpi, encode_i32(v)); }
+Bytes encode_impi(std::int32_t v) {
+  return encode_cmd(kCmdImpi, encode_i32(v));
+}
 
 Bytes encode_coll_submit(std::int32_t label, std::span<const std::byte> value) {
   Bytes p;
@@ -168,8 +191,8 @@ base::Result<std::vector<std::span<const std::byte>>> split_items(std::span<cons
                                                                   std::size_t count,
                                                                   std::size_t item) {
   if (item == 0 || data.size() != count * item)
-    return {Errc::protocol_error,
-            fmt::format("{} bytes where {} items of {} bytes were expected", data.size(), count, item)};
+    return {Errc::protocol_error, fmt::format("{} bytes where {} items of {} bytes were expected",
+                                              data.size(), count, item)};
   std::vector<std::span<const std::byte>> out;
   out.reserve(count);
   for (std::size_t i = 0; i < count; ++i) out.push_back(data.subspan(i * item, item));
@@ -190,7 +213,8 @@ std::optional<CmdHeader> CmdReader::peek_header() const {
 
 base::Result<std::optional<CmdReader::Cmd>> CmdReader::next() {
   if (buf_.size() < kCmdHeaderSize) return std::optional<Cmd>{};
-  CmdHeader h = decode_cmd_header(std::span<const std::byte, kCmdHeaderSize>(buf_.data(), kCmdHeaderSize));
+  CmdHeader h =
+      decode_cmd_header(std::span<const std::byte, kCmdHeaderSize>(buf_.data(), kCmdHeaderSize));
   if (auto s = check_cmd_header(h); !s.ok()) return {s.error(), s.message()};
   std::size_t total = kCmdHeaderSize + static_cast<std::size_t>(h.len);
   if (buf_.size() < total) return std::optional<Cmd>{};

@@ -71,7 +71,7 @@ constexpr std::int32_t kLabelPPid = 0x3100;
 // The server can combine at most 32 clients: client_mask is one Int4.
 constexpr int kMaxClients = 32;
 
-std::string_view cmd_name(std::int32_t cmd);     // "AUTH", ..., or "" when unknown
+std::string_view cmd_name(std::int32_t cmd);      // "AUTH", ..., or "" when unknown
 std::string_view label_name(std::int32_t label);  // "IMPI_C_VERSION", ..., or ""
 
 struct CmdHeader {
@@ -81,10 +81,10 @@ struct CmdHeader {
 
 // ---- encoders: whole messages, ready to write.
 Bytes encode_cmd(std::int32_t cmd, std::span<const std::byte> payload = {});
-Bytes encode_client_auth(std::uint32_t auth_mask);           // Cmd{AUTH,4} + mask
+Bytes encode_client_auth(std::uint32_t auth_mask);               // Cmd{AUTH,4} + mask
 Bytes encode_server_auth(std::int32_t which, std::int32_t len);  // no header
-Bytes encode_auth_key(std::uint64_t key);                     // no header
-Bytes encode_impi(std::int32_t rank_or_size);                 // Cmd{IMPI,4} + Int4
+Bytes encode_auth_key(std::uint64_t key);                        // no header
+Bytes encode_impi(std::int32_t rank_or_size);                    // Cmd{IMPI,4} + Int4
 Bytes encode_coll_submit(std::int32_t label, std::span<const std::byte> value);
 Bytes encode_coll_bcast(std::int32_t label, std::uint32_t client_mask,
                         std::span<const std::byte> concatenated);

@@ -1,8 +1,8 @@
 #include "transport/impi/channel.hpp"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <fmt/core.h>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -23,8 +23,9 @@ using base::Status;
 
 namespace {
 constexpr std::size_t kOutLowWater = 256 * 1024;  // refill the output buffer below this
-constexpr std::size_t kReadChunk = 16 * 1024;  // per recv: a long one holds the socket lock, and the
-                                                 // sender's delivery waits (16 KiB measured best, 8-128)
+constexpr std::size_t kReadChunk =
+    16 * 1024;                      // per recv: a long one holds the socket lock, and the
+                                    // sender's delivery waits (16 KiB measured best, 8-128)
 constexpr int kReadsPerEvent = 64;  // then let other channels run
 constexpr int kIov = 64;            // packets per sendmsg
 }  // namespace
@@ -52,9 +53,11 @@ void choose_congestion_control(int fd) {
   sockaddr_storage me{}, peer{};
   socklen_t ml = sizeof me, pl = sizeof peer;
   if (::getsockname(fd, reinterpret_cast<sockaddr *>(&me), &ml) != 0 ||
-      ::getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &pl) != 0 || !loopback(me) || !loopback(peer))
+      ::getpeername(fd, reinterpret_cast<sockaddr *>(&peer), &pl) != 0 || !loopback(me) ||
+      !loopback(peer))
     return;
-  if (::setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc.data(), static_cast<socklen_t>(cc.size())) != 0)
+  if (::setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc.data(), static_cast<socklen_t>(cc.size())) !=
+      0)
     base::log_debug("channel: congestion control {} not available: {}", cc, std::strerror(errno));
 }
 }  // namespace
@@ -62,10 +65,17 @@ void choose_congestion_control(int fd) {
 HostChannel::HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
                          std::size_t nremote, Resolve local, Resolve remote, Deliver deliver,
                          Closed closed)
-    : base_(base), fd_(std::move(fd)), cfg_(std::move(cfg)), nremote_(nremote),
-      local_(std::move(local)), remote_(std::move(remote)), deliver_(std::move(deliver)),
-      closed_cb_(std::move(closed)), reader_(cfg_.maxdatalen),
-      flow_(nlocal, FlowControl(cfg_.ackmark, cfg_.hiwater, nremote)), bytes_from_(nlocal, 0),
+    : base_(base),
+      fd_(std::move(fd)),
+      cfg_(std::move(cfg)),
+      nremote_(nremote),
+      local_(std::move(local)),
+      remote_(std::move(remote)),
+      deliver_(std::move(deliver)),
+      closed_cb_(std::move(closed)),
+      reader_(cfg_.maxdatalen),
+      flow_(nlocal, FlowControl(cfg_.ackmark, cfg_.hiwater, nremote)),
+      bytes_from_(nlocal, 0),
       over_(nlocal, false) {
   int fl = ::fcntl(fd_.get(), F_GETFL);
   ::fcntl(fd_.get(), F_SETFL, fl | O_NONBLOCK);
@@ -94,9 +104,10 @@ void HostChannel::on_stall_check(evutil_socket_t, short, void *self) {
     c->arm_stall_check(limit - idle);
     return;
   }
-  c->fail({Errc::timeout, fmt::format("{} took none of our data for {} s (it stopped reading its channel); "
-                                      "closing the channel",
-                                      c->cfg_.peer, c->cfg_.stall_s)});
+  c->fail({Errc::timeout,
+           fmt::format("{} took none of our data for {} s (it stopped reading its channel); "
+                       "closing the channel",
+                       c->cfg_.peer, c->cfg_.stall_s)});
 }
 
 void HostChannel::on_event(evutil_socket_t, short what, void *self) {
@@ -108,8 +119,8 @@ void HostChannel::on_event(evutil_socket_t, short what, void *self) {
 Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
                          std::span<const std::byte> data) {
   if (p.len != data.size() || p.len > cfg_.maxdatalen)
-    return {Errc::invalid_argument,
-            fmt::format("pk_len {} with {} data bytes (maxdatalen {})", p.len, data.size(), cfg_.maxdatalen)};
+    return {Errc::invalid_argument, fmt::format("pk_len {} with {} data bytes (maxdatalen {})",
+                                                p.len, data.size(), cfg_.maxdatalen)};
   std::vector<std::byte> bytes = take_buffer();  // (a written packet's memory: no page faults)
   bytes.reserve(kPacketHeaderSize + data.size());
   bytes.resize(kPacketHeaderSize);
@@ -119,15 +130,17 @@ Status HostChannel::send(std::size_t src, std::size_t dest, const Packet &p,
 }
 
 Status HostChannel::send_borrowed(std::size_t src, std::size_t dest, const Packet &p,
-                                 std::span<const std::byte> body, std::uint64_t token) {
-  if (token == 0 || !written_) return {Errc::invalid_argument, "borrowed data needs a token and a written hook"};
+                                  std::span<const std::byte> body, std::uint64_t token) {
+  if (token == 0 || !written_)
+    return {Errc::invalid_argument, "borrowed data needs a token and a written hook"};
   auto head = take_buffer();
   head.resize(kPacketHeaderSize);
   encode(p, std::span<std::byte, kPacketHeaderSize>(head.data(), kPacketHeaderSize));
   return queue(src, dest, p, Out{std::move(head), p.type, body, token});
 }
 
-Status HostChannel::send_bytes(std::size_t src, std::size_t dest, const Packet &p, std::vector<std::byte> bytes) {
+Status HostChannel::send_bytes(std::size_t src, std::size_t dest, const Packet &p,
+                               std::vector<std::byte> bytes) {
   return queue(src, dest, p, Out{std::move(bytes), p.type, {}, 0});
 }
 
@@ -138,10 +151,11 @@ Status HostChannel::queue(std::size_t src, std::size_t dest, const Packet &p, Ou
   if (p.type == PacketType::protoack || p.type == PacketType::fini)
     return {Errc::invalid_argument, "PROTOACK and FINI are the channel's own packets"};
   if (src >= flow_.size() || dest >= nremote_)
-    return {Errc::invalid_argument, fmt::format("no proc pair ({}, {}) on this channel", src, dest)};
-  if (p.len > cfg_.maxdatalen || o.size() != kPacketHeaderSize + p.len)
     return {Errc::invalid_argument,
-            fmt::format("pk_len {} with {} bytes in all (maxdatalen {})", p.len, o.size(), cfg_.maxdatalen)};
+            fmt::format("no proc pair ({}, {}) on this channel", src, dest)};
+  if (p.len > cfg_.maxdatalen || o.size() != kPacketHeaderSize + p.len)
+    return {Errc::invalid_argument, fmt::format("pk_len {} with {} bytes in all (maxdatalen {})",
+                                                p.len, o.size(), cfg_.maxdatalen)};
   auto &pq = pairs_[{src, dest}];
   bytes_from_[src] += o.size();
   if (limit_ > 0 && bytes_from_[src] > limit_) over_[src] = true;
@@ -301,7 +315,8 @@ void HostChannel::on_readable() {
       if (!fini_received_)
         fail({Errc::io_error, fmt::format("{} closed its channel without FINI", cfg_.peer)});
       else if (queued_ > 0 || !outq_.empty())
-        fail({Errc::io_error, fmt::format("{} closed its channel before taking our packets", cfg_.peer)});
+        fail({Errc::io_error,
+              fmt::format("{} closed its channel before taking our packets", cfg_.peer)});
       else
         fail({});  // a clean end
       return;
@@ -340,13 +355,14 @@ void HostChannel::handle(const Packet &p, std::span<const std::byte> data) {
   auto s = remote_(p.src);
   auto d = local_(p.dest);
   if (!s || !d || *s >= nremote_ || *d >= flow_.size()) {
-    fail({Errc::protocol_error, fmt::format("{} sent a packet between unknown procs ({})", cfg_.peer,
-                                            describe(p))});
+    fail({Errc::protocol_error,
+          fmt::format("{} sent a packet between unknown procs ({})", cfg_.peer, describe(p))});
     return;
   }
   if (p.type == PacketType::protoack) {
     if (auto st = flow_[*d].acked(*s); !st.ok()) {
-      fail({Errc::protocol_error, fmt::format("from {}: {} ({})", cfg_.peer, st.message(), describe(p))});
+      fail({Errc::protocol_error,
+            fmt::format("from {}: {} ({})", cfg_.peer, st.message(), describe(p))});
       return;
     }
     return;  // fill_output() after the batch sends what it released

@@ -84,14 +84,17 @@ class HostChannel {
                     std::span<const std::byte> data);
   // The same, with the packet already encoded: `bytes` is its header (as
   // encode(p) writes it) and data. Saves a copy of the data.
-  base::Status send_bytes(std::size_t src, std::size_t dest, const Packet &p, std::vector<std::byte> bytes);
+  base::Status send_bytes(std::size_t src, std::size_t dest, const Packet &p,
+                          std::vector<std::byte> bytes);
   // The same, with the data borrowed: `body` must stay valid and unchanged
   // until the hook set by set_written_hook has been called with `token`
   // (nonzero) and body.size() (from inside the channel, once the packet
   // is entirely written to the socket). No copy of the data at all.
   base::Status send_borrowed(std::size_t src, std::size_t dest, const Packet &p,
                              std::span<const std::byte> body, std::uint64_t token);
-  void set_written_hook(std::function<void(std::uint64_t token, std::size_t bytes)> h) { written_ = std::move(h); }
+  void set_written_hook(std::function<void(std::uint64_t token, std::size_t bytes)> h) {
+    written_ = std::move(h);
+  }
   // A buffer for send_bytes, empty, from the packets already written (their
   // memory reused: a fresh 64 KiB buffer per packet costs page faults).
   std::vector<std::byte> take_buffer() { return spare_.take(); }
@@ -165,18 +168,20 @@ class HostChannel {
       stall_ev_{nullptr, event_free};
   std::chrono::steady_clock::time_point last_write_{};  // last progress while output waits
   PacketReader reader_;
-  std::vector<FlowControl> flow_;              // per local proc, indexed by remote proc
+  std::vector<FlowControl> flow_;  // per local proc, indexed by remote proc
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
-  std::deque<std::pair<std::size_t, std::size_t>> ready_;           // pairs with packets, round robin
-  std::deque<Out> acks_;                       // PROTOACKs, ahead of everything
-  void push_out(std::vector<std::byte> bytes) { push_out(Out{std::move(bytes), PacketType::data, {}, 0}); }
+  std::deque<std::pair<std::size_t, std::size_t>> ready_;  // pairs with packets, round robin
+  std::deque<Out> acks_;                                   // PROTOACKs, ahead of everything
+  void push_out(std::vector<std::byte> bytes) {
+    push_out(Out{std::move(bytes), PacketType::data, {}, 0});
+  }
   void push_out(Out o);
   std::function<void(std::uint64_t, std::size_t)> written_;
   void consume_out(std::size_t n);  // n bytes of outq_ were written
-  std::deque<Out> outq_;                     // packets being written, whole
-  std::size_t outq_bytes_ = 0;               // their bytes
-  std::size_t out_off_ = 0;                  // bytes of outq_.front() already written
-  SpareBuffers spare_{32};  // written packets' buffers, for take_buffer
+  std::deque<Out> outq_;            // packets being written, whole
+  std::size_t outq_bytes_ = 0;      // their bytes
+  std::size_t out_off_ = 0;         // bytes of outq_.front() already written
+  SpareBuffers spare_{32};          // written packets' buffers, for take_buffer
   std::size_t queued_ = 0;
   bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
   bool writing_ = false;

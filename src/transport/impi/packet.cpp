@@ -41,19 +41,29 @@ ProcId get_proc(std::span<const std::byte> in, std::size_t at) {
 
 const char *packet_type_name(PacketType t) {
   switch (t) {
-    case PacketType::data: return "DATA";
-    case PacketType::datasync: return "DATASYNC";
-    case PacketType::protoack: return "PROTOACK";
-    case PacketType::syncack: return "SYNCACK";
-    case PacketType::cancel: return "CANCEL";
-    case PacketType::cancelyes: return "CANCELYES";
-    case PacketType::cancelno: return "CANCELNO";
-    case PacketType::fini: return "FINI";
+    case PacketType::data:
+      return "DATA";
+    case PacketType::datasync:
+      return "DATASYNC";
+    case PacketType::protoack:
+      return "PROTOACK";
+    case PacketType::syncack:
+      return "SYNCACK";
+    case PacketType::cancel:
+      return "CANCEL";
+    case PacketType::cancelyes:
+      return "CANCELYES";
+    case PacketType::cancelno:
+      return "CANCELNO";
+    case PacketType::fini:
+      return "FINI";
   }
   return "?";
 }
 
-bool uses_proc_ids(PacketType t) { return t != PacketType::fini; }
+bool uses_proc_ids(PacketType t) {
+  return t != PacketType::fini;
+}
 bool uses_srqid(PacketType t) {
   return t != PacketType::protoack && t != PacketType::fini;
 }
@@ -106,8 +116,8 @@ base::Result<Packet> decode(std::span<const std::byte> h, std::uint32_t maxdatal
   // writes 128 there in its PROTOACK, SYNCACK and FINI).
   p.len = carries_data(p.type) ? get<std::uint32_t>(h, kLen) : 0;
   if (p.len > maxdatalen)
-    return {Errc::protocol_error,
-            fmt::format("{} packet with pk_len {} > maxdatalen {}", packet_type_name(p.type), p.len, maxdatalen)};
+    return {Errc::protocol_error, fmt::format("{} packet with pk_len {} > maxdatalen {}",
+                                              packet_type_name(p.type), p.len, maxdatalen)};
   if (uses_proc_ids(p.type)) {
     p.src = get_proc(h, kSrc);
     p.dest = get_proc(h, kDest);
@@ -182,7 +192,8 @@ std::optional<base::Result<PacketReader::Item>> PacketReader::next() {
   auto v = next_view();
   if (!v) return std::nullopt;
   if (!v->ok()) return base::Result<Item>{v->error(), v->message()};
-  return base::Result<Item>{Item{v->value().header, std::vector<std::byte>(v->value().data.begin(), v->value().data.end())}};
+  return base::Result<Item>{Item{
+      v->value().header, std::vector<std::byte>(v->value().data.begin(), v->value().data.end())}};
 }
 
 std::string describe(const Packet &p) {
@@ -195,7 +206,8 @@ std::string describe(const Packet &p) {
   std::string out = fmt::format("{} len {}", packet_type_name(p.type), p.len);
   if (uses_proc_ids(p.type)) out += fmt::format(" {} -> {}", proc(p.src), proc(p.dest));
   if (uses_srqid(p.type)) out += fmt::format(" srqid {}", p.srqid);
-  if (uses_message_fields(p.type) || p.type == PacketType::syncack) out += fmt::format(" drqid {}", p.drqid);
+  if (uses_message_fields(p.type) || p.type == PacketType::syncack)
+    out += fmt::format(" drqid {}", p.drqid);
   if (uses_message_fields(p.type))
     out += fmt::format(" msglen {} lsrank {} tag {} cid {}", p.msglen, p.lsrank, p.tag, p.cid);
   return out;

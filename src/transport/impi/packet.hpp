@@ -72,8 +72,8 @@ struct Packet {
 };
 
 // Which fields a type uses (spec table 3.2).
-bool uses_proc_ids(PacketType t);  // all but FINI
-bool uses_srqid(PacketType t);     // DATA, DATASYNC, SYNCACK, CANCEL, CANCELYES, CANCELNO
+bool uses_proc_ids(PacketType t);        // all but FINI
+bool uses_srqid(PacketType t);           // DATA, DATASYNC, SYNCACK, CANCEL, CANCELYES, CANCELNO
 bool uses_message_fields(PacketType t);  // DATA, DATASYNC: drqid, msglen, lsrank, tag, cid, QoS
 // Whether pk_len bytes of data follow the header: DATA and DATASYNC only.
 // Every other type is exactly 128 bytes, whatever its pk_len field says.
@@ -140,7 +140,8 @@ class SpareBuffers {
     return b;
   }
   void give(std::vector<std::byte> &&b) {
-    if (spares_.size() < keep_ && b.capacity() >= kPacketHeaderSize) spares_.push_back(std::move(b));
+    if (spares_.size() < keep_ && b.capacity() >= kPacketHeaderSize)
+      spares_.push_back(std::move(b));
   }
 
  private:

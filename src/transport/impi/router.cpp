@@ -18,7 +18,10 @@ using base::Status;
 
 AgentRouter::AgentRouter(event_base *base, ChannelConfig cfg, JobLayout layout,
                          std::function<void(const Status &)> on_error)
-    : base_(base), cfg_(std::move(cfg)), layout_(std::move(layout)), on_error_(std::move(on_error)) {
+    : base_(base),
+      cfg_(std::move(cfg)),
+      layout_(std::move(layout)),
+      on_error_(std::move(on_error)) {
   members_.resize(static_cast<std::size_t>(layout_.nhosts));
   dense_.resize(layout_.procs.size());
   for (std::size_t p = 0; p < layout_.procs.size(); ++p) {
@@ -56,9 +59,8 @@ void AgentRouter::add_channel(int host, base::Fd fd) {
   auto me = static_cast<std::size_t>(layout_.my_host);
   channels_[h] = std::make_unique<HostChannel>(
       base_, std::move(fd), cfg, members_[me].size(), members_[h].size(), resolver(me), resolver(h),
-      [this, host](std::size_t local, std::size_t remote, const Packet &p, std::span<const std::byte> data) {
-        deliver(host, local, remote, p, data);
-      },
+      [this, host](std::size_t local, std::size_t remote, const Packet &p,
+                   std::span<const std::byte> data) { deliver(host, local, remote, p, data); },
       [this](const Status &s) {
         if (!s.ok()) on_error_(s);
       });
@@ -66,7 +68,8 @@ void AgentRouter::add_channel(int host, base::Fd fd) {
   // on_room comes from inside the channel's output loop: resume from the
   // event loop, not re-entrantly.
   channels_[h]->set_backpressure(cfg_.queue_limit, [this](std::size_t src) {
-    if (src < links_.size() && links_[src] && links_[src]->resume_ev) event_active(links_[src]->resume_ev.get(), EV_TIMEOUT, 1);
+    if (src < links_.size() && links_[src] && links_[src]->resume_ev)
+      event_active(links_[src]->resume_ev.get(), EV_TIMEOUT, 1);
   });
 }
 
@@ -103,7 +106,8 @@ Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
   l.rev.reset(event_new(base_, l.fd.get(), EV_READ | EV_PERSIST, &AgentRouter::on_link_event, &l));
   l.wev.reset(event_new(base_, l.fd.get(), EV_WRITE | EV_PERSIST, &AgentRouter::on_link_event, &l));
   l.resume_ev.reset(evtimer_new(
-      base_, [](evutil_socket_t, short, void *arg) {
+      base_,
+      [](evutil_socket_t, short, void *arg) {
         auto &lk = *static_cast<Link *>(arg);
         lk.router->resume(lk.router->dense_[lk.proc]);
       },
@@ -130,7 +134,8 @@ void AgentRouter::link_readable(Link &l) {
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return;
       if (errno == EINTR) continue;
-      link_failed(l, {Errc::io_error, fmt::format("proc {}'s link: {}", l.proc, std::strerror(errno))});
+      link_failed(
+          l, {Errc::io_error, fmt::format("proc {}'s link: {}", l.proc, std::strerror(errno))});
       return;
     }
     if (n == 0) {  // the proc is gone (normally after MPI_Finalize)
@@ -157,20 +162,23 @@ bool AgentRouter::route_packets(Link &l) {
     auto dest = proc_of(p.dest);
     if (!(p.src == layout_.procs[l.proc]) || !dest || p.type == PacketType::protoack ||
         p.type == PacketType::fini) {
-      link_failed(l, {Errc::protocol_error,
-                      fmt::format("proc {} sent a packet it may not send ({})", l.proc, describe(p))});
+      link_failed(l,
+                  {Errc::protocol_error,
+                   fmt::format("proc {} sent a packet it may not send ({})", l.proc, describe(p))});
       return false;
     }
     auto host = static_cast<std::size_t>(layout_.host_of[*dest]);
     if (host == static_cast<std::size_t>(layout_.my_host) || !channels_[host]) {
       link_failed(l, {Errc::protocol_error,
-                      fmt::format("proc {} sent a packet to proc {}, which no channel reaches", l.proc, *dest)});
+                      fmt::format("proc {} sent a packet to proc {}, which no channel reaches",
+                                  l.proc, *dest)});
       return false;
     }
     auto src = dense_[l.proc];
     if (trace_ && (p.type == PacketType::data || p.type == PacketType::datasync) && p.drqid == 0) {
       auto line = fmt::format("{} {} {} {} {}\n", l.proc, *dest, p.tag, p.cid, p.msglen);
-      [[maybe_unused]] ssize_t n = ::write(trace_.get(), line.data(), line.size());  // O_APPEND: whole lines
+      [[maybe_unused]] ssize_t n =
+          ::write(trace_.get(), line.data(), line.size());  // O_APPEND: whole lines
     }
     if (auto s = channels_[host]->send(src, dense_[*dest], p, it.data); !s.ok()) {
       on_error_(s);
@@ -181,8 +189,9 @@ bool AgentRouter::route_packets(Link &l) {
       // proc's writes wait instead of this agent's memory growing.
       l.paused = true;
       event_del(l.rev.get());
-      base::log_debug("proc {}'s link paused: over {} bytes queued for {}", l.proc, cfg_.queue_limit,
-                      layout_.host_names.size() > host ? layout_.host_names[host] : std::to_string(host));
+      base::log_debug(
+          "proc {}'s link paused: over {} bytes queued for {}", l.proc, cfg_.queue_limit,
+          layout_.host_names.size() > host ? layout_.host_names[host] : std::to_string(host));
       return false;
     }
   }
@@ -225,8 +234,10 @@ void AgentRouter::deliver(int host, std::size_t local, std::size_t remote, const
     }
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       const int err = errno;
-      channels_[static_cast<std::size_t>(host)]->consumed(local, remote, p);  // as for a closed link
-      link_failed(*l, {Errc::io_error, fmt::format("proc {}'s link: {}", l->proc, std::strerror(err))});
+      channels_[static_cast<std::size_t>(host)]->consumed(local, remote,
+                                                          p);  // as for a closed link
+      link_failed(*l,
+                  {Errc::io_error, fmt::format("proc {}'s link: {}", l->proc, std::strerror(err))});
       return;
     }
     written = n > 0 ? static_cast<std::size_t>(n) : 0;  // the rest waits in `out`
@@ -251,7 +262,8 @@ void AgentRouter::link_writable(Link &l) {
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return;
       if (errno == EINTR) continue;
-      link_failed(l, {Errc::io_error, fmt::format("proc {}'s link: {}", l.proc, std::strerror(errno))});
+      link_failed(
+          l, {Errc::io_error, fmt::format("proc {}'s link: {}", l.proc, std::strerror(errno))});
       return;
     }
     l.off += static_cast<std::size_t>(n);
@@ -270,7 +282,8 @@ void AgentRouter::link_failed(Link &l, const Status &s) {
   l.rev.reset();
   l.wev.reset();
   l.fd.reset();
-  for (auto &o : l.out) channels_[static_cast<std::size_t>(o.host)]->consumed(o.local, o.remote, o.header);
+  for (auto &o : l.out)
+    channels_[static_cast<std::size_t>(o.host)]->consumed(o.local, o.remote, o.header);
   l.out.clear();
   (on_link_error_ ? on_link_error_ : on_error_)(s);
 }
@@ -287,7 +300,8 @@ std::size_t AgentRouter::queued_to(int host) const {
 
 bool AgentRouter::all_closed() const {
   for (std::size_t h = 0; h < channels_.size(); ++h)
-    if (static_cast<int>(h) != layout_.my_host && (!channels_[h] || !channels_[h]->is_closed())) return false;
+    if (static_cast<int>(h) != layout_.my_host && (!channels_[h] || !channels_[h]->is_closed()))
+      return false;
   return true;
 }
 

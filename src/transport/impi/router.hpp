@@ -57,7 +57,9 @@ class AgentRouter {
   // A failed local link (a proc died or broke the protocol) goes here
   // instead of `on_error`, when set: the launcher judges a proc's fate by
   // its exit, while a broken channel means a whole host is lost.
-  void set_link_error_handler(std::function<void(const base::Status &)> f) { on_link_error_ = std::move(f); }
+  void set_link_error_handler(std::function<void(const base::Status &)> f) {
+    on_link_error_ = std::move(f);
+  }
   // Test hook: append one line per message a local proc starts toward
   // another host ("SRC DEST TAG CID MSGLEN", IMPI proc indices; the first
   // packet of each message: DATA or DATASYNC without a drqid) to `fd`.
@@ -104,7 +106,8 @@ class AgentRouter {
   void resume(std::size_t dense);
   void link_writable(Link &l);
   void link_failed(Link &l, const base::Status &s);
-  void deliver(int host, std::size_t local, std::size_t remote, const Packet &p, std::span<const std::byte> data);
+  void deliver(int host, std::size_t local, std::size_t remote, const Packet &p,
+               std::span<const std::byte> data);
   std::optional<std::size_t> proc_of(const ProcId &id) const;
 
   event_base *base_;
@@ -112,11 +115,11 @@ class AgentRouter {
   JobLayout layout_;
   std::function<void(const base::Status &)> on_error_, on_link_error_;
   base::Fd trace_;
-  std::map<ProcId, std::size_t> index_;  // ProcId -> proc
-  std::vector<std::size_t> dense_;                     // proc -> index among its host's procs
-  std::vector<std::vector<std::size_t>> members_;      // host -> its procs, by dense index
+  std::map<ProcId, std::size_t> index_;                 // ProcId -> proc
+  std::vector<std::size_t> dense_;                      // proc -> index among its host's procs
+  std::vector<std::vector<std::size_t>> members_;       // host -> its procs, by dense index
   std::vector<std::unique_ptr<HostChannel>> channels_;  // by host
-  std::vector<std::unique_ptr<Link>> links_;           // by our dense index
+  std::vector<std::unique_ptr<Link>> links_;            // by our dense index
   SpareBuffers spare_{16};  // written packets' buffers, reused by deliver
 };
 

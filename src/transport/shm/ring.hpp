@@ -35,7 +35,9 @@
 namespace impi::transport::shm {
 
 constexpr std::uint64_t kLine = 64;
-constexpr std::uint64_t pad_line(std::uint64_t n) { return (n + kLine - 1) & ~(kLine - 1); }
+constexpr std::uint64_t pad_line(std::uint64_t n) {
+  return (n + kLine - 1) & ~(kLine - 1);
+}
 
 struct alignas(64) RingCounters {
   alignas(64) std::atomic<std::uint64_t> tail;  // bytes ever consumed (consumer)
@@ -44,14 +46,15 @@ struct alignas(64) RingCounters {
   // On a line of its own, away from `tail`, which changes all the time.
   struct Split {
     alignas(64) std::atomic<std::uint64_t> state;  // 0, or (id << 3) | one of the k* below
-    std::uint64_t to;    // consumer's address of the part offered
-    std::uint64_t from;  // offset of that part in the message
-    std::uint64_t len;   // its length
+    std::uint64_t to;                              // consumer's address of the part offered
+    std::uint64_t from;                            // offset of that part in the message
+    std::uint64_t len;                             // its length
     static constexpr std::uint64_t kOffered = 1, kTaken = 2, kDone = 3, kFailed = 4;
   } split;
 };
 static_assert(sizeof(RingCounters) == 128);
-static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "shared-memory counters must be lock free");
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
+              "shared-memory counters must be lock free");
 
 // A view of one ring: counters and `capacity` data bytes, both inside a
 // mapping, the data 64-byte aligned. Each side keeps its own position in

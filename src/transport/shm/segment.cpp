@@ -31,8 +31,10 @@ long futex(std::atomic<std::uint32_t> *addr, int op, std::uint32_t val, const ti
 }  // namespace
 
 Segment::Segment(Segment &&o) noexcept
-    : name_(std::move(o.name_)), owner_(std::exchange(o.owner_, false)),
-      base_(std::exchange(o.base_, nullptr)), bytes_(std::exchange(o.bytes_, 0)),
+    : name_(std::move(o.name_)),
+      owner_(std::exchange(o.owner_, false)),
+      base_(std::exchange(o.base_, nullptr)),
+      bytes_(std::exchange(o.bytes_, 0)),
       hdr_(std::exchange(o.hdr_, nullptr)) {}
 
 Segment &Segment::operator=(Segment &&o) noexcept {
@@ -65,11 +67,13 @@ base::Result<Segment> Segment::create(const std::string &name, std::uint32_t nri
   s.name_ = name;
   s.owner_ = true;  // from here the destructor unlinks on any failure
   if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
-    return {Errc::io_error, fmt::format("sizing {} to {} bytes: {}", name, bytes, std::strerror(errno))};
+    return {Errc::io_error,
+            fmt::format("sizing {} to {} bytes: {}", name, bytes, std::strerror(errno))};
   // MAP_POPULATE: page faults now, not on the first lap of each ring (they
   // cost the first thousands of messages about a third of their latency).
   void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd.get(), 0);
-  if (p == MAP_FAILED) return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
+  if (p == MAP_FAILED)
+    return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
   s.base_ = p;
   s.bytes_ = bytes;
   s.hdr_ = new (p) SegmentHeader{};
@@ -97,17 +101,19 @@ base::Result<Segment> Segment::open(const std::string &name) {
   // MAP_POPULATE: page faults now, not on the first lap of each ring (they
   // cost the first thousands of messages about a third of their latency).
   void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd.get(), 0);
-  if (p == MAP_FAILED) return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
+  if (p == MAP_FAILED)
+    return {Errc::io_error, fmt::format("mmap {}: {}", name, std::strerror(errno))};
   Segment s;
   s.name_ = name;
   s.base_ = p;
   s.bytes_ = bytes;
   s.hdr_ = static_cast<SegmentHeader *>(p);
   std::uint64_t off = 0;
-  if (s.hdr_->magic.load(std::memory_order_acquire) != SegmentHeader::kMagic || s.hdr_->version != SegmentHeader::kVersion ||
+  if (s.hdr_->magic.load(std::memory_order_acquire) != SegmentHeader::kMagic ||
+      s.hdr_->version != SegmentHeader::kVersion ||
       layout_bytes(s.hdr_->nrings, s.hdr_->ring_bytes, off) > bytes || off != s.hdr_->rings_offset)
-    return {Errc::protocol_error, fmt::format("{} is not an impi segment of version {}", name,
-                                              SegmentHeader::kVersion)};
+    return {Errc::protocol_error,
+            fmt::format("{} is not an impi segment of version {}", name, SegmentHeader::kVersion)};
   return s;
 }
 
@@ -146,6 +152,8 @@ void Segment::sleep(std::uint32_t seen, int timeout_us) {
   hdr_->sleeping.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void Segment::cancel_sleep() { hdr_->sleeping.fetch_sub(1, std::memory_order_relaxed); }
+void Segment::cancel_sleep() {
+  hdr_->sleeping.fetch_sub(1, std::memory_order_relaxed);
+}
 
 }  // namespace impi::transport::shm

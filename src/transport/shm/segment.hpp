@@ -27,7 +27,8 @@ struct CollSlot {
 
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
-  static constexpr std::uint32_t kVersion = 5;  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB slots
+  static constexpr std::uint32_t kVersion =
+      5;  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB slots
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;

@@ -92,7 +92,8 @@ TEST_CASE("a struct type: extent, envelope, contents, name, pack and unpack") {
   std::vector<int> ints(ni);
   std::vector<MPI_Aint> aints(na);
   std::vector<MPI_Datatype> dts(nd);
-  REQUIRE(MPI_Type_get_contents(item, ni, na, nd, ints.data(), aints.data(), dts.data()) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_get_contents(item, ni, na, nd, ints.data(), aints.data(), dts.data()) ==
+          MPI_SUCCESS);
   CHECK(ints == std::vector<int>{3, 1, 1, 2});
   CHECK(aints[2] == disps[2]);
   CHECK(dts[0] == MPI_DOUBLE);
@@ -108,7 +109,8 @@ TEST_CASE("a struct type: extent, envelope, contents, name, pack and unpack") {
   std::memset(dst, 0, sizeof dst);
   char buf[256];
   int pos = 0;
-  CHECK(MPI_Pack(src, 3, item, buf, sizeof buf, &pos, MPI_COMM_WORLD) == MPI_ERR_TYPE);  // not committed
+  CHECK(MPI_Pack(src, 3, item, buf, sizeof buf, &pos, MPI_COMM_WORLD) ==
+        MPI_ERR_TYPE);  // not committed
   REQUIRE(MPI_Type_commit(&item) == MPI_SUCCESS);
   int need = 0;
   CHECK(MPI_Pack_size(3, item, MPI_COMM_WORLD, &need) == MPI_SUCCESS);
@@ -240,7 +242,8 @@ TEST_CASE("MPI_Pack_external writes the standard's external32") {
   REQUIRE(MPI_Unpack_external("external32", buf, 8, &pos, back, 2, MPI_LONG) == MPI_SUCCESS);
   CHECK(back[0] == -2);
   CHECK(back[1] == 0x01020304);
-  CHECK(MPI_Pack_external("native", vals, 2, MPI_LONG, buf, 8, &pos) == MPI_ERR_UNSUPPORTED_DATAREP);
+  CHECK(MPI_Pack_external("native", vals, 2, MPI_LONG, buf, 8, &pos) ==
+        MPI_ERR_UNSUPPORTED_DATAREP);
   pos = 0;
   CHECK(MPI_Pack_external("external32", vals, 2, MPI_LONG, buf, 7, &pos) == MPI_ERR_TRUNCATE);
 }
@@ -302,7 +305,8 @@ TEST_CASE("subarray and darray through the C API, with their envelopes") {
   init();
   int sizes[2] = {4, 5}, subs[2] = {2, 3}, starts[2] = {1, 2};
   MPI_Datatype sa;
-  REQUIRE(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_INT, &sa) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_INT, &sa) ==
+          MPI_SUCCESS);
   MPI_Type_commit(&sa);
   int full[20], packed[6], pos = 0;
   for (int i = 0; i < 20; ++i) full[i] = i;
@@ -321,7 +325,8 @@ TEST_CASE("subarray and darray through the C API, with their envelopes") {
 
   int gs[1] = {8}, dist[1] = {MPI_DISTRIBUTE_CYCLIC}, darg[1] = {2}, ps[1] = {2};
   MPI_Datatype da;
-  REQUIRE(MPI_Type_create_darray(2, 1, 1, gs, dist, darg, ps, MPI_ORDER_C, MPI_INT, &da) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_create_darray(2, 1, 1, gs, dist, darg, ps, MPI_ORDER_C, MPI_INT, &da) ==
+          MPI_SUCCESS);
   MPI_Type_commit(&da);
   int out[4];
   pos = 0;
@@ -331,7 +336,8 @@ TEST_CASE("subarray and darray through the C API, with their envelopes") {
   CHECK(comb == MPI_COMBINER_DARRAY);
   int blk[1] = {MPI_DISTRIBUTE_DFLT_DARG}, bd[1] = {MPI_DISTRIBUTE_BLOCK};
   MPI_Datatype db;
-  REQUIRE(MPI_Type_create_darray(2, 0, 1, gs, bd, blk, ps, MPI_ORDER_C, MPI_INT, &db) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_create_darray(2, 0, 1, gs, bd, blk, ps, MPI_ORDER_C, MPI_INT, &db) ==
+          MPI_SUCCESS);
   MPI_Aint lb, ext;
   CHECK(MPI_Type_get_extent(db, &lb, &ext) == MPI_SUCCESS);
   CHECK(ext == 32);

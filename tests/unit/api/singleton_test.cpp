@@ -64,7 +64,8 @@ TEST_CASE("a singleton initializes as rank 0 of 1 and finalizes") {
   int got = 0;
   MPI_Status st;
   CHECK(MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD) == MPI_SUCCESS);
-  CHECK(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) == MPI_SUCCESS);
+  CHECK(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) ==
+        MPI_SUCCESS);
   CHECK(got == 1);
   CHECK(st.MPI_SOURCE == 0);
   CHECK(st.MPI_TAG == 5);

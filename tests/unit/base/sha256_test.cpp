@@ -1,11 +1,10 @@
 // SHA-256 against FIPS 180-4 examples, HMAC-SHA-256 against RFC 4231.
-#include <catch2/catch.hpp>
+#include "base/sha256.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "base/sha256.hpp"
 
 namespace {
 std::string hex(const impi::base::Digest &d) {
@@ -26,8 +25,10 @@ std::vector<std::byte> bytes(std::string_view s) {
 
 TEST_CASE("SHA-256 gives the FIPS 180-4 digests") {
   using impi::base::sha256;
-  CHECK(hex(sha256(bytes(""))) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  CHECK(hex(sha256(bytes("abc"))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(hex(sha256(bytes(""))) ==
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(hex(sha256(bytes("abc"))) ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(hex(sha256(bytes("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))) ==
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   std::vector<std::byte> million(1000000, std::byte{'a'});

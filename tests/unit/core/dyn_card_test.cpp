@@ -1,7 +1,6 @@
 #include "core/dyn_card.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <cstring>
 #include <vector>
 
@@ -49,7 +48,8 @@ TEST_CASE("dynamic cards that lie are refused") {
   CHECK_FALSE(DynCard::decode("impi-dyn/1 job=j rank=0 host=h unix=u junk").ok());
   CHECK_FALSE(DynCard::decode(std::string("impi-dyn/1 job=j\x01 rank=0 host=h unix=u")).ok());
   CHECK_FALSE(DynCard::decode("impi-dyn/1 job=j rank=0 host=h unix=" + std::string(600, 'a')).ok());
-  CHECK(DynCard::decode("impi-dyn/1 job=j rank=0 host=h tcp=1.2.3.4:5 future=1").ok());  // newer fields skipped
+  CHECK(DynCard::decode("impi-dyn/1 job=j rank=0 host=h tcp=1.2.3.4:5 future=1")
+            .ok());  // newer fields skipped
 }
 
 TEST_CASE("a port name is a port number and the opener's card") {
@@ -61,8 +61,9 @@ TEST_CASE("a port name is a port number and the opener's card") {
   CHECK(d->port == 42);
   CHECK(d->card.key() == sample().key());
   CHECK_FALSE(PortName::decode("garbage").ok());
-  CHECK_FALSE(PortName::decode("impi-port/1 " + sample().encode()).ok());          // no number
-  CHECK_FALSE(PortName::decode("impi-port/1 port=0 " + sample().encode()).ok());   // 0 is never a port
+  CHECK_FALSE(PortName::decode("impi-port/1 " + sample().encode()).ok());  // no number
+  CHECK_FALSE(
+      PortName::decode("impi-port/1 port=0 " + sample().encode()).ok());  // 0 is never a port
   CHECK_FALSE(PortName::decode("impi-port/1 port=x " + sample().encode()).ok());
 }
 
@@ -76,8 +77,9 @@ TEST_CASE("frame heads have a fixed big-endian layout") {
   f.id = 0x0102030405060708ull;
   std::byte b[DynFrame::kSize];
   f.encode(b);
-  auto want = bytes({0x49, 0x4d, 0x44, 0x59, 2, 0, 0, 0,  0, 0, 0, 3,  0xff, 0xff, 0xff, 0xfe,
-                     1, 2, 3, 4,  0, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0x11, 0x22,  1, 2, 3, 4, 5, 6, 7, 8});
+  auto want = bytes({0x49, 0x4d, 0x44, 0x59, 2, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff,
+                     0xff, 0xfe, 1,    2,    3, 4, 0, 0, 0, 0, 0, 0, 0,    0,
+                     0,    0,    0x11, 0x22, 1, 2, 3, 4, 5, 6, 7, 8});
   CHECK(std::memcmp(b, want.data(), DynFrame::kSize) == 0);
   auto d = DynFrame::decode(b);
   REQUIRE(d.has_value());

@@ -1,30 +1,38 @@
 // The resumable pack cursor: whole-message round trips over random nested
 // types, and every split point of small messages.
+#include "pack/cursor.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
-
-#include "pack/cursor.hpp"
 
 using namespace impi::pack;
 namespace base = impi::base;
 
 namespace {
 
-TypePtr P(int i) { return Datatype::predefined(i); }
+TypePtr P(int i) {
+  return Datatype::predefined(i);
+}
 
 // A random derived type, depth-limited, with non-negative displacements.
 TypePtr random_type(std::mt19937 &rng, int depth) {
-  static const int basics[] = {dt::char_, dt::short_, dt::int_, dt::double_, dt::long_double,
-                               dt::double_int, dt::c_bool};
+  static const int basics[] = {dt::char_,       dt::short_,     dt::int_,  dt::double_,
+                               dt::long_double, dt::double_int, dt::c_bool};
   if (depth == 0 || rng() % 4 == 0) return P(basics[rng() % std::size(basics)]);
   TypePtr old = random_type(rng, depth - 1);
   auto n = [&](int max) { return static_cast<std::int64_t>(rng() % max); };
   base::Result<TypePtr> r{base::Errc::internal};
   switch (rng() % 7) {
-    case 0: r = Datatype::contiguous(1 + n(4), old); break;
-    case 1: r = Datatype::vector(1 + n(3), 1 + n(3), 3 + n(3), old, false); break;
-    case 2: r = Datatype::vector(1 + n(3), 1, old->extent() + 1 + n(9), old, true); break;
+    case 0:
+      r = Datatype::contiguous(1 + n(4), old);
+      break;
+    case 1:
+      r = Datatype::vector(1 + n(3), 1 + n(3), 3 + n(3), old, false);
+      break;
+    case 2:
+      r = Datatype::vector(1 + n(3), 1, old->extent() + 1 + n(9), old, true);
+      break;
     case 3: {
       std::vector<std::int64_t> lens, disps;
       std::int64_t at = n(3);
@@ -36,14 +44,18 @@ TypePtr random_type(std::mt19937 &rng, int depth) {
       r = Datatype::indexed(lens, disps, old, false);
       break;
     }
-    case 4: r = Datatype::indexed_block(1 + n(2), {n(2) * 4, 6 + n(3)}, old, false); break;
+    case 4:
+      r = Datatype::indexed_block(1 + n(2), {n(2) * 4, 6 + n(3)}, old, false);
+      break;
     case 5: {
       TypePtr other = random_type(rng, depth - 1);
       std::int64_t second = old->extent() * 2 + n(16);
       r = Datatype::struct_({1 + n(2), 1 + n(2)}, {0, second}, {old, other});
       break;
     }
-    default: r = Datatype::resized(old, 0, old->extent() + n(16)); break;
+    default:
+      r = Datatype::resized(old, 0, old->extent() + n(16));
+      break;
   }
   REQUIRE(r.ok());
   return r.value();
@@ -112,10 +124,12 @@ TEST_CASE("a message packs identically from every split point") {
     for (std::int64_t k = 0; k <= whole.total(); ++k) {
       std::vector<std::byte> out(ref.size());
       PackCursor a(t, count);
-      CHECK(a.pack(src.data(), std::span(out).first(static_cast<size_t>(k))) == static_cast<size_t>(k));
+      CHECK(a.pack(src.data(), std::span(out).first(static_cast<size_t>(k))) ==
+            static_cast<size_t>(k));
       PackCursor b(t, count);
       b.seek(k);
-      CHECK(b.pack(src.data(), std::span(out).subspan(static_cast<size_t>(k))) == out.size() - static_cast<size_t>(k));
+      CHECK(b.pack(src.data(), std::span(out).subspan(static_cast<size_t>(k))) ==
+            out.size() - static_cast<size_t>(k));
       REQUIRE(out == ref);
       // And in small pieces: 3 bytes at a time from k.
       PackCursor c(t, count);

@@ -1,13 +1,15 @@
 // Datatype construction, bounds, flattening and envelopes.
-#include <catch2/catch.hpp>
-
 #include "pack/datatype.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace impi::pack;
 namespace base = impi::base;
 
 namespace {
-TypePtr P(int i) { return Datatype::predefined(i); }
+TypePtr P(int i) {
+  return Datatype::predefined(i);
+}
 TypePtr ok(base::Result<TypePtr> r) {
   REQUIRE(r.ok());
   return r.value();
@@ -154,7 +156,9 @@ TEST_CASE("bad arguments and absurd typemaps are refused") {
   auto huge = Datatype::vector(1 << 14, 1, 1 << 16, v, false);  // 2^28 pieces
   CHECK_FALSE(huge.ok());
   CHECK(huge.error() == base::Errc::no_memory);
-  CHECK_FALSE(Datatype::contiguous(std::int64_t{1} << 62, ok(Datatype::contiguous(8, P(dt::double_)))).ok());
+  CHECK_FALSE(
+      Datatype::contiguous(std::int64_t{1} << 62, ok(Datatype::contiguous(8, P(dt::double_))))
+          .ok());
 }
 
 namespace {

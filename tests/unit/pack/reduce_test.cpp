@@ -1,26 +1,30 @@
 // Every predefined operator on every type the standard allows it on, and
 // the refusal of every other combination.
+#include "pack/reduce.hpp"
+
 #include <catch2/catch.hpp>
 #include <complex>
 #include <cstring>
 #include <set>
 
-#include "pack/reduce.hpp"
-
 using namespace impi::pack;
 
 namespace {
 
-TypePtr P(int i) { return Datatype::predefined(i); }
+TypePtr P(int i) {
+  return Datatype::predefined(i);
+}
 
-const Op kAll[] = {Op::max, Op::min, Op::sum, Op::prod, Op::land, Op::band, Op::lor,
+const Op kAll[] = {Op::max, Op::min,  Op::sum,  Op::prod,   Op::land,   Op::band,    Op::lor,
                    Op::bor, Op::lxor, Op::bxor, Op::minloc, Op::maxloc, Op::replace, Op::no_op};
 
 // MPI-3.1 5.9.2, written out independently of the library's class table.
-const std::set<int> kCInt = {dt::int_, dt::long_, dt::short_, dt::unsigned_short, dt::unsigned_,
-                             dt::unsigned_long, dt::long_long, dt::unsigned_long_long,
-                             dt::signed_char, dt::unsigned_char, dt::int8, dt::int16, dt::int32,
-                             dt::int64, dt::uint8, dt::uint16, dt::uint32, dt::uint64};
+const std::set<int> kCInt = {
+    dt::int_,        dt::long_,         dt::short_,    dt::unsigned_short,
+    dt::unsigned_,   dt::unsigned_long, dt::long_long, dt::unsigned_long_long,
+    dt::signed_char, dt::unsigned_char, dt::int8,      dt::int16,
+    dt::int32,       dt::int64,         dt::uint8,     dt::uint16,
+    dt::uint32,      dt::uint64};
 const std::set<int> kFInt = {dt::integer, dt::integer1, dt::integer2, dt::integer4, dt::integer8};
 const std::set<int> kMulti = {dt::aint, dt::offset, dt::count};
 const std::set<int> kFloat = {dt::float_,           dt::double_, dt::long_double, dt::real,
@@ -36,7 +40,9 @@ const std::set<int> kPairs = {
     dt::short_int,  dt::long_double_int, dt::two_real, dt::two_double_precision,
     dt::two_integer};
 
-bool in(const std::set<int> &s, int b) { return s.count(b) > 0; }
+bool in(const std::set<int> &s, int b) {
+  return s.count(b) > 0;
+}
 
 bool expected_allowed(Op op, int b) {
   // Beyond the standard, what both Open MPI 4.1 and MPICH 4.0 accept (tried
@@ -51,13 +57,19 @@ bool expected_allowed(Op op, int b) {
     case Op::sum:
     case Op::prod:
       return in(kCInt, b) || in(kFInt, b) || in(kFloat, b) || in(kComplex, b) || in(kMulti, b);
-    case Op::land: case Op::lor: case Op::lxor: return in(kCInt, b) || in(kLogical, b);
+    case Op::land:
+    case Op::lor:
+    case Op::lxor:
+      return in(kCInt, b) || in(kLogical, b);
     case Op::band:
     case Op::bor:
     case Op::bxor:
       return in(kCInt, b) || in(kFInt, b) || b == dt::byte || in(kMulti, b);
-    case Op::minloc: case Op::maxloc: return in(kPairs, b);
-    default: return false;
+    case Op::minloc:
+    case Op::maxloc:
+      return in(kPairs, b);
+    default:
+      return false;
   }
 }
 
@@ -72,17 +84,38 @@ void check_values(Op op, int b) {
     CHECK(io[2] == T(z));
   };
   switch (op) {
-    case Op::sum: want(8, 9, 1); break;
-    case Op::prod: want(15, 14, 0); break;
-    case Op::max: want(5, 7, 1); break;
-    case Op::min: want(3, 2, 0); break;
-    case Op::land: want(1, 1, 0); break;
-    case Op::lor: want(1, 1, 1); break;
-    case Op::lxor: want(0, 0, 1); break;
-    case Op::band: want(1, 2, 0); break;
-    case Op::bor: want(7, 7, 1); break;
-    case Op::bxor: want(6, 5, 1); break;
-    default: FAIL("unexpected op");
+    case Op::sum:
+      want(8, 9, 1);
+      break;
+    case Op::prod:
+      want(15, 14, 0);
+      break;
+    case Op::max:
+      want(5, 7, 1);
+      break;
+    case Op::min:
+      want(3, 2, 0);
+      break;
+    case Op::land:
+      want(1, 1, 0);
+      break;
+    case Op::lor:
+      want(1, 1, 1);
+      break;
+    case Op::lxor:
+      want(0, 0, 1);
+      break;
+    case Op::band:
+      want(1, 2, 0);
+      break;
+    case Op::bor:
+      want(7, 7, 1);
+      break;
+    case Op::bxor:
+      want(6, 5, 1);
+      break;
+    default:
+      FAIL("unexpected op");
   }
 }
 
@@ -154,21 +187,44 @@ void check(Op op, int b) {
     }
     case dt::char_:
       return check_values<char>(op, b);
-    case dt::unsigned_char: case dt::uint8: case dt::byte: return check_values<std::uint8_t>(op, b);
-    case dt::short_: case dt::int16: return check_values<std::int16_t>(op, b);
-    case dt::unsigned_short: case dt::uint16: return check_values<std::uint16_t>(op, b);
-    case dt::int_: case dt::int32: return check_values<std::int32_t>(op, b);
-    case dt::unsigned_: case dt::uint32: return check_values<std::uint32_t>(op, b);
-    case dt::long_: return check_values<long>(op, b);
-    case dt::unsigned_long: return check_values<unsigned long>(op, b);
-    case dt::long_long: case dt::int64: case dt::offset: case dt::count:
+    case dt::unsigned_char:
+    case dt::uint8:
+    case dt::byte:
+      return check_values<std::uint8_t>(op, b);
+    case dt::short_:
+    case dt::int16:
+      return check_values<std::int16_t>(op, b);
+    case dt::unsigned_short:
+    case dt::uint16:
+      return check_values<std::uint16_t>(op, b);
+    case dt::int_:
+    case dt::int32:
+      return check_values<std::int32_t>(op, b);
+    case dt::unsigned_:
+    case dt::uint32:
+      return check_values<std::uint32_t>(op, b);
+    case dt::long_:
+      return check_values<long>(op, b);
+    case dt::unsigned_long:
+      return check_values<unsigned long>(op, b);
+    case dt::long_long:
+    case dt::int64:
+    case dt::offset:
+    case dt::count:
       return check_values<long long>(op, b);
-    case dt::unsigned_long_long: case dt::uint64: return check_values<unsigned long long>(op, b);
-    case dt::aint: return check_values<std::ptrdiff_t>(op, b);
-    case dt::float_: return check_values<float>(op, b);
-    case dt::double_: return check_values<double>(op, b);
-    case dt::long_double: return check_values<long double>(op, b);
-    case dt::c_bool: case dt::cxx_bool: {
+    case dt::unsigned_long_long:
+    case dt::uint64:
+      return check_values<unsigned long long>(op, b);
+    case dt::aint:
+      return check_values<std::ptrdiff_t>(op, b);
+    case dt::float_:
+      return check_values<float>(op, b);
+    case dt::double_:
+      return check_values<double>(op, b);
+    case dt::long_double:
+      return check_values<long double>(op, b);
+    case dt::c_bool:
+    case dt::cxx_bool: {
       bool a[4] = {true, true, false, false}, io[4] = {true, false, true, false};
       reduce(op, P(b), 4, a, io);
       bool want[4];
@@ -179,17 +235,29 @@ void check(Op op, int b) {
       CHECK(std::memcmp(io, want, sizeof io) == 0);
       return;
     }
-    case dt::c_float_complex: case dt::cxx_float_complex: return check_complex<std::complex<float>>(op, b);
-    case dt::c_double_complex: case dt::cxx_double_complex: return check_complex<std::complex<double>>(op, b);
-    case dt::c_long_double_complex: case dt::cxx_long_double_complex:
+    case dt::c_float_complex:
+    case dt::cxx_float_complex:
+      return check_complex<std::complex<float>>(op, b);
+    case dt::c_double_complex:
+    case dt::cxx_double_complex:
+      return check_complex<std::complex<double>>(op, b);
+    case dt::c_long_double_complex:
+    case dt::cxx_long_double_complex:
       return check_complex<std::complex<long double>>(op, b);
-    case dt::float_int: return check_loc<float>(op, b);
-    case dt::double_int: return check_loc<double>(op, b);
-    case dt::long_int: return check_loc<long>(op, b);
-    case dt::two_int: return check_loc<int>(op, b);
-    case dt::short_int: return check_loc<short>(op, b);
-    case dt::long_double_int: return check_loc<long double>(op, b);
-    default: FAIL("no value check for " << predefined(b).name);
+    case dt::float_int:
+      return check_loc<float>(op, b);
+    case dt::double_int:
+      return check_loc<double>(op, b);
+    case dt::long_int:
+      return check_loc<long>(op, b);
+    case dt::two_int:
+      return check_loc<int>(op, b);
+    case dt::short_int:
+      return check_loc<short>(op, b);
+    case dt::long_double_int:
+      return check_loc<long double>(op, b);
+    default:
+      FAIL("no value check for " << predefined(b).name);
   }
 }
 

@@ -1,9 +1,9 @@
 #include "startup/launch_options.hpp"
 
-#include "startup/host_agents.hpp"
-
 #include <catch2/catch.hpp>
 #include <cstring>
+
+#include "startup/host_agents.hpp"
 
 using namespace impi::startup;
 
@@ -65,8 +65,9 @@ TEST_CASE("help and version requests") {
 }
 
 TEST_CASE("Open MPI's placement and output options") {
-  auto o = std::get<LaunchOptions>(parse({"--map-by", "hwthread", "--report-bindings", "--output-filename", "/tmp/x",
-                                          "--nooversubscribe", "--host", "localhost:3,127.0.0.1", "a.out"}));
+  auto o = std::get<LaunchOptions>(
+      parse({"--map-by", "hwthread", "--report-bindings", "--output-filename", "/tmp/x",
+             "--nooversubscribe", "--host", "localhost:3,127.0.0.1", "a.out"}));
   CHECK(o.map_by == MapBy::hwthread);
   CHECK(o.report_bindings);
   CHECK(o.output_dir == "/tmp/x");
@@ -74,24 +75,31 @@ TEST_CASE("Open MPI's placement and output options") {
   CHECK(o.slots == 4);
   CHECK(std::get<LaunchOptions>(parse({"--map-by", "slot:PE=1", "a.out"})).map_by == MapBy::core);
   CHECK(std::get<LaunchOptions>(parse({"--map-by", "socket", "a.out"})).map_by == MapBy::socket);
-  CHECK_FALSE(std::get<LaunchOptions>(parse({"--nooversubscribe", "--oversubscribe", "a.out"})).no_oversubscribe);
-  CHECK_THAT(usage_error(parse({"--map-by", "node", "a.out"})), Catch::Contains("this machine only"));
-  CHECK_THAT(usage_error(parse({"--map-by", "diagonal", "a.out"})), Catch::Contains("unknown mapping"));
-  CHECK_THAT(usage_error(parse({"--host", "node7", "a.out"})), Catch::Contains("this machine only"));
-  CHECK_THAT(usage_error(parse({"--host", "localhost:0", "a.out"})), Catch::Contains("bad slot count"));
-  CHECK_THAT(usage_error(parse({"--hostfile", "/nonexistent/hosts", "a.out"})), Catch::Contains("cannot read"));
+  CHECK_FALSE(std::get<LaunchOptions>(parse({"--nooversubscribe", "--oversubscribe", "a.out"}))
+                  .no_oversubscribe);
+  CHECK_THAT(usage_error(parse({"--map-by", "node", "a.out"})),
+             Catch::Contains("this machine only"));
+  CHECK_THAT(usage_error(parse({"--map-by", "diagonal", "a.out"})),
+             Catch::Contains("unknown mapping"));
+  CHECK_THAT(usage_error(parse({"--host", "node7", "a.out"})),
+             Catch::Contains("this machine only"));
+  CHECK_THAT(usage_error(parse({"--host", "localhost:0", "a.out"})),
+             Catch::Contains("bad slot count"));
+  CHECK_THAT(usage_error(parse({"--hostfile", "/nonexistent/hosts", "a.out"})),
+             Catch::Contains("cannot read"));
 }
 
 TEST_CASE("environment options: -x, --env and MPICH's -env/-genv") {
-  auto o = std::get<LaunchOptions>(parse({"--env", "A=1", "-env", "B", "two words", "-genv", "C", "3", "-x", "HOME",
-                                          "a.out"}));
+  auto o = std::get<LaunchOptions>(
+      parse({"--env", "A=1", "-env", "B", "two words", "-genv", "C", "3", "-x", "HOME", "a.out"}));
   CHECK(o.env == std::vector<std::string>{"A=1", "B=two words", "C=3", "HOME=/root"});
-  CHECK_THAT(usage_error(parse({"-env", "B"})), Catch::Contains("needs a variable name and a value"));
+  CHECK_THAT(usage_error(parse({"-env", "B"})),
+             Catch::Contains("needs a variable name and a value"));
 }
 
 TEST_CASE("a client on several hosts: -client with other machines in --host") {
-  auto o = std::get<LaunchOptions>(
-      parse({"-client", "0", "10.0.0.1:5000", "--host", "localhost:2,nodeb:2,nodec,nodeb", "-np", "6", "a.out"}));
+  auto o = std::get<LaunchOptions>(parse({"-client", "0", "10.0.0.1:5000", "--host",
+                                          "localhost:2,nodeb:2,nodec,nodeb", "-np", "6", "a.out"}));
   CHECK(o.slots == 2);
   REQUIRE(o.remote_hosts.size() == 2);
   CHECK(o.remote_hosts[0].name == "nodeb");
@@ -102,12 +110,14 @@ TEST_CASE("a client on several hosts: -client with other machines in --host") {
   CHECK(place_procs(2, 4, {{"b", 4}}) == std::vector<int>{1, 1});  // every host gets one first
   CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--host", "nodeb", "a.out"})),
              Catch::Contains("list this machine (localhost) too"));
-  CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--host", "localhost,nodeb", "-np", "1", "a.out"})),
-             Catch::Contains("every IMPI host needs a process"));
-  CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--nooversubscribe", "--host", "localhost,nodeb", "-np", "3",
-                                "a.out"})),
+  CHECK_THAT(
+      usage_error(parse({"-client", "0", "h:1", "--host", "localhost,nodeb", "-np", "1", "a.out"})),
+      Catch::Contains("every IMPI host needs a process"));
+  CHECK_THAT(usage_error(parse({"-client", "0", "h:1", "--nooversubscribe", "--host",
+                                "localhost,nodeb", "-np", "3", "a.out"})),
              Catch::Contains("not enough slots"));
-  auto a = std::get<LaunchOptions>(parse({"--host-agent", "10.0.0.1:777", "--host-token", "abc", "-np", "2", "a.out"}));
+  auto a = std::get<LaunchOptions>(
+      parse({"--host-agent", "10.0.0.1:777", "--host-token", "abc", "-np", "2", "a.out"}));
   REQUIRE(a.host_agent);
   CHECK(a.host_agent->coordinator == "10.0.0.1:777");
   CHECK(a.host_agent->token == "abc");

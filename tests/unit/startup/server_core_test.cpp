@@ -1,9 +1,10 @@
 // The rendezvous server's protocol logic, driven byte by byte.
+#include "startup/server_core.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "base/byteorder.hpp"
 #include "startup/auth.hpp"
-#include "startup/server_core.hpp"
 
 using namespace impi::startup;
 using namespace impi::startup::wire;
@@ -202,7 +203,8 @@ TEST_CASE("unknown commands from a joined client are skipped") {
 TEST_CASE("bytes may arrive one at a time") {
   ServerCore s(key_config(1));
   s.connected(1, "slow");
-  Bytes all = cat({login(0), encode_coll_submit(kLabelCNhosts, encode_u32(1)), encode_cmd(kCmdDone)});
+  Bytes all =
+      cat({login(0), encode_coll_submit(kLabelCNhosts, encode_u32(1)), encode_cmd(kCmdDone)});
   for (std::byte b : all) s.received(1, std::span(&b, 1));
   CHECK(s.startup_complete());
 }

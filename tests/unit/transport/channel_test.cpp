@@ -1,11 +1,12 @@
 // Tests of the IMPI host channel over a socketpair: two channels talking
 // to each other, and one channel driven by a fake peer host written here
 // (raw bytes, so every packet we send is checked field by field).
-#include <catch2/catch.hpp>
+#include "transport/impi/channel.hpp"
 
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
 #include <thread>
@@ -13,7 +14,6 @@
 
 #include "base/byteorder.hpp"
 #include "test_loop.hpp"
-#include "transport/impi/channel.hpp"
 
 using namespace impi::transport::wire;
 using impi::base::Fd;
@@ -86,28 +86,37 @@ std::pair<Fd, Fd> socket_pair() {
 }
 }  // namespace
 
-TEST_CASE("channel: two hosts exchange packets of every pair with ackmark = hiwater = 1", "[channel]") {
+TEST_CASE("channel: two hosts exchange packets of every pair with ackmark = hiwater = 1",
+          "[channel]") {
   Loop loop;
   auto [fa, fb] = socket_pair();
   ChannelConfig cfg{16, 1, 1, "host B"};
   constexpr std::size_t kA = 2, kB = 3;
   constexpr std::uint64_t kPerPair = 300;
-  std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> next_a, next_b;  // expected seq per pair
+  std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> next_a,
+      next_b;  // expected seq per pair
   int bad = 0, closed_ok = 0;
   auto check = [&](std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> &next) {
-    return [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte> data) {
-      auto &n = next[{src, dest}];
-      if (p.srqid != n || std::vector<std::byte>(data.begin(), data.end()) != payload(p.srqid, p.len)) ++bad;
-      ++n;
-    };
+    return
+        [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte> data) {
+          auto &n = next[{src, dest}];
+          if (p.srqid != n ||
+              std::vector<std::byte>(data.begin(), data.end()) != payload(p.srqid, p.len))
+            ++bad;
+          ++n;
+        };
   };
   auto on_closed = [&](const impi::base::Status &s) {
-    if (s.ok()) ++closed_ok;
-    else FAIL(s.message());
+    if (s.ok())
+      ++closed_ok;
+    else
+      FAIL(s.message());
   };
-  HostChannel a(loop.base, std::move(fa), cfg, kA, kB, resolver(1, kA), resolver(2, kB), check(next_a), on_closed);
+  HostChannel a(loop.base, std::move(fa), cfg, kA, kB, resolver(1, kA), resolver(2, kB),
+                check(next_a), on_closed);
   cfg.peer = "host A";
-  HostChannel b(loop.base, std::move(fb), cfg, kB, kA, resolver(2, kB), resolver(1, kA), check(next_b), on_closed);
+  HostChannel b(loop.base, std::move(fb), cfg, kB, kA, resolver(2, kB), resolver(1, kA),
+                check(next_b), on_closed);
   for (std::uint64_t seq = 0; seq < kPerPair; ++seq)
     for (std::size_t i = 0; i < kA; ++i)
       for (std::size_t j = 0; j < kB; ++j) {
@@ -133,9 +142,11 @@ TEST_CASE("channel: never more than hiwater unacknowledged packets to a proc", "
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
   int delivered = 0;
-  HostChannel a(loop.base, std::move(fa), ChannelConfig{64, 2, 3, "fake host"}, 2, 2, resolver(1, 2),
-                resolver(2, 2), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
-  for (std::uint64_t seq = 0; seq < 10; ++seq) REQUIRE(a.send(0, 1, data_packet(1, 0, 2, 1, seq, 4), payload(seq, 4)).ok());
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{64, 2, 3, "fake host"}, 2, 2, resolver(1, 2),
+      resolver(2, 2), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
+  for (std::uint64_t seq = 0; seq < 10; ++seq)
+    REQUIRE(a.send(0, 1, data_packet(1, 0, 2, 1, seq, 4), payload(seq, 4)).ok());
   REQUIRE(a.send(1, 1, data_packet(1, 1, 2, 1, 99, 0), {}).ok());  // another pair is not held up
   loop.spin();
   peer.pump();
@@ -169,15 +180,17 @@ TEST_CASE("channel: a PROTOACK goes back every ackmark packets from a proc", "[c
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
   std::vector<std::uint64_t> delivered;
-  HostChannel a(loop.base, std::move(fa), ChannelConfig{64, 2, 4, "fake host"}, 1, 2, resolver(1, 1),
-                resolver(2, 2),
-                [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte>) {
-                  CHECK(dest == 0);
-                  CHECK(src == 1);
-                  delivered.push_back(p.srqid);
-                },
-                [](auto &) {});
-  for (std::uint64_t seq = 0; seq < 5; ++seq) peer.put(data_packet(2, 1, 1, 0, seq, 3), payload(seq, 3));
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{64, 2, 4, "fake host"}, 1, 2, resolver(1, 1),
+      resolver(2, 2),
+      [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte>) {
+        CHECK(dest == 0);
+        CHECK(src == 1);
+        delivered.push_back(p.srqid);
+      },
+      [](auto &) {});
+  for (std::uint64_t seq = 0; seq < 5; ++seq)
+    peer.put(data_packet(2, 1, 1, 0, seq, 3), payload(seq, 3));
   loop.spin();
   peer.pump();
   CHECK(delivered == std::vector<std::uint64_t>{0, 1, 2, 3, 4});
@@ -195,9 +208,11 @@ TEST_CASE("channel: one busy pair does not starve another", "[channel]") {
   Loop loop;
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
-  HostChannel a(loop.base, std::move(fa), ChannelConfig{16, 1000, 100000, "fake host"}, 2, 1,
-                resolver(1, 2), resolver(2, 1), [](auto, auto, auto &, auto) {}, [](auto &) {});
-  for (std::uint64_t seq = 0; seq < 20000; ++seq) REQUIRE(a.send(0, 0, data_packet(1, 0, 2, 0, seq, 16), payload(seq, 16)).ok());
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{16, 1000, 100000, "fake host"}, 2, 1, resolver(1, 2),
+      resolver(2, 1), [](auto, auto, auto &, auto) {}, [](auto &) {});
+  for (std::uint64_t seq = 0; seq < 20000; ++seq)
+    REQUIRE(a.send(0, 0, data_packet(1, 0, 2, 0, seq, 16), payload(seq, 16)).ok());
   REQUIRE(a.send(1, 0, data_packet(1, 1, 2, 0, 7, 0), {}).ok());
   REQUIRE(loop.run_until([&] {
     loop.spin(1);
@@ -217,8 +232,9 @@ TEST_CASE("channel: FINI handshake, and the ways a peer can break it", "[channel
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
   std::optional<impi::base::Status> result;
-  HostChannel a(loop.base, std::move(fa), ChannelConfig{64, 1, 1, "host 7"}, 1, 1, resolver(1, 1),
-                resolver(2, 1), [](auto, auto, auto &, auto) {}, [&](auto &s) { result = s; });
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{64, 1, 1, "host 7"}, 1, 1, resolver(1, 1),
+      resolver(2, 1), [](auto, auto, auto &, auto) {}, [&](auto &s) { result = s; });
   SECTION("FINI both ways closes cleanly; data that arrives meanwhile is still acknowledged") {
     REQUIRE(a.send(0, 0, data_packet(1, 0, 2, 0, 1, 8), payload(1, 8)).ok());
     a.finish();

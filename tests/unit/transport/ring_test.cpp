@@ -2,14 +2,13 @@
 // intact, a full ring refuses records, stale bytes of an older lap never
 // look like a record, and a producer thread and a consumer thread stream
 // many records of random sizes with their contents checked.
-#include <catch2/catch.hpp>
+#include "transport/shm/ring.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <thread>
 #include <vector>
-
-#include "transport/shm/ring.hpp"
 
 using impi::transport::shm::pad_line;
 using impi::transport::shm::Ring;
@@ -33,7 +32,8 @@ std::uint64_t put(Ring &r, std::uint64_t len, std::uint64_t seed) {
   if (!r.has_room(rec)) return 0;
   r.write_at(8, std::as_bytes(std::span(&len, 1)));
   std::vector<std::byte> payload(len);
-  for (std::uint64_t i = 0; i < len; ++i) payload[i] = std::byte(static_cast<unsigned char>(seed + i * 7));
+  for (std::uint64_t i = 0; i < len; ++i)
+    payload[i] = std::byte(static_cast<unsigned char>(seed + i * 7));
   r.write_at(16, payload);
   r.publish(rec);
   return rec;
@@ -46,7 +46,8 @@ bool take(Ring &r, std::uint64_t seed, std::uint64_t *len_out = nullptr) {
   std::vector<std::byte> got(len);
   r.read_at(16, got.data(), len);
   for (std::uint64_t i = 0; i < len; ++i)
-    if (got[i] != std::byte(static_cast<unsigned char>(seed + i * 7))) FAIL("payload byte " << i << " differs");
+    if (got[i] != std::byte(static_cast<unsigned char>(seed + i * 7)))
+      FAIL("payload byte " << i << " differs");
   r.consume(pad_line(16 + len));
   r.release();
   if (len_out) *len_out = len;

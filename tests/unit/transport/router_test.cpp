@@ -1,16 +1,16 @@
 // Tests of the host agent's router: two agents joined by a channel, their
 // procs played by this test over local links (socketpairs).
-#include <catch2/catch.hpp>
+#include "transport/impi/router.hpp"
 
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
 #include <thread>
 
 #include "test_loop.hpp"
-#include "transport/impi/router.hpp"
 
 using namespace impi::transport::wire;
 using impi::base::Fd;
@@ -22,7 +22,9 @@ ProcId id_of(std::size_t proc) {
   p.pid = 1000 + static_cast<std::int64_t>(proc);
   return p;
 }
-JobLayout layout(int me) { return {{id_of(0), id_of(1), id_of(2)}, {0, 0, 1}, 2, me, {}}; }
+JobLayout layout(int me) {
+  return {{id_of(0), id_of(1), id_of(2)}, {0, 0, 1}, 2, me, {}};
+}
 
 std::pair<Fd, Fd> pair_of_sockets() {
   int sv[2];
@@ -53,7 +55,8 @@ struct Proc {
   void flush() {
     std::size_t off = 0;
     while (off < outbox.size()) {
-      ssize_t n = ::send(fd.get(), outbox.data() + off, outbox.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+      ssize_t n =
+          ::send(fd.get(), outbox.data() + off, outbox.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n <= 0) break;
       off += static_cast<std::size_t>(n);
     }
@@ -125,7 +128,9 @@ TEST_CASE("router: procs on two hosts exchange packets through their agents", "[
       auto &n = next[it.header.src.pid];
       if (it.header.srqid != n) ++bad;
       for (std::size_t k = 0; k < it.data.size(); ++k)
-        if (it.data[k] != static_cast<std::byte>(it.header.srqid + k + static_cast<std::uint64_t>(it.header.src.pid - 1000)))
+        if (it.data[k] !=
+            static_cast<std::byte>(it.header.srqid + k +
+                                   static_cast<std::uint64_t>(it.header.src.pid - 1000)))
           ++bad;
       ++n;
     }
@@ -155,7 +160,8 @@ TEST_CASE("router: a proc cannot send as another proc, or to a proc on its own h
   }
 }
 
-TEST_CASE("router: a proc that does not read holds back its senders, not the agent's memory", "[router]") {
+TEST_CASE("router: a proc that does not read holds back its senders, not the agent's memory",
+          "[router]") {
   // ackmark = hiwater = 2. Proc 2 does not read: agent B writes into its
   // link until the socket is full, and a packet counts as received (ACK)
   // only once written; so agent A must keep the rest queued.
@@ -177,7 +183,8 @@ TEST_CASE("router: a proc that does not read holds back its senders, not the age
   CHECK(t.errors.empty());
 }
 
-TEST_CASE("router: a channel's queue is bounded; the proc's link waits, and nothing is lost", "[router]") {
+TEST_CASE("router: a channel's queue is bounded; the proc's link waits, and nothing is lost",
+          "[router]") {
   // As above, with a 8 KiB limit on what agent A queues for one proc: A
   // stops reading proc 0's link instead, so the backlog stays in proc 0.
   constexpr std::size_t kLimit = 8192, kPacket = 128 + 32;
@@ -188,11 +195,13 @@ TEST_CASE("router: a channel's queue is bounded; the proc's link waits, and noth
     if (i % 64 == 0) event_base_loop(t.loop.base, EVLOOP_NONBLOCK);
   }
   std::size_t most = 0;
-  t.loop.run_until([&] {
-    most = std::max(most, t.a->queued_to(1));
-    t.p0.flush();
-    return false;
-  }, 300);
+  t.loop.run_until(
+      [&] {
+        most = std::max(most, t.a->queued_to(1));
+        t.p0.flush();
+        return false;
+      },
+      300);
   CHECK(most > 0);
   CHECK(most * kPacket <= kLimit + kPacket);  // the agent's queue for that proc
   CHECK(!t.p0.outbox.empty());                // the rest waits in the proc
