@@ -192,10 +192,27 @@ namespace {
 std::mutex g_free_mu;
 std::vector<impi::core::RequestPtr> g_free_barriers;  // started by MPI_Comm_free, maybe not over
 
-// A barrier whose queue key (`key`, unique) lives as long as it runs.
-coll::Task keyed_barrier(coll::CommView v, std::shared_ptr<char> key) {
+// IMPI 4.5's free barrier as a task whose queue key (`key`, unique) lives
+// as long as it runs: a Barrier on an intracommunicator; on an
+// intercommunicator the criss-cross of one 0 (IMPI_COMM_FREE_TAG), the
+// same messages in the same order as criss_cross().
+coll::Task free_barrier_task(Communicator c, std::shared_ptr<char> key) {
   auto held = std::move(key);  // (until the barrier is over)
-  co_return co_await coll::barrier_task(std::move(v));
+  if (!c.inter) co_return co_await coll::barrier_task(coll::view_of(c));
+  auto peers = coll::remote_view_of(c);
+  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
+  std::uint64_t v = 0, in = 0;
+  if (c.rank != 0) {
+    if (auto s = co_await peers.isend(&v, 1, u8, 0, kCommFreeTag); !s.ok()) co_return s;
+    co_return co_await peers.irecv(&in, 1, u8, 0, kCommFreeTag);
+  }
+  for (int r = 1; r < peers.size; ++r)
+    if (auto s = co_await peers.irecv(&in, 1, u8, r, kCommFreeTag); !s.ok()) co_return s;
+  if (auto s = co_await peers.exchange(&v, 1, u8, 0, &in, 1, u8, 0, kCommFreeTag); !s.ok())
+    co_return s;
+  for (int r = 1; r < peers.size; ++r)
+    if (auto s = co_await peers.isend(&v, 1, u8, r, kCommFreeTag); !s.ok()) co_return s;
+  co_return impi::base::Status{};
 }
 }  // namespace
 
@@ -203,7 +220,7 @@ void start_free_barrier(const Communicator &c) {
   auto &p2p = impi::core::Runtime::instance().p2p();
   coll::drain(&c, p2p);  // (its own non-blocking collectives first: the same tags)
   auto key = std::make_shared<char>();
-  auto req = coll::start_nonblocking(key.get(), p2p, keyed_barrier(coll::view_of(c), key));
+  auto req = coll::start_nonblocking(key.get(), p2p, free_barrier_task(c, key));
   std::lock_guard<std::mutex> lk(g_free_mu);
   std::erase_if(g_free_barriers,
                 [&](const impi::core::RequestPtr &r) { return p2p.completed(*r); });
@@ -737,13 +754,11 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     // context and complete as usual, and context ids are never reused. (So
     // processes may free communicators in different orders, as Open MPI
     // and MPICH allow.)
-  } else if (!c->inter) {
+  } else {
     // IMPI 4.5's barrier, so no message on it is still in flight: its
     // packets go as the spec says, but in the background (MPI_Finalize
     // waits for it), so frees in different orders do not deadlock.
     start_free_barrier(*c);
-  } else if (auto s = free_barrier(*c); !s.ok()) {
-    return fail(*comm, fn, s);  // (IMPI 4.5, by point-to-point)
   }
   if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   impi::api::forget_comm_info(*comm);

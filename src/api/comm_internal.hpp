@@ -44,8 +44,8 @@ impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
 // MPI_Comm_free's synchronization (IMPI 4.5): a barrier, on an
 // intercommunicator by point-to-point (IMPI_COMM_FREE_TAG).
 impi::base::Status free_barrier(const Communicator &c);
-// The same for an intracommunicator, in the background; MPI_Finalize waits
-// for every one started (finish_free_barriers).
+// The same in the background; MPI_Finalize waits for every one started
+// (finish_free_barriers).
 void start_free_barrier(const Communicator &c);
 impi::base::Status finish_free_barriers();
 

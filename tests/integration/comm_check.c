@@ -251,6 +251,19 @@ int main(int argc, char **argv) {
     exercise(f[0], "dup to free");
     MPI_Comm_free(&f[rank % 2]);
     MPI_Comm_free(&f[1 - rank % 2]);
+    if (size >= 2) { /* the same for intercommunicators (lower half, upper half) */
+      MPI_Comm half, ic[2];
+      int low = rank < size / 2;
+      MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
+      for (int k = 0; k < 2; ++k)
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? size / 2 : 0, 60 + k, &ic[k]);
+      int one = 1, remote = 0;
+      MPI_Allreduce(&one, &remote, 1, MPI_INT, MPI_SUM, ic[1]);
+      CHECK(remote == (low ? size - size / 2 : size / 2), "intercomm Allreduce %d", remote);
+      MPI_Comm_free(&ic[rank % 2]);
+      MPI_Comm_free(&ic[1 - rank % 2]);
+      MPI_Comm_free(&half);
+    }
     MPI_Comm g1;
     MPI_Comm_dup(MPI_COMM_WORLD, &g1);
     if (rank == 0) {
