@@ -209,6 +209,24 @@ impi::base::Status swap_group_cards(const coll::CommView &local, int leader,
 }  // namespace impi::api::comm_shared
 
 namespace {
+// The MPI error class of a name-service failure in the launcher (PMIx):
+// `usual` for the name's own trouble (not published, already published).
+int name_service_class(Errc e, int usual) {
+  switch (e) {
+    case Errc::not_supported:
+      return MPI_ERR_UNSUPPORTED_OPERATION;  // e.g. Slurm's PMIx has no name service
+    case Errc::not_found:
+    case Errc::invalid_argument:
+      return usual;
+    case Errc::no_memory:
+      return MPI_ERR_NO_MEM;
+    default:
+      return MPI_ERR_INTERN;  // the launcher failed, timed out or went away
+  }
+}
+}  // namespace
+
+namespace {
 
 // MPI_Comm_accept / MPI_Comm_connect on `comm` (collective), port_name
 // significant at root only.
@@ -645,10 +663,8 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
                   "port_name is NULL, empty or longer than MPI_MAX_PORT_NAME");
   auto s = impi::core::Runtime::instance().pm().publish(service_key(service_name), port_name);
   if (!s.ok())
-    return report(
-        MPI_COMM_WORLD,
-        s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,
-        fmt::format("'{}': {}", service_name, s.message()));
+    return report(MPI_COMM_WORLD, name_service_class(s.error(), MPI_ERR_SERVICE), fn,
+                  fmt::format("'{}': {}", service_name, s.message()));
   return MPI_SUCCESS;
 }
 
@@ -659,9 +675,8 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   if (!port_name) return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "port_name is NULL");
   auto v = impi::core::Runtime::instance().pm().lookup(service_key(service_name));
   if (!v)
-    return report(MPI_COMM_WORLD,
-                  v.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_NAME,
-                  fn, fmt::format("'{}': {}", service_name, v.message()));
+    return report(MPI_COMM_WORLD, name_service_class(v.error(), MPI_ERR_NAME), fn,
+                  fmt::format("'{}': {}", service_name, v.message()));
   if (v->size() >= MPI_MAX_PORT_NAME)
     return report(MPI_COMM_WORLD, MPI_ERR_NAME, fn, "the published port name is too long");
   std::memcpy(port_name, v->c_str(), v->size() + 1);
@@ -675,10 +690,8 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
   if (int rc = check_service(fn, service_name); rc != MPI_SUCCESS) return rc;
   auto s = impi::core::Runtime::instance().pm().unpublish(service_key(service_name));
   if (!s.ok())
-    return report(
-        MPI_COMM_WORLD,
-        s.error() == Errc::not_supported ? MPI_ERR_UNSUPPORTED_OPERATION : MPI_ERR_SERVICE, fn,
-        fmt::format("'{}': {}", service_name, s.message()));
+    return report(MPI_COMM_WORLD, name_service_class(s.error(), MPI_ERR_SERVICE), fn,
+                  fmt::format("'{}': {}", service_name, s.message()));
   return MPI_SUCCESS;
 }
 

@@ -57,7 +57,9 @@ JobOutcome::Verdict JobOutcome::on_abort(const std::string &who, int code, const
     return fail(code & 0xff, fmt::format("{} failed: {}; ending the job (exit code {})", who,
                                          msg.substr(kFatal.size()), code & 0xff));
   std::string m = fmt::format("MPI_Abort was called by {} with error code {}", who, code);
-  if (!msg.empty()) m += fmt::format(" ({})", msg);
+  // The library's own text says the same again: only a message of the
+  // caller's adds something.
+  if (!msg.empty() && msg.rfind("MPI_Abort called by ", 0) != 0) m += fmt::format(" ({})", msg);
   m += "; ending the job";
   return fail(code & 0xff, std::move(m));
 }

@@ -1,5 +1,6 @@
 #include "startup/host_agents.hpp"
 
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <poll.h>
 #include <signal.h>
@@ -83,6 +84,9 @@ pid_t spawn_agent(const std::vector<std::string> &argv) {
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2, SIGPIPE}) ::signal(sig, SIG_DFL);
+    // No stdin (as ssh -n): a launch agent must not take the job's input.
+    int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
     ::execvp(a[0], a.data());
     std::fprintf(stderr, "impirun: cannot run the launch agent %s: %s\n", a[0],
                  std::strerror(errno));
@@ -117,11 +121,15 @@ Result<std::vector<RemoteHost>> start_host_agents(
     std::vector<std::string> argv = agent;
     argv.push_back(h.name);
     argv.insert(argv.end(), {self_exe, "--host-agent", ep->text(), "--host-token", tokens.back(),
-                             "-np", std::to_string(h.nprocs), "--startup-timeout",
-                             std::to_string(opts.impi.startup_timeout_s)});
-    if (opts.tag_output) argv.push_back("--tag-output");
-    if (opts.verbose) argv.push_back("-v");
-    for (const auto &e : opts.env) argv.insert(argv.end(), {"--env", e});
+                             "-np", std::to_string(h.nprocs)});
+    // Its procs act as ours do; stdin stays here (ours goes to rank 0 of
+    // the first host), and the slot check was made for all hosts.
+    LaunchOptions theirs = opts;
+    theirs.stdin_target = {StdinTarget::none, 0};
+    theirs.slots = remote[i].slots;
+    theirs.no_oversubscribe = false;
+    auto fwd = forwarded_options(theirs);
+    argv.insert(argv.end(), fwd.begin(), fwd.end());
     argv.push_back("--");
     argv.insert(argv.end(), opts.argv.begin(), opts.argv.end());
     h.launcher = spawn_agent(argv);

@@ -34,7 +34,7 @@ Result<CmdReader::Cmd> read_cmd(int fd, CmdReader &reader, net::Clock::time_poin
     pollfd p{fd, POLLIN, 0};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - net::Clock::now());
     int n = ::poll(&p, 1, left.count() > 0 ? static_cast<int>(left.count()) : 0);
-    if (n == 0) return {Errc::timeout, "timed out waiting for the server"};
+    if (n == 0) return {Errc::timeout, "timed out waiting for the IMPI server"};
     if (n < 0 && errno != EINTR) return {Errc::io_error, std::strerror(errno)};
     if (n < 0) continue;
     ssize_t r = ::read(fd, buf, sizeof buf);
@@ -59,6 +59,7 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank,
   if (auth.mask() == 0) return {Errc::invalid_argument, std::string(kNoAuthMessage)};
   ImpiClient c;
   c.rank_ = rank;
+  c.server_name_ = server.text();
   auto fd = net::connect_tcp(server.address, server.port, address, deadline);
   if (!fd)
     return {fd.error(),
@@ -140,6 +141,12 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank,
                       "closed the connection"
                     : "Server disconnected (client rank taken or out of range, or another "
                       "client failed): the server closed the connection"};
+      if (cmd.error() == Errc::timeout)
+        return {Errc::timeout,
+                fmt::format("timed out waiting for the IMPI server at {} to answer: it answers "
+                            "once every client has joined (this is client {}; the server's "
+                            "messages name the missing ones)",
+                            c.server_name_, rank)};
       return {cmd.error(), cmd.message()};
     }
     if (cmd->header.cmd != kCmdImpi) continue;  // skip what we do not know
@@ -174,6 +181,12 @@ Result<ImpiJob> ImpiClient::exchange(const ClientAdvert &a, net::Clock::time_poi
   std::map<std::int32_t, CollBcast> bcasts;
   for (;;) {
     auto cmd = read_cmd(server_.get(), reader_, deadline);
+    if (!cmd && cmd.error() == Errc::timeout)
+      return {Errc::timeout,
+              fmt::format("timed out waiting for the IMPI server at {} to send the job: it "
+                          "sends it once all {} clients have joined and sent their startup data "
+                          "(this is client {}; the server's messages name the missing ones)",
+                          server_name_, nclients_, rank_)};
     if (!cmd) return {cmd.error(), "during the startup exchange: " + cmd.message()};
     if (cmd->header.cmd == kCmdDone) break;
     if (cmd->header.cmd != kCmdColl) continue;
@@ -212,8 +225,14 @@ Result<std::vector<Fd>> dance_as_host(int me, Fd &listener, const std::string &a
     pollfd p{listener.get(), POLLIN, 0};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - net::Clock::now());
     int n = ::poll(&p, 1, left.count() > 0 ? static_cast<int>(left.count()) : 0);
-    if (n == 0)
-      return {Errc::timeout, fmt::format("dance: {} higher host(s) never connected", expected)};
+    if (n == 0) {
+      std::string missing;
+      for (int h = me + 1; h < nhosts; ++h)
+        if (!ch[static_cast<size_t>(h)])
+          missing += (missing.empty() ? "" : ", ") + job.host_name(static_cast<size_t>(h));
+      return {Errc::timeout,
+              fmt::format("dance: timed out waiting for {} to connect to this host", missing)};
+    }
     if (n < 0) continue;
     Fd c(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
     if (!c) continue;

@@ -68,6 +68,7 @@ class ImpiClient {
   std::string address_;
   int rank_ = 0;
   int nclients_ = 0;
+  std::string server_name_;  // "host:port", for messages
   wire::CmdReader reader_;
 };
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/tunables.hpp"
+#include "startup/net.hpp"
 
 namespace impi::startup {
 
@@ -62,10 +63,14 @@ Options:
                           spread evenly, several per core)
   --tag-output            prefix every output line with [1,rank]<stdout>: or
                           [1,rank]<stderr>:
+  --timestamp-output      prefix every output line with the date and time
+  --stdin RANK|all|none   the rank that reads impirun's stdin (default 0),
+                          every rank (each gets all of it), or none
   -x VAR[=value]          export VAR (with its current or the given value) to
   --env VAR[=value]       the processes; may be repeated
   -env VAR VALUE          the same, MPICH's form (also -genv)
-  --timeout SECONDS       abort the job if it runs longer than this
+  --timeout SECONDS       abort the job if it runs longer than this (default:
+                          $MPIEXEC_TIMEOUT when set, as mpirun and mpiexec)
   --core-offset K         with --bind-to core: rank r uses core (K + r) mod cores
   --map-by core|slot|hwthread|socket
                           the objects ranks are placed on round robin when
@@ -73,7 +78,7 @@ Options:
   --report-bindings       print each rank's binding on stderr at start
   --output-filename DIR   write each rank's output to DIR/1/rank.R/stdout and
                           DIR/1/rank.R/stderr instead of forwarding it
-  --hostfile FILE, --host H[:N],...
+  --hostfile FILE, --host H[:N],...  (also -machinefile, -f, -H, -hosts)
                           hosts and slots. Without -client: this machine
                           only (localhost, 127.x or its name); slots set
                           MPI_UNIVERSE_SIZE and the limit --nooversubscribe
@@ -245,194 +250,247 @@ std::variant<int, UsageError> hostfile_slots(const std::string &path,
 bool is_this_host(const std::string &h) {
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
-  return h == "localhost" || h == name || h.rfind("127.", 0) == 0 || h == "::1";
+  if (h == "localhost" || h == name || h.rfind("127.", 0) == 0 || h == "::1") return true;
+  // Another name or address of this machine (an alias, an interface's address).
+  auto addrs = net::resolve(h);
+  if (!addrs) return false;
+  for (const auto &a : *addrs)
+    if (net::is_local_address(a)) return true;
+  return false;
 }
 
-ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
-                                       const char *(*lookup_env)(const char *)) {
-  if (!args.empty() && (args[0] == "-server" || args[0] == "--server")) return parse_server(args);
-  LaunchOptions o;
-  o.impi.datalen = base::get_int("datalen");
-  o.impi.tag_ub = base::get_int("tag_ub");
-  o.impi.coll_xsize = base::get_int("coll_xsize");
-  o.impi.coll_maxlinear = base::get_int("coll_maxlinear");
-  o.impi.ackmark = base::get_int("ackmark");
-  o.impi.hiwater = base::get_int("hiwater");
-  o.impi.address = base::get_string("host_address");
-  o.impi.startup_timeout_s = static_cast<int>(base::get_int("startup_timeout_s"));
+namespace {
+
+// One option of a launch (not -server) at args[i]; advances i past its
+// values. nullopt: consumed; else the usage error.
+class OptionParser {
+ public:
+  OptionParser(const std::vector<std::string> &args, const char *(*lookup_env)(const char *),
+               LaunchOptions &o)
+      : args_(args), lookup_env_(lookup_env), o_(o) {}
+
+  std::optional<UsageError> parse(std::size_t &i);
   bool have_np = false;
-  size_t i = 0;
-  auto need_value = [&](const std::string &opt) -> const std::string * {
-    if (i + 1 >= args.size()) return nullptr;
-    (void)opt;
-    return &args[++i];
-  };
-  for (; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    if (a.empty() || a[0] != '-') break;  // the program
-    if (a == "-h" || a == "--help") return HelpRequest{};
-    auto int_opt = [&](std::int64_t lo, std::int64_t hi, std::int64_t &out) -> bool {
-      auto n = bounded(need_value(a), lo, hi);
-      if (n) out = *n;
-      return n.has_value();
-    };
-    if (a == "-client" || a == "--client") {
-      if (i + 2 >= args.size())
-        return UsageError{"-client needs a rank and the server: impirun -client R HOST:PORT ..."};
-      auto r = bounded(&args[i + 1], 0, 31);
-      if (!r)
-        return UsageError{fmt::format("invalid client rank '{}': expected 0 to 31", args[i + 1])};
-      o.client = ClientRole{static_cast<int>(*r), args[i + 2]};
-      i += 2;
-      continue;
-    }
-    if (a == "--host-agent") {  // (internal: started by impirun -client for another host)
-      if (i + 3 >= args.size() || args[i + 2] != "--host-token")
-        return UsageError{
-            "--host-agent needs ADDR:PORT --host-token T (it is started by impirun -client)"};
-      o.host_agent = HostAgentRole{args[i + 1], args[i + 3]};
-      i += 3;
-      continue;
-    }
-    if (a == "--clients") {
-      std::int64_t k = 0;
-      if (!int_opt(1, 32, k)) return UsageError{"--clients needs a number of clients from 1 to 32"};
-      o.clients = static_cast<int>(k);
-      continue;
-    }
-    if (a == "--address") {
-      const std::string *v = need_value(a);
-      if (!v) return UsageError{"--address needs an IP address"};
-      o.impi.address = *v;
-      continue;
-    }
-    struct IntFlag {
-      const char *name;
-      std::int64_t lo, hi;
-      std::int64_t *out;
-      const char *what;
-    };
-    std::int64_t timeout = 0, core_offset = 0;
-    const IntFlag flags[] = {
-        {"--datalen", 1, 0xffffffffLL, &o.impi.datalen, "a positive number of bytes"},
-        {"--tag-ub", 32767, 2147483647LL, &o.impi.tag_ub, "a value from 32767 to 2147483647"},
-        {"--coll-xsize", -1, 2147483647LL, &o.impi.coll_xsize, "-1 or a number of bytes"},
-        {"--coll-maxlinear", -1, 2147483647LL, &o.impi.coll_maxlinear, "-1 or a number of hosts"},
-        {"--ackmark", 1, 0xffffffffLL, &o.impi.ackmark, "a positive number of packets"},
-        {"--hiwater", 1, 0xffffffffLL, &o.impi.hiwater, "a positive number of packets"},
-        {"--startup-timeout", 1, 86400, &timeout, "seconds from 1 to 86400"},
-        {"--core-offset", 0, 1 << 20, &core_offset, "a core number"},
-    };
-    bool matched = false;
-    for (const auto &f : flags) {
-      if (a != f.name) continue;
-      if (!int_opt(f.lo, f.hi, *f.out))
-        return UsageError{fmt::format("{} needs {}", f.name, f.what)};
-      matched = true;
-    }
-    if (matched) {
-      if (a == "--startup-timeout") o.impi.startup_timeout_s = static_cast<int>(timeout);
-      if (a == "--core-offset") o.core_offset = static_cast<int>(core_offset);
-      continue;
-    }
-    if (a == "-V" || a == "--version") return VersionRequest{};
-    if (a == "-np" || a == "-n" || a == "--np" || a == "-c") {
-      const std::string *v = need_value(a);
-      if (!v) return UsageError{fmt::format("option {} needs a number of processes", a)};
-      auto n = base::parse_int(*v);
-      if (!n || *n < 1 || *n > 4096)
-        return UsageError{fmt::format(
-            "invalid number of processes '{}': expected an integer from 1 to 4096", *v)};
-      o.np = static_cast<int>(*n);
-      have_np = true;
-    } else if (a == "--bind-to" || a == "-bind-to") {
-      const std::string *v = need_value(a);
-      if (!v) return UsageError{"option --bind-to needs core or none"};
-      if (*v == "core")
-        o.bind = BindPolicy::core;
-      else if (*v == "none")
-        o.bind = BindPolicy::none;
-      else
-        return UsageError{fmt::format("unknown binding '{}': expected core or none", *v)};
-    } else if (a == "--tag-output" || a == "-tag-output") {
-      o.tag_output = true;
-    } else if (a == "--map-by" || a == "-map-by") {
-      const std::string *v = need_value(a);
-      std::string m =
-          v ? v->substr(0, v->find(':')) : "";  // (Open MPI modifiers after ':' are ignored)
-      if (m == "core" || m == "slot")
-        o.map_by = MapBy::core;
-      else if (m == "hwthread")
-        o.map_by = MapBy::hwthread;
-      else if (m == "socket" || m == "package")
-        o.map_by = MapBy::socket;
-      else if (m == "node" || m == "numa" || m == "l3cache" || m == "ppr" || m == "board")
-        return UsageError{
-            fmt::format("--map-by {}: impirun places processes on this machine only, by core, "
-                        "slot, hwthread or socket",
-                        m)};
-      else
-        return UsageError{fmt::format(
-            "unknown mapping '{}': expected core, slot, hwthread or socket", v ? *v : "")};
-    } else if (a == "--report-bindings" || a == "-report-bindings") {
-      o.report_bindings = true;
-    } else if (a == "--output-filename" || a == "-output-filename") {
-      const std::string *v = need_value(a);
-      if (!v || v->empty()) return UsageError{"--output-filename needs a directory"};
-      o.output_dir = *v;
-    } else if (a == "--oversubscribe" || a == "-oversubscribe") {
-      o.no_oversubscribe = false;  // (the default; accepted for Open MPI command lines)
-    } else if (a == "--nooversubscribe" || a == "-nooversubscribe") {
-      o.no_oversubscribe = true;
-    } else if (a == "--hostfile" || a == "-hostfile" || a == "--machinefile" ||
-               a == "-machinefile") {
-      const std::string *v = need_value(a);
-      if (!v) return UsageError{"--hostfile needs a file"};
-      auto slots = hostfile_slots(*v, o.remote_hosts);
-      if (std::holds_alternative<UsageError>(slots)) return std::get<UsageError>(slots);
-      o.slots += std::get<int>(slots);
-    } else if (a == "--host" || a == "-host" || a == "-H") {
-      const std::string *v = need_value(a);
-      if (!v || v->empty()) return UsageError{"--host needs a list of hosts"};
-      auto slots = host_list_slots(*v, o.remote_hosts);
-      if (std::holds_alternative<UsageError>(slots)) return std::get<UsageError>(slots);
-      o.slots += std::get<int>(slots);
-    } else if (a == "-v" || a == "--verbose") {
-      o.verbose = true;
-    } else if (a == "--timeout" || a == "-timeout") {
-      const std::string *v = need_value(a);
-      auto n = v ? base::parse_int(*v) : std::nullopt;
-      if (!n || *n < 1) return UsageError{"option --timeout needs a positive number of seconds"};
-      o.timeout_s = static_cast<int>(*n);
-    } else if (a == "-env" || a == "-genv") {
-      // MPICH's form: -env VAR VALUE
-      if (i + 2 >= args.size() || args[i + 1].empty() || args[i + 1].find('=') != std::string::npos)
-        return UsageError{fmt::format("option {} needs a variable name and a value", a)};
-      o.env.push_back(args[i + 1] + "=" + args[i + 2]);
-      i += 2;
-    } else if (a == "-x" || a == "--env") {
-      const std::string *v = need_value(a);
-      if (!v || v->empty() || (*v)[0] == '=') return UsageError{"option -x needs VAR or VAR=value"};
-      auto eq = v->find('=');
-      if (eq != std::string::npos) {
-        o.env.push_back(*v);
-      } else {
-        const char *cur = lookup_env(v->c_str());
-        if (!cur)
-          return UsageError{fmt::format("-x {}: {} is not set in this environment", *v, *v)};
-        o.env.push_back(*v + "=" + cur);
-      }
-    } else {
-      return UsageError{fmt::format("unknown option '{}' (see impirun --help)", a)};
-    }
+
+ private:
+  const std::string *value(std::size_t &i) {
+    if (i + 1 >= args_.size()) return nullptr;
+    return &args_[++i];
   }
-  for (; i < args.size(); ++i) o.argv.push_back(args[i]);
-  if (o.argv.empty()) return UsageError{"no program given to run (see impirun --help)"};
-  if (!have_np) o.np = 1;  // like MPICH's mpiexec without -n
+  std::optional<UsageError> impi_role(std::size_t &i, bool &matched);
+  std::optional<UsageError> int_flag(std::size_t &i, bool &matched);
+  std::optional<UsageError> placement(std::size_t &i, bool &matched);
+  std::optional<UsageError> environment(std::size_t &i, bool &matched);
+
+  const std::vector<std::string> &args_;
+  const char *(*lookup_env_)(const char *);
+  LaunchOptions &o_;
+};
+
+std::optional<UsageError> OptionParser::impi_role(std::size_t &i, bool &matched) {
+  const std::string &a = args_[i];
+  matched = true;
+  if (a == "-client" || a == "--client") {
+    if (i + 2 >= args_.size())
+      return UsageError{"-client needs a rank and the server: impirun -client R HOST:PORT ..."};
+    auto r = bounded(&args_[i + 1], 0, 31);
+    if (!r)
+      return UsageError{fmt::format("invalid client rank '{}': expected 0 to 31", args_[i + 1])};
+    o_.client = ClientRole{static_cast<int>(*r), args_[i + 2]};
+    i += 2;
+  } else if (a == "--host-agent") {  // (internal: started by impirun -client for another host)
+    if (i + 3 >= args_.size() || args_[i + 2] != "--host-token")
+      return UsageError{
+          "--host-agent needs ADDR:PORT --host-token T (it is started by impirun -client)"};
+    o_.host_agent = HostAgentRole{args_[i + 1], args_[i + 3]};
+    i += 3;
+  } else if (a == "--clients") {
+    auto k = bounded(value(i), 1, 32);
+    if (!k) return UsageError{"--clients needs a number of clients from 1 to 32"};
+    o_.clients = static_cast<int>(*k);
+  } else if (a == "--address" || a == "-address") {
+    const std::string *v = value(i);
+    if (!v || v->empty()) return UsageError{"--address needs an address or a host name"};
+    o_.impi.address = *v;
+  } else {
+    matched = false;
+  }
+  return std::nullopt;
+}
+
+std::optional<UsageError> OptionParser::int_flag(std::size_t &i, bool &matched) {
+  struct IntFlag {
+    const char *name;
+    std::int64_t lo, hi;
+    const char *what;
+  };
+  static const IntFlag flags[] = {
+      {"--datalen", 1, 0xffffffffLL, "a positive number of bytes"},
+      {"--tag-ub", 32767, 2147483647LL, "a value from 32767 to 2147483647"},
+      {"--coll-xsize", -1, 2147483647LL, "-1 or a number of bytes"},
+      {"--coll-maxlinear", -1, 2147483647LL, "-1 or a number of hosts"},
+      {"--ackmark", 1, 0xffffffffLL, "a positive number of packets"},
+      {"--hiwater", 1, 0xffffffffLL, "a positive number of packets"},
+      {"--startup-timeout", 1, 86400, "seconds from 1 to 86400"},
+      {"--core-offset", 0, 1 << 20, "a core number"},
+      {"--timeout", 1, 1LL << 30, "a positive number of seconds"},
+  };
+  std::int64_t *out[] = {&o_.impi.datalen,
+                         &o_.impi.tag_ub,
+                         &o_.impi.coll_xsize,
+                         &o_.impi.coll_maxlinear,
+                         &o_.impi.ackmark,
+                         &o_.impi.hiwater,
+                         nullptr,
+                         nullptr,
+                         nullptr};
+  std::string a = args_[i];
+  if (a.size() > 1 && a[0] == '-' && a[1] != '-') a = "-" + a;  // -timeout as --timeout
+  for (std::size_t k = 0; k < std::size(flags); ++k) {
+    if (a != flags[k].name) continue;
+    matched = true;
+    auto n = bounded(value(i), flags[k].lo, flags[k].hi);
+    if (!n) return UsageError{fmt::format("option {} needs {}", flags[k].name, flags[k].what)};
+    if (out[k])
+      *out[k] = *n;
+    else if (a == "--startup-timeout")
+      o_.impi.startup_timeout_s = static_cast<int>(*n);
+    else if (a == "--core-offset")
+      o_.core_offset = static_cast<int>(*n);
+    else
+      o_.timeout_s = static_cast<int>(*n);
+    return std::nullopt;
+  }
+  matched = false;
+  return std::nullopt;
+}
+
+std::optional<UsageError> OptionParser::placement(std::size_t &i, bool &matched) {
+  const std::string &a = args_[i];
+  matched = true;
+  if (a == "--bind-to" || a == "-bind-to") {
+    const std::string *v = value(i);
+    if (!v) return UsageError{"option --bind-to needs core or none"};
+    if (*v == "core")
+      o_.bind = BindPolicy::core;
+    else if (*v == "none")
+      o_.bind = BindPolicy::none;
+    else
+      return UsageError{fmt::format("unknown binding '{}': expected core or none", *v)};
+  } else if (a == "--map-by" || a == "-map-by") {
+    const std::string *v = value(i);
+    std::string m = v ? v->substr(0, v->find(':')) : "";  // (Open MPI modifiers after ':' ignored)
+    if (m == "core" || m == "slot")
+      o_.map_by = MapBy::core;
+    else if (m == "hwthread")
+      o_.map_by = MapBy::hwthread;
+    else if (m == "socket" || m == "package")
+      o_.map_by = MapBy::socket;
+    else if (m == "node" || m == "numa" || m == "l3cache" || m == "ppr" || m == "board")
+      return UsageError{fmt::format(
+          "--map-by {}: impirun places processes on this machine only, by core, slot, hwthread "
+          "or socket",
+          m)};
+    else
+      return UsageError{fmt::format("unknown mapping '{}': expected core, slot, hwthread or socket",
+                                    v ? *v : "")};
+  } else if (a == "--report-bindings" || a == "-report-bindings") {
+    o_.report_bindings = true;
+  } else if (a == "--oversubscribe" || a == "-oversubscribe") {
+    o_.no_oversubscribe = false;  // (the default; accepted for Open MPI command lines)
+  } else if (a == "--nooversubscribe" || a == "-nooversubscribe") {
+    o_.no_oversubscribe = true;
+  } else if (a == "--hostfile" || a == "-hostfile" || a == "--machinefile" || a == "-machinefile" ||
+             a == "-f") {
+    const std::string *v = value(i);
+    if (!v) return UsageError{"--hostfile needs a file"};
+    auto slots = hostfile_slots(*v, o_.remote_hosts);
+    if (auto *e = std::get_if<UsageError>(&slots)) return *e;
+    o_.slots += std::get<int>(slots);
+  } else if (a == "--host" || a == "-host" || a == "-H" || a == "-hosts") {
+    const std::string *v = value(i);
+    if (!v || v->empty()) return UsageError{"--host needs a list of hosts"};
+    auto slots = host_list_slots(*v, o_.remote_hosts);
+    if (auto *e = std::get_if<UsageError>(&slots)) return *e;
+    o_.slots += std::get<int>(slots);
+  } else {
+    matched = false;
+  }
+  return std::nullopt;
+}
+
+std::optional<UsageError> OptionParser::environment(std::size_t &i, bool &matched) {
+  const std::string &a = args_[i];
+  matched = true;
+  if (a == "-env" || a == "-genv") {
+    // MPICH's form: -env VAR VALUE
+    if (i + 2 >= args_.size() || args_[i + 1].empty() ||
+        args_[i + 1].find('=') != std::string::npos)
+      return UsageError{fmt::format("option {} needs a variable name and a value", a)};
+    o_.env.push_back(args_[i + 1] + "=" + args_[i + 2]);
+    i += 2;
+  } else if (a == "-x" || a == "--env") {
+    const std::string *v = value(i);
+    if (!v || v->empty() || (*v)[0] == '=') return UsageError{"option -x needs VAR or VAR=value"};
+    if (v->find('=') != std::string::npos) {
+      o_.env.push_back(*v);
+    } else {
+      const char *cur = lookup_env_(v->c_str());
+      if (!cur) return UsageError{fmt::format("-x {}: {} is not set in this environment", *v, *v)};
+      o_.env.push_back(*v + "=" + cur);
+    }
+  } else if (a == "--stdin" || a == "-stdin") {
+    const std::string *v = value(i);
+    auto r = v ? base::parse_int(*v) : std::nullopt;
+    if (v && *v == "all")
+      o_.stdin_target = {StdinTarget::all, 0};
+    else if (v && *v == "none")
+      o_.stdin_target = {StdinTarget::none, 0};
+    else if (r && *r >= 0 && *r < 4096)
+      o_.stdin_target = {StdinTarget::one, static_cast<int>(*r)};
+    else
+      return UsageError{"option --stdin needs a rank, all or none"};
+  } else if (a == "--tag-output" || a == "-tag-output") {
+    o_.tag_output = true;
+  } else if (a == "--timestamp-output" || a == "-timestamp-output") {
+    o_.timestamp_output = true;
+  } else if (a == "--output-filename" || a == "-output-filename") {
+    const std::string *v = value(i);
+    if (!v || v->empty()) return UsageError{"--output-filename needs a directory"};
+    o_.output_dir = *v;
+  } else if (a == "-v" || a == "--verbose") {
+    o_.verbose = true;
+  } else {
+    matched = false;
+  }
+  return std::nullopt;
+}
+
+std::optional<UsageError> OptionParser::parse(std::size_t &i) {
+  const std::string &a = args_[i];
+  if (a == "-np" || a == "-n" || a == "--np" || a == "-c") {
+    const std::string *v = value(i);
+    if (!v) return UsageError{fmt::format("option {} needs a number of processes", a)};
+    auto n = base::parse_int(*v);
+    if (!n || *n < 1 || *n > 4096)
+      return UsageError{
+          fmt::format("invalid number of processes '{}': expected an integer from 1 to 4096", *v)};
+    o_.np = static_cast<int>(*n);
+    have_np = true;
+    return std::nullopt;
+  }
+  using Part = std::optional<UsageError> (OptionParser::*)(std::size_t &, bool &);
+  for (Part part : {&OptionParser::impi_role, &OptionParser::int_flag, &OptionParser::placement,
+                    &OptionParser::environment}) {
+    bool matched = false;
+    auto err = (this->*part)(i, matched);
+    if (err || matched) return err;
+  }
+  return UsageError{fmt::format("unknown option '{}' (see impirun --help)", a)};
+}
+
+// Checks that need the whole command line.
+std::optional<UsageError> validate(LaunchOptions &o) {
   if (o.client && o.clients != 1) return UsageError{"-client and --clients cannot be combined"};
   if (!o.remote_hosts.empty()) {
     // Only an IMPI client's agents span machines (multi-host clients).
@@ -460,7 +518,92 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
   if (o.impi.ackmark > o.impi.hiwater)
     return UsageError{fmt::format("ackmark {} exceeds hiwater {} (IMPI needs ackmark <= hiwater)",
                                   o.impi.ackmark, o.impi.hiwater)};
+  // (A client's own np is not the world's: -client cannot check the rank.)
+  if (!o.client && !o.host_agent && o.stdin_target.kind == StdinTarget::one &&
+      o.stdin_target.rank >= o.np)
+    return UsageError{
+        fmt::format("--stdin {}: the job has ranks 0 to {} only", o.stdin_target.rank, o.np - 1)};
+  return std::nullopt;
+}
+
+}  // namespace
+
+ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
+                                       const char *(*lookup_env)(const char *)) {
+  if (!args.empty() && (args[0] == "-server" || args[0] == "--server")) return parse_server(args);
+  LaunchOptions o;
+  o.impi.datalen = base::get_int("datalen");
+  o.impi.tag_ub = base::get_int("tag_ub");
+  o.impi.coll_xsize = base::get_int("coll_xsize");
+  o.impi.coll_maxlinear = base::get_int("coll_maxlinear");
+  o.impi.ackmark = base::get_int("ackmark");
+  o.impi.hiwater = base::get_int("hiwater");
+  o.impi.address = base::get_string("host_address");
+  o.impi.startup_timeout_s = static_cast<int>(base::get_int("startup_timeout_s"));
+  OptionParser parser(args, lookup_env, o);
+  std::size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a.empty() || a[0] != '-') break;  // the program
+    if (a == "-h" || a == "--help") return HelpRequest{};
+    if (a == "-V" || a == "--version") return VersionRequest{};
+    if (auto err = parser.parse(i)) return *err;
+  }
+  for (; i < args.size(); ++i) o.argv.push_back(args[i]);
+  if (o.argv.empty()) return UsageError{"no program given to run (see impirun --help)"};
+  if (!parser.have_np) o.np = 1;  // like MPICH's mpiexec without -n
+  // MPIEXEC_TIMEOUT, as Open MPI's mpirun and MPICH's mpiexec honour it;
+  // --timeout wins.
+  if (const char *t = lookup_env("MPIEXEC_TIMEOUT"); t && *t && o.timeout_s == 0) {
+    auto n = base::parse_int(t);
+    if (!n || *n < 1 || *n > (1LL << 30))
+      return UsageError{fmt::format("MPIEXEC_TIMEOUT='{}' is not a positive number of seconds", t)};
+    o.timeout_s = static_cast<int>(*n);
+    o.timeout_from_env = true;
+  }
+  if (auto err = validate(o)) return *err;
   return o;
+}
+
+std::vector<std::string> forwarded_options(const LaunchOptions &o) {
+  std::vector<std::string> a;
+  if (o.bind != BindPolicy::automatic)
+    a.insert(a.end(), {"--bind-to", o.bind == BindPolicy::none ? "none" : "core"});
+  if (o.map_by != MapBy::core)
+    a.insert(a.end(), {"--map-by", o.map_by == MapBy::hwthread ? "hwthread" : "socket"});
+  if (o.report_bindings) a.push_back("--report-bindings");
+  if (o.no_oversubscribe) a.push_back("--nooversubscribe");
+  if (o.slots > 0) a.insert(a.end(), {"--host", "localhost:" + std::to_string(o.slots)});
+  if (!o.output_dir.empty()) a.insert(a.end(), {"--output-filename", o.output_dir});
+  if (o.tag_output) a.push_back("--tag-output");
+  if (o.timestamp_output) a.push_back("--timestamp-output");
+  switch (o.stdin_target.kind) {
+    case StdinTarget::all:
+      a.insert(a.end(), {"--stdin", "all"});
+      break;
+    case StdinTarget::none:
+      a.insert(a.end(), {"--stdin", "none"});
+      break;
+    case StdinTarget::one:
+      a.insert(a.end(), {"--stdin", std::to_string(o.stdin_target.rank)});
+      break;
+  }
+  if (o.verbose) a.push_back("-v");
+  // (MPIEXEC_TIMEOUT reaches the children in their environment.)
+  if (o.timeout_s > 0 && !o.timeout_from_env)
+    a.insert(a.end(), {"--timeout", std::to_string(o.timeout_s)});
+  const std::pair<const char *, std::int64_t> tun[] = {
+      {"--datalen", o.impi.datalen},       {"--tag-ub", o.impi.tag_ub},
+      {"--coll-xsize", o.impi.coll_xsize}, {"--coll-maxlinear", o.impi.coll_maxlinear},
+      {"--ackmark", o.impi.ackmark},       {"--hiwater", o.impi.hiwater}};
+  for (auto [flag, v] : tun) a.insert(a.end(), {flag, std::to_string(v)});
+  a.insert(a.end(), {"--startup-timeout", std::to_string(o.impi.startup_timeout_s)});
+  for (const auto &x : o.env) a.insert(a.end(), {"-x", x});
+  return a;
 }
 
 }  // namespace impi::startup

@@ -8,8 +8,11 @@
 //   --bind-to core|none                process binding (default: core, round
 //                                      robin, several per core when oversubscribed)
 //   --tag-output                       prefix each output line with [job,rank]<stream>:
+//   --timestamp-output                 prefix each output line with the time
+//   --stdin RANK|all|none              who reads impirun's stdin (default: rank 0)
 //   -x VAR | -x VAR=value              export a variable to the procs
 //   --timeout SECONDS                  end the job (nonzero exit) after this long
+//                                      (default: $MPIEXEC_TIMEOUT, as mpirun and hydra)
 //   --map-by core|slot|hwthread|socket place ranks round robin on these
 //   --report-bindings                  print each rank's binding on stderr
 //   --output-filename DIR              each rank's output in DIR/1/rank.R/stdout|stderr
@@ -61,6 +64,13 @@ struct HostAgentRole {
   std::string token;        // proves we were started by it
 };
 
+// Who reads impirun's stdin: one world rank (Open MPI's and MPICH's
+// default: rank 0), every rank, or none (/dev/null).
+struct StdinTarget {
+  enum Kind { one, all, none } kind = one;
+  int rank = 0;
+};
+
 struct LaunchOptions {
   int np = 0;
   int clients = 1;                   // --clients K: local server + K clients
@@ -76,8 +86,11 @@ struct LaunchOptions {
   std::optional<HostAgentRole> host_agent;
   bool no_oversubscribe = false;  // --nooversubscribe
   bool tag_output = false;
+  bool timestamp_output = false;
+  StdinTarget stdin_target;
   bool verbose = false;
   int timeout_s = 0;              // 0 = no limit
+  bool timeout_from_env = false;  // timeout_s came from MPIEXEC_TIMEOUT
   std::vector<std::string> env;   // "VAR=value" entries for the procs
   std::vector<std::string> argv;  // program and its arguments
 };
@@ -95,6 +108,11 @@ using ParsedCommandLine =
 // `-x VAR` without a value; it returns nullptr when VAR is unset.
 ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
                                        const char *(*lookup_env)(const char *));
+
+// The options an `impirun -client` started for one client of `--clients K`
+// needs to act as `opts` asks (everything but the IMPI roles, the process
+// count and placement offsets, which the caller adds).
+std::vector<std::string> forwarded_options(const LaunchOptions &opts);
 
 // Whether a host name means this machine (localhost, 127.x, ::1, our name).
 bool is_this_host(const std::string &h);

@@ -2,8 +2,6 @@
 
 #include <event2/event.h>
 #include <fcntl.h>
-#include <hwloc.h>
-#include <hwloc/glibc-sched.h>
 #include <pmix.h>
 #include <pmix_server.h>
 #include <sched.h>
@@ -37,8 +35,10 @@
 #include "startup/impi_client.hpp"
 #include "startup/impi_job.hpp"
 #include "startup/output.hpp"
+#include "startup/placement.hpp"
 #include "startup/pm_client.hpp"
 #include "startup/pmix_info.hpp"
+#include "startup/stdin_fanout.hpp"
 
 extern char **environ;
 
@@ -49,11 +49,6 @@ using base::Fd;
 namespace {
 
 // ------------------------------------------------------------------ small owners
-struct TopologyDeleter {
-  void operator()(hwloc_topology *t) const { hwloc_topology_destroy(t); }
-};
-using TopologyPtr = std::unique_ptr<hwloc_topology, TopologyDeleter>;
-
 // A malloc'ed, NULL-terminated environment array (PMIx_server_setup_fork
 // realloc()s it, so it cannot be a std::vector).
 class EnvBlock {
@@ -293,6 +288,7 @@ class LocalJob {
     return dir + "/" + hex;
   }
   std::vector<cpu_set_t> bind_sets_;  // per rank, empty when not binding
+  std::vector<Fd> stdin_pipes_;       // --stdin all: each rank's, until the copy starts
   JobOutcome outcome_;
   int running_ = 0;
   int open_pipes_ = 0;
@@ -621,61 +617,16 @@ bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp
 }
 
 bool LocalJob::plan_binding() {
-  hwloc_topology_t raw = nullptr;
-  if (hwloc_topology_init(&raw) != 0) return false;
-  TopologyPtr topo(raw);
-  if (hwloc_topology_load(topo.get()) != 0) {
-    base::log_warn("hwloc could not read the machine's topology; not binding");
-    return true;
-  }
-  int ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE);
-  if (ncores <= 0) ncores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_PU);
-  // Slots: the hostfile's / --host's, else one per core (Open MPI's default).
-  const int slots = opts_.slots > 0 ? opts_.slots : ncores;
-  if (opts_.no_oversubscribe && opts_.np > slots) {
-    base::log_error(
-        "{} processes, but only {} slots on this machine ({}); --nooversubscribe refuses to start "
-        "more processes than slots (leave it out to run anyway)",
-        opts_.np, slots, opts_.slots > 0 ? "from --hostfile/--host" : "one per core");
+  if (auto st = check_oversubscription(opts_, opts_.np); !st.ok()) {
+    base::log_error("{}", st.message());
     return false;
   }
-  // Where ranks go, round robin: cores, hardware threads or sockets.
-  hwloc_obj_type_t type = opts_.map_by == MapBy::hwthread ? HWLOC_OBJ_PU
-                          : opts_.map_by == MapBy::socket ? HWLOC_OBJ_PACKAGE
-                                                          : HWLOC_OBJ_CORE;
-  if (hwloc_get_nbobjs_by_type(topo.get(), type) <= 0) type = HWLOC_OBJ_PU;
-  const int nobjs = hwloc_get_nbobjs_by_type(topo.get(), type);
-  // By default too when procs outnumber cores, spread evenly: Open MPI
-  // leaves them unbound then, but Linux's balancer often let 3 of 4 procs
-  // that yield to each other share one of 2 cores (measured with 4 procs on
-  // 2 cores: Allreduce 8 B 2.27 us bound, 2.89 unbound; ring step 4.66
-  // against 5.32, medians of 12 and 9 alternating runs).
-  bool bind = opts_.bind == BindPolicy::core || opts_.bind == BindPolicy::automatic;
-  if (!bind || nobjs <= 0) {
-    if (opts_.report_bindings)
-      for (int r = 0; r < opts_.np; ++r)
-        std::fprintf(stderr, "[%s] rank %d is not bound\n", host_.c_str(), world_offset_ + r);
-    return true;
+  auto placement = plan_placement(opts_, world_offset_, host_);
+  if (!placement) {
+    base::log_error("{}", placement.message());
+    return false;
   }
-  if (opts_.bind == BindPolicy::core && opts_.np > nobjs)
-    base::log_warn("{} processes on {} {}: binding round robin (oversubscribed)", opts_.np, nobjs,
-                   hwloc_obj_type_string(type));
-  for (int r = 0; r < opts_.np; ++r) {
-    int at = (opts_.core_offset + r) % nobjs;
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(at));
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (obj && obj->cpuset)
-      hwloc_cpuset_to_glibc_sched_affinity(topo.get(), obj->cpuset, &set, sizeof set);
-    bind_sets_.push_back(set);
-    if (opts_.report_bindings) {
-      std::string cpus;
-      for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
-      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host_.c_str(),
-                   world_offset_ + r, hwloc_obj_type_string(type), at, cpus.c_str());
-    }
-  }
+  bind_sets_ = std::move(placement->sets);
   return true;
 }
 
@@ -720,14 +671,29 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
       st_w(status_pipe[1]);
   const cpu_set_t *bind =
       bind_sets_.empty() || spawned ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
-  int devnull =
-      rank == 0 && !spawned ? -1 : ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // stdin: rank 0's
+  // stdin (--stdin): ours for the chosen world rank, a pipe fed with a copy
+  // of it for each rank (all), /dev/null for the others and spawned procs.
+  const StdinTarget &in = opts_.stdin_target;
+  int devnull = -1;
+  Fd in_r, in_w;
+  if (!spawned && in.kind == StdinTarget::all) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+      base::log_error("pipe: {}", std::strerror(errno));
+      return false;
+    }
+    in_r.reset(fds[0]);
+    in_w.reset(fds[1]);
+    devnull = in_r.get();
+  } else if (spawned || in.kind == StdinTarget::none || in.rank != world_offset_ + rank) {
+    devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    in_r.reset(devnull);
+  }
 
   const pid_t launcher = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     base::log_error("fork: {}", std::strerror(errno));
-    if (devnull >= 0) ::close(devnull);
     return false;
   }
   if (pid == 0) {
@@ -754,7 +720,8 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
     (void)!::write(st_w.get(), &e, sizeof e);
     ::_exit(127);
   }
-  if (devnull >= 0) ::close(devnull);
+  in_r.reset();
+  if (in_w) stdin_pipes_.push_back(std::move(in_w));
   st_w.reset();
   out_w.reset();
   err_w.reset();
@@ -787,13 +754,18 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
           ec ? ec.message() : std::strerror(errno), shown_rank);
   }
   auto make_fwd = [&](bool is_err) {
-    std::string prefix = opts_.tag_output ? fmt::format("[{},{}]<{}>:", p.job + 1, shown_rank,
-                                                        is_err ? "stderr" : "stdout")
-                                          : "";
+    std::string tag = opts_.tag_output ? fmt::format("[{},{}]<{}>:", p.job + 1, shown_rank,
+                                                     is_err ? "stderr" : "stdout")
+                                       : "";
+    std::function<std::string()> prefix;
+    if (opts_.timestamp_output)
+      prefix = [tag] { return output_timestamp() + tag; };
+    else if (!tag.empty())
+      prefix = [tag] { return tag; };
     int target = is_err ? STDERR_FILENO : STDOUT_FILENO;
     const Fd &file = is_err ? p.err_file : p.out_file;
     if (file) target = file.get();
-    return std::make_unique<LineForwarder>(prefix,
+    return std::make_unique<LineForwarder>(std::move(prefix),
                                            [target](std::string_view s) { write_all(target, s); });
   };
   p.out_fwd = make_fwd(false);
@@ -940,7 +912,9 @@ void LocalJob::on_signal(evutil_socket_t sig, short, void *arg) {
 void LocalJob::on_timeout(evutil_socket_t, short, void *arg) {
   auto *job = static_cast<LocalJob *>(arg);
   job->end_job(job->outcome_.on_launcher_end(
-      1, fmt::format("the job ran longer than --timeout {} s; ending it", job->opts_.timeout_s)));
+      1, fmt::format("the job ran longer than {} {} s (the time limit); ending it",
+                     job->opts_.timeout_from_env ? "MPIEXEC_TIMEOUT" : "--timeout",
+                     job->opts_.timeout_s)));
 }
 
 void LocalJob::on_grace(evutil_socket_t, short, void *arg) {
@@ -1173,6 +1147,7 @@ int LocalJob::run() {
   app.np = opts_.np;
   for (int r = 0; ok && r < opts_.np; ++r)
     ok = launch(procs_[static_cast<size_t>(r)], program, app, 0);
+  start_stdin_fanout(STDIN_FILENO, std::move(stdin_pipes_));
   if (!ok) end_job(outcome_.on_launcher_end(1, "the job could not be started"));
   if (opts_.timeout_s > 0) {
     timeout_ev_.reset(evtimer_new(base_.get(), on_timeout, this));
@@ -1254,9 +1229,18 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
     base::log_error("{}", server.message());
     return 1;
   }
+  // --address may name the host: the IMPI wire carries its IP address.
+  std::string address = opts_in.impi.address;
+  if (!address.empty()) {
+    auto ip = net::resolve_one(address);
+    if (!ip) {
+      base::log_error("--address: {}", ip.message());
+      return 1;
+    }
+    address = *ip;
+  }
   auto deadline = net::Clock::now() + std::chrono::seconds(opts_in.impi.startup_timeout_s);
-  auto client =
-      ImpiClient::join(*server, opts_in.client->rank, opts_in.impi.address, *auth, deadline);
+  auto client = ImpiClient::join(*server, opts_in.client->rank, address, *auth, deadline);
   if (!client) {
     base::log_error("{}", client.message());
     return 1;

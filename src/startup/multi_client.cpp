@@ -23,7 +23,9 @@
 #include "base/tunables.hpp"
 #include "startup/launch_options.hpp"
 #include "startup/launcher.hpp"
+#include "startup/placement.hpp"
 #include "startup/rendezvous_server.hpp"
+#include "startup/stdin_fanout.hpp"
 
 extern char **environ;
 
@@ -37,8 +39,9 @@ struct Child {
   bool running = false;
 };
 
+// stdin_fd: -1 keeps ours; else the child's stdin.
 pid_t spawn(const std::string &exe, const std::vector<std::string> &args,
-            const std::vector<std::string> &env, int stdout_fd) {
+            const std::vector<std::string> &env, int stdout_fd, int stdin_fd = -1) {
   std::vector<char *> argv, envp;
   argv.push_back(const_cast<char *>(exe.c_str()));
   for (auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
@@ -51,6 +54,7 @@ pid_t spawn(const std::string &exe, const std::vector<std::string> &args,
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // the server and clients end with us
     if (::getppid() != parent) ::_exit(127);
     if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
+    if (stdin_fd >= 0) ::dup2(stdin_fd, STDIN_FILENO);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -65,7 +69,10 @@ pid_t spawn(const std::string &exe, const std::vector<std::string> &args,
 // for launcher-level errors (a peer host's channel reset) and with
 // 128+SIGTERM when we end them, so a proc's own exit code is preferred.
 // `set`: the signals blocked for sigtimedwait.
-int supervise(std::vector<Child> &children, const sigset_t &set) {
+// `timeout_s` (> 0): the job's time limit, enforced here too, as the
+// clients' own timers start only once IMPI startup is done.
+int supervise(std::vector<Child> &children, const sigset_t &set, int timeout_s = 0,
+              const char *timeout_name = "--timeout") {
   auto kill_all = [&](int sig) {
     for (auto &c : children)
       if (c.running) ::kill(c.pid, sig);
@@ -78,8 +85,22 @@ int supervise(std::vector<Child> &children, const sigset_t &set) {
     return n;
   };
   auto grace_ms = base::get_int("kill_grace_ms");
-  timespec ending_since{};
+  timespec ending_since{}, started{};
+  ::clock_gettime(CLOCK_MONOTONIC, &started);
   while (running() > 0) {
+    if (timeout_s > 0 && !ending) {
+      timespec now;
+      ::clock_gettime(CLOCK_MONOTONIC, &now);
+      // A moment longer than the clients' own limit, so that they report it.
+      if (now.tv_sec - started.tv_sec > timeout_s + 2) {
+        base::log_error("the job ran longer than {} {} s (the time limit); ending it", timeout_name,
+                        timeout_s);
+        rc = 1;
+        ending = true;
+        ending_since = now;
+        kill_all(SIGTERM);
+      }
+    }
     timespec tick{0, 200 * 1000 * 1000};
     int sig = ::sigtimedwait(&set, nullptr, &tick);
     if (sig > 0 && sig != SIGCHLD) {
@@ -125,6 +146,17 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
   std::string exe = self_exe;
   const int k = opts.clients;
+  if (opts.impi.address != base::get_string("host_address")) {  // --address given
+    base::log_error(
+        "--address (IMPI_HOST_ADDRESS) names the address of one client; --clients {} runs every "
+        "client on this machine over 127.0.0.x (use -server and -client for other addresses)",
+        k);
+    return 1;
+  }
+  if (auto st = check_oversubscription(opts, opts.np); !st.ok()) {
+    base::log_error("{}", st.message());
+    return 1;
+  }
 
   // The key: 64 random bits, passed only through our children's environment.
   std::uint64_t key = 0;
@@ -182,43 +214,45 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   }
   base::log_debug("embedded server at {}", line);
 
+  // stdin: the clients inherit ours (only the one with the chosen rank
+  // reads it), or, for --stdin all, each reads a pipe with a copy of it.
+  std::vector<base::Fd> stdin_pipes, stdin_ends;
+  if (opts.stdin_target.kind == StdinTarget::all)
+    for (int i = 0; i < k; ++i) {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) != 0) {
+        base::log_error("pipe: {}", std::strerror(errno));
+        kill_all(SIGKILL);
+        return 1;
+      }
+      stdin_ends.emplace_back(fds[0]);
+      stdin_pipes.emplace_back(fds[1]);
+    }
+
   // K clients, processes split as evenly as possible, client 0 first. Client i
   // advertises 127.0.0.(i+1): hosts on one machine stay distinguishable by
   // address (LAM/MPI identifies hosts that way).
   int base_np = opts.np / k, extra = opts.np % k, offset = 0;
   for (int i = 0; i < k; ++i) {
     int n = base_np + (i < extra ? 1 : 0);
-    std::vector<std::string> a = {"-client",
-                                  std::to_string(i),
-                                  line,
-                                  "-np",
-                                  std::to_string(n),
-                                  "--address",
-                                  "127.0.0." + std::to_string(i + 1),
-                                  "--core-offset",
-                                  std::to_string(offset)};
-    // Binding is decided for the whole machine, not per client: each
-    // client binds from its core offset on (unless told not to).
-    if (opts.bind != BindPolicy::automatic)
-      a.insert(a.end(), {"--bind-to", opts.bind == BindPolicy::none ? "none" : "core"});
-    if (opts.tag_output) a.push_back("--tag-output");
-    if (opts.verbose) a.push_back("-v");
-    if (opts.timeout_s > 0) a.insert(a.end(), {"--timeout", std::to_string(opts.timeout_s)});
-    const std::pair<const char *, std::int64_t> tun[] = {
-        {"--datalen", opts.impi.datalen},       {"--tag-ub", opts.impi.tag_ub},
-        {"--coll-xsize", opts.impi.coll_xsize}, {"--coll-maxlinear", opts.impi.coll_maxlinear},
-        {"--ackmark", opts.impi.ackmark},       {"--hiwater", opts.impi.hiwater}};
-    for (auto [flag, v] : tun) a.insert(a.end(), {flag, std::to_string(v)});
-    a.insert(a.end(), {"--startup-timeout", std::to_string(opts.impi.startup_timeout_s)});
-    for (const auto &x : opts.env) a.insert(a.end(), {"-x", x});
+    std::vector<std::string> a = {"-client", std::to_string(i), line, "-np", std::to_string(n),
+                                  "--address", "127.0.0." + std::to_string(i + 1),
+                                  // Binding is decided for the whole machine, not per
+                                  // client: each binds from its core offset on.
+                                  "--core-offset", std::to_string(opts.core_offset + offset)};
+    auto fwd = forwarded_options(opts);
+    a.insert(a.end(), fwd.begin(), fwd.end());
     a.push_back("--");
     a.insert(a.end(), opts.argv.begin(), opts.argv.end());
-    pid_t pid = spawn(exe, a, env, -1);
+    int in = stdin_ends.empty() ? -1 : stdin_ends[static_cast<std::size_t>(i)].get();
+    pid_t pid = spawn(exe, a, env, -1, in);
     children.push_back({pid, "client " + std::to_string(i), pid > 0});
     offset += n;
   }
-
-  return supervise(children, set);
+  stdin_ends.clear();
+  start_stdin_fanout(STDIN_FILENO, std::move(stdin_pipes));
+  return supervise(children, set, opts.timeout_s,
+                   opts.timeout_from_env ? "MPIEXEC_TIMEOUT" : "--timeout");
 }
 
 namespace {

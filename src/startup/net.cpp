@@ -5,12 +5,14 @@
 #include <fmt/core.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -26,7 +28,14 @@ struct SockAddr {
   socklen_t len = 0;
 };
 
-base::Result<SockAddr> make_addr(std::string_view address, std::uint16_t port) {
+// A literal IPv4 or IPv6 address.
+bool is_literal(const std::string &s) {
+  in6_addr a6;
+  in_addr a4;
+  return ::inet_pton(AF_INET, s.c_str(), &a4) == 1 || ::inet_pton(AF_INET6, s.c_str(), &a6) == 1;
+}
+
+base::Result<SockAddr> literal_addr(std::string_view address, std::uint16_t port) {
   SockAddr a;
   std::string s(address);
   auto *v4 = reinterpret_cast<sockaddr_in *>(&a.ss);
@@ -44,6 +53,13 @@ base::Result<SockAddr> make_addr(std::string_view address, std::uint16_t port) {
     return a;
   }
   return {Errc::invalid_argument, fmt::format("'{}' is not an IP address", address)};
+}
+
+// A literal address, or the first address a host name resolves to.
+base::Result<SockAddr> make_addr(std::string_view address, std::uint16_t port) {
+  auto all = resolve(address);
+  if (!all) return {all.error(), all.message()};
+  return literal_addr(all->front(), port);
 }
 
 Endpoint to_endpoint(const sockaddr_storage &ss) {
@@ -69,6 +85,59 @@ int remaining_ms(Clock::time_point deadline) {
 }
 
 }  // namespace
+
+base::Result<std::vector<std::string>> resolve(std::string_view host) {
+  std::string h(host);
+  if (!h.empty() && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+  if (h.empty()) return {Errc::invalid_argument, "an empty host name"};
+  if (is_literal(h)) return std::vector<std::string>{h};
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo *res = nullptr;
+  int rc = ::getaddrinfo(h.c_str(), nullptr, &hints, &res);
+  if (rc != 0)
+    return {Errc::invalid_argument,
+            fmt::format("cannot resolve the host name '{}': {}", h, ::gai_strerror(rc))};
+  std::vector<std::string> v4, v6;
+  for (addrinfo *r = res; r; r = r->ai_next) {
+    if (r->ai_family != AF_INET && r->ai_family != AF_INET6) continue;
+    sockaddr_storage ss{};
+    std::memcpy(&ss, r->ai_addr, std::min<std::size_t>(r->ai_addrlen, sizeof ss));
+    auto &list = r->ai_family == AF_INET ? v4 : v6;
+    std::string a = to_endpoint(ss).address;
+    if (std::find(list.begin(), list.end(), a) == list.end()) list.push_back(a);
+  }
+  ::freeaddrinfo(res);
+  v4.insert(v4.end(), v6.begin(), v6.end());  // IPv4 first, as most peers listen there
+  if (v4.empty())
+    return {Errc::invalid_argument, fmt::format("the host name '{}' has no IP address", h)};
+  return v4;
+}
+
+base::Result<std::string> resolve_one(std::string_view host) {
+  auto all = resolve(host);
+  if (!all) return {all.error(), all.message()};
+  return all->front();
+}
+
+bool is_local_address(const std::string &address) {
+  if (address.rfind("127.", 0) == 0 || address == "::1" || address == "::ffff:127.0.0.1")
+    return true;
+  ifaddrs *ifs = nullptr;
+  if (::getifaddrs(&ifs) != 0) return false;
+  bool found = false;
+  for (ifaddrs *i = ifs; i && !found; i = i->ifa_next) {
+    if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
+      continue;
+    sockaddr_storage ss{};
+    std::memcpy(&ss, i->ifa_addr,
+                i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
+    found = to_endpoint(ss).address == address;
+  }
+  ::freeifaddrs(ifs);
+  return found;
+}
 
 std::string Endpoint::text() const {
   return address.find(':') != std::string::npos ? fmt::format("[{}]:{}", address, port)
@@ -98,8 +167,8 @@ base::Result<Endpoint> parse_endpoint(std::string_view text) {
   }
   if (port.empty() || p < 1 || p > 65535)
     return {Errc::invalid_argument, fmt::format("bad port in '{}'", text)};
-  if (!make_addr(host, 0))
-    return {Errc::invalid_argument, fmt::format("'{}' is not an IP address", host)};
+  if (host.empty()) return {Errc::invalid_argument, fmt::format("no host in '{}'", text)};
+  if (auto r = resolve(host); !r) return {r.error(), r.message()};
   return Endpoint{std::string(host), static_cast<std::uint16_t>(p)};
 }
 
@@ -118,9 +187,10 @@ base::Result<Fd> listen_tcp(std::string_view address, std::uint16_t port, int ba
   return fd;
 }
 
-base::Result<Fd> connect_tcp(std::string_view address, std::uint16_t port,
+namespace {
+base::Result<Fd> connect_one(std::string_view address, std::uint16_t port,
                              std::string_view bind_address, Clock::time_point deadline) {
-  auto a = make_addr(address, port);
+  auto a = literal_addr(address, port);
   if (!a) return {a.error(), a.message()};
   Fd fd(::socket(a->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd) return {Errc::io_error, fmt::format("socket: {}", std::strerror(errno))};
@@ -148,6 +218,30 @@ base::Result<Fd> connect_tcp(std::string_view address, std::uint16_t port,
   int flags = ::fcntl(fd.get(), F_GETFL);
   ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
   return fd;
+}
+}  // namespace
+
+base::Result<Fd> connect_tcp(std::string_view address, std::uint16_t port,
+                             std::string_view bind_address, Clock::time_point deadline) {
+  // A host name may have several addresses: the first that answers wins.
+  auto all = resolve(address);
+  if (!all) return {all.error(), all.message()};
+  // Bound to an address of one family, only that family can connect.
+  if (!bind_address.empty()) {
+    const bool v6 = std::string(bind_address).find(':') != std::string::npos;
+    std::vector<std::string> same;
+    for (const auto &a : *all)
+      if ((a.find(':') != std::string::npos) == v6) same.push_back(a);
+    if (!same.empty()) *all = same;
+  }
+  base::Result<Fd> r{Errc::io_error, "no address"};
+  for (const auto &a : *all) {
+    r = connect_one(a, port, bind_address, deadline);
+    if (r || r.error() == Errc::timeout) break;
+  }
+  if (!r && all->size() > 1 && !is_literal(std::string(address)))
+    return {r.error(), fmt::format("{} (host name {})", r.message(), address)};
+  return r;
 }
 
 base::Result<Endpoint> local_endpoint(int fd) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/errc.hpp"
 #include "base/fd.hpp"
@@ -28,7 +29,15 @@ struct Endpoint {
 };
 base::Result<Endpoint> local_endpoint(int fd);
 base::Result<Endpoint> peer_endpoint(int fd);
-// "host:port" or "[v6]:port" into parts.
+// The addresses of a host: a literal IPv4/IPv6 address as it is, or what a
+// host name resolves to (IPv4 first). Fails with a clear message.
+base::Result<std::vector<std::string>> resolve(std::string_view host);
+base::Result<std::string> resolve_one(std::string_view host);
+// Whether an address (literal) is loopback or one of this machine's.
+bool is_local_address(const std::string &address);
+
+// "host:port" or "[v6]:port" into parts; the host may be a name (it must
+// resolve; it is kept as given).
 base::Result<Endpoint> parse_endpoint(std::string_view text);
 
 // The machine's primary address: the first IPv4 address of an interface

@@ -27,6 +27,33 @@ bool launched_by_pmix() {
 
 namespace {
 
+// A PMIx status as one of our errors, the launcher's reason in the message:
+// "PMIx_Publish: the launcher does not support this (PMIx: NOT-SUPPORTED)".
+base::Status pmix_failure(std::string_view what, pmix_status_t rc) {
+  struct Kind {
+    pmix_status_t rc;
+    Errc errc;
+    const char *meaning;
+  };
+  static const Kind kinds[] = {
+      {PMIX_ERR_NOT_SUPPORTED, Errc::not_supported, "the launcher does not support this"},
+      {PMIX_ERR_NOT_FOUND, Errc::not_found, "not found"},
+      {PMIX_ERR_BAD_PARAM, Errc::invalid_argument, "the launcher refused the arguments"},
+      {PMIX_ERR_DUPLICATE_KEY, Errc::invalid_argument, "the name is already published"},
+      {PMIX_ERR_TIMEOUT, Errc::timeout, "the launcher did not answer in time"},
+      {PMIX_ERR_UNREACH, Errc::peer_died, "the launcher cannot be reached"},
+      {PMIX_ERR_LOST_CONNECTION, Errc::peer_died, "the connection to the launcher was lost"},
+      {PMIX_ERR_NOMEM, Errc::no_memory, "the launcher is out of memory"},
+      {PMIX_ERR_OUT_OF_RESOURCE, Errc::no_memory, "the launcher is out of resources"},
+      {PMIX_ERR_NO_PERMISSIONS, Errc::invalid_argument, "the launcher does not permit this"},
+  };
+  for (const auto &k : kinds)
+    if (k.rc == rc)
+      return {k.errc, fmt::format("{}: {} (PMIx: {})", what, k.meaning, PMIx_Error_string(rc))};
+  return {Errc::io_error, fmt::format("{}: the launcher failed (PMIx: {}, status {})", what,
+                                      PMIx_Error_string(rc), static_cast<int>(rc))};
+}
+
 std::string local_hostname() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
@@ -104,16 +131,14 @@ class PmixClient final : public ProcessManager {
     v.data.bo = bo;
     std::string k(key);
     pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, k.c_str(), &v);
-    if (rc != PMIX_SUCCESS)
-      return {Errc::io_error, fmt::format("PMIx_Put({}): {}", key, PMIx_Error_string(rc))};
+    if (rc != PMIX_SUCCESS) return pmix_failure(fmt::format("PMIx_Put({})", key), rc);
     return {};
   }
 
   Status fence(bool collect) override {
     if (collect) {
       pmix_status_t rc = PMIx_Commit();
-      if (rc != PMIX_SUCCESS)
-        return {Errc::io_error, fmt::format("PMIx_Commit: {}", PMIx_Error_string(rc))};
+      if (rc != PMIX_SUCCESS) return pmix_failure("PMIx_Commit", rc);
     }
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, me_.nspace, PMIX_RANK_WILDCARD);
@@ -181,12 +206,14 @@ class PmixClient final : public ProcessManager {
     pmix_status_t rc = PMIx_Spawn(nullptr, 0, a.data(), a.size(), ns);
     // Our pointers are not PMIx's to free.
     for (auto &x : a) x.cmd = nullptr, x.argv = nullptr, x.env = nullptr, x.cwd = nullptr;
-    if (rc != PMIX_SUCCESS)
-      return {
-          rc == PMIX_ERR_NOT_FOUND ? Errc::not_found : Errc::io_error,
-          fmt::format("the launcher could not spawn the processes: {}",
-                      rc == PMIX_ERR_NOT_FOUND ? "a program was not found (the launcher says which)"
-                                               : PMIx_Error_string(rc))};
+    if (rc == PMIX_ERR_NOT_FOUND)
+      return {Errc::not_found,
+              "the launcher could not spawn the processes: a program was not found (the "
+              "launcher says which)"};
+    if (rc != PMIX_SUCCESS) {
+      auto st = pmix_failure("the launcher could not spawn the processes", rc);
+      return {st.error(), st.message()};
+    }
     return std::string(ns);
   }
 
@@ -195,10 +222,7 @@ class PmixClient final : public ProcessManager {
     PMIX_INFO_LOAD(&info, key.c_str(), value.c_str(), PMIX_STRING);
     pmix_status_t rc = PMIx_Publish(&info, 1);
     PMIX_INFO_DESTRUCT(&info);
-    if (rc == PMIX_ERR_DUPLICATE_KEY)
-      return {Errc::invalid_argument, "the name is already published"};
-    if (rc != PMIX_SUCCESS)
-      return {Errc::io_error, fmt::format("PMIx_Publish: {}", PMIx_Error_string(rc))};
+    if (rc != PMIX_SUCCESS) return pmix_failure("PMIx_Publish", rc);
     return {};
   }
 
@@ -214,15 +238,15 @@ class PmixClient final : public ProcessManager {
     if (rc == PMIX_SUCCESS && !out.empty()) return out;
     if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_FOUND)
       return {Errc::not_found, "no such name is published"};
-    return {Errc::io_error, fmt::format("PMIx_Lookup: {}", PMIx_Error_string(rc))};
+    auto st = pmix_failure("PMIx_Lookup", rc);
+    return {st.error(), st.message()};
   }
 
   Status unpublish(const std::string &key) override {
     char *keys[2] = {const_cast<char *>(key.c_str()), nullptr};
     pmix_status_t rc = PMIx_Unpublish(keys, nullptr, 0);
     if (rc == PMIX_ERR_NOT_FOUND) return {Errc::not_found, "no such name is published"};
-    if (rc != PMIX_SUCCESS)
-      return {Errc::io_error, fmt::format("PMIx_Unpublish: {}", PMIx_Error_string(rc))};
+    if (rc != PMIX_SUCCESS) return pmix_failure("PMIx_Unpublish", rc);
     return {};
   }
 
@@ -230,8 +254,7 @@ class PmixClient final : public ProcessManager {
     if (!initialized_) return {};
     initialized_ = false;
     pmix_status_t rc = PMIx_Finalize(nullptr, 0);
-    if (rc != PMIX_SUCCESS)
-      return {Errc::io_error, fmt::format("PMIx_Finalize: {}", PMIx_Error_string(rc))};
+    if (rc != PMIX_SUCCESS) return pmix_failure("PMIx_Finalize", rc);
     return {};
   }
 
@@ -309,7 +332,20 @@ class PmixClient final : public ProcessManager {
 }  // namespace
 
 Result<std::unique_ptr<ProcessManager>> connect_process_manager() {
-  if (!launched_by_pmix()) return std::unique_ptr<ProcessManager>(new Singleton);
+  if (!launched_by_pmix()) {
+    // Slurm's srun without PMIx starts every task as a singleton: N jobs of
+    // one process instead of one of N. Say so, as Open MPI does.
+    const char *ntasks = std::getenv("SLURM_STEP_NUM_TASKS");
+    const char *procid = std::getenv("SLURM_PROCID");
+    if (ntasks && procid && std::atoi(ntasks) > 1)
+      return {Errc::invalid_argument,
+              fmt::format("this process is task {} of {} that Slurm's srun started without "
+                          "PMIx, so they cannot form one MPI job (each would run alone). Start "
+                          "them with 'srun --mpi=pmix' (or set MpiDefault=pmix in slurm.conf), "
+                          "or with impirun inside the allocation",
+                          procid, ntasks)};
+    return std::unique_ptr<ProcessManager>(new Singleton);
+  }
   return PmixClient::connect();
 }
 

@@ -129,8 +129,12 @@ void Server::on_join_timeout(evutil_socket_t, short, void *arg) {
 void Server::on_startup_timeout(evutil_socket_t, short, void *arg) {
   auto *s = static_cast<Server *>(arg);
   if (s->core_.startup_complete()) return;
-  base::log_error("startup did not complete within {} s ({} of {} clients joined); giving up",
-                  s->opts_.startup_timeout_s, s->core_.joined_clients(), s->opts_.nclients);
+  std::string missing;
+  for (int r = 0; r < s->opts_.nclients; ++r)
+    if (!s->core_.has_joined(r)) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+  base::log_error("startup did not complete within {} s ({} of {} clients joined{}{}); giving up",
+                  s->opts_.startup_timeout_s, s->core_.joined_clients(), s->opts_.nclients,
+                  missing.empty() ? "" : "; waiting for client ", missing);
   s->exit_code_ = 1;
   event_base_loopbreak(s->base_.get());
 }

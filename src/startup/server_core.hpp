@@ -54,6 +54,7 @@ class ServerCore {
   bool failed() const { return !failure_.empty(); }
   const std::string &failure() const { return failure_; }
   int joined_clients() const { return static_cast<int>(by_rank_.size()); }
+  bool has_joined(int rank) const { return by_rank_.count(rank) != 0; }
   // True for connections that have not joined yet (subject to the join timeout).
   bool is_pending(ConnId c) const;
 

@@ -325,7 +325,7 @@ startup_timeout)
   timeout 30 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" &
   c0=$!
   wait_for $server_pid 10; [ $? = 1 ] || fail "server did not give up"
-  grep -q "startup did not complete within 2 s (1 of 2 clients joined)" "$work/server.err" || fail "server message"
+  grep -q "startup did not complete within 2 s (1 of 2 clients joined; waiting for client 1)" "$work/server.err" || fail "server message"
   wait_for $c0 10; [ $? != 0 ] || fail "client 0 exited 0"
   ;;
 server_killed)

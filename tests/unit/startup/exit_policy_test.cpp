@@ -59,6 +59,13 @@ TEST_CASE("MPI_Abort sets the status to its error code") {
   CHECK(j.exit_code() == 7);
 }
 
+TEST_CASE("MPI_Abort's message is said once") {
+  JobOutcome j;
+  auto v = j.on_abort(3, 7, "MPI_Abort called by rank 3 with error code 7");
+  REQUIRE(v.message);
+  CHECK(*v.message == "MPI_Abort was called by rank 3 with error code 7; ending the job");
+}
+
 TEST_CASE("exiting without MPI_Finalize is a failure") {
   JobOutcome j;
   auto v = j.on_proc_end(exited(1, 0, true, false));

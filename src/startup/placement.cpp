@@ -1,0 +1,98 @@
+#include "startup/placement.hpp"
+
+#include <fmt/core.h>
+#include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "base/log.hpp"
+
+namespace impi::startup {
+
+namespace {
+
+struct TopologyDeleter {
+  void operator()(hwloc_topology *t) const { hwloc_topology_destroy(t); }
+};
+using TopologyPtr = std::unique_ptr<hwloc_topology, TopologyDeleter>;
+
+TopologyPtr load_topology() {
+  hwloc_topology_t raw = nullptr;
+  if (hwloc_topology_init(&raw) != 0) return nullptr;
+  TopologyPtr topo(raw);
+  if (hwloc_topology_load(topo.get()) != 0) return nullptr;
+  return topo;
+}
+
+int cores_of(hwloc_topology_t topo) {
+  int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+  return n > 0 ? n : hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+}
+
+}  // namespace
+
+int machine_slots() {
+  TopologyPtr topo = load_topology();
+  int n = topo ? cores_of(topo.get()) : 0;
+  return n > 0 ? n : 1;
+}
+
+base::Status check_oversubscription(const LaunchOptions &opts, int np) {
+  if (!opts.no_oversubscribe) return {};
+  const int slots = opts.slots > 0 ? opts.slots : machine_slots();
+  if (np <= slots) return {};
+  return {base::Errc::invalid_argument,
+          fmt::format("{} processes, but only {} slots on this machine ({}); --nooversubscribe "
+                      "refuses to start more processes than slots (leave it out to run anyway)",
+                      np, slots, opts.slots > 0 ? "from --hostfile/--host" : "one per core")};
+}
+
+base::Result<Placement> plan_placement(const LaunchOptions &opts, int world_offset,
+                                       const std::string &host) {
+  Placement out;
+  TopologyPtr topo = load_topology();
+  if (!topo) {
+    base::log_warn("hwloc could not read the machine's topology; not binding");
+    return out;
+  }
+  // Where ranks go, round robin: cores, hardware threads or sockets.
+  hwloc_obj_type_t type = opts.map_by == MapBy::hwthread ? HWLOC_OBJ_PU
+                          : opts.map_by == MapBy::socket ? HWLOC_OBJ_PACKAGE
+                                                         : HWLOC_OBJ_CORE;
+  if (hwloc_get_nbobjs_by_type(topo.get(), type) <= 0) type = HWLOC_OBJ_PU;
+  const int nobjs = hwloc_get_nbobjs_by_type(topo.get(), type);
+  // Bound by default, also when procs outnumber cores (spread evenly):
+  // Open MPI leaves them unbound then, but Linux's balancer often lets
+  // several procs that wait for each other share one core.
+  bool bind = opts.bind == BindPolicy::core || opts.bind == BindPolicy::automatic;
+  if (!bind || nobjs <= 0) {
+    if (opts.report_bindings)
+      for (int r = 0; r < opts.np; ++r)
+        std::fprintf(stderr, "[%s] rank %d is not bound\n", host.c_str(), world_offset + r);
+    return out;
+  }
+  if (opts.bind == BindPolicy::core && opts.np > nobjs)
+    base::log_warn("{} processes on {} {}: binding round robin (oversubscribed)", opts.np, nobjs,
+                   hwloc_obj_type_string(type));
+  for (int r = 0; r < opts.np; ++r) {
+    int at = (opts.core_offset + r) % nobjs;
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(at));
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (obj && obj->cpuset)
+      hwloc_cpuset_to_glibc_sched_affinity(topo.get(), obj->cpuset, &set, sizeof set);
+    out.sets.push_back(set);
+    if (opts.report_bindings) {
+      std::string cpus;
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
+      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host.c_str(),
+                   world_offset + r, hwloc_obj_type_string(type), at, cpus.c_str());
+    }
+  }
+  return out;
+}
+
+}  // namespace impi::startup
