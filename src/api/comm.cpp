@@ -115,6 +115,7 @@ MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, in
   c->errhandler = parent.errhandler;
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
+  c->note_hosts([](int w) { return impi::core::Runtime::instance().p2p().reachable(w); });
   return impi::api::new_comm_handle(std::move(c));
 }
 
@@ -281,6 +282,7 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
   c->errhandler = parent.errhandler;
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
+  c->note_hosts([](int w) { return impi::core::Runtime::instance().p2p().reachable(w); });
   return impi::api::new_comm_handle(std::move(c));
 }
 

@@ -1043,13 +1043,25 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-  // Send a packed copy, so the receive may overwrite the buffer.
-  auto t = impi::api::lookup_type(datatype);
-  if (!t) return report(comm, MPI_ERR_TYPE, "MPI_Sendrecv_replace", "not a valid datatype");
-  if (count < 0) return report(comm, MPI_ERR_COUNT, "MPI_Sendrecv_replace", "negative count");
-  impi::pack::PackCursor c(t->type, count);
-  std::vector<std::byte> copy(static_cast<size_t>(c.total()));
-  c.pack(buf, copy);
+  // Send a packed copy, so the receive may overwrite the buffer. To
+  // another IMPI client the copy is the message's external32 form: the
+  // receiver reads typed data from there in that form (IMPI 4.1).
+  const char *fn = "MPI_Sendrecv_replace";
+  Target t;
+  if (int rc = check_args(fn, buf, count, datatype, dest, sendtag, comm, false, t);
+      rc != MPI_SUCCESS)
+    return rc;
+  std::vector<std::byte> copy;
+  if (dest != MPI_PROC_NULL && impi::core::Runtime::instance().p2p().remote(t.world)) {
+    auto n = impi::pack::external32_size(*t.type, count);
+    if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
+    copy.resize(static_cast<size_t>(*n));
+    impi::pack::External32Cursor(*t.type, count).pack(buf, copy);
+  } else {
+    impi::pack::PackCursor c(*t.type, count);
+    copy.resize(static_cast<size_t>(c.total()));
+    c.pack(buf, copy);
+  }
   return PMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, buf,
                        count, datatype, source, recvtag, comm, status);
 }

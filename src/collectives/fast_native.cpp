@@ -79,7 +79,7 @@ std::int64_t allreduce_ring_min() {
 }
 
 bool fast_native(const core::Communicator &c) {
-  return !c.inter && !c.spans_clients && c.size > 1;
+  return !c.inter && !c.spans_clients && c.one_host && c.size > 1;
 }
 
 base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c) {

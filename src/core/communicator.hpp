@@ -33,6 +33,9 @@ struct Communicator {
   // Spans procs of more than one IMPI client: MPI_Pack uses external32
   // (IMPI 4.1) and collectives the spec's global algorithms.
   bool spans_clients = false;
+  // Every member (and remote member) shares this host's memory: the
+  // native fast paths apply. An IMPI client may span several hosts.
+  bool one_host = true;
   // The virtual topology (MPI_Cart_create...), shared by duplicates; null: none.
   std::shared_ptr<const Topology> topology;
 
@@ -47,6 +50,13 @@ struct Communicator {
     int first = client.empty() ? 0 : client[0];
     for (int c : client) spans_clients |= c != first;
     for (int c : remote_client) spans_clients |= c != first;
+  }
+  // Sets one_host from `same_host(world rank)`.
+  template <typename SameHost>
+  void note_hosts(SameHost same_host) {
+    one_host = true;
+    for (int w : world) one_host = one_host && same_host(w);
+    for (int w : remote_world) one_host = one_host && same_host(w);
   }
 };
 

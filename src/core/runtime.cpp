@@ -50,7 +50,7 @@ base::Result<int> Runtime::init(int required) {
     p2p_.unlink_segment();  // leave nothing in /dev/shm
     return {s.error(), s.message()};
   }
-  if (j.impi && j.impi->nclients > 1) {
+  if (j.impi && j.impi->hosts.size() > 1) {  // other hosts: through the IMPI agent
     if (auto s = connect_agent(j.world_rank); !s.ok()) return {s.error(), s.message()};
     std::vector<transport::wire::ProcId> ids;
     for (const auto &p : j.impi->procs) {
@@ -81,6 +81,7 @@ base::Result<int> Runtime::init(int required) {
     world_.client.push_back(j.impi ? j.impi->procs[static_cast<std::size_t>(r)].client : 0);
   }
   world_.note_clients();
+  world_.note_hosts([this](int w) { return p2p_.reachable(w); });
   self_.rank = 0;
   self_.size = 1;
   self_.context_id = 2;  // never on the IMPI wire: self-sends stay in the proc

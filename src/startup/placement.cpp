@@ -88,8 +88,8 @@ base::Result<Placement> plan_placement(const LaunchOptions &opts, int world_offs
       std::string cpus;
       for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
-      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host.c_str(),
-                   world_offset + r, hwloc_obj_type_string(type), at, cpus.c_str());
+      std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host.c_str(), world_offset + r,
+                   hwloc_obj_type_string(type), at, cpus.c_str());
     }
   }
   return out;

@@ -139,5 +139,26 @@ names)
   "$impirun" -np 2 --hostfile "$work/hf" --nooversubscribe "$hello" > /dev/null || fail "hostfile name"
   echo "ok: host names for the server, clients, --address, --host and hostfiles; IPv6"
   ;;
+one_client_hosts)
+  # One IMPI client on two "hosts" (the second started through a launch
+  # agent that runs it here): its procs reach each other through the
+  # IMPI host channels, and collectives leave the shared-memory fast paths.
+  printf '#!/bin/sh\nshift\nexec "$@"\n' > "$work/agent"
+  chmod +x "$work/agent"
+  export IMPI_AUTH_KEY=4243 IMPI_LAUNCH_AGENT=$work/agent
+  for hosts in localhost:1,fakehost-b:1 localhost:2,fakehost-b:2; do
+    np=$(( $(tr ',' '+' <<< "${hosts//[^0-9,]/}") ))
+    for prog in "$hello" "$(dirname "$io")/p2p_check" "$(dirname "$io")/coll_check"; do
+      "$impirun" -server 1 --address 127.0.0.1 > "$work/addr" 2> "$work/srv.err" &
+      spid=$!
+      for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
+      timeout 90 "$impirun" -client 0 "$(cat "$work/addr")" --address 127.0.0.1 --host "$hosts" \
+        -np "$np" "$prog" > "$work/out" 2>&1 || fail "$(basename "$prog") on $hosts: $(tail -5 "$work/out")"
+      wait $spid || fail "server: $(cat "$work/srv.err")"
+      [ "$(grep -c "of $np\b" "$work/out")" -ge "$np" ] || fail "$(basename "$prog") on $hosts: $(tail -5 "$work/out")"
+    done
+  done
+  echo "ok: one client on two hosts: hello, p2p_check and coll_check at 1 and 2 procs per host"
+  ;;
 *) fail "unknown mode $mode" ;;
 esac
