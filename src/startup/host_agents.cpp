@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "base/log.hpp"
+#include "startup/slurm.hpp"
 
 extern char **environ;
 
@@ -108,7 +109,8 @@ Result<std::vector<RemoteHost>> start_host_agents(
   auto ep = net::local_endpoint(listener.get());
   if (!ep) return {ep.error(), ep.message()};
   const char *agent_env = std::getenv("IMPI_LAUNCH_AGENT");
-  std::istringstream aw(agent_env && *agent_env ? agent_env : "ssh");
+  // Inside a Slurm allocation its nodes are reached with srun, as Open MPI does.
+  std::istringstream aw(agent_env && *agent_env ? agent_env : opts.slurm ? kSrunAgent : "ssh");
   std::vector<std::string> agent;
   for (std::string w; aw >> w;) agent.push_back(w);
   std::vector<RemoteHost> hosts;
@@ -127,6 +129,7 @@ Result<std::vector<RemoteHost>> start_host_agents(
     LaunchOptions theirs = opts;
     theirs.stdin_target = {StdinTarget::none, 0};
     theirs.slots = remote[i].slots;
+    theirs.remote_hosts.clear();
     theirs.no_oversubscribe = false;
     auto fwd = forwarded_options(theirs);
     argv.insert(argv.end(), fwd.begin(), fwd.end());

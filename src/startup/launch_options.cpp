@@ -8,6 +8,7 @@
 
 #include "base/tunables.hpp"
 #include "startup/net.hpp"
+#include "startup/slurm.hpp"
 
 namespace impi::startup {
 
@@ -271,6 +272,7 @@ class OptionParser {
 
   std::optional<UsageError> parse(std::size_t &i);
   bool have_np = false;
+  bool hosts_given = false;  // --host or --hostfile
 
  private:
   const std::string *value(std::size_t &i) {
@@ -404,12 +406,14 @@ std::optional<UsageError> OptionParser::placement(std::size_t &i, bool &matched)
              a == "-f") {
     const std::string *v = value(i);
     if (!v) return UsageError{"--hostfile needs a file"};
+    hosts_given = true;
     auto slots = hostfile_slots(*v, o_.remote_hosts);
     if (auto *e = std::get_if<UsageError>(&slots)) return *e;
     o_.slots += std::get<int>(slots);
   } else if (a == "--host" || a == "-host" || a == "-H" || a == "-hosts") {
     const std::string *v = value(i);
     if (!v || v->empty()) return UsageError{"--host needs a list of hosts"};
+    hosts_given = true;
     auto slots = host_list_slots(*v, o_.remote_hosts);
     if (auto *e = std::get_if<UsageError>(&slots)) return *e;
     o_.slots += std::get<int>(slots);
@@ -489,12 +493,37 @@ std::optional<UsageError> OptionParser::parse(std::size_t &i) {
   return UsageError{fmt::format("unknown option '{}' (see impirun --help)", a)};
 }
 
+// Inside a Slurm allocation (salloc, sbatch), as Open MPI's mpirun: the
+// default process count is the allocation's, and without --host/--hostfile
+// its nodes are the hosts (this one's tasks are its slots). With --clients
+// every client runs on this node.
+void apply_slurm_allocation(LaunchOptions &o, bool have_np, bool hosts_given,
+                            const char *(*lookup_env)(const char *)) {
+  auto a = slurm_allocation(lookup_env);
+  if (!a) return;
+  o.slurm = true;
+  if (!have_np) o.np = a->ntasks;
+  if (hosts_given) return;
+  for (const auto &node : a->nodes) {
+    if (is_this_host(node.name))
+      o.slots += node.slots;
+    else if (o.clients == 1)
+      add_remote(o.remote_hosts, node.name, node.slots);
+  }
+}
+
 // Checks that need the whole command line.
 std::optional<UsageError> validate(LaunchOptions &o) {
   if (o.client && o.clients != 1) return UsageError{"-client and --clients cannot be combined"};
   if (!o.remote_hosts.empty()) {
-    // Only an IMPI client's agents span machines (multi-host clients).
-    if (!o.client) return UsageError{not_here(o.remote_hosts.front().name)};
+    // Only an IMPI client's agents span machines (multi-host clients);
+    // inside a Slurm allocation impirun runs one such client itself.
+    if (!o.client && !o.slurm) return UsageError{not_here(o.remote_hosts.front().name)};
+    if (o.slots == 0 && o.slurm && !o.client)
+      return UsageError{fmt::format(
+          "impirun runs on a machine that is not a node of the Slurm allocation ({}...): start "
+          "it inside the allocation (in the batch script, or with srun --pty)",
+          o.remote_hosts.front().name)};
     if (o.slots == 0)
       return UsageError{fmt::format(
           "--host/--hostfile name other machines ({}...) but not this one: impirun -client "
@@ -565,6 +594,7 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     o.timeout_s = static_cast<int>(*n);
     o.timeout_from_env = true;
   }
+  if (!o.host_agent) apply_slurm_allocation(o, parser.have_np, parser.hosts_given, lookup_env);
   if (auto err = validate(o)) return *err;
   return o;
 }
@@ -577,7 +607,11 @@ std::vector<std::string> forwarded_options(const LaunchOptions &o) {
     a.insert(a.end(), {"--map-by", o.map_by == MapBy::hwthread ? "hwthread" : "socket"});
   if (o.report_bindings) a.push_back("--report-bindings");
   if (o.no_oversubscribe) a.push_back("--nooversubscribe");
-  if (o.slots > 0) a.insert(a.end(), {"--host", "localhost:" + std::to_string(o.slots)});
+  if (o.slots > 0) {
+    std::string hosts = "localhost:" + std::to_string(o.slots);
+    for (const auto &h : o.remote_hosts) hosts += fmt::format(",{}:{}", h.name, h.slots);
+    a.insert(a.end(), {"--host", hosts});
+  }
   if (!o.output_dir.empty()) a.insert(a.end(), {"--output-filename", o.output_dir});
   if (o.tag_output) a.push_back("--tag-output");
   if (o.timestamp_output) a.push_back("--timestamp-output");

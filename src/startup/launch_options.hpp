@@ -84,6 +84,7 @@ struct LaunchOptions {
   int slots = 0;                        // --hostfile/--host slots on this machine (0: not given)
   std::vector<HostSlots> remote_hosts;  // -client only: other machines of this client, in order
   std::optional<HostAgentRole> host_agent;
+  bool slurm = false;  // inside a Slurm allocation: its hosts; other hosts' agents through srun
   bool no_oversubscribe = false;  // --nooversubscribe
   bool tag_output = false;
   bool timestamp_output = false;

@@ -23,6 +23,7 @@
 #include "base/tunables.hpp"
 #include "startup/launch_options.hpp"
 #include "startup/launcher.hpp"
+#include "startup/net.hpp"
 #include "startup/placement.hpp"
 #include "startup/rendezvous_server.hpp"
 #include "startup/stdin_fanout.hpp"
@@ -142,6 +143,18 @@ int supervise(std::vector<Child> &children, const sigset_t &set, int timeout_s =
 
 }  // namespace
 
+namespace {
+// The address client i advertises: 127.0.0.(i+1), so that hosts on one
+// machine stay distinguishable by address (LAM/MPI identifies hosts that
+// way). A client whose hosts include other machines (in a Slurm
+// allocation) uses IMPI_HOST_ADDRESS or the machine's primary address.
+std::string client_address(const LaunchOptions &opts, int i) {
+  if (opts.remote_hosts.empty()) return "127.0.0." + std::to_string(i + 1);
+  std::string a = base::get_string("host_address");
+  return a.empty() ? net::primary_address() : a;
+}
+}  // namespace
+
 int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
   std::string exe = self_exe;
@@ -153,7 +166,8 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
         k);
     return 1;
   }
-  if (auto st = check_oversubscription(opts, opts.np); !st.ok()) {
+  // (With other hosts, the slots of all were checked with the options.)
+  if (auto st = check_oversubscription(opts, opts.np); opts.remote_hosts.empty() && !st.ok()) {
     base::log_error("{}", st.message());
     return 1;
   }
@@ -236,7 +250,7 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   for (int i = 0; i < k; ++i) {
     int n = base_np + (i < extra ? 1 : 0);
     std::vector<std::string> a = {"-client", std::to_string(i), line, "-np", std::to_string(n),
-                                  "--address", "127.0.0." + std::to_string(i + 1),
+                                  "--address", client_address(opts, i),
                                   // Binding is decided for the whole machine, not per
                                   // client: each binds from its core offset on.
                                   "--core-offset", std::to_string(opts.core_offset + offset)};

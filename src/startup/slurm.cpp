@@ -78,13 +78,10 @@ std::optional<SlurmAllocation> slurm_allocation(const char *(*lookup_env)(const 
   const char *nodes = lookup_env("SLURM_JOB_NODELIST");
   const char *per_node = lookup_env("SLURM_TASKS_PER_NODE");
   if (!job || !nodes || !per_node) return std::nullopt;
-  // Inside a step (srun started us), the step's tasks are the job.
-  if (lookup_env("SLURM_STEP_ID") && !lookup_env("SLURM_STEPID_IS_BATCH")) {
-    const char *step = lookup_env("SLURM_STEP_ID");
-    // The batch script runs in the "batch" step (id 4294967294 or "batch").
-    std::string s = step;
-    if (s != "4294967294" && s != "batch" && s != "4294967291") return std::nullopt;
-  }
+  // Inside a job step (srun started us), the step is the job: Slurm's
+  // PMIx (srun --mpi=pmix) or our own singleton check handle it. A batch
+  // script and salloc's shell have no step id.
+  if (lookup_env("SLURM_STEP_ID")) return std::nullopt;
   auto names = expand_slurm_hostlist(nodes);
   auto counts = expand_slurm_counts(per_node);
   if (!names || !counts || names->size() != counts->size() || names->empty()) return std::nullopt;

@@ -33,7 +33,7 @@ stop_pidfile() { # comm label pidfile
 if [ -f "$SLURM_CONF" ] && [ -e "$dir/run/slurmctld.pid" ] && scontrol ping 2>/dev/null | grep -q 'is UP'; then
   jobs=$(squeue -h -o %i 2>/dev/null)
   if [ -n "$jobs" ]; then
-    log "cancelling jobs: $(echo $jobs)"
+    log "cancelling jobs: ${jobs//$'\n'/ }"
     # shellcheck disable=SC2086
     scancel $jobs 2>/dev/null
     for _ in $(seq 100); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.1; done
@@ -49,6 +49,18 @@ stop_pidfile slurmctld slurmctld "$dir/run/slurmctld.pid"
 if [ "${IMPI_SLURM_KEEP_MUNGE:-0}" != 1 ]; then
   stop_pidfile munged munged /run/munge/munged.pid
 fi
+
+# slurmstepd outlives slurmd; after the scancel above none should be left.
+# Only reported: they are not ours to kill blindly.
+left=""
+stepd=$(readlink -f /usr/sbin/slurmstepd 2>/dev/null || true)
+for e in /proc/[0-9]*/exe; do
+  if [ -z "$stepd" ] || [ "$(readlink "$e" 2>/dev/null)" != "$stepd" ]; then continue; fi
+  p=${e#/proc/}; p=${p%/exe}
+  st=$(sed 's/^.*) \(.\).*/\1/' "/proc/$p/stat" 2>/dev/null)
+  [ "$st" = Z ] || left="$left $p"
+done
+[ -z "$left" ] || log "warning: slurmstepd still running (pids:$left); kill them by pid if they are stuck"
 
 if [ "${IMPI_SLURM_PURGE:-0}" = 1 ]; then
   [ "$(readlink /etc/slurm/slurm.conf 2>/dev/null)" = "$SLURM_CONF" ] && rm -f /etc/slurm/slurm.conf

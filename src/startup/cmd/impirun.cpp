@@ -64,8 +64,8 @@ int main(int argc, char **argv) {
       };
       hooks.stop = [] { agent.stop(); };
       rc = o.host_agent ? run_host_agent(o, hooks) : run_client_job(o, hooks);
-      agent.remove_socket();  // also after a failed job
-    } else if (o.clients > 1) {
+      agent.remove_socket();                                // also after a failed job
+    } else if (o.clients > 1 || !o.remote_hosts.empty()) {  // (hosts: a Slurm allocation's)
       char exe[4096] = {};
       ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
       rc = run_multi_client_job(o, n > 0 ? exe : "/proc/self/exe");
