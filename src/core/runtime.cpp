@@ -134,6 +134,18 @@ base::Status Runtime::exchange_cards() {
       return {card.error(), fmt::format("bad contact card from rank {}: {}", r, card.message())};
     peers_.push_back(std::move(card.value()));
   }
+  // Procs on other hosts are reached only through an IMPI client's host
+  // agents (impirun); a PMIx launcher that spreads one job over several
+  // hosts (srun --mpi=pmix -N2) gives them no path.
+  if (!j.impi)
+    for (std::uint32_t r = 0; r < j.size; ++r)
+      if (peers_[r].host != mine.host)
+        return {Errc::not_supported,
+                fmt::format("rank {} runs on host {}, this rank on {}: impi reaches processes on "
+                            "other hosts only through the host agents of impirun. Start a job on "
+                            "several nodes with impirun (in a Slurm allocation: salloc -N2 "
+                            "impirun prog), not with srun across nodes",
+                            r, peers_[r].host, mine.host)};
   // Shared memory with every proc of this client on this host (PMIx rank r
   // is world rank offset + r).
   std::uint32_t offset = j.world_rank - j.rank;

@@ -139,6 +139,27 @@ names)
   "$impirun" -np 2 --hostfile "$work/hf" --nooversubscribe "$hello" > /dev/null || fail "hostfile name"
   echo "ok: host names for the server, clients, --address, --host and hostfiles; IPv6"
   ;;
+abort)
+  # MPI_Abort's message is said once, in one client and across clients.
+  for k in 1 2; do
+    err=$("$impirun" -np 4 --clients $k "$behave" abort 3 7 2>&1 >/dev/null)
+    rc=$?
+    [ $rc = 7 ] || fail "--clients $k: exit $rc, not 7"
+    [ "$(grep -c 'MPI_Abort' <<< "$err")" = 1 ] || fail "--clients $k: MPI_Abort said more than once: $err"
+    grep -q "rank 3 with error code 7; ending the job" <<< "$err" || fail "--clients $k: $err"
+  done
+  # A client that times out waiting to join names the server it waited for.
+  export IMPI_AUTH_KEY=4244
+  "$impirun" -server 2 --address 127.0.0.1 > "$work/addr" 2> "$work/srv.err" &
+  spid=$!
+  for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
+  addr=$(cat "$work/addr")
+  err=$("$impirun" -client 0 "$addr" --startup-timeout 2 -np 1 "$hello" 2>&1) && fail "client 0 joined alone"
+  grep -q "timed out waiting for the IMPI server at $addr" <<< "$err" || fail "join timeout: $err"
+  kill $spid 2>/dev/null
+  wait $spid 2>/dev/null
+  echo "ok: MPI_Abort's message once (1 and 2 clients); a join timeout names the server"
+  ;;
 one_client_hosts)
   # One IMPI client on two "hosts" (the second started through a launch
   # agent that runs it here): its procs reach each other through the

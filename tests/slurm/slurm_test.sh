@@ -45,6 +45,10 @@ pmix)
   # The reason reaches the user (MPI_ERRORS_ARE_FATAL prints it).
   out=$(timeout 60 srun --mpi=pmix -n 1 "$work/publish" fatal 2>&1) && fail "a fatal error exited 0"
   grep -q "PMIx" <<< "$out" || fail "the PMIx reason is not in the message: $out"
+  if [ "$nodes" -ge 2 ]; then  # one PMIx job over two nodes: no path between them, said clearly
+    out=$(timeout 60 srun --mpi=pmix -N 2 -n 2 "$hello" < /dev/null 2>&1) && fail "srun -N 2 ran: $out"
+    grep -q "not with srun across nodes" <<< "$out" || fail "srun -N 2: $out"
+  fi
   echo "ok: srun --mpi=pmix runs one world; no name service is MPI_ERR_UNSUPPORTED_OPERATION with PMIx's reason"
   ;;
 salloc)
