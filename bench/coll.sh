@@ -5,6 +5,8 @@
 # (>1: impi faster), "vs best" against the better peer.
 # Usage: bench/coll.sh [build-dir] [rounds] [np] [max_bytes] [ops]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
 #   ops: space-separated (default: barrier bcast reduce allreduce allgather alltoall)
+# Also writes the tables to bench/results/coll_npNP.txt (IMPI_BENCH_RESULTS=FILE:
+# there instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -12,8 +14,12 @@ rounds=${2:-3}
 np=${3:-4}
 max=${4:-1048576}
 ops=${5:-barrier bcast reduce allreduce allgather alltoall}
+. "$here/bench/header.sh"
+cmdline=$(bench_cmdline "$@")
+out=${IMPI_BENCH_RESULTS:-$here/bench/results/coll_np$np.txt}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+res=$work/results.txt
 src=$here/bench/coll_bench.c
 "$build/bin/mpicc" -O2 -o "$work/impi" "$src"
 libs=(impi)
@@ -31,7 +37,8 @@ if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; th
   mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
 fi
 run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs, 1 client"
+bench_header "$cmdline" "${libs[@]}" >"$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs, 1 client" | tee -a "$res"
 # Rounds outermost: this VM's speed drifts over minutes, so every round
 # runs each operation with each library back to back.
 for r in $(seq "$rounds"); do
@@ -39,7 +46,7 @@ for r in $(seq "$rounds"); do
     for l in "${libs[@]}"; do "run_$l" "$op" "$max" | sed "s/^/$l $op $r /" >> "$work/all"; done
   done
 done
-python3 - "$work/all" "${libs[@]}" <<'PY'
+python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
@@ -63,3 +70,5 @@ for op in dict.fromkeys(r[1] for r in rows):
             line += f"{statistics.median(min(got[l][r] for l in peers) / got['impi'][r] for r in both):>9.2f}x"
         print(line)
 PY
+mkdir -p "$(dirname "$out")"
+cp "$res" "$out"

@@ -17,6 +17,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 lam=$(cd "${2:-$build/lam}" && pwd)
 rounds=${3:-3}
+. "$here/bench/header.sh"
+cmdline=$(bench_cmdline "$@")
 run=$here/tests/interop/lam/run_mixed.sh
 out=$here/bench/results/lam_pingpong.txt
 mkdir -p "$here/bench/results"
@@ -60,7 +62,7 @@ impi_native() {
 }
 
 {
-  echo "# bench/lam_pingpong.sh $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores; 8 B one way, median of 9 rounds (min, max)"
+  echo "$(bench_header "$cmdline" lam); 8 B one way, median of 9 rounds (min, max)"
   for r in $(seq "$rounds"); do
     echo "## round $r"
     pp "impi<->impi, two impi clients (1+1)" "$lam/stock" "$build" impi:1 impi:1 pingpong=2000

@@ -11,18 +11,26 @@
 #   to show what thread safety costs a single-threaded program.
 #   IMPI_BENCH_CLIENTS=2: inter-client mode: the 2 ranks in 2 IMPI clients
 #   (through both host agents), Open MPI and MPICH forced onto TCP loopback.
-#   Open MPI: --mca btl tcp,self; MPICH: MPIR_CVAR_NOLOCAL=1 (PEERS.md).
+#   Open MPI: --mca btl tcp,self; MPICH: MPIR_CVAR_NOLOCAL=1.
+# Also writes the tables to bench/results/p2p.txt (p2p_2clients.txt with
+# IMPI_BENCH_CLIENTS=2; IMPI_BENCH_RESULTS=FILE: there instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 rounds=${2:-3}
 max=${3:-4194304}
 modes=${4:-latency bw bibw}
+. "$here/bench/header.sh"
+cmdline=$(bench_cmdline "$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$here/bench/p2p_bench.c
 "$build/bin/mpicc" -O2 -o "$work/impi" "$src"
 clients=${IMPI_BENCH_CLIENTS:-1}
+suffix=""
+[ "$clients" -gt 1 ] && suffix=_${clients}clients
+out=${IMPI_BENCH_RESULTS:-$here/bench/results/p2p$suffix.txt}
+res=$work/results.txt
 impi_clients=() ompi_tcp=() mpich_tcp=()
 if [ "$clients" -gt 1 ]; then
   impi_clients=(--clients "$clients")
@@ -44,7 +52,8 @@ if command -v mpicc.mpich >/dev/null; then
   mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
 fi
 run_mpich() { env "${mpich_tcp[@]}" UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
+bench_header "$cmdline" "${libs[@]}" >"$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
 # Rounds outermost: this VM's speed drifts over minutes, so every round
 # runs each mode with each library back to back.
 for r in $(seq "$rounds"); do
@@ -52,7 +61,7 @@ for r in $(seq "$rounds"); do
     for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode $r /" >> "$work/all"; done
   done
 done
-python3 - "$work/all" "${libs[@]}" <<'PY'
+python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
@@ -80,3 +89,5 @@ for mode, unit in (("latency", "us"), ("bw", "MB/s"), ("bibw", "MB/s")):
             line += f"{statistics.median(ratio(pick(got[l][r] for l in peers), got['impi'][r]) for r in both):>9.2f}x"
         print(line)
 PY
+mkdir -p "$(dirname "$out")"
+cp "$res" "$out"

@@ -3,12 +3,18 @@
 # in a ring exchange, side by side with Open MPI (--oversubscribe) and MPICH.
 # Prints microseconds per exchange step, median of ROUNDS runs.
 # Usage: bench/ring.sh [build-dir] [rounds] [np] [iterations]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
+# Also writes the table to bench/results/ring_npNP.txt (IMPI_BENCH_RESULTS=FILE:
+# there instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 rounds=${2:-3} np=${3:-4} iters=${4:-2000}
+. "$here/bench/header.sh"
+cmdline=$(bench_cmdline "$@")
+out=${IMPI_BENCH_RESULTS:-$here/bench/results/ring_np$np.txt}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+res=$work/results.txt
 src=$here/bench/ring_bench.c
 "$build/bin/mpicc" -O2 -o "$work/impi" "$src"
 libs=(impi)
@@ -24,11 +30,12 @@ run_ompi() {
     -np "$np" --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$iters"
 }
 run_mpich() { UCX_NET_DEVICES=lo timeout 300 mpiexec.mpich -n "$np" "$work/mpich" "$iters" || echo nan; }
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np processes; cpu pressure: $(head -1 /proc/pressure/cpu)"
+bench_header "$cmdline" "${libs[@]}" >"$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np processes; cpu pressure: $(head -1 /proc/pressure/cpu)" | tee -a "$res"
 for r in $(seq "$rounds"); do
   for l in "${libs[@]}"; do echo "$l $("run_$l") $r" >> "$work/all"; done
 done
-python3 - "$work/all" "${libs[@]}" <<'PY'
+python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys, math
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
@@ -42,3 +49,5 @@ for l in libs:
             line += f"   theirs/ours: median {statistics.median(vals) / statistics.median(got['impi'].values()):.2f}x, paired {statistics.median(got[l][r] / got['impi'][r] for r in both):.2f}x"
     print(line)
 PY
+mkdir -p "$(dirname "$out")"
+cp "$res" "$out"

@@ -4,13 +4,20 @@
 # running the same hello.c built by its own wrapper. Median of N runs
 # (hyperfine), interleaved per round so machine noise hits all alike.
 # Usage: bench/startup.sh [build-dir] [runs]   (default: build, 10)
+# Also writes the table to bench/results/startup.txt (IMPI_BENCH_RESULTS=FILE:
+# there instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 runs=${2:-10}
 np=${NP:-2}
+. "$here/bench/header.sh"
+cmdline=$(bench_cmdline "$@")
+[ -n "${NP:-}" ] && cmdline="NP=$NP $cmdline"
+out=${IMPI_BENCH_RESULTS:-$here/bench/results/startup.txt}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+res=$work/results.txt
 src=$here/examples/hello.c
 
 cmds=() names=()
@@ -32,9 +39,13 @@ if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; the
 fi
 args=()
 for i in "${!cmds[@]}"; do args+=(-n "${names[$i]}" "${cmds[$i]}"); done
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)"
+peers=()
+[[ " ${names[*]} " == *" Open MPI mpirun "* ]] && peers+=(ompi)
+[[ " ${names[*]} " == *" MPICH mpiexec "* ]] && peers+=(mpich)
+bench_header "$cmdline" "${peers[@]}" >"$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
 hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/r.json" "${args[@]}" >/dev/null
-python3 - "$work/r.json" <<'PY'
+python3 - "$work/r.json" <<'PY' | tee -a "$res"
 import json, statistics, sys
 res = json.load(open(sys.argv[1]))["results"]
 base = statistics.median(res[0]["times"])
@@ -44,3 +55,5 @@ for r in res:
     m = statistics.median(t)
     print(f"{r['command']:<26}{m*1e3:>10.1f}{min(t)*1e3:>9.1f}{max(t)*1e3:>9.1f}{m/base:>8.2f}x")
 PY
+mkdir -p "$(dirname "$out")"
+cp "$res" "$out"

@@ -1,0 +1,40 @@
+# header.sh - sourced by the bench scripts: the first line of a results
+# file in bench/results/, saying what produced it.
+#
+#   cmdline=$(bench_cmdline "$@")        at the top of a script: the exact
+#                                        command line (IMPI_* variables set,
+#                                        then the script and its arguments)
+#   bench_header "$cmdline" LIB...       "# DATE HOST, N cores; command: ...;
+#                                        impi: COMMIT; peers: ..." where LIB
+#                                        names what the script compared
+#                                        (ompi, mpich, lam; others ignored)
+
+bench_cmdline() {
+  local kv out=""
+  while IFS= read -r kv; do
+    out+="${kv%%=*}=$(printf '%q' "${kv#*=}") "
+  done < <(env | grep -E '^IMPI_[A-Z0-9_]*=' | sort)
+  out+=$(printf '%q ' "$0" "$@")
+  printf '%s' "${out% }"
+}
+
+bench_header() {
+  local cmd=$1 lib v peers="" rev
+  shift
+  for lib in "$@"; do
+    case $lib in
+      ompi) v=$(mpirun.openmpi --version 2>/dev/null | awk 'NR == 1 {print $NF}') || v="" ;;
+      mpich) v=$(mpiexec.mpich --version 2>/dev/null | awk '/Version:/ {print $2; exit}') || v="" ;;
+      lam) v=7.1.4 ;;
+      *) continue ;;
+    esac
+    case $lib in
+      ompi) lib="Open MPI" ;;
+      mpich) lib=MPICH ;;
+      lam) lib=LAM/MPI ;;
+    esac
+    peers+="${peers:+, }$lib ${v:-(version unknown)}"
+  done
+  rev=$(git -C "$(dirname "${BASH_SOURCE[0]}")" describe --always --dirty 2>/dev/null || echo unknown)
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -n), $(nproc) cores; command: $cmd; impi: $rev; peers: ${peers:-none}"
+}
