@@ -117,6 +117,9 @@ names)
   for spec in "localhost localhost" "$(hostname) 127.0.0.1" "[::1] ::1"; do
     set -- $spec
     srv=$1 bind=$2
+    # The shell truncates the file in the background job: a stale address
+    # from the last round could be read first.
+    rm -f "$work/addr"
     "$impirun" -server 2 --address "$bind" > "$work/addr" 2> "$work/srv.err" &
     spid=$!
     for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
@@ -170,6 +173,7 @@ one_client_hosts)
   for hosts in localhost:1,fakehost-b:1 localhost:2,fakehost-b:2; do
     np=$(( $(tr ',' '+' <<< "${hosts//[^0-9,]/}") ))
     for prog in "$hello" "$(dirname "$io")/p2p_check" "$(dirname "$io")/coll_check"; do
+      rm -f "$work/addr"  # (not the last round's address: see "names")
       "$impirun" -server 1 --address 127.0.0.1 > "$work/addr" 2> "$work/srv.err" &
       spid=$!
       for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
