@@ -53,6 +53,72 @@ Status write_all(int fd, const Bytes &b, net::Clock::time_point deadline) {
 
 }  // namespace
 
+namespace {
+// IMPI_AUTH_HMAC: a challenge-response, so the key never crosses the wire;
+// the server proves it knows it too. `follow_on`: its nonce.
+Status prove_hmac(int fd, const AuthConfig &auth, const Bytes &follow_on,
+                  net::Clock::time_point deadline) {
+  if (follow_on.size() != kAuthNonceSize)
+    return {Errc::protocol_error,
+            fmt::format("IMPI_AUTH_HMAC: the server sent a {}-byte nonce", follow_on.size())};
+  Nonce server_nonce, client_nonce;
+  std::copy(follow_on.begin(), follow_on.end(), server_nonce.begin());
+  auto n = make_nonce();
+  if (!n) return {n.error(), n.message()};
+  client_nonce = *n;
+  auto mine = hmac_client_proof(*auth.key, server_nonce, client_nonce);
+  Bytes msg(client_nonce.begin(), client_nonce.end());
+  msg.insert(msg.end(), mine.begin(), mine.end());
+  if (auto s = write_all(fd, msg, deadline); !s.ok())
+    return {s.error(), "sending the proof: " + s.message()};
+  std::array<std::byte, 32> theirs;
+  if (auto s = net::read_exact(fd, theirs, deadline); !s.ok())
+    return {s.error(),
+            s.error() == Errc::peer_died
+                ? "Server disconnected (wrong authentication key: the server rejected our "
+                  "IMPI_AUTH_HMAC proof)"
+                : "waiting for the server's proof: " + s.message()};
+  if (!base::digest_equal(theirs, hmac_server_proof(*auth.key, server_nonce, client_nonce)))
+    return {Errc::protocol_error,
+            "the server's IMPI_AUTH_HMAC proof is wrong: it does not know our IMPI_AUTH_KEY"};
+  return {};
+}
+
+// AUTH (2.3.3): offers our methods; returns the one the server chose,
+// once its step is done.
+Result<std::int32_t> authenticate(int fd, const AuthConfig &auth, net::Clock::time_point deadline) {
+  if (auto s = write_all(fd, encode_client_auth(auth.mask()), deadline); !s.ok())
+    return {s.error(), "sending AUTH: " + s.message()};
+  std::byte reply[kServerAuthSize];
+  if (auto s = net::read_exact(fd, reply, deadline); !s.ok())
+    return {s.error(), s.error() == Errc::peer_died
+                           ? "the server closed the connection during authentication (no "
+                             "method in common?)"
+                           : "waiting for the server's AUTH reply: " + s.message()};
+  auto which = static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).first(4)));
+  auto follow =
+      static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).subspan(4)));
+  if (follow < 0 || follow > 65536)
+    return {Errc::protocol_error, fmt::format("server AUTH reply announces {} bytes", follow)};
+  Bytes follow_on(static_cast<size_t>(follow));
+  if (follow > 0)
+    if (auto s = net::read_exact(fd, follow_on, deadline); !s.ok()) return {s.error(), s.message()};
+  if (which < 0 || which > 31 || !(auth.mask() & (1u << which)))
+    return {Errc::protocol_error,
+            fmt::format("the server chose authentication method {}, which this client did not "
+                        "offer",
+                        which)};
+  if (which == kAuthKey) {
+    if (auto s = write_all(fd, encode_auth_key(*auth.key), deadline); !s.ok())
+      return {s.error(), "sending the key: " + s.message()};
+  } else if (which == kAuthHmac) {
+    if (auto s = prove_hmac(fd, auth, follow_on, deadline); !s.ok())
+      return {s.error(), s.message()};
+  }
+  return which;
+}
+}  // namespace
+
 Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank,
                                     const std::string &address, const AuthConfig &auth,
                                     net::Clock::time_point deadline) {
@@ -74,58 +140,8 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank,
     c.address_ = address;
   }
 
-  // AUTH (2.3.3).
-  if (auto s = write_all(c.server_.get(), encode_client_auth(auth.mask()), deadline); !s.ok())
-    return {s.error(), "sending AUTH: " + s.message()};
-  std::byte reply[kServerAuthSize];
-  if (auto s = net::read_exact(c.server_.get(), reply, deadline); !s.ok())
-    return {s.error(), s.error() == Errc::peer_died
-                           ? "the server closed the connection during authentication (no "
-                             "method in common?)"
-                           : "waiting for the server's AUTH reply: " + s.message()};
-  auto which = static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).first(4)));
-  auto follow =
-      static_cast<std::int32_t>(base::load_be<std::uint32_t>(std::span(reply).subspan(4)));
-  if (follow < 0 || follow > 65536)
-    return {Errc::protocol_error, fmt::format("server AUTH reply announces {} bytes", follow)};
-  Bytes follow_on(static_cast<size_t>(follow));
-  if (follow > 0)
-    if (auto s = net::read_exact(c.server_.get(), follow_on, deadline); !s.ok())
-      return {s.error(), s.message()};
-  if (which < 0 || which > 31 || !(auth.mask() & (1u << which)))
-    return {Errc::protocol_error,
-            fmt::format("the server chose authentication method {}, which this client did not "
-                        "offer",
-                        which)};
-  if (which == kAuthKey) {
-    if (auto s = write_all(c.server_.get(), encode_auth_key(*auth.key), deadline); !s.ok())
-      return {s.error(), "sending the key: " + s.message()};
-  } else if (which == kAuthHmac) {
-    // Challenge-response: the key never crosses the wire; the server proves it knows it too.
-    if (follow_on.size() != kAuthNonceSize)
-      return {Errc::protocol_error,
-              fmt::format("IMPI_AUTH_HMAC: the server sent a {}-byte nonce", follow_on.size())};
-    Nonce server_nonce, client_nonce;
-    std::copy(follow_on.begin(), follow_on.end(), server_nonce.begin());
-    auto n = make_nonce();
-    if (!n) return {n.error(), n.message()};
-    client_nonce = *n;
-    auto mine = hmac_client_proof(*auth.key, server_nonce, client_nonce);
-    Bytes msg(client_nonce.begin(), client_nonce.end());
-    msg.insert(msg.end(), mine.begin(), mine.end());
-    if (auto s = write_all(c.server_.get(), msg, deadline); !s.ok())
-      return {s.error(), "sending the proof: " + s.message()};
-    std::array<std::byte, 32> theirs;
-    if (auto s = net::read_exact(c.server_.get(), theirs, deadline); !s.ok())
-      return {s.error(),
-              s.error() == Errc::peer_died
-                  ? "Server disconnected (wrong authentication key: the server rejected our "
-                    "IMPI_AUTH_HMAC proof)"
-                  : "waiting for the server's proof: " + s.message()};
-    if (!base::digest_equal(theirs, hmac_server_proof(*auth.key, server_nonce, client_nonce)))
-      return {Errc::protocol_error,
-              "the server's IMPI_AUTH_HMAC proof is wrong: it does not know our IMPI_AUTH_KEY"};
-  }
+  auto which = authenticate(c.server_.get(), auth, deadline);
+  if (!which) return {which.error(), which.message()};
 
   // IMPI (2.3.4): our rank, then the job size.
   if (auto s = write_all(c.server_.get(), encode_impi(rank), deadline); !s.ok())
@@ -135,7 +151,7 @@ Result<ImpiClient> ImpiClient::join(const net::Endpoint &server, int rank,
     if (!cmd) {
       if (cmd.error() == Errc::peer_died)
         return {Errc::peer_died,
-                which == kAuthKey
+                *which == kAuthKey
                     ? "Server disconnected (wrong authentication key, client rank taken, or "
                       "another client failed; the server's messages say which): the server "
                       "closed the connection"

@@ -155,21 +155,16 @@ std::vector<std::pair<std::int32_t, Bytes>> labels_of(const ClientAdvert &a) {
   };
 }
 
-Result<ImpiJob> derive_job(int nclients, int my_client,
-                           const std::map<std::int32_t, wire::CollBcast> &m) {
-  using namespace wire;
-  if (nclients < 1 || nclients > kMaxClients || my_client < 0 || my_client >= nclients)
-    return {Errc::protocol_error,
-            fmt::format("job of {} clients (this is client {})", nclients, my_client)};
-  ImpiJob j;
-  j.nclients = nclients;
-  j.my_client = my_client;
+namespace {
+using Broadcasts = std::map<std::int32_t, wire::CollBcast>;
 
-  // Version: the highest that every client lists.
+// Version: the highest that every client lists.
+Status derive_version(const Broadcasts &m, ImpiJob &j) {
+  using namespace wire;
   const auto *vb = find(m, kLabelCVersion);
   if (!vb) return {Errc::protocol_error, "IMPI_C_VERSION was never broadcast"};
-  if (auto s = require_all(*vb, nclients); !s.ok()) return {s.error(), s.message()};
-  auto lists = split_versions(*vb, nclients);
+  if (auto s = require_all(*vb, j.nclients); !s.ok()) return s;
+  auto lists = split_versions(*vb, j.nclients);
   if (!lists) return {lists.error(), lists.message()};
   std::set<std::pair<std::uint32_t, std::uint32_t>> common((*lists)[0].begin(), (*lists)[0].end());
   for (const auto &l : *lists) {
@@ -181,13 +176,19 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
   // Every list starts with 0.0, so the intersection is never empty.
   j.version_major = common.rbegin()->first;
   j.version_minor = common.rbegin()->second;
+  return {};
+}
 
-  auto nhosts = per_client_u32(m, kLabelCNhosts, nclients);
+// Each client's hosts and procs; `total_hosts`, `total_procs`: their sums.
+Status derive_sizes(const Broadcasts &m, ImpiJob &j, std::uint64_t &total_hosts,
+                    std::uint64_t &total_procs) {
+  using namespace wire;
+  auto nhosts = per_client_u32(m, kLabelCNhosts, j.nclients);
   if (!nhosts) return {nhosts.error(), nhosts.message()};
-  auto nprocs = per_client_u32(m, kLabelCNprocs, nclients);
+  auto nprocs = per_client_u32(m, kLabelCNprocs, j.nclients);
   if (!nprocs) return {nprocs.error(), nprocs.message()};
-  std::uint64_t total_hosts = 0, total_procs = 0;
-  for (int c = 0; c < nclients; ++c) {
+  total_hosts = total_procs = 0;
+  for (int c = 0; c < j.nclients; ++c) {
     if ((*nhosts)[c] < 1) return {Errc::protocol_error, fmt::format("client {} has 0 hosts", c)};
     if ((*nprocs)[c] < 1) return {Errc::protocol_error, fmt::format("client {} has 0 procs", c)};
     total_hosts += (*nhosts)[c];
@@ -199,16 +200,39 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
             fmt::format("implausible job: {} hosts, {} procs", total_hosts, total_procs)};
   j.client_nhosts = *nhosts;
   j.client_nprocs = *nprocs;
+  return {};
+}
 
-  auto datalen = per_client_u32(m, kLabelCDatalen, nclients);
+// A value every client must send alike (-1: `dflt`).
+Status agree(const Broadcasts &m, int nclients, std::int32_t label, std::int32_t dflt,
+             std::int32_t &out) {
+  auto v = per_client_u32(m, label, nclients);
+  if (!v) return {v.error(), v.message()};
+  auto first = static_cast<std::int32_t>((*v)[0]);
+  for (int c = 1; c < nclients; ++c)
+    if (static_cast<std::int32_t>((*v)[c]) != first)
+      return {Errc::protocol_error,
+              fmt::format("{}: clients disagree (client 0 sent {}, client {} sent {}); every "
+                          "client must use the same value",
+                          wire::label_name(label), first, c, static_cast<std::int32_t>((*v)[c]))};
+  if (first < -1) return {Errc::protocol_error, proto(label, fmt::format("bad value {}", first))};
+  out = first == -1 ? dflt : first;
+  return {};
+}
+
+// The job-wide values: the smallest DATALEN and TAGUB, the agreed
+// collective parameters.
+Status derive_values(const Broadcasts &m, ImpiJob &j) {
+  using namespace wire;
+  auto datalen = per_client_u32(m, kLabelCDatalen, j.nclients);
   if (!datalen) return {datalen.error(), datalen.message()};
   j.maxdatalen = *std::min_element(datalen->begin(), datalen->end());
   if (j.maxdatalen < 1) return {Errc::protocol_error, "IMPI_C_DATALEN: a client sent 0"};
 
-  auto tagub = per_client_u32(m, kLabelCTagub, nclients);
+  auto tagub = per_client_u32(m, kLabelCTagub, j.nclients);
   if (!tagub) return {tagub.error(), tagub.message()};
   j.tag_ub = 0x7fffffff;
-  for (int c = 0; c < nclients; ++c) {
+  for (int c = 0; c < j.nclients; ++c) {
     auto t = static_cast<std::int32_t>((*tagub)[c]);
     if (t < kMinTagub)
       return {Errc::protocol_error,
@@ -216,40 +240,28 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
                           kMinTagub)};
     j.tag_ub = std::min(j.tag_ub, t);
   }
+  if (auto s = agree(m, j.nclients, kLabelCCollXsize, kDefaultXsize, j.coll_xsize); !s.ok())
+    return s;
+  return agree(m, j.nclients, kLabelCCollMaxlinear, kDefaultMaxlinear, j.coll_maxlinear);
+}
 
-  auto agree = [&](std::int32_t label, std::int32_t dflt, std::int32_t &out) -> Status {
-    auto v = per_client_u32(m, label, nclients);
-    if (!v) return {v.error(), v.message()};
-    auto first = static_cast<std::int32_t>((*v)[0]);
-    for (int c = 1; c < nclients; ++c)
-      if (static_cast<std::int32_t>((*v)[c]) != first)
-        return {Errc::protocol_error,
-                fmt::format("{}: clients disagree (client 0 sent {}, client {} sent {}); every "
-                            "client must use the same value",
-                            label_name(label), first, c, static_cast<std::int32_t>((*v)[c]))};
-    if (first < -1) return {Errc::protocol_error, proto(label, fmt::format("bad value {}", first))};
-    out = first == -1 ? dflt : first;
-    return {};
-  };
-  if (auto s = agree(kLabelCCollXsize, kDefaultXsize, j.coll_xsize); !s.ok())
-    return {s.error(), s.message()};
-  if (auto s = agree(kLabelCCollMaxlinear, kDefaultMaxlinear, j.coll_maxlinear); !s.ok())
-    return {s.error(), s.message()};
-
-  auto nh = static_cast<std::size_t>(total_hosts);
-  auto hip = per_item(m, kLabelHIpv6, nclients, nh, 16);
-  auto hport = per_item(m, kLabelHPort, nclients, nh, 4);
-  auto hnp = per_item(m, kLabelHNprocs, nclients, nh, 4);
-  auto hack = per_item(m, kLabelHAckmark, nclients, nh, 4);
-  auto hhi = per_item(m, kLabelHHiwater, nclients, nh, 4);
+// Every host, client by client, and the job's ackmark and hiwater (the
+// smallest advertised).
+Status derive_hosts(const Broadcasts &m, ImpiJob &j, std::size_t nh) {
+  using namespace wire;
+  auto hip = per_item(m, kLabelHIpv6, j.nclients, nh, 16);
+  auto hport = per_item(m, kLabelHPort, j.nclients, nh, 4);
+  auto hnp = per_item(m, kLabelHNprocs, j.nclients, nh, 4);
+  auto hack = per_item(m, kLabelHAckmark, j.nclients, nh, 4);
+  auto hhi = per_item(m, kLabelHHiwater, j.nclients, nh, 4);
   for (auto *r : {&hip, &hport, &hnp, &hack, &hhi})
     if (!*r) return {r->error(), r->message()};
   j.ackmark = j.hiwater = 0xffffffffu;
   std::size_t h = 0;
   std::uint32_t proc = 0;
-  for (int c = 0; c < nclients; ++c) {
+  for (int c = 0; c < j.nclients; ++c) {
     std::uint64_t client_procs = 0;
-    for (std::uint32_t k = 0; k < (*nhosts)[c]; ++k, ++h) {
+    for (std::uint32_t k = 0; k < j.client_nhosts[c]; ++k, ++h) {
       JobHost host;
       host.client = c;
       std::memcpy(host.address.data(), (*hip)[h].data(), 16);
@@ -273,16 +285,20 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
       proc += host.nprocs;
       j.hosts.push_back(host);
     }
-    if (client_procs != (*nprocs)[c])
+    if (client_procs != j.client_nprocs[c])
       return {Errc::protocol_error,
               fmt::format("client {}: hosts hold {} procs but IMPI_C_NPROCS says {}", c,
-                          client_procs, (*nprocs)[c])};
+                          client_procs, j.client_nprocs[c])};
   }
+  return {};
+}
 
-  auto np = static_cast<std::size_t>(total_procs);
-  auto pip = per_item(m, kLabelPIpv6, nclients, np, 16);
+// Every proc, host by host; their ids must be unique per address.
+Status derive_procs(const Broadcasts &m, ImpiJob &j, std::size_t np) {
+  using namespace wire;
+  auto pip = per_item(m, kLabelPIpv6, j.nclients, np, 16);
   if (!pip) return {pip.error(), pip.message()};
-  auto ppid = per_item(m, kLabelPPid, nclients, np, 8);
+  auto ppid = per_item(m, kLabelPPid, j.nclients, np, 8);
   if (!ppid) return {ppid.error(), ppid.message()};
   std::set<std::pair<Ipv6, std::int64_t>> seen;
   for (const auto &host : j.hosts) {
@@ -300,6 +316,27 @@ Result<ImpiJob> derive_job(int nclients, int my_client,
       j.procs.push_back(p);
     }
   }
+  return {};
+}
+}  // namespace
+
+Result<ImpiJob> derive_job(int nclients, int my_client,
+                           const std::map<std::int32_t, wire::CollBcast> &m) {
+  if (nclients < 1 || nclients > wire::kMaxClients || my_client < 0 || my_client >= nclients)
+    return {Errc::protocol_error,
+            fmt::format("job of {} clients (this is client {})", nclients, my_client)};
+  ImpiJob j;
+  j.nclients = nclients;
+  j.my_client = my_client;
+  std::uint64_t total_hosts = 0, total_procs = 0;
+  if (auto s = derive_version(m, j); !s.ok()) return {s.error(), s.message()};
+  if (auto s = derive_sizes(m, j, total_hosts, total_procs); !s.ok())
+    return {s.error(), s.message()};
+  if (auto s = derive_values(m, j); !s.ok()) return {s.error(), s.message()};
+  if (auto s = derive_hosts(m, j, static_cast<std::size_t>(total_hosts)); !s.ok())
+    return {s.error(), s.message()};
+  if (auto s = derive_procs(m, j, static_cast<std::size_t>(total_procs)); !s.ok())
+    return {s.error(), s.message()};
   return j;
 }
 

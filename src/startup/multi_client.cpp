@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -153,80 +154,125 @@ std::string client_address(const LaunchOptions &opts, int i) {
   std::string a = base::get_string("host_address");
   return a.empty() ? net::primary_address() : a;
 }
+
+// Blocks the signals the supervisor takes synchronously (sigtimedwait).
+sigset_t block_supervised_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+  ::sigprocmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+void kill_all(std::vector<Child> &children, int sig) {
+  for (auto &c : children)
+    if (c.running) ::kill(c.pid, sig);
+}
+
+// Starts the server (`exe` with `args`) as the first of `children` and
+// reads the address it prints first. "" when it printed none within 10 s;
+// nullopt when it could not be started (reported).
+std::optional<std::string> start_server(const std::string &exe,
+                                        const std::vector<std::string> &args,
+                                        const std::vector<std::string> &env,
+                                        std::vector<Child> &children) {
+  int pipefd[2];
+  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
+    base::log_error("pipe: {}", std::strerror(errno));
+    return std::nullopt;
+  }
+  pid_t spid = spawn(exe, args, env, pipefd[1]);
+  ::close(pipefd[1]);
+  children.push_back({spid, "server", spid > 0});
+  std::string line;
+  char c;
+  pollfd p{pipefd[0], POLLIN, 0};
+  while (line.size() < 128) {
+    if (::poll(&p, 1, 10000) <= 0) break;
+    if (::read(pipefd[0], &c, 1) != 1 || c == '\n') break;
+    line += c;
+  }
+  ::close(pipefd[0]);
+  return line;
+}
+
+// Kills what was started and collects it: the server did not start.
+int server_failed(std::vector<Child> &children, const char *what) {
+  base::log_error("{} did not start", what);
+  kill_all(children, SIGKILL);
+  while (::waitpid(-1, nullptr, 0) > 0) {
+  }
+  return 1;
+}
+
+// Our environment for the server and clients, with a fresh key: 64 random
+// bits, passed only through our children's environment. Empty when no key
+// could be drawn (reported).
+std::vector<std::string> environment_with_key() {
+  std::uint64_t key = 0;
+  if (::getrandom(&key, sizeof key, 0) != sizeof key) {
+    base::log_error("cannot draw a random authentication key: {}", std::strerror(errno));
+    return {};
+  }
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "IMPI_AUTH_", 10) != 0) env.emplace_back(*e);
+  env.push_back("IMPI_AUTH_KEY=" + std::to_string(key));
+  return env;
+}
+
+// The arguments of client i, with n procs from world rank `offset` on.
+std::vector<std::string> client_args(const LaunchOptions &opts, const std::string &server, int i,
+                                     int n, int offset) {
+  std::vector<std::string> a = {"-client", std::to_string(i), server, "-np", std::to_string(n),
+                                "--address", client_address(opts, i),
+                                // Binding is decided for the whole machine, not per
+                                // client: each binds from its core offset on.
+                                "--core-offset", std::to_string(opts.core_offset + offset)};
+  auto fwd = forwarded_options(opts);
+  a.insert(a.end(), fwd.begin(), fwd.end());
+  a.push_back("--");
+  a.insert(a.end(), opts.argv.begin(), opts.argv.end());
+  return a;
+}
+
+// Refuses what --clients cannot do; false (reported) then.
+bool check_multi_client(const LaunchOptions &opts) {
+  if (opts.impi.address != base::get_string("host_address")) {  // --address given
+    base::log_error(
+        "--address (IMPI_HOST_ADDRESS) names the address of one client; --clients {} runs every "
+        "client on this machine over 127.0.0.x (use -server and -client for other addresses)",
+        opts.clients);
+    return false;
+  }
+  // (With other hosts, the slots of all were checked with the options.)
+  if (auto st = check_oversubscription(opts, opts.np); opts.remote_hosts.empty() && !st.ok()) {
+    base::log_error("{}", st.message());
+    return false;
+  }
+  return true;
+}
 }  // namespace
 
 int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
   std::string exe = self_exe;
   const int k = opts.clients;
-  if (opts.impi.address != base::get_string("host_address")) {  // --address given
-    base::log_error(
-        "--address (IMPI_HOST_ADDRESS) names the address of one client; --clients {} runs every "
-        "client on this machine over 127.0.0.x (use -server and -client for other addresses)",
-        k);
-    return 1;
-  }
-  // (With other hosts, the slots of all were checked with the options.)
-  if (auto st = check_oversubscription(opts, opts.np); opts.remote_hosts.empty() && !st.ok()) {
-    base::log_error("{}", st.message());
-    return 1;
-  }
-
-  // The key: 64 random bits, passed only through our children's environment.
-  std::uint64_t key = 0;
-  if (::getrandom(&key, sizeof key, 0) != sizeof key) {
-    base::log_error("cannot draw a random authentication key: {}", std::strerror(errno));
-    return 1;
-  }
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "IMPI_AUTH_", 10) != 0) env.emplace_back(*e);
-  env.push_back("IMPI_AUTH_KEY=" + std::to_string(key));
-
-  // Signals are taken synchronously (sigtimedwait) in the loop below.
-  sigset_t set;
-  sigemptyset(&set);
-  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
-  ::sigprocmask(SIG_BLOCK, &set, nullptr);
-
+  if (!check_multi_client(opts)) return 1;
+  std::vector<std::string> env = environment_with_key();
+  if (env.empty()) return 1;
+  sigset_t set = block_supervised_signals();
   std::vector<Child> children;
-  auto kill_all = [&](int sig) {
-    for (auto &c : children)
-      if (c.running) ::kill(c.pid, sig);
-  };
 
   // The server, on loopback: this whole job stays on this machine.
-  int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
-    base::log_error("pipe: {}", std::strerror(errno));
-    return 1;
-  }
   std::vector<std::string> sargs = {
       "-server",   std::to_string(k),   "--address",
       "127.0.0.1", "--startup-timeout", std::to_string(opts.impi.startup_timeout_s)};
   if (opts.verbose) sargs.push_back("-v");
-  pid_t spid = spawn(exe, sargs, env, pipefd[1]);
-  ::close(pipefd[1]);
-  children.push_back({spid, "server", spid > 0});
-  std::string line;
-  {
-    char c;
-    pollfd p{pipefd[0], POLLIN, 0};
-    while (line.size() < 128) {
-      if (::poll(&p, 1, 10000) <= 0) break;
-      if (::read(pipefd[0], &c, 1) != 1 || c == '\n') break;
-      line += c;
-    }
-    ::close(pipefd[0]);
-  }
-  if (line.empty()) {
-    base::log_error("the embedded IMPI server did not start");
-    kill_all(SIGKILL);
-    while (::waitpid(-1, nullptr, 0) > 0) {
-    }
-    return 1;
-  }
-  base::log_debug("embedded server at {}", line);
+  auto line = start_server(exe, sargs, env, children);
+  if (!line) return 1;
+  if (line->empty()) return server_failed(children, "the embedded IMPI server");
+  base::log_debug("embedded server at {}", *line);
 
   // stdin: the clients inherit ours (only the one with the chosen rank
   // reads it), or, for --stdin all, each reads a pipe with a copy of it.
@@ -236,30 +282,19 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
       int fds[2];
       if (::pipe2(fds, O_CLOEXEC) != 0) {
         base::log_error("pipe: {}", std::strerror(errno));
-        kill_all(SIGKILL);
+        kill_all(children, SIGKILL);
         return 1;
       }
       stdin_ends.emplace_back(fds[0]);
       stdin_pipes.emplace_back(fds[1]);
     }
 
-  // K clients, processes split as evenly as possible, client 0 first. Client i
-  // advertises 127.0.0.(i+1): hosts on one machine stay distinguishable by
-  // address (LAM/MPI identifies hosts that way).
+  // K clients, processes split as evenly as possible, client 0 first.
   int base_np = opts.np / k, extra = opts.np % k, offset = 0;
   for (int i = 0; i < k; ++i) {
     int n = base_np + (i < extra ? 1 : 0);
-    std::vector<std::string> a = {"-client", std::to_string(i), line, "-np", std::to_string(n),
-                                  "--address", client_address(opts, i),
-                                  // Binding is decided for the whole machine, not per
-                                  // client: each binds from its core offset on.
-                                  "--core-offset", std::to_string(opts.core_offset + offset)};
-    auto fwd = forwarded_options(opts);
-    a.insert(a.end(), fwd.begin(), fwd.end());
-    a.push_back("--");
-    a.insert(a.end(), opts.argv.begin(), opts.argv.end());
     int in = stdin_ends.empty() ? -1 : stdin_ends[static_cast<std::size_t>(i)].get();
-    pid_t pid = spawn(exe, a, env, -1, in);
+    pid_t pid = spawn(exe, client_args(opts, *line, i, n, offset), env, -1, in);
     children.push_back({pid, "client " + std::to_string(i), pid > 0});
     offset += n;
   }
@@ -284,111 +319,91 @@ std::string in_path(const std::string &name) {
   }
   return "";
 }
-}  // namespace
 
-int run_appfile_job(const ServerOptions &o, const char *self_exe) {
-  // The application file (IMPI 2.2.3): "HOST -client R $hostport ..." per client.
-  struct Line {
-    std::string host;
-    std::vector<std::string> args;
-  };
-  std::vector<Line> lines;
+// A line of the application file (IMPI 2.2.3): "HOST -client R $hostport ...".
+struct AppLine {
+  std::string host;
+  std::vector<std::string> args;
+};
+
+// The application file's client lines; nullopt (reported) when it cannot
+// be read, a line is malformed, or it lists another number of clients.
+std::optional<std::vector<AppLine>> read_appfile(const ServerOptions &o) {
+  std::vector<AppLine> lines;
   std::ifstream f(o.appfile);
   if (!f) {
     base::log_error("cannot read the application file {}: {}", o.appfile, std::strerror(errno));
-    return 1;
+    return std::nullopt;
   }
   std::string text;
   for (int lineno = 1; std::getline(f, text); ++lineno) {
     std::istringstream words(text.substr(0, text.find('#')));
-    Line l;
+    AppLine l;
     if (!(words >> l.host)) continue;
     for (std::string w; words >> w;) l.args.push_back(w);
     if (l.args.empty() || (l.args[0] != "-client" && l.args[0] != "--client")) {
       base::log_error("{}:{}: expected \"HOST -client R $hostport [options] program [args]\"",
                       o.appfile, lineno);
-      return 1;
+      return std::nullopt;
     }
     lines.push_back(std::move(l));
   }
   if (static_cast<int>(lines.size()) != o.nclients) {
     base::log_error("{} lists {} clients, but -server {} expects {}", o.appfile, lines.size(),
                     o.nclients, o.nclients);
-    return 1;
+    return std::nullopt;
   }
-  sigset_t set;
-  sigemptyset(&set);
-  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
-  ::sigprocmask(SIG_BLOCK, &set, nullptr);
+  return lines;
+}
+
+// Starts the client of line `l` (its $hostport filled in): here, or on
+// another machine through the launch agent (ssh by default), with impirun
+// found in that machine's PATH. Returns its pid (<= 0: it did not start).
+pid_t start_app_client(AppLine &l, const std::string &exe, const std::vector<std::string> &env,
+                       const std::string &hostport) {
+  for (auto &a : l.args)
+    for (const char *token : {"${hostport}", "$hostport"})
+      for (std::size_t at; (at = a.find(token)) != std::string::npos;)
+        a.replace(at, std::strlen(token), hostport);
+  if (is_this_host(l.host)) return spawn(exe, l.args, env, -1);
+  const char *agent_env = std::getenv("IMPI_LAUNCH_AGENT");
+  std::istringstream aw(agent_env && *agent_env ? agent_env : "ssh");
+  std::vector<std::string> agent;
+  for (std::string w; aw >> w;) agent.push_back(w);
+  std::string prog = in_path(agent[0]);
+  if (prog.empty()) {
+    base::log_error("cannot find the launch agent '{}' for host {} (set IMPI_LAUNCH_AGENT)",
+                    agent[0], l.host);
+    return -1;
+  }
+  std::vector<std::string> a(agent.begin() + 1, agent.end());
+  a.push_back(l.host);
+  a.push_back("impirun");
+  a.insert(a.end(), l.args.begin(), l.args.end());
+  return spawn(prog, a, env, -1);
+}
+}  // namespace
+
+int run_appfile_job(const ServerOptions &o, const char *self_exe) {
+  auto lines = read_appfile(o);
+  if (!lines) return 1;
+  sigset_t set = block_supervised_signals();
   std::vector<std::string> env;
   for (char **e = environ; *e; ++e) env.emplace_back(*e);
   std::vector<Child> children;
-  int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) {
-    base::log_error("pipe: {}", std::strerror(errno));
-    return 1;
-  }
   const std::string exe = self_exe;
   std::vector<std::string> sargs(o.server_args.begin() + 1,
                                  o.server_args.end());  // (less argv[0]'s "-server")
   sargs.insert(sargs.begin(), "-server");
-  pid_t spid = spawn(exe, sargs, env, pipefd[1]);
-  ::close(pipefd[1]);
-  children.push_back({spid, "server", spid > 0});
-  std::string hostport;
-  {
-    char c;
-    pollfd p{pipefd[0], POLLIN, 0};
-    while (hostport.size() < 128) {
-      if (::poll(&p, 1, 10000) <= 0) break;
-      if (::read(pipefd[0], &c, 1) != 1 || c == '\n') break;
-      hostport += c;
-    }
-    ::close(pipefd[0]);
-  }
-  if (hostport.empty()) {
-    base::log_error("the IMPI server did not start");
-    for (auto &c : children)
-      if (c.running) ::kill(c.pid, SIGKILL);
-    while (::waitpid(-1, nullptr, 0) > 0) {
-    }
-    return 1;
-  }
-  std::printf("%s\n", hostport.c_str());  // as `impirun -server` itself prints it
+  auto hostport = start_server(exe, sargs, env, children);
+  if (!hostport) return 1;
+  if (hostport->empty()) return server_failed(children, "the IMPI server");
+  std::printf("%s\n", hostport->c_str());  // as `impirun -server` itself prints it
   std::fflush(stdout);
-  const char *agent_env = std::getenv("IMPI_LAUNCH_AGENT");
-  for (auto &l : lines) {
-    for (auto &a : l.args)
-      for (const char *token : {"${hostport}", "$hostport"})
-        for (std::size_t at; (at = a.find(token)) != std::string::npos;)
-          a.replace(at, std::strlen(token), hostport);
-    pid_t pid;
-    if (is_this_host(l.host)) {
-      pid = spawn(exe, l.args, env, -1);
-    } else {
-      // Another machine: through the launch agent (ssh by default), with
-      // impirun found in that machine's PATH.
-      std::istringstream aw(agent_env && *agent_env ? agent_env : "ssh");
-      std::vector<std::string> agent;
-      for (std::string w; aw >> w;) agent.push_back(w);
-      std::string prog = in_path(agent[0]);
-      if (prog.empty()) {
-        base::log_error("cannot find the launch agent '{}' for host {} (set IMPI_LAUNCH_AGENT)",
-                        agent[0], l.host);
-        pid = -1;
-      } else {
-        std::vector<std::string> a(agent.begin() + 1, agent.end());
-        a.push_back(l.host);
-        a.push_back("impirun");
-        a.insert(a.end(), l.args.begin(), l.args.end());
-        pid = spawn(prog, a, env, -1);
-      }
-    }
+  for (auto &l : *lines) {
+    pid_t pid = start_app_client(l, exe, env, *hostport);
     children.push_back({pid, "client on " + l.host, pid > 0});
-    if (pid <= 0) {
-      for (auto &c : children)
-        if (c.running) ::kill(c.pid, SIGTERM);
-    }
+    if (pid <= 0) kill_all(children, SIGTERM);
   }
   return supervise(children, set);
 }

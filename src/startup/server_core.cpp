@@ -123,86 +123,99 @@ void ServerCore::process(ConnId id, Conn &c) {
 }
 
 bool ServerCore::handle_cmd(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
+  if (c.phase == Phase::want_auth) return handle_auth(id, c, cmd);
+  if (c.phase == Phase::want_rank) return handle_join(id, c, cmd);
+  return handle_joined(id, c, cmd);
+}
+
+// AUTH: the method both sides have (and the server prefers), then its
+// first step.
+bool ServerCore::handle_auth(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
   const auto &p = cmd.payload;
-  if (c.phase == Phase::want_auth) {
-    if (cmd.header.cmd != kCmdAuth) {
-      drop(id, c,
-           fmt::format("first command was 0x{:08x}, not AUTH",
-                       static_cast<std::uint32_t>(cmd.header.cmd)));
+  if (cmd.header.cmd != kCmdAuth) {
+    drop(id, c,
+         fmt::format("first command was 0x{:08x}, not AUTH",
+                     static_cast<std::uint32_t>(cmd.header.cmd)));
+    return false;
+  }
+  if (p.size() < 4 || p.size() % 4 != 0 || p.size() > 128) {
+    drop(id, c, fmt::format("AUTH with {} payload bytes", p.size()));
+    return false;
+  }
+  // Methods beyond 31 (later masks) are not known to this server.
+  std::uint32_t client_mask = base::load_be<std::uint32_t>(std::span(p).first(4));
+  auto which = choose_auth(cfg_.auth_mask, client_mask, cfg_.preference);
+  if (!which) {
+    drop(id, c,
+         fmt::format("no authentication method in common (client offers 0x{:x}, "
+                     "server 0x{:x})",
+                     client_mask, cfg_.auth_mask));
+    return false;
+  }
+  if (*which == kAuthHmac) {
+    auto nonce = make_nonce();
+    if (!nonce) {
+      drop(id, c, nonce.message());
       return false;
     }
-    if (p.size() < 4 || p.size() % 4 != 0 || p.size() > 128) {
-      drop(id, c, fmt::format("AUTH with {} payload bytes", p.size()));
-      return false;
-    }
-    // Methods beyond 31 (later masks) are not known to this server.
-    std::uint32_t client_mask = base::load_be<std::uint32_t>(std::span(p).first(4));
-    auto which = choose_auth(cfg_.auth_mask, client_mask, cfg_.preference);
-    if (!which) {
-      drop(id, c,
-           fmt::format("no authentication method in common (client offers 0x{:x}, "
-                       "server 0x{:x})",
-                       client_mask, cfg_.auth_mask));
-      return false;
-    }
-    if (*which == kAuthHmac) {
-      auto nonce = make_nonce();
-      if (!nonce) {
-        drop(id, c, nonce.message());
-        return false;
-      }
-      c.nonce = *nonce;
-      Bytes reply = encode_server_auth(kAuthHmac, static_cast<std::int32_t>(kAuthNonceSize));
-      reply.insert(reply.end(), c.nonce.begin(), c.nonce.end());
-      send(id, std::move(reply));
-      c.phase = Phase::want_hmac;
-      return true;
-    }
-    send(id, encode_server_auth(*which, 0));
-    if (*which == kAuthNone) {
-      base::log_warn("{} has authenticated with IMPI_AUTH_NONE", c.peer);
-      c.phase = Phase::want_rank;
-    } else {
-      base::log_info("{} authenticates with IMPI_AUTH_KEY (the key crosses the wire in clear)",
-                     c.peer);
-      c.phase = Phase::want_key;
-    }
+    c.nonce = *nonce;
+    Bytes reply = encode_server_auth(kAuthHmac, static_cast<std::int32_t>(kAuthNonceSize));
+    reply.insert(reply.end(), c.nonce.begin(), c.nonce.end());
+    send(id, std::move(reply));
+    c.phase = Phase::want_hmac;
     return true;
   }
-  if (c.phase == Phase::want_rank) {
-    if (cmd.header.cmd != kCmdImpi) {
-      drop(id, c,
-           fmt::format("expected IMPI after AUTH, got 0x{:08x}",
-                       static_cast<std::uint32_t>(cmd.header.cmd)));
-      return false;
-    }
-    auto rank = decode_i32_payload(p);
-    if (!rank) {
-      drop(id, c, "IMPI command: " + rank.message());
-      return false;
-    }
-    if (*rank < 0 || *rank >= cfg_.nclients) {
-      drop(id, c, fmt::format("client rank {} out of range 0..{}", *rank, cfg_.nclients - 1));
-      return false;
-    }
-    if (by_rank_.count(*rank)) {
-      drop(id, c,
-           fmt::format("client rank {} is already taken by {}", *rank,
-                       conns_.at(by_rank_.at(*rank)).peer));
-      return false;
-    }
-    c.rank = *rank;
-    c.phase = Phase::joined;
-    by_rank_[c.rank] = id;
-    base::log_info("client {} joined from {}", c.rank, c.peer);
-    if (static_cast<int>(by_rank_.size()) == cfg_.nclients && !size_sent_) {
-      size_sent_ = true;
-      for (auto [r, cid] : by_rank_) send(cid, encode_impi(cfg_.nclients));
-      try_broadcast();
-    }
-    return true;
+  send(id, encode_server_auth(*which, 0));
+  if (*which == kAuthNone) {
+    base::log_warn("{} has authenticated with IMPI_AUTH_NONE", c.peer);
+    c.phase = Phase::want_rank;
+  } else {
+    base::log_info("{} authenticates with IMPI_AUTH_KEY (the key crosses the wire in clear)",
+                   c.peer);
+    c.phase = Phase::want_key;
   }
-  // Joined.
+  return true;
+}
+
+// IMPI: the client's rank; once every client joined, the job's size.
+bool ServerCore::handle_join(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
+  const auto &p = cmd.payload;
+  if (cmd.header.cmd != kCmdImpi) {
+    drop(id, c,
+         fmt::format("expected IMPI after AUTH, got 0x{:08x}",
+                     static_cast<std::uint32_t>(cmd.header.cmd)));
+    return false;
+  }
+  auto rank = decode_i32_payload(p);
+  if (!rank) {
+    drop(id, c, "IMPI command: " + rank.message());
+    return false;
+  }
+  if (*rank < 0 || *rank >= cfg_.nclients) {
+    drop(id, c, fmt::format("client rank {} out of range 0..{}", *rank, cfg_.nclients - 1));
+    return false;
+  }
+  if (by_rank_.count(*rank)) {
+    drop(id, c,
+         fmt::format("client rank {} is already taken by {}", *rank,
+                     conns_.at(by_rank_.at(*rank)).peer));
+    return false;
+  }
+  c.rank = *rank;
+  c.phase = Phase::joined;
+  by_rank_[c.rank] = id;
+  base::log_info("client {} joined from {}", c.rank, c.peer);
+  if (static_cast<int>(by_rank_.size()) == cfg_.nclients && !size_sent_) {
+    size_sent_ = true;
+    for (auto [r, cid] : by_rank_) send(cid, encode_impi(cfg_.nclients));
+    try_broadcast();
+  }
+  return true;
+}
+
+// COLL, DONE and FINI from a client that joined.
+bool ServerCore::handle_joined(ConnId id, Conn &c, const CmdReader::Cmd &cmd) {
+  const auto &p = cmd.payload;
   switch (cmd.header.cmd) {
     case kCmdColl: {
       if (c.done) {

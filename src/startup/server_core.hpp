@@ -73,6 +73,9 @@ class ServerCore {
 
   void process(ConnId id, Conn &c);
   bool handle_cmd(ConnId id, Conn &c, const wire::CmdReader::Cmd &cmd);
+  bool handle_auth(ConnId id, Conn &c, const wire::CmdReader::Cmd &cmd);
+  bool handle_join(ConnId id, Conn &c, const wire::CmdReader::Cmd &cmd);
+  bool handle_joined(ConnId id, Conn &c, const wire::CmdReader::Cmd &cmd);
   void drop(ConnId id, Conn &c, const std::string &why);  // close, forget
   void fail(const std::string &why);                      // the job cannot go on
   void try_broadcast();

@@ -1,0 +1,220 @@
+// client_job.cpp - impirun as an IMPI client: `impirun -client R HOST:PORT`
+// (startup with the server, the host agents of the client's other hosts,
+// the dance, this host's procs, the FINI exchanges) and `impirun
+// --host-agent` (another host of such a client).
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "base/log.hpp"
+#include "startup/host_agents.hpp"
+#include "startup/impi_client.hpp"
+#include "startup/launcher.hpp"
+#include "startup/local_job.hpp"
+
+namespace impi::startup {
+
+namespace {
+const char *lookup_env(const char *n) {
+  return std::getenv(n);
+}
+
+// Authentication, the server's address and ours, then joining the server.
+// `deadline`: the startup's, which starts once those are known.
+base::Result<ImpiClient> join_server(const LaunchOptions &opts, net::Clock::time_point &deadline) {
+  auto auth = auth_from_env(lookup_env);
+  if (!auth) return {auth.error(), auth.message()};
+  if (auth->mask() == 0) return {base::Errc::invalid_argument, std::string(kNoAuthMessage)};
+  auto server = net::parse_endpoint(opts.client->server);
+  if (!server) return {server.error(), server.message()};
+  // --address may name the host: the IMPI wire carries its IP address.
+  std::string address = opts.impi.address;
+  if (!address.empty()) {
+    auto ip = net::resolve_one(address);
+    if (!ip) return {ip.error(), "--address: " + ip.message()};
+    address = *ip;
+  }
+  deadline = net::Clock::now() + std::chrono::seconds(opts.impi.startup_timeout_s);
+  return ImpiClient::join(*server, opts.client->rank, address, *auth, deadline);
+}
+
+// A client on several hosts: this machine is host 0; the agents of the
+// others start now and report their addresses and ports (host_agents.hpp).
+// `local` gets this host's share of the procs.
+base::Result<std::vector<RemoteHost>> start_remotes(const LaunchOptions &opts,
+                                                    const std::string &address,
+                                                    net::Clock::time_point deadline,
+                                                    LaunchOptions &local) {
+  if (opts.remote_hosts.empty()) return std::vector<RemoteHost>{};
+  auto counts = place_procs(opts.np, opts.slots, opts.remote_hosts);
+  local.np = counts[0];
+  char exe[4096] = {};
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  return start_host_agents(opts, opts.remote_hosts, counts, address, n > 0 ? exe : "impirun",
+                           deadline);
+}
+
+// What this client advertises: its values, each host (ours first) and
+// every proc.
+base::Result<ClientAdvert> make_advert(const LaunchOptions &opts, const Ipv6 &addr,
+                                       std::uint16_t port, const std::vector<RemoteHost> &remotes) {
+  ClientAdvert a;
+  a.datalen = static_cast<std::uint32_t>(opts.impi.datalen);
+  a.tagub = static_cast<std::int32_t>(opts.impi.tag_ub);
+  a.xsize = static_cast<std::int32_t>(opts.impi.coll_xsize);
+  a.maxlinear = static_cast<std::int32_t>(opts.impi.coll_maxlinear);
+  HostAdvert h;
+  h.address = addr;
+  h.port = port;
+  h.nprocs = static_cast<std::uint32_t>(opts.np);
+  h.ackmark = static_cast<std::uint32_t>(opts.impi.ackmark);
+  h.hiwater = static_cast<std::uint32_t>(opts.impi.hiwater);
+  a.hosts.push_back(h);
+  // P_PID: unique among procs sharing our address, across clients on one
+  // machine too: our own pid (unique here) and the local index.
+  for (int r = 0; r < opts.np; ++r)
+    a.procs.push_back({addr, (static_cast<std::int64_t>(::getpid()) << 20) + r});
+  for (const auto &rh : remotes) {
+    auto raddr = wire::parse_address(rh.address);
+    if (!raddr) return {raddr.error(), fmt::format("host {}: {}", rh.name, raddr.message())};
+    HostAdvert x = h;
+    x.address = *raddr;
+    x.port = rh.port;
+    x.nprocs = static_cast<std::uint32_t>(rh.nprocs);
+    a.hosts.push_back(x);
+    for (int r = 0; r < rh.nprocs; ++r) a.procs.push_back({*raddr, (rh.pid << 20) + r});
+  }
+  return a;
+}
+
+// The job, negotiated with the server, and handed to our other hosts.
+base::Result<ImpiJob> negotiate(ImpiClient &client, const ClientAdvert &a,
+                                std::vector<RemoteHost> &remotes, net::Clock::time_point deadline) {
+  auto job = client.exchange(a, deadline);
+  if (!job) return {job.error(), fmt::format("IMPI startup failed: {}", job.message())};
+  job->my_host = job->first_host_of(job->my_client);
+  for (std::size_t i = 0; i < remotes.size(); ++i)
+    if (auto s = send_job(remotes[i], *job, job->my_host + 1 + static_cast<int>(i), deadline);
+        !s.ok())
+      return {s.error(), fmt::format("host {}: {}", remotes[i].name, s.message())};
+  return job;
+}
+
+// This host's part of an IMPI job, once the dance is done: the host agent
+// (watching `watched`: descriptors that must stay open, and what they are)
+// and our procs. Stops the agent without FINI when the procs failed.
+// Returns their exit status (1: the agent could not start).
+int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd> &channels,
+                  const AgentHooks &agent,
+                  const std::vector<std::pair<int, std::string>> &watched) {
+  // While the procs run, LocalJob's loop handles termination signals (it
+  // passes them on). Once they are gone, what is left (the FINI exchanges)
+  // is bounded by a deadline, and a late SIGTERM from a supervisor must not
+  // replace our status: libevent restores the disposition it found, so
+  // ignoring the signals now makes them ignored after the loop, in every
+  // thread (PMIx's too). The procs get default dispositions back at fork.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
+  if (agent.start) {
+    if (agent.watch_server)
+      for (const auto &[fd, what] : watched) agent.watch_server(fd, what);
+    if (auto s = agent.start(channels, job); !s.ok()) {
+      base::log_error("the host agent could not start: {}", s.message());
+      return 1;
+    }
+  }
+  int rc = 0;
+  {
+    local::LocalJob local(opts, &job);
+    rc = local.run();
+  }
+  if (rc != 0 && agent.stop) agent.stop();
+  return rc;
+}
+
+int fail(const std::string &message) {
+  base::log_error("{}", message);
+  return 1;
+}
+}  // namespace
+
+int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
+  if (opts_in.verbose) base::set_log_level(base::Level::debug);
+  base::set_log_prefix(fmt::format("impirun[client {}]", opts_in.client->rank));
+  ::signal(SIGPIPE, SIG_IGN);
+  net::Clock::time_point deadline;
+  auto client = join_server(opts_in, deadline);
+  if (!client) return fail(client.message());
+  auto port = client->listen();
+  if (!port) return fail(fmt::format("cannot listen on {}: {}", client->address(), port.message()));
+  auto addr = wire::parse_address(client->address());
+  if (!addr) return fail(addr.message());
+  LaunchOptions opts = opts_in;
+  auto started = start_remotes(opts_in, client->address(), deadline, opts);
+  if (!started) return fail(started.message());
+  std::vector<RemoteHost> remotes = std::move(started.value());
+  struct EndRemotes {  // whatever happens, no agent outlives us unreaped
+    std::vector<RemoteHost> &r;
+    bool failed = true;
+    ~EndRemotes() { end_host_agents(r, failed); }
+  } end_remotes{remotes};
+  auto advert = make_advert(opts, *addr, *port, remotes);
+  if (!advert) return fail(advert.message());
+  auto job = negotiate(*client, *advert, remotes, deadline);
+  if (!job) return fail(job.message());
+  base::log_debug("startup complete: {} clients, {} procs, world ranks {}..{} are ours",
+                  job->nclients, job->procs.size(), job->world_offset(job->my_client),
+                  job->world_offset(job->my_client) + static_cast<std::uint32_t>(opts_in.np) - 1);
+  auto channels = client->dance(*job, deadline);
+  if (!channels) return fail(channels.message());
+  std::vector<std::pair<int, std::string>> watched{
+      {client->server_fd(), "the IMPI server " + opts.client->server}};
+  for (auto &rh : remotes) watched.emplace_back(rh.ctl.get(), "the agent of host " + rh.name);
+  if (int rc = run_this_host(opts, *job, *channels, agent, watched); rc != 0)
+    return rc;  // no FINI: the server reports our failure
+  // Our channels' FINI, then every other host's DONE, then the server's FINI.
+  auto s =
+      client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30),
+                     [&](std::vector<base::Fd> &ch, const ImpiJob &j, net::Clock::time_point dl) {
+                       base::Status st = agent.close ? agent.close(ch, j, dl) : base::Status{};
+                       if (st.ok() && !remotes.empty()) st = wait_done(remotes, dl);
+                       return st;
+                     });
+  if (!s.ok()) return fail(fmt::format("shutdown: {}", s.message()));
+  end_remotes.failed = false;
+  return 0;
+}
+
+// `impirun --host-agent ADDR:PORT --host-token T -np N -- prog`: the agent
+// and procs of one more host of a client (host_agents.hpp).
+int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
+  if (opts.verbose) base::set_log_level(base::Level::debug);
+  ::signal(SIGPIPE, SIG_IGN);
+  auto deadline = net::Clock::now() + std::chrono::seconds(opts.impi.startup_timeout_s);
+  auto link = contact_coordinator(*opts.host_agent, deadline);
+  if (!link) return fail(link.message());
+  auto job = receive_job(link->ctl.get(), deadline);
+  if (!job) return fail(job.message());
+  base::set_log_prefix(fmt::format("impirun[client {} host {}]", job->my_client, job->my_host));
+  if (job->hosts[static_cast<std::size_t>(job->my_host)].nprocs !=
+      static_cast<std::uint32_t>(opts.np))
+    return fail(fmt::format("the job gives this host {} procs, not {}",
+                            job->hosts[static_cast<std::size_t>(job->my_host)].nprocs, opts.np));
+  auto channels = dance_as_host(job->my_host, link->listener, link->address, *job, deadline);
+  if (!channels) return fail(channels.message());
+  if (int rc = run_this_host(
+          opts, *job, *channels, agent,
+          {{link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator}});
+      rc != 0) {
+    send_done(link->ctl.get(), false);
+    return rc;
+  }
+  base::Status s = agent.close
+                       ? agent.close(*channels, *job, net::Clock::now() + std::chrono::seconds(30))
+                       : base::Status{};
+  if (!s.ok()) base::log_error("shutdown: {}", s.message());
+  send_done(link->ctl.get(), s.ok());
+  return s.ok() ? 0 : 1;
+}
+
+}  // namespace impi::startup
