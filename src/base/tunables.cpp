@@ -23,6 +23,9 @@ constexpr Tunable kTable[] = {
     {"agent_spin_us", "IMPI_AGENT_SPIN_US", "200",
      "IMPI host agent: after moving packets, keep polling (yielding the core) this many "
      "microseconds before blocking; a blocked agent's wake-up costs more than a message's trip"},
+    {"agent_trace", "IMPI_AGENT_TRACE", "",
+     "IMPI host agent (a test hook): a file where it appends a line for every message a proc "
+     "starts toward another host; set, it also keeps direct channels off (empty: no trace)"},
     {"channel_congestion", "IMPI_CHANNEL_CONGESTION", "cubic",
      "IMPI host channels between two loopback addresses: the TCP congestion control they ask for "
      "(BBR paces about half of loopback connections to 60% of cubic's rate); empty: the system's"},

@@ -114,7 +114,7 @@ int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd>
   // replace our status: libevent restores the disposition it found, so
   // ignoring the signals now makes them ignored after the loop, in every
   // thread (PMIx's too). The procs get default dispositions back at fork.
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) ::signal(sig, SIG_IGN);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_IGN);
   if (agent.start) {
     if (agent.watch_server)
       for (const auto &[fd, what] : watched) agent.watch_server(fd, what);
@@ -125,7 +125,7 @@ int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd>
   }
   int rc = 0;
   {
-    local::LocalJob local(opts, &job);
+    local::LocalJob local(opts, &job, agent.end_event ? agent.end_event() : -1);
     rc = local.run();
   }
   if (rc != 0 && agent.stop) agent.stop();

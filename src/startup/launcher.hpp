@@ -41,6 +41,10 @@ struct AgentHooks {
   // Optional: after a failed job, end the agent without FINI (before the
   // server connection it watches is closed).
   std::function<void()> stop;
+  // Optional: a descriptor that becomes readable when the agent ends the
+  // job (a peer host or the server is lost; it has said why). The
+  // launcher's loop watches it while the procs run.
+  std::function<int()> end_event;
 };
 int run_client_job(const LaunchOptions &opts, const AgentHooks &agent = {});
 // `impirun --host-agent ...`: another host of a client (host_agents.hpp).

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 
@@ -24,7 +25,8 @@ namespace local {
 
 LocalJob *g_job = nullptr;
 
-LocalJob::LocalJob(const LaunchOptions &o, const ImpiJob *impi) : opts_(o), impi_(impi) {
+LocalJob::LocalJob(const LaunchOptions &o, const ImpiJob *impi, int agent_end)
+    : opts_(o), impi_(impi), agent_end_(agent_end) {
   if (impi_)
     world_offset_ =
         static_cast<int>(impi_->hosts[static_cast<size_t>(impi_->host_of_me())].first_proc);
@@ -66,10 +68,14 @@ bool LocalJob::setup_loop() {
   wake_w_.reset(w[1]);
   wake_ev_.reset(event_new(base_.get(), wake_r_.get(), EV_READ | EV_PERSIST, on_wake, this));
   event_add(wake_ev_.get(), nullptr);
-  // SIGUSR2: our host agent (impirun -client) ends the job; it has said why.
-  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2}) {
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
     signal_evs_.emplace_back(evsignal_new(base_.get(), s, on_signal, this));
     event_add(signal_evs_.back().get(), nullptr);
+  }
+  if (agent_end_ >= 0) {
+    agent_end_ev_.reset(
+        event_new(base_.get(), agent_end_, EV_READ | EV_PERSIST, on_agent_end, this));
+    event_add(agent_end_ev_.get(), nullptr);
   }
   return true;
 }
@@ -136,17 +142,22 @@ void LocalJob::on_signal(evutil_socket_t sig, short, void *arg) {
     return;
   }
   int s = static_cast<int>(sig);
-  if (s == SIGUSR2) {
-    job->end_job(
-        job->outcome_.on_launcher_end(1,
-                                      "the host agent lost a peer host or the server (above); "
-                                      "ending this client's part of the job"));
-    return;
-  }
   if (!job->outcome_.ending())
     job->send_signal_to_all(s);  // pass the user's signal on first, as mpirun does
   job->end_job(job->outcome_.on_launcher_end(
       128 + s, fmt::format("caught signal {} ({}); ending the job", s, ::strsignal(s))));
+}
+
+// Our host agent (impirun -client) ends the job; it has said why.
+void LocalJob::on_agent_end(evutil_socket_t fd, short, void *arg) {
+  std::uint64_t count;
+  while (::read(fd, &count, sizeof count) > 0) {
+  }
+  auto *job = static_cast<LocalJob *>(arg);
+  job->end_job(
+      job->outcome_.on_launcher_end(1,
+                                    "the host agent lost a peer host or the server (above); "
+                                    "ending this client's part of the job"));
 }
 
 void LocalJob::on_timeout(evutil_socket_t, short, void *arg) {

@@ -92,8 +92,9 @@ extern LocalJob *g_job;  // the PMIx module callbacks have no user pointer
 
 class LocalJob {
  public:
-  // `impi`: the job description of an IMPI client (null for a one-client job).
-  LocalJob(const LaunchOptions &o, const ImpiJob *impi);
+  // `impi`: the job description of an IMPI client (null for a one-client
+  // job). `agent_end`: readable when the host agent ends the job (-1: none).
+  LocalJob(const LaunchOptions &o, const ImpiJob *impi, int agent_end = -1);
 
   int run();
 
@@ -121,6 +122,7 @@ class LocalJob {
   void cleanup();
   static void on_wake(evutil_socket_t fd, short, void *arg);
   static void on_signal(evutil_socket_t sig, short, void *arg);
+  static void on_agent_end(evutil_socket_t fd, short, void *arg);
   static void on_timeout(evutil_socket_t, short, void *arg);
   static void on_grace(evutil_socket_t, short, void *arg);
 
@@ -155,6 +157,7 @@ class LocalJob {
   const LaunchOptions &opts_;
   const ImpiJob *impi_ = nullptr;
   int world_offset_ = 0;  // world rank of our rank 0
+  int agent_end_ = -1;
   std::string nspace_;
   std::string tmpdir_;
   std::string host_;
@@ -162,7 +165,7 @@ class LocalJob {
   bool nspace_registered_ = false;
   EventBasePtr base_;
   base::Fd wake_r_, wake_w_;
-  EventPtr wake_ev_, timeout_ev_, grace_ev_, recheck_ev_;
+  EventPtr wake_ev_, agent_end_ev_, timeout_ev_, grace_ev_, recheck_ev_;
   // Clean exits of procs whose MPI_Finalize notice has not arrived yet:
   // PMIx may deliver client_finalized after the process is gone, so they
   // are judged again a moment later (finalize_notice_ms).

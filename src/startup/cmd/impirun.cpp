@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/log.hpp"
-#include "startup/cmd/agent.hpp"
+#include "startup/agent/host_agent.hpp"
 #include "startup/launch_options.hpp"
 #include "startup/launcher.hpp"
 
@@ -50,19 +50,8 @@ int main(int argc, char **argv) {
   } else {
     const auto &o = std::get<LaunchOptions>(parsed);
     if (o.client || o.host_agent) {
-      static impi::startup::HostAgent agent;  // lives until _Exit (its thread may still run)
-      impi::startup::AgentHooks hooks;
-      hooks.start = [](std::vector<impi::base::Fd> &ch, const impi::startup::ImpiJob &job) {
-        return agent.start(ch, job);
-      };
-      hooks.close = [](std::vector<impi::base::Fd> &, const impi::startup::ImpiJob &,
-                       impi::startup::net::Clock::time_point deadline) {
-        return agent.close(deadline);
-      };
-      hooks.watch_server = [](int fd, std::string name) {
-        agent.watch_server(fd, std::move(name));
-      };
-      hooks.stop = [] { agent.stop(); };
+      static HostAgent agent;  // lives until _Exit (its thread may still run)
+      AgentHooks hooks = agent_hooks(agent);
       rc = o.host_agent ? run_host_agent(o, hooks) : run_client_job(o, hooks);
       agent.remove_socket();                                // also after a failed job
     } else if (o.clients > 1 || !o.remote_hosts.empty()) {  // (hosts: a Slurm allocation's)
