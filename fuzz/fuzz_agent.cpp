@@ -11,11 +11,15 @@
 //    only proc that wrote: no proc can speak for another) or PROTOACK/FINI;
 //  - to proc 0's link: only well-formed packets addressed to proc 0.
 // Nothing may crash, leak or hang.
+// The link's handshake records (transport/impi/agent_link.hpp) are decoded
+// from the whole input too, as each end would parse them: whatever decodes
+// must encode back to the same bytes.
 #include <event2/event.h>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include "base/log.hpp"
+#include "transport/impi/agent_link.hpp"
 #include "transport/impi/router.hpp"
 
 namespace {
@@ -42,6 +47,28 @@ void write_some(int fd, std::span<const std::uint8_t> &left) {
     if (n <= 0) return;
     left = left.subspan(static_cast<std::size_t>(n));
   }
+}
+
+void check_link_records(std::span<const std::byte> in) {
+  namespace al = agent_link;
+  if (in.size() >= al::kHelloSize) {
+    auto hello = in.first(al::kHelloSize);
+    auto index = al::decode_hello(hello);
+    if (!index) std::abort();  // every 8 bytes are some proc's index
+    auto again = al::encode_hello(*index);
+    if (!std::equal(again.begin(), again.end(), hello.begin())) std::abort();
+  }
+  auto len = al::reply_length(in);
+  if (!len || *len > in.size()) return;
+  auto reply = in.first(*len);
+  auto r = al::decode_reply(reply);
+  if (!r) std::abort();  // reply_length vouched for it
+  if (r->kind == al::Reply::accept) {
+    if (reply.size() != 1 || reply[0] != al::kAccept) std::abort();
+    return;
+  }
+  auto again = al::encode_direct(r->hosts);
+  if (!again || !std::equal(again->begin(), again->end(), reply.begin(), reply.end())) std::abort();
 }
 
 // Reads what the agent wrote and checks each packet with `ok`.
@@ -68,6 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     return true;
   }();
   (void)quiet;
+  check_link_records(std::as_bytes(std::span(data, size)));
   if (size < 3) return 0;
   std::uint32_t maxdatalen = (data[0] & 0x1f) * 8u + 1;
   std::uint32_t flow = (data[0] >> 5) + 1;  // ackmark = hiwater = 1..8

@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "base/byteorder.hpp"
 #include "base/log.hpp"
 #include "base/tunables.hpp"
+#include "transport/impi/agent_link.hpp"
 
 namespace impi::core {
 
@@ -195,18 +195,19 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
   if (!fd || ::connect(fd.get(), reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
     return {Errc::io_error,
             fmt::format("cannot reach the host agent at {}: {}", path, std::strerror(errno))};
-  std::byte hello[8];
-  base::store_be<std::uint64_t>(hello, my_index);
-  if (::send(fd.get(), hello, sizeof hello, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof hello))
+  namespace al = transport::wire::agent_link;
+  auto hello = al::encode_hello(my_index);
+  if (::send(fd.get(), hello.data(), hello.size(), MSG_NOSIGNAL) !=
+      static_cast<ssize_t>(hello.size()))
     return {Errc::io_error, fmt::format("the host agent at {}: {}", path, std::strerror(errno))};
   pollfd p{fd.get(), POLLIN, 0};
   int timeout_ms = static_cast<int>(base::get_int("pmix_timeout_s") * 1000);
-  // 'A' (the agent funnels our packets), or 'D' with the host channels
-  // (this host's only proc runs them itself; agent.hpp has the format).
-  // One byte first: in the funnel case, packets may follow the 'A' at once.
-  std::byte kind{};
+  // ACCEPT (the agent funnels our packets), or DIRECT with the host
+  // channels (this host's only proc runs them itself): agent_link.hpp.
+  // One byte first: after an ACCEPT, packets may follow at once.
+  std::vector<std::byte> reply(1);
   alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int) * 256)];
-  iovec iov{&kind, 1};
+  iovec iov{reply.data(), 1};
   msghdr mh{};
   mh.msg_iov = &iov;
   mh.msg_iovlen = 1;
@@ -225,7 +226,7 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
     return base::Status{Errc::protocol_error,
                         fmt::format("the host agent at {} did not accept rank {}", path, my_index)};
   };
-  // The rest of a 'D' message, which the agent sent as one (blocking reads).
+  // The rest of a DIRECT, which the agent sent as one (blocking reads).
   auto read_exact = [&](std::byte *to, std::size_t len) {
     for (std::size_t got = 0; got < len;) {
       if (::poll(&p, 1, timeout_ms) != 1) return false;
@@ -236,18 +237,21 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
     return true;
   };
   if (n != 1 || (mh.msg_flags & MSG_CTRUNC)) return refused();
-  if (kind == std::byte{'D'}) {
-    std::byte cnt[4];
-    if (!read_exact(cnt, 4)) return refused();
-    auto count = base::load_be<std::uint32_t>(std::span<const std::byte>(cnt, 4));
-    if (count != fds.size()) return refused();
-    std::vector<std::byte> hosts(4 * std::size_t{count});
-    if (!read_exact(hosts.data(), hosts.size())) return refused();
-    for (std::uint32_t i = 0; i < count; ++i)
-      direct_.emplace_back(
-          base::load_be<std::uint32_t>(std::span<const std::byte>(hosts).subspan(4 * i, 4)),
-          std::move(fds[i]));
-  } else if (kind != std::byte{'A'} || !fds.empty()) {
+  for (;;) {
+    auto len = al::reply_length(reply);
+    if (!len) return refused();
+    if (*len <= reply.size()) break;
+    std::size_t have = reply.size();
+    reply.resize(*len);
+    if (!read_exact(reply.data() + have, *len - have)) return refused();
+  }
+  auto r = al::decode_reply(reply);
+  if (!r) return refused();
+  if (r->kind == al::Reply::direct) {
+    if (r->hosts.size() != fds.size()) return refused();
+    for (std::size_t i = 0; i < fds.size(); ++i)
+      direct_.emplace_back(r->hosts[i], std::move(fds[i]));
+  } else if (!fds.empty()) {
     return refused();
   }
   agent_ = std::move(fd);

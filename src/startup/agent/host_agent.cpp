@@ -20,10 +20,10 @@
 #include <optional>
 #include <thread>
 
-#include "base/byteorder.hpp"
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 #include "startup/session_dir.hpp"
+#include "transport/impi/agent_link.hpp"
 #include "transport/impi/router.hpp"
 
 namespace impi::startup {
@@ -35,6 +35,7 @@ EventPtr no_event() {
 }
 
 namespace tw = transport::wire;
+namespace al = transport::wire::agent_link;
 
 tw::JobLayout layout_of(const ImpiJob &job) {
   tw::JobLayout layout;
@@ -57,7 +58,7 @@ struct HostAgent::Impl {
   struct Pending {
     base::Fd fd;
     EventPtr ev = no_event();
-    std::byte hello[8]{};
+    std::byte hello[al::kHelloSize]{};
     std::size_t got = 0;
   };
   struct Watched {
@@ -83,7 +84,6 @@ struct HostAgent::Impl {
   static void on_accept(evutil_socket_t fd, short, void *arg);
   static void on_hello(evutil_socket_t fd, short, void *arg);
 
-  static constexpr std::size_t kMaxDirect = 250;  // descriptors in one message (SCM_MAX_FD is 253)
   bool direct_ = false, handed_ = false;
   std::size_t my_proc_ = 0;
   std::vector<std::pair<std::uint32_t, base::Fd>> direct_fds_;
@@ -169,8 +169,8 @@ void HostAgent::Impl::take_channels(std::vector<base::Fd> &channels, const tw::J
   std::size_t here = 0;
   for (auto h : layout.host_of) here += h == layout.my_host ? 1 : 0;
   const bool traced = !base::get_string("agent_trace").empty();
-  direct_ =
-      base::get_int("agent_direct") != 0 && here == 1 && !traced && channels.size() <= kMaxDirect;
+  direct_ = base::get_int("agent_direct") != 0 && here == 1 && !traced &&
+            channels.size() <= al::kMaxDirectChannels;
   for (std::size_t h = 0; h < channels.size(); ++h) {
     if (!channels[h]) continue;
     if (direct_)
@@ -336,10 +336,14 @@ void HostAgent::Impl::on_hello(evutil_socket_t fd, short, void *arg) {
   }
   p.got += static_cast<std::size_t>(n);
   if (p.got < sizeof p.hello) return;
-  auto index = base::load_be<std::uint64_t>(std::span<const std::byte>(p.hello, 8));
+  auto index = al::decode_hello(p.hello);
   base::Fd link = std::move(p.fd);
   self->pending_.erase(it);
-  self->on_hello_complete(index, std::move(link));
+  if (!index) {
+    base::log_error("host agent: a link was refused: {}", index.message());
+    return;
+  }
+  self->on_hello_complete(*index, std::move(link));
 }
 
 // A proc said which it is: its link joins the router ('A'), or it gets the
@@ -356,8 +360,9 @@ void HostAgent::Impl::on_hello_complete(std::uint64_t index, base::Fd link) {
     base::log_error("host agent: a link claiming proc {} was refused: {}", index, s.message());
     return;  // the link is closed: the proc's MPI_Init reports it
   }
-  char ok = 'A';
-  [[maybe_unused]] ssize_t w = ::send(raw, &ok, 1, MSG_NOSIGNAL);  // the router owns it now
+  auto accept = al::encode_accept();
+  [[maybe_unused]] ssize_t w =
+      ::send(raw, accept.data(), accept.size(), MSG_NOSIGNAL);  // the router owns it now
   base::log_debug("host agent: proc {} connected", index);
 }
 
@@ -368,16 +373,19 @@ void HostAgent::Impl::hand_over(std::uint64_t index, base::Fd link) {
                     index != my_proc_ ? "it is not this host's proc" : "it is already connected");
     return;
   }
-  std::vector<std::byte> msg(5 + 4 * direct_fds_.size());
-  msg[0] = std::byte{'D'};
-  base::store_be<std::uint32_t>(std::span(msg).subspan(1, 4),
-                                static_cast<std::uint32_t>(direct_fds_.size()));
+  std::vector<std::uint32_t> hosts;
   std::vector<int> fds;
-  for (std::size_t i = 0; i < direct_fds_.size(); ++i) {
-    base::store_be<std::uint32_t>(std::span(msg).subspan(5 + 4 * i, 4), direct_fds_[i].first);
-    fds.push_back(direct_fds_[i].second.get());
+  for (const auto &[host, fd] : direct_fds_) {
+    hosts.push_back(host);
+    fds.push_back(fd.get());
   }
-  iovec iov{msg.data(), msg.size()};
+  auto msg = al::encode_direct(hosts);  // (at most kMaxDirectChannels: see take_channels)
+  if (!msg) {
+    base::log_error("host agent: handing the host channels to proc {} failed: {}", index,
+                    msg.message());
+    return;
+  }
+  iovec iov{msg->data(), msg->size()};
   std::vector<char> ctl(CMSG_SPACE(sizeof(int) * std::max<std::size_t>(fds.size(), 1)));
   msghdr mh{};
   mh.msg_iov = &iov;
@@ -392,7 +400,7 @@ void HostAgent::Impl::hand_over(std::uint64_t index, base::Fd link) {
     std::memcpy(CMSG_DATA(c), fds.data(), sizeof(int) * fds.size());
   }
   // The link is non-blocking and empty: a message this small goes at once.
-  if (::sendmsg(link.get(), &mh, MSG_NOSIGNAL) != static_cast<ssize_t>(msg.size())) {
+  if (::sendmsg(link.get(), &mh, MSG_NOSIGNAL) != static_cast<ssize_t>(msg->size())) {
     base::log_error("host agent: handing the host channels to proc {} failed: {}", index,
                     std::strerror(errno));
     return;
