@@ -294,16 +294,10 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
     out = null_peer_request(impi::core::Request::Kind::send);
     return MPI_SUCCESS;
   }
-  auto &rt = impi::core::Runtime::instance();
-  if (rt.p2p().remote(t.world)) {  // another IMPI client: through the host agent
-    rt.p2p().wait_link_room();
-    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag,
-                                   t.comm->context_id, sync);
-    if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
-    out = std::move(r.value());
-    return MPI_SUCCESS;
-  }
-  out = rt.p2p().isend(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+  auto r = impi::core::Runtime::instance().p2p().start_send(
+      buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+  if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
+  out = std::move(r.value());
   return MPI_SUCCESS;
 }
 
@@ -611,18 +605,15 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   // A small send goes straight into the ring (as MPI_Send's does).
   bool sent = dest == MPI_PROC_NULL || p.send_now(sendbuf, sendcount, *t.type, t.world,
                                                   t.comm->rank, sendtag, t.comm->context_id);
-  if (!sent && p.remote(t.world)) {
-    p.wait_link_room();
-    auto r = p.isend_remote(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
-                            t.comm->context_id, false);
+  if (!sent) {
+    auto r = p.start_send(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
+                          t.comm->context_id, false);
     if (!r) {
       // Our receive (on this stack) is posted: take it back, or see it through.
       if (!p.completed(*rr) && !p.cancel(rr)) p.wait_until([&] { return p.completed(*rr); });
       return report(comm, impi::api::error_class_of(r.error()), "MPI_Sendrecv", r.message());
     }
     sr = std::move(r.value());
-  } else if (!sent) {
-    sr = p.isend(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
   }
   p.wait_until([&] { return p.completed(*rr) && (!sr || p.completed(*sr)); });
   int err = request_error(*rr);
@@ -714,7 +705,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   auto &rt = impi::core::Runtime::instance();
   // To another IMPI client the copy is the message's external32 form, sent
   // as bytes (the same bytes on the wire as from the user's buffer).
-  const bool remote = rt.p2p().remote(t.world);
+  const bool remote = rt.p2p().external32_with(t.world);
   std::int64_t bytes = 0;
   if (remote) {
     auto n = impi::pack::external32_size(*t.type, count);
@@ -729,20 +720,15 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
                   fmt::format("{} bytes needed, {} of the attached {} are free", charge,
                               g_bsend_size - g_bsend_used, g_bsend_size));
   Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge};
-  if (remote) {
+  if (remote)
     impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
-    rt.p2p().wait_link_room();
-    auto r = rt.p2p().isend_remote(b.copy.data(), bytes,
-                                   impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
-                                   t.comm->rank, tag, t.comm->context_id, false);
-    if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
-    b.req = std::move(r.value());
-  } else {
+  else
     impi::pack::PackCursor(*t.type, count).pack(buf, b.copy);
-    b.req = rt.p2p().isend(b.copy.data(), static_cast<std::int64_t>(b.copy.size()),
-                           impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
-                           t.comm->rank, tag, t.comm->context_id);
-  }
+  auto r = rt.p2p().start_send(b.copy.data(), bytes,
+                               impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
+                               t.comm->rank, tag, t.comm->context_id, false);
+  if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
+  b.req = std::move(r.value());
   g_bsend_used += charge;
   out = impi::core::make_request();  // complete at once: the data is ours now
   out->kind = impi::core::Request::Kind::send;
@@ -1052,7 +1038,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
       rc != MPI_SUCCESS)
     return rc;
   std::vector<std::byte> copy;
-  if (dest != MPI_PROC_NULL && impi::core::Runtime::instance().p2p().remote(t.world)) {
+  if (dest != MPI_PROC_NULL && impi::core::Runtime::instance().p2p().external32_with(t.world)) {
     auto n = impi::pack::external32_size(*t.type, count);
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
     copy.resize(static_cast<size_t>(*n));

@@ -277,6 +277,24 @@ class P2P {
   // (p2p_direct.cpp). Call after attach_agent.
   base::Status attach_direct(DirectLayout d);
 
+  // Starts a send to `dest_world` on the channel that reaches it: this
+  // host's shared memory, the IMPI host channels (another client or host:
+  // the data goes as external32), or a dynamic-process connection. Every
+  // send of the API and the collectives comes through here.
+  // `collective`: a collective's message (no wait for room on the agent's
+  // link; the single-copy threshold of collectives).
+  base::Result<RequestPtr> start_send(const void *buf, std::int64_t count,
+                                      const pack::TypePtr &type, int dest_world, int src_rank,
+                                      int tag, int context, bool sync, bool collective = false) {
+    if (remote(dest_world)) {
+      if (!collective) wait_link_room();
+      return isend_remote(buf, count, type, dest_world, src_rank, tag, context, sync);
+    }
+    return isend(buf, count, type, dest_world, src_rank, tag, context, sync, collective);
+  }
+  // Whether typed data exchanged with `w` travels as external32 (IMPI 4.1).
+  bool external32_with(int w) const { return remote(w); }
+
   // `collective`: a collective's message; those take the single-copy path
   // only from coll_cma_threshold bytes (their exchanges wait on each
   // message, where the copy through the ring measured faster up to 64 KiB).
