@@ -111,6 +111,11 @@ constexpr Tunable kTable[] = {
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
      "waiting: polls of the rings before sleeping on the doorbell when every local proc has a core"
      " (spinning is cheaper than a futex wake-up)"},
+    {"machine_procs", "IMPI_MACHINE_PROCS", "0",
+     "procs of the job on this machine in all its clients (impirun --clients sets it); when they "
+     "outnumber the cores, waiting procs yield and then block, as with "
+     "IMPI_SHM_SPIN_OVERSUBSCRIBED "
+     "(0: count only this client's procs)"},
     {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "5000",
      "waiting: polls (each followed by sched_yield) before sleeping when local procs outnumber "
      "cores, so the proc being waited for gets the core"},

@@ -31,8 +31,9 @@ Task criss_cross(CommView peers, bool leader, int tag, std::vector<std::uint64_t
 Task free_barrier(core::Communicator c) {
   if (!c.inter) co_return co_await barrier_task(view_of(c));
   std::vector<std::uint64_t> v{0};
-  co_return co_await criss_cross(remote_view_of(c), c.rank == 0, kCommFreeTag, &v,
-                                 [](const std::vector<std::uint64_t> &, std::vector<std::uint64_t> &) {});
+  co_return co_await criss_cross(
+      remote_view_of(c), c.rank == 0, kCommFreeTag, &v,
+      [](const std::vector<std::uint64_t> &, std::vector<std::uint64_t> &) {});
 }
 
 }  // namespace impi::collectives

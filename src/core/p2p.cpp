@@ -244,7 +244,9 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   split_two_way_max_ = base::get_int("shm_split_two_way_max");
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  oversubscribed_ = cpus > 0 && nlocal > cpus;
+  // Procs of other clients on this machine compete for its cores too.
+  const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
+  oversubscribed_ = cpus > 0 && machine > cpus;
   spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
                           : static_cast<int>(base::get_int("shm_spin"));
   spin_ = std::max(spin_, 1);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -182,6 +183,12 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   for (char **e = environ; *e; ++e)
     if (std::strncmp(*e, "IMPI_AUTH_", 10) != 0) env.emplace_back(*e);
   env.push_back("IMPI_AUTH_KEY=" + std::to_string(key));
+  // Every proc learns how many share this machine (waiting politely when
+  // they outnumber the cores, though each client alone would not).
+  // (A value the user set wins.)
+  if (std::none_of(env.begin(), env.end(),
+                   [](const std::string &e) { return e.rfind("IMPI_MACHINE_PROCS=", 0) == 0; }))
+    env.push_back("IMPI_MACHINE_PROCS=" + std::to_string(opts.np));
 
   // Signals are taken synchronously (sigtimedwait) in the loop below.
   sigset_t set;
