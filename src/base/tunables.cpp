@@ -105,9 +105,13 @@ constexpr Tunable kTable[] = {
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
      "shared memory: messages up to this many bytes travel as one record; longer ones are streamed"
      " in chunks (capped at a quarter of the ring)"},
-    {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "1048576",
-     "shared memory: bytes of each per-peer ring (a power of two); bigger rings let more data be "
-     "in flight before a sender waits"},
+    {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "0",
+     "shared memory: bytes of each per-peer ring (a power of two >= 4096); bigger rings let more "
+     "data be in flight before a sender waits. 0: 1 MiB, halved (down to 16 KiB) until a host's "
+     "np x np rings fit in IMPI_SHM_BUDGET_BYTES"},
+    {"shm_budget_bytes", "IMPI_SHM_BUDGET_BYTES", "268435456",
+     "shared memory: what one host's rings may take in all when their size is automatic (at most "
+     "an eighth of the machine's memory)"},
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
      "waiting: polls of the rings before sleeping on the doorbell when every local proc has a core"
      " (spinning is cheaper than a futex wake-up)"},

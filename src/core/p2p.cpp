@@ -227,10 +227,11 @@ std::uint64_t P2P::cma_probe_address() {
 
 base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
                                               int nlocal) {
-  std::uint64_t ring = static_cast<std::uint64_t>(base::get_int("shm_ring_bytes"));
-  if (ring < 4096 || (ring & (ring - 1)) != 0)
-    return {Errc::invalid_argument,
-            fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
+  auto ring_or = transport::shm::plan_rings(nlocal, base::get_int("shm_ring_bytes"),
+                                            base::get_int("shm_budget_bytes"));
+  if (!ring_or) return {ring_or.error(), ring_or.message()};
+  const std::uint64_t ring = *ring_or;
+  ring_bytes_ = ring;
   eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")),
                                    ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);

@@ -538,7 +538,8 @@ class P2P {
   std::chrono::microseconds spin_us_{
       0};  // IMPI_SHM_SPIN_US: procs with a core each poll at least this long
   static constexpr std::size_t kDirectPollMax =
-      64;                  // channels watched in a blocking wait (beyond: the nap)
+      64;  // channels watched in a blocking wait (beyond: the nap)
+  std::uint64_t ring_bytes_ = std::uint64_t{1} << 20;  // of our rings (create_segment)
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   std::vector<int> core_siblings_;
