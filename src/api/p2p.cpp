@@ -1,6 +1,5 @@
 // p2p.cpp - point-to-point entry points: argument checks, handle
-// translation, then core::P2P. Messages within one client for now; the
-// IMPI data path (between clients) is a later issue.
+// translation, then core::P2P (P2P::start_send picks the channel).
 #include <fmt/core.h>
 
 #include <climits>

@@ -10,10 +10,10 @@ using impi::transport::shm::plan_rings;
 TEST_CASE("automatic rings shrink with the procs of a host") {
   const std::int64_t budget = 256ll << 20;
   CHECK(plan_rings(2, 0, budget).value() == 1u << 20);
-  CHECK(plan_rings(16, 0, budget).value() == 1u << 20);     // 256 rings of 1 MiB: the budget
-  CHECK(plan_rings(64, 0, budget).value() == 64u << 10);    // 4096 rings: 256 MiB in all
-  CHECK(plan_rings(256, 0, budget).value() == 16u << 10);   // the floor: 1 GiB in all
-  CHECK(plan_rings(4, 0, 1 << 20).value() == 64u << 10);    // a small budget
+  CHECK(plan_rings(16, 0, budget).value() == 1u << 20);    // 256 rings of 1 MiB: the budget
+  CHECK(plan_rings(64, 0, budget).value() == 64u << 10);   // 4096 rings: 256 MiB in all
+  CHECK(plan_rings(256, 0, budget).value() == 16u << 10);  // the floor: 1 GiB in all
+  CHECK(plan_rings(4, 0, 1 << 20).value() == 64u << 10);   // a small budget
 }
 
 TEST_CASE("a ring size that is set is kept, or refused when invalid") {
