@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# shm_footprint.sh - many procs on one host: the shared memory a job maps
-# in /dev/shm (the files it creates there, summed while every proc waits
-# in a barrier) and the wall time of a job that initializes, barriers and
-# finalizes, for impi, Open MPI and MPICH side by side in one run.
+# shm_footprint.sh - many procs on one host: the shared memory a job holds
+# (the growth of Shmem in /proc/meminfo while every proc waits between two
+# barriers: segments count even once unlinked) and the wall time of a job
+# that initializes, barriers and finalizes, for impi, Open MPI and MPICH
+# side by side in one run.
 # Usage: bench/shm_footprint.sh [build-dir] [nps]   (default nps: "2 16 64 256")
 # Writes bench/results/shm_footprint.txt (IMPI_BENCH_RESULTS=FILE: there).
 set -euo pipefail
@@ -41,7 +42,7 @@ run() {  # run LIB NP ARGS...
     mpich) mpiexec.mpich -n "$np" "$work/mpich" "$@" ;;
   esac
 }
-shm_now() { find /dev/shm -maxdepth 1 -type f -printf '%i %s\n' 2>/dev/null | sort; }
+shm_now() { awk '/^Shmem:/ {print $2 * 1024}' /proc/meminfo; }
 table=$work/table.txt
 printf '%-6s %5s %12s %10s\n' library np "shm MiB" "wall s" > "$table"
 for np in $nps; do
@@ -52,14 +53,13 @@ for np in $nps; do
       continue
     fi
     wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b-a}')
-    before=$work/before
-    shm_now > "$before"
+    before=$(shm_now)
     run "$lib" "$np" 4 > /dev/null 2>&1 &
     pid=$!
     peak=0
-    for _ in $(seq 16); do  # the job's new files, at their largest
+    for _ in $(seq 16); do  # the job's shared memory, at its largest
       sleep 0.5
-      now=$(shm_now | join -v1 - "$before" | awk '{s += $2} END {print s + 0}')
+      now=$(( $(shm_now) - before ))
       [ "$now" -gt "$peak" ] && peak=$now
     done
     wait $pid || true

@@ -106,7 +106,7 @@ constexpr Tunable kTable[] = {
      "shared memory: bytes of each per-peer ring (a power of two >= 4096); bigger rings let more "
      "data be in flight before a sender waits. 0: 1 MiB, halved (down to 16 KiB) until a host's "
      "np x np rings fit in IMPI_SHM_BUDGET_BYTES"},
-    {"shm_budget_bytes", "IMPI_SHM_BUDGET_BYTES", "268435456",
+    {"shm_budget_bytes", "IMPI_SHM_BUDGET_BYTES", "67108864",
      "shared memory: what one host's rings may take in all when their size is automatic (at most "
      "an eighth of the machine's memory)"},
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
