@@ -2,9 +2,10 @@
 // translation, then core::P2P (P2P::start_send picks the channel).
 #include <fmt/core.h>
 
+#include <atomic>
 #include <climits>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -26,8 +27,19 @@ namespace {
 // request, message and buffered-send tables). It is never held while
 // waiting, and taken before the engine lock, never after.
 std::mutex g_table_mu;
+// Whether the tables need the lock: the thread level, fixed by MPI_Init,
+// read once (-1: not yet) instead of through the runtime on every call.
+std::atomic<int> g_table_locking{-1};
+bool table_locking() {
+  int on = g_table_locking.load(std::memory_order_relaxed);
+  if (on < 0) {
+    on = impi::core::Runtime::instance().thread_level() == impi::core::kThreadMultiple;
+    g_table_locking.store(on, std::memory_order_relaxed);
+  }
+  return on != 0;
+}
 struct TableLock {
-  bool on = impi::core::Runtime::instance().thread_level() == impi::core::kThreadMultiple;
+  bool on = table_locking();
   TableLock() {
     if (on) g_table_mu.lock();
   }
@@ -77,7 +89,24 @@ struct Entry {
 // A deque: entries stay where they are while others are added (a thread
 // holds an Entry* of its own request while another creates one).
 // Index 0: MPI_REQUEST_NULL.
-std::deque<Entry> g_requests(1);
+// Fixed-size chunks: indexing is a shift and a mask (a deque's costs tens
+// of instructions on every request lookup).
+class EntryTable {
+ public:
+  EntryTable() { emplace_back(); }
+  std::size_t size() const { return size_; }
+  Entry &operator[](std::size_t i) { return chunks_[i >> kShift][i & (kChunk - 1)]; }
+  void emplace_back() {
+    if ((size_ & (kChunk - 1)) == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+    ++size_;
+  }
+
+ private:
+  static constexpr std::size_t kShift = 10, kChunk = std::size_t{1} << kShift;
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  std::size_t size_ = 0;
+};
+EntryTable g_requests;
 std::vector<std::uint32_t> g_free_requests;
 // The operation of every send that completed when it started (a small
 // message written straight into the ring): shared, never freed, so such a
@@ -214,16 +243,15 @@ int request_error(const impi::core::Request &r) {
 // deactivates the handle. A generalized request's status comes from its
 // query callback, and its free callback runs (MPI-3.1 12.2); their error
 // codes are the call's.
-int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
-  Entry *e = find_entry(*h);
-  std::shared_ptr<Grequest> g = e ? e->greq : nullptr;
-  RequestPtr r = e ? e->active : RequestPtr();
-  if (!g) {
+int finish(MPI_Request *h, MPI_Status *st, bool multiple, Entry *e) {
+  if (!e || !e->greq) {
+    const impi::core::Request *r = e ? e->active.get() : nullptr;
     int err = r ? request_error(*r) : MPI_SUCCESS;
     if (r) set_status(st, *r, err, multiple);
     release_request(h);
     return err;
   }
+  std::shared_ptr<Grequest> g = e->greq;
   MPI_Status tmp{};
   MPI_Status *q = st == MPI_STATUS_IGNORE ? &tmp : st;
   int kept = q->MPI_ERROR;
@@ -237,6 +265,10 @@ int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
   release_request(h);
   if (int ferr = g->free(g->extra); err == MPI_SUCCESS) err = ferr;
   return err;
+}
+
+int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
+  return finish(h, st, multiple, find_entry(*h));
 }
 
 struct Target {
@@ -460,22 +492,28 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   if (!check_initialized("MPI_Waitall")) return MPI_ERR_OTHER;
   if (count < 0 || (count > 0 && !array_of_requests))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitall", "bad request array");
-  for (int i = 0; i < count; ++i)
-    if (array_of_requests[i] != MPI_REQUEST_NULL && !find_entry(array_of_requests[i]))
+  // Each handle is looked up once (entries stay where they are).
+  Entry *small[64];
+  std::vector<Entry *> large(count > 64 ? static_cast<std::size_t>(count) : 0);
+  Entry **entries = count > 64 ? large.data() : small;
+  for (int i = 0; i < count; ++i) {
+    entries[i] =
+        array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
+    if (array_of_requests[i] != MPI_REQUEST_NULL && !entries[i])
       return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Waitall",
                     fmt::format("request {} is not valid", i));
+  }
   bool failed = false;
   for (int i = 0; i < count; ++i) {
     MPI_Status tmp;
     MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
-    Entry *e =
-        array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
+    Entry *e = entries[i];
     if (!e || !e->active) {
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
     wait_done(e->active);
-    int err = finish(&array_of_requests[i], st, true);
+    int err = finish(&array_of_requests[i], st, true, e);
     failed = failed || err != MPI_SUCCESS;
   }
   return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses")
