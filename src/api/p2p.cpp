@@ -130,12 +130,21 @@ Entry &take_entry(std::uint32_t &i) {
   return g_requests[i];
 }
 
-MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
+MPI_Request new_request(RequestPtr r) {
   TableLock lk;
   std::uint32_t i;
   Entry &e = take_entry(i);
   e.active = std::move(r);
-  e.persistent = std::move(p);
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+MPI_Request new_request(RequestPtr r, Persistent p) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = std::move(r);
+  e.persistent = p;
   e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }

@@ -327,11 +327,6 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
                   core_siblings_.size(), fmt::join(core_siblings_, ","));
 }
 
-bool P2P::reachable(int w) const {
-  return w == me_ || (w >= 0 && w < static_cast<int>(local_of_world_.size()) &&
-                      local_of_world_[static_cast<size_t>(w)] >= 0);
-}
-
 bool P2P::world_slots() const {
   if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
     bool ok = !agent_ && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size_;

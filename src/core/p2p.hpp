@@ -248,7 +248,11 @@ class P2P {
   void unlink_segment() { own_.unlink(); }
 
   // Is `world_rank` reachable by this engine (same client)?
-  bool reachable(int world_rank) const;
+  bool reachable(int world_rank) const {  // (inline: every send and receive asks)
+    return world_rank == me_ ||
+           (world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) &&
+            local_of_world_[static_cast<std::size_t>(world_rank)] >= 0);
+  }
 
   // Multi-client jobs (docs/impi-data-path.md): the link to this host's
   // agent, the job's maxdatalen, and every proc's IMPI id by world rank.
