@@ -9,7 +9,10 @@
  * few milliseconds that measure the scheduler more than the library.
  * Usage: p2p_bench latency|bw|bibw [max_bytes] [multiple]. Prints
  * "<bytes> <value>". With "multiple", MPI_Init_thread(MPI_THREAD_MULTIPLE)
- * (still one thread: the cost of thread safety). */
+ * (still one thread: the cost of thread safety).
+ * P2P_BENCH_PEER=R: rank 0 pairs with rank R (default 1; the others wait).
+ * P2P_BENCH_ALL=1: every rank r below np/2 pairs with r + np/2, all at once;
+ * bandwidths are the sum over the pairs (rank 0's pair timed). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,22 +22,23 @@
 #define TARGET_S 0.2
 
 static int rank;
+static int partner = 1, active = 0, leader = 0, npairs = 1;
 static char *sbuf, *rbuf;
 
 /* `iters` iterations of `mode` at `size` bytes; seconds on rank 0. */
 static double run(const char *mode, long size, int iters) {
   MPI_Request req[2 * WINDOW];
-  int i, w, peer = 1 - rank;
+  int i, w, peer = partner;
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
-  for (i = 0; i < iters && rank <= 1; ++i) {
+  for (i = 0; i < iters && active; ++i) {
     if (!strcmp(mode, "latency")) {
-      if (rank == 0) {
-        MPI_Send(sbuf, (int)size, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
-        MPI_Recv(rbuf, (int)size, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (leader) {
+        MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+        MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       } else {
-        MPI_Recv(rbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(sbuf, (int)size, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+        MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
       }
     } else if (!strcmp(mode, "bibw")) {
       for (w = 0; w < WINDOW; ++w)
@@ -42,16 +46,16 @@ static double run(const char *mode, long size, int iters) {
       for (w = 0; w < WINDOW; ++w)
         MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[WINDOW + w]);
       MPI_Waitall(2 * WINDOW, req, MPI_STATUSES_IGNORE);
-    } else if (rank == 0) {
+    } else if (leader) {
       for (w = 0; w < WINDOW; ++w)
-        MPI_Isend(sbuf, (int)size, MPI_CHAR, 1, 2, MPI_COMM_WORLD, &req[w]);
+        MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
       MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
-      MPI_Recv(rbuf, 1, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(rbuf, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
       for (w = 0; w < WINDOW; ++w)
-        MPI_Irecv(rbuf, (int)size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &req[w]);
+        MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[w]);
       MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
-      MPI_Send(sbuf, 1, MPI_CHAR, 0, 3, MPI_COMM_WORLD);
+      MPI_Send(sbuf, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
     }
   }
   return MPI_Wtime() - t0;
@@ -71,6 +75,21 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const char *all = getenv("P2P_BENCH_ALL");
+  if (all && *all && strcmp(all, "0") != 0 && nprocs >= 2) {
+    npairs = nprocs / 2;
+    partner = rank < npairs ? rank + npairs : rank - npairs;
+    active = rank < 2 * npairs;
+    leader = rank < npairs;
+  } else {
+    int p = getenv("P2P_BENCH_PEER") ? atoi(getenv("P2P_BENCH_PEER")) : 1;
+    if (p < 1 || p >= nprocs) p = 1;
+    partner = rank == 0 ? p : 0;
+    active = rank == 0 || rank == p;
+    leader = rank == 0;
+  }
   if (argc > 2) max = atol(argv[2]);
   sbuf = malloc(max + 1);
   rbuf = malloc(max + 1);
@@ -90,7 +109,7 @@ int main(int argc, char **argv) {
         printf("%ld %.3f\n", size, t * 1e6 / (2.0 * iters));
       else
         printf("%ld %.1f\n", size,
-               (!strcmp(mode, "bibw") ? 2.0 : 1.0) * size * WINDOW * iters / t / 1e6);
+               (!strcmp(mode, "bibw") ? 2.0 : 1.0) * npairs * size * WINDOW * iters / t / 1e6);
     }
     fflush(stdout);
   }

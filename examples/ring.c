@@ -3,7 +3,7 @@
  * Rank 0 sends the value 10 to rank 1; each rank passes it on to the next,
  * rank 0 decrements it each time it comes back, and everyone stops when it
  * reaches 0. Within one client the messages go through shared memory;
- * between IMPI clients they need the IMPI data path, which is not there yet.
+ * between IMPI clients over the IMPI host channels.
  */
 #include <mpi.h>
 #include <stdio.h>

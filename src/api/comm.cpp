@@ -21,6 +21,7 @@
 #include "api/handles.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/context_id.hpp"
+#include "collectives/criss_cross.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
@@ -161,59 +162,21 @@ int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::v
 }  // namespace
 
 namespace impi::api::comm_shared {
-// The "criss-cross" exchange of an intercommunicator (IMPI 4.5/4.6/4.9):
-// every non-leader sends `mine` to the remote leader (remote rank 0); each
-// leader gathers its remote non-leaders' values, folds them into its own
-// with `fold`, exchanges the result with the other leader, folds that too,
-// and sends the final value to every remote non-leader, which returns it.
-// Everything on the collective context with `tag`. Values are `n` uint64s.
 impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
                                const CrissCrossFold &fold) {
-  auto peers = coll::remote_view_of(c);
-  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
-  const auto n = static_cast<std::int64_t>(value.size());
-  if (c.rank != 0) {
-    if (auto s = peers.send(value.data(), n, u8, 0, tag); !s.ok()) return s;
-    return peers.recv(value.data(), n, u8, 0, tag);
-  }
-  std::vector<std::uint64_t> in(value.size());
-  for (int r = 1; r < peers.size; ++r) {
-    if (auto s = peers.recv(in.data(), n, u8, r, tag); !s.ok()) return s;
-    fold(in, value);
-  }
-  std::vector<std::uint64_t> mine = value;
-  if (auto s = peers.sendrecv(mine.data(), n, u8, 0, in.data(), n, u8, 0, tag); !s.ok()) return s;
-  fold(in, value);
-  for (int r = 1; r < peers.size; ++r)
-    if (auto s = peers.send(value.data(), n, u8, r, tag); !s.ok()) return s;
-  return {};
+  return coll::run_blocking(
+      impi::core::Runtime::instance().p2p(),
+      coll::criss_cross(coll::remote_view_of(c), c.rank == 0, tag, &value, fold));
 }
 
 namespace {
 std::mutex g_free_mu;
 std::vector<impi::core::RequestPtr> g_free_barriers;  // started by MPI_Comm_free, maybe not over
 
-// IMPI 4.5's free barrier as a task whose queue key (`key`, unique) lives
-// as long as it runs: a Barrier on an intracommunicator; on an
-// intercommunicator the criss-cross of one 0 (IMPI_COMM_FREE_TAG), the
-// same messages in the same order as criss_cross().
+// The free barrier whose queue key (`key`, unique) lives as long as it runs.
 coll::Task free_barrier_task(Communicator c, std::shared_ptr<char> key) {
-  auto held = std::move(key);  // (until the barrier is over)
-  if (!c.inter) co_return co_await coll::barrier_task(coll::view_of(c));
-  auto peers = coll::remote_view_of(c);
-  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
-  std::uint64_t v = 0, in = 0;
-  if (c.rank != 0) {
-    if (auto s = co_await peers.isend(&v, 1, u8, 0, kCommFreeTag); !s.ok()) co_return s;
-    co_return co_await peers.irecv(&in, 1, u8, 0, kCommFreeTag);
-  }
-  for (int r = 1; r < peers.size; ++r)
-    if (auto s = co_await peers.irecv(&in, 1, u8, r, kCommFreeTag); !s.ok()) co_return s;
-  if (auto s = co_await peers.exchange(&v, 1, u8, 0, &in, 1, u8, 0, kCommFreeTag); !s.ok())
-    co_return s;
-  for (int r = 1; r < peers.size; ++r)
-    if (auto s = co_await peers.isend(&v, 1, u8, r, kCommFreeTag); !s.ok()) co_return s;
-  co_return impi::base::Status{};
+  auto held = std::move(key);
+  co_return co_await coll::free_barrier(std::move(c));
 }
 }  // namespace
 
@@ -246,10 +209,7 @@ impi::base::Status finish_free_barriers() {
 }
 
 impi::base::Status free_barrier(const Communicator &c) {
-  if (!c.inter) return coll::barrier(coll::view_of(c));
-  std::vector<std::uint64_t> v{0};
-  auto none = [](const std::vector<std::uint64_t> &, std::vector<std::uint64_t> &) {};
-  return criss_cross(c, kCommFreeTag, v, none);
+  return coll::run_blocking(impi::core::Runtime::instance().p2p(), coll::free_barrier(c));
 }
 
 impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,

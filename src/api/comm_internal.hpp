@@ -8,6 +8,7 @@
 
 #include "base/errc.hpp"
 #include "collectives/comm_view.hpp"
+#include "collectives/criss_cross.hpp"
 #include "core/communicator.hpp"
 #include "mpi.h"
 
@@ -28,11 +29,11 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
 int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s);
 
 // ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
-constexpr int kDupTag = 210, kMergeTag = 220, kCommFreeTag = 230;
+constexpr int kDupTag = 210, kMergeTag = 220;
+using impi::collectives::kCommFreeTag;
 
-// The "criss-cross" exchange of an intercommunicator (comm.cpp).
-using CrissCrossFold =
-    std::function<void(const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc)>;
+// The "criss-cross" exchange of an intercommunicator (collectives/criss_cross.hpp), blocking.
+using impi::collectives::CrissCrossFold;
 impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
                                const CrissCrossFold &fold);
 // A new context id agreed by a criss-cross exchange whose value[0] is the

@@ -10,8 +10,10 @@
 #include <optional>
 #include <string>
 
+#include "api/handles.hpp"
 #include "mpi.h"
 #include "pack/datatype.hpp"
+#include "pack/predefined.hpp"
 
 namespace impi::api {
 
@@ -22,7 +24,13 @@ struct TypeRef {
 
 // A predefined (non-Fortran) type's table entry, or nullptr for any other
 // handle (no reference counting: for hot paths).
-const pack::TypePtr *lookup_predefined_type(MPI_Datatype h);
+inline const pack::TypePtr *lookup_predefined_type(MPI_Datatype h) {
+  if (handle_kind(h) != IMPI_KIND_DATATYPE) return nullptr;
+  const std::uint32_t idx = handle_index(h);
+  if (idx < 1 || idx >= pack::kNumPredefined) return nullptr;
+  static const pack::TypePtr *const table = &pack::Datatype::predefined(0);  // (an array)
+  return table + idx;
+}
 
 // The type behind a handle; nullopt for null, freed or wrong-kind handles.
 std::optional<TypeRef> lookup_type(MPI_Datatype h);

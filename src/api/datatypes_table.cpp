@@ -34,13 +34,6 @@ MPI_Datatype predefined_handle(int index) {
   return make_handle<MPI_Datatype>(IMPI_KIND_DATATYPE, static_cast<std::uint32_t>(index));
 }
 
-const pack::TypePtr *lookup_predefined_type(MPI_Datatype h) {
-  if (handle_kind(h) != IMPI_KIND_DATATYPE) return nullptr;
-  std::uint32_t idx = handle_index(h);
-  if (idx < 1 || idx >= pack::kNumPredefined) return nullptr;
-  return &pack::Datatype::predefined(static_cast<int>(idx));
-}
-
 std::optional<TypeRef> lookup_type(MPI_Datatype h) {
   if (handle_kind(h) != IMPI_KIND_DATATYPE) return std::nullopt;
   std::uint32_t idx = handle_index(h);

@@ -1,8 +1,8 @@
 // dynamic.cpp - process creation and management (MPI-3.1 chapter 10):
 // spawn, ports, connect/accept, join, disconnect, name publishing.
 //
-// The design follows MPICH's (shared/reference/mpich-nemesis-dynamic-
-// processes.txt): a port name is the opener's dynamic card plus a port
+// The design follows MPICH's (docs/dynamic-processes.md): a port name is
+// the opener's dynamic card plus a port
 // number; MPI_Comm_connect's root dials the card and names the port; the
 // two roots swap their groups' cards and each broadcasts what it got to
 // its group. Then the context id: each group MAX-reduces IMPI_max_cid to

@@ -232,9 +232,8 @@ int unsupported_file(std::string_view fn) {
                      fmt::format("impi does not implement MPI-IO ({}) yet", fn));
 }
 
-bool check_initialized(std::string_view fn) {
+void not_initialized(std::string_view fn) {
   auto s = core::Runtime::instance().state();
-  if (s == core::State::initialized) return true;
   base::log_error("{} called {} (an erroneous MPI program)", fn,
                   s == core::State::uninitialized ? "before MPI_Init" : "after MPI_Finalize");
   ::_exit(MPI_ERR_OTHER);

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/errc.hpp"
+#include "core/runtime.hpp"
 #include "mpi.h"
 
 namespace impi::api {
@@ -40,7 +41,13 @@ int last_used_error_code();
 
 // True when MPI_Init has run and MPI_Finalize has not; otherwise reports a
 // fatal usage error for `fn` (calls before init / after finalize).
-bool check_initialized(std::string_view fn);
+// Out of line: the erroneous case (it ends the process).
+[[noreturn]] void not_initialized(std::string_view fn);
+inline bool check_initialized(std::string_view fn) {
+  if (core::Runtime::instance().state() == core::State::initialized) [[likely]]
+    return true;
+  not_initialized(fn);
+}
 
 // Error handler objects (predefined and user-created).
 bool valid_errhandler(MPI_Errhandler eh);

@@ -15,12 +15,10 @@ std::mutex g_mu;
 std::vector<std::unique_ptr<core::Communicator>> g_comms;
 }  // namespace
 
-core::Communicator *lookup_comm(MPI_Comm comm) {
+core::Communicator *lookup_user_comm(MPI_Comm comm) {
   if (handle_kind(comm) != IMPI_KIND_COMM) return nullptr;
   auto &rt = core::Runtime::instance();
   if (rt.state() != core::State::initialized) return nullptr;
-  if (comm == MPI_COMM_WORLD) return &rt.world();
-  if (comm == MPI_COMM_SELF) return &rt.self();
   std::uint32_t i = handle_index(comm);
   std::lock_guard<std::mutex> lk(g_mu);
   if (i < kFirstUserComm || i - kFirstUserComm >= g_comms.size()) return nullptr;

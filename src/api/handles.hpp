@@ -11,6 +11,7 @@
 
 #include "core/communicator.hpp"
 #include "core/p2p.hpp"
+#include "core/runtime.hpp"
 #include "mpi.h"
 
 namespace impi::api {
@@ -46,8 +47,15 @@ H from_fint(MPI_Fint f) {
 }
 
 // The communicator behind a handle, or nullptr when the handle is null,
-// of the wrong kind, or names no live communicator.
-core::Communicator *lookup_comm(MPI_Comm comm);
+// of the wrong kind, or names no live communicator. (Inline for the
+// predefined ones, which most calls use.)
+core::Communicator *lookup_user_comm(MPI_Comm comm);
+inline core::Communicator *lookup_comm(MPI_Comm comm) {
+  if (comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF) return lookup_user_comm(comm);
+  auto &rt = core::Runtime::instance();
+  if (rt.state() != core::State::initialized) return nullptr;
+  return comm == MPI_COMM_WORLD ? &rt.world() : &rt.self();
+}
 // A handle for a new (user) communicator; frees it again (false: not a
 // user communicator).
 MPI_Comm new_comm_handle(std::unique_ptr<core::Communicator> c);

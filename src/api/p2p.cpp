@@ -1,11 +1,11 @@
 // p2p.cpp - point-to-point entry points: argument checks, handle
-// translation, then core::P2P. Messages within one client for now; the
-// IMPI data path (between clients) is a later issue.
+// translation, then core::P2P (P2P::start_send picks the channel).
 #include <fmt/core.h>
 
+#include <atomic>
 #include <climits>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -27,8 +27,19 @@ namespace {
 // request, message and buffered-send tables). It is never held while
 // waiting, and taken before the engine lock, never after.
 std::mutex g_table_mu;
+// Whether the tables need the lock: the thread level, fixed by MPI_Init,
+// read once (-1: not yet) instead of through the runtime on every call.
+std::atomic<int> g_table_locking{-1};
+bool table_locking() {
+  int on = g_table_locking.load(std::memory_order_relaxed);
+  if (on < 0) {
+    on = impi::core::Runtime::instance().thread_level() == impi::core::kThreadMultiple;
+    g_table_locking.store(on, std::memory_order_relaxed);
+  }
+  return on != 0;
+}
 struct TableLock {
-  bool on = impi::core::Runtime::instance().thread_level() == impi::core::kThreadMultiple;
+  bool on = table_locking();
   TableLock() {
     if (on) g_table_mu.lock();
   }
@@ -78,7 +89,24 @@ struct Entry {
 // A deque: entries stay where they are while others are added (a thread
 // holds an Entry* of its own request while another creates one).
 // Index 0: MPI_REQUEST_NULL.
-std::deque<Entry> g_requests(1);
+// Fixed-size chunks: indexing is a shift and a mask (a deque's costs tens
+// of instructions on every request lookup).
+class EntryTable {
+ public:
+  EntryTable() { emplace_back(); }
+  std::size_t size() const { return size_; }
+  Entry &operator[](std::size_t i) { return chunks_[i >> kShift][i & (kChunk - 1)]; }
+  void emplace_back() {
+    if ((size_ & (kChunk - 1)) == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+    ++size_;
+  }
+
+ private:
+  static constexpr std::size_t kShift = 10, kChunk = std::size_t{1} << kShift;
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  std::size_t size_ = 0;
+};
+EntryTable g_requests;
 std::vector<std::uint32_t> g_free_requests;
 // The operation of every send that completed when it started (a small
 // message written straight into the ring): shared, never freed, so such a
@@ -102,12 +130,21 @@ Entry &take_entry(std::uint32_t &i) {
   return g_requests[i];
 }
 
-MPI_Request new_request(RequestPtr r, std::optional<Persistent> p = std::nullopt) {
+MPI_Request new_request(RequestPtr r) {
   TableLock lk;
   std::uint32_t i;
   Entry &e = take_entry(i);
   e.active = std::move(r);
-  e.persistent = std::move(p);
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+MPI_Request new_request(RequestPtr r, Persistent p) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = std::move(r);
+  e.persistent = p;
   e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }
@@ -215,16 +252,15 @@ int request_error(const impi::core::Request &r) {
 // deactivates the handle. A generalized request's status comes from its
 // query callback, and its free callback runs (MPI-3.1 12.2); their error
 // codes are the call's.
-int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
-  Entry *e = find_entry(*h);
-  std::shared_ptr<Grequest> g = e ? e->greq : nullptr;
-  RequestPtr r = e ? e->active : RequestPtr();
-  if (!g) {
+int finish(MPI_Request *h, MPI_Status *st, bool multiple, Entry *e) {
+  if (!e || !e->greq) {
+    const impi::core::Request *r = e ? e->active.get() : nullptr;
     int err = r ? request_error(*r) : MPI_SUCCESS;
     if (r) set_status(st, *r, err, multiple);
     release_request(h);
     return err;
   }
+  std::shared_ptr<Grequest> g = e->greq;
   MPI_Status tmp{};
   MPI_Status *q = st == MPI_STATUS_IGNORE ? &tmp : st;
   int kept = q->MPI_ERROR;
@@ -238,6 +274,10 @@ int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
   release_request(h);
   if (int ferr = g->free(g->extra); err == MPI_SUCCESS) err = ferr;
   return err;
+}
+
+int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
+  return finish(h, st, multiple, find_entry(*h));
 }
 
 struct Target {
@@ -294,16 +334,10 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
     out = null_peer_request(impi::core::Request::Kind::send);
     return MPI_SUCCESS;
   }
-  auto &rt = impi::core::Runtime::instance();
-  if (rt.p2p().remote(t.world)) {  // another IMPI client: through the host agent
-    rt.p2p().wait_link_room();
-    auto r = rt.p2p().isend_remote(buf, count, *t.type, t.world, t.comm->rank, tag,
-                                   t.comm->context_id, sync);
-    if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
-    out = std::move(r.value());
-    return MPI_SUCCESS;
-  }
-  out = rt.p2p().isend(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+  auto r = impi::core::Runtime::instance().p2p().start_send(
+      buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+  if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
+  out = std::move(r.value());
   return MPI_SUCCESS;
 }
 
@@ -467,22 +501,28 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
   if (!check_initialized("MPI_Waitall")) return MPI_ERR_OTHER;
   if (count < 0 || (count > 0 && !array_of_requests))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitall", "bad request array");
-  for (int i = 0; i < count; ++i)
-    if (array_of_requests[i] != MPI_REQUEST_NULL && !find_entry(array_of_requests[i]))
+  // Each handle is looked up once (entries stay where they are).
+  Entry *small[64];
+  std::vector<Entry *> large(count > 64 ? static_cast<std::size_t>(count) : 0);
+  Entry **entries = count > 64 ? large.data() : small;
+  for (int i = 0; i < count; ++i) {
+    entries[i] =
+        array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
+    if (array_of_requests[i] != MPI_REQUEST_NULL && !entries[i])
       return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Waitall",
                     fmt::format("request {} is not valid", i));
+  }
   bool failed = false;
   for (int i = 0; i < count; ++i) {
     MPI_Status tmp;
     MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
-    Entry *e =
-        array_of_requests[i] == MPI_REQUEST_NULL ? nullptr : find_entry(array_of_requests[i]);
+    Entry *e = entries[i];
     if (!e || !e->active) {
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
     wait_done(e->active);
-    int err = finish(&array_of_requests[i], st, true);
+    int err = finish(&array_of_requests[i], st, true, e);
     failed = failed || err != MPI_SUCCESS;
   }
   return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses")
@@ -611,18 +651,15 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   // A small send goes straight into the ring (as MPI_Send's does).
   bool sent = dest == MPI_PROC_NULL || p.send_now(sendbuf, sendcount, *t.type, t.world,
                                                   t.comm->rank, sendtag, t.comm->context_id);
-  if (!sent && p.remote(t.world)) {
-    p.wait_link_room();
-    auto r = p.isend_remote(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
-                            t.comm->context_id, false);
+  if (!sent) {
+    auto r = p.start_send(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
+                          t.comm->context_id, false);
     if (!r) {
       // Our receive (on this stack) is posted: take it back, or see it through.
       if (!p.completed(*rr) && !p.cancel(rr)) p.wait_until([&] { return p.completed(*rr); });
       return report(comm, impi::api::error_class_of(r.error()), "MPI_Sendrecv", r.message());
     }
     sr = std::move(r.value());
-  } else if (!sent) {
-    sr = p.isend(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag, t.comm->context_id);
   }
   p.wait_until([&] { return p.completed(*rr) && (!sr || p.completed(*sr)); });
   int err = request_error(*rr);
@@ -714,7 +751,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   auto &rt = impi::core::Runtime::instance();
   // To another IMPI client the copy is the message's external32 form, sent
   // as bytes (the same bytes on the wire as from the user's buffer).
-  const bool remote = rt.p2p().remote(t.world);
+  const bool remote = rt.p2p().external32_with(t.world);
   std::int64_t bytes = 0;
   if (remote) {
     auto n = impi::pack::external32_size(*t.type, count);
@@ -729,20 +766,15 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
                   fmt::format("{} bytes needed, {} of the attached {} are free", charge,
                               g_bsend_size - g_bsend_used, g_bsend_size));
   Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge};
-  if (remote) {
+  if (remote)
     impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
-    rt.p2p().wait_link_room();
-    auto r = rt.p2p().isend_remote(b.copy.data(), bytes,
-                                   impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
-                                   t.comm->rank, tag, t.comm->context_id, false);
-    if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
-    b.req = std::move(r.value());
-  } else {
+  else
     impi::pack::PackCursor(*t.type, count).pack(buf, b.copy);
-    b.req = rt.p2p().isend(b.copy.data(), static_cast<std::int64_t>(b.copy.size()),
-                           impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
-                           t.comm->rank, tag, t.comm->context_id);
-  }
+  auto r = rt.p2p().start_send(b.copy.data(), bytes,
+                               impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
+                               t.comm->rank, tag, t.comm->context_id, false);
+  if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
+  b.req = std::move(r.value());
   g_bsend_used += charge;
   out = impi::core::make_request();  // complete at once: the data is ours now
   out->kind = impi::core::Request::Kind::send;
@@ -1052,7 +1084,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
       rc != MPI_SUCCESS)
     return rc;
   std::vector<std::byte> copy;
-  if (dest != MPI_PROC_NULL && impi::core::Runtime::instance().p2p().remote(t.world)) {
+  if (dest != MPI_PROC_NULL && impi::core::Runtime::instance().p2p().external32_with(t.world)) {
     auto n = impi::pack::external32_size(*t.type, count);
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
     copy.resize(static_cast<size_t>(*n));

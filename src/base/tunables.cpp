@@ -28,14 +28,13 @@ constexpr Tunable kTable[] = {
      "starts toward another host; set, it also keeps direct channels off (empty: no trace)"},
     {"channel_congestion", "IMPI_CHANNEL_CONGESTION", "cubic",
      "IMPI host channels between two loopback addresses: the TCP congestion control they ask for "
-     "(BBR paces about half of loopback connections to 60% of cubic's rate); empty: the system's"},
+     "(BBR paces some loopback connections well below cubic's rate); empty: the system's"},
     {"coll_allreduce_ring_min", "IMPI_COLL_ALLREDUCE_RING_MIN", "65536",
      "collectives inside one client: Allreduce of at least this many bytes (commutative "
      "operations) uses the ring reduce-scatter + allgather instead of recursive doubling"},
     {"coll_cma_threshold", "IMPI_COLL_CMA_THRESHOLD", "65536",
      "collectives: their messages are read straight from the sender's memory from this many bytes "
-     "(an exchange that waits on each message: a 2-proc Allreduce of 32 KiB took 16 us single-"
-     "copy, 11 us through the ring)"},
+     "(below it the copy through the ring is faster for an exchange that waits on each message)"},
     {"coll_lam_linear", "IMPI_COLL_LAM_LINEAR", "0",
      "IMPI collectives: 1 uses LAM/MPI 7.1.4's rule (linear among masters iff there are at most 4)"
      " instead of the spec's (linear iff fewer than C_COLL_MAXLINEAR), to interoperate with LAM"},
@@ -51,8 +50,8 @@ constexpr Tunable kTable[] = {
      "(instead of yielding) once every proc bound to our cpu has arrived (0: always yield)"},
     {"coll_split_threshold", "IMPI_COLL_SPLIT_THRESHOLD", "262144",
      "collectives inside one client: their single-copy messages are copied half by each side (as "
-     "IMPI_SHM_SPLIT_THRESHOLD) from this many bytes; a reduction reads what it received at once, "
-     "and a 2-proc Reduce of 128 KiB took 1.5x as long with 64 KiB (0: never)"},
+     "IMPI_SHM_SPLIT_THRESHOLD) from this many bytes; lower than that, a reduction that reads what "
+     "it received at once gets slower (0: never)"},
     {"coll_xsize", "IMPI_COLL_XSIZE", "-1",
      "IMPI client: C_COLL_XSIZE (-1 = the protocol default, 1024 bytes); every client must send "
      "the same value"},
@@ -102,25 +101,32 @@ constexpr Tunable kTable[] = {
      "process_vm_readv, up to this many (at most 32; 1: one call each)"},
     {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "8192",
      "shared memory: contiguous messages of at least this many bytes are read by the receiver "
-     "straight from the sender's memory (one copy; 0 disables). 8 KiB against 16 KiB, 5 "
-     "interleaved rounds: latency 1.7 against 2.0 us, bidirectional bandwidth 14.6 against 8.2 "
-     "GB/s (reads batched), bandwidth 11.0 against 11.9; 4 KiB loses on all three"},
+     "straight from the sender's memory (one copy; 0 disables)"},
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
      "shared memory: messages up to this many bytes travel as one record; longer ones are streamed"
      " in chunks (capped at a quarter of the ring)"},
-    {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "1048576",
-     "shared memory: bytes of each per-peer ring (a power of two); bigger rings let more data be "
-     "in flight before a sender waits"},
+    {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "0",
+     "shared memory: bytes of each per-peer ring (a power of two >= 4096); bigger rings let more "
+     "data be in flight before a sender waits. 0: 1 MiB, halved (down to 16 KiB) until a host's "
+     "np x np rings fit in IMPI_SHM_BUDGET_BYTES"},
+    {"shm_budget_bytes", "IMPI_SHM_BUDGET_BYTES", "67108864",
+     "shared memory: what one host's rings may take in all when their size is automatic (at most "
+     "an eighth of the machine's memory)"},
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
      "waiting: polls of the rings before sleeping on the doorbell when every local proc has a core"
      " (spinning is cheaper than a futex wake-up)"},
+    {"machine_procs", "IMPI_MACHINE_PROCS", "0",
+     "procs of the job on this machine in all its clients (impirun --clients sets it); when they "
+     "outnumber the cores, waiting procs yield and then block, as with "
+     "IMPI_SHM_SPIN_OVERSUBSCRIBED "
+     "(0: count only this client's procs)"},
     {"shm_spin_oversubscribed", "IMPI_SHM_SPIN_OVERSUBSCRIBED", "5000",
      "waiting: polls (each followed by sched_yield) before sleeping when local procs outnumber "
      "cores, so the proc being waited for gets the core"},
     {"shm_spin_us", "IMPI_SHM_SPIN_US", "1000",
      "procs with a core each: after IMPI_SHM_SPIN polls, a waiting proc polls on until this many "
-     "microseconds have passed before it sleeps on its doorbell (a futex wake-up costs 12-45 us on"
-     " this VM; 0: sleep after the polls)"},
+     "microseconds have passed before it sleeps on its doorbell (a futex wake-up costs tens of "
+     "microseconds; 0: sleep after the polls)"},
     {"shm_split_threshold", "IMPI_SHM_SPLIT_THRESHOLD", "65536",
      "shared memory: single-copy messages of at least this many bytes are copied by both sides at "
      "once, half each, when the sender is in an MPI call (0 disables)"},
@@ -129,8 +135,8 @@ constexpr Tunable kTable[] = {
      "way (both cores are copying already; at least IMPI_SHM_SPLIT_THRESHOLD)"},
     {"shm_split_two_way_max", "IMPI_SHM_SPLIT_TWO_WAY_MAX", "2097152",
      "shared memory: the largest message split while the two procs exchange single-copy messages "
-     "both ways (beyond the L2 cache the other core's half costs more than it saves: 4 MiB "
-     "bidirectional bandwidth 0.96x of Open MPI's split, 1.01x not; 0: no limit)"},
+     "both ways (beyond the L2 cache the other core's half costs more than it saves; 0: no "
+     "limit)"},
     {"show_job", "IMPI_SHOW_JOB", "0",
      "MPI_Init: 1 prints, on every proc, the IMPI job it learned (clients, hosts, procs, "
      "negotiated values), prefixed with its world rank"},

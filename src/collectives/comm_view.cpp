@@ -19,14 +19,9 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
                             int dest, int tag) const {
   if (tag_override >= 0) tag = tag_override;
   int w = world[static_cast<std::size_t>(dest)];
-  core::RequestPtr r;
-  if (p2p->remote(w)) {
-    auto x = p2p->isend_remote(buf, count, type, w, id(rank), tag, context, false);
-    if (!x) return {x.error(), x.message()};
-    r = std::move(x.value());
-  } else {
-    r = p2p->isend(buf, count, type, w, id(rank), tag, context, false, true);
-  }
+  auto x = p2p->start_send(buf, count, type, w, id(rank), tag, context, false, true);
+  if (!x) return {x.error(), x.message()};
+  core::RequestPtr r = std::move(x.value());
   p2p->wait_until([&] { return p2p->completed(*r); });
   return {};
 }

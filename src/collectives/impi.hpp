@@ -1,6 +1,6 @@
 // impi.hpp - the IMPI collective algorithms for communicators spanning
-// several clients (spec chapter 4; docs/impi-collectives.md and
-// ../shared/docs/IMPI-COLLECTIVES.md). Global phases exactly as specified.
+// several clients (spec chapter 4; docs/impi-collectives.md). Global
+// phases exactly as specified.
 #pragma once
 
 #include "base/errc.hpp"

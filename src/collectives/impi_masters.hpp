@@ -1,5 +1,5 @@
 // impi_masters.hpp - the IMPI collectives' utility functions (spec 4.2;
-// ../shared/docs/IMPI-COLLECTIVES.md section 1): one master per client
+// docs/impi-collectives.md): one master per client
 // with procs in the communicator, its lowest rank; masters numbered
 // 0..n-1 in increasing rank order (rank 0 is always master 0).
 #pragma once

@@ -192,15 +192,13 @@ struct Await {
     if (kind == Kind::recv) {
       req = p2p->irecv(rbuf, count, *type, peer, tag, context, &storage);
     } else if (kind == Kind::send) {
-      if (remote) {
-        auto x = p2p->isend_remote(sbuf, count, *type, world, rank, tag, context, false);
-        if (x)
-          req = std::move(x.value());
-        else
-          error = {x.error(), x.message()};
-      } else if (!p2p->send_now(sbuf, count, *type, world, rank, tag, context)) {
-        req = p2p->isend(sbuf, count, *type, world, rank, tag, context, false, true);
-      }
+      // A small message to this host goes straight into the ring.
+      if (!remote && p2p->send_now(sbuf, count, *type, world, rank, tag, context)) return;
+      auto x = p2p->start_send(sbuf, count, *type, world, rank, tag, context, false, true);
+      if (x)
+        req = std::move(x.value());
+      else
+        error = {x.error(), x.message()};
     }
   }
   bool await_ready() {

@@ -227,10 +227,11 @@ std::uint64_t P2P::cma_probe_address() {
 
 base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
                                               int nlocal) {
-  std::uint64_t ring = static_cast<std::uint64_t>(base::get_int("shm_ring_bytes"));
-  if (ring < 4096 || (ring & (ring - 1)) != 0)
-    return {Errc::invalid_argument,
-            fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", ring)};
+  auto ring_or = transport::shm::plan_rings(nlocal, base::get_int("shm_ring_bytes"),
+                                            base::get_int("shm_budget_bytes"));
+  if (!ring_or) return {ring_or.error(), ring_or.message()};
+  const std::uint64_t ring = *ring_or;
+  ring_bytes_ = ring;
   eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")),
                                    ring / 4);
   chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
@@ -244,7 +245,9 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   split_two_way_max_ = base::get_int("shm_split_two_way_max");
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  oversubscribed_ = cpus > 0 && nlocal > cpus;
+  // Procs of other clients on this machine compete for its cores too.
+  const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
+  oversubscribed_ = cpus > 0 && machine > cpus;
   spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
                           : static_cast<int>(base::get_int("shm_spin"));
   spin_ = std::max(spin_, 1);
@@ -322,11 +325,6 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
       core_siblings_.push_back(local_world_ranks[i]);
   base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
                   core_siblings_.size(), fmt::join(core_siblings_, ","));
-}
-
-bool P2P::reachable(int w) const {
-  return w == me_ || (w >= 0 && w < static_cast<int>(local_of_world_.size()) &&
-                      local_of_world_[static_cast<size_t>(w)] >= 0);
 }
 
 bool P2P::world_slots() const {

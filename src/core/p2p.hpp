@@ -248,7 +248,11 @@ class P2P {
   void unlink_segment() { own_.unlink(); }
 
   // Is `world_rank` reachable by this engine (same client)?
-  bool reachable(int world_rank) const;
+  bool reachable(int world_rank) const {  // (inline: every send and receive asks)
+    return world_rank == me_ ||
+           (world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) &&
+            local_of_world_[static_cast<std::size_t>(world_rank)] >= 0);
+  }
 
   // Multi-client jobs (docs/impi-data-path.md): the link to this host's
   // agent, the job's maxdatalen, and every proc's IMPI id by world rank.
@@ -276,6 +280,24 @@ class P2P {
   // runs the host channels its agent handed over, in its progress passes
   // (p2p_direct.cpp). Call after attach_agent.
   base::Status attach_direct(DirectLayout d);
+
+  // Starts a send to `dest_world` on the channel that reaches it: this
+  // host's shared memory, the IMPI host channels (another client or host:
+  // the data goes as external32), or a dynamic-process connection. Every
+  // send of the API and the collectives comes through here.
+  // `collective`: a collective's message (no wait for room on the agent's
+  // link; the single-copy threshold of collectives).
+  base::Result<RequestPtr> start_send(const void *buf, std::int64_t count,
+                                      const pack::TypePtr &type, int dest_world, int src_rank,
+                                      int tag, int context, bool sync, bool collective = false) {
+    if (remote(dest_world)) {
+      if (!collective) wait_link_room();
+      return isend_remote(buf, count, type, dest_world, src_rank, tag, context, sync);
+    }
+    return isend(buf, count, type, dest_world, src_rank, tag, context, sync, collective);
+  }
+  // Whether typed data exchanged with `w` travels as external32 (IMPI 4.1).
+  bool external32_with(int w) const { return remote(w); }
 
   // `collective`: a collective's message; those take the single-copy path
   // only from coll_cma_threshold bytes (their exchanges wait on each
@@ -520,7 +542,8 @@ class P2P {
   std::chrono::microseconds spin_us_{
       0};  // IMPI_SHM_SPIN_US: procs with a core each poll at least this long
   static constexpr std::size_t kDirectPollMax =
-      64;                  // channels watched in a blocking wait (beyond: the nap)
+      64;  // channels watched in a blocking wait (beyond: the nap)
+  std::uint64_t ring_bytes_ = std::uint64_t{1} << 20;  // of our rings (create_segment)
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   std::vector<int> core_siblings_;

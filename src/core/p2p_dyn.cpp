@@ -214,8 +214,7 @@ void P2P::dyn_make_ring(int w, DynPeer &p) {
   if (p.card.host != host_ || base::get_int("dyn_shm") == 0) return;
   std::string ns = job_.substr(0, job_.find('@'));
   std::string name = fmt::format("/impi-{}-dyn-{}-{}", ns, ::getpid(), next_ring_++);
-  auto seg = transport::shm::Segment::create(
-      name, 1, static_cast<std::uint64_t>(base::get_int("shm_ring_bytes")));
+  auto seg = transport::shm::Segment::create(name, 1, ring_bytes_);
   if (!seg) {
     base::log_debug("no shared-memory ring to rank {} of job {}: {}", p.card.rank, p.card.job,
                     seg.message());

@@ -178,7 +178,8 @@ std::string local_hostname() {
 }
 
 bool LocalJob::plan_binding() {
-  if (auto st = check_oversubscription(opts_, opts_.np); !st.ok()) {
+  if (auto st = check_oversubscription(opts_, opts_.np);
+      !st.ok() || !(st = check_shared_memory(opts_)).ok()) {
     base::log_error("{}", st.message());
     return false;
   }

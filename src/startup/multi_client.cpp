@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -261,6 +262,12 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   if (!check_multi_client(opts)) return 1;
   std::vector<std::string> env = environment_with_key();
   if (env.empty()) return 1;
+  // Every proc learns how many share this machine (waiting politely when
+  // they outnumber the cores, though each client alone would not).
+  // (A value the user set wins.)
+  if (std::none_of(env.begin(), env.end(),
+                   [](const std::string &e) { return e.rfind("IMPI_MACHINE_PROCS=", 0) == 0; }))
+    env.push_back("IMPI_MACHINE_PROCS=" + std::to_string(opts.np));
   sigset_t set = block_supervised_signals();
   std::vector<Child> children;
 

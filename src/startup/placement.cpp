@@ -8,6 +8,8 @@
 #include <memory>
 
 #include "base/log.hpp"
+#include "base/tunables.hpp"
+#include "transport/shm/segment.hpp"
 
 namespace impi::startup {
 
@@ -47,6 +49,21 @@ base::Status check_oversubscription(const LaunchOptions &opts, int np) {
           fmt::format("{} processes, but only {} slots on this machine ({}); --nooversubscribe "
                       "refuses to start more processes than slots (leave it out to run anyway)",
                       np, slots, opts.slots > 0 ? "from --hostfile/--host" : "one per core")};
+}
+
+base::Status check_shared_memory(const LaunchOptions &opts) {
+  auto setting = [&](const char *var, const char *key) {
+    std::int64_t v = base::get_int(key);
+    const std::string prefix = std::string(var) + "=";
+    for (const auto &e : opts.env)
+      if (e.rfind(prefix, 0) == 0)
+        if (auto n = base::parse_int(e.substr(prefix.size()))) v = *n;
+    return v;
+  };
+  auto r = transport::shm::plan_rings(opts.np, setting("IMPI_SHM_RING_BYTES", "shm_ring_bytes"),
+                                      setting("IMPI_SHM_BUDGET_BYTES", "shm_budget_bytes"));
+  if (!r) return {r.error(), r.message()};
+  return {};
 }
 
 base::Result<Placement> plan_placement(const LaunchOptions &opts, int world_offset,

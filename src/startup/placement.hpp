@@ -21,6 +21,11 @@ int machine_slots();
 // message says so as mpirun does. `np`: the procs of the whole machine.
 base::Status check_oversubscription(const LaunchOptions &opts, int np);
 
+// Refuses a client of opts.np procs whose shared-memory rings this
+// machine cannot hold (transport/shm plan_rings), before anything starts;
+// -x IMPI_SHM_RING_BYTES / IMPI_SHM_BUDGET_BYTES count as the procs see them.
+base::Status check_shared_memory(const LaunchOptions &opts);
+
 struct Placement {
   std::vector<cpu_set_t> sets;  // per local rank; empty when not binding
 };

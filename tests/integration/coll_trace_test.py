@@ -4,8 +4,8 @@
 Runs coll_trace.c across K clients with the host agents tracing every
 message a proc starts toward another client (IMPI_AGENT_TRACE: source,
 destination, tag, context, length), and compares, for every ordered pair
-of procs, the sequence of messages with what ../shared/docs/IMPI-COLLECTIVES.md
-prescribes for Barrier (110), Bcast (120) and Reduce (190, commutative and
+of procs, the sequence of messages with what the IMPI spec (chapter 4,
+docs/impi-collectives.md) prescribes for Barrier (110), Bcast (120) and Reduce (190, commutative and
 not), Allreduce (Reduce to 0 + Bcast from 0) and MPI_Finalize's barrier:
 linear among masters, or the trees, as MAXLINEAR decides. The model below
 is written from that document, independently of src/collectives.

@@ -25,7 +25,7 @@ namespace {
 constexpr std::size_t kOutLowWater = 256 * 1024;  // refill the output buffer below this
 constexpr std::size_t kReadChunk =
     16 * 1024;                      // per recv: a long one holds the socket lock, and the
-                                    // sender's delivery waits (16 KiB measured best, 8-128)
+                                    // sender's delivery waits; a short one costs syscalls
 constexpr int kReadsPerEvent = 64;  // then let other channels run
 constexpr int kIov = 64;            // packets per sendmsg
 }  // namespace
@@ -42,11 +42,10 @@ bool loopback(const sockaddr_storage &a) {
   return false;
 }
 
-// On a loopback channel, BBR (this machine's default congestion control)
-// paces about half of the connections to 3.4 GB/s instead of 5.5 (it
-// models a bottleneck that loopback does not have; measured, 2 clients,
-// 1-4 MiB): such channels ask for `channel_congestion` (cubic). Channels
-// between machines keep the system's choice.
+// On a loopback channel, BBR (a common default congestion control) paces
+// some connections well below loopback's speed: it models a bottleneck
+// that loopback does not have. Such channels ask for `channel_congestion`
+// (cubic). Channels between machines keep the system's choice.
 void choose_congestion_control(int fd) {
   static const std::string cc = base::get_string("channel_congestion");
   if (cc.empty()) return;

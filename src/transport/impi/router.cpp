@@ -98,9 +98,8 @@ Status AgentRouter::add_local(std::size_t proc, base::Fd fd) {
   l.reader = std::make_unique<PacketReader>(cfg_.maxdatalen);
   ::fcntl(l.fd.get(), F_SETFL, ::fcntl(l.fd.get(), F_GETFL) | O_NONBLOCK);
   // Room for many long-message packets toward the proc: fewer wake-ups per
-  // MiB delivered (funnel bandwidth 1-4 MiB, 2 clients: default 1.0 GB/s,
-  // 1 MiB 1.6-1.9, 4 MiB 2.0-2.3). The proc's end toward us keeps 1 MiB:
-  // 4 MiB there measured worse (1.1-1.4).
+  // MiB delivered. The proc's end toward us keeps 1 MiB: more there made
+  // the funnel slower (bench/p2p.sh with 2 clients).
   int sndbuf = 4 << 20;
   ::setsockopt(l.fd.get(), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
   l.rev.reset(event_new(base_, l.fd.get(), EV_READ | EV_PERSIST, &AgentRouter::on_link_event, &l));

@@ -5,6 +5,7 @@
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,6 +30,37 @@ long futex(std::atomic<std::uint32_t> *addr, int op, std::uint32_t val, const ti
   return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t *>(addr), op, val, ts, nullptr, 0);
 }
 }  // namespace
+
+base::Result<std::uint64_t> plan_rings(int nlocal, std::int64_t set, std::int64_t budget) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  const std::uint64_t phys =
+      pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                            : std::uint64_t{1} << 34;
+  const auto n = static_cast<std::uint64_t>(std::max(nlocal, 1));
+  std::uint64_t ring = static_cast<std::uint64_t>(set);
+  if (set != 0) {
+    if (set < 4096 || (ring & (ring - 1)) != 0)
+      return {Errc::invalid_argument,
+              fmt::format("IMPI_SHM_RING_BYTES={} is not a power of two >= 4096", set)};
+  } else {
+    const std::uint64_t limit = std::min<std::uint64_t>(
+        static_cast<std::uint64_t>(std::max<std::int64_t>(budget, 0)), phys / 8);
+    ring = std::uint64_t{1} << 20;
+    while (ring > 16 * 1024 && n * n * ring > limit) ring /= 2;
+  }
+  struct statvfs fs {};
+  const std::uint64_t shm_free = ::statvfs("/dev/shm", &fs) == 0
+                                     ? static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize
+                                     : phys;
+  const std::uint64_t need = n * n * ring;
+  if (need > std::min(phys / 2, shm_free))
+    return {Errc::no_memory,
+            fmt::format("{} procs on one host need {} MiB of shared memory ({} rings of {} KiB); "
+                        "this machine has {} MiB of memory and {} MiB free in /dev/shm: start "
+                        "fewer procs per host",
+                        n, need >> 20, n * n, ring >> 10, phys >> 20, shm_free >> 20)};
+  return ring;
+}
 
 Segment::Segment(Segment &&o) noexcept
     : name_(std::move(o.name_)),

@@ -44,6 +44,14 @@ struct SegmentHeader {
   CollSlot coll[2];
 };
 
+// The size of each ring of a host whose `nlocal` procs each have a ring
+// from every other (nlocal x nlocal rings): `set` when not 0 (a power of
+// two >= 4096), else 1 MiB (the two-proc speed), halved down to 16 KiB
+// until they fit `budget` bytes (at most an eighth of the machine's
+// memory). An error, saying what it would take, when the rings would not
+// fit half the memory or /dev/shm's free space.
+base::Result<std::uint64_t> plan_rings(int nlocal, std::int64_t set, std::int64_t budget);
+
 class Segment {
  public:
   Segment() = default;
