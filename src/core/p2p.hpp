@@ -276,7 +276,7 @@ class P2P {
   // channels: FINI on every channel first (IMPI 3.8), waiting for the
   // peers' FINI.
   void close_agent();
-  // Direct channels (src/startup/cmd/agent.hpp): this host's only proc
+  // Direct channels (src/startup/agent/host_agent.hpp): this host's only proc
   // runs the host channels its agent handed over, in its progress passes
   // (p2p_direct.cpp). Call after attach_agent.
   base::Status attach_direct(DirectLayout d);

@@ -1,6 +1,6 @@
 // p2p_direct.cpp - direct channels: a host whose only proc is this one.
 //
-// The host agent (src/startup/cmd/agent.hpp) has nothing to multiplex on a
+// The host agent (src/startup/agent/host_agent.hpp) has nothing to multiplex on a
 // host with a single proc, so it hands that proc the TCP channels from the
 // dance, and the proc runs them itself with the agent's own HostChannel
 // (flow control per proc pair, ACKs ahead of data, FINI, the stall check).

@@ -26,6 +26,9 @@ chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export IMPI_HOST_ADDRESS=127.0.0.1  # the "nodes" are this machine: stay on loopback
+# impirun runs where salloc runs (this node): one-node allocations are
+# pinned to it, or Slurm may place them on the other node.
+here_node=$(hostname -s)
 
 case $mode in
 plain)
@@ -52,12 +55,12 @@ pmix)
   echo "ok: srun --mpi=pmix runs one world; no name service is MPI_ERR_UNSUPPORTED_OPERATION with PMIx's reason"
   ;;
 salloc)
-  out=$(timeout 120 salloc -n 3 "$impirun" "$hello" 2>&1) || fail "salloc -n 3 impirun: $out"
+  out=$(timeout 120 salloc -w "$here_node" -n 3 "$impirun" "$hello" 2>&1) || fail "salloc -n 3 impirun: $out"
   [ "$(grep -c 'of 3 on' <<< "$out")" = 3 ] || fail "the default -np is not the allocation's 3: $out"
-  out=$(timeout 120 salloc -n 2 "$impirun" -np 3 --nooversubscribe "$hello" 2>&1) &&
+  out=$(timeout 120 salloc -w "$here_node" -n 2 "$impirun" -np 3 --nooversubscribe "$hello" 2>&1) &&
     fail "--nooversubscribe ran 3 procs on 2 allocated slots: $out"
   grep -q "slots" <<< "$out" || fail "--nooversubscribe: $out"
-  out=$(timeout 120 salloc -n 2 "$impirun" "$bin/io_check" universe 2>&1) || fail "universe: $out"
+  out=$(timeout 120 salloc -w "$here_node" -n 2 "$impirun" "$bin/io_check" universe 2>&1) || fail "universe: $out"
   grep -q "universe 2" <<< "$out" || fail "MPI_UNIVERSE_SIZE is not the allocation's: $out"
   if [ "$nodes" -ge 2 ]; then
     for prog in p2p_check coll_check; do
@@ -84,7 +87,7 @@ mixed)
   [ -n "$addr" ] || fail "server: $(cat "$work/srv.err")"
   # Client 0 inside an allocation (its procs: the allocation's 2 tasks),
   # client 1 started outside Slurm.
-  timeout 120 salloc -n 2 "$impirun" -client 0 "$addr" --address 127.0.0.1 "$bin/coll_check" \
+  timeout 120 salloc -w "$here_node" -n 2 "$impirun" -client 0 "$addr" --address 127.0.0.1 "$bin/coll_check" \
     > "$work/c0" 2>&1 &
   c0=$!
   timeout 120 "$impirun" -client 1 "$addr" --address 127.0.0.2 -np 2 "$bin/coll_check" \
