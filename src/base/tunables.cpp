@@ -99,7 +99,7 @@ constexpr Tunable kTable[] = {
     {"shm_cma_batch", "IMPI_SHM_CMA_BATCH", "32",
      "single-copy messages from one peer that matched in one pass over its ring are read with one "
      "process_vm_readv, up to this many (at most 32; 1: one call each)"},
-    {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "8192",
+    {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "131072",
      "shared memory: contiguous messages of at least this many bytes are read by the receiver "
      "straight from the sender's memory (one copy; 0 disables)"},
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
