@@ -9,7 +9,9 @@
 #   barrier / allreduce8   collective latency, us
 #   lat8_4x1   8 B latency, 4 procs in 4 clients, pairs (0,2) and (1,3) at once
 # impi-2x2: -np 4 --clients 2; impi-2x1: -np 2 --clients 2 (rank 1 as the peer).
-# Usage: bench/multiproc.sh [build-dir] [rounds]
+# Usage: bench/multiproc.sh [build-dir] [rounds]   (IMPI_BENCH_NO_MPICH=1: without
+# MPICH, whose busy-polling idle ranks can take minutes per run with 4 procs on 2 cores;
+# every run is cut at IMPI_BENCH_RUN_TIMEOUT seconds, 120, and then counts as missing)
 # Writes bench/results/multiproc.txt (IMPI_BENCH_RESULTS=FILE: there).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +26,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 libs=(impi)
 "$build/bin/mpicc" -O2 -o "$work/p2p.impi" "$here/bench/p2p_bench.c"
 "$build/bin/mpicc" -O2 -o "$work/coll.impi" "$here/bench/coll_bench.c"
-for l in ompi mpich; do
+peers=(ompi mpich)
+[ "${IMPI_BENCH_NO_MPICH:-0}" = 1 ] && peers=(ompi)
+for l in "${peers[@]}"; do
   cc=mpicc.openmpi
   [ $l = mpich ] && cc=mpicc.mpich
   command -v $cc > /dev/null || continue
@@ -35,6 +39,11 @@ done
 # launch CONFIG PROG ARGS...: impi-2x2 (-np 4 --clients 2), impi-2x1
 # (-np 2 --clients 2), impi-4x1 (-np 4 --clients 4), ompi, mpich (-np 4).
 launch() {
+  local cfg=$1 prog=$2
+  shift 2
+  timeout "${IMPI_BENCH_RUN_TIMEOUT:-120}" bash -c "$(declare -f run_cfg); build=$build work=$work; run_cfg \"\$@\"" _ "$cfg" "$prog" "$@"
+}
+run_cfg() {
   local cfg=$1 prog=$2
   shift 2
   case $cfg in
