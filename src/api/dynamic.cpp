@@ -59,7 +59,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kSlot =
     512;  // one card in the gathers and broadcasts (cards are at most 480 bytes)
-constexpr std::string_view kServicePrefix = "mpi.service:";  // launcher.cpp stores names under it
+constexpr std::string_view kServicePrefix =
+    "mpi.service:";  // the launcher's name service stores names under it
 
 std::mutex g_parent_mu;
 MPI_Comm g_parent = MPI_COMM_NULL;

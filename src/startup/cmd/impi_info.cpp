@@ -50,7 +50,7 @@ void usage() {
       "on this machine, or of the job description in FILE.");
 }
 
-// A job description written by `impirun -client` (launcher.cpp): its first
+// A job description written by `impirun -client` (local_job.cpp): its first
 // line names the client and its impirun's pid.
 bool read_job(const std::string &path, std::string &text, long &pid) {
   std::ifstream f(path);
