@@ -1,0 +1,270 @@
+// requests.hpp - the request handle table of the point-to-point calls
+// (src/api/p2p.cpp starts operations, src/api/completion.cpp completes
+// them): entries, their lock, lookup and release, and statuses.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "api/handles.hpp"
+#include "core/runtime.hpp"
+#include "mpi.h"
+
+namespace impi::api::req {
+
+using impi::core::RequestPtr;
+
+// Under MPI_THREAD_MULTIPLE one mutex guards the tables of this file (the
+// request, message and buffered-send tables). It is never held while
+// waiting, and taken before the engine lock, never after.
+extern std::mutex g_table_mu;
+// Whether the tables need the lock: the thread level, fixed by MPI_Init,
+// read once (-1: not yet) instead of through the runtime on every call.
+extern std::atomic<int> g_table_locking;
+inline bool table_locking() {
+  int on = g_table_locking.load(std::memory_order_relaxed);
+  if (on < 0) {
+    on = impi::core::Runtime::instance().thread_level() == impi::core::kThreadMultiple;
+    g_table_locking.store(on, std::memory_order_relaxed);
+  }
+  return on != 0;
+}
+struct TableLock {
+  bool on = table_locking();
+  TableLock() {
+    if (on) g_table_mu.lock();
+  }
+  ~TableLock() {
+    if (on) g_table_mu.unlock();
+  }
+  TableLock(const TableLock &) = delete;
+  TableLock &operator=(const TableLock &) = delete;
+};
+
+// ---- request handles
+// A handle holds the active operation, and for persistent requests the
+// arguments to start it again (MPI_Start).
+enum class Mode { standard, buffered, synchronous, ready, receive };
+struct Persistent {
+  Mode mode;
+  const void *sbuf;
+  void *rbuf;
+  int count;
+  MPI_Datatype type;  // a derived type: the request's own handle to it (freed with the request)
+  int peer, tag;
+  MPI_Comm comm;
+};
+// A generalized request's callbacks (MPI-3.1 12.2). `user_freed`: the
+// program freed the handle before MPI_Grequest_complete, which then
+// releases it.
+struct Grequest {
+  MPI_Grequest_query_function *query;
+  MPI_Grequest_free_function *free;
+  MPI_Grequest_cancel_function *cancel;
+  void *extra;
+  bool user_freed = false;
+};
+struct Entry {
+  RequestPtr active;  // null: inactive persistent request
+  std::optional<Persistent> persistent;
+  bool in_use = false;
+  std::shared_ptr<Grequest> greq;
+  // What MPI_Cancel acts on besides `active`: a buffered send's send of its
+  // copy (`active` completed when the copy was made), or a message written
+  // straight into the ring when the send started (send_now(): `active` is
+  // g_sent_at_once) by its number there.
+  RequestPtr buffered;
+  int sent_to = -1;
+  std::uint64_t sent_seq = 0;
+};
+// A deque: entries stay where they are while others are added (a thread
+// holds an Entry* of its own request while another creates one).
+// Index 0: MPI_REQUEST_NULL.
+// Fixed-size chunks: indexing is a shift and a mask (a deque's costs tens
+// of instructions on every request lookup).
+class EntryTable {
+ public:
+  EntryTable() { emplace_back(); }
+  std::size_t size() const { return size_; }
+  Entry &operator[](std::size_t i) { return chunks_[i >> kShift][i & (kChunk - 1)]; }
+  void emplace_back() {
+    if ((size_ & (kChunk - 1)) == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+    ++size_;
+  }
+
+ private:
+  static constexpr std::size_t kShift = 10, kChunk = std::size_t{1} << kShift;
+  std::vector<std::unique_ptr<Entry[]>> chunks_;
+  std::size_t size_ = 0;
+};
+extern EntryTable g_requests;
+extern std::vector<std::uint32_t> g_free_requests;
+// The operation of every send that completed when it started (a small
+// message written straight into the ring): shared, never freed, so such a
+// send allocates no request.
+extern impi::core::Request g_sent_at_once;
+
+// A free entry (a default Entry), its index in `i`; with the table lock held.
+inline Entry &take_entry(std::uint32_t &i) {
+  if (!g_free_requests.empty()) {
+    i = g_free_requests.back();
+    g_free_requests.pop_back();
+  } else {
+    i = static_cast<std::uint32_t>(g_requests.size());
+    g_requests.emplace_back();
+  }
+  return g_requests[i];
+}
+
+inline MPI_Request new_request(RequestPtr r) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = std::move(r);
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+inline MPI_Request new_request(RequestPtr r, Persistent p) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = std::move(r);
+  e.persistent = p;
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+// The handle of message `seq` that send_now() wrote to world rank `to`:
+// complete, no request of its own (MPI_Cancel makes one).
+inline MPI_Request new_sent_request(int to, std::uint64_t seq) {
+  TableLock lk;
+  std::uint32_t i;
+  Entry &e = take_entry(i);
+  e.active = RequestPtr(RequestPtr(), &g_sent_at_once);  // (no reference counting)
+  e.sent_to = to;
+  e.sent_seq = seq;
+  e.in_use = true;
+  return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
+}
+
+inline Entry *find_entry(MPI_Request h) {
+  if (impi::api::handle_kind(h) != IMPI_KIND_REQUEST) return nullptr;
+  std::uint32_t i = impi::api::handle_index(h);
+  TableLock lk;
+  if (i == 0 || i >= g_requests.size() || !g_requests[i].in_use) return nullptr;
+  return &g_requests[i];
+}
+
+// The active operation of a handle, or nullptr (invalid or inactive).
+inline RequestPtr *find_request(MPI_Request h) {
+  Entry *e = find_entry(h);
+  return e && e->active ? &e->active : nullptr;
+}
+
+// After completion: a persistent request goes inactive, others are freed.
+inline void release_request(MPI_Request *h) {
+  std::uint32_t i = impi::api::handle_index(*h);
+  TableLock lk;
+  Entry &e = g_requests[i];
+  e.active.reset();
+  e.buffered.reset();
+  if (e.persistent) return;
+  // Back to a default Entry, member by member (what a send written at once
+  // set costs no more to clear).
+  e.greq.reset();
+  e.sent_to = -1;
+  e.sent_seq = 0;
+  e.in_use = false;
+  g_free_requests.push_back(i);
+  *h = MPI_REQUEST_NULL;
+}
+
+// A completed request that did nothing (MPI_PROC_NULL peers).
+inline RequestPtr null_peer_request(impi::core::Request::Kind kind) {
+  auto r = impi::core::make_request();
+  r->kind = kind;
+  r->done = true;
+  r->status.source = MPI_PROC_NULL;
+  r->status.tag = MPI_ANY_TAG;
+  return r;
+}
+
+
+
+
+
+// MPI_ERROR is written only by the calls that return several statuses
+// (MPI-3.1 3.2.5): a single completion leaves what the program put there.
+inline void set_status(MPI_Status *st, const impi::core::Request &r, int err, bool multiple = false) {
+  if (st == MPI_STATUS_IGNORE) return;
+  st->impi_cancelled = r.cancelled;
+  if (r.kind == impi::core::Request::Kind::recv) {
+    st->MPI_SOURCE = r.status.source;
+    st->MPI_TAG = r.status.tag;
+    st->impi_count = r.status.bytes;
+  } else {
+    st->impi_count = 0;
+  }
+  if (multiple) st->MPI_ERROR = err;
+}
+
+inline int request_error(const impi::core::Request &r) {
+  switch (r.status.error) {
+    case impi::core::kTruncated:
+      return MPI_ERR_TRUNCATE;
+    case impi::core::kTransportError:
+      return MPI_ERR_OTHER;
+    default:
+      return MPI_SUCCESS;
+  }
+}
+
+// Completes handle `h` (its operation is done): fills `st`, then frees or
+// deactivates the handle. A generalized request's status comes from its
+// query callback, and its free callback runs (MPI-3.1 12.2); their error
+// codes are the call's.
+inline int finish(MPI_Request *h, MPI_Status *st, bool multiple, Entry *e) {
+  if (!e || !e->greq) {
+    const impi::core::Request *r = e ? e->active.get() : nullptr;
+    int err = r ? request_error(*r) : MPI_SUCCESS;
+    if (r) set_status(st, *r, err, multiple);
+    release_request(h);
+    return err;
+  }
+  std::shared_ptr<Grequest> g = e->greq;
+  MPI_Status tmp{};
+  MPI_Status *q = st == MPI_STATUS_IGNORE ? &tmp : st;
+  int kept = q->MPI_ERROR;
+  q->impi_cancelled = 0;
+  q->impi_count = 0;
+  int err = g->query(g->extra, q);
+  if (!multiple)
+    q->MPI_ERROR = kept;
+  else
+    q->MPI_ERROR = err;
+  release_request(h);
+  if (int ferr = g->free(g->extra); err == MPI_SUCCESS) err = ferr;
+  return err;
+}
+
+inline int finish(MPI_Request *h, MPI_Status *st, bool multiple) {
+  return finish(h, st, multiple, find_entry(*h));
+}
+
+// One status for MPI_Waitsome/Testsome (`multiple`) and Testany results.
+inline int complete_at(MPI_Request array[], int i, MPI_Status *st, bool multiple) {
+  return finish(&array[i], st, multiple);
+}
+
+// Waits (progressing the engine) until `r` is complete.
+inline void wait_done(const RequestPtr &r) {
+  auto &p = impi::core::Runtime::instance().p2p();
+  if (!p.completed(*r)) p.wait_until([&] { return p.completed(*r); });
+}
+
+}  // namespace impi::api::req
