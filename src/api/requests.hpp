@@ -194,13 +194,10 @@ inline RequestPtr null_peer_request(impi::core::Request::Kind kind) {
   return r;
 }
 
-
-
-
-
 // MPI_ERROR is written only by the calls that return several statuses
 // (MPI-3.1 3.2.5): a single completion leaves what the program put there.
-inline void set_status(MPI_Status *st, const impi::core::Request &r, int err, bool multiple = false) {
+inline void set_status(MPI_Status *st, const impi::core::Request &r, int err,
+                       bool multiple = false) {
   if (st == MPI_STATUS_IGNORE) return;
   st->impi_cancelled = r.cancelled;
   if (r.kind == impi::core::Request::Kind::recv) {
