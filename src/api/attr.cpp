@@ -27,7 +27,7 @@ namespace impi::api {
 
 namespace {
 
-enum class Kind { comm, type };
+enum class Kind { comm, type, win };
 
 struct Keyval {
   Kind kind = Kind::comm;
@@ -82,6 +82,9 @@ int call_delete(Kind kind, std::uintptr_t obj, int k, void *value) {
   if (kind == Kind::comm)
     return reinterpret_cast<MPI_Comm_delete_attr_function *>(kv->del)(
         reinterpret_cast<MPI_Comm>(obj), k, value, kv->extra);
+  if (kind == Kind::win)
+    return reinterpret_cast<MPI_Win_delete_attr_function *>(kv->del)(reinterpret_cast<MPI_Win>(obj),
+                                                                     k, value, kv->extra);
   return reinterpret_cast<MPI_Type_delete_attr_function *>(kv->del)(
       reinterpret_cast<MPI_Datatype>(obj), k, value, kv->extra);
 }
@@ -289,6 +292,35 @@ int copy_comm_attrs(MPI_Comm from, MPI_Comm to) {
 }
 int delete_comm_attrs(MPI_Comm comm) {
   return delete_all(Kind::comm, reinterpret_cast<std::uintptr_t>(comm));
+}
+int delete_win_attrs(MPI_Win win) {
+  return delete_all(Kind::win, reinterpret_cast<std::uintptr_t>(win));
+}
+int create_win_keyval(void *copy, void *del, int *keyval, void *extra) {
+  return create_keyval(Kind::win, copy, del, keyval, extra);
+}
+int free_win_keyval(int *keyval) {
+  return free_keyval(Kind::win, keyval, "MPI_Win_free_keyval");
+}
+int set_win_attr(MPI_Win win, int keyval, void *value) {
+  return set_attr(Kind::win, reinterpret_cast<std::uintptr_t>(win), keyval, value,
+                  "MPI_Win_set_attr", MPI_COMM_NULL);
+}
+int delete_win_attr(MPI_Win win, int keyval) {
+  return delete_attr(Kind::win, reinterpret_cast<std::uintptr_t>(win), keyval,
+                     "MPI_Win_delete_attr", MPI_COMM_NULL);
+}
+int get_win_attr(MPI_Win win, int keyval, void **value, int *flag) {
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
+  if (!find_keyval(keyval, Kind::win)) return MPI_ERR_KEYVAL;
+  *flag = 0;
+  auto it = g_attrs.find(reinterpret_cast<std::uintptr_t>(win));
+  if (it == g_attrs.end()) return MPI_SUCCESS;
+  auto a = it->second.find(keyval);
+  if (a == it->second.end()) return MPI_SUCCESS;
+  *value = a->second;
+  *flag = 1;
+  return MPI_SUCCESS;
 }
 int copy_type_attrs(MPI_Datatype from, MPI_Datatype to) {
   return copy_all(Kind::type, reinterpret_cast<std::uintptr_t>(from),

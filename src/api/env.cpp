@@ -16,6 +16,7 @@
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
+#include "rma/window.hpp"
 
 using impi::api::check_initialized;
 using impi::api::report;
@@ -36,6 +37,7 @@ int do_init(int required, int *provided, const char *fn) {
   auto r = rt.init(required);
   if (!r) return report(MPI_COMM_NULL, impi::api::error_class_of(r.error()), fn, r.message());
   impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
+  impi::rma::Window::install(rt.p2p());                // and one-sided requests are served
   // A spawned proc connects back to its parents (MPI_Comm_get_parent).
   if (int rc = impi::api::connect_to_parent(); rc != MPI_SUCCESS) return rc;
   if (provided) *provided = *r;

@@ -216,6 +216,29 @@ int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail
   fatal(code, fn, detail);
 }
 
+int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_view fn,
+               std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  std::uint32_t idx =
+      errhandler ? handle_index(reinterpret_cast<MPI_Errhandler>(errhandler)) : kFatal;
+  if (idx == kReturn) {
+    if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
+    return code;
+  }
+  MPI_Comm_errhandler_function *user = nullptr;
+  {
+    std::lock_guard<std::mutex> lk(g_eh_mu);
+    if (idx >= kFirstUser && idx < g_handlers.size()) user = g_handlers[idx].fn;
+  }
+  if (user) {
+    MPI_Win w = win;
+    int e = code;
+    reinterpret_cast<MPI_Win_errhandler_function *>(user)(&w, &e);
+    return code;
+  }
+  fatal(code, fn, detail);
+}
+
 int report_file(int code, std::string_view fn, std::string_view detail) {
   if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
   return code;  // MPI_FILE_NULL's handler is MPI_ERRORS_RETURN

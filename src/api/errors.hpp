@@ -6,6 +6,7 @@
 // MPI_ERRORS_RETURN, which returns the code; or a user handler).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,11 @@ namespace impi::api {
 // handler of MPI_COMM_WORLD, as the standard says for calls without an
 // object). Returns what the caller must return.
 int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail = {});
+
+// Reports `code` on window `win` through its handler `errhandler` (an
+// MPI_Errhandler handle value; 0: MPI_ERRORS_ARE_FATAL, windows' default).
+int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_view fn,
+               std::string_view detail = {});
 
 // Reports an error on an MPI_File object; files default to MPI_ERRORS_RETURN.
 int report_file(int code, std::string_view fn, std::string_view detail = {});

@@ -65,7 +65,7 @@ bool progress() {
 
 void install_progress_hook(core::P2P &p2p) {
   g_p2p = &p2p;
-  p2p.set_hook([] { return progress(); });
+  p2p.add_hook([] { return progress(); });
 }
 
 core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {

@@ -254,6 +254,15 @@ class P2P {
             local_of_world_[static_cast<std::size_t>(world_rank)] >= 0);
   }
 
+  // The pid of proc `world_rank` of this host when we may read and write
+  // its memory directly (Linux cross-memory attach), else 0.
+  std::int64_t cma_pid(int world_rank) const {
+    if (world_rank == me_ || !reachable(world_rank) || remote(world_rank)) return 0;
+    const Peer &p =
+        peers_[static_cast<std::size_t>(local_of_world_[static_cast<std::size_t>(world_rank)])];
+    return p.cma ? p.pid : 0;
+  }
+
   // Multi-client jobs (docs/impi-data-path.md): the link to this host's
   // agent, the job's maxdatalen, and every proc's IMPI id by world rank.
   void attach_agent(base::Fd link, std::uint32_t maxdatalen,
@@ -440,10 +449,11 @@ class P2P {
     if (hook_wanted()) any |= run_hook();
     return any;
   }
-  // A function the engine calls on every progress pass, outside its lock
-  // (non-blocking collectives advance there); true if it moved anything.
-  // One hook, set once in MPI_Init; it runs only while hook_work() > 0.
-  void set_hook(std::function<bool()> h) { hook_ = std::move(h); }
+  // Functions the engine calls on every progress pass, outside its lock
+  // (non-blocking collectives advance there, and one-sided requests are
+  // served); true if one moved anything. They run only while
+  // hook_work() > 0. Add them before a second thread uses the engine.
+  void add_hook(std::function<bool()> h) { hooks_.push_back(std::move(h)); }
   std::atomic<int> &hook_work() { return hook_work_; }
   // Progresses until `done` says so; sleeps on the doorbell when idle.
   // `done` must be safe to call without the engine lock.
@@ -828,12 +838,13 @@ class P2P {
   // Runs the hook unless another thread (or this one, re-entering) is.
   bool run_hook() {
     if (hook_busy_.exchange(true, std::memory_order_acquire)) return false;
-    bool any = hook_();
+    bool any = false;
+    for (auto &h : hooks_) any |= h();
     hook_busy_.store(false, std::memory_order_release);
     return any;
   }
   bool hook_wanted() const { return hook_work_.load(std::memory_order_relaxed) > 0; }
-  std::function<bool()> hook_;
+  std::vector<std::function<bool()>> hooks_;
   std::atomic<int> hook_work_{0};
   std::atomic<bool> hook_busy_{false};
   EngineLock mu_;

@@ -1,0 +1,206 @@
+// win_ops.cpp - one-sided operations (MPI-3.1 11.3): argument checks and
+// handle conversion; the data moves in src/rma.
+#include <fmt/core.h>
+
+#include "api/datatypes.hpp"
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "api/ops.hpp"
+#include "api/win.hpp"
+
+using namespace impi::api;
+
+namespace {
+
+// The window, checked; `fn`'s errors go to its handler.
+int open_win(const char *fn, MPI_Win win, WinObject *&w) {
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  w = lookup_win(win);
+  if (!w) return report(MPI_COMM_NULL, MPI_ERR_WIN, fn, "not a valid window");
+  return MPI_SUCCESS;
+}
+
+int typed(const char *fn, MPI_Win win, MPI_Datatype t, int count, impi::pack::TypePtr &keep) {
+  if (count < 0)
+    return win_error(win, MPI_ERR_COUNT, fn, fmt::format("count {} is negative", count));
+  if (const auto *p = lookup_predefined_type(t)) {
+    keep = *p;
+    return MPI_SUCCESS;
+  }
+  auto r = lookup_type(t);
+  if (!r) return win_error(win, MPI_ERR_TYPE, fn, "not a valid datatype");
+  if (!r->committed) return win_error(win, MPI_ERR_TYPE, fn, "the datatype is not committed");
+  keep = r->type;
+  return MPI_SUCCESS;
+}
+
+// An accumulate's operator: a predefined one, MPI_REPLACE or MPI_NO_OP.
+int acc_op(const char *fn, MPI_Win win, MPI_Op op, impi::pack::Op &out) {
+  auto r = lookup_op(op);
+  if (!r || !r->predefined)
+    return win_error(win, MPI_ERR_OP, fn,
+                     "one-sided accumulates take predefined operators, MPI_REPLACE or MPI_NO_OP");
+  out = *r->predefined;
+  return MPI_SUCCESS;
+}
+
+MPI_Request request_for(const impi::core::RequestPtr &r) {
+  return r ? new_request_handle(r) : new_completed_request();
+}
+
+int rput(const char *fn, const void *origin, int ocount, MPI_Datatype otype, int target,
+         MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
+  WinObject *w;
+  if (int rc = open_win(fn, win, w); rc) return rc;
+  if (target == MPI_PROC_NULL) {
+    if (request) *request = new_completed_request();
+    return MPI_SUCCESS;
+  }
+  impi::pack::TypePtr ot, tt;
+  if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
+  if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
+  impi::core::RequestPtr r;
+  if (auto e = w->window->put(origin, ocount, ot, target, disp, tcount, tt, request ? &r : nullptr))
+    return win_error(win, e, fn);
+  if (request) *request = request_for(r);
+  return MPI_SUCCESS;
+}
+
+int rget(const char *fn, void *origin, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
+         int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
+  WinObject *w;
+  if (int rc = open_win(fn, win, w); rc) return rc;
+  if (target == MPI_PROC_NULL) {
+    if (request) *request = new_completed_request();
+    return MPI_SUCCESS;
+  }
+  impi::pack::TypePtr ot, tt;
+  if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
+  if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
+  impi::core::RequestPtr r;
+  if (auto e = w->window->get(origin, ocount, ot, target, disp, tcount, tt, request ? &r : nullptr))
+    return win_error(win, e, fn);
+  if (request) *request = request_for(r);
+  return MPI_SUCCESS;
+}
+
+int racc(const char *fn, const void *origin, int ocount, MPI_Datatype otype, void *result,
+         int rcount, MPI_Datatype rtype, int target, MPI_Aint disp, int tcount, MPI_Datatype ttype,
+         MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch) {
+  WinObject *w;
+  if (int rc = open_win(fn, win, w); rc) return rc;
+  if (target == MPI_PROC_NULL) {
+    if (request) *request = new_completed_request();
+    return MPI_SUCCESS;
+  }
+  impi::pack::Op o;
+  if (int rc = acc_op(fn, win, op, o); rc) return rc;
+  impi::pack::TypePtr ot, rt, tt;
+  if (o != impi::pack::Op::no_op || !fetch)
+    if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
+  if (fetch)
+    if (int rc = typed(fn, win, rtype, rcount, rt); rc) return rc;
+  if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
+  if (!ot) ot = tt, ocount = 0;
+  impi::core::RequestPtr r;
+  if (auto e = w->window->accumulate(origin, ocount, ot, fetch ? result : nullptr, rcount, rt,
+                                     target, disp, tcount, tt, o, request ? &r : nullptr))
+    return win_error(win, e, fn);
+  if (request) *request = request_for(r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win) {
+  return rput("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+              target_count, target_datatype, win, nullptr);
+}
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
+  return rput("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+              target_cout, target_datatype, win, request);
+}
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return rget("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+              target_count, target_datatype, win, nullptr);
+}
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
+  return rget("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+              target_count, target_datatype, win, request);
+}
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return racc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, nullptr, 0,
+              MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win,
+              nullptr, false);
+}
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
+  return racc("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, nullptr, 0,
+              MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win,
+              request, false);
+}
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return racc("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+              result_count, result_datatype, target_rank, target_disp, target_count,
+              target_datatype, op, win, nullptr, true);
+}
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                         MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
+  return racc("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+              result_count, result_datatype, target_rank, target_disp, target_count,
+              target_datatype, op, win, request, true);
+}
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  return racc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
+              target_disp, 1, datatype, op, win, nullptr, true);
+}
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win) {
+  const char *fn = "MPI_Compare_and_swap";
+  WinObject *w;
+  if (int rc = open_win(fn, win, w); rc) return rc;
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  impi::pack::TypePtr t;
+  if (int rc = typed(fn, win, datatype, 1, t); rc) return rc;
+  if (auto e = w->window->compare_and_swap(origin_addr, compare_addr, result_addr, t, target_rank,
+                                           target_disp))
+    return win_error(win, e, fn);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+#include "api/generated/win_ops_aliases.inc"

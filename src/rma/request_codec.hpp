@@ -1,0 +1,44 @@
+// request_codec.hpp - the header of a one-sided request sent as a message
+// (window.hpp's message path): which operation, where, and the target
+// datatype's typemap, little-endian, as MPI_BYTE data. The target decodes
+// it as untrusted input: every length and index is checked.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "pack/datatype.hpp"
+
+namespace impi::rma {
+
+enum class Kind : std::uint32_t { put = 1, get, acc, get_acc, cas, lock, unlock };
+
+struct RequestHeader {
+  Kind kind = Kind::put;
+  std::uint32_t op = 0;     // pack::Op for accumulates
+  std::uint32_t id = 0;     // names the data and answer messages (window.cpp's tags)
+  std::uint32_t flags = 0;  // lock: 1 exclusive
+  std::int64_t disp = 0;    // target displacement (dynamic windows: an address)
+  std::int64_t count = 0;   // of the target datatype
+  std::int64_t nelem = 0;   // accumulates: elements of `basic` in the data
+  std::int32_t basic = 0;   // accumulates: the predefined element type
+  pack::TypePtr type;       // the target datatype (null for lock, unlock)
+};
+
+std::vector<char> encode(const RequestHeader &h);
+// nullopt: malformed (short, an unknown kind or type, too many segments).
+std::optional<RequestHeader> decode(const char *data, std::size_t len);
+
+// Message tags in a window's context: requests, post and complete
+// notices, then per operation id a data tag (origin to target) and an
+// answer tag (target to origin).
+constexpr int kRequestTag = 0, kPostTag = 1, kCompleteTag = 2;
+inline int data_tag(std::uint32_t id) {
+  return 16 + 2 * static_cast<int>(id);
+}
+inline int answer_tag(std::uint32_t id) {
+  return 17 + 2 * static_cast<int>(id);
+}
+
+}  // namespace impi::rma

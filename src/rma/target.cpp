@@ -1,0 +1,203 @@
+// target.cpp - the target side of the message path (window.hpp): requests
+// arrive as messages in the window's context and are served from the
+// progress engine's hook, in order per origin, whatever MPI call the
+// target is in. A request waiting for the window lock holds up only its
+// own origin's later requests.
+#include <fmt/core.h>
+
+#include "base/log.hpp"
+#include "mpi.h"
+#include "rma/window.hpp"
+#include "rma/window_detail.hpp"
+
+namespace impi::rma {
+
+namespace detail {
+
+void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pack::Op op, int basic,
+                 const char *in, char *old, bool atomic, MemberCtl *ctl) {
+  const std::int64_t esize = pack::predefined(basic).size;
+  if (!atomic) Window::lock_acc(ctl);
+  std::int64_t off = 0;
+  for (std::int64_t i = 0; i < count; ++i)
+    for (const auto &s : type.segments()) {
+      char *at = addr + i * type.extent() + s.disp;
+      apply_elements(op, basic, at, in ? in + off : nullptr, old ? old + off : nullptr, s.count,
+                     atomic);
+      off += s.count * esize;
+    }
+  if (!atomic) Window::unlock_acc(ctl);
+}
+
+Error outcome(const Window::Pending &p, const Target &t) {
+  (void)t;
+  const auto &st = p.answer->status;
+  if (st.error == core::kTransportError)
+    return {MPI_ERR_OTHER, fmt::format("the answer of rank {} was lost", p.target)};
+  if (p.expect >= 0) {
+    if (st.bytes != p.expect)
+      return {MPI_ERR_RMA_RANGE, fmt::format("rank {} refused the operation: it is outside "
+                                             "its window",
+                                             p.target)};
+    return {};
+  }
+  std::int32_t code = 0;
+  for (int i = 0; i < 4; ++i)
+    code |= static_cast<std::int32_t>(static_cast<unsigned char>(p.status[i])) << (8 * i);
+  if (code == 0) return {};
+  return {code, fmt::format("rank {} refused the operation: {}", p.target,
+                            code == MPI_ERR_RMA_RANGE ? "it is outside its window"
+                                                      : "it does not apply there")};
+}
+
+}  // namespace detail
+
+void Window::answer(int origin, std::uint32_t id, int status) {
+  std::vector<char> buf(4);
+  for (int i = 0; i < 4; ++i)
+    buf[static_cast<std::size_t>(i)] = static_cast<char>((status >> (8 * i)) & 0xff);
+  auto r = cfg_.p2p->start_send(buf.data(), 4, detail::byte_type(), target(origin).world, cfg_.rank,
+                                answer_tag(id), cfg_.context, false);
+  if (r) track_send_locked(*r, std::move(buf));
+}
+
+bool Window::serve() {
+  bool any = false;
+  core::P2P &p2p = *cfg_.p2p;
+  for (;;) {
+    auto m = p2p.improbe(core::kAnySource, kRequestTag, cfg_.context);
+    if (!m) break;
+    int origin = m->first.source;
+    auto in = std::make_unique<Incoming>();
+    in->buf.resize(static_cast<std::size_t>(m->first.bytes));
+    in->req = p2p.mrecv(m->second, in->buf.data(), m->first.bytes, detail::byte_type());
+    if (origin < 0 || origin >= size()) {
+      base::log_error("one-sided request from rank {}, not in the window's group: dropped", origin);
+      continue;
+    }
+    incoming_[origin].push_back(std::move(in));
+    any = true;
+  }
+  for (auto it = incoming_.begin(); it != incoming_.end();) {
+    auto &q = it->second;
+    while (!q.empty() && serve_one(it->first, *q.front())) {
+      q.pop_front();
+      any = true;
+    }
+    it = q.empty() ? incoming_.erase(it) : std::next(it);
+  }
+  return any;
+}
+
+// Advances one request; true once it is finished.
+bool Window::serve_one(int origin, Incoming &in) {
+  core::P2P &p2p = *cfg_.p2p;
+  const int ow = target(origin).world;
+  if (in.stage == Incoming::Stage::header) {
+    if (!p2p.completed(*in.req)) return false;
+    auto h = decode(in.buf.data(), static_cast<std::size_t>(in.req->status.bytes));
+    if (!h) {
+      base::log_error("a malformed one-sided request from rank {} ({} bytes): dropped", origin,
+                      in.req->status.bytes);
+      return true;
+    }
+    in.h = std::move(*h);
+    const RequestHeader &h0 = in.h;
+    if (h0.type) {
+      if (Error e = check_range(cfg_.rank, h0.disp, h0.count, *h0.type)) in.error = e.code;
+      if (!in.error) in.addr = local_address(cfg_.rank, h0.disp);
+    }
+    const bool elementwise =
+        h0.kind == Kind::acc || h0.kind == Kind::get_acc || h0.kind == Kind::cas;
+    if (elementwise && !in.error && h0.type &&
+        (h0.nelem * pack::predefined(h0.basic).size !=
+             (h0.kind == Kind::cas ? 2 : 1) * h0.count * h0.type->size() ||
+         h0.basic == 0))
+      in.error = MPI_ERR_TYPE;
+    switch (h0.kind) {
+      case Kind::put:
+        in.req = in.error
+                     ? p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context)
+                     : p2p.irecv(in.addr, h0.count, h0.type, ow, data_tag(h0.id), cfg_.context);
+        in.stage = Incoming::Stage::data;
+        break;
+      case Kind::get: {
+        auto r = in.error ? p2p.start_send(nullptr, 0, detail::byte_type(), ow, cfg_.rank,
+                                           answer_tag(h0.id), cfg_.context, false)
+                          : p2p.start_send(in.addr, h0.count, h0.type, ow, cfg_.rank,
+                                           answer_tag(h0.id), cfg_.context, false);
+        if (r) track_send_locked(*r, {});
+        return true;
+      }
+      case Kind::acc:
+      case Kind::get_acc:
+      case Kind::cas:
+        if (h0.kind == Kind::get_acc && h0.op == static_cast<std::uint32_t>(pack::Op::no_op)) {
+          in.req.reset();
+        } else if (in.error) {
+          in.req = p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context);
+        } else {
+          in.tmp.resize(static_cast<std::size_t>(h0.nelem * pack::predefined(h0.basic).size));
+          in.req = p2p.irecv(in.tmp.data(), h0.nelem, pack::Datatype::predefined(h0.basic), ow,
+                             data_tag(h0.id), cfg_.context);
+        }
+        in.stage = Incoming::Stage::data;
+        break;
+      case Kind::lock:
+        in.stage = Incoming::Stage::lock_wait;
+        break;
+      case Kind::unlock:
+        unlock_word(target(cfg_.rank).ctl);
+        answer(origin, h0.id, 0);
+        return true;
+    }
+  }
+  const RequestHeader &h = in.h;
+  MemberCtl *ctl = target(cfg_.rank).ctl;
+  if (in.stage == Incoming::Stage::lock_wait) {
+    if (!try_lock_word(ctl, h.flags & 1)) return false;
+    answer(origin, h.id, 0);
+    return true;
+  }
+  if (in.req && !p2p.completed(*in.req)) return false;
+  if (in.req && in.req->status.error && !in.error) in.error = MPI_ERR_TRUNCATE;
+  switch (h.kind) {
+    case Kind::put:
+      answer(origin, h.id, in.error);
+      return true;
+    case Kind::acc:
+      if (!in.error)
+        detail::apply_local(in.addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic,
+                            in.tmp.data(), nullptr, cfg_.atomics && atomic_capable(h.basic), ctl);
+      answer(origin, h.id, in.error);
+      return true;
+    case Kind::get_acc:
+    case Kind::cas: {
+      const auto &etype = pack::Datatype::predefined(h.basic);
+      const std::int64_t esize = pack::predefined(h.basic).size;
+      std::vector<char> old;
+      std::int64_t n = 0;
+      if (!in.error) {
+        n = h.kind == Kind::cas ? 1 : h.nelem;
+        old.resize(static_cast<std::size_t>(n * esize));
+        const bool atomic = cfg_.atomics && atomic_capable(h.basic);
+        if (h.kind == Kind::cas) {
+          if (!atomic) lock_acc(ctl);
+          compare_swap(h.basic, in.addr, in.tmp.data(), in.tmp.data() + esize, old.data(), atomic);
+          if (!atomic) unlock_acc(ctl);
+        } else {
+          detail::apply_local(in.addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic,
+                              in.tmp.empty() ? nullptr : in.tmp.data(), old.data(), atomic, ctl);
+        }
+      }
+      auto r = p2p.start_send(old.data(), n, etype, ow, cfg_.rank, answer_tag(h.id), cfg_.context,
+                              false);
+      if (r) track_send_locked(*r, std::move(old));
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace impi::rma

@@ -1,0 +1,425 @@
+// window.cpp - the origin side of one-sided communication: paths,
+// operations and epochs (window.hpp). The target side is target.cpp.
+#include "rma/window.hpp"
+
+#include <fmt/core.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "mpi.h"
+#include "pack/cursor.hpp"
+#include "pack/predefined.hpp"
+#include "rma/atomics.hpp"
+#include "rma/request_codec.hpp"
+#include "rma/window_detail.hpp"
+
+namespace impi::rma {
+
+using detail::byte_type;
+using detail::pack_all;
+
+Window::Path Window::path(int t) const {
+  const Target &x = target(t);
+  if (t == cfg_.rank) return Path::self;
+  if (x.mapped) return Path::shm;
+  if (x.cma_pid && x.ctl) return Path::cma;
+  return Path::message;
+}
+
+char *Window::local_address(int t, std::int64_t disp) const {
+  const Target &x = target(t);
+  if (cfg_.flavor == Flavor::dynamic)
+    return reinterpret_cast<char *>(static_cast<std::uintptr_t>(disp));
+  char *base = x.mapped ? x.mapped : reinterpret_cast<char *>(static_cast<std::uintptr_t>(x.base));
+  return base + disp * x.disp_unit;
+}
+
+Error Window::check_epoch(int t, const char *what) const {
+  if (t < 0 || t >= size())
+    return {MPI_ERR_RANK,
+            fmt::format("target rank {} is not in the window's group of {}", t, size())};
+  if (fence_open_ || lock_all_ || locked_[static_cast<std::size_t>(t)]) return {};
+  if (access_open_ &&
+      std::find(access_group_.begin(), access_group_.end(), t) != access_group_.end())
+    return {};
+  return {MPI_ERR_RMA_SYNC,
+          fmt::format("{} to rank {} outside an access epoch (no fence, start or lock covers it)",
+                      what, t)};
+}
+
+Error Window::check_range(int t, std::int64_t disp, std::int64_t count,
+                          const pack::Datatype &type) const {
+  if (count == 0 || type.size() == 0) return {};
+  const Target &x = target(t);
+  if (cfg_.flavor == Flavor::dynamic) {
+    if (!x.ctl) return {};  // the target checks (message path)
+    std::uint64_t lo = static_cast<std::uint64_t>(disp + type.true_lb());
+    std::uint64_t hi =
+        static_cast<std::uint64_t>(disp + (count - 1) * type.extent() + type.true_ub());
+    for (int i = 0; i < kMaxAttach; ++i) {
+      std::uint64_t b = x.ctl->attach_base[i].load(std::memory_order_acquire);
+      std::uint64_t s = x.ctl->attach_size[i].load(std::memory_order_acquire);
+      if (s && lo >= b && hi <= b + s) return {};
+    }
+    return {MPI_ERR_RMA_RANGE,
+            fmt::format("address {:#x}..{:#x} is in no region attached to rank {}'s window", lo, hi,
+                        t)};
+  }
+  std::int64_t lo = disp * x.disp_unit + type.true_lb();
+  std::int64_t hi = disp * x.disp_unit + (count - 1) * type.extent() + type.true_ub();
+  if (disp < 0 || lo < 0 || hi > x.size)
+    return {MPI_ERR_RMA_RANGE, fmt::format("bytes {}..{} are outside rank {}'s window of {} bytes",
+                                           lo, hi, t, x.size)};
+  return {};
+}
+
+// ---- the cross-memory-attach path
+
+Error Window::cma_access(int t, std::uint64_t addr, std::int64_t count, const pack::Datatype &type,
+                         char *packed, bool write) {
+  const Target &x = target(t);
+  std::vector<iovec> remote;
+  for (std::int64_t i = 0; i < count; ++i)
+    for (const auto &r : type.runs()) {
+      auto *p =
+          reinterpret_cast<void *>(addr + static_cast<std::uint64_t>(i * type.extent() + r.disp));
+      if (!remote.empty() &&
+          static_cast<char *>(remote.back().iov_base) + remote.back().iov_len == p)
+        remote.back().iov_len += static_cast<std::size_t>(r.len);
+      else
+        remote.push_back({p, static_cast<std::size_t>(r.len)});
+    }
+  std::size_t done = 0;
+  for (std::size_t first = 0; first < remote.size();) {
+    std::size_t n = std::min<std::size_t>(remote.size() - first, 1024);
+    std::size_t bytes = 0;
+    for (std::size_t k = first; k < first + n; ++k) bytes += remote[k].iov_len;
+    iovec local{packed + done, bytes};
+    ssize_t got =
+        write ? ::process_vm_writev(static_cast<pid_t>(x.cma_pid), &local, 1, &remote[first], n, 0)
+              : ::process_vm_readv(static_cast<pid_t>(x.cma_pid), &local, 1, &remote[first], n, 0);
+    if (got != static_cast<ssize_t>(bytes))
+      return {MPI_ERR_OTHER, fmt::format("cross-memory {} of rank {}'s window failed: {}",
+                                         write ? "write" : "read", t,
+                                         got < 0 ? std::strerror(errno) : "short transfer")};
+    done += bytes;
+    first += n;
+  }
+  return {};
+}
+
+// ---- locks in the control blocks
+
+void Window::lock_acc(MemberCtl *ctl) {
+  for (int spins = 0; ctl->acc_lock.exchange(1, std::memory_order_acquire);)
+    while (ctl->acc_lock.load(std::memory_order_relaxed))
+      if (++spins > 64) sched_yield();  // (the holder may share our core)
+}
+
+void Window::unlock_acc(MemberCtl *ctl) {
+  ctl->acc_lock.store(0, std::memory_order_release);
+}
+
+bool Window::try_lock_word(MemberCtl *ctl, bool exclusive) {
+  std::int64_t v = ctl->lock.load(std::memory_order_relaxed);
+  if (exclusive) {
+    v = 0;
+    return ctl->lock.compare_exchange_strong(v, -1, std::memory_order_acquire);
+  }
+  while (v >= 0)
+    if (ctl->lock.compare_exchange_weak(v, v + 1, std::memory_order_acquire)) return true;
+  return false;
+}
+
+void Window::unlock_word(MemberCtl *ctl) {
+  std::int64_t v = ctl->lock.load(std::memory_order_relaxed);
+  if (v < 0)
+    ctl->lock.store(0, std::memory_order_release);
+  else
+    ctl->lock.fetch_sub(1, std::memory_order_release);
+}
+
+// ---- operations
+
+Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &otype, int t,
+                  std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+                  core::RequestPtr *req) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (req) req->reset();
+  if (Error e = check_epoch(t, "MPI_Put")) return e;
+  if (ocount * otype->size() != tcount * ttype->size())
+    return {MPI_ERR_TYPE, fmt::format("the origin has {} bytes, the target datatype {}",
+                                      ocount * otype->size(), tcount * ttype->size())};
+  if (Error e = check_range(t, disp, tcount, *ttype)) return e;
+  switch (path(t)) {
+    case Path::self:
+    case Path::shm:
+      detail::copy_typed(static_cast<const char *>(origin), ocount, otype, local_address(t, disp),
+                         tcount, ttype);
+      return {};
+    case Path::cma: {
+      auto packed = pack_all(origin, ocount, otype);
+      std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      return cma_access(t, addr, tcount, *ttype, packed.data(), true);
+    }
+    case Path::message:
+      break;
+  }
+  RequestHeader h;
+  h.kind = Kind::put;
+  h.id = static_cast<std::uint32_t>(next_id());
+  h.disp = disp;
+  h.count = tcount;
+  h.type = ttype;
+  auto p = std::make_unique<Pending>();
+  if (Error e = send_header(t, encode(h), *p)) return e;
+  auto data = cfg_.p2p->start_send(origin, ocount, otype, target(t).world, cfg_.rank,
+                                   data_tag(h.id), cfg_.context, false);
+  if (!data) return {MPI_ERR_OTHER, data.message()};
+  p->sends.push_back(*data);
+  if (req) *req = *data;
+  pending_.push_back(std::move(p));
+  return {};
+}
+
+Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype, int t,
+                  std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+                  core::RequestPtr *req) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (req) req->reset();
+  if (Error e = check_epoch(t, "MPI_Get")) return e;
+  if (ocount * otype->size() != tcount * ttype->size())
+    return {MPI_ERR_TYPE, fmt::format("the origin has room for {} bytes, the target datatype {}",
+                                      ocount * otype->size(), tcount * ttype->size())};
+  if (Error e = check_range(t, disp, tcount, *ttype)) return e;
+  switch (path(t)) {
+    case Path::self:
+    case Path::shm:
+      detail::copy_typed(local_address(t, disp), tcount, ttype, static_cast<char *>(origin), ocount,
+                         otype);
+      return {};
+    case Path::cma: {
+      std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
+      std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      if (Error e = cma_access(t, addr, tcount, *ttype, packed.data(), false)) return e;
+      detail::unpack_all(packed, origin, ocount, otype);
+      return {};
+    }
+    case Path::message:
+      break;
+  }
+  RequestHeader h;
+  h.kind = Kind::get;
+  h.id = static_cast<std::uint32_t>(next_id());
+  h.disp = disp;
+  h.count = tcount;
+  h.type = ttype;
+  auto p = std::make_unique<Pending>();
+  p->answer =
+      cfg_.p2p->irecv(origin, ocount, otype, target(t).world, answer_tag(h.id), cfg_.context);
+  p->expect = ocount * otype->size();
+  if (Error e = send_header(t, encode(h), *p)) return e;
+  if (req) *req = p->answer;
+  pending_.push_back(std::move(p));
+  return {};
+}
+
+namespace {
+// The one predefined element type of an accumulate's datatype (MPI-3.1
+// 11.3.4: every element of origin, target and result is of one type).
+int element_type(const pack::Datatype &t) {
+  int basic = -1;
+  for (const auto &s : t.segments()) {
+    if (basic >= 0 && s.basic != basic) return -1;
+    basic = s.basic;
+  }
+  return basic;
+}
+}  // namespace
+
+Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::TypePtr &otype,
+                         void *result, std::int64_t rcount, const pack::TypePtr &rtype, int t,
+                         std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+                         pack::Op op, core::RequestPtr *req) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (req) req->reset();
+  const char *fn = result ? "MPI_Get_accumulate" : "MPI_Accumulate";
+  if (Error e = check_epoch(t, fn)) return e;
+  const int basic = element_type(*ttype);
+  const bool no_data = op == pack::Op::no_op;
+  if (tcount * ttype->size() > 0) {
+    if (basic < 0 || (!no_data && ocount * otype->size() > 0 && element_type(*otype) != basic) ||
+        (result && rcount * rtype->size() > 0 && element_type(*rtype) != basic))
+      return {MPI_ERR_TYPE, fmt::format("{}: origin, target and result datatypes must be made "
+                                        "of one predefined type, the same on every side",
+                                        fn)};
+    if (op != pack::Op::replace && op != pack::Op::no_op && !pack::op_allowed(op, basic))
+      return {MPI_ERR_OP, fmt::format("{}: {} is not defined on {}", fn, pack::op_name(op),
+                                      pack::predefined(basic).name)};
+  }
+  const std::int64_t bytes = tcount * ttype->size();
+  if ((!no_data && ocount * otype->size() != bytes) || (result && rcount * rtype->size() != bytes))
+    return {MPI_ERR_TYPE, fmt::format("{}: the origin, target and result sizes differ", fn)};
+  if (Error e = check_range(t, disp, tcount, *ttype)) return e;
+  if (bytes == 0) return {};
+  const std::int64_t esize = pack::predefined(basic).size;
+  const std::int64_t nelem = bytes / esize;
+  const Path via = path(t);
+  if (via != Path::message) {
+    std::vector<char> in = no_data ? std::vector<char>() : pack_all(origin, ocount, otype);
+    std::vector<char> old(result ? static_cast<std::size_t>(bytes) : 0);
+    MemberCtl *ctl = target(t).ctl;
+    if (via == Path::cma) {
+      std::vector<char> cur(static_cast<std::size_t>(bytes));
+      std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      lock_acc(ctl);
+      Error e = cma_access(t, addr, tcount, *ttype, cur.data(), false);
+      if (!e) {
+        apply_elements(op, basic, cur.data(), in.data(), result ? old.data() : nullptr, nelem,
+                       false);
+        if (op != pack::Op::no_op) e = cma_access(t, addr, tcount, *ttype, cur.data(), true);
+      }
+      unlock_acc(ctl);
+      if (e) return e;
+    } else {
+      detail::apply_local(local_address(t, disp), tcount, *ttype, op, basic,
+                          no_data ? nullptr : in.data(), result ? old.data() : nullptr,
+                          cfg_.atomics && atomic_capable(basic), ctl);
+    }
+    if (result) detail::unpack_all(old, result, rcount, rtype);
+    return {};
+  }
+  RequestHeader h;
+  h.kind = result ? Kind::get_acc : Kind::acc;
+  h.op = static_cast<std::uint32_t>(op);
+  h.id = static_cast<std::uint32_t>(next_id());
+  h.disp = disp;
+  h.count = tcount;
+  h.nelem = nelem;
+  h.basic = basic;
+  h.type = ttype;
+  auto p = std::make_unique<Pending>();
+  if (result) {
+    p->answer =
+        cfg_.p2p->irecv(result, rcount, rtype, target(t).world, answer_tag(h.id), cfg_.context);
+    p->expect = bytes;
+  }
+  if (Error e = send_header(t, encode(h), *p)) return e;
+  if (!no_data) {
+    auto data = cfg_.p2p->start_send(origin, ocount, otype, target(t).world, cfg_.rank,
+                                     data_tag(h.id), cfg_.context, false);
+    if (!data) return {MPI_ERR_OTHER, data.message()};
+    p->sends.push_back(*data);
+    if (req && !result) *req = *data;
+  }
+  if (req && result) *req = p->answer;
+  pending_.push_back(std::move(p));
+  return {};
+}
+
+Error Window::compare_and_swap(const void *origin, const void *compare, void *result,
+                               const pack::TypePtr &type, int t, std::int64_t disp) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (Error e = check_epoch(t, "MPI_Compare_and_swap")) return e;
+  if (!type->is_predefined())
+    return {MPI_ERR_TYPE, "MPI_Compare_and_swap takes one element of a predefined type"};
+  if (Error e = check_range(t, disp, 1, *type)) return e;
+  const int basic = type->predefined_index();
+  const std::size_t esize = pack::predefined(basic).size;
+  const Path via = path(t);
+  if (via == Path::self || via == Path::shm) {
+    bool atomic = cfg_.atomics && atomic_capable(basic);
+    MemberCtl *ctl = target(t).ctl;
+    if (!atomic) lock_acc(ctl);
+    compare_swap(basic, local_address(t, disp), static_cast<const char *>(compare),
+                 static_cast<const char *>(origin), static_cast<char *>(result), atomic);
+    if (!atomic) unlock_acc(ctl);
+    return {};
+  }
+  if (via == Path::cma) {
+    std::vector<char> cur(esize);
+    std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+    MemberCtl *ctl = target(t).ctl;
+    lock_acc(ctl);
+    Error e = cma_access(t, addr, 1, *type, cur.data(), false);
+    if (!e) {
+      std::memcpy(result, cur.data(), esize);
+      if (std::memcmp(cur.data(), compare, esize) == 0) {
+        std::memcpy(cur.data(), origin, esize);
+        e = cma_access(t, addr, 1, *type, cur.data(), true);
+      }
+    }
+    unlock_acc(ctl);
+    return e;
+  }
+  RequestHeader h;
+  h.kind = Kind::cas;
+  h.id = static_cast<std::uint32_t>(next_id());
+  h.disp = disp;
+  h.count = 1;
+  h.nelem = 2;
+  h.basic = basic;
+  h.type = type;
+  auto p = std::make_unique<Pending>();
+  p->data.resize(2 * esize);
+  std::memcpy(p->data.data(), compare, esize);
+  std::memcpy(p->data.data() + esize, origin, esize);
+  p->answer = cfg_.p2p->irecv(result, 1, type, target(t).world, answer_tag(h.id), cfg_.context);
+  p->expect = static_cast<std::int64_t>(esize);
+  if (Error e = send_header(t, encode(h), *p)) return e;
+  auto data = cfg_.p2p->start_send(p->data.data(), 2, type, target(t).world, cfg_.rank,
+                                   data_tag(h.id), cfg_.context, false);
+  if (!data) return {MPI_ERR_OTHER, data.message()};
+  p->sends.push_back(*data);
+  pending_.push_back(std::move(p));
+  return {};
+}
+
+// ---- the message path's bookkeeping
+
+Error Window::send_header(int t, std::vector<char> header, Pending &p) {
+  p.target = t;
+  p.header = std::move(header);
+  if (!p.answer) {  // an acknowledgement: its status
+    p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), target(t).world,
+                               answer_tag(detail::id_of(p.header)), cfg_.context);
+  }
+  auto s =
+      cfg_.p2p->start_send(p.header.data(), static_cast<std::int64_t>(p.header.size()), byte_type(),
+                           target(t).world, cfg_.rank, kRequestTag, cfg_.context, false);
+  if (!s) return {MPI_ERR_OTHER, fmt::format("a one-sided request to rank {}: {}", t, s.message())};
+  p.sends.push_back(*s);
+  return {};
+}
+
+Error Window::wait_pending(int t) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  auto mine = [&](const Pending &p) { return t < 0 || p.target == t; };
+  auto done = [&] {
+    for (auto &p : pending_) {
+      if (!mine(*p)) continue;
+      if (!cfg_.p2p->completed(*p->answer)) return false;
+      for (auto &s : p->sends)
+        if (!cfg_.p2p->completed(*s)) return false;
+    }
+    return true;
+  };
+  if (!done()) cfg_.p2p->wait_until(done);
+  Error first;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    Pending &p = **it;
+    if (!mine(p)) {
+      ++it;
+      continue;
+    }
+    if (!first) first = detail::outcome(p, target(p.target));
+    it = pending_.erase(it);
+  }
+  return first;
+}
+
+}  // namespace impi::rma

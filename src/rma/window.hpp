@@ -1,0 +1,190 @@
+// window.hpp - one-sided communication (MPI-3.1 chapter 11): a window's
+// memory, its epochs and its operations, below the C API.
+//
+// Each operation takes one of four paths to its target, fixed when the
+// window is created:
+//   self     - our own memory: a copy or an accumulate in place;
+//   shm      - a proc of this host whose window memory we have mapped
+//              (MPI_Win_allocate, MPI_Win_allocate_shared): loads and
+//              stores, accumulates with processor atomics where the
+//              element allows and under the target's lock otherwise;
+//   cma      - a proc of this host with user memory (MPI_Win_create,
+//              dynamic windows): Linux cross-memory attach
+//              (process_vm_readv/writev), accumulates under its lock;
+//   message  - anything else (another IMPI client or host, or no
+//              cross-memory attach): ordinary point-to-point messages in
+//              the window's own context, served by the target's progress
+//              engine (target.cpp), so the IMPI wire carries only valid
+//              traffic. Every operation is answered (an ack, or the data),
+//              which is what flush, unlock, complete and fence wait for.
+//
+// The procs of one host that share a window hold one shared region with a
+// control block per proc (its window lock word, its accumulate lock, its
+// attached regions) and, for the allocating flavours, the memory itself;
+// the target's message server takes the same locks, so origins on every
+// path exclude each other.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/p2p.hpp"
+#include "pack/datatype.hpp"
+#include "pack/reduce.hpp"
+#include "rma/shared_region.hpp"
+
+namespace impi::rma {
+
+enum class Flavor : int { create = 1, allocate = 2, dynamic = 3, shared = 4 };
+
+// Regions one proc may attach to a dynamic window at once (Open MPI's default is 32).
+constexpr int kMaxAttach = 64;
+
+// One proc's control block, in its host's shared region (zero-filled).
+struct alignas(64) MemberCtl {
+  std::atomic<std::int64_t> lock;      // window lock: -1 exclusive, n > 0 shared holders
+  std::atomic<std::int32_t> acc_lock;  // accumulates that are not one atomic each
+  std::atomic<std::int32_t> nattach;   // dynamic windows: slots in use
+  std::atomic<std::uint64_t> attach_base[kMaxAttach];
+  std::atomic<std::uint64_t> attach_size[kMaxAttach];  // 0: a free slot
+};
+
+struct Target {
+  int world = 0;           // world rank (messages go there)
+  std::uint64_t base = 0;  // window memory in the target's address space
+  std::int64_t size = 0;   // bytes
+  int disp_unit = 1;
+  char *mapped = nullptr;    // that memory mapped here (shm path)
+  MemberCtl *ctl = nullptr;  // its control block, when it shares our host's region
+  std::int64_t cma_pid = 0;  // its pid when we may use cross-memory attach (cma path)
+};
+
+// An MPI error class (0: success) and what went wrong.
+struct Error {
+  int code = 0;
+  std::string what;
+  explicit operator bool() const { return code != 0; }
+};
+
+class Window {
+ public:
+  struct Config {
+    core::P2P *p2p = nullptr;
+    int rank = 0;     // ours in the window's communicator
+    int context = 0;  // its point-to-point context (a duplicate's: the window's own)
+    Flavor flavor = Flavor::create;
+    std::vector<Target> targets;    // by rank
+    SharedRegion region;            // this host's control blocks (and memory)
+    bool atomics = false;           // accumulate with processor atomics where elements allow
+    std::function<bool()> barrier;  // over the window's communicator
+  };
+  explicit Window(Config c);
+  ~Window();
+  // The accumulate lock and the window lock word of a control block.
+  static void lock_acc(MemberCtl *ctl);
+  static void unlock_acc(MemberCtl *ctl);
+  static bool try_lock_word(MemberCtl *ctl, bool exclusive);
+  static void unlock_word(MemberCtl *ctl);
+  struct Pending;   // an operation of ours awaiting its answer (window_detail.hpp)
+  struct Incoming;  // an operation for us, being served
+  Window(const Window &) = delete;
+  Window &operator=(const Window &) = delete;
+
+  Flavor flavor() const { return cfg_.flavor; }
+  int size() const { return static_cast<int>(cfg_.targets.size()); }
+  const Target &target(int r) const { return cfg_.targets[static_cast<std::size_t>(r)]; }
+
+  // ---- communication (11.3). `req`, when given, receives a request that
+  // completes locally (R-forms); null when the operation already has.
+  Error put(const void *origin, std::int64_t ocount, const pack::TypePtr &otype, int target,
+            std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+            core::RequestPtr *req = nullptr);
+  Error get(void *origin, std::int64_t ocount, const pack::TypePtr &otype, int target,
+            std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+            core::RequestPtr *req = nullptr);
+  // `result` null: MPI_Accumulate; else MPI_Get_accumulate.
+  Error accumulate(const void *origin, std::int64_t ocount, const pack::TypePtr &otype,
+                   void *result, std::int64_t rcount, const pack::TypePtr &rtype, int target,
+                   std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype, pack::Op op,
+                   core::RequestPtr *req = nullptr);
+  Error compare_and_swap(const void *origin, const void *compare, void *result,
+                         const pack::TypePtr &type, int target, std::int64_t disp);
+
+  // ---- synchronisation (11.5). Assertions are MPI_MODE_* bits.
+  Error fence(int assert);
+  Error post(const std::vector<int> &group, int assert);
+  Error start(const std::vector<int> &group, int assert);
+  Error complete();
+  Error wait();
+  Error test(bool &flag);
+  Error lock(bool exclusive, int target, int assert);
+  Error unlock(int target);
+  Error lock_all(int assert);
+  Error unlock_all();
+  Error flush(int target);  // flush and flush_local (both wait for the target's answer)
+  Error flush_all();
+  void sync() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+  // ---- dynamic windows
+  Error attach(void *base, std::int64_t size);
+  Error detach(const void *base);
+
+  // MPI_Win_free: an error if an epoch is still open; else completes every
+  // operation, waits for every proc (a barrier) and for our answers to leave.
+  Error close();
+
+  // Adds the message server to the progress engine's hooks (MPI_Init).
+  static void install(core::P2P &p2p);
+  // The message server: one pass over the requests that arrived for every
+  // window (run from the progress engine's hook); true if anything moved.
+  static bool serve_all();
+
+ private:
+  enum class Path { self, shm, cma, message };
+  Path path(int t) const;
+  char *local_address(int t, std::int64_t disp) const;  // self and shm paths
+  Error check_epoch(int t, const char *what) const;
+  Error check_range(int t, std::int64_t disp, std::int64_t count, const pack::Datatype &type) const;
+  Error send_header(int t, std::vector<char> header, Pending &p);
+  Error wait_pending(int t);  // -1: every target
+  Error cma_access(int t, std::uint64_t addr, std::int64_t count, const pack::Datatype &type,
+                   char *packed, bool write);
+  int next_id() {
+    id_ = id_ >= (1 << 28) ? 1 : id_ + 1;
+    return id_;
+  }
+  bool serve();
+  bool serve_one(int origin, Incoming &in);
+  bool track_send(base::Result<core::RequestPtr> r, std::vector<char> buf = {});
+  void track_send_locked(core::RequestPtr r, std::vector<char> buf);
+  void answer(int origin, std::uint32_t id, int status);
+
+  Config cfg_;
+  std::recursive_mutex mu_;  // the origin side (threads)
+  std::deque<std::unique_ptr<Pending>> pending_;
+  // Our notices and answers still leaving, with the bytes they send.
+  std::vector<std::pair<core::RequestPtr, std::vector<char>>> sends_;
+  int id_ = 0;
+  // Epochs.
+  bool fence_open_ = false;
+  bool lock_all_ = false;
+  bool lock_all_nocheck_ = false;
+  std::vector<std::int8_t>
+      locked_;  // by target: 0, 1 shared, 2 exclusive, 3 without a lock (NOCHECK)
+  std::vector<int> access_group_;  // MPI_Win_start's targets
+  bool access_open_ = false;
+  std::vector<int> exposure_group_;  // MPI_Win_post's origins
+  bool exposure_open_ = false;
+  std::vector<core::RequestPtr> completions_;  // MPI_Win_test's receives of complete notices
+  // Server.
+  std::map<int, std::deque<std::unique_ptr<Incoming>>> incoming_;  // by origin rank
+  std::vector<char> discard_;
+};
+
+}  // namespace impi::rma

@@ -1,0 +1,85 @@
+// window_detail.hpp - what window.cpp, sync.cpp and target.cpp share:
+// the records of operations in flight and the local data movers.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "core/p2p.hpp"
+#include "pack/cursor.hpp"
+#include "pack/predefined.hpp"
+#include "rma/atomics.hpp"
+#include "rma/request_codec.hpp"
+#include "rma/window.hpp"
+
+namespace impi::rma {
+
+// An operation of ours on the message path, until its answer is in.
+struct Window::Pending {
+  int target = 0;
+  std::vector<char> header;
+  char status[4] = {};      // an acknowledgement's status (little-endian MPI error class)
+  core::RequestPtr answer;  // the acknowledgement, or the data (gets)
+  std::vector<core::RequestPtr> sends;
+  std::vector<char> data;    // compare-and-swap's two elements
+  std::int64_t expect = -1;  // data answers: bytes (fewer: the target refused)
+};
+
+// An operation for us (message path), from header to answer.
+struct Window::Incoming {
+  enum class Stage { header, data, lock_wait } stage = Stage::header;
+  std::vector<char> buf;  // the header's bytes
+  core::RequestPtr req;   // the receive in progress
+  RequestHeader h;
+  char *addr = nullptr;
+  int error = 0;
+  std::vector<char> tmp;  // accumulate data
+};
+
+namespace detail {
+
+inline const pack::TypePtr &byte_type() {
+  return pack::Datatype::predefined(pack::dt::byte);
+}
+
+inline std::uint32_t id_of(const std::vector<char> &header) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i)
+    v |= static_cast<std::uint32_t>(static_cast<unsigned char>(header[8 + i])) << (8 * i);
+  return v;
+}
+
+inline std::vector<char> pack_all(const void *buf, std::int64_t count, const pack::TypePtr &type) {
+  pack::PackCursor c(type, count);
+  std::vector<char> out(static_cast<std::size_t>(c.total()));
+  c.pack(buf, {reinterpret_cast<std::byte *>(out.data()), out.size()});
+  return out;
+}
+
+inline void unpack_all(const std::vector<char> &in, void *buf, std::int64_t count,
+                       const pack::TypePtr &type) {
+  pack::PackCursor c(type, count);
+  c.unpack(buf, {reinterpret_cast<const std::byte *>(in.data()), in.size()});
+}
+
+// dst (dcount of dtype) = src (scount of stype); the sizes match.
+inline void copy_typed(const char *src, std::int64_t scount, const pack::TypePtr &stype, char *dst,
+                       std::int64_t dcount, const pack::TypePtr &dtype) {
+  if (stype->is_contiguous() && dtype->is_contiguous()) {
+    std::memmove(dst, src, static_cast<std::size_t>(scount * stype->size()));
+    return;
+  }
+  unpack_all(pack_all(src, scount, stype), dst, dcount, dtype);
+}
+
+// Accumulates packed elements `in` (null: MPI_NO_OP) into `count` of
+// `type` at `addr` in our memory, element-wise atomic or under `ctl`'s
+// accumulate lock; `old`, if not null, gets the values before.
+void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pack::Op op, int basic,
+                 const char *in, char *old, bool atomic, MemberCtl *ctl);
+
+// The error an answered operation reports (none, a refusal, a broken link).
+Error outcome(const Window::Pending &p, const Target &t);
+
+}  // namespace detail
+}  // namespace impi::rma
