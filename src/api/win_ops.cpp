@@ -93,7 +93,7 @@ int racc(const char *fn, const void *origin, int ocount, MPI_Datatype otype, voi
     if (request) *request = new_completed_request();
     return MPI_SUCCESS;
   }
-  impi::pack::Op o;
+  impi::pack::Op o = impi::pack::Op::no_op;
   if (int rc = acc_op(fn, win, op, o); rc) return rc;
   impi::pack::TypePtr ot, rt, tt;
   if (o != impi::pack::Op::no_op || !fetch)
