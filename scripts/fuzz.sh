@@ -13,9 +13,9 @@ for p in clang libclang-rt-14-dev; do
 done
 CC=clang CXX=clang++ cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DIMPI_FUZZ=ON -DIMPI_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_server_core fuzz_client_parser fuzz_packet_reader fuzz_dyn_wire fuzz_agent >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_server_core fuzz_client_parser fuzz_packet_reader fuzz_dyn_wire fuzz_agent fuzz_rma_request >/dev/null
 status=0
-for t in server_core client_parser packet_reader dyn_wire agent; do
+for t in server_core client_parser packet_reader dyn_wire agent rma_request; do
   corpus=$(mktemp -d)
   cp "$here/fuzz/corpus/$t"/* "$corpus/"
   log="$build/fuzz_$t.log"
