@@ -316,9 +316,9 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
   if (rank < 0 || rank >= x.size())
     return win_error(win, MPI_ERR_RANK, fn, fmt::format("rank {} is not in the window", rank));
   const impi::rma::Target &t = x.target(rank);
-  if (w->flavor != MPI_WIN_FLAVOR_SHARED && w->flavor != MPI_WIN_FLAVOR_ALLOCATE)
+  if (w->flavor != MPI_WIN_FLAVOR_SHARED)
     return win_error(win, MPI_ERR_RMA_FLAVOR, fn,
-                     "only windows of MPI_Win_allocate_shared (or MPI_Win_allocate) share memory");
+                     "only windows of MPI_Win_allocate_shared share memory");
   if (!t.mapped)
     return win_error(win, MPI_ERR_RMA_SHARED, fn,
                      fmt::format("rank {} does not share memory with this process", rank));
@@ -545,6 +545,8 @@ int PMPI_Win_sync(MPI_Win win) {
   WinObject *w;
   if (int rc = check_win("MPI_Win_sync", win, w); rc) return rc;
   w->window->sync();
+  // (programs poll a flag with MPI_Win_sync: serve other clients meanwhile)
+  impi::core::Runtime::instance().p2p().progress();
   return MPI_SUCCESS;
 }
 

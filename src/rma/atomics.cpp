@@ -107,6 +107,7 @@ void apply_elements(pack::Op op, int basic, char *target, const char *in, char *
     }
     return;
   }
+  if (n == 0) return;
   if (old) std::memmove(old, target, static_cast<std::size_t>(n * size));
   if (op == pack::Op::no_op) return;
   if (op == pack::Op::replace) {

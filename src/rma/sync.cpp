@@ -68,7 +68,8 @@ Error Window::close() {
 
 Error Window::fence(int assert) {
   std::lock_guard<std::recursive_mutex> g(mu_);
-  if (lock_all_ || access_open_ || exposure_open_)
+  if (lock_all_ || access_open_ || exposure_open_ ||
+      std::any_of(locked_.begin(), locked_.end(), [](auto v) { return v; }))
     return {MPI_ERR_RMA_SYNC, "MPI_Win_fence inside a lock, start or post epoch"};
   Error e = wait_pending(-1);
   sync();

@@ -38,10 +38,14 @@ char *Window::local_address(int t, std::int64_t disp) const {
   return base + disp * x.disp_unit;
 }
 
-Error Window::check_epoch(int t, const char *what) const {
+Error Window::check_epoch(int t, const char *what, bool request) const {
   if (t < 0 || t >= size())
     return {MPI_ERR_RANK,
             fmt::format("target rank {} is not in the window's group of {}", t, size())};
+  if (request) {  // (MPI-3.1 11.3.5: request-based operations need a passive-target epoch)
+    if (lock_all_ || locked_[static_cast<std::size_t>(t)]) return {};
+    return {MPI_ERR_RMA_SYNC, fmt::format("{} to rank {} outside a lock or lock_all epoch", what, t)};
+  }
   if (fence_open_ || lock_all_ || locked_[static_cast<std::size_t>(t)]) return {};
   if (access_open_ &&
       std::find(access_group_.begin(), access_group_.end(), t) != access_group_.end())
@@ -53,6 +57,8 @@ Error Window::check_epoch(int t, const char *what) const {
 
 Error Window::check_range(int t, std::int64_t disp, std::int64_t count,
                           const pack::Datatype &type) const {
+  if (disp < 0 && cfg_.flavor != Flavor::dynamic)
+    return {MPI_ERR_DISP, fmt::format("target displacement {} is negative", disp)};
   if (count == 0 || type.size() == 0) return {};
   const Target &x = target(t);
   if (cfg_.flavor == Flavor::dynamic) {
@@ -150,7 +156,7 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
                   core::RequestPtr *req) {
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (req) req->reset();
-  if (Error e = check_epoch(t, "MPI_Put")) return e;
+  if (Error e = check_epoch(t, req ? "MPI_Rput" : "MPI_Put", req)) return e;
   if (ocount * otype->size() != tcount * ttype->size())
     return {MPI_ERR_TYPE, fmt::format("the origin has {} bytes, the target datatype {}",
                                       ocount * otype->size(), tcount * ttype->size())};
@@ -191,7 +197,7 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
                   core::RequestPtr *req) {
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (req) req->reset();
-  if (Error e = check_epoch(t, "MPI_Get")) return e;
+  if (Error e = check_epoch(t, req ? "MPI_Rget" : "MPI_Get", req)) return e;
   if (ocount * otype->size() != tcount * ttype->size())
     return {MPI_ERR_TYPE, fmt::format("the origin has room for {} bytes, the target datatype {}",
                                       ocount * otype->size(), tcount * ttype->size())};
@@ -248,7 +254,7 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (req) req->reset();
   const char *fn = result ? "MPI_Get_accumulate" : "MPI_Accumulate";
-  if (Error e = check_epoch(t, fn)) return e;
+  if (Error e = check_epoch(t, fn, req != nullptr)) return e;
   const int basic = element_type(*ttype);
   const bool no_data = op == pack::Op::no_op;
   if (tcount * ttype->size() > 0) {
@@ -408,6 +414,9 @@ Error Window::wait_pending(int t) {
     }
     return true;
   };
+  // At least one progress pass: a proc that spins on its own window (a
+  // lock word, a flag) still serves the requests of other clients.
+  cfg_.p2p->progress();
   if (!done()) cfg_.p2p->wait_until(done);
   Error first;
   for (auto it = pending_.begin(); it != pending_.end();) {

@@ -149,7 +149,7 @@ class Window {
   enum class Path { self, shm, cma, message };
   Path path(int t) const;
   char *local_address(int t, std::int64_t disp) const;  // self and shm paths
-  Error check_epoch(int t, const char *what) const;
+  Error check_epoch(int t, const char *what, bool request = false) const;
   Error check_range(int t, std::int64_t disp, std::int64_t count, const pack::Datatype &type) const;
   Error send_header(int t, std::vector<char> header, Pending &p);
   Error wait_pending(int t);  // -1: every target

@@ -65,6 +65,7 @@ inline void unpack_all(const std::vector<char> &in, void *buf, std::int64_t coun
 // dst (dcount of dtype) = src (scount of stype); the sizes match.
 inline void copy_typed(const char *src, std::int64_t scount, const pack::TypePtr &stype, char *dst,
                        std::int64_t dcount, const pack::TypePtr &dtype) {
+  if (scount * stype->size() == 0) return;
   if (stype->is_contiguous() && dtype->is_contiguous()) {
     std::memmove(dst, src, static_cast<std::size_t>(scount * stype->size()));
     return;
