@@ -13,6 +13,7 @@
 #include "api/attr.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "base/tunables.hpp"
 #include "core/runtime.hpp"
 
 namespace impi::api {
@@ -162,6 +163,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
     return report(comm, worst, fn,
                   why.empty() ? "another member could not map the window's memory" : why);
   }
+  const bool use_cma = base::get_int("rma_cma") != 0;
   impi::rma::Window::Config cfg;
   cfg.p2p = &p2p;
   cfg.rank = c->rank;
@@ -183,7 +185,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
         reinterpret_cast<impi::rma::MemberCtl *>(region.base() + i * sizeof(impi::rma::MemberCtl));
     if (allocating)
       t.mapped = region.base() + offset[i];
-    else if (r != c->rank)
+    else if (r != c->rank && use_cma)
       t.cma_pid = p2p.cma_pid(t.world);
   }
   cfg.region = std::move(region);

@@ -99,6 +99,9 @@ constexpr Tunable kTable[] = {
     {"shm_cma_batch", "IMPI_SHM_CMA_BATCH", "32",
      "single-copy messages from one peer that matched in one pass over its ring are read with one "
      "process_vm_readv, up to this many (at most 32; 1: one call each)"},
+    {"rma_cma", "IMPI_RMA_CMA", "1",
+     "one-sided operations on user memory (MPI_Win_create, dynamic windows) of procs of this host "
+     "read and write it directly with cross-memory attach; 0: as messages the target serves"},
     {"shm_cma_threshold", "IMPI_SHM_CMA_THRESHOLD", "131072",
      "shared memory: contiguous messages of at least this many bytes are read by the receiver "
      "straight from the sender's memory (one copy; 0 disables)"},

@@ -44,7 +44,8 @@ Error Window::check_epoch(int t, const char *what, bool request) const {
             fmt::format("target rank {} is not in the window's group of {}", t, size())};
   if (request) {  // (MPI-3.1 11.3.5: request-based operations need a passive-target epoch)
     if (lock_all_ || locked_[static_cast<std::size_t>(t)]) return {};
-    return {MPI_ERR_RMA_SYNC, fmt::format("{} to rank {} outside a lock or lock_all epoch", what, t)};
+    return {MPI_ERR_RMA_SYNC,
+            fmt::format("{} to rank {} outside a lock or lock_all epoch", what, t)};
   }
   if (fence_open_ || lock_all_ || locked_[static_cast<std::size_t>(t)]) return {};
   if (access_open_ &&
