@@ -29,83 +29,6 @@
 
 namespace impi::core {
 
-namespace {
-// One-size blocks per thread for allocate_shared (the control block and
-// the Request in one allocation). A block freed on another thread joins
-// that thread's list; a thread's list is freed when the thread ends, and a
-// block freed after that goes back to the heap. The list itself is a
-// trivially destructible initial-exec thread_local (a thread_local with a
-// destructor costs a TLS wrapper call, and __tls_get_addr, per use); a
-// separate one with a destructor, touched once per thread, frees it.
-template <typename T>
-struct BlockPool {
-  struct List {
-    void *head;
-    int n;
-    bool armed;  // the Reaper is registered for this thread
-    bool gone;   // the thread is ending: the list has been freed
-  };
-  struct Reaper {
-    ~Reaper() {
-      while (list.head) {
-        void *next = *static_cast<void **>(list.head);
-        ::operator delete (list.head, std::align_val_t{alignof(T)});
-        list.head = next;
-      }
-      list.n = 0;
-      list.gone = true;
-    }
-  };
-  static constexpr int kMax = 1024;  // blocks kept per thread
-  static inline thread_local List list IMPI_FAST_TLS{};
-  static void arm() {
-    static thread_local Reaper reaper;
-    (void)&reaper;
-    list.armed = true;
-  }
-};
-
-template <typename T>
-struct PoolAlloc {
-  using value_type = T;
-  PoolAlloc() = default;
-  template <typename U>
-  PoolAlloc(const PoolAlloc<U> &) noexcept {}
-  T *allocate(std::size_t n) {
-    static_assert(sizeof(T) >= sizeof(void *));
-    using P = BlockPool<T>;
-    auto &l = P::list;
-    if (n == 1 && l.head) {
-      void *b = l.head;
-      l.head = *static_cast<void **>(b);
-      --l.n;
-      return static_cast<T *>(b);
-    }
-    return static_cast<T *>(::operator new (n * sizeof(T), std::align_val_t{alignof(T)}));
-  }
-  void deallocate(T *p, std::size_t n) noexcept {
-    using P = BlockPool<T>;
-    auto &l = P::list;
-    if (n == 1 && !l.gone && l.n < P::kMax) {
-      if (!l.armed) P::arm();
-      *reinterpret_cast<void **>(p) = l.head;
-      l.head = p;
-      ++l.n;
-      return;
-    }
-    ::operator delete (p, std::align_val_t{alignof(T)});
-  }
-  template <typename U>
-  bool operator==(const PoolAlloc<U> &) const noexcept {
-    return true;
-  }
-};
-}  // namespace
-
-RequestPtr make_request() {
-  return std::allocate_shared<Request>(PoolAlloc<Request>{});
-}
-
 using base::Errc;
 
 // A record header, decoded. On the wire (after the ring's 8-byte stamp) it
@@ -351,11 +274,6 @@ void P2P::ring_all_doorbells() {
   for (std::size_t i = 0; i < peers_.size(); ++i)
     if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped())
       peers_[i].seg.ring_doorbell();
-}
-
-bool P2P::matches(const Request &r, int source, int tag, int context) {
-  return r.context == context && (r.peer == kAnySource || r.peer == source) &&
-         (r.tag == kAnyTag || r.tag == tag);
 }
 
 std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int64_t len) const {
@@ -665,13 +583,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
   int peer_local = p.world < 0    ? -1
                    : dyn(p.world) ? -2 - (p.world - kDynBase)
                                   : local_of_world_[static_cast<size_t>(p.world)];
-  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(**it, h.source, h.tag, h.context)) continue;
-    RequestPtr r = std::move(*it);  // no reference-count traffic
-    if (it == posted_.begin())
-      posted_.pop_front();  // the usual case, and cheaper than erase()
-    else
-      posted_.erase(it);
+  if (RequestPtr r = match_.take_posted({h.source, h.tag, h.context})) {
     r->status.source = h.source;
     r->status.tag = h.tag;
     r->msg_len = h.msg_len;
@@ -701,39 +613,27 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
       p.incoming = {r, {}, true, true};
     return;
   }
+  Origin o;
+  o.peer_local = peer_local;
+  o.sync_id = h.sync_id;
+  o.self_sync = self_sync;
+  o.seq = p.seq_in;
   if (h.kind == Header::rts) {  // the data stays with the sender until a receive matches
-    std::uint64_t addr = 0;
-    std::memcpy(&addr, payload.data(), sizeof addr);
-    unexpected_.push_back({h.source,
-                           h.tag,
-                           h.context,
-                           h.msg_len,
-                           {},
-                           true,
-                           peer_local,
-                           h.sync_id,
-                           self_sync,
-                           0,
-                           addr});
-    unexpected_.back().seq = p.seq_in;
+    std::memcpy(&o.rndv_addr, payload.data(), sizeof o.rndv_addr);
+    match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o))->complete = true;
     return;
   }
-  unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
-                         std::vector<std::byte>(payload.begin(), payload.end()),
-                         h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0, 0});
-  unexpected_.back().seq = p.seq_in;
-  charge_unexpected(unexpected_.back(), p.world < 0 ? me_ : p.world, payload.size());
-  if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
+  auto u = match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o));
+  u->data.assign(payload.begin(), payload.end());
+  u->complete = h.kind == Header::eager;
+  charge(*u, p.world < 0 ? me_ : p.world, payload.size());
+  if (h.kind != Header::eager) p.incoming = {nullptr, u, false, true};
 }
 
-void P2P::charge_unexpected(Unexpected &u, int from_world, std::size_t n) {
+void P2P::charge(Unexpected &u, int from_world, std::size_t n) {
+  // Read at the first unexpected message: MPI_T may set it before MPI_Init.
   static const auto limit = static_cast<std::size_t>(base::get_int("unexpected_limit_bytes"));
-  u.from_world = from_world;
-  if (limit == 0 || n == 0) return;
-  u.counted += n;
-  auto &total = unexpected_bytes_[from_world];
-  total += n;
-  if (total <= limit) return;
+  if (match_.charge(u, from_world, n, limit)) return;
   std::string who =
       dyn(from_world) ? "a process of another job" : fmt::format("rank {}", from_world);
   Runtime::instance().abort(
@@ -743,13 +643,6 @@ void P2P::charge_unexpected(Unexpected &u, int from_world, std::size_t n) {
              "(IMPI_UNEXPECTED_LIMIT_BYTES). That limit keeps a receiver that falls behind from "
              "exhausting memory: post the receives earlier, or raise it (0: no limit)",
              me_, who, limit));
-}
-
-void P2P::release_unexpected(const Unexpected &u) {
-  if (u.counted == 0) return;
-  auto it = unexpected_bytes_.find(u.from_world);
-  if (it == unexpected_bytes_.end()) return;
-  it->second -= std::min(it->second, u.counted);
 }
 
 void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
@@ -766,7 +659,7 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
   } else {
     Unexpected &u = *in.unexpected;
     u.data.insert(u.data.end(), payload.begin(), payload.end());
-    charge_unexpected(u, u.from_world, payload.size());
+    charge(u, u.sender, payload.size());
     if (static_cast<std::int64_t>(u.data.size()) >= u.msg_len) {
       u.complete = true;
       in = {};
@@ -842,7 +735,7 @@ bool P2P::serve_split_offers() {
   // (an exchange both ways) keeps its core for those (measured: bidirectional
   // bandwidth drops otherwise); the receiver takes its offer back as soon as
   // its own half is done.
-  if (!posted_.empty()) return false;
+  if (match_.any_posted()) return false;
   bool any = false;
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     Peer &p = peers_[i];
@@ -886,26 +779,24 @@ bool P2P::progress_locked() {
   return any;
 }
 
-void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from,
-               std::list<Unexpected>::iterator u) {
-  r->status.source = u->source;
-  r->status.tag = u->tag;
+void P2P::bind(const RequestPtr &r, Match::MessageRef u) {
+  r->status.source = u->env.source;
+  r->status.tag = u->env.tag;
   r->msg_len = u->msg_len;
-  if (u->ext32) {  // from another client: its first packet
-    start_remote_recv(r, u->remote_src, u->remote_srqid, u->remote_sync, u->msg_len, u->data);
-    release_unexpected(*u);
-    from.erase(u);
+  const Origin &o = u->origin;
+  if (o.ext32) {  // from another client: its first packet
+    start_remote_recv(r, o.remote_src, o.remote_srqid, o.remote_sync, u->msg_len, u->data);
+    match_.remove(u);
     return;
   }
-  if (u->rndv_addr != 0) {
-    read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len, u->sync_id);
-    matched(u->peer_local, u->sync_id, u->self_sync);
+  if (o.rndv_addr != 0) {
+    read_remote(*r, o.peer_local, o.rndv_addr, u->msg_len, o.sync_id);
+    matched(o.peer_local, o.sync_id, o.self_sync);
     finish_recv(*r);
-    release_unexpected(*u);
-    from.erase(u);
+    match_.remove(u);
     return;
   }
-  matched(u->peer_local, u->sync_id, u->self_sync);
+  matched(o.peer_local, o.sync_id, o.self_sync);
   r->cursor->unpack(r->recv_buf, u->data);
   r->moved = static_cast<std::int64_t>(u->data.size());
   if (u->complete) {
@@ -919,8 +810,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from,
           in->ring->incoming.unexpected == u)
         in->ring->incoming = {r, {}, true, true};
   }
-  release_unexpected(*u);
-  from.erase(u);
+  match_.remove(u);
 }
 
 std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
@@ -968,52 +858,36 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, 
   if (!storage || !type->is_predefined()) r->type = type;  // predefined types live forever
   r->cursor.emplace(type, count);
   r->total = r->cursor->total();
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
-    if (matches(*r, it->source, it->tag, it->context)) {
-      bind(r, unexpected_, it);
-      return r;
-    }
-  posted_.push_back(r);
+  if (auto u = match_.match_or_post(r)) bind(r, *u);
   return r;
-}
-
-std::list<P2P::Unexpected>::iterator P2P::find_unexpected(int source, int tag, int context) {
-  Request want;
-  want.peer = source;
-  want.tag = tag;
-  want.context = context;
-  return std::find_if(unexpected_.begin(), unexpected_.end(), [&](const Unexpected &u) {
-    return matches(want, u.source, u.tag, u.context);
-  });
 }
 
 bool P2P::has_message(int source, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
-  return find_unexpected(source, tag, context) != unexpected_.end();
+  return match_.find(source, tag, context).has_value();
 }
 
 std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
   progress_locked();
-  auto it = find_unexpected(source, tag, context);
-  if (it == unexpected_.end()) return std::nullopt;
-  return MsgStatus{it->source, it->tag, it->msg_len, 0};
+  auto u = match_.find(source, tag, context);
+  if (!u) return std::nullopt;
+  return MsgStatus{(*u)->env.source, (*u)->env.tag, (*u)->msg_len, 0};
 }
 
 std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
   progress_locked();
-  auto it = find_unexpected(source, tag, context);
-  if (it == unexpected_.end()) return std::nullopt;
-  it->claim_id = next_id_++;
-  MsgStatus st{it->source, it->tag, it->msg_len, 0};
-  std::uint64_t id = it->claim_id;
-  claimed_.splice(claimed_.end(), unexpected_, it);  // iterators stay valid
-  return std::make_pair(st, id);
+  auto u = match_.find(source, tag, context);
+  if (!u) return std::nullopt;
+  MsgStatus st{(*u)->env.source, (*u)->env.tag, (*u)->msg_len, 0};
+  return std::make_pair(st, match_.claim(*u));
 }
 
 RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type) {
   std::lock_guard<EngineLock> g(mu_);
+  auto u = match_.claimed(message);
+  if (!u) return nullptr;
   auto r = make_request();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
@@ -1021,15 +895,11 @@ RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack
   r->type = std::move(type);
   r->cursor.emplace(r->type, count);
   r->total = r->cursor->total();
-  for (auto it = claimed_.begin(); it != claimed_.end(); ++it)
-    if (it->claim_id == message) {
-      r->peer = it->source;
-      r->tag = it->tag;
-      r->context = it->context;
-      bind(r, claimed_, it);
-      return r;
-    }
-  return nullptr;
+  r->peer = (*u)->env.source;
+  r->tag = (*u)->env.tag;
+  r->context = (*u)->env.context;
+  bind(r, *u);
+  return r;
 }
 
 // ---- cancel (MPI-3.1 3.8.4)
@@ -1041,9 +911,7 @@ bool P2P::cancel(const RequestPtr &r) {
   if (r->kind == Request::Kind::send && r->id != 0 && remote(r->peer)) return cancel_remote(r);
   if (r->kind == Request::Kind::recv) {
     if (r->done) return false;
-    auto it = std::find(posted_.begin(), posted_.end(), r);
-    if (it == posted_.end()) return false;  // matched already: it will complete
-    posted_.erase(it);
+    if (!match_.cancel_posted(r)) return false;  // matched already: it will complete
     r->cancelled = true;
     r->done = true;
     return true;
@@ -1056,15 +924,15 @@ bool P2P::cancel(const RequestPtr &r) {
 
 bool P2P::cancel_self(const RequestPtr &r) {
   if (r->seq == 0) return false;  // (not a message of ours: MPI_PROC_NULL, say)
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
-    if (!it->ext32 && it->peer_local == -1 && it->seq == r->seq) {
-      release_unexpected(*it);
-      unexpected_.erase(it);  // (a synchronous one holds `r` there: dropped too)
-      r->cancelled = true;
-      r->done = true;
-      return true;
-    }
-  return false;  // matched (or claimed by a matched probe): complete, or completes on its match
+  auto u = match_.newest_if([&](const Unexpected &m) {
+    return !m.origin.ext32 && m.origin.peer_local == -1 && m.origin.seq == r->seq;
+  });
+  // Matched (or claimed by a matched probe): complete, or completes on its match.
+  if (!u) return false;
+  match_.remove(*u);  // (a synchronous one holds `r` there: dropped too)
+  r->cancelled = true;
+  r->done = true;
+  return true;
 }
 
 bool P2P::cancel_shm(const RequestPtr &r) {
@@ -1114,15 +982,14 @@ void P2P::answer_cancel(Peer &p, std::uint64_t seq) {
   // is wholly here, in the unexpected queue unless a receive (or a matched
   // probe) took it.
   const int from = static_cast<int>(&p - peers_.data());
-  auto it = std::find_if(unexpected_.begin(), unexpected_.end(), [&](const Unexpected &u) {
-    return !u.ext32 && u.peer_local == from && u.seq == seq;
+  auto u = match_.newest_if([&](const Unexpected &m) {
+    return !m.origin.ext32 && m.origin.peer_local == from && m.origin.seq == seq;
   });
-  bool found = it != unexpected_.end() && it->complete;
+  bool found = u && (*u)->complete;
   if (found) {
     // Its buffered bytes go; a single-copy message's data never left the
     // sender, and no ack is owed: the sender drops it on our answer.
-    release_unexpected(*it);
-    unexpected_.erase(it);
+    match_.remove(*u);
   }
   base::log_debug("rank {}: cancel of message {} from rank {}: {}", me_, seq, p.world,
                   found ? "removed" : "matched already");

@@ -1,12 +1,11 @@
-// p2p.hpp - point-to-point messaging inside one client: requests, the
-// matching engine and the shared-memory protocol.
+// p2p.hpp - point-to-point messaging: the transports' protocols around
+// the matching engine (matching.hpp), and progress.
 //
-// Matching follows MPI: per context id, a queue of posted receives and a
-// queue of unexpected messages, both in arrival order; a message matches
-// the first posted receive whose (source, tag) accept it, with
-// MPI_ANY_SOURCE / MPI_ANY_TAG as wildcards. Messages from one sender
-// arrive in order (one FIFO ring per sender), which gives MPI's
-// non-overtaking rule.
+// Every arrival, from shared memory, another IMPI client or another job,
+// goes to the one matching engine; what a transport needs to deliver an
+// unexpected message later is its Origin. Messages from one sender arrive
+// in order (one FIFO ring per sender; one link per peer host or job),
+// which with the engine's queues gives MPI's non-overtaking rule.
 //
 // Protocol over a ring: a message of at most `eager` bytes is one record;
 // a longer one is a first record followed by chunk records, all from the
@@ -49,152 +48,15 @@
 #include "base/errc.hpp"
 #include "base/fd.hpp"
 #include "core/dyn_card.hpp"
+#include "core/engine_lock.hpp"
+#include "core/matching.hpp"
+#include "core/request.hpp"
 #include "pack/cursor.hpp"
 #include "pack/external32.hpp"
 #include "transport/impi/packet.hpp"
 #include "transport/shm/segment.hpp"
 
 namespace impi::core {
-
-constexpr int kAnySource = -1;  // MPI_ANY_SOURCE
-constexpr int kAnyTag = -1;     // MPI_ANY_TAG
-
-struct MsgStatus {
-  int source = 0;
-  int tag = 0;
-  std::int64_t bytes = 0;  // bytes received (or of the probed message)
-  int error = 0;           // 0, or an internal code: kTruncated
-};
-constexpr int kTruncated = 1;
-constexpr int kTransportError = 2;  // a single-copy read of the sender's memory failed
-
-// A small number naming the calling thread (never 0).
-// Initial-exec TLS: a plain %fs-relative load, no __tls_get_addr call.
-#define IMPI_FAST_TLS __attribute__((tls_model("initial-exec")))
-inline std::atomic<std::uint32_t> g_next_token{1};
-inline thread_local std::uint32_t t_token IMPI_FAST_TLS = 0;
-inline std::uint32_t thread_token() {
-  if (__builtin_expect(t_token == 0, 0))
-    t_token = g_next_token.fetch_add(1, std::memory_order_relaxed);
-  return t_token;
-}
-
-// A completion flag other threads may read without the engine lock. It
-// holds 0, or the token of the thread that completed the request (stored
-// last, with release). Callers outside the engine test it through
-// P2P::completed(), which also orders what the completing thread wrote.
-class DoneFlag {
- public:
-  static constexpr std::uint32_t kAtCreation =
-      0xffffffffu;  // complete from the start: nothing to order
-  DoneFlag(bool v = false) : v_(v ? thread_token() : 0) {}
-  explicit DoneFlag(std::uint32_t token) : v_(token) {}
-  DoneFlag(const DoneFlag &o) : v_(o.v_.load(std::memory_order_relaxed)) {}
-  DoneFlag &operator=(const DoneFlag &o) {
-    v_.store(o.v_.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    return *this;
-  }
-  DoneFlag &operator=(bool v) {
-    v_.store(v ? thread_token() : 0, std::memory_order_release);
-    return *this;
-  }
-  operator bool() const { return v_.load(std::memory_order_acquire) != 0; }
-  // 0, or the token of the thread that completed the request.
-  std::uint32_t completer() const { return v_.load(std::memory_order_acquire); }
-
- private:
-  std::atomic<std::uint32_t> v_;
-};
-
-// The engine lock: a no-op until threads are enabled, then a spinlock
-// (one atomic exchange to take it, a plain release store to drop it: half
-// the atomic read-modify-writes of a std::mutex, which is what keeps the
-// single-threaded cost of MPI_THREAD_MULTIPLE small). Waiters spin briefly,
-// then yield. Under ThreadSanitizer it is a std::mutex, which TSan models
-// without help.
-class EngineLock {
- public:
-  void enable() { on_ = true; }
-  bool enabled() const { return on_; }
-  void lock() {
-    if (!on_) return;
-#ifdef __SANITIZE_THREAD__
-    m_.lock();
-#else
-    for (int spins = 0; taken_.exchange(true, std::memory_order_acquire);) {
-      while (taken_.load(std::memory_order_relaxed)) {
-        if (++spins < 64)
-          __builtin_ia32_pause();
-        else
-          sched_yield();  // the holder may be copying a large message
-      }
-    }
-#endif
-  }
-  bool try_lock() {
-    if (!on_) return true;
-#ifdef __SANITIZE_THREAD__
-    return m_.try_lock();
-#else
-    return !taken_.load(std::memory_order_relaxed) &&
-           !taken_.exchange(true, std::memory_order_acquire);
-#endif
-  }
-  void unlock() {
-    if (!on_) return;
-#ifdef __SANITIZE_THREAD__
-    m_.unlock();
-#else
-    taken_.store(false, std::memory_order_release);
-#endif
-  }
-
- private:
-#ifdef __SANITIZE_THREAD__
-  std::mutex m_;
-#else
-  std::atomic<bool> taken_{false};
-#endif
-  bool on_ = false;  // set once, before any second thread exists
-};
-
-struct Request {
-  enum class Kind { send, recv } kind;
-  DoneFlag done;
-  MsgStatus status;
-  // Both kinds.
-  const void *send_buf = nullptr;
-  void *recv_buf = nullptr;
-  pack::TypePtr type;  // holds the datatype alive while in flight (null: a predefined type)
-  std::int64_t count = 0;
-  int peer = 0;  // send: destination world rank; recv: source (or kAnySource)
-  int tag = 0;
-  int context = 0;
-  // Progress state.
-  std::optional<pack::PackCursor> cursor;
-  std::int64_t total = 0;  // send: bytes to send; recv: capacity
-  std::int64_t moved = 0;  // bytes sent / received so far
-  std::int64_t msg_len = 0;
-  // Synchronous sends complete when the receiver has matched the message.
-  bool sync = false;
-  bool acked = false;
-  std::uint64_t id = 0;
-  bool cancelled = false;
-  bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
-  // Shared-memory sends: the message's number on its ring (P2P::Peer),
-  // which a cancel names; and where a cancel of it stands.
-  std::uint64_t seq = 0;
-  enum class Cancel : std::uint8_t {
-    none,     // never asked for
-    pending,  // the receiver was asked; the request completes with its answer
-    refused,  // the receiver had matched it: the send completes normally
-  } cancel = Cancel::none;
-};
-using RequestPtr = std::shared_ptr<Request>;
-// A new request, its memory from a per-thread pool of recycled blocks
-// (every nonblocking call makes one: malloc and free were about a sixth of
-// a receive's cost at 8 bytes).
-RequestPtr make_request();
 
 // Direct channels: what a proc needs to run its host's channels itself.
 struct DirectLayout {
@@ -224,10 +86,10 @@ struct TrafficCounters {
 class P2P {
  public:
   const TrafficCounters &traffic() const { return traffic_; }
-  // Messages in the unexpected queue now.
+  // Messages in the unexpected queues now.
   std::size_t unexpected_count() {
     std::lock_guard<EngineLock> g(mu_);
-    return unexpected_.size();
+    return match_.unexpected_count();
   }
   // `world_rank`, the world ranks of this client's procs (index = local
   // rank), the shm segment names of those procs ("" for ours is fine).
@@ -550,27 +412,26 @@ class P2P {
   void find_core_siblings(const std::vector<int> &local_world_ranks,
                           const std::vector<std::int64_t> &pids);
   struct Header;  // a ring record's header
-  struct Unexpected {
-    int source, tag, context;
-    std::int64_t msg_len;
-    std::vector<std::byte> data;  // packed bytes received so far
-    bool complete = false;
-    int peer_local = -1;             // sender's local rank (for the sync ack)
+  // What the transports keep with an unexpected message: the matching
+  // engine's handle for the data and the sender (Match::Message::origin).
+  struct Origin {
+    // The sender: its local rank (shared memory: for the sync ack); -1 for
+    // ourselves; -2 - i for dynamic peer i (its acks go over its connection).
+    int peer_local = -1;
     std::uint64_t sync_id = 0;       // nonzero: the sender waits for our match
     RequestPtr self_sync;            // a synchronous self-send waiting for its match
-    std::uint64_t claim_id = 0;      // set once claimed by a matched probe
     std::uint64_t rndv_addr = 0;     // nonzero: the data is in the sender's memory, here
+    std::uint64_t seq = 0;           // shared memory and self: the message's number on its ring
     bool ext32 = false;              // from another client: `data` is external32 (its first packet)
     bool remote_sync = false;        // a DATASYNC: SYNCACK to remote_src on match
     std::uint64_t remote_srqid = 0;  // the sender's pk_srqid (SYNCACK, CANCEL)
     transport::wire::ProcId remote_src{};
-    int from_world = -1;      // the sender (world index), for the unexpected-bytes limit
-    std::size_t counted = 0;  // bytes of `data` charged to it
-    std::uint64_t seq = 0;    // shared memory and self: the message's number on its ring (cancel)
   };
+  using Match = MatchEngine<Origin>;
+  using Unexpected = Match::Message;
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;  // matched receive, or
-    std::list<Unexpected>::iterator unexpected;
+    Match::MessageRef unexpected;
     bool to_request = false;
     bool active = false;
   };
@@ -786,10 +647,9 @@ class P2P {
                      const RequestPtr &self_sync = nullptr);
   void matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync);
   void add_bytes(Peer &p, std::span<const std::byte> payload);
-  void bind(const RequestPtr &recv, std::list<Unexpected> &from, std::list<Unexpected>::iterator u);
-  static bool matches(const Request &r, int source, int tag, int context);
-  // The first unexpected message a receive for (source, tag, context) would take.
-  std::list<Unexpected>::iterator find_unexpected(int source, int tag, int context);
+  // Receive `recv` takes unexpected message `u`: delivers what the
+  // transport buffered, starts fetching the rest, acks the sender.
+  void bind(const RequestPtr &recv, Match::MessageRef u);
   void finish_recv(Request &r);
   // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
   // Large contiguous messages are split: we offer the second half to the
@@ -862,15 +722,11 @@ class P2P {
   mutable int world_slots_ = -1;      // world_slots(), once known
   std::vector<Peer> peers_;           // by local rank (ours unused)
   std::vector<int> local_of_world_;   // world rank -> local rank or -1
-  std::deque<RequestPtr> posted_;     // a deque: no allocation per posted receive
-  std::list<Unexpected> unexpected_;
-  // Unexpected bytes buffered per sender (world index), against the
-  // unexpected_limit_bytes tunable: past it the job ends with a clear
+  Match match_;
+  // Charges `n` buffered bytes of `u` to its sender (world index) against
+  // the unexpected_limit_bytes tunable: past it the job ends with a clear
   // message instead of this process exhausting memory.
-  std::unordered_map<int, std::size_t> unexpected_bytes_;
-  void charge_unexpected(Unexpected &u, int from_world, std::size_t n);
-  void release_unexpected(const Unexpected &u);
-  std::list<Unexpected> claimed_;  // taken by MPI_Mprobe/Improbe, awaiting MPI_Mrecv
+  void charge(Unexpected &u, int from_world, std::size_t n);
   std::uint64_t next_id_ = 1;
   std::vector<RequestPtr> awaiting_ack_;  // synchronous sends (few at a time)
 };

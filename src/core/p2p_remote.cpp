@@ -420,16 +420,12 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
     case PacketType::cancel: {
       // Newest first: only the most recent of several buffered messages
       // with this srqid may be cancelled (IMPI 3.7.4).
-      for (auto it = unexpected_.end(); it != unexpected_.begin();) {
-        --it;
-        if (it->ext32 && it->remote_srqid == p.srqid && it->remote_src == p.src) {
-          release_unexpected(*it);
-          unexpected_.erase(it);
-          send_control(PacketType::cancelyes, p.src, p.srqid);
-          return;
-        }
-      }
-      send_control(PacketType::cancelno, p.src, p.srqid);  // matched (or unknown)
+      auto u = match_.newest_if([&](const Unexpected &m) {
+        return m.origin.ext32 && m.origin.remote_srqid == p.srqid && m.origin.remote_src == p.src;
+      });
+      if (u) match_.remove(*u);
+      // (Not there: matched, or unknown.)
+      send_control(u ? PacketType::cancelyes : PacketType::cancelno, p.src, p.srqid);
       return;
     }
     case PacketType::cancelyes:
@@ -491,32 +487,24 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
     return;
   }
   int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);
-  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(**it, source, tag, context)) continue;
-    RequestPtr r = std::move(*it);
-    posted_.erase(it);
+  if (RequestPtr r = match_.take_posted({source, tag, context})) {
     r->status.source = source;
     r->status.tag = tag;
     start_remote_recv(r, p.src, p.srqid, sync, msglen, data);
     return;
   }
-  Unexpected u{};
-  u.source = source;
-  u.tag = tag;
-  u.context = context;
-  u.msg_len = msglen;
-  u.data.assign(data.begin(), data.end());
-  u.complete = true;
-  u.ext32 = true;
-  u.remote_sync = sync;
-  u.remote_srqid = p.srqid;
-  u.remote_src = p.src;
-  std::size_t n = u.data.size();
-  unexpected_.push_back(std::move(u));
+  Origin o;
+  o.ext32 = true;
+  o.remote_sync = sync;
+  o.remote_srqid = p.srqid;
+  o.remote_src = p.src;
+  auto u = match_.add_unexpected({source, tag, context}, msglen, std::move(o));
+  u->data.assign(data.begin(), data.end());
+  u->complete = true;
   int from = -1;
   for (std::size_t w = 0; w < ids_.size() && from < 0; ++w)
     if (ids_[w] == p.src) from = static_cast<int>(w);
-  charge_unexpected(unexpected_.back(), from, n);
+  charge(*u, from, data.size());
 }
 
 }  // namespace impi::core
