@@ -58,6 +58,8 @@
 
 namespace impi::core {
 
+struct ShmHeader;  // shm_record.hpp
+
 // Direct channels: what a proc needs to run its host's channels itself.
 struct DirectLayout {
   int my_host = 0;
@@ -104,16 +106,27 @@ class P2P {
                       const std::vector<std::string> &segment_names,
                       const std::vector<std::int64_t> &pids = {},
                       const std::vector<std::uint64_t> &probes = {});
-  // The address peers read to test cross-memory attach.
-  static std::uint64_t cma_probe_address();
   // Removes our segment's name once every peer has mapped it.
   void unlink_segment() { own_.unlink(); }
 
+  // The channel that carries messages to world index `w`: ourselves,
+  // shared memory (this client on this node), the IMPI host channels
+  // (another client), a dynamic-process connection (another job), or none.
+  // Decided here and nowhere else (inline: every send asks).
+  enum class Route : std::uint8_t { self, shm, impi, dyn, none };
+  Route route(int w) const {
+    if (w == me_) return Route::self;
+    if (w >= 0 && w < static_cast<int>(local_of_world_.size()) &&
+        local_of_world_[static_cast<std::size_t>(w)] >= 0)
+      return Route::shm;
+    if (dyn(w)) return Route::dyn;
+    if (agent_ && w >= 0 && w < static_cast<int>(ids_.size())) return Route::impi;
+    return Route::none;
+  }
   // Is `world_rank` reachable by this engine (same client)?
-  bool reachable(int world_rank) const {  // (inline: every send and receive asks)
-    return world_rank == me_ ||
-           (world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) &&
-            local_of_world_[static_cast<std::size_t>(world_rank)] >= 0);
+  bool reachable(int world_rank) const {
+    Route r = route(world_rank);
+    return r == Route::self || r == Route::shm;
   }
 
   // Multi-client jobs (docs/impi-data-path.md): the link to this host's
@@ -124,7 +137,7 @@ class P2P {
   // (IMPI_NATIVE_ORDER_CLIENTS: peers that do so, as LAM/MPI 7.1.4).
   void set_native_order(std::vector<transport::wire::ProcId> procs);
   // Is `world_rank` in another client (reached through the host agent)?
-  bool remote(int world_rank) const;
+  bool remote(int world_rank) const { return route(world_rank) == Route::impi; }
   // A send to another client (IMPI 3.7): at most maxdatalen bytes of
   // external32 go as one DATA packet (DATASYNC when `sync`: complete on the
   // SYNCACK); longer messages send their first maxdatalen bytes as DATASYNC
@@ -152,7 +165,7 @@ class P2P {
   base::Result<RequestPtr> start_send(const void *buf, std::int64_t count,
                                       const pack::TypePtr &type, int dest_world, int src_rank,
                                       int tag, int context, bool sync, bool collective = false) {
-    if (remote(dest_world)) {
+    if (route(dest_world) == Route::impi) {
       if (!collective) wait_link_room();
       return isend_remote(buf, count, type, dest_world, src_rank, tag, context, sync);
     }
@@ -411,7 +424,7 @@ class P2P {
   std::vector<int> core_siblings_;
   void find_core_siblings(const std::vector<int> &local_world_ranks,
                           const std::vector<std::int64_t> &pids);
-  struct Header;  // a ring record's header
+  using Header = ShmHeader;  // a ring record's header (shm_record.hpp)
   // What the transports keep with an unexpected message: the matching
   // engine's handle for the data and the sender (Match::Message::origin).
   struct Origin {
@@ -457,10 +470,6 @@ class P2P {
   };
   using Split = transport::shm::RingCounters::Split;
 
-  // Writes `h` into the record being built; returns the payload's offset.
-  static std::uint64_t put_header(transport::shm::Ring &out, const Header &h);
-  // Reads the current record's header; returns the payload's offset.
-  static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
   bool progress_locked();
   // ---- inter-client (IMPI) protocol engine: p2p_remote.cpp
   // Whether `p`'s user data travels in our byte order (set_native_order).
@@ -650,7 +659,11 @@ class P2P {
   // Receive `recv` takes unexpected message `u`: delivers what the
   // transport buffered, starts fetching the rest, acks the sender.
   void bind(const RequestPtr &recv, Match::MessageRef u);
-  void finish_recv(Request &r);
+  static void finish_recv(Request &r) {
+    r.status.bytes = std::min(r.msg_len, r.total);
+    if (r.msg_len > r.total && r.status.error == 0) r.status.error = kTruncated;
+    r.done = true;  // last: publishes the status to waiting threads
+  }
   // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
   // Large contiguous messages are split: we offer the second half to the
   // sender (which writes it into our buffer with process_vm_writev while

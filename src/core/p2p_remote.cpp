@@ -95,10 +95,6 @@ void P2P::set_native_order(std::vector<transport::wire::ProcId> procs) {
   native_order_ = std::move(procs);
 }
 
-bool P2P::remote(int w) const {
-  return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
-}
-
 bool P2P::LinkOut::write_to(int fd, bool &broken, std::string &why) {
   bool any = false;
   while (pending() > 0) {
