@@ -49,8 +49,10 @@
 #include "base/fd.hpp"
 #include "core/dyn_card.hpp"
 #include "core/engine_lock.hpp"
+#include "core/impi_state.hpp"
 #include "core/matching.hpp"
 #include "core/request.hpp"
+#include "core/traffic.hpp"
 #include "pack/cursor.hpp"
 #include "pack/external32.hpp"
 #include "transport/impi/packet.hpp"
@@ -59,31 +61,6 @@
 namespace impi::core {
 
 struct ShmHeader;  // shm_record.hpp
-
-// Direct channels: what a proc needs to run its host's channels itself.
-struct DirectLayout {
-  int my_host = 0;
-  std::uint32_t maxdatalen = 0, ackmark = 1, hiwater = 1;
-  std::vector<int> host_of;                        // host index by world rank
-  std::vector<std::string> host_names;             // "host 1 (client 1, ADDR:PORT)", by host index
-  std::vector<std::pair<int, base::Fd>> channels;  // (peer host, its connection)
-};
-
-// Messages and bytes this proc sent, per transport: the tool interface's
-// performance variables (MPI_T_pvar_*). Relaxed atomics: read from any thread.
-struct TrafficCounters {
-  std::atomic<std::uint64_t> shm_messages{0}, shm_bytes{0};    // to procs of this client
-  std::atomic<std::uint64_t> impi_messages{0}, impi_bytes{0};  // to other IMPI clients
-  std::atomic<std::uint64_t> dyn_messages{0}, dyn_bytes{0};    // to other jobs (dynamic processes)
-  // Every writer holds the engine lock, so a plain load and store will do
-  // (no locked read-modify-write on the send path); readers see whole values.
-  static void add(std::atomic<std::uint64_t> &msgs, std::atomic<std::uint64_t> &bytes,
-                  std::int64_t n) {
-    msgs.store(msgs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    bytes.store(bytes.load(std::memory_order_relaxed) + static_cast<std::uint64_t>(n),
-                std::memory_order_relaxed);
-  }
-};
 
 class P2P {
  public:
@@ -478,37 +455,13 @@ class P2P {
            std::find(native_order_.begin(), native_order_.end(), p) != native_order_.end();
   }
   std::vector<transport::wire::ProcId> native_order_;
-  // A send to another client still in the protocol: awaiting its SYNCACK,
-  // streaming a long message, or awaiting the answer to a CANCEL.
-  struct RemoteSend {
-    RequestPtr req;
-    int dest = 0;  // world rank
-    int lsrank = 0, tag = 0, context = 0;
-    const void *buf = nullptr;
-    pack::TypePtr type;
-    std::int64_t count = 0;
-    std::optional<pack::External32Cursor> cursor;  // long non-byte messages: where packing resumes
-    std::int64_t sent = 0;                         // external32 bytes put into packets
-    std::int64_t total = 0;
-    std::uint64_t drqid = 0;      // from the SYNCACK (long messages)
-    bool acked = false;           // the SYNCACK came (or none is due)
-    bool cancel_pending = false;  // a CANCEL went; its one answer has not come
-    bool streaming = false;       // in remote_streams_
-    std::int64_t inflight = 0;    // direct channels: bytes lent from `buf`, not yet written
-  };
-  // A long message from another client, matched, its DATA packets still coming.
-  struct RemoteRecv {
-    RequestPtr req;
-    transport::wire::ProcId src;
-    std::uint64_t srqid = 0;    // the sender's request: every DATA of the message carries it
-    std::int64_t received = 0;  // external32 bytes so far
-    std::int64_t msglen = 0;
-    std::int64_t capacity = 0;                     // external32 bytes the receive buffer holds
-    std::optional<pack::External32Cursor> cursor;  // null: byte types, copied as they are
-  };
   // Reads what the host agent sent (non-blocking); true if anything came.
   bool poll_agent();
   void remote_arrival(const transport::wire::Packet &p, std::span<const std::byte> data);
+  // The receiver matched our message (and, for a long one, names its request).
+  void remote_syncack(const transport::wire::Packet &p);
+  // The answer (CANCELYES/CANCELNO) to a CANCEL of ours.
+  void remote_cancel_answer(const transport::wire::Packet &p);
   // The first packet of a remote message meets its receive `r`: unpacks it,
   // answers a DATASYNC (SYNCACK; with our drqid for a long message).
   void start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src,
@@ -526,6 +479,8 @@ class P2P {
   // Direct channels (p2p_direct.cpp).
   struct Direct;
   std::shared_ptr<Direct> direct_;
+  // Starts the thread that watches x's channels for a peer host's death.
+  static base::Status start_watcher(Direct &x, int me);
   bool direct_poll();   // reads and writes the channels; true if packets came
   bool direct_flush();  // hands link_out_'s packets to their channels
   // Queues DATA packet `p` of long send `s` with its data lent from the
@@ -541,15 +496,7 @@ class P2P {
   std::unordered_map<std::uint64_t, RemoteSend> remote_sends_;  // by srqid
   std::unordered_map<std::uint64_t, RemoteRecv> remote_recvs_;  // by drqid (our request id)
   std::deque<std::uint64_t> remote_streams_;                    // srqids of long sends to stream
-  struct LinkOut {  // bytes for the agent that the socket has not taken yet
-    std::unique_ptr<std::byte[]> buf;
-    std::size_t cap = 0, head = 0, tail = 0;  // unsent bytes: [head, tail)
-    std::size_t pending() const { return tail - head; }
-    std::byte *reserve(std::size_t n);  // room for n bytes at tail; the caller then adds n to tail
-    // Writes to socket `fd` what it takes now (non-blocking). Returns
-    // whether bytes went; `broken` is set (with `why`) when the socket failed.
-    bool write_to(int fd, bool &broken, std::string &why);
-  } link_out_;
+  LinkOut link_out_;
   bool link_broken_ = false;
   // ---- dynamic peers (p2p_dyn.cpp)
   struct DynPeer {

@@ -59,7 +59,7 @@ std::span<std::byte, kPacketHeaderSize> header_at(std::byte *at) {
 }
 }  // namespace
 
-std::byte *P2P::LinkOut::reserve(std::size_t n) {
+std::byte *LinkOut::reserve(std::size_t n) {
   if (head == tail) head = tail = 0;
   if (tail + n > cap) {
     if (head > 0) {
@@ -95,7 +95,7 @@ void P2P::set_native_order(std::vector<transport::wire::ProcId> procs) {
   native_order_ = std::move(procs);
 }
 
-bool P2P::LinkOut::write_to(int fd, bool &broken, std::string &why) {
+bool LinkOut::write_to(int fd, bool &broken, std::string &why) {
   bool any = false;
   while (pending() > 0) {
     ssize_t n = ::send(fd, buf.get() + head, pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -388,31 +388,60 @@ void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &
   send_control(PacketType::syncack, src, srqid, drqid);
 }
 
+void P2P::remote_syncack(const Packet &p) {
+  auto it = remote_sends_.find(p.srqid);
+  if (it == remote_sends_.end() || it->second.acked ||
+      !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
+    base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
+                   p.srqid);
+    return;
+  }
+  RemoteSend &s = it->second;
+  s.acked = true;
+  s.req->acked = true;
+  if (s.sent < s.total) {  // long: stream the rest to the receiver's request
+    if (p.drqid == 0)
+      base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
+    s.drqid = p.drqid;
+    s.streaming = true;
+    remote_streams_.push_back(p.srqid);
+    push_streams();
+    return;
+  }
+  remote_send_done(s);
+  return;
+}
+
+void P2P::remote_cancel_answer(const Packet &p) {
+  auto it = remote_sends_.find(p.srqid);
+  if (it == remote_sends_.end() || !it->second.cancel_pending ||
+      !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
+    base::log_warn("a {} from another client for no cancel of ours (srqid {})",
+                   transport::wire::packet_type_name(p.type), p.srqid);
+    return;
+  }
+  RemoteSend &s = it->second;
+  s.cancel_pending = false;
+  s.req->acked = true;  // answered: no second CANCEL
+  if (p.type == PacketType::cancelyes) {
+    if (s.streaming)
+      remote_streams_.erase(std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
+                            remote_streams_.end());
+    RequestPtr r = std::move(s.req);
+    remote_sends_.erase(it);
+    r->cancelled = true;
+    r->done = true;
+    return;
+  }
+  remote_send_done(s);
+  return;
+}
+
 void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
   switch (p.type) {
-    case PacketType::syncack: {
-      auto it = remote_sends_.find(p.srqid);
-      if (it == remote_sends_.end() || it->second.acked ||
-          !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
-        base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
-                       p.srqid);
-        return;
-      }
-      RemoteSend &s = it->second;
-      s.acked = true;
-      s.req->acked = true;
-      if (s.sent < s.total) {  // long: stream the rest to the receiver's request
-        if (p.drqid == 0)
-          base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
-        s.drqid = p.drqid;
-        s.streaming = true;
-        remote_streams_.push_back(p.srqid);
-        push_streams();
-        return;
-      }
-      remote_send_done(s);
+    case PacketType::syncack:
+      remote_syncack(p);
       return;
-    }
     case PacketType::cancel: {
       // Newest first: only the most recent of several buffered messages
       // with this srqid may be cancelled (IMPI 3.7.4).
@@ -425,31 +454,9 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
       return;
     }
     case PacketType::cancelyes:
-    case PacketType::cancelno: {
-      auto it = remote_sends_.find(p.srqid);
-      if (it == remote_sends_.end() || !it->second.cancel_pending ||
-          !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
-        base::log_warn("a {} from another client for no cancel of ours (srqid {})",
-                       transport::wire::packet_type_name(p.type), p.srqid);
-        return;
-      }
-      RemoteSend &s = it->second;
-      s.cancel_pending = false;
-      s.req->acked = true;  // answered: no second CANCEL
-      if (p.type == PacketType::cancelyes) {
-        if (s.streaming)
-          remote_streams_.erase(
-              std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
-              remote_streams_.end());
-        RequestPtr r = std::move(s.req);
-        remote_sends_.erase(it);
-        r->cancelled = true;
-        r->done = true;
-        return;
-      }
-      remote_send_done(s);
+    case PacketType::cancelno:
+      remote_cancel_answer(p);
       return;
-    }
     case PacketType::data:
     case PacketType::datasync:
       break;
