@@ -81,8 +81,7 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
     t.world = peer;
   else
     t.world = t.comm->world_of_peer(peer);
-  if (peer >= 0 && !rt.p2p().reachable(t.world) && !rt.p2p().remote(t.world) &&
-      !impi::core::P2P::dyn(t.world))
+  if (peer >= 0 && rt.p2p().route(t.world) == impi::core::P2P::Route::none)
     return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
   return MPI_SUCCESS;
 }

@@ -1,739 +1,26 @@
+// p2p.cpp - the matching side of point-to-point: receives, probes,
+// cancels, delivery of unexpected messages to their transport, and the
+// progress pass. The protocols: p2p_shm.cpp (shared memory and self),
+// p2p_cma.cpp (single copy), p2p_remote.cpp and p2p_direct.cpp (other
+// IMPI clients), p2p_dyn.cpp (other jobs).
 #include "core/p2p.hpp"
 
-#include <fcntl.h>
 #include <fmt/core.h>
-#include <fmt/ranges.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <new>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
-#include "core/communicator.hpp"
 #include "core/runtime.hpp"
-#include "pack/external32.hpp"
-#include "pack/predefined.hpp"
-
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define IMPI_HAVE_MEMCHECK 1
-#else
-#define IMPI_HAVE_MEMCHECK 0
-#endif
 
 namespace impi::core {
 
-namespace {
-// One-size blocks per thread for allocate_shared (the control block and
-// the Request in one allocation). A block freed on another thread joins
-// that thread's list; a thread's list is freed when the thread ends, and a
-// block freed after that goes back to the heap. The list itself is a
-// trivially destructible initial-exec thread_local (a thread_local with a
-// destructor costs a TLS wrapper call, and __tls_get_addr, per use); a
-// separate one with a destructor, touched once per thread, frees it.
-template <typename T>
-struct BlockPool {
-  struct List {
-    void *head;
-    int n;
-    bool armed;  // the Reaper is registered for this thread
-    bool gone;   // the thread is ending: the list has been freed
-  };
-  struct Reaper {
-    ~Reaper() {
-      while (list.head) {
-        void *next = *static_cast<void **>(list.head);
-        ::operator delete (list.head, std::align_val_t{alignof(T)});
-        list.head = next;
-      }
-      list.n = 0;
-      list.gone = true;
-    }
-  };
-  static constexpr int kMax = 1024;  // blocks kept per thread
-  static inline thread_local List list IMPI_FAST_TLS{};
-  static void arm() {
-    static thread_local Reaper reaper;
-    (void)&reaper;
-    list.armed = true;
-  }
-};
-
-template <typename T>
-struct PoolAlloc {
-  using value_type = T;
-  PoolAlloc() = default;
-  template <typename U>
-  PoolAlloc(const PoolAlloc<U> &) noexcept {}
-  T *allocate(std::size_t n) {
-    static_assert(sizeof(T) >= sizeof(void *));
-    using P = BlockPool<T>;
-    auto &l = P::list;
-    if (n == 1 && l.head) {
-      void *b = l.head;
-      l.head = *static_cast<void **>(b);
-      --l.n;
-      return static_cast<T *>(b);
-    }
-    return static_cast<T *>(::operator new (n * sizeof(T), std::align_val_t{alignof(T)}));
-  }
-  void deallocate(T *p, std::size_t n) noexcept {
-    using P = BlockPool<T>;
-    auto &l = P::list;
-    if (n == 1 && !l.gone && l.n < P::kMax) {
-      if (!l.armed) P::arm();
-      *reinterpret_cast<void **>(p) = l.head;
-      l.head = p;
-      ++l.n;
-      return;
-    }
-    ::operator delete (p, std::align_val_t{alignof(T)});
-  }
-  template <typename U>
-  bool operator==(const PoolAlloc<U> &) const noexcept {
-    return true;
-  }
-};
-}  // namespace
-
-RequestPtr make_request() {
-  return std::allocate_shared<Request>(PoolAlloc<Request>{});
-}
-
-using base::Errc;
-
-// A record header, decoded. On the wire (after the ring's 8-byte stamp) it
-// is a WireHead, then a WireExt unless the record is a chunk or a plain
-// eager message (whose length is its payload), then the payload; the
-// record is padded to whole 64-byte lines. A small eager message with its
-// 32-byte head and up to 32 payload bytes is one line.
-// Messages are eager, first (+ chunks) and rts records; each one starts
-// the next message on its ring, numbered from 1 on both sides (Peer::
-// seq_out, seq_in), so a cancel names a message with no id on the wire.
-// Control records (one line, no payload, sync_id carries the id): ack (a
-// synchronous or single-copy message was matched), cancel (the sender asks
-// to cancel message sync_id), cancel_yes / cancel_no (the answer).
-struct P2P::Header {
-  enum : std::uint32_t {
-    eager = 1,
-    first = 2,
-    chunk = 3,
-    ack = 4,
-    rts = 5,
-    cancel = 6,
-    cancel_yes = 7,
-    cancel_no = 8
-  };
-  std::uint32_t kind;
-  std::uint32_t payload;
-  std::int32_t source;  // sender's rank in the communicator
-  std::int32_t tag;
-  std::int32_t context;
-  std::int64_t msg_len;
-  std::uint64_t sync_id;  // synchronous send: echoed in the receiver's ack
-};
-
-namespace {
-struct WireHead {
-  std::uint32_t kind;  // low 8 bits: Header kind; kHasExt: a WireExt follows
-  std::uint32_t payload;
-  std::int32_t source, tag, context;
-  std::uint32_t reserved;
-};
-struct WireExt {
-  std::int64_t msg_len;
-  std::uint64_t sync_id;
-};
-constexpr std::uint32_t kHasExt = 0x100;
-constexpr std::uint64_t kHeadAt = transport::shm::Ring::kStamp;
-static_assert(kHeadAt + sizeof(WireHead) == 32 && sizeof(WireExt) == 16);
-}  // namespace
-
-namespace {
-bool has_ext(std::uint32_t kind, std::uint64_t sync_id) {
-  return kind != 3 /* chunk */ && !(kind == 1 /* eager */ && sync_id == 0);
-}
-std::uint64_t payload_at(std::uint32_t kind, std::uint64_t sync_id) {
-  return kHeadAt + sizeof(WireHead) + (has_ext(kind, sync_id) ? sizeof(WireExt) : 0);
-}
-// Peers read this to learn whether cross-memory attach works between us.
-constexpr std::uint64_t kCmaMagic = 0x494d5049434d4121ull;  // "IMPICMA!"
-volatile std::uint64_t g_cma_probe = kCmaMagic;
-
-// Memory another process wrote into ours (process_vm_writev) is defined:
-// valgrind's memcheck sees only this process's own writes.
-void mark_defined([[maybe_unused]] void *p, [[maybe_unused]] std::size_t n) {
-#if IMPI_HAVE_MEMCHECK
-  VALGRIND_MAKE_MEM_DEFINED(p, n);
-#endif
-}
-
-// Writes `len` bytes from `local` to `remote` in process `pid`; false on any failure.
-bool cma_write(std::int64_t pid, std::uint64_t remote, const void *local, std::size_t len) {
-  std::size_t done = 0;
-  while (done < len) {
-    iovec l{const_cast<char *>(static_cast<const char *>(local)) + done, len - done};
-    iovec r{reinterpret_cast<void *>(remote + done), len - done};
-    ssize_t n = ::process_vm_writev(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-// Reads `len` bytes at `remote` in process `pid`; false on any failure.
-bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t len) {
-  std::size_t done = 0;
-  while (done < len) {
-    iovec l{static_cast<char *>(local) + done, len - done};
-    iovec r{reinterpret_cast<void *>(remote + done), len - done};
-    ssize_t n = ::process_vm_readv(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-}  // namespace
-
-std::uint64_t P2P::put_header(transport::shm::Ring &out, const Header &h) {
-  bool ext = has_ext(h.kind, h.sync_id);
-  WireHead w{h.kind | (ext ? kHasExt : 0), h.payload, h.source, h.tag, h.context, 0};
-  out.put(kHeadAt, w);
-  if (ext) out.put(kHeadAt + sizeof w, WireExt{h.msg_len, h.sync_id});
-  return payload_at(h.kind, h.sync_id);
-}
-
-std::uint64_t P2P::get_header(const transport::shm::Ring &in, Header &h) {
-  WireHead w;
-  in.get(kHeadAt, w);
-  h = {w.kind & 0xff, w.payload, w.source, w.tag, w.context, w.payload, 0};
-  if ((w.kind & kHasExt) == 0) return kHeadAt + sizeof w;
-  WireExt e;
-  in.get(kHeadAt + sizeof w, e);
-  h.msg_len = e.msg_len;
-  h.sync_id = e.sync_id;
-  return kHeadAt + sizeof w + sizeof e;
-}
-
-std::uint64_t P2P::cma_probe_address() {
-  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&g_cma_probe));
-}
-
-base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
-                                              int nlocal) {
-  auto ring_or = transport::shm::plan_rings(nlocal, base::get_int("shm_ring_bytes"),
-                                            base::get_int("shm_budget_bytes"));
-  if (!ring_or) return {ring_or.error(), ring_or.message()};
-  const std::uint64_t ring = *ring_or;
-  ring_bytes_ = ring;
-  eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")),
-                                   ring / 4);
-  chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
-  cma_threshold_ = base::get_int("shm_cma_threshold");
-  coll_cma_threshold_ = std::max(cma_threshold_, base::get_int("coll_cma_threshold"));
-  if (cma_threshold_ == 0) coll_cma_threshold_ = 0;  // (0: no single copy at all)
-  split_threshold_ = base::get_int("shm_split_threshold");
-  read_batch_max_ = static_cast<std::size_t>(
-      std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
-  split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
-  split_two_way_max_ = base::get_int("shm_split_two_way_max");
-  coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
-  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  // Procs of other clients on this machine compete for its cores too.
-  const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
-  oversubscribed_ = cpus > 0 && machine > cpus;
-  spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
-                          : static_cast<int>(base::get_int("shm_spin"));
-  spin_ = std::max(spin_, 1);
-  spin_us_ = std::chrono::microseconds(oversubscribed_ ? 0 : base::get_int("shm_spin_us"));
-  std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
-  std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
-  auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);
-  if (!seg) return {seg.error(), seg.message()};
-  own_ = std::move(seg.value());
-  my_local_ = local_rank;
-  return name;
-}
-
-base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
-                         const std::vector<std::string> &names,
-                         const std::vector<std::int64_t> &pids,
-                         const std::vector<std::uint64_t> &probes) {
-  me_ = my_world_rank;
-  peers_.resize(local_world_ranks.size());
-  read_pos_ = std::make_unique<std::atomic<std::uint64_t>[]>(local_world_ranks.size());
-  int max_world = 0;
-  for (int w : local_world_ranks) max_world = std::max(max_world, w);
-  local_of_world_.assign(static_cast<size_t>(max_world) + 1, -1);
-  for (std::size_t i = 0; i < local_world_ranks.size(); ++i) {
-    local_of_world_[static_cast<size_t>(local_world_ranks[i])] = static_cast<int>(i);
-    Peer &p = peers_[i];
-    p.world = local_world_ranks[i];
-    if (static_cast<int>(i) == my_local_) continue;
-    auto seg = transport::shm::Segment::open(names[i]);
-    if (!seg)
-      return {seg.error(), fmt::format("rank {}'s shared memory: {}", p.world, seg.message())};
-    p.seg = std::move(seg.value());
-    if (p.seg.header().nrings != local_world_ranks.size())
-      return {Errc::protocol_error,
-              fmt::format("rank {}'s segment has {} rings, expected {}", p.world,
-                          p.seg.header().nrings, local_world_ranks.size())};
-    p.out = p.seg.ring(static_cast<std::uint32_t>(my_local_));
-    p.in = own_.ring(static_cast<std::uint32_t>(i));
-    if (i < pids.size() && i < probes.size() && probes[i] != 0 && cma_threshold_ > 0) {
-      std::uint64_t got = 0;
-      p.pid = pids[i];
-      p.cma = cma_read(p.pid, probes[i], &got, sizeof got) && got == kCmaMagic;
-      if (!p.cma)
-        base::log_debug(
-            "cross-memory attach to rank {} is not permitted; large messages are copied "
-            "through the ring",
-            p.world);
-    }
-  }
-  find_core_siblings(local_world_ranks, pids);
-  return {};
-}
-
-namespace {
-// The one cpu `pid` (0: this process) may run on, or -1.
-int single_cpu(pid_t pid) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(pid, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) return -1;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) return c;
-  return -1;
-}
-}  // namespace
-
-void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
-                             const std::vector<std::int64_t> &pids) {
-  core_siblings_.clear();
-  if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
-  const int mine = single_cpu(0);
-  if (mine < 0) return;
-  for (std::size_t i = 0; i < pids.size(); ++i)
-    if (static_cast<int>(i) != my_local_ && pids[i] > 0 &&
-        single_cpu(static_cast<pid_t>(pids[i])) == mine)
-      core_siblings_.push_back(local_world_ranks[i]);
-  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
-                  core_siblings_.size(), fmt::join(core_siblings_, ","));
-}
-
-bool P2P::world_slots() const {
-  if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
-    bool ok = !agent_ && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size_;
-    for (int w = 0; ok && w < world_size_; ++w)
-      if (w != me_ &&
-          (local_of_world_[static_cast<size_t>(w)] < 0 ||
-           !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
-        ok = false;
-    world_slots_ = ok ? 1 : 0;
-  }
-  return world_slots_ == 1;
-}
-
-transport::shm::CollSlot &P2P::slot(int world, int parity) {
-  auto &seg = world == me_
-                  ? own_
-                  : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
-  return seg.header().coll[parity & 1];
-}
-
-void P2P::ring_all_doorbells() {
-  for (std::size_t i = 0; i < peers_.size(); ++i)
-    if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped())
-      peers_[i].seg.ring_doorbell();
-}
-
-bool P2P::matches(const Request &r, int source, int tag, int context) {
-  return r.context == context && (r.peer == kAnySource || r.peer == source) &&
-         (r.tag == kAnyTag || r.tag == tag);
-}
-
-std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int64_t len) const {
-  // In an exchange both ways (we are sending to that peer as well) its core
-  // is busy with its own receives: there the split pays only for large
-  // halves (measured with bibw: 0.8-0.94x at 256 KiB, 1.2x at 1 MiB), so it
-  // has a threshold of its own.
-  bool two_way = std::any_of(awaiting_ack_.begin(), awaiting_ack_.end(), [&](const RequestPtr &q) {
-    return q->rendezvous && q->peer == p.world;
-  });
-  // Nor beyond the largest two-way size: there the sender's half crosses
-  // the cores' caches (L2 here: 2 MiB) both ways, and at 4 MiB a split took
-  // 0.96x of Open MPI's bidirectional bandwidth, none 1.01x.
-  if (two_way && split_two_way_max_ > 0 && len > split_two_way_max_) return 0;
-  std::int64_t threshold = two_way ? split_two_way_ : split_threshold_;
-  // A collective's message is mostly reduced or forwarded at once, from our
-  // core's cache.
-  if (is_collective_context(r.context))
-    threshold = coll_split_threshold_ == 0 ? 0 : std::max(threshold, coll_split_threshold_);
-  return threshold;
-}
-
-bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len,
-                     std::uint64_t id) {
-  // (The cheap tests first: the split test scans the sends awaiting acks,
-  // and read_remote() repeats it for a message not batched.)
-  if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total ||
-      len >= kBatchBytes /* the call's cost is small beside the copy */ ||
-      !r->cursor->type().is_contiguous())
-    return false;
-  const Peer &p = peers_[static_cast<size_t>(peer_local)];
-  std::int64_t threshold = split_threshold_for(*r, p, len);
-  if (threshold > 0 && len >= threshold && id != 0) return false;  // read_remote() offers a split
-  r->moved = len;
-  read_batch_.push_back({r, addr, id});
-  batch_bytes_ += len;
-  // (Its first message waits for the last one: its sender's request too.)
-  if (read_batch_.size() >= read_batch_max_ || batch_bytes_ >= kBatchBytes) flush_reads();
-  return true;
-}
-
-void P2P::flush_reads() {
-  if (read_batch_.empty()) return;
-  Peer &p = peers_[static_cast<size_t>(batch_peer_)];
-  iovec local[kReadBatch], remote[kReadBatch];
-  std::size_t n = read_batch_.size(), want = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    Request &r = *read_batch_[i].r;
-    local[i] = {static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(),
-                static_cast<std::size_t>(r.moved)};
-    remote[i] = {reinterpret_cast<void *>(read_batch_[i].addr), local[i].iov_len};
-    want += local[i].iov_len;
-  }
-  ssize_t got = ::process_vm_readv(static_cast<pid_t>(p.pid), local, n, remote, n, 0);
-  if (n > 1)
-    base::log_debug("read {} messages ({} bytes) from rank {} in one call", n, want, p.world);
-  // Short (or failed): the kernel stops at the first fault; read each
-  // message on its own then (again: it is the same data), and report the
-  // ones that cannot be read.
-  const bool whole = got >= 0 && static_cast<std::size_t>(got) == want;
-  for (std::size_t i = 0; i < n; ++i) {
-    Request &r = *read_batch_[i].r;
-    if (!whole && !cma_read(p.pid, read_batch_[i].addr, local[i].iov_base, local[i].iov_len)) {
-      base::log_error("reading a {}-byte message from rank {} failed: {}", r.moved, p.world,
-                      std::strerror(errno));
-      r.status.error = kTransportError;
-    }
-    matched(batch_peer_, read_batch_[i].sync_id, nullptr);  // the ack releases the sender's buffer
-    finish_recv(r);
-  }
-  read_batch_.clear();
-  batch_bytes_ = 0;
-}
-
-void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
-                      std::uint64_t id) {
-  Peer &p = peers_[static_cast<size_t>(peer_local)];
-  std::int64_t want = std::min(len, r.total);
-  bool ok;
-  std::int64_t threshold = split_threshold_for(r, p, len);
-  if (threshold > 0 && len >= threshold && want == len && id != 0 &&
-      r.cursor->type().is_contiguous()) {
-    auto *dst = static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb();
-    Split &s = p.in.counters().split;
-    std::int64_t half = (len / 2) & ~std::int64_t{4095};
-    s.to = reinterpret_cast<std::uint64_t>(dst + half);
-    s.from = static_cast<std::uint64_t>(half);
-    s.len = static_cast<std::uint64_t>(len - half);
-    std::uint64_t offered = (id << 3) | Split::kOffered;
-    s.state.store(offered, std::memory_order_release);
-    p.seg.ring_doorbell();  // the sender may be asleep in a wait
-    ok = cma_read(p.pid, addr, dst, static_cast<std::size_t>(half));
-    if (s.state.compare_exchange_strong(offered, 0, std::memory_order_acq_rel)) {
-      // Not taken: the rest is ours too.
-      base::log_debug("split copy of {} bytes from rank {}: the sender was busy, read it all", len,
-                      p.world);
-      ok = cma_read(p.pid, addr + static_cast<std::uint64_t>(half), dst + half,
-                    static_cast<std::size_t>(len - half)) &&
-           ok;
-    } else {
-      // Taken: the sender is copying now, inside an MPI call of its own.
-      std::uint64_t st;
-      for (int spins = 0; ((st = s.state.load(std::memory_order_acquire)) & 7) == Split::kTaken;)
-        if (++spins > 256) sched_yield();
-      base::log_debug("split copy of {} bytes from rank {}: the sender wrote the second half ({})",
-                      len, p.world, (st & 7) == Split::kDone ? "ok" : "failed");
-      if ((st & 7) != Split::kDone)  // it could not write to us: read it ourselves
-        ok = cma_read(p.pid, addr + static_cast<std::uint64_t>(half), dst + half,
-                      static_cast<std::size_t>(len - half)) &&
-             ok;
-      else  // another process wrote it: tell memcheck, which cannot see that
-        mark_defined(dst + half, static_cast<std::size_t>(len - half));
-      s.state.store(0, std::memory_order_relaxed);
-    }
-  } else if (r.cursor->type().is_contiguous()) {
-    ok = cma_read(p.pid, addr, static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(),
-                  static_cast<std::size_t>(want));
-  } else {
-    std::vector<std::byte> tmp(static_cast<size_t>(want));
-    ok = cma_read(p.pid, addr, tmp.data(), tmp.size());
-    if (ok) r.cursor->unpack(r.recv_buf, tmp);
-  }
-  r.moved = len;
-  if (!ok) {
-    base::log_error("reading a {}-byte message from rank {} failed: {}", len, p.world,
-                    std::strerror(errno));
-    r.status.error = kTransportError;
-  }
-}
-
-void P2P::finish_recv(Request &r) {
-  r.status.bytes = std::min(r.msg_len, r.total);
-  if (r.msg_len > r.total && r.status.error == 0) r.status.error = kTruncated;
-  r.done = true;  // last: publishes the status to waiting threads
-}
-
-RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                      int src_rank, int tag, int context, bool sync, bool collective) {
-  std::lock_guard<EngineLock> g(mu_);
-  if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
-  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, type->size() * count);
-  auto r = make_request();
-  r->sync = sync;
-  if (sync) {
-    r->id = next_id_++;
-    if (dest_world != me_) {
-      awaiting_ack_.push_back(r);
-      note_awaiting();
-    }
-  }
-  r->kind = Request::Kind::send;
-  r->send_buf = buf;
-  r->count = count;
-  r->peer = dest_world;
-  r->tag = tag;
-  r->context = context;
-  r->status.source = src_rank;  // carried in the header
-  r->type = std::move(type);
-  r->cursor.emplace(r->type, count);
-  r->total = r->cursor->total();
-  if (dest_world == me_) {
-    deliver_self(r);
-    return r;
-  }
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
-  if (p.cma && r->total >= (collective ? coll_cma_threshold_ : cma_threshold_) &&
-      r->type->is_contiguous()) {
-    // Single copy: the receiver reads our buffer when it matches, then acks.
-    r->rendezvous = true;
-    if (!sync) {
-      r->id = next_id_++;
-      awaiting_ack_.push_back(r);
-      note_awaiting();
-    }
-  }
-  p.sendq.push_back(r);
-  count_queued(+1);
-  if (p.sendq.size() == 1) push_sends(p);  // fast path: nothing queued ahead
-  return r;
-}
-
-void P2P::deliver_self(const RequestPtr &s) {
-  // Self-sends skip the channel: pack once, then handle as an arrival.
-  std::vector<std::byte> bytes(static_cast<size_t>(s->total));
-  s->cursor->pack(s->send_buf, bytes);
-  Header h{Header::eager,
-           static_cast<std::uint32_t>(bytes.size()),
-           s->status.source,
-           s->tag,
-           s->context,
-           s->total,
-           0};
-  Peer self;
-  self.seq_in = s->seq = next_id_++;  // names it for cancel_self()
-  s->moved = s->total;
-  s->done = !s->sync;  // a synchronous self-send completes when matched
-  start_message(self, h, bytes, s->sync ? s : nullptr);
-}
-
-void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync) {
-  if (self_sync) {
-    self_sync->acked = true;
-    self_sync->done = true;
-  } else if (sync_id != 0 && peer_local <= -2) {
-    dyn_ack(kDynBase + (-2 - peer_local), sync_id);
-  } else if (sync_id != 0 && peer_local >= 0) {
-    Peer &p = peers_[static_cast<size_t>(peer_local)];
-    queue_ack(p, sync_id);
-    push_sends(p);
-  }
-}
-
-void P2P::queue_control(Peer &p, std::uint32_t kind, std::uint64_t id) {
-  p.control.push_back({kind, id});
-  count_queued(+1);
-}
-
-void P2P::queue_ack(Peer &p, std::uint64_t sync_id) {
-  queue_control(p, Header::ack, sync_id);
-}
-
-bool P2P::push_sends(Peer &p) {
-  using transport::shm::pad_line;
-  bool moved = false;
-  auto put_control = [&] {
-    while (!p.control.empty()) {
-      Header a{p.control.front().kind, 0, 0, 0, 0, 0, p.control.front().id};
-      std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id));
-      if (!p.out.has_room(rec)) break;
-      put_header(p.out, a);
-      p.out.publish(rec);
-      p.control.pop_front();
-      count_queued(-1);
-      moved = true;
-    }
-  };
-  put_control();
-  while (!p.sendq.empty()) {
-    Request &r = *p.sendq.front();
-    if (r.rendezvous) {
-      Header h{Header::rts, 8, r.status.source, r.tag, r.context, r.total, r.id};
-      std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + 8);
-      if (!p.out.has_room(rec)) break;
-      std::uint64_t addr = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
-          static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
-      put_header(p.out, h);
-      p.out.write_at(at, std::as_bytes(std::span(&addr, 1)));
-      p.out.publish(rec);
-      r.seq = ++p.seq_out;
-      r.moved = r.total;
-      r.done = r.acked;  // normally later, when the receiver's ack comes
-      p.sendq.pop_front();
-      count_queued(-1);
-      moved = true;
-      continue;
-    }
-    bool first = r.moved == 0;
-    bool whole = static_cast<std::uint64_t>(r.total) <= eager_;
-    std::uint64_t left = static_cast<std::uint64_t>(r.total - r.moved);
-    std::uint64_t payload = first && whole ? left : std::min(left, chunk_);
-    Header h{first ? (whole ? Header::eager : Header::first) : Header::chunk,
-             static_cast<std::uint32_t>(payload),
-             r.status.source,
-             r.tag,
-             r.context,
-             r.total,
-             first && r.sync ? r.id : 0};
-    std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + payload);
-    if (!p.out.has_room(rec)) break;  // the receiver has not drained yet
-    put_header(p.out, h);
-    std::uint64_t done = 0;
-    while (done < payload) {  // pack straight into the ring (two windows at the wrap)
-      auto w = p.out.window(at + done, payload - done);
-      done += r.cursor->pack(r.send_buf, w);
-    }
-    p.out.publish(rec);
-    if (first) r.seq = ++p.seq_out;
-    r.moved += static_cast<std::int64_t>(payload);
-    moved = true;
-    if (r.moved == r.total) {
-      if (r.cancel == Request::Cancel::pending) {
-        // Cancelled while being written: the cancel follows its last record.
-        queue_control(p, Header::cancel, r.seq);
-      } else {
-        r.done = !r.sync || r.acked;
-      }
-      p.sendq.pop_front();
-      count_queued(-1);
-    }
-  }
-  if (!p.control.empty()) put_control();
-  if (moved) p.seg.ring_doorbell();
-  return moved;
-}
-
-void P2P::dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload) {
-  Header h{Header::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag,
-           f.context,     static_cast<std::int64_t>(payload.size()),  f.id};
-  dyn_proxy_->world = peer;
-  start_message(*dyn_proxy_, h, payload);
-}
-
-void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
-                        const RequestPtr &self_sync) {
-  // peer_local: the sender's local rank; -1 for none (self); -2 - i for
-  // dynamic peer i (its acks go over its connection).
-  int peer_local = p.world < 0    ? -1
-                   : dyn(p.world) ? -2 - (p.world - kDynBase)
-                                  : local_of_world_[static_cast<size_t>(p.world)];
-  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(**it, h.source, h.tag, h.context)) continue;
-    RequestPtr r = std::move(*it);  // no reference-count traffic
-    if (it == posted_.begin())
-      posted_.pop_front();  // the usual case, and cheaper than erase()
-    else
-      posted_.erase(it);
-    r->status.source = h.source;
-    r->status.tag = h.tag;
-    r->msg_len = h.msg_len;
-    if (h.kind == Header::rts) {
-      std::uint64_t addr = 0;
-      std::memcpy(&addr, payload.data(), sizeof addr);
-      if (!self_sync && batch_read(r, peer_local, addr, h.msg_len, h.sync_id)) return;
-      read_remote(*r, peer_local, addr, h.msg_len, h.sync_id);
-      matched(peer_local, h.sync_id, self_sync);  // the ack releases the sender's buffer
-      finish_recv(*r);
-      return;
-    }
-    matched(peer_local, h.sync_id, self_sync);
-    if (payload.empty()) {
-    } else if (h.kind == Header::eager && r->cursor->type().is_contiguous()) {
-      // A whole small message into a contiguous buffer: one copy, no cursor.
-      std::size_t n = std::min<std::size_t>(payload.size(), static_cast<std::size_t>(r->total));
-      std::memcpy(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(), payload.data(),
-                  n);
-    } else {
-      r->cursor->unpack(r->recv_buf, payload);
-    }
-    r->moved = static_cast<std::int64_t>(payload.size());
-    if (h.kind == Header::eager || r->moved == r->msg_len)
-      finish_recv(*r);
-    else
-      p.incoming = {r, {}, true, true};
-    return;
-  }
-  if (h.kind == Header::rts) {  // the data stays with the sender until a receive matches
-    std::uint64_t addr = 0;
-    std::memcpy(&addr, payload.data(), sizeof addr);
-    unexpected_.push_back({h.source,
-                           h.tag,
-                           h.context,
-                           h.msg_len,
-                           {},
-                           true,
-                           peer_local,
-                           h.sync_id,
-                           self_sync,
-                           0,
-                           addr});
-    unexpected_.back().seq = p.seq_in;
-    return;
-  }
-  unexpected_.push_back({h.source, h.tag, h.context, h.msg_len,
-                         std::vector<std::byte>(payload.begin(), payload.end()),
-                         h.kind == Header::eager, peer_local, h.sync_id, self_sync, 0, 0});
-  unexpected_.back().seq = p.seq_in;
-  charge_unexpected(unexpected_.back(), p.world < 0 ? me_ : p.world, payload.size());
-  if (h.kind != Header::eager) p.incoming = {nullptr, std::prev(unexpected_.end()), false, true};
-}
-
-void P2P::charge_unexpected(Unexpected &u, int from_world, std::size_t n) {
+void P2P::charge(Unexpected &u, int from_world, std::size_t n) {
+  // Read at the first unexpected message: MPI_T may set it before MPI_Init.
   static const auto limit = static_cast<std::size_t>(base::get_int("unexpected_limit_bytes"));
-  u.from_world = from_world;
-  if (limit == 0 || n == 0) return;
-  u.counted += n;
-  auto &total = unexpected_bytes_[from_world];
-  total += n;
-  if (total <= limit) return;
+  if (match_.charge(u, from_world, n, limit)) return;
   std::string who =
       dyn(from_world) ? "a process of another job" : fmt::format("rank {}", from_world);
   Runtime::instance().abort(
@@ -743,129 +30,6 @@ void P2P::charge_unexpected(Unexpected &u, int from_world, std::size_t n) {
              "(IMPI_UNEXPECTED_LIMIT_BYTES). That limit keeps a receiver that falls behind from "
              "exhausting memory: post the receives earlier, or raise it (0: no limit)",
              me_, who, limit));
-}
-
-void P2P::release_unexpected(const Unexpected &u) {
-  if (u.counted == 0) return;
-  auto it = unexpected_bytes_.find(u.from_world);
-  if (it == unexpected_bytes_.end()) return;
-  it->second -= std::min(it->second, u.counted);
-}
-
-void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
-  Incoming &in = p.incoming;
-  if (!in.active) return;  // a chunk with no message: cannot happen with our own senders
-  if (in.to_request) {
-    Request &r = *in.req;
-    r.cursor->unpack(r.recv_buf, payload);
-    r.moved += static_cast<std::int64_t>(payload.size());
-    if (r.moved >= r.msg_len) {
-      finish_recv(r);
-      in = {};
-    }
-  } else {
-    Unexpected &u = *in.unexpected;
-    u.data.insert(u.data.end(), payload.begin(), payload.end());
-    charge_unexpected(u, u.from_world, payload.size());
-    if (static_cast<std::int64_t>(u.data.size()) >= u.msg_len) {
-      u.complete = true;
-      in = {};
-    }
-  }
-}
-
-bool P2P::drain(Peer &p) {
-  bool any = false;
-  std::vector<std::byte> joined;
-  const bool ours = &p >= peers_.data() &&
-                    &p < peers_.data() + peers_.size();  // (rings of other jobs: not in peers_)
-  batch_peer_ = ours && p.cma ? static_cast<int>(&p - peers_.data()) : -1;
-  while (p.in.ready()) {
-    Header h;
-    std::uint64_t at = get_header(p.in, h);
-    if (h.payload > p.in.capacity() - at || h.kind < Header::eager || h.kind > Header::cancel_no ||
-        ((h.kind == Header::first || h.kind == Header::rts) && h.msg_len < h.payload)) {
-      base::log_error("corrupt record from rank {} in shared memory (kind {}, {} bytes)", p.world,
-                      h.kind, h.payload);
-      std::abort();  // a local peer wrote garbage into our segment: nothing to trust any more
-    }
-    std::uint64_t rec = transport::shm::pad_line(at + h.payload);
-    // The payload may straddle the wrap point: join the two windows then.
-    auto w = p.in.read_window(at, h.payload);
-    std::span<const std::byte> payload = w;
-    if (w.size() < h.payload) {
-      joined.resize(h.payload);
-      p.in.read_at(at, joined.data(), h.payload);
-      payload = joined;
-    }
-    if (h.kind == Header::ack) {
-      bool found = false;
-      for (auto it = awaiting_ack_.begin(); it != awaiting_ack_.end(); ++it)
-        if ((*it)->id == h.sync_id) {
-          (*it)->acked = true;
-          // (With a cancel pending, its answer completes the request.)
-          (*it)->done = (*it)->moved == (*it)->total && (*it)->cancel != Request::Cancel::pending;
-          awaiting_ack_.erase(it);
-          note_awaiting();
-          found = true;
-          break;
-        }
-      if (!found && dyn(p.world)) dyn_acked(h.sync_id);  // a synchronous send to another job
-    } else if (h.kind == Header::chunk) {
-      add_bytes(p, payload);
-    } else if (h.kind >= Header::cancel) {
-      // (Our own senders send cancels only to procs of this client.)
-      if (!ours)
-        base::log_warn("ignoring a cancel record from a process of another job");
-      else if (h.kind == Header::cancel)
-        answer_cancel(p, h.sync_id);
-      else
-        cancel_answered(p, h.sync_id, h.kind == Header::cancel_yes);
-    } else {
-      ++p.seq_in;
-      start_message(p, h, payload);
-    }
-    p.in.consume(rec);
-    any = true;
-  }
-  flush_reads();
-  batch_peer_ = -1;
-  if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
-  if (any && ours)
-    read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(),
-                                                             std::memory_order_relaxed);
-  return any;
-}
-
-bool P2P::serve_split_offers() {
-  // Only when we expect no data ourselves: a sender with receives posted
-  // (an exchange both ways) keeps its core for those (measured: bidirectional
-  // bandwidth drops otherwise); the receiver takes its offer back as soon as
-  // its own half is done.
-  if (!posted_.empty()) return false;
-  bool any = false;
-  for (std::size_t i = 0; i < peers_.size(); ++i) {
-    Peer &p = peers_[i];
-    if (static_cast<int>(i) == my_local_ || !p.cma) continue;
-    Split &s = p.out.counters().split;  // the receiver's offers for our messages
-    std::uint64_t st = s.state.load(std::memory_order_acquire);
-    if ((st & 7) != Split::kOffered) continue;
-    std::uint64_t id = st >> 3;
-    auto it = std::find_if(awaiting_ack_.begin(), awaiting_ack_.end(), [&](const RequestPtr &r) {
-      return r->rendezvous && r->id == id && r->peer == p.world;
-    });
-    if (it == awaiting_ack_.end()) continue;
-    if (!s.state.compare_exchange_strong(st, (id << 3) | Split::kTaken, std::memory_order_acq_rel))
-      continue;  // the receiver took it back
-    const Request &r = **it;
-    bool ok = s.from <= static_cast<std::uint64_t>(r.total) &&
-              s.len <= static_cast<std::uint64_t>(r.total) - s.from &&
-              cma_write(p.pid, s.to,
-                        static_cast<const std::byte *>(r.send_buf) + r.type->lb() + s.from, s.len);
-    s.state.store((id << 3) | (ok ? Split::kDone : Split::kFailed), std::memory_order_release);
-    any = true;
-  }
-  return any;
 }
 
 bool P2P::progress_locked() {
@@ -886,26 +50,24 @@ bool P2P::progress_locked() {
   return any;
 }
 
-void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from,
-               std::list<Unexpected>::iterator u) {
-  r->status.source = u->source;
-  r->status.tag = u->tag;
+void P2P::bind(const RequestPtr &r, Match::MessageRef u) {
+  r->status.source = u->env.source;
+  r->status.tag = u->env.tag;
   r->msg_len = u->msg_len;
-  if (u->ext32) {  // from another client: its first packet
-    start_remote_recv(r, u->remote_src, u->remote_srqid, u->remote_sync, u->msg_len, u->data);
-    release_unexpected(*u);
-    from.erase(u);
+  const Origin &o = u->origin;
+  if (o.ext32) {  // from another client: its first packet
+    start_remote_recv(r, o.remote_src, o.remote_srqid, o.remote_sync, u->msg_len, u->data);
+    match_.remove(u);
     return;
   }
-  if (u->rndv_addr != 0) {
-    read_remote(*r, u->peer_local, u->rndv_addr, u->msg_len, u->sync_id);
-    matched(u->peer_local, u->sync_id, u->self_sync);
+  if (o.rndv_addr != 0) {
+    read_remote(*r, o.peer_local, o.rndv_addr, u->msg_len, o.sync_id);
+    matched(o.peer_local, o.sync_id, o.self_sync);
     finish_recv(*r);
-    release_unexpected(*u);
-    from.erase(u);
+    match_.remove(u);
     return;
   }
-  matched(u->peer_local, u->sync_id, u->self_sync);
+  matched(o.peer_local, o.sync_id, o.self_sync);
   r->cursor->unpack(r->recv_buf, u->data);
   r->moved = static_cast<std::int64_t>(u->data.size());
   if (u->complete) {
@@ -919,38 +81,7 @@ void P2P::bind(const RequestPtr &r, std::list<Unexpected> &from,
           in->ring->incoming.unexpected == u)
         in->ring->incoming = {r, {}, true, true};
   }
-  release_unexpected(*u);
-  from.erase(u);
-}
-
-std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
-                            int dest_world, int src_rank, int tag, int context) {
-  std::lock_guard<EngineLock> g(mu_);
-  if (dest_world == me_ || !reachable(dest_world)) return 0;
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
-  if (!p.sendq.empty() || !p.control.empty()) return 0;  // keep the order of what is queued
-  std::int64_t total = type->size() * count;
-  if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return 0;
-  Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
-  std::uint64_t at = payload_at(h.kind, 0),
-                rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
-  if (!p.out.has_room(rec)) return 0;
-  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, total);
-  put_header(p.out, h);
-  if (total == 0) {
-    // nothing to copy
-  } else if (type->is_contiguous()) {
-    p.out.write_at(at, std::span(static_cast<const std::byte *>(buf) + type->lb(),
-                                 static_cast<std::size_t>(total)));
-  } else {
-    pack::PackCursor c(type, count);
-    std::uint64_t done = 0;
-    while (done < static_cast<std::uint64_t>(total))
-      done += c.pack(buf, p.out.window(at + done, static_cast<std::uint64_t>(total) - done));
-  }
-  p.out.publish(rec);
-  p.seg.ring_doorbell();
-  return ++p.seq_out;
+  match_.remove(u);
 }
 
 RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag,
@@ -968,52 +99,36 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, 
   if (!storage || !type->is_predefined()) r->type = type;  // predefined types live forever
   r->cursor.emplace(type, count);
   r->total = r->cursor->total();
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
-    if (matches(*r, it->source, it->tag, it->context)) {
-      bind(r, unexpected_, it);
-      return r;
-    }
-  posted_.push_back(r);
+  if (auto u = match_.match_or_post(r)) bind(r, *u);
   return r;
-}
-
-std::list<P2P::Unexpected>::iterator P2P::find_unexpected(int source, int tag, int context) {
-  Request want;
-  want.peer = source;
-  want.tag = tag;
-  want.context = context;
-  return std::find_if(unexpected_.begin(), unexpected_.end(), [&](const Unexpected &u) {
-    return matches(want, u.source, u.tag, u.context);
-  });
 }
 
 bool P2P::has_message(int source, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
-  return find_unexpected(source, tag, context) != unexpected_.end();
+  return match_.find(source, tag, context).has_value();
 }
 
 std::optional<MsgStatus> P2P::iprobe(int source, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
   progress_locked();
-  auto it = find_unexpected(source, tag, context);
-  if (it == unexpected_.end()) return std::nullopt;
-  return MsgStatus{it->source, it->tag, it->msg_len, 0};
+  auto u = match_.find(source, tag, context);
+  if (!u) return std::nullopt;
+  return MsgStatus{(*u)->env.source, (*u)->env.tag, (*u)->msg_len, 0};
 }
 
 std::optional<std::pair<MsgStatus, std::uint64_t>> P2P::improbe(int source, int tag, int context) {
   std::lock_guard<EngineLock> g(mu_);
   progress_locked();
-  auto it = find_unexpected(source, tag, context);
-  if (it == unexpected_.end()) return std::nullopt;
-  it->claim_id = next_id_++;
-  MsgStatus st{it->source, it->tag, it->msg_len, 0};
-  std::uint64_t id = it->claim_id;
-  claimed_.splice(claimed_.end(), unexpected_, it);  // iterators stay valid
-  return std::make_pair(st, id);
+  auto u = match_.find(source, tag, context);
+  if (!u) return std::nullopt;
+  MsgStatus st{(*u)->env.source, (*u)->env.tag, (*u)->msg_len, 0};
+  return std::make_pair(st, match_.claim(*u));
 }
 
 RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack::TypePtr type) {
   std::lock_guard<EngineLock> g(mu_);
+  auto u = match_.claimed(message);
+  if (!u) return nullptr;
   auto r = make_request();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
@@ -1021,15 +136,11 @@ RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack
   r->type = std::move(type);
   r->cursor.emplace(r->type, count);
   r->total = r->cursor->total();
-  for (auto it = claimed_.begin(); it != claimed_.end(); ++it)
-    if (it->claim_id == message) {
-      r->peer = it->source;
-      r->tag = it->tag;
-      r->context = it->context;
-      bind(r, claimed_, it);
-      return r;
-    }
-  return nullptr;
+  r->peer = (*u)->env.source;
+  r->tag = (*u)->env.tag;
+  r->context = (*u)->env.context;
+  bind(r, *u);
+  return r;
 }
 
 // ---- cancel (MPI-3.1 3.8.4)
@@ -1038,120 +149,33 @@ bool P2P::cancel(const RequestPtr &r) {
   std::lock_guard<EngineLock> g(mu_);
   // A send to another client may be cancelled remotely even once complete
   // here (IMPI 3.7.4); its ids are never 0.
-  if (r->kind == Request::Kind::send && r->id != 0 && remote(r->peer)) return cancel_remote(r);
+  const Route route_to = route(r->peer);
+  if (r->kind == Request::Kind::send && r->id != 0 && route_to == Route::impi)
+    return cancel_remote(r);
   if (r->kind == Request::Kind::recv) {
     if (r->done) return false;
-    auto it = std::find(posted_.begin(), posted_.end(), r);
-    if (it == posted_.end()) return false;  // matched already: it will complete
-    posted_.erase(it);
+    if (!match_.cancel_posted(r)) return false;  // matched already: it will complete
     r->cancelled = true;
     r->done = true;
     return true;
   }
   if (r->cancelled || r->cancel == Request::Cancel::pending) return true;
-  if (r->cancel == Request::Cancel::refused || !reachable(r->peer))
-    return false;  // (other jobs: no cancel)
-  return r->peer == me_ ? cancel_self(r) : cancel_shm(r);
+  if (r->cancel == Request::Cancel::refused) return false;
+  if (route_to == Route::self) return cancel_self(r);
+  return route_to == Route::shm && cancel_shm(r);  // (other jobs: no cancel)
 }
 
 bool P2P::cancel_self(const RequestPtr &r) {
   if (r->seq == 0) return false;  // (not a message of ours: MPI_PROC_NULL, say)
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
-    if (!it->ext32 && it->peer_local == -1 && it->seq == r->seq) {
-      release_unexpected(*it);
-      unexpected_.erase(it);  // (a synchronous one holds `r` there: dropped too)
-      r->cancelled = true;
-      r->done = true;
-      return true;
-    }
-  return false;  // matched (or claimed by a matched probe): complete, or completes on its match
-}
-
-bool P2P::cancel_shm(const RequestPtr &r) {
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])];
-  auto it = std::find(p.sendq.begin(), p.sendq.end(), r);
-  if (it != p.sendq.end() && r->moved == 0) {  // not started: take it back
-    p.sendq.erase(it);
-    count_queued(-1);
-    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r),
-                        awaiting_ack_.end());
-    note_awaiting();
-    r->cancelled = true;
-    r->done = true;
-    return true;
-  }
-  // Matched already (its ack came), or not a message of ours (MPI_PROC_NULL).
-  if (r->seq == 0 || ((r->sync || r->rendezvous) && r->acked)) return false;
-  // In the receiver's ring (a long one perhaps in part: push_sends() asks
-  // once its last record is in).
-  r->cancel = Request::Cancel::pending;
-  r->done = false;  // (a standard send completes when written: now with the answer)
-  p.cancelling.push_back(r);
-  if (it == p.sendq.end()) ask_cancel(p, r);
-  return true;
-}
-
-void P2P::ask_cancel(Peer &p, const RequestPtr &r) {
-  queue_control(p, Header::cancel, r->seq);
-  push_sends(p);
-}
-
-RequestPtr P2P::cancel_sent(int dest_world, std::uint64_t seq) {
-  std::lock_guard<EngineLock> g(mu_);
-  auto r = make_request();
-  r->kind = Request::Kind::send;
-  r->peer = dest_world;
-  r->seq = seq;
-  r->cancel = Request::Cancel::pending;
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
-  p.cancelling.push_back(r);
-  ask_cancel(p, r);
-  return r;
-}
-
-void P2P::answer_cancel(Peer &p, std::uint64_t seq) {
-  // The cancel follows the message's last record in this ring: the message
-  // is wholly here, in the unexpected queue unless a receive (or a matched
-  // probe) took it.
-  const int from = static_cast<int>(&p - peers_.data());
-  auto it = std::find_if(unexpected_.begin(), unexpected_.end(), [&](const Unexpected &u) {
-    return !u.ext32 && u.peer_local == from && u.seq == seq;
+  auto u = match_.newest_if([&](const Unexpected &m) {
+    return !m.origin.ext32 && m.origin.peer_local == -1 && m.origin.seq == r->seq;
   });
-  bool found = it != unexpected_.end() && it->complete;
-  if (found) {
-    // Its buffered bytes go; a single-copy message's data never left the
-    // sender, and no ack is owed: the sender drops it on our answer.
-    release_unexpected(*it);
-    unexpected_.erase(it);
-  }
-  base::log_debug("rank {}: cancel of message {} from rank {}: {}", me_, seq, p.world,
-                  found ? "removed" : "matched already");
-  queue_control(p, found ? Header::cancel_yes : Header::cancel_no, seq);
-  push_sends(p);
-}
-
-void P2P::cancel_answered(Peer &p, std::uint64_t seq, bool cancelled) {
-  auto it = std::find_if(p.cancelling.begin(), p.cancelling.end(),
-                         [&](const RequestPtr &r) { return r->seq == seq; });
-  if (it == p.cancelling.end()) {
-    base::log_warn("rank {} answered a cancel of message {} that we did not ask for", p.world, seq);
-    return;
-  }
-  RequestPtr r = std::move(*it);
-  p.cancelling.erase(it);
-  if (cancelled) {
-    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r),
-                        awaiting_ack_.end());
-    note_awaiting();
-    r->cancel = Request::Cancel::none;
-    r->cancelled = true;
-    r->done = true;
-    return;
-  }
-  // Matched: the send completes as it would have (a synchronous or
-  // single-copy one on its ack, which may come before or after this).
-  r->cancel = Request::Cancel::refused;
-  r->done = r->moved == r->total && (!(r->sync || r->rendezvous) || r->acked);
+  // Matched (or claimed by a matched probe): complete, or completes on its match.
+  if (!u) return false;
+  match_.remove(*u);  // (a synchronous one holds `r` there: dropped too)
+  r->cancelled = true;
+  r->done = true;
+  return true;
 }
 
 }  // namespace impi::core

@@ -1,12 +1,11 @@
-// p2p.hpp - point-to-point messaging inside one client: requests, the
-// matching engine and the shared-memory protocol.
+// p2p.hpp - point-to-point messaging: the transports' protocols around
+// the matching engine (matching.hpp), and progress.
 //
-// Matching follows MPI: per context id, a queue of posted receives and a
-// queue of unexpected messages, both in arrival order; a message matches
-// the first posted receive whose (source, tag) accept it, with
-// MPI_ANY_SOURCE / MPI_ANY_TAG as wildcards. Messages from one sender
-// arrive in order (one FIFO ring per sender), which gives MPI's
-// non-overtaking rule.
+// Every arrival, from shared memory, another IMPI client or another job,
+// goes to the one matching engine; what a transport needs to deliver an
+// unexpected message later is its Origin. Messages from one sender arrive
+// in order (one FIFO ring per sender; one link per peer host or job),
+// which with the engine's queues gives MPI's non-overtaking rule.
 //
 // Protocol over a ring: a message of at most `eager` bytes is one record;
 // a longer one is a first record followed by chunk records, all from the
@@ -49,6 +48,11 @@
 #include "base/errc.hpp"
 #include "base/fd.hpp"
 #include "core/dyn_card.hpp"
+#include "core/engine_lock.hpp"
+#include "core/impi_state.hpp"
+#include "core/matching.hpp"
+#include "core/request.hpp"
+#include "core/traffic.hpp"
 #include "pack/cursor.hpp"
 #include "pack/external32.hpp"
 #include "transport/impi/packet.hpp"
@@ -56,178 +60,15 @@
 
 namespace impi::core {
 
-constexpr int kAnySource = -1;  // MPI_ANY_SOURCE
-constexpr int kAnyTag = -1;     // MPI_ANY_TAG
-
-struct MsgStatus {
-  int source = 0;
-  int tag = 0;
-  std::int64_t bytes = 0;  // bytes received (or of the probed message)
-  int error = 0;           // 0, or an internal code: kTruncated
-};
-constexpr int kTruncated = 1;
-constexpr int kTransportError = 2;  // a single-copy read of the sender's memory failed
-
-// A small number naming the calling thread (never 0).
-// Initial-exec TLS: a plain %fs-relative load, no __tls_get_addr call.
-#define IMPI_FAST_TLS __attribute__((tls_model("initial-exec")))
-inline std::atomic<std::uint32_t> g_next_token{1};
-inline thread_local std::uint32_t t_token IMPI_FAST_TLS = 0;
-inline std::uint32_t thread_token() {
-  if (__builtin_expect(t_token == 0, 0))
-    t_token = g_next_token.fetch_add(1, std::memory_order_relaxed);
-  return t_token;
-}
-
-// A completion flag other threads may read without the engine lock. It
-// holds 0, or the token of the thread that completed the request (stored
-// last, with release). Callers outside the engine test it through
-// P2P::completed(), which also orders what the completing thread wrote.
-class DoneFlag {
- public:
-  static constexpr std::uint32_t kAtCreation =
-      0xffffffffu;  // complete from the start: nothing to order
-  DoneFlag(bool v = false) : v_(v ? thread_token() : 0) {}
-  explicit DoneFlag(std::uint32_t token) : v_(token) {}
-  DoneFlag(const DoneFlag &o) : v_(o.v_.load(std::memory_order_relaxed)) {}
-  DoneFlag &operator=(const DoneFlag &o) {
-    v_.store(o.v_.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    return *this;
-  }
-  DoneFlag &operator=(bool v) {
-    v_.store(v ? thread_token() : 0, std::memory_order_release);
-    return *this;
-  }
-  operator bool() const { return v_.load(std::memory_order_acquire) != 0; }
-  // 0, or the token of the thread that completed the request.
-  std::uint32_t completer() const { return v_.load(std::memory_order_acquire); }
-
- private:
-  std::atomic<std::uint32_t> v_;
-};
-
-// The engine lock: a no-op until threads are enabled, then a spinlock
-// (one atomic exchange to take it, a plain release store to drop it: half
-// the atomic read-modify-writes of a std::mutex, which is what keeps the
-// single-threaded cost of MPI_THREAD_MULTIPLE small). Waiters spin briefly,
-// then yield. Under ThreadSanitizer it is a std::mutex, which TSan models
-// without help.
-class EngineLock {
- public:
-  void enable() { on_ = true; }
-  bool enabled() const { return on_; }
-  void lock() {
-    if (!on_) return;
-#ifdef __SANITIZE_THREAD__
-    m_.lock();
-#else
-    for (int spins = 0; taken_.exchange(true, std::memory_order_acquire);) {
-      while (taken_.load(std::memory_order_relaxed)) {
-        if (++spins < 64)
-          __builtin_ia32_pause();
-        else
-          sched_yield();  // the holder may be copying a large message
-      }
-    }
-#endif
-  }
-  bool try_lock() {
-    if (!on_) return true;
-#ifdef __SANITIZE_THREAD__
-    return m_.try_lock();
-#else
-    return !taken_.load(std::memory_order_relaxed) &&
-           !taken_.exchange(true, std::memory_order_acquire);
-#endif
-  }
-  void unlock() {
-    if (!on_) return;
-#ifdef __SANITIZE_THREAD__
-    m_.unlock();
-#else
-    taken_.store(false, std::memory_order_release);
-#endif
-  }
-
- private:
-#ifdef __SANITIZE_THREAD__
-  std::mutex m_;
-#else
-  std::atomic<bool> taken_{false};
-#endif
-  bool on_ = false;  // set once, before any second thread exists
-};
-
-struct Request {
-  enum class Kind { send, recv } kind;
-  DoneFlag done;
-  MsgStatus status;
-  // Both kinds.
-  const void *send_buf = nullptr;
-  void *recv_buf = nullptr;
-  pack::TypePtr type;  // holds the datatype alive while in flight (null: a predefined type)
-  std::int64_t count = 0;
-  int peer = 0;  // send: destination world rank; recv: source (or kAnySource)
-  int tag = 0;
-  int context = 0;
-  // Progress state.
-  std::optional<pack::PackCursor> cursor;
-  std::int64_t total = 0;  // send: bytes to send; recv: capacity
-  std::int64_t moved = 0;  // bytes sent / received so far
-  std::int64_t msg_len = 0;
-  // Synchronous sends complete when the receiver has matched the message.
-  bool sync = false;
-  bool acked = false;
-  std::uint64_t id = 0;
-  bool cancelled = false;
-  bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
-  // Shared-memory sends: the message's number on its ring (P2P::Peer),
-  // which a cancel names; and where a cancel of it stands.
-  std::uint64_t seq = 0;
-  enum class Cancel : std::uint8_t {
-    none,     // never asked for
-    pending,  // the receiver was asked; the request completes with its answer
-    refused,  // the receiver had matched it: the send completes normally
-  } cancel = Cancel::none;
-};
-using RequestPtr = std::shared_ptr<Request>;
-// A new request, its memory from a per-thread pool of recycled blocks
-// (every nonblocking call makes one: malloc and free were about a sixth of
-// a receive's cost at 8 bytes).
-RequestPtr make_request();
-
-// Direct channels: what a proc needs to run its host's channels itself.
-struct DirectLayout {
-  int my_host = 0;
-  std::uint32_t maxdatalen = 0, ackmark = 1, hiwater = 1;
-  std::vector<int> host_of;                        // host index by world rank
-  std::vector<std::string> host_names;             // "host 1 (client 1, ADDR:PORT)", by host index
-  std::vector<std::pair<int, base::Fd>> channels;  // (peer host, its connection)
-};
-
-// Messages and bytes this proc sent, per transport: the tool interface's
-// performance variables (MPI_T_pvar_*). Relaxed atomics: read from any thread.
-struct TrafficCounters {
-  std::atomic<std::uint64_t> shm_messages{0}, shm_bytes{0};    // to procs of this client
-  std::atomic<std::uint64_t> impi_messages{0}, impi_bytes{0};  // to other IMPI clients
-  std::atomic<std::uint64_t> dyn_messages{0}, dyn_bytes{0};    // to other jobs (dynamic processes)
-  // Every writer holds the engine lock, so a plain load and store will do
-  // (no locked read-modify-write on the send path); readers see whole values.
-  static void add(std::atomic<std::uint64_t> &msgs, std::atomic<std::uint64_t> &bytes,
-                  std::int64_t n) {
-    msgs.store(msgs.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    bytes.store(bytes.load(std::memory_order_relaxed) + static_cast<std::uint64_t>(n),
-                std::memory_order_relaxed);
-  }
-};
+struct ShmHeader;  // shm_record.hpp
 
 class P2P {
  public:
   const TrafficCounters &traffic() const { return traffic_; }
-  // Messages in the unexpected queue now.
+  // Messages in the unexpected queues now.
   std::size_t unexpected_count() {
     std::lock_guard<EngineLock> g(mu_);
-    return unexpected_.size();
+    return match_.unexpected_count();
   }
   // `world_rank`, the world ranks of this client's procs (index = local
   // rank), the shm segment names of those procs ("" for ours is fine).
@@ -242,16 +83,27 @@ class P2P {
                       const std::vector<std::string> &segment_names,
                       const std::vector<std::int64_t> &pids = {},
                       const std::vector<std::uint64_t> &probes = {});
-  // The address peers read to test cross-memory attach.
-  static std::uint64_t cma_probe_address();
   // Removes our segment's name once every peer has mapped it.
   void unlink_segment() { own_.unlink(); }
 
+  // The channel that carries messages to world index `w`: ourselves,
+  // shared memory (this client on this node), the IMPI host channels
+  // (another client), a dynamic-process connection (another job), or none.
+  // Decided here and nowhere else (inline: every send asks).
+  enum class Route : std::uint8_t { self, shm, impi, dyn, none };
+  Route route(int w) const {
+    if (w == me_) return Route::self;
+    if (w >= 0 && w < static_cast<int>(local_of_world_.size()) &&
+        local_of_world_[static_cast<std::size_t>(w)] >= 0)
+      return Route::shm;
+    if (dyn(w)) return Route::dyn;
+    if (agent_ && w >= 0 && w < static_cast<int>(ids_.size())) return Route::impi;
+    return Route::none;
+  }
   // Is `world_rank` reachable by this engine (same client)?
-  bool reachable(int world_rank) const {  // (inline: every send and receive asks)
-    return world_rank == me_ ||
-           (world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) &&
-            local_of_world_[static_cast<std::size_t>(world_rank)] >= 0);
+  bool reachable(int world_rank) const {
+    Route r = route(world_rank);
+    return r == Route::self || r == Route::shm;
   }
 
   // The pid of proc `world_rank` of this host when we may read and write
@@ -271,7 +123,7 @@ class P2P {
   // (IMPI_NATIVE_ORDER_CLIENTS: peers that do so, as LAM/MPI 7.1.4).
   void set_native_order(std::vector<transport::wire::ProcId> procs);
   // Is `world_rank` in another client (reached through the host agent)?
-  bool remote(int world_rank) const;
+  bool remote(int world_rank) const { return route(world_rank) == Route::impi; }
   // A send to another client (IMPI 3.7): at most maxdatalen bytes of
   // external32 go as one DATA packet (DATASYNC when `sync`: complete on the
   // SYNCACK); longer messages send their first maxdatalen bytes as DATASYNC
@@ -299,7 +151,7 @@ class P2P {
   base::Result<RequestPtr> start_send(const void *buf, std::int64_t count,
                                       const pack::TypePtr &type, int dest_world, int src_rank,
                                       int tag, int context, bool sync, bool collective = false) {
-    if (remote(dest_world)) {
+    if (route(dest_world) == Route::impi) {
       if (!collective) wait_link_room();
       return isend_remote(buf, count, type, dest_world, src_rank, tag, context, sync);
     }
@@ -559,28 +411,27 @@ class P2P {
   std::vector<int> core_siblings_;
   void find_core_siblings(const std::vector<int> &local_world_ranks,
                           const std::vector<std::int64_t> &pids);
-  struct Header;  // a ring record's header
-  struct Unexpected {
-    int source, tag, context;
-    std::int64_t msg_len;
-    std::vector<std::byte> data;  // packed bytes received so far
-    bool complete = false;
-    int peer_local = -1;             // sender's local rank (for the sync ack)
+  using Header = ShmHeader;  // a ring record's header (shm_record.hpp)
+  // What the transports keep with an unexpected message: the matching
+  // engine's handle for the data and the sender (Match::Message::origin).
+  struct Origin {
+    // The sender: its local rank (shared memory: for the sync ack); -1 for
+    // ourselves; -2 - i for dynamic peer i (its acks go over its connection).
+    int peer_local = -1;
     std::uint64_t sync_id = 0;       // nonzero: the sender waits for our match
     RequestPtr self_sync;            // a synchronous self-send waiting for its match
-    std::uint64_t claim_id = 0;      // set once claimed by a matched probe
     std::uint64_t rndv_addr = 0;     // nonzero: the data is in the sender's memory, here
+    std::uint64_t seq = 0;           // shared memory and self: the message's number on its ring
     bool ext32 = false;              // from another client: `data` is external32 (its first packet)
     bool remote_sync = false;        // a DATASYNC: SYNCACK to remote_src on match
     std::uint64_t remote_srqid = 0;  // the sender's pk_srqid (SYNCACK, CANCEL)
     transport::wire::ProcId remote_src{};
-    int from_world = -1;      // the sender (world index), for the unexpected-bytes limit
-    std::size_t counted = 0;  // bytes of `data` charged to it
-    std::uint64_t seq = 0;    // shared memory and self: the message's number on its ring (cancel)
   };
+  using Match = MatchEngine<Origin>;
+  using Unexpected = Match::Message;
   struct Incoming {  // a long message from one sender, still arriving
     RequestPtr req;  // matched receive, or
-    std::list<Unexpected>::iterator unexpected;
+    Match::MessageRef unexpected;
     bool to_request = false;
     bool active = false;
   };
@@ -606,10 +457,6 @@ class P2P {
   };
   using Split = transport::shm::RingCounters::Split;
 
-  // Writes `h` into the record being built; returns the payload's offset.
-  static std::uint64_t put_header(transport::shm::Ring &out, const Header &h);
-  // Reads the current record's header; returns the payload's offset.
-  static std::uint64_t get_header(const transport::shm::Ring &in, Header &h);
   bool progress_locked();
   // ---- inter-client (IMPI) protocol engine: p2p_remote.cpp
   // Whether `p`'s user data travels in our byte order (set_native_order).
@@ -618,37 +465,13 @@ class P2P {
            std::find(native_order_.begin(), native_order_.end(), p) != native_order_.end();
   }
   std::vector<transport::wire::ProcId> native_order_;
-  // A send to another client still in the protocol: awaiting its SYNCACK,
-  // streaming a long message, or awaiting the answer to a CANCEL.
-  struct RemoteSend {
-    RequestPtr req;
-    int dest = 0;  // world rank
-    int lsrank = 0, tag = 0, context = 0;
-    const void *buf = nullptr;
-    pack::TypePtr type;
-    std::int64_t count = 0;
-    std::optional<pack::External32Cursor> cursor;  // long non-byte messages: where packing resumes
-    std::int64_t sent = 0;                         // external32 bytes put into packets
-    std::int64_t total = 0;
-    std::uint64_t drqid = 0;      // from the SYNCACK (long messages)
-    bool acked = false;           // the SYNCACK came (or none is due)
-    bool cancel_pending = false;  // a CANCEL went; its one answer has not come
-    bool streaming = false;       // in remote_streams_
-    std::int64_t inflight = 0;    // direct channels: bytes lent from `buf`, not yet written
-  };
-  // A long message from another client, matched, its DATA packets still coming.
-  struct RemoteRecv {
-    RequestPtr req;
-    transport::wire::ProcId src;
-    std::uint64_t srqid = 0;    // the sender's request: every DATA of the message carries it
-    std::int64_t received = 0;  // external32 bytes so far
-    std::int64_t msglen = 0;
-    std::int64_t capacity = 0;                     // external32 bytes the receive buffer holds
-    std::optional<pack::External32Cursor> cursor;  // null: byte types, copied as they are
-  };
   // Reads what the host agent sent (non-blocking); true if anything came.
   bool poll_agent();
   void remote_arrival(const transport::wire::Packet &p, std::span<const std::byte> data);
+  // The receiver matched our message (and, for a long one, names its request).
+  void remote_syncack(const transport::wire::Packet &p);
+  // The answer (CANCELYES/CANCELNO) to a CANCEL of ours.
+  void remote_cancel_answer(const transport::wire::Packet &p);
   // The first packet of a remote message meets its receive `r`: unpacks it,
   // answers a DATASYNC (SYNCACK; with our drqid for a long message).
   void start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src,
@@ -666,6 +489,8 @@ class P2P {
   // Direct channels (p2p_direct.cpp).
   struct Direct;
   std::shared_ptr<Direct> direct_;
+  // Starts the thread that watches x's channels for a peer host's death.
+  static base::Status start_watcher(Direct &x, int me);
   bool direct_poll();   // reads and writes the channels; true if packets came
   bool direct_flush();  // hands link_out_'s packets to their channels
   // Queues DATA packet `p` of long send `s` with its data lent from the
@@ -681,15 +506,7 @@ class P2P {
   std::unordered_map<std::uint64_t, RemoteSend> remote_sends_;  // by srqid
   std::unordered_map<std::uint64_t, RemoteRecv> remote_recvs_;  // by drqid (our request id)
   std::deque<std::uint64_t> remote_streams_;                    // srqids of long sends to stream
-  struct LinkOut {  // bytes for the agent that the socket has not taken yet
-    std::unique_ptr<std::byte[]> buf;
-    std::size_t cap = 0, head = 0, tail = 0;  // unsent bytes: [head, tail)
-    std::size_t pending() const { return tail - head; }
-    std::byte *reserve(std::size_t n);  // room for n bytes at tail; the caller then adds n to tail
-    // Writes to socket `fd` what it takes now (non-blocking). Returns
-    // whether bytes went; `broken` is set (with `why`) when the socket failed.
-    bool write_to(int fd, bool &broken, std::string &why);
-  } link_out_;
+  LinkOut link_out_;
   bool link_broken_ = false;
   // ---- dynamic peers (p2p_dyn.cpp)
   struct DynPeer {
@@ -796,11 +613,14 @@ class P2P {
                      const RequestPtr &self_sync = nullptr);
   void matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync);
   void add_bytes(Peer &p, std::span<const std::byte> payload);
-  void bind(const RequestPtr &recv, std::list<Unexpected> &from, std::list<Unexpected>::iterator u);
-  static bool matches(const Request &r, int source, int tag, int context);
-  // The first unexpected message a receive for (source, tag, context) would take.
-  std::list<Unexpected>::iterator find_unexpected(int source, int tag, int context);
-  void finish_recv(Request &r);
+  // Receive `recv` takes unexpected message `u`: delivers what the
+  // transport buffered, starts fetching the rest, acks the sender.
+  void bind(const RequestPtr &recv, Match::MessageRef u);
+  static void finish_recv(Request &r) {
+    r.status.bytes = std::min(r.msg_len, r.total);
+    if (r.msg_len > r.total && r.status.error == 0) r.status.error = kTruncated;
+    r.done = true;  // last: publishes the status to waiting threads
+  }
   // Reads a rendezvous message of `len` bytes at `addr` in `peer`'s memory into `r`.
   // Large contiguous messages are split: we offer the second half to the
   // sender (which writes it into our buffer with process_vm_writev while
@@ -873,15 +693,11 @@ class P2P {
   mutable int world_slots_ = -1;      // world_slots(), once known
   std::vector<Peer> peers_;           // by local rank (ours unused)
   std::vector<int> local_of_world_;   // world rank -> local rank or -1
-  std::deque<RequestPtr> posted_;     // a deque: no allocation per posted receive
-  std::list<Unexpected> unexpected_;
-  // Unexpected bytes buffered per sender (world index), against the
-  // unexpected_limit_bytes tunable: past it the job ends with a clear
+  Match match_;
+  // Charges `n` buffered bytes of `u` to its sender (world index) against
+  // the unexpected_limit_bytes tunable: past it the job ends with a clear
   // message instead of this process exhausting memory.
-  std::unordered_map<int, std::size_t> unexpected_bytes_;
-  void charge_unexpected(Unexpected &u, int from_world, std::size_t n);
-  void release_unexpected(const Unexpected &u);
-  std::list<Unexpected> claimed_;  // taken by MPI_Mprobe/Improbe, awaiting MPI_Mrecv
+  void charge(Unexpected &u, int from_world, std::size_t n);
   std::uint64_t next_id_ = 1;
   std::vector<RequestPtr> awaiting_ack_;  // synchronous sends (few at a time)
 };

@@ -86,6 +86,49 @@ struct P2P::Direct {
   }
 };
 
+// Starts the watcher (see the top) over the channels of `x`.
+base::Status P2P::start_watcher(Direct &x, int me) {
+  int pp[2];
+  if (::pipe2(pp, O_CLOEXEC) != 0)
+    return {Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
+  x.stop_r.reset(pp[0]);
+  x.stop_w.reset(pp[1]);
+  std::vector<std::pair<std::size_t, base::Fd>> watched;
+  for (std::size_t h = 0; h < x.channels.size(); ++h)
+    if (x.channels[h]) {
+      base::Fd copy(::fcntl(x.channels[h]->fd(), F_DUPFD_CLOEXEC, 0));
+      if (!copy) return {Errc::io_error, fmt::format("dup: {}", std::strerror(errno))};
+      watched.emplace_back(h, std::move(copy));
+    }
+  Direct *raw = &x;
+  x.watcher = std::thread([raw, me, watched = std::move(watched)]() mutable {
+    std::vector<pollfd> fds{{raw->stop_r.get(), POLLIN, 0}};
+    std::vector<std::size_t> host{0};
+    for (auto &[h, fd] : watched) {
+      fds.push_back({fd.get(), POLLRDHUP, 0});
+      host.push_back(h);
+    }
+    while (!raw->done) {
+      if (::poll(fds.data(), fds.size(), -1) < 0) continue;
+      if (fds[0].revents != 0) return;
+      for (std::size_t i = 1; i < fds.size(); ++i) {
+        if (fds[i].fd < 0 || (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) continue;
+        fds[i].fd = -1;
+        // A proc inside MPI reports it itself, from its channel; give it the
+        // chance, so that the message is the channel's own.
+        ::usleep(200 * 1000);
+        if (raw->done || raw->finishing) return;
+        Runtime::instance().abort(
+            1, fmt::format(
+                   "impi fatal: rank {}: {} closed its channel without FINI; the job cannot go on "
+                   "without that host",
+                   me, raw->names[host[i]]));
+      }
+    }
+  });
+  return {};
+}
+
 base::Status P2P::attach_direct(DirectLayout d) {
   std::lock_guard<EngineLock> g(mu_);
   if (!agent_) return {Errc::invalid_argument, "direct channels need the agent's link first"};
@@ -155,45 +198,7 @@ base::Status P2P::attach_direct(DirectLayout d) {
         });
     x->channels[hh]->set_written_hook(written);
   }
-  // The watcher (see the top).
-  int pp[2];
-  if (::pipe2(pp, O_CLOEXEC) != 0)
-    return {Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
-  x->stop_r.reset(pp[0]);
-  x->stop_w.reset(pp[1]);
-  std::vector<std::pair<std::size_t, base::Fd>> watched;
-  for (std::size_t h = 0; h < nhosts; ++h)
-    if (x->channels[h]) {
-      base::Fd copy(::fcntl(x->channels[h]->fd(), F_DUPFD_CLOEXEC, 0));
-      if (!copy) return {Errc::io_error, fmt::format("dup: {}", std::strerror(errno))};
-      watched.emplace_back(h, std::move(copy));
-    }
-  const int me = me_;
-  x->watcher = std::thread([raw, me, watched = std::move(watched)]() mutable {
-    std::vector<pollfd> fds{{raw->stop_r.get(), POLLIN, 0}};
-    std::vector<std::size_t> host{0};
-    for (auto &[h, fd] : watched) {
-      fds.push_back({fd.get(), POLLRDHUP, 0});
-      host.push_back(h);
-    }
-    while (!raw->done) {
-      if (::poll(fds.data(), fds.size(), -1) < 0) continue;
-      if (fds[0].revents != 0) return;
-      for (std::size_t i = 1; i < fds.size(); ++i) {
-        if (fds[i].fd < 0 || (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) continue;
-        fds[i].fd = -1;
-        // A proc inside MPI reports it itself, from its channel; give it the
-        // chance, so that the message is the channel's own.
-        ::usleep(200 * 1000);
-        if (raw->done || raw->finishing) return;
-        Runtime::instance().abort(
-            1, fmt::format(
-                   "impi fatal: rank {}: {} closed its channel without FINI; the job cannot go on "
-                   "without that host",
-                   me, raw->names[host[i]]));
-      }
-    }
-  });
+  if (auto st = start_watcher(*x, me_); !st.ok()) return st;
   direct_ = std::move(x);
   return {};
 }

@@ -59,7 +59,7 @@ std::span<std::byte, kPacketHeaderSize> header_at(std::byte *at) {
 }
 }  // namespace
 
-std::byte *P2P::LinkOut::reserve(std::size_t n) {
+std::byte *LinkOut::reserve(std::size_t n) {
   if (head == tail) head = tail = 0;
   if (tail + n > cap) {
     if (head > 0) {
@@ -95,11 +95,7 @@ void P2P::set_native_order(std::vector<transport::wire::ProcId> procs) {
   native_order_ = std::move(procs);
 }
 
-bool P2P::remote(int w) const {
-  return agent_ && w >= 0 && w < static_cast<int>(ids_.size()) && !reachable(w);
-}
-
-bool P2P::LinkOut::write_to(int fd, bool &broken, std::string &why) {
+bool LinkOut::write_to(int fd, bool &broken, std::string &why) {
   bool any = false;
   while (pending() > 0) {
     ssize_t n = ::send(fd, buf.get() + head, pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -392,72 +388,75 @@ void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &
   send_control(PacketType::syncack, src, srqid, drqid);
 }
 
+void P2P::remote_syncack(const Packet &p) {
+  auto it = remote_sends_.find(p.srqid);
+  if (it == remote_sends_.end() || it->second.acked ||
+      !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
+    base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
+                   p.srqid);
+    return;
+  }
+  RemoteSend &s = it->second;
+  s.acked = true;
+  s.req->acked = true;
+  if (s.sent < s.total) {  // long: stream the rest to the receiver's request
+    if (p.drqid == 0)
+      base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
+    s.drqid = p.drqid;
+    s.streaming = true;
+    remote_streams_.push_back(p.srqid);
+    push_streams();
+    return;
+  }
+  remote_send_done(s);
+  return;
+}
+
+void P2P::remote_cancel_answer(const Packet &p) {
+  auto it = remote_sends_.find(p.srqid);
+  if (it == remote_sends_.end() || !it->second.cancel_pending ||
+      !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
+    base::log_warn("a {} from another client for no cancel of ours (srqid {})",
+                   transport::wire::packet_type_name(p.type), p.srqid);
+    return;
+  }
+  RemoteSend &s = it->second;
+  s.cancel_pending = false;
+  s.req->acked = true;  // answered: no second CANCEL
+  if (p.type == PacketType::cancelyes) {
+    if (s.streaming)
+      remote_streams_.erase(std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
+                            remote_streams_.end());
+    RequestPtr r = std::move(s.req);
+    remote_sends_.erase(it);
+    r->cancelled = true;
+    r->done = true;
+    return;
+  }
+  remote_send_done(s);
+  return;
+}
+
 void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
   switch (p.type) {
-    case PacketType::syncack: {
-      auto it = remote_sends_.find(p.srqid);
-      if (it == remote_sends_.end() || it->second.acked ||
-          !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
-        base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
-                       p.srqid);
-        return;
-      }
-      RemoteSend &s = it->second;
-      s.acked = true;
-      s.req->acked = true;
-      if (s.sent < s.total) {  // long: stream the rest to the receiver's request
-        if (p.drqid == 0)
-          base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
-        s.drqid = p.drqid;
-        s.streaming = true;
-        remote_streams_.push_back(p.srqid);
-        push_streams();
-        return;
-      }
-      remote_send_done(s);
+    case PacketType::syncack:
+      remote_syncack(p);
       return;
-    }
     case PacketType::cancel: {
       // Newest first: only the most recent of several buffered messages
       // with this srqid may be cancelled (IMPI 3.7.4).
-      for (auto it = unexpected_.end(); it != unexpected_.begin();) {
-        --it;
-        if (it->ext32 && it->remote_srqid == p.srqid && it->remote_src == p.src) {
-          release_unexpected(*it);
-          unexpected_.erase(it);
-          send_control(PacketType::cancelyes, p.src, p.srqid);
-          return;
-        }
-      }
-      send_control(PacketType::cancelno, p.src, p.srqid);  // matched (or unknown)
+      auto u = match_.newest_if([&](const Unexpected &m) {
+        return m.origin.ext32 && m.origin.remote_srqid == p.srqid && m.origin.remote_src == p.src;
+      });
+      if (u) match_.remove(*u);
+      // (Not there: matched, or unknown.)
+      send_control(u ? PacketType::cancelyes : PacketType::cancelno, p.src, p.srqid);
       return;
     }
     case PacketType::cancelyes:
-    case PacketType::cancelno: {
-      auto it = remote_sends_.find(p.srqid);
-      if (it == remote_sends_.end() || !it->second.cancel_pending ||
-          !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
-        base::log_warn("a {} from another client for no cancel of ours (srqid {})",
-                       transport::wire::packet_type_name(p.type), p.srqid);
-        return;
-      }
-      RemoteSend &s = it->second;
-      s.cancel_pending = false;
-      s.req->acked = true;  // answered: no second CANCEL
-      if (p.type == PacketType::cancelyes) {
-        if (s.streaming)
-          remote_streams_.erase(
-              std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
-              remote_streams_.end());
-        RequestPtr r = std::move(s.req);
-        remote_sends_.erase(it);
-        r->cancelled = true;
-        r->done = true;
-        return;
-      }
-      remote_send_done(s);
+    case PacketType::cancelno:
+      remote_cancel_answer(p);
       return;
-    }
     case PacketType::data:
     case PacketType::datasync:
       break;
@@ -491,32 +490,24 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
     return;
   }
   int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);
-  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (!matches(**it, source, tag, context)) continue;
-    RequestPtr r = std::move(*it);
-    posted_.erase(it);
+  if (RequestPtr r = match_.take_posted({source, tag, context})) {
     r->status.source = source;
     r->status.tag = tag;
     start_remote_recv(r, p.src, p.srqid, sync, msglen, data);
     return;
   }
-  Unexpected u{};
-  u.source = source;
-  u.tag = tag;
-  u.context = context;
-  u.msg_len = msglen;
-  u.data.assign(data.begin(), data.end());
-  u.complete = true;
-  u.ext32 = true;
-  u.remote_sync = sync;
-  u.remote_srqid = p.srqid;
-  u.remote_src = p.src;
-  std::size_t n = u.data.size();
-  unexpected_.push_back(std::move(u));
+  Origin o;
+  o.ext32 = true;
+  o.remote_sync = sync;
+  o.remote_srqid = p.srqid;
+  o.remote_src = p.src;
+  auto u = match_.add_unexpected({source, tag, context}, msglen, std::move(o));
+  u->data.assign(data.begin(), data.end());
+  u->complete = true;
   int from = -1;
   for (std::size_t w = 0; w < ids_.size() && from < 0; ++w)
     if (ids_[w] == p.src) from = static_cast<int>(w);
-  charge_unexpected(unexpected_.back(), from, n);
+  charge(*u, from, data.size());
 }
 
 }  // namespace impi::core

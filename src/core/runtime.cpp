@@ -15,6 +15,7 @@
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 #include "transport/impi/agent_link.hpp"
+#include "transport/shm/cma.hpp"
 
 namespace impi::core {
 
@@ -112,7 +113,7 @@ base::Status Runtime::exchange_cards() {
     auto name = p2p_.create_segment(j.nspace, static_cast<int>(j.rank), static_cast<int>(j.size));
     if (!name) return {name.error(), "shared memory: " + name.message()};
     mine.shm = *name;
-    mine.cma = P2P::cma_probe_address();
+    mine.cma = transport::shm::cma_probe_address();
   }
   if (auto s = pm_->put("impi.card", mine.encode()); !s.ok()) return s;
   if (auto s = pm_->fence(true); !s.ok()) {

@@ -1,0 +1,576 @@
+// p2p_shm.cpp - the shared-memory protocol between the procs of one
+// client on one node (records: shm_record.hpp), and sends to ourselves.
+//
+// Sender: a message of at most `eager` bytes is one record; a longer one a
+// first record and chunks; from the single-copy threshold on, an rts
+// record naming our buffer, which the receiver reads (p2p_cma.cpp) before
+// it acks. Receiver: drain() reads each ring in order and hands every
+// message's start to the matching engine (start_message). Cancel asks the
+// receiver with a record after the message's last one.
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/log.hpp"
+#include "base/tunables.hpp"
+#include "core/p2p.hpp"
+#include "core/shm_record.hpp"
+#include "transport/shm/cma.hpp"
+
+namespace impi::core {
+
+using base::Errc;
+
+RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
+                      int src_rank, int tag, int context, bool sync, bool collective) {
+  std::lock_guard<EngineLock> g(mu_);
+  if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
+  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, type->size() * count);
+  auto r = make_request();
+  r->sync = sync;
+  if (sync) {
+    r->id = next_id_++;
+    if (dest_world != me_) {
+      awaiting_ack_.push_back(r);
+      note_awaiting();
+    }
+  }
+  r->kind = Request::Kind::send;
+  r->send_buf = buf;
+  r->count = count;
+  r->peer = dest_world;
+  r->tag = tag;
+  r->context = context;
+  r->status.source = src_rank;  // carried in the header
+  r->type = std::move(type);
+  r->cursor.emplace(r->type, count);
+  r->total = r->cursor->total();
+  if (dest_world == me_) {
+    deliver_self(r);
+    return r;
+  }
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  if (p.cma && r->total >= (collective ? coll_cma_threshold_ : cma_threshold_) &&
+      r->type->is_contiguous()) {
+    // Single copy: the receiver reads our buffer when it matches, then acks.
+    r->rendezvous = true;
+    if (!sync) {
+      r->id = next_id_++;
+      awaiting_ack_.push_back(r);
+      note_awaiting();
+    }
+  }
+  p.sendq.push_back(r);
+  count_queued(+1);
+  if (p.sendq.size() == 1) push_sends(p);  // fast path: nothing queued ahead
+  return r;
+}
+
+void P2P::deliver_self(const RequestPtr &s) {
+  // Self-sends skip the channel: pack once, then handle as an arrival.
+  std::vector<std::byte> bytes(static_cast<size_t>(s->total));
+  s->cursor->pack(s->send_buf, bytes);
+  Header h{Header::eager,
+           static_cast<std::uint32_t>(bytes.size()),
+           s->status.source,
+           s->tag,
+           s->context,
+           s->total,
+           0};
+  Peer self;
+  self.seq_in = s->seq = next_id_++;  // names it for cancel_self()
+  s->moved = s->total;
+  s->done = !s->sync;  // a synchronous self-send completes when matched
+  start_message(self, h, bytes, s->sync ? s : nullptr);
+}
+
+namespace {
+// The one cpu `pid` (0: this process) may run on, or -1.
+int single_cpu(pid_t pid) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(pid, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) return -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) return c;
+  return -1;
+}
+}  // namespace
+
+base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
+                                              int nlocal) {
+  auto ring_or = transport::shm::plan_rings(nlocal, base::get_int("shm_ring_bytes"),
+                                            base::get_int("shm_budget_bytes"));
+  if (!ring_or) return {ring_or.error(), ring_or.message()};
+  const std::uint64_t ring = *ring_or;
+  ring_bytes_ = ring;
+  eager_ = std::min<std::uint64_t>(static_cast<std::uint64_t>(base::get_int("shm_eager_limit")),
+                                   ring / 4);
+  chunk_ = std::max<std::uint64_t>(std::min<std::uint64_t>(ring / 4, 64 * 1024), 1024);
+  cma_threshold_ = base::get_int("shm_cma_threshold");
+  coll_cma_threshold_ = std::max(cma_threshold_, base::get_int("coll_cma_threshold"));
+  if (cma_threshold_ == 0) coll_cma_threshold_ = 0;  // (0: no single copy at all)
+  split_threshold_ = base::get_int("shm_split_threshold");
+  read_batch_max_ = static_cast<std::size_t>(
+      std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
+  split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
+  split_two_way_max_ = base::get_int("shm_split_two_way_max");
+  coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
+  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  // Procs of other clients on this machine compete for its cores too.
+  const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
+  oversubscribed_ = cpus > 0 && machine > cpus;
+  spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
+                          : static_cast<int>(base::get_int("shm_spin"));
+  spin_ = std::max(spin_, 1);
+  spin_us_ = std::chrono::microseconds(oversubscribed_ ? 0 : base::get_int("shm_spin_us"));
+  std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
+  std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
+  auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);
+  if (!seg) return {seg.error(), seg.message()};
+  own_ = std::move(seg.value());
+  my_local_ = local_rank;
+  return name;
+}
+
+base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
+                         const std::vector<std::string> &names,
+                         const std::vector<std::int64_t> &pids,
+                         const std::vector<std::uint64_t> &probes) {
+  me_ = my_world_rank;
+  peers_.resize(local_world_ranks.size());
+  read_pos_ = std::make_unique<std::atomic<std::uint64_t>[]>(local_world_ranks.size());
+  int max_world = 0;
+  for (int w : local_world_ranks) max_world = std::max(max_world, w);
+  local_of_world_.assign(static_cast<size_t>(max_world) + 1, -1);
+  for (std::size_t i = 0; i < local_world_ranks.size(); ++i) {
+    local_of_world_[static_cast<size_t>(local_world_ranks[i])] = static_cast<int>(i);
+    Peer &p = peers_[i];
+    p.world = local_world_ranks[i];
+    if (static_cast<int>(i) == my_local_) continue;
+    auto seg = transport::shm::Segment::open(names[i]);
+    if (!seg)
+      return {seg.error(), fmt::format("rank {}'s shared memory: {}", p.world, seg.message())};
+    p.seg = std::move(seg.value());
+    if (p.seg.header().nrings != local_world_ranks.size())
+      return {Errc::protocol_error,
+              fmt::format("rank {}'s segment has {} rings, expected {}", p.world,
+                          p.seg.header().nrings, local_world_ranks.size())};
+    p.out = p.seg.ring(static_cast<std::uint32_t>(my_local_));
+    p.in = own_.ring(static_cast<std::uint32_t>(i));
+    if (i < pids.size() && i < probes.size() && probes[i] != 0 && cma_threshold_ > 0) {
+      p.pid = pids[i];
+      p.cma = transport::shm::cma_permitted(p.pid, probes[i]);
+      if (!p.cma)
+        base::log_debug(
+            "cross-memory attach to rank {} is not permitted; large messages are copied "
+            "through the ring",
+            p.world);
+    }
+  }
+  find_core_siblings(local_world_ranks, pids);
+  return {};
+}
+
+void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
+                             const std::vector<std::int64_t> &pids) {
+  core_siblings_.clear();
+  if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
+  const int mine = single_cpu(0);
+  if (mine < 0) return;
+  for (std::size_t i = 0; i < pids.size(); ++i)
+    if (static_cast<int>(i) != my_local_ && pids[i] > 0 &&
+        single_cpu(static_cast<pid_t>(pids[i])) == mine)
+      core_siblings_.push_back(local_world_ranks[i]);
+  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
+                  core_siblings_.size(), fmt::join(core_siblings_, ","));
+}
+
+bool P2P::world_slots() const {
+  if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
+    bool ok = !agent_ && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size_;
+    for (int w = 0; ok && w < world_size_; ++w)
+      if (w != me_ &&
+          (local_of_world_[static_cast<size_t>(w)] < 0 ||
+           !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
+        ok = false;
+    world_slots_ = ok ? 1 : 0;
+  }
+  return world_slots_ == 1;
+}
+
+transport::shm::CollSlot &P2P::slot(int world, int parity) {
+  auto &seg = world == me_
+                  ? own_
+                  : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
+  return seg.header().coll[parity & 1];
+}
+
+void P2P::ring_all_doorbells() {
+  for (std::size_t i = 0; i < peers_.size(); ++i)
+    if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped())
+      peers_[i].seg.ring_doorbell();
+}
+
+void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync) {
+  if (self_sync) {
+    self_sync->acked = true;
+    self_sync->done = true;
+  } else if (sync_id != 0 && peer_local <= -2) {
+    dyn_ack(kDynBase + (-2 - peer_local), sync_id);
+  } else if (sync_id != 0 && peer_local >= 0) {
+    Peer &p = peers_[static_cast<size_t>(peer_local)];
+    queue_ack(p, sync_id);
+    push_sends(p);
+  }
+}
+
+void P2P::queue_control(Peer &p, std::uint32_t kind, std::uint64_t id) {
+  p.control.push_back({kind, id});
+  count_queued(+1);
+}
+
+void P2P::queue_ack(Peer &p, std::uint64_t sync_id) {
+  queue_control(p, Header::ack, sync_id);
+}
+
+bool P2P::push_sends(Peer &p) {
+  using transport::shm::pad_line;
+  bool moved = false;
+  auto put_control = [&] {
+    while (!p.control.empty()) {
+      Header a{p.control.front().kind, 0, 0, 0, 0, 0, p.control.front().id};
+      std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id));
+      if (!p.out.has_room(rec)) break;
+      put_header(p.out, a);
+      p.out.publish(rec);
+      p.control.pop_front();
+      count_queued(-1);
+      moved = true;
+    }
+  };
+  put_control();
+  while (!p.sendq.empty()) {
+    Request &r = *p.sendq.front();
+    if (r.rendezvous) {
+      Header h{Header::rts, 8, r.status.source, r.tag, r.context, r.total, r.id};
+      std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + 8);
+      if (!p.out.has_room(rec)) break;
+      std::uint64_t addr = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
+          static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
+      put_header(p.out, h);
+      p.out.write_at(at, std::as_bytes(std::span(&addr, 1)));
+      p.out.publish(rec);
+      r.seq = ++p.seq_out;
+      r.moved = r.total;
+      r.done = r.acked;  // normally later, when the receiver's ack comes
+      p.sendq.pop_front();
+      count_queued(-1);
+      moved = true;
+      continue;
+    }
+    bool first = r.moved == 0;
+    bool whole = static_cast<std::uint64_t>(r.total) <= eager_;
+    std::uint64_t left = static_cast<std::uint64_t>(r.total - r.moved);
+    std::uint64_t payload = first && whole ? left : std::min(left, chunk_);
+    Header h{first ? (whole ? Header::eager : Header::first) : Header::chunk,
+             static_cast<std::uint32_t>(payload),
+             r.status.source,
+             r.tag,
+             r.context,
+             r.total,
+             first && r.sync ? r.id : 0};
+    std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + payload);
+    if (!p.out.has_room(rec)) break;  // the receiver has not drained yet
+    put_header(p.out, h);
+    std::uint64_t done = 0;
+    while (done < payload) {  // pack straight into the ring (two windows at the wrap)
+      auto w = p.out.window(at + done, payload - done);
+      done += r.cursor->pack(r.send_buf, w);
+    }
+    p.out.publish(rec);
+    if (first) r.seq = ++p.seq_out;
+    r.moved += static_cast<std::int64_t>(payload);
+    moved = true;
+    if (r.moved == r.total) {
+      if (r.cancel == Request::Cancel::pending) {
+        // Cancelled while being written: the cancel follows its last record.
+        queue_control(p, Header::cancel, r.seq);
+      } else {
+        r.done = !r.sync || r.acked;
+      }
+      p.sendq.pop_front();
+      count_queued(-1);
+    }
+  }
+  if (!p.control.empty()) put_control();
+  if (moved) p.seg.ring_doorbell();
+  return moved;
+}
+
+void P2P::dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload) {
+  Header h{Header::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag,
+           f.context,     static_cast<std::int64_t>(payload.size()),  f.id};
+  dyn_proxy_->world = peer;
+  start_message(*dyn_proxy_, h, payload);
+}
+
+void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
+                        const RequestPtr &self_sync) {
+  // peer_local: the sender's local rank; -1 for none (self); -2 - i for
+  // dynamic peer i (its acks go over its connection).
+  int peer_local = p.world < 0    ? -1
+                   : dyn(p.world) ? -2 - (p.world - kDynBase)
+                                  : local_of_world_[static_cast<size_t>(p.world)];
+  if (RequestPtr r = match_.take_posted({h.source, h.tag, h.context})) {
+    r->status.source = h.source;
+    r->status.tag = h.tag;
+    r->msg_len = h.msg_len;
+    if (h.kind == Header::rts) {
+      std::uint64_t addr = 0;
+      std::memcpy(&addr, payload.data(), sizeof addr);
+      if (!self_sync && batch_read(r, peer_local, addr, h.msg_len, h.sync_id)) return;
+      read_remote(*r, peer_local, addr, h.msg_len, h.sync_id);
+      matched(peer_local, h.sync_id, self_sync);  // the ack releases the sender's buffer
+      finish_recv(*r);
+      return;
+    }
+    matched(peer_local, h.sync_id, self_sync);
+    if (payload.empty()) {
+    } else if (h.kind == Header::eager && r->cursor->type().is_contiguous()) {
+      // A whole small message into a contiguous buffer: one copy, no cursor.
+      std::size_t n = std::min<std::size_t>(payload.size(), static_cast<std::size_t>(r->total));
+      std::memcpy(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(), payload.data(),
+                  n);
+    } else {
+      r->cursor->unpack(r->recv_buf, payload);
+    }
+    r->moved = static_cast<std::int64_t>(payload.size());
+    if (h.kind == Header::eager || r->moved == r->msg_len)
+      finish_recv(*r);
+    else
+      p.incoming = {r, {}, true, true};
+    return;
+  }
+  Origin o;
+  o.peer_local = peer_local;
+  o.sync_id = h.sync_id;
+  o.self_sync = self_sync;
+  o.seq = p.seq_in;
+  if (h.kind == Header::rts) {  // the data stays with the sender until a receive matches
+    std::memcpy(&o.rndv_addr, payload.data(), sizeof o.rndv_addr);
+    match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o))->complete = true;
+    return;
+  }
+  auto u = match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o));
+  u->data.assign(payload.begin(), payload.end());
+  u->complete = h.kind == Header::eager;
+  charge(*u, p.world < 0 ? me_ : p.world, payload.size());
+  if (h.kind != Header::eager) p.incoming = {nullptr, u, false, true};
+}
+
+void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
+  Incoming &in = p.incoming;
+  if (!in.active) return;  // a chunk with no message: cannot happen with our own senders
+  if (in.to_request) {
+    Request &r = *in.req;
+    r.cursor->unpack(r.recv_buf, payload);
+    r.moved += static_cast<std::int64_t>(payload.size());
+    if (r.moved >= r.msg_len) {
+      finish_recv(r);
+      in = {};
+    }
+  } else {
+    Unexpected &u = *in.unexpected;
+    u.data.insert(u.data.end(), payload.begin(), payload.end());
+    charge(u, u.sender, payload.size());
+    if (static_cast<std::int64_t>(u.data.size()) >= u.msg_len) {
+      u.complete = true;
+      in = {};
+    }
+  }
+}
+
+bool P2P::drain(Peer &p) {
+  bool any = false;
+  std::vector<std::byte> joined;
+  const bool ours = &p >= peers_.data() &&
+                    &p < peers_.data() + peers_.size();  // (rings of other jobs: not in peers_)
+  batch_peer_ = ours && p.cma ? static_cast<int>(&p - peers_.data()) : -1;
+  while (p.in.ready()) {
+    Header h;
+    std::uint64_t at = get_header(p.in, h);
+    if (h.payload > p.in.capacity() - at || h.kind < Header::eager || h.kind > Header::cancel_no ||
+        ((h.kind == Header::first || h.kind == Header::rts) && h.msg_len < h.payload)) {
+      base::log_error("corrupt record from rank {} in shared memory (kind {}, {} bytes)", p.world,
+                      h.kind, h.payload);
+      std::abort();  // a local peer wrote garbage into our segment: nothing to trust any more
+    }
+    std::uint64_t rec = transport::shm::pad_line(at + h.payload);
+    // The payload may straddle the wrap point: join the two windows then.
+    auto w = p.in.read_window(at, h.payload);
+    std::span<const std::byte> payload = w;
+    if (w.size() < h.payload) {
+      joined.resize(h.payload);
+      p.in.read_at(at, joined.data(), h.payload);
+      payload = joined;
+    }
+    if (h.kind == Header::ack) {
+      bool found = false;
+      for (auto it = awaiting_ack_.begin(); it != awaiting_ack_.end(); ++it)
+        if ((*it)->id == h.sync_id) {
+          (*it)->acked = true;
+          // (With a cancel pending, its answer completes the request.)
+          (*it)->done = (*it)->moved == (*it)->total && (*it)->cancel != Request::Cancel::pending;
+          awaiting_ack_.erase(it);
+          note_awaiting();
+          found = true;
+          break;
+        }
+      if (!found && dyn(p.world)) dyn_acked(h.sync_id);  // a synchronous send to another job
+    } else if (h.kind == Header::chunk) {
+      add_bytes(p, payload);
+    } else if (h.kind >= Header::cancel) {
+      // (Our own senders send cancels only to procs of this client.)
+      if (!ours)
+        base::log_warn("ignoring a cancel record from a process of another job");
+      else if (h.kind == Header::cancel)
+        answer_cancel(p, h.sync_id);
+      else
+        cancel_answered(p, h.sync_id, h.kind == Header::cancel_yes);
+    } else {
+      ++p.seq_in;
+      start_message(p, h, payload);
+    }
+    p.in.consume(rec);
+    any = true;
+  }
+  flush_reads();
+  batch_peer_ = -1;
+  if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
+  if (any && ours)
+    read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(),
+                                                             std::memory_order_relaxed);
+  return any;
+}
+
+std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                            int dest_world, int src_rank, int tag, int context) {
+  std::lock_guard<EngineLock> g(mu_);
+  if (dest_world == me_ || !reachable(dest_world)) return 0;
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  if (!p.sendq.empty() || !p.control.empty()) return 0;  // keep the order of what is queued
+  std::int64_t total = type->size() * count;
+  if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return 0;
+  Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
+  std::uint64_t at = payload_at(h.kind, 0),
+                rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
+  if (!p.out.has_room(rec)) return 0;
+  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, total);
+  put_header(p.out, h);
+  if (total == 0) {
+    // nothing to copy
+  } else if (type->is_contiguous()) {
+    p.out.write_at(at, std::span(static_cast<const std::byte *>(buf) + type->lb(),
+                                 static_cast<std::size_t>(total)));
+  } else {
+    pack::PackCursor c(type, count);
+    std::uint64_t done = 0;
+    while (done < static_cast<std::uint64_t>(total))
+      done += c.pack(buf, p.out.window(at + done, static_cast<std::uint64_t>(total) - done));
+  }
+  p.out.publish(rec);
+  p.seg.ring_doorbell();
+  return ++p.seq_out;
+}
+
+bool P2P::cancel_shm(const RequestPtr &r) {
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])];
+  auto it = std::find(p.sendq.begin(), p.sendq.end(), r);
+  if (it != p.sendq.end() && r->moved == 0) {  // not started: take it back
+    p.sendq.erase(it);
+    count_queued(-1);
+    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r),
+                        awaiting_ack_.end());
+    note_awaiting();
+    r->cancelled = true;
+    r->done = true;
+    return true;
+  }
+  // Matched already (its ack came), or not a message of ours (MPI_PROC_NULL).
+  if (r->seq == 0 || ((r->sync || r->rendezvous) && r->acked)) return false;
+  // In the receiver's ring (a long one perhaps in part: push_sends() asks
+  // once its last record is in).
+  r->cancel = Request::Cancel::pending;
+  r->done = false;  // (a standard send completes when written: now with the answer)
+  p.cancelling.push_back(r);
+  if (it == p.sendq.end()) ask_cancel(p, r);
+  return true;
+}
+
+void P2P::ask_cancel(Peer &p, const RequestPtr &r) {
+  queue_control(p, Header::cancel, r->seq);
+  push_sends(p);
+}
+
+RequestPtr P2P::cancel_sent(int dest_world, std::uint64_t seq) {
+  std::lock_guard<EngineLock> g(mu_);
+  auto r = make_request();
+  r->kind = Request::Kind::send;
+  r->peer = dest_world;
+  r->seq = seq;
+  r->cancel = Request::Cancel::pending;
+  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  p.cancelling.push_back(r);
+  ask_cancel(p, r);
+  return r;
+}
+
+void P2P::answer_cancel(Peer &p, std::uint64_t seq) {
+  // The cancel follows the message's last record in this ring: the message
+  // is wholly here, in the unexpected queue unless a receive (or a matched
+  // probe) took it.
+  const int from = static_cast<int>(&p - peers_.data());
+  auto u = match_.newest_if([&](const Unexpected &m) {
+    return !m.origin.ext32 && m.origin.peer_local == from && m.origin.seq == seq;
+  });
+  bool found = u && (*u)->complete;
+  if (found) {
+    // Its buffered bytes go; a single-copy message's data never left the
+    // sender, and no ack is owed: the sender drops it on our answer.
+    match_.remove(*u);
+  }
+  base::log_debug("rank {}: cancel of message {} from rank {}: {}", me_, seq, p.world,
+                  found ? "removed" : "matched already");
+  queue_control(p, found ? Header::cancel_yes : Header::cancel_no, seq);
+  push_sends(p);
+}
+
+void P2P::cancel_answered(Peer &p, std::uint64_t seq, bool cancelled) {
+  auto it = std::find_if(p.cancelling.begin(), p.cancelling.end(),
+                         [&](const RequestPtr &r) { return r->seq == seq; });
+  if (it == p.cancelling.end()) {
+    base::log_warn("rank {} answered a cancel of message {} that we did not ask for", p.world, seq);
+    return;
+  }
+  RequestPtr r = std::move(*it);
+  p.cancelling.erase(it);
+  if (cancelled) {
+    awaiting_ack_.erase(std::remove(awaiting_ack_.begin(), awaiting_ack_.end(), r),
+                        awaiting_ack_.end());
+    note_awaiting();
+    r->cancel = Request::Cancel::none;
+    r->cancelled = true;
+    r->done = true;
+    return;
+  }
+  // Matched: the send completes as it would have (a synchronous or
+  // single-copy one on its ack, which may come before or after this).
+  r->cancel = Request::Cancel::refused;
+  r->done = r->moved == r->total && (!(r->sync || r->rendezvous) || r->acked);
+}
+
+}  // namespace impi::core

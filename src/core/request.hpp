@@ -1,0 +1,106 @@
+// request.hpp - a point-to-point request, as the matching engine and the
+// channels see it, and its completion flag.
+//
+// A request is created by the thread that starts the operation and
+// completed by whichever thread makes the progress that finishes it; the
+// completion is published through `done` (see DoneFlag), so waiters read
+// it without the engine lock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "pack/cursor.hpp"
+
+namespace impi::core {
+
+constexpr int kAnySource = -1;  // MPI_ANY_SOURCE
+constexpr int kAnyTag = -1;     // MPI_ANY_TAG
+
+struct MsgStatus {
+  int source = 0;
+  int tag = 0;
+  std::int64_t bytes = 0;  // bytes received (or of the probed message)
+  int error = 0;           // 0, or an internal code: kTruncated
+};
+constexpr int kTruncated = 1;
+constexpr int kTransportError = 2;  // a single-copy read of the sender's memory failed
+
+// A small number naming the calling thread (never 0).
+// Initial-exec TLS: a plain %fs-relative load, no __tls_get_addr call.
+#define IMPI_FAST_TLS __attribute__((tls_model("initial-exec")))
+inline std::atomic<std::uint32_t> g_next_token{1};
+inline thread_local std::uint32_t t_token IMPI_FAST_TLS = 0;
+inline std::uint32_t thread_token() {
+  if (__builtin_expect(t_token == 0, 0))
+    t_token = g_next_token.fetch_add(1, std::memory_order_relaxed);
+  return t_token;
+}
+
+// A completion flag other threads may read without the engine lock. It
+// holds 0, or the token of the thread that completed the request (stored
+// last, with release). Callers outside the engine test it through
+// P2P::completed(), which also orders what the completing thread wrote.
+class DoneFlag {
+ public:
+  static constexpr std::uint32_t kAtCreation =
+      0xffffffffu;  // complete from the start: nothing to order
+  DoneFlag(bool v = false) : v_(v ? thread_token() : 0) {}
+  explicit DoneFlag(std::uint32_t token) : v_(token) {}
+  DoneFlag(const DoneFlag &o) : v_(o.v_.load(std::memory_order_relaxed)) {}
+  DoneFlag &operator=(const DoneFlag &o) {
+    v_.store(o.v_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return *this;
+  }
+  DoneFlag &operator=(bool v) {
+    v_.store(v ? thread_token() : 0, std::memory_order_release);
+    return *this;
+  }
+  operator bool() const { return v_.load(std::memory_order_acquire) != 0; }
+  // 0, or the token of the thread that completed the request.
+  std::uint32_t completer() const { return v_.load(std::memory_order_acquire); }
+
+ private:
+  std::atomic<std::uint32_t> v_;
+};
+
+struct Request {
+  enum class Kind { send, recv } kind;
+  DoneFlag done;
+  MsgStatus status;
+  // Both kinds.
+  const void *send_buf = nullptr;
+  void *recv_buf = nullptr;
+  pack::TypePtr type;  // holds the datatype alive while in flight (null: a predefined type)
+  std::int64_t count = 0;
+  int peer = 0;  // send: destination world rank; recv: source (or kAnySource)
+  int tag = 0;
+  int context = 0;
+  // Progress state.
+  std::optional<pack::PackCursor> cursor;
+  std::int64_t total = 0;  // send: bytes to send; recv: capacity
+  std::int64_t moved = 0;  // bytes sent / received so far
+  std::int64_t msg_len = 0;
+  // Synchronous sends complete when the receiver has matched the message.
+  bool sync = false;
+  bool acked = false;
+  std::uint64_t id = 0;
+  bool cancelled = false;
+  bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
+  // Shared-memory sends: the message's number on its ring (P2P::Peer),
+  // which a cancel names; and where a cancel of it stands.
+  std::uint64_t seq = 0;
+  enum class Cancel : std::uint8_t {
+    none,     // never asked for
+    pending,  // the receiver was asked; the request completes with its answer
+    refused,  // the receiver had matched it: the send completes normally
+  } cancel = Cancel::none;
+};
+using RequestPtr = std::shared_ptr<Request>;
+// A new request, its memory from a per-thread pool of recycled blocks
+// (request.cpp).
+RequestPtr make_request();
+
+}  // namespace impi::core

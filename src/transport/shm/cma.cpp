@@ -1,0 +1,60 @@
+#include "transport/shm/cma.hpp"
+
+#include <sys/uio.h>
+
+#include <cstdint>
+
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define IMPI_HAVE_MEMCHECK 1
+#else
+#define IMPI_HAVE_MEMCHECK 0
+#endif
+
+namespace impi::transport::shm {
+
+namespace {
+constexpr std::uint64_t kCmaMagic = 0x494d5049434d4121ull;  // "IMPICMA!"
+volatile std::uint64_t g_cma_probe = kCmaMagic;
+}  // namespace
+
+bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t len) {
+  std::size_t done = 0;
+  while (done < len) {
+    iovec l{static_cast<char *>(local) + done, len - done};
+    iovec r{reinterpret_cast<void *>(remote + done), len - done};
+    ssize_t n = ::process_vm_readv(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool cma_write(std::int64_t pid, std::uint64_t remote, const void *local, std::size_t len) {
+  std::size_t done = 0;
+  while (done < len) {
+    iovec l{const_cast<char *>(static_cast<const char *>(local)) + done, len - done};
+    iovec r{reinterpret_cast<void *>(remote + done), len - done};
+    ssize_t n = ::process_vm_writev(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::uint64_t cma_probe_address() {
+  return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&g_cma_probe));
+}
+
+bool cma_permitted(std::int64_t pid, std::uint64_t probe) {
+  std::uint64_t got = 0;
+  return cma_read(pid, probe, &got, sizeof got) && got == kCmaMagic;
+}
+
+void mark_defined([[maybe_unused]] void *p, [[maybe_unused]] std::size_t n) {
+#if IMPI_HAVE_MEMCHECK
+  VALGRIND_MAKE_MEM_DEFINED(p, n);
+#endif
+}
+
+}  // namespace impi::transport::shm
