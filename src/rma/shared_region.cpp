@@ -45,6 +45,10 @@ base::Result<SharedRegion> failed(const char *what, const std::string &name) {
 
 base::Result<SharedRegion> SharedRegion::create(const std::string &name, std::size_t bytes) {
   int fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0 && errno == EEXIST) {  // left by a crashed process that had our pid
+    ::shm_unlink(name.c_str());
+    fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  }
   if (fd < 0) return failed("shm_open", name);
   SharedRegion r;
   r.name_ = name;

@@ -184,10 +184,13 @@ Error Window::lock(bool exclusive, int t, int assert) {
     h.kind = Kind::lock;
     h.flags = exclusive ? 1 : 0;
     h.id = static_cast<std::uint32_t>(next_id());
+    // Not waited for here (MPI-3.1 11.5.3 lets MPI_Win_lock return before
+    // the lock is held): the target serves this origin's requests in order,
+    // so the operations that follow wait behind the lock there, and its
+    // answer is collected with theirs (flush, unlock).
     auto p = std::make_unique<Pending>();
     if (Error e = send_header(t, encode(h), *p)) return e;
     pending_.push_back(std::move(p));
-    if (Error e = wait_pending(t)) return e;
   }
   held = exclusive ? 2 : 1;
   sync();
@@ -201,20 +204,20 @@ Error Window::unlock(int t) {
   auto &held = locked_[static_cast<std::size_t>(t)];
   if (!held)
     return {MPI_ERR_RMA_SYNC, fmt::format("MPI_Win_unlock: rank {}'s window is not locked", t)};
-  Error e = wait_pending(t);
-  sync();
-  if (held != 3) {
-    if (MemberCtl *ctl = target(t).ctl) {
-      unlock_word(ctl);
-    } else {
-      RequestHeader h;
-      h.kind = Kind::unlock;
-      h.id = static_cast<std::uint32_t>(next_id());
-      auto p = std::make_unique<Pending>();
-      if (Error f = send_header(t, encode(h), *p)) return f;
-      pending_.push_back(std::move(p));
-      if (Error f = wait_pending(t); f && !e) e = f;
-    }
+  Error e;
+  if (held != 3 && !target(t).ctl) {
+    // Sent behind our operations at once: the target answers it after them.
+    RequestHeader h;
+    h.kind = Kind::unlock;
+    h.id = static_cast<std::uint32_t>(next_id());
+    auto p = std::make_unique<Pending>();
+    if (Error f = send_header(t, encode(h), *p)) return f;
+    pending_.push_back(std::move(p));
+    e = wait_pending(t);
+  } else {
+    e = wait_pending(t);
+    sync();
+    if (held != 3) unlock_word(target(t).ctl);
   }
   held = 0;
   return e;
@@ -238,7 +241,19 @@ Error Window::unlock_all() {
   if (!lock_all_) return {MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all without MPI_Win_lock_all"};
   std::fill(locked_.begin(), locked_.end(), lock_all_nocheck_ ? 3 : 1);
   lock_all_ = false;
+  // Every target's unlock on its way before waiting for any.
   Error first;
+  if (!lock_all_nocheck_)
+    for (int t = 0; t < size(); ++t) {
+      if (target(t).ctl) continue;
+      RequestHeader h;
+      h.kind = Kind::unlock;
+      h.id = static_cast<std::uint32_t>(next_id());
+      auto p = std::make_unique<Pending>();
+      if (Error e = send_header(t, encode(h), *p); e && !first) first = e;
+      pending_.push_back(std::move(p));
+      locked_[static_cast<std::size_t>(t)] = 3;  // (its unlock is sent)
+    }
   for (int t = 0; t < size(); ++t)
     if (Error e = unlock(t); e && !first) first = e;
   return first;
