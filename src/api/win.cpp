@@ -24,18 +24,31 @@ std::mutex g_mu;
 std::vector<std::unique_ptr<WinObject>> g_wins;  // handle index - 1
 std::atomic<std::uint64_t> g_region_counter{0};
 
+std::atomic<WinObject *> *slot(std::size_t i, bool create) {
+  auto *chunk = g_win_table[i / kWinChunk].load(std::memory_order_acquire);
+  if (!chunk && create) {
+    chunk = new std::atomic<WinObject *>[kWinChunk]();
+    g_win_table[i / kWinChunk].store(chunk, std::memory_order_release);  // (creators hold g_mu)
+  }
+  return chunk ? &chunk[i % kWinChunk] : nullptr;
+}
+
 MPI_Win add_win(std::unique_ptr<WinObject> w) {
   std::lock_guard<std::mutex> lk(g_mu);
   std::size_t i = 0;
   while (i < g_wins.size() && g_wins[i]) ++i;
   if (i == g_wins.size()) g_wins.emplace_back();
+  if (i >= kWinChunk * kWinChunks) return MPI_WIN_NULL;
+  slot(i, true)->store(w.get(), std::memory_order_release);
   g_wins[i] = std::move(w);
   return make_handle<MPI_Win>(IMPI_KIND_WIN, static_cast<std::uint32_t>(i + 1));
 }
 
 std::unique_ptr<WinObject> take_win(MPI_Win win) {
   std::lock_guard<std::mutex> lk(g_mu);
-  return std::move(g_wins[handle_index(win) - 1]);
+  std::size_t i = handle_index(win) - 1;
+  slot(i, false)->store(nullptr, std::memory_order_release);
+  return std::move(g_wins[i]);
 }
 
 // What each member tells the others when a window is made.
@@ -190,6 +203,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
   }
   cfg.region = std::move(region);
   cfg.barrier = [dup] { return PMPI_Barrier(dup) == MPI_SUCCESS; };
+  cfg.threads = rt.thread_level() == MPI_THREAD_MULTIPLE;
   auto obj = std::make_unique<WinObject>();
   obj->comm = dup;
   obj->flavor = flavor;
@@ -205,6 +219,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
   }
   obj->window = std::make_unique<impi::rma::Window>(std::move(cfg));
   *win = add_win(std::move(obj));
+  if (*win == MPI_WIN_NULL) return report(comm, MPI_ERR_NO_MEM, fn, "too many windows");
   return MPI_SUCCESS;
 }
 
@@ -237,13 +252,7 @@ int group_ranks(const char *fn, MPI_Win win, WinObject &w, MPI_Group group, std:
 
 }  // namespace
 
-WinObject *lookup_win(MPI_Win win) {
-  if (handle_kind(win) != IMPI_KIND_WIN) return nullptr;
-  std::uint32_t i = handle_index(win);
-  std::lock_guard<std::mutex> lk(g_mu);
-  if (i < 1 || i > g_wins.size()) return nullptr;
-  return g_wins[i - 1].get();
-}
+std::atomic<std::atomic<WinObject *> *> g_win_table[kWinChunks];
 
 int win_error(MPI_Win win, int code, const char *fn, const std::string &detail) {
   WinObject *w = lookup_win(win);

@@ -2,6 +2,7 @@
 // and what the operations (win_ops.cpp) need of them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,8 +27,20 @@ struct WinObject {
   int model = MPI_WIN_UNIFIED;
 };
 
+// The handle table, read without a lock (every one-sided call looks its
+// window up): chunks that are never freed, slots published atomically.
+constexpr std::size_t kWinChunk = 256, kWinChunks = 1024;
+extern std::atomic<std::atomic<WinObject *> *> g_win_table[kWinChunks];
+
 // The window behind a handle, or nullptr.
-WinObject *lookup_win(MPI_Win win);
+inline WinObject *lookup_win(MPI_Win win) {
+  auto v = reinterpret_cast<std::uintptr_t>(win);
+  if ((v >> 26) != IMPI_KIND_WIN) return nullptr;
+  std::size_t i = (v & ((std::uintptr_t{1} << 26) - 1)) - 1;  // (index 0: MPI_WIN_NULL)
+  if (i >= kWinChunk * kWinChunks) return nullptr;
+  auto *chunk = g_win_table[i / kWinChunk].load(std::memory_order_acquire);
+  return chunk ? chunk[i % kWinChunk].load(std::memory_order_acquire) : nullptr;
+}
 // Reports an error of `fn` on `win` through its handler (MPI_WIN_NULL: MPI_COMM_WORLD's).
 int win_error(MPI_Win win, int code, const char *fn, const std::string &detail = {});
 inline int win_error(MPI_Win win, const rma::Error &e, const char *fn) {

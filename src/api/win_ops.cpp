@@ -20,17 +20,26 @@ int open_win(const char *fn, MPI_Win win, WinObject *&w) {
   return MPI_SUCCESS;
 }
 
-int typed(const char *fn, MPI_Win win, MPI_Datatype t, int count, impi::pack::TypePtr &keep) {
+// A datatype argument: predefined types by reference to their table entry
+// (no reference count traffic on the fast path), derived ones held.
+struct Typed {
+  const impi::pack::TypePtr *p = nullptr;
+  impi::pack::TypePtr held;
+  const impi::pack::TypePtr &get() const { return p ? *p : held; }
+  explicit operator bool() const { return p || held; }
+};
+
+int typed(const char *fn, MPI_Win win, MPI_Datatype t, int count, Typed &keep) {
   if (count < 0)
     return win_error(win, MPI_ERR_COUNT, fn, fmt::format("count {} is negative", count));
-  if (const auto *p = lookup_predefined_type(t)) {
-    keep = *p;
+  if (const auto *p = lookup_predefined_type(t); p && *p) {
+    keep.p = p;
     return MPI_SUCCESS;
   }
   auto r = lookup_type(t);
-  if (!r) return win_error(win, MPI_ERR_TYPE, fn, "not a valid datatype");
+  if (!r || !r->type) return win_error(win, MPI_ERR_TYPE, fn, "not a valid datatype");
   if (!r->committed) return win_error(win, MPI_ERR_TYPE, fn, "the datatype is not committed");
-  keep = r->type;
+  keep.held = r->type;
   return MPI_SUCCESS;
 }
 
@@ -56,11 +65,12 @@ int rput(const char *fn, const void *origin, int ocount, MPI_Datatype otype, int
     if (request) *request = new_completed_request();
     return MPI_SUCCESS;
   }
-  impi::pack::TypePtr ot, tt;
+  Typed ot, tt;
   if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
   if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
   impi::core::RequestPtr r;
-  if (auto e = w->window->put(origin, ocount, ot, target, disp, tcount, tt, request ? &r : nullptr))
+  if (auto e = w->window->put(origin, ocount, ot.get(), target, disp, tcount, tt.get(),
+                              request ? &r : nullptr))
     return win_error(win, e, fn);
   if (request) *request = request_for(r);
   return MPI_SUCCESS;
@@ -74,11 +84,12 @@ int rget(const char *fn, void *origin, int ocount, MPI_Datatype otype, int targe
     if (request) *request = new_completed_request();
     return MPI_SUCCESS;
   }
-  impi::pack::TypePtr ot, tt;
+  Typed ot, tt;
   if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
   if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
   impi::core::RequestPtr r;
-  if (auto e = w->window->get(origin, ocount, ot, target, disp, tcount, tt, request ? &r : nullptr))
+  if (auto e = w->window->get(origin, ocount, ot.get(), target, disp, tcount, tt.get(),
+                              request ? &r : nullptr))
     return win_error(win, e, fn);
   if (request) *request = request_for(r);
   return MPI_SUCCESS;
@@ -95,16 +106,17 @@ int racc(const char *fn, const void *origin, int ocount, MPI_Datatype otype, voi
   }
   impi::pack::Op o = impi::pack::Op::no_op;
   if (int rc = acc_op(fn, win, op, o); rc) return rc;
-  impi::pack::TypePtr ot, rt, tt;
+  Typed ot, rt, tt;
   if (o != impi::pack::Op::no_op || !fetch)
     if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
   if (fetch)
     if (int rc = typed(fn, win, rtype, rcount, rt); rc) return rc;
   if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
-  if (!ot) ot = tt, ocount = 0;
+  if (!ot) ot.p = &tt.get(), ocount = 0;
   impi::core::RequestPtr r;
-  if (auto e = w->window->accumulate(origin, ocount, ot, fetch ? result : nullptr, rcount, rt,
-                                     target, disp, tcount, tt, o, request ? &r : nullptr))
+  if (auto e = w->window->accumulate(origin, ocount, ot.get(), fetch ? result : nullptr, rcount,
+                                     rt.get(), target, disp, tcount, tt.get(), o,
+                                     request ? &r : nullptr))
     return win_error(win, e, fn);
   if (request) *request = request_for(r);
   return MPI_SUCCESS;
@@ -193,10 +205,10 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
-  impi::pack::TypePtr t;
+  Typed t;
   if (int rc = typed(fn, win, datatype, 1, t); rc) return rc;
-  if (auto e = w->window->compare_and_swap(origin_addr, compare_addr, result_addr, t, target_rank,
-                                           target_disp))
+  if (auto e = w->window->compare_and_swap(origin_addr, compare_addr, result_addr, t.get(),
+                                           target_rank, target_disp))
     return win_error(win, e, fn);
   return MPI_SUCCESS;
 }

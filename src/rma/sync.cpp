@@ -43,7 +43,7 @@ bool Window::serve_all() {
 }
 
 Error Window::close() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   bool locks = lock_all_ || std::any_of(locked_.begin(), locked_.end(), [](auto v) { return v; });
   if (locks || access_open_ || exposure_open_)
     return {MPI_ERR_RMA_SYNC, fmt::format("the window is freed with {} epoch still open",
@@ -67,7 +67,7 @@ Error Window::close() {
 // ---- fence
 
 Error Window::fence(int assert) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (lock_all_ || access_open_ || exposure_open_ ||
       std::any_of(locked_.begin(), locked_.end(), [](auto v) { return v; }))
     return {MPI_ERR_RMA_SYNC, "MPI_Win_fence inside a lock, start or post epoch"};
@@ -90,7 +90,7 @@ bool all_done(core::P2P &p2p, const std::vector<core::RequestPtr> &rs) {
 }  // namespace
 
 Error Window::post(const std::vector<int> &group, int assert) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   (void)assert;
   if (exposure_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_post while an exposure epoch is open"};
   sync();
@@ -105,7 +105,7 @@ Error Window::post(const std::vector<int> &group, int assert) {
 }
 
 Error Window::start(const std::vector<int> &group, int assert) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   (void)assert;
   if (access_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_start while an access epoch is open"};
   std::vector<core::RequestPtr> posts;
@@ -120,7 +120,7 @@ Error Window::start(const std::vector<int> &group, int assert) {
 }
 
 Error Window::complete() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (!access_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_complete without MPI_Win_start"};
   Error e;
   for (int r : access_group_)
@@ -136,7 +136,7 @@ Error Window::complete() {
 }
 
 Error Window::test(bool &flag) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (!exposure_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_wait/test without MPI_Win_post"};
   if (completions_.empty())
     for (int r : exposure_group_)
@@ -154,7 +154,7 @@ Error Window::test(bool &flag) {
 }
 
 Error Window::wait() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   bool flag = false;
   if (Error e = test(flag)) return e;
   if (flag) return {};
@@ -166,7 +166,7 @@ Error Window::wait() {
 // ---- passive target
 
 Error Window::lock(bool exclusive, int t, int assert) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (t < 0 || t >= size())
     return {MPI_ERR_RANK, fmt::format("rank {} is not in the window's group of {}", t, size())};
   auto &held = locked_[static_cast<std::size_t>(t)];
@@ -198,7 +198,7 @@ Error Window::lock(bool exclusive, int t, int assert) {
 }
 
 Error Window::unlock(int t) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (t < 0 || t >= size())
     return {MPI_ERR_RANK, fmt::format("rank {} is not in the window's group of {}", t, size())};
   auto &held = locked_[static_cast<std::size_t>(t)];
@@ -224,7 +224,7 @@ Error Window::unlock(int t) {
 }
 
 Error Window::lock_all(int assert) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (lock_all_ || std::any_of(locked_.begin(), locked_.end(), [](auto v) { return v; }))
     return {MPI_ERR_RMA_SYNC, "MPI_Win_lock_all while a lock epoch is open"};
   for (int t = 0; t < size(); ++t) {
@@ -237,7 +237,7 @@ Error Window::lock_all(int assert) {
 }
 
 Error Window::unlock_all() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (!lock_all_) return {MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all without MPI_Win_lock_all"};
   std::fill(locked_.begin(), locked_.end(), lock_all_nocheck_ ? 3 : 1);
   lock_all_ = false;
@@ -260,18 +260,23 @@ Error Window::unlock_all() {
 }
 
 Error Window::flush(int t) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (t < 0 || t >= size())
     return {MPI_ERR_RANK, fmt::format("rank {} is not in the window's group of {}", t, size())};
   if (!lock_all_ && !locked_[static_cast<std::size_t>(t)])
     return {MPI_ERR_RMA_SYNC, fmt::format("MPI_Win_flush: rank {} is not locked", t)};
+  if (pending_.empty()) {  // (memory operations: complete already)
+    if ((++polls_ & 15) == 0) cfg_.p2p->progress();
+    sync();
+    return {};
+  }
   Error e = wait_pending(t);
   sync();
   return e;
 }
 
 Error Window::flush_all() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  Guard g(*this);
   if (!lock_all_ && std::none_of(locked_.begin(), locked_.end(), [](auto v) { return v; }))
     return {MPI_ERR_RMA_SYNC, "MPI_Win_flush_all outside a passive-target epoch"};
   Error e = wait_pending(-1);

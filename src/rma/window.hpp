@@ -83,6 +83,7 @@ class Window {
     SharedRegion region;            // this host's control blocks (and memory)
     bool atomics = false;           // accumulate with processor atomics where elements allow
     std::function<bool()> barrier;  // over the window's communicator
+    bool threads = false;           // MPI_THREAD_MULTIPLE: the origin side takes a lock
   };
   explicit Window(Config c);
   ~Window();
@@ -165,8 +166,19 @@ class Window {
   void track_send_locked(core::RequestPtr r, std::vector<char> buf);
   void answer(int origin, std::uint32_t id, int status);
 
+  // The origin side's lock: taken only when threads may call at once.
+  struct Guard {
+    Window &w;
+    explicit Guard(Window &win) : w(win) {
+      if (w.cfg_.threads) w.mu_.lock();
+    }
+    ~Guard() {
+      if (w.cfg_.threads) w.mu_.unlock();
+    }
+  };
   Config cfg_;
-  std::recursive_mutex mu_;  // the origin side (threads)
+  std::recursive_mutex mu_;
+  unsigned polls_ = 0;  // flushes that found nothing to wait for (window.cpp)
   std::deque<std::unique_ptr<Pending>> pending_;
   // Our notices and answers still leaving, with the bytes they send.
   std::vector<std::pair<core::RequestPtr, std::vector<char>>> sends_;
