@@ -1,5 +1,6 @@
-// coll.cpp - collective operations: argument checks, MPI_IN_PLACE, then
-// src/collectives (IMPI algorithms on communicators spanning clients).
+// coll.cpp - collective operations: argument checks, MPI_IN_PLACE and
+// handle conversion, then src/collectives (select.hpp), which chooses the
+// algorithm.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -11,10 +12,8 @@
 #include "api/handles.hpp"
 #include "api/ops.hpp"
 #include "collectives/collectives.hpp"
-#include "collectives/fast_native.hpp"
 #include "collectives/inter.hpp"
-#include "collectives/nonblocking.hpp"
-#include "core/runtime.hpp"
+#include "collectives/select.hpp"
 #include "mpi.h"
 
 using impi::api::check_type;
@@ -100,23 +99,37 @@ int finish(const char *fn, MPI_Comm comm, const impi::base::Status &s) {
   return MPI_SUCCESS;
 }
 
-// The operation as the collectives take it; checks it against the type.
-int make_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype datatype,
-                   const impi::pack::TypePtr &type, int count, coll::Reduction &out) {
+// The operation as the collectives take it; checks it against the type. A
+// predefined one stays an operator (the collectives apply it directly); a
+// user function is wrapped in `user`, with the handles it is called with.
+int make_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype datatype,
+            const impi::pack::TypePtr &type, int count, coll::Reduction &user,
+            coll::ReduceOp &out) {
   auto o = impi::api::lookup_op(op);
   if (!o) return report(comm, MPI_ERR_OP, fn, "not a valid operation");
   if (o->predefined) {
     if (auto s = impi::pack::check_op(*o->predefined, type); !s.ok())
       return report(comm, MPI_ERR_OP, fn, s.message());
+    out.predefined = o->predefined;
+    return MPI_SUCCESS;
   }
   impi::api::OpRef ref = *o;
-  out.commutative = ref.commutative;
-  out.combine = [ref, datatype, type, count, fn](const void *in, void *inout) {
+  user.commutative = ref.commutative;
+  user.combine = [ref, datatype, type, count, fn](const void *in, void *inout) {
     impi::api::apply_op(ref, datatype, type, count, in, inout, fn, MPI_COMM_NULL);
   };
-  out.combine_n = [ref, datatype, type, fn](const void *in, void *inout, std::int64_t n) {
+  user.combine_n = [ref, datatype, type, fn](const void *in, void *inout, std::int64_t n) {
     impi::api::apply_op(ref, datatype, type, static_cast<int>(n), in, inout, fn, MPI_COMM_NULL);
   };
+  out.user = &user;
+  return MPI_SUCCESS;
+}
+
+int make_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype datatype,
+                   const impi::pack::TypePtr &type, int count, coll::Reduction &out) {
+  coll::ReduceOp o;
+  if (int rc = make_op(fn, comm, op, datatype, type, count, out, o); rc != MPI_SUCCESS) return rc;
+  if (o.predefined) out = o.take(type, count);
   return MPI_SUCCESS;
 }
 
@@ -189,40 +202,20 @@ void copy_typed_api(const void *from, void *to, const impi::pack::TypePtr &t, st
   coll::copy_typed(from, to, t, count);
 }
 
-// Blocking (request == nullptr): after the operations already queued on
-// the communicator, run to completion. Non-blocking: queue it; the request
-// completes when it has.
-int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, coll::Task task) {
-  auto &p2p = impi::core::Runtime::instance().p2p();
-  if (!request) {
-    coll::drain(c.comm, p2p);
-    return finish(fn, comm, coll::run_blocking(p2p, std::move(task)));
-  }
-  *request = impi::api::new_request_handle(coll::start_nonblocking(c.comm, p2p, std::move(task)));
+// Blocking (request == nullptr): `call(nullptr)`'s result. Non-blocking:
+// `call(&r)` queues the operation; *request becomes r's handle.
+template <typename Call>
+int run(const char *fn, MPI_Comm comm, MPI_Request *request, Call call) {
+  if (!request) return finish(fn, comm, call(nullptr));
+  impi::core::RequestPtr r;
+  if (auto s = call(&r); !s.ok()) return finish(fn, comm, s);
+  *request = impi::api::new_request_handle(std::move(r));
   return MPI_SUCCESS;
 }
 
-// A predefined operation on `count` of a type, as the direct paths apply it.
-struct PredefinedOp {
-  impi::pack::Op op;
-  const impi::pack::TypePtr *type;
-  std::int64_t count;
-  coll::Combine combine() const {
-    return {[](const void *x, const void *in, void *inout) {
-              const auto *k = static_cast<const PredefinedOp *>(x);
-              impi::pack::reduce(k->op, *k->type, k->count, in, inout);
-            },
-            this};
-  }
-};
-
-// Blocking, on a communicator of one client: after what is queued on it,
-// run `body` (fast_native.cpp) to completion.
-template <typename Body>
-int direct(const char *fn, MPI_Comm comm, const Comm &c, Body body) {
-  auto &p2p = impi::core::Runtime::instance().p2p();
-  coll::drain(c.comm, p2p);
-  return finish(fn, comm, body(p2p));
+int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *request, coll::Task task) {
+  return run(fn, comm, request,
+             [&](impi::core::RequestPtr *r) { return coll::start(*c.comm, std::move(task), r); });
 }
 
 }  // namespace
@@ -232,15 +225,8 @@ extern "C" {
 static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
-  if (c.comm->inter)
-    return launch(fn, comm, c, request,
-                  coll::inter_barrier(coll::remote_view_of(*c.comm), c.comm->rank));
-  if (!request && coll::fast_native(*c.comm))
-    return direct(fn, comm, c, [&](auto &p2p) {
-      return coll::slots_barrier_ok(p2p, *c.comm) ? coll::slots_barrier(p2p, *c.comm)
-                                                  : coll::fast_barrier(p2p, *c.comm);
-    });
-  return launch(fn, comm, c, request, coll::barrier_task(coll::view_of(*c.comm)));
+  return run(fn, comm, request,
+             [&](impi::core::RequestPtr *r) { return coll::barrier(*c.comm, r); });
 }
 
 static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
@@ -249,98 +235,64 @@ static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, 
   impi::pack::TypePtr t;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
-    int r;
-    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = inter_root(fn, comm, c, root, root); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-    return launch(fn, comm, c, request,
-                  coll::inter_bcast(coll::remote_view_of(*c.comm), buffer, count, t, r));
+  } else {
+    if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
   }
-  if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
-  if (!request && coll::fast_native(*c.comm))
-    return direct(fn, comm, c, [&](auto &p2p) {
-      return coll::fast_bcast(p2p, *c.comm, buffer, count, t, root);
-    });
-  return launch(fn, comm, c, request,
-                coll::bcast_task(coll::view_of(*c.comm), buffer, count, t, root));
+  return run(fn, comm, request, [&](impi::core::RequestPtr *r) {
+    return coll::bcast(*c.comm, buffer, count, t, root, r);
+  });
 }
 
 static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
-  coll::Reduction red;
+  coll::Reduction user;
+  coll::ReduceOp o;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
-    int r;
-    if (int rc = inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = inter_root(fn, comm, c, root, root); rc != MPI_SUCCESS) return rc;
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS)
-      return rc;
-    return launch(fn, comm, c, request,
-                  coll::inter_reduce(coll::remote_view_of(*c.comm), sendbuf, recvbuf, count, t,
-                                     std::move(red), r));
+    if (int rc = make_op(fn, comm, op, datatype, t, count, user, o); rc != MPI_SUCCESS) return rc;
+  } else {
+    if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+    if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
+    if (int rc = make_op(fn, comm, op, datatype, t, count, user, o); rc != MPI_SUCCESS) return rc;
+    const bool at_root = c.comm->rank == root;
+    if (sendbuf == MPI_IN_PLACE) {
+      if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
+      sendbuf = recvbuf;
+    } else if (at_root && sendbuf == recvbuf && count > 0) {
+      return report(comm, MPI_ERR_BUFFER, fn,
+                    "send and receive buffers are the same (use MPI_IN_PLACE)");
+    }
+    if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
+    if (at_root)
+      if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
   }
-  if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
-  if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
-  const bool at_root = c.comm->rank == root;
-  if (sendbuf == MPI_IN_PLACE) {
-    if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
-    sendbuf = recvbuf;
-  } else if (at_root && sendbuf == recvbuf && count > 0) {
-    return report(comm, MPI_ERR_BUFFER, fn,
-                  "send and receive buffers are the same (use MPI_IN_PLACE)");
-  }
-  if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
-  if (at_root)
-    if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  return launch(
-      fn, comm, c, request,
-      coll::reduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red), root));
+  return run(fn, comm, request, [&](impi::core::RequestPtr *r) {
+    return coll::reduce(*c.comm, sendbuf, recvbuf, count, t, o, root, r);
+  });
 }
 
-static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
-  Comm c;
-  impi::pack::TypePtr t;
-  coll::Reduction red;
-  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+// The checks of an Allreduce that is not the common case below.
+static int allreduce_args(const char *fn, MPI_Comm comm, const Comm &c, const void *&sendbuf,
+                          void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          impi::pack::TypePtr &t, coll::Reduction &user, coll::ReduceOp &o) {
   if (c.comm->inter) {
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
     if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
-    if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS)
-      return rc;
-    return launch(fn, comm, c, request,
-                  coll::inter_allreduce(coll::remote_view_of(*c.comm), c.comm->rank, sendbuf,
-                                        recvbuf, count, t, std::move(red)));
-  }
-  // The common small case first: blocking, valid buffers, a predefined
-  // type and operation, MPI_COMM_WORLD on one node. Straight to the
-  // collective slots, with the checks below but no copy of the type's
-  // handle (with 4 procs on 2 cores, every call runs after a context switch,
-  // and the general path's extra work was 0.2 us of a 2.4 us call).
-  if (!request && count > 0 && sendbuf && recvbuf && sendbuf != recvbuf &&
-      coll::fast_native(*c.comm)) {
-    if (const impi::pack::TypePtr *pt = impi::api::lookup_predefined_type(datatype)) {
-      auto &engine = impi::core::Runtime::instance().p2p();
-      auto o = impi::api::lookup_op(op);
-      if (o && o->predefined && coll::slots_allreduce_ok(engine, *c.comm, count, *pt) &&
-          impi::pack::check_op(*o->predefined, *pt).ok()) {
-        PredefinedOp k{*o->predefined, pt, count};
-        return direct(fn, comm, c, [&](auto &p2p) {
-          return coll::slots_allreduce(p2p, *c.comm, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-                                       recvbuf, count, *pt, k.combine());
-        });
-      }
-    }
+    return make_op(fn, comm, op, datatype, t, count, user, o);
   }
   if (int rc = check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
@@ -351,33 +303,39 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
                   "send and receive buffers are the same (use MPI_IN_PLACE)");
   if (int rc = check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (int rc = check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  // Blocking, one client, below the ring's size (allreduce_task's choice of
-  // recursive doubling): the direct path; a predefined operation is applied
-  // without building a Reduction.
-  const bool small = count < c.comm->size ||
-                     static_cast<std::int64_t>(count) * t->size() < coll::allreduce_ring_min();
-  if (!request && coll::fast_native(*c.comm) && small) {
-    auto o = impi::api::lookup_op(op);
-    if (o && o->predefined) {
-      if (auto s = impi::pack::check_op(*o->predefined, t); !s.ok())
-        return report(comm, MPI_ERR_OP, fn, s.message());
-      PredefinedOp k{*o->predefined, &t, count};
-      coll::Combine f = k.combine();
-      return direct(fn, comm, c, [&](auto &p2p) {
-        if (coll::slots_allreduce_ok(p2p, *c.comm, count, t))
-          return coll::slots_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f);
-        return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, f);
-      });
+  return make_op(fn, comm, op, datatype, t, count, user, o);
+}
+
+static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
+  Comm c;
+  if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
+  // The common small case first: valid buffers, a predefined type and
+  // operation on an intracommunicator pass every check of allreduce_args
+  // and need no copy of the type's handle (with 4 procs on 2 cores, every
+  // call runs after a context switch, and the general path's extra work is
+  // a tenth of a small call).
+  if (!c.comm->inter && count > 0 && sendbuf && recvbuf && sendbuf != recvbuf) {
+    if (const impi::pack::TypePtr *pt = impi::api::lookup_predefined_type(datatype)) {
+      auto ref = impi::api::lookup_op(op);
+      if (ref && ref->predefined && impi::pack::check_op(*ref->predefined, *pt).ok()) {
+        coll::ReduceOp o{ref->predefined};
+        const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+        return run(fn, comm, request, [&](impi::core::RequestPtr *r) {
+          return coll::allreduce(*c.comm, in, recvbuf, count, *pt, o, r);
+        });
+      }
     }
   }
-  if (int rc = make_reduction(fn, comm, op, datatype, t, count, red); rc != MPI_SUCCESS) return rc;
-  if (!request && coll::fast_native(*c.comm) && small && red.commutative)
-    return direct(fn, comm, c, [&](auto &p2p) {
-      return coll::fast_allreduce(p2p, *c.comm, sendbuf, recvbuf, count, t, coll::combine_of(red));
-    });
-  return launch(
-      fn, comm, c, request,
-      coll::allreduce_task(coll::view_of(*c.comm), sendbuf, recvbuf, count, t, std::move(red)));
+  impi::pack::TypePtr t;
+  coll::Reduction user;
+  coll::ReduceOp o;
+  if (int rc = allreduce_args(fn, comm, c, sendbuf, recvbuf, count, datatype, op, t, user, o);
+      rc != MPI_SUCCESS)
+    return rc;
+  return run(fn, comm, request, [&](impi::core::RequestPtr *r) {
+    return coll::allreduce(*c.comm, sendbuf, recvbuf, count, t, o, r);
+  });
 }
 
 static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
