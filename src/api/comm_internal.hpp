@@ -1,5 +1,5 @@
-// comm_internal.hpp - communicator helpers shared by comm.cpp and
-// dynamic.cpp (context ids, intercommunicator construction, checks).
+// comm_internal.hpp - group and communicator helpers shared by comm.cpp,
+// group.cpp, intercomm.cpp and dynamic.cpp (construction, checks).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,16 @@
 namespace impi::api::comm_shared {
 
 using impi::core::Communicator;
+
+// A group: an ordered list of world ranks (group.cpp).
+struct Group {
+  std::vector<int> world;
+};
+// The group behind a handle; nullptr for invalid ones.
+const Group *lookup_group(MPI_Group h);
+// A new handle for a group (MPI_GROUP_EMPTY when `world` is empty).
+MPI_Group new_group(std::vector<int> world);
+int check_group(const char *fn, MPI_Group h, const Group *&g);
 
 int my_world_rank();
 // Rank of world index `w` in `world`, or MPI_UNDEFINED.
