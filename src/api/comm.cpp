@@ -22,6 +22,7 @@
 #include "collectives/collectives.hpp"
 #include "collectives/context_id.hpp"
 #include "collectives/criss_cross.hpp"
+#include "collectives/intercomm_create.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
@@ -29,43 +30,6 @@
 #include "pack/reduce.hpp"
 
 using impi::api::report;
-
-namespace {
-
-namespace coll = impi::collectives;
-using impi::core::Communicator;
-
-// ---- groups: ordered lists of world ranks
-struct Group {
-  std::vector<int> world;
-};
-constexpr std::uint32_t kFirstUserGroup = 2;  // 1 is MPI_GROUP_EMPTY
-std::mutex g_mu;
-std::vector<std::unique_ptr<Group>> g_groups;
-const Group g_empty;
-
-const Group *lookup_group(MPI_Group h) {
-  using namespace impi::api;
-  if (handle_kind(h) != IMPI_KIND_GROUP) return nullptr;
-  if (h == MPI_GROUP_EMPTY) return &g_empty;
-  std::uint32_t i = handle_index(h);
-  std::lock_guard<std::mutex> lk(g_mu);
-  if (i < kFirstUserGroup || i - kFirstUserGroup >= g_groups.size()) return nullptr;
-  return g_groups[i - kFirstUserGroup].get();
-}
-
-MPI_Group new_group(std::vector<int> world) {
-  if (world.empty()) return MPI_GROUP_EMPTY;
-  std::lock_guard<std::mutex> lk(g_mu);
-  std::size_t i = 0;
-  while (i < g_groups.size() && g_groups[i]) ++i;
-  if (i == g_groups.size()) g_groups.emplace_back();
-  g_groups[i] = std::make_unique<Group>(Group{std::move(world)});
-  return impi::api::make_handle<MPI_Group>(IMPI_KIND_GROUP,
-                                           static_cast<std::uint32_t>(i + kFirstUserGroup));
-}
-
-}  // namespace
 
 namespace impi::api::comm_shared {
 namespace coll = impi::collectives;
@@ -86,13 +50,6 @@ int client_of(int w) {
   // directly, as if they were of its own client.
   if (impi::core::P2P::dyn(w)) return world.client[static_cast<std::size_t>(world.rank)];
   return world.client[static_cast<std::size_t>(w)];
-}
-
-int check_group(const char *fn, MPI_Group h, const Group *&g) {
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
-  g = lookup_group(h);
-  if (!g) return report(MPI_COMM_NULL, MPI_ERR_GROUP, fn, "not a valid group");
-  return MPI_SUCCESS;
 }
 
 int check_comm(const char *fn, MPI_Comm h, Communicator *&c) {
@@ -126,49 +83,7 @@ int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s) {
 
 }  // namespace impi::api::comm_shared
 
-namespace {
-using namespace impi::api::comm_shared;
-
-// Ranks listed by MPI_Group_incl/excl and the range forms: checked.
-int check_ranks(const char *fn, const Group &g, int n, const int *ranks, std::vector<int> &out) {
-  if (n < 0 || (n > 0 && !ranks)) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad rank list");
-  std::vector<bool> seen(g.world.size());
-  for (int i = 0; i < n; ++i) {
-    int r = ranks[i];
-    if (r < 0 || r >= static_cast<int>(g.world.size()))
-      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn,
-                    fmt::format("rank {} is not in a group of size {}", r, g.world.size()));
-    if (seen[static_cast<std::size_t>(r)])
-      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is listed twice", r));
-    seen[static_cast<std::size_t>(r)] = true;
-    out.push_back(r);
-  }
-  return MPI_SUCCESS;
-}
-
-int expand_ranges(const char *fn, const Group &g, int n, int ranges[][3], std::vector<int> &out) {
-  if (n < 0 || (n > 0 && !ranges)) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad range list");
-  std::vector<int> list;
-  for (int i = 0; i < n; ++i) {
-    int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
-    if (stride == 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "a range with stride 0");
-    if ((stride > 0 && first > last) || (stride < 0 && first < last)) continue;  // empty
-    for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride)
-      list.push_back(static_cast<int>(r));
-  }
-  return check_ranks(fn, g, static_cast<int>(list.size()), list.data(), out);
-}
-
-}  // namespace
-
 namespace impi::api::comm_shared {
-impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
-                               const CrissCrossFold &fold) {
-  return coll::run_blocking(
-      impi::core::Runtime::instance().p2p(),
-      coll::criss_cross(coll::remote_view_of(c), c.rank == 0, tag, &value, fold));
-}
-
 namespace {
 std::mutex g_free_mu;
 std::vector<impi::core::RequestPtr> g_free_barriers;  // started by MPI_Comm_free, maybe not over
@@ -212,22 +127,6 @@ impi::base::Status free_barrier(const Communicator &c) {
   return coll::run_blocking(impi::core::Runtime::instance().p2p(), coll::free_barrier(c));
 }
 
-impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
-                                            std::vector<std::uint64_t> &value,
-                                            const CrissCrossFold &fold) {
-  // Its non-blocking collectives come first, as on every process.
-  coll::drain(&c, impi::core::Runtime::instance().p2p());
-  coll::ContextClaim claim(c.context_id + 1);
-  const auto rest = value;
-  for (;;) {
-    value = rest;
-    value[0] = claim.offer();
-    if (auto s = criss_cross(c, tag, value, fold); !s.ok()) return {s.error(), s.message()};
-    if (auto cid = claim.settle(value[0])) return *cid;
-    coll::ContextClaim::between_rounds(impi::core::Runtime::instance().p2p());
-  }
-}
-
 MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote,
                         int context) {
   auto c = std::make_unique<Communicator>();
@@ -251,13 +150,6 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
 namespace {
 using namespace impi::api::comm_shared;
 
-// A blocking construction on `c`: the non-blocking collectives (such as
-// MPI_Comm_idup) started on it before come first, as on every process.
-impi::base::Result<int> agree_after_pending(const Communicator &c, const coll::CommView &v) {
-  coll::drain(&c, impi::core::Runtime::instance().p2p());
-  return coll::agree_context(v);
-}
-
 // MPI_Comm_idup's work: agree on the context (IMPI 4.3), then make the communicator.
 coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
   int cid = 0;
@@ -276,87 +168,6 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
 }  // namespace
 
 using namespace impi::api::comm_shared;
-
-namespace {
-
-// MPI_Intercomm_create's group size field: set when the groups swap cards,
-// not world ranks (dynamic processes: procs of other jobs have no world
-// rank in common).
-constexpr std::uint64_t kCardsFlag = std::uint64_t{1} << 40;
-
-// One round of MPI_Intercomm_create's agreement (IMPI 4.8): `offer` to the
-// local leader; the leaders swap (MAX, group size) and then their groups
-// over peer_comm; the local leader broadcasts both. When either group
-// holds a proc of another job, the groups travel as cards, which every
-// member registers (api/dynamic.cpp). An MPI error code (reported).
-int intercomm_round(const char *fn, MPI_Comm local_comm, const Communicator &lc, int local_leader,
-                    MPI_Comm peer_comm, int remote_leader, int tag, std::uint64_t offer,
-                    std::uint64_t &agreed, std::vector<int> &remote) {
-  const auto &u8 = impi::pack::Datatype::predefined(impi::pack::dt::uint64);
-  const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
-  auto local = coll::view_of(lc);
-  coll::Reduction max{[&](const void *in, void *inout) {
-                        impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout);
-                      },
-                      true,
-                      {}};
-  std::uint64_t maxcid = 0;
-  if (auto s = coll::reduce(local, &offer, &maxcid, 1, u8, max, local_leader); !s.ok())
-    return fail(local_comm, fn, s);
-  std::uint64_t hdr[2] = {0, 0};  // (maxcid, remote group size [| kCardsFlag])
-  std::optional<coll::CommView> peer;
-  if (lc.rank == local_leader) {
-    Communicator *pc;
-    if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
-    if (remote_leader < 0 || remote_leader >= pc->peer_size())
-      return report(peer_comm, MPI_ERR_RANK, fn,
-                    fmt::format("remote_leader {} is not in peer_comm", remote_leader));
-    peer = pc->inter ? coll::remote_view_of(*pc) : coll::view_of(*pc);
-    peer->context = pc->context_id;  // the user's tag on peer_comm's point-to-point context
-    bool cards = impi::core::P2P::dyn(peer->world[static_cast<std::size_t>(remote_leader)]) ||
-                 std::any_of(lc.world.begin(), lc.world.end(), impi::core::P2P::dyn);
-    std::uint64_t out[2] = {maxcid, static_cast<std::uint64_t>(lc.size) | (cards ? kCardsFlag : 0)};
-    if (auto s = peer->sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
-      return fail(local_comm, fn, s);
-    cards |= (hdr[1] & kCardsFlag) != 0;
-    hdr[1] &= ~kCardsFlag;
-    if (hdr[1] == 0 || hdr[1] > 1u << 24)
-      return report(local_comm, MPI_ERR_OTHER, fn, "the remote leader sent a bad group size");
-    hdr[0] = std::max(hdr[0], maxcid);
-    remote.resize(static_cast<std::size_t>(hdr[1]));
-    if (!cards) {
-      if (auto s =
-              peer->sendrecv(lc.world.data(), lc.size, ints, remote_leader, remote.data(),
-                             static_cast<std::int64_t>(remote.size()), ints, remote_leader, tag);
-          !s.ok())
-        return fail(local_comm, fn, s);
-    }
-    hdr[1] |= cards ? kCardsFlag : 0;
-  }
-  if (auto s = coll::bcast(local, hdr, 2, u8, local_leader); !s.ok())
-    return fail(local_comm, fn, s);
-  agreed = hdr[0];
-  const bool cards = (hdr[1] & kCardsFlag) != 0;
-  remote.resize(static_cast<std::size_t>(hdr[1] & ~kCardsFlag));
-  if (cards) {
-    if (auto s = swap_group_cards(local, local_leader, peer ? &*peer : nullptr, remote_leader, tag,
-                                  remote);
-        !s.ok())
-      return fail(local_comm, fn, s);
-    return MPI_SUCCESS;
-  }
-  if (auto s = coll::bcast(local, remote.data(), static_cast<std::int64_t>(remote.size()), ints,
-                           local_leader);
-      !s.ok())
-    return fail(local_comm, fn, s);
-  const int nworld = impi::core::Runtime::instance().world().size;
-  for (int w : remote)
-    if (w < 0 || w >= nworld)
-      return report(local_comm, MPI_ERR_OTHER, fn, "the remote group names an unknown process");
-  return MPI_SUCCESS;
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -380,165 +191,6 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   return MPI_SUCCESS;
 }
 
-int PMPI_Group_size(MPI_Group group, int *size) {
-  const Group *g;
-  if (int rc = check_group("MPI_Group_size", group, g); rc != MPI_SUCCESS) return rc;
-  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_size", "size is NULL");
-  *size = static_cast<int>(g->world.size());
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_rank(MPI_Group group, int *rank) {
-  const Group *g;
-  if (int rc = check_group("MPI_Group_rank", group, g); rc != MPI_SUCCESS) return rc;
-  if (!rank) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_rank", "rank is NULL");
-  *rank = rank_in(g->world, my_world_rank());
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
-                               int ranks2[]) {
-  const char *fn = "MPI_Group_translate_ranks";
-  const Group *a, *b;
-  if (int rc = check_group(fn, group1, a); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_group(fn, group2, b); rc != MPI_SUCCESS) return rc;
-  if (n < 0 || (n > 0 && (!ranks1 || !ranks2)))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arrays");
-  for (int i = 0; i < n; ++i) {
-    int r = ranks1[i];
-    if (r == MPI_PROC_NULL) {
-      ranks2[i] = MPI_PROC_NULL;
-      continue;
-    }
-    if (r < 0 || r >= static_cast<int>(a->world.size()))
-      return report(MPI_COMM_NULL, MPI_ERR_RANK, fn, fmt::format("rank {} is not in group1", r));
-    ranks2[i] = rank_in(b->world, a->world[static_cast<std::size_t>(r)]);
-  }
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
-  const Group *a, *b;
-  if (int rc = check_group("MPI_Group_compare", group1, a); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_group("MPI_Group_compare", group2, b); rc != MPI_SUCCESS) return rc;
-  if (!result) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_compare", "result is NULL");
-  if (a->world == b->world) {
-    *result = MPI_IDENT;
-  } else {
-    auto x = a->world, y = b->world;
-    std::sort(x.begin(), x.end());
-    std::sort(y.begin(), y.end());
-    *result = x == y ? MPI_SIMILAR : MPI_UNEQUAL;
-  }
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  const Group *a, *b;
-  if (int rc = check_group("MPI_Group_union", group1, a); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_group("MPI_Group_union", group2, b); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_union", "newgroup is NULL");
-  std::vector<int> w = a->world;  // group1's order, then group2's members not in group1
-  for (int x : b->world)
-    if (std::find(a->world.begin(), a->world.end(), x) == a->world.end()) w.push_back(x);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  const Group *a, *b;
-  if (int rc = check_group("MPI_Group_intersection", group1, a); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_group("MPI_Group_intersection", group2, b); rc != MPI_SUCCESS) return rc;
-  if (!newgroup)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_intersection", "newgroup is NULL");
-  std::vector<int> w;  // group1's order
-  for (int x : a->world)
-    if (std::find(b->world.begin(), b->world.end(), x) != b->world.end()) w.push_back(x);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  const Group *a, *b;
-  if (int rc = check_group("MPI_Group_difference", group1, a); rc != MPI_SUCCESS) return rc;
-  if (int rc = check_group("MPI_Group_difference", group2, b); rc != MPI_SUCCESS) return rc;
-  if (!newgroup)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_difference", "newgroup is NULL");
-  std::vector<int> w;
-  for (int x : a->world)
-    if (std::find(b->world.begin(), b->world.end(), x) == b->world.end()) w.push_back(x);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
-  const Group *g;
-  std::vector<int> list;
-  if (int rc = check_group("MPI_Group_incl", group, g); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_incl", "newgroup is NULL");
-  if (int rc = check_ranks("MPI_Group_incl", *g, n, ranks, list); rc != MPI_SUCCESS) return rc;
-  std::vector<int> w;
-  for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
-  const Group *g;
-  std::vector<int> list;
-  if (int rc = check_group("MPI_Group_excl", group, g); rc != MPI_SUCCESS) return rc;
-  if (!newgroup) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_excl", "newgroup is NULL");
-  if (int rc = check_ranks("MPI_Group_excl", *g, n, ranks, list); rc != MPI_SUCCESS) return rc;
-  std::vector<int> w;
-  for (std::size_t r = 0; r < g->world.size(); ++r)
-    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end())
-      w.push_back(g->world[r]);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-  const Group *g;
-  std::vector<int> list;
-  if (int rc = check_group("MPI_Group_range_incl", group, g); rc != MPI_SUCCESS) return rc;
-  if (!newgroup)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_incl", "newgroup is NULL");
-  if (int rc = expand_ranges("MPI_Group_range_incl", *g, n, ranges, list); rc != MPI_SUCCESS)
-    return rc;
-  std::vector<int> w;
-  for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-  const Group *g;
-  std::vector<int> list;
-  if (int rc = check_group("MPI_Group_range_excl", group, g); rc != MPI_SUCCESS) return rc;
-  if (!newgroup)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Group_range_excl", "newgroup is NULL");
-  if (int rc = expand_ranges("MPI_Group_range_excl", *g, n, ranges, list); rc != MPI_SUCCESS)
-    return rc;
-  std::vector<int> w;
-  for (std::size_t r = 0; r < g->world.size(); ++r)
-    if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end())
-      w.push_back(g->world[r]);
-  *newgroup = new_group(std::move(w));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Group_free(MPI_Group *group) {
-  if (!impi::api::check_initialized("MPI_Group_free")) return MPI_ERR_OTHER;
-  if (!group || !lookup_group(*group))
-    return report(MPI_COMM_NULL, MPI_ERR_GROUP, "MPI_Group_free", "not a valid group");
-  if (*group != MPI_GROUP_EMPTY) {
-    std::lock_guard<std::mutex> lk(g_mu);
-    g_groups[impi::api::handle_index(*group) - kFirstUserGroup].reset();
-  }
-  *group = MPI_GROUP_NULL;
-  return MPI_SUCCESS;
-}
-
 // ---- communicators
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
@@ -553,9 +205,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     auto max = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
       acc[0] = std::max(acc[0], in[0]);
     };
-    cid = criss_cross_context(*c, kDupTag, v, max);
+    cid = coll::criss_cross_context(*c, kDupTag, v, max);
   } else {
-    cid = agree_after_pending(*c, coll::view_of(*c));
+    cid = coll::agree_context(*c);
   }
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid)
@@ -589,7 +241,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
       return report(comm, MPI_ERR_GROUP, fn,
                     "the group is not a subset of the communicator's (local) group");
   if (c->inter) return inter_create(fn, comm, *c, g->world, newcomm);
-  auto cid = agree_after_pending(*c, coll::view_of(*c));
+  auto cid = coll::agree_context(*c);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   *newcomm = make_comm(*c, g->world, *cid);
   return MPI_SUCCESS;
@@ -659,7 +311,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   auto view = coll::view_of(*c);
   if (c->inter) return inter_split(fn, comm, *c, color, key, newcomm);
   // IMPI 4.7: the context first, then every rank's (color, key, rank).
-  auto cid = agree_after_pending(*c, view);
+  auto cid = coll::agree_context(*c);
   if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
   const auto &ints = impi::pack::Datatype::predefined(impi::pack::dt::int_);
   std::array<int, 3> mine{color, key, c->rank};
@@ -800,24 +452,15 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     return report(local_comm, MPI_ERR_RANK, fn,
                   fmt::format("local_leader {} is not in local_comm", local_leader));
   if (tag < 0) return report(local_comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
-  // IMPI 4.8 in rounds (collectives/context_id.hpp). Its non-blocking
-  // collectives come first, as on every process.
-  coll::drain(lc, impi::core::Runtime::instance().p2p());
-  coll::ContextClaim claim(coll::view_of(*lc).context);
-  std::vector<int> remote;
-  impi::base::Result<int> cid{0};
-  for (;;) {
-    std::uint64_t agreed = 0;
-    if (int rc = intercomm_round(fn, local_comm, *lc, local_leader, peer_comm, remote_leader, tag,
-                                 claim.offer(), agreed, remote);
-        rc != MPI_SUCCESS)
-      return rc;
-    if (auto got = claim.settle(agreed)) {
-      cid = std::move(*got);
-      break;
-    }
-    coll::ContextClaim::between_rounds(impi::core::Runtime::instance().p2p());
+  Communicator *pc = nullptr;  // peer_comm matters at the local leader only
+  if (lc->rank == local_leader) {
+    if (int rc = check_comm(fn, peer_comm, pc); rc != MPI_SUCCESS) return rc;
+    if (remote_leader < 0 || remote_leader >= pc->peer_size())
+      return report(peer_comm, MPI_ERR_RANK, fn,
+                    fmt::format("remote_leader {} is not in peer_comm", remote_leader));
   }
+  std::vector<int> remote;
+  auto cid = coll::intercomm_create(*lc, local_leader, pc, remote_leader, tag, remote);
   if (!cid) return fail(local_comm, fn, {cid.error(), cid.message()});
   *newintercomm = make_intercomm(*lc, lc->world, std::move(remote), *cid);
   return MPI_SUCCESS;
@@ -853,7 +496,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm) {
     acc[0] = std::max(acc[0], in[0]);
     acc[2] = in[1];
   };
-  auto cid = criss_cross_context(*c, kMergeTag, v, fold);
+  auto cid = coll::criss_cross_context(*c, kMergeTag, v, fold);
   if (!cid) return fail(intercomm, fn, {cid.error(), cid.message()});
   bool my_high = high != 0;
   bool remote_high = c->rank == 0 ? v[2] != 0 : v[1] != 0;

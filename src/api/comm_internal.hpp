@@ -1,5 +1,5 @@
-// comm_internal.hpp - communicator helpers shared by comm.cpp and
-// dynamic.cpp (context ids, intercommunicator construction, checks).
+// comm_internal.hpp - group and communicator helpers shared by comm.cpp,
+// group.cpp, intercomm.cpp and dynamic.cpp (construction, checks).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,16 @@
 namespace impi::api::comm_shared {
 
 using impi::core::Communicator;
+
+// A group: an ordered list of world ranks (group.cpp).
+struct Group {
+  std::vector<int> world;
+};
+// The group behind a handle; nullptr for invalid ones.
+const Group *lookup_group(MPI_Group h);
+// A new handle for a group (MPI_GROUP_EMPTY when `world` is empty).
+MPI_Group new_group(std::vector<int> world);
+int check_group(const char *fn, MPI_Group h, const Group *&g);
 
 int my_world_rank();
 // Rank of world index `w` in `world`, or MPI_UNDEFINED.
@@ -32,16 +42,6 @@ int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s);
 constexpr int kDupTag = 210, kMergeTag = 220;
 using impi::collectives::kCommFreeTag;
 
-// The "criss-cross" exchange of an intercommunicator (collectives/criss_cross.hpp), blocking.
-using impi::collectives::CrissCrossFold;
-impi::base::Status criss_cross(const Communicator &c, int tag, std::vector<std::uint64_t> &value,
-                               const CrissCrossFold &fold);
-// A new context id agreed by a criss-cross exchange whose value[0] is the
-// MAX of IMPI_max_cid (IMPI 4.6, 4.9); the rest of `value` as `fold` makes it.
-impi::base::Result<int> criss_cross_context(const Communicator &c, int tag,
-                                            std::vector<std::uint64_t> &value,
-                                            const CrissCrossFold &fold);
-
 // MPI_Comm_free's synchronization (IMPI 4.5): a barrier, on an
 // intercommunicator by point-to-point (IMPI_COMM_FREE_TAG).
 impi::base::Status free_barrier(const Communicator &c);
@@ -49,15 +49,6 @@ impi::base::Status free_barrier(const Communicator &c);
 // (finish_free_barriers).
 void start_free_barrier(const Communicator &c);
 impi::base::Status finish_free_barriers();
-
-// MPI_Intercomm_create between groups of different jobs (dynamic.cpp):
-// every member's card goes to the local leader, the leaders swap their
-// groups' over `peer` (at the leader only; null elsewhere) with `tag`, the
-// leader broadcasts the other group's, and every member registers them.
-// `remote` comes sized to the other group; it gets their indices.
-impi::base::Status swap_group_cards(const impi::collectives::CommView &local, int leader,
-                                    const impi::collectives::CommView *peer, int remote_leader,
-                                    int tag, std::vector<int> &remote);
 
 // ---- constructors on intercommunicators (intercomm.cpp)
 int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color, int key,

@@ -1,4 +1,5 @@
-// datatypes.cpp - MPI_Type_* constructors and queries, MPI_Pack/Unpack.
+// datatypes.cpp - MPI_Type_* constructors and queries, MPI_Get_elements and
+// friends (MPI_Pack/Unpack: packing.cpp).
 #include "api/datatypes.hpp"
 
 #include <fmt/core.h>
@@ -19,18 +20,9 @@ using impi::api::report;
 using impi::pack::Datatype;
 using impi::pack::TypePtr;
 
-namespace {
+namespace impi::api {
 
-// The data bytes of element `e` of a segment of predefined type `basic`
-// (a pair's elements alternate: the value, then the index).
-std::int64_t element_bytes(int basic, std::int64_t e) {
-  const auto &p = impi::pack::predefined(basic);
-  if (p.kind != impi::pack::Kind::pair) return p.size;
-  return impi::pack::predefined(e % 2 == 0 ? p.pair_value : p.pair_index).size;
-}
-
-// Reports MPI_ERR_TYPE for `fn` unless `h` names a live datatype.
-bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit = false) {
+bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit) {
   auto t = lookup_type(h);
   if (!t) {
     rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
@@ -45,6 +37,27 @@ bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_c
   return true;
 }
 
+bool bad_count(int count, const char *fn, int &rc) {
+  if (count >= 0) return false;
+  rc = report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
+  return true;
+}
+
+}  // namespace impi::api
+
+using impi::api::bad_count;
+using impi::api::get_type;
+
+namespace {
+
+// The data bytes of element `e` of a segment of predefined type `basic`
+// (a pair's elements alternate: the value, then the index).
+std::int64_t element_bytes(int basic, std::int64_t e) {
+  const auto &p = impi::pack::predefined(basic);
+  if (p.kind != impi::pack::Kind::pair) return p.size;
+  return impi::pack::predefined(e % 2 == 0 ? p.pair_value : p.pair_index).size;
+}
+
 int store(impi::base::Result<TypePtr> r, MPI_Datatype *newtype, const char *fn) {
   if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
   if (!r) {
@@ -53,12 +66,6 @@ int store(impi::base::Result<TypePtr> r, MPI_Datatype *newtype, const char *fn) 
   }
   *newtype = impi::api::new_type_handle(std::move(r.value()));
   return MPI_SUCCESS;
-}
-
-bool bad_count(int count, const char *fn, int &rc) {
-  if (count >= 0) return false;
-  rc = report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
-  return true;
 }
 
 // Gathers arrays of old types; reports the first invalid one.
@@ -494,164 +501,6 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
   return MPI_SUCCESS;
 }
 
-// ---- packing (native representation)
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
-  const char *fn = "MPI_Pack_size";
-  TypePtr t;
-  int rc;
-  if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
-  if (!size) return report(comm, MPI_ERR_ARG, fn, "size is NULL");
-  auto *c = impi::api::lookup_comm(comm);
-  if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
-  std::int64_t bytes = t->size() * incount;
-  if (c->spans_clients) {  // IMPI 4.1: external32, no header
-    auto n = impi::pack::external32_size(t, incount);
-    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
-    bytes = *n;
-  }
-  if (bytes > std::numeric_limits<int>::max())
-    return report(comm, MPI_ERR_SIZE, fn, "the packed size does not fit in an int");
-  *size = static_cast<int>(bytes);
-  return MPI_SUCCESS;
-}
-
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm) {
-  const char *fn = "MPI_Pack";
-  TypePtr t;
-  int rc;
-  if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
-  if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
-    return report(comm, MPI_ERR_ARG, fn, "bad output buffer or position");
-  auto *cm = impi::api::lookup_comm(comm);
-  if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
-  if (cm->spans_clients) {  // IMPI 4.1: external32 with no header
-    auto n = impi::pack::external32_size(t, incount);
-    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
-    if (*n > outsize - *position)
-      return report(comm, MPI_ERR_TRUNCATE, fn,
-                    fmt::format("{} bytes do not fit in the {} left in the output buffer", *n,
-                                outsize - *position));
-    impi::pack::External32Cursor c(t, incount);
-    *position += static_cast<int>(c.pack(
-        inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
-    return MPI_SUCCESS;
-  }
-  impi::pack::PackCursor c(t, incount);
-  if (c.total() > outsize - *position)
-    return report(comm, MPI_ERR_TRUNCATE, fn,
-                  fmt::format("{} bytes do not fit in the {} left in the output buffer", c.total(),
-                              outsize - *position));
-  std::size_t n = c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position,
-                                          static_cast<std::size_t>(c.total())));
-  *position += static_cast<int>(n);
-  return MPI_SUCCESS;
-}
-
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm) {
-  const char *fn = "MPI_Unpack";
-  TypePtr t;
-  int rc;
-  if (bad_count(outcount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
-  if (!position || *position < 0 || insize < 0 || *position > insize)
-    return report(comm, MPI_ERR_ARG, fn, "bad input buffer or position");
-  auto *cm = impi::api::lookup_comm(comm);
-  if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
-  if (cm->spans_clients) {
-    auto n = impi::pack::external32_size(t, outcount);
-    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
-    if (*n > insize - *position)
-      return report(
-          comm, MPI_ERR_TRUNCATE, fn,
-          fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
-    impi::pack::External32Cursor c(t, outcount);
-    *position += static_cast<int>(c.unpack(
-        outbuf,
-        std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
-    return MPI_SUCCESS;
-  }
-  impi::pack::PackCursor c(t, outcount);
-  if (c.total() > insize - *position)
-    return report(
-        comm, MPI_ERR_TRUNCATE, fn,
-        fmt::format("{} bytes wanted, {} left in the input buffer", c.total(), insize - *position));
-  std::size_t n = c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
-                                             static_cast<std::size_t>(c.total())));
-  *position += static_cast<int>(n);
-  return MPI_SUCCESS;
-}
-
-// ---- external32 (MPI-3.1 13.5.2)
-namespace {
-bool check_datarep(const char *datarep, const char *fn, int &rc) {
-  if (datarep && std::strcmp(datarep, "external32") == 0) return true;
-  rc = report(MPI_COMM_NULL, MPI_ERR_UNSUPPORTED_DATAREP, fn,
-              fmt::format("data representation '{}' (only \"external32\" is defined)",
-                          datarep ? datarep : "(null)"));
-  return false;
-}
-}  // namespace
-
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size) {
-  const char *fn = "MPI_Pack_external_size";
-  TypePtr t;
-  int rc;
-  if (!check_datarep(datarep, fn, rc) || bad_count(incount, fn, rc) ||
-      !get_type(datatype, fn, t, rc, true))
-    return rc;
-  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "size is NULL");
-  auto n = impi::pack::external32_size(t, incount);
-  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
-  *size = static_cast<MPI_Aint>(*n);
-  return MPI_SUCCESS;
-}
-
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-  const char *fn = "MPI_Pack_external";
-  TypePtr t;
-  int rc;
-  if (!check_datarep(datarep, fn, rc) || bad_count(incount, fn, rc) ||
-      !get_type(datatype, fn, t, rc, true))
-    return rc;
-  if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad output buffer or position");
-  auto n = impi::pack::external32_size(t, incount);
-  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
-  if (*n > outsize - *position)
-    return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
-                  fmt::format("{} bytes do not fit in the {} left", *n, outsize - *position));
-  impi::pack::External32Cursor c(t, incount);
-  *position += static_cast<MPI_Aint>(c.pack(
-      inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
-  return MPI_SUCCESS;
-}
-
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
-  const char *fn = "MPI_Unpack_external";
-  TypePtr t;
-  int rc;
-  if (!check_datarep(datarep, fn, rc) || bad_count(outcount, fn, rc) ||
-      !get_type(datatype, fn, t, rc, true))
-    return rc;
-  if (!position || *position < 0 || insize < 0 || *position > insize)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad input buffer or position");
-  auto n = impi::pack::external32_size(t, outcount);
-  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
-  if (*n > insize - *position)
-    return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
-                  fmt::format("{} bytes wanted, {} left", *n, insize - *position));
-  impi::pack::External32Cursor c(t, outcount);
-  *position += static_cast<MPI_Aint>(c.unpack(
-      outbuf,
-      std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
-  return MPI_SUCCESS;
-}
-
-// ---- counts from a status (status->impi_count holds the bytes received)
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
   const char *fn = "MPI_Get_elements_x";
   TypePtr t;

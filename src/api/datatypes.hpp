@@ -46,5 +46,11 @@ MPI_Datatype predefined_handle(int index);
 // reported for `fn` on `comm`): `keep` holds the type alive for the
 // operation, however soon the user frees the handle.
 int check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, pack::TypePtr &keep);
+// The same for calls without a communicator: false (and the reported
+// error in rc) unless `h` names a live (and, if asked, committed) datatype.
+bool get_type(MPI_Datatype h, const char *fn, pack::TypePtr &out, int &rc,
+              bool need_commit = false);
+// False unless count is negative (then MPI_ERR_COUNT is reported into rc).
+bool bad_count(int count, const char *fn, int &rc);
 
 }  // namespace impi::api

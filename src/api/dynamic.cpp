@@ -40,6 +40,7 @@
 #include "base/tunables.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/context_id.hpp"
+#include "collectives/intercomm_create.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 #include "pack/predefined.hpp"
@@ -57,8 +58,7 @@ using impi::core::DynFrame;
 using impi::core::PortName;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kSlot =
-    512;  // one card in the gathers and broadcasts (cards are at most 480 bytes)
+constexpr std::size_t kSlot = coll::kCardSlot;
 constexpr std::string_view kServicePrefix =
     "mpi.service:";  // the launcher's name service stores names under it
 
@@ -171,44 +171,6 @@ impi::base::Status context_round(int fd, std::uint64_t &maxcid) {
 
 }  // namespace
 
-namespace impi::api::comm_shared {
-
-impi::base::Status swap_group_cards(const coll::CommView &local, int leader,
-                                    const coll::CommView *peer, int remote_leader, int tag,
-                                    std::vector<int> &remote) {
-  const auto &bytes = impi::pack::Datatype::predefined(impi::pack::dt::byte);
-  char mine[kSlot] = {};
-  if (auto card = p2p().dyn_listen()) {
-    std::string e = card->encode();
-    std::memcpy(mine, e.data(), std::min(e.size(), kSlot - 1));
-  }
-  const auto n = static_cast<std::int64_t>(local.size) * static_cast<std::int64_t>(kSlot);
-  const auto m = static_cast<std::int64_t>(remote.size()) * static_cast<std::int64_t>(kSlot);
-  std::vector<char> ours(local.rank == leader ? static_cast<std::size_t>(n) : 0),
-      theirs(static_cast<std::size_t>(m));
-  if (auto s = coll::gather(local, mine, kSlot, bytes, ours.data(), kSlot, bytes, leader); !s.ok())
-    return s;
-  if (peer) {
-    if (auto s = peer->sendrecv(ours.data(), n, bytes, remote_leader, theirs.data(), m, bytes,
-                                remote_leader, tag);
-        !s.ok())
-      return s;
-  }
-  if (auto s = coll::bcast(local, theirs.data(), m, bytes, leader); !s.ok()) return s;
-  for (std::size_t i = 0; i < remote.size(); ++i) {
-    const char *slot = theirs.data() + i * kSlot;
-    auto card = DynCard::decode(std::string_view(slot, strnlen(slot, kSlot)));
-    remote[i] = card ? p2p().dyn_register(*card) : -1;
-    if (remote[i] < 0)
-      return {Errc::protocol_error, fmt::format("rank {} of the other group cannot be reached (it "
-                                                "has no card: it cannot listen for other jobs)",
-                                                i)};
-  }
-  return {};
-}
-
-}  // namespace impi::api::comm_shared
-
 namespace {
 // The MPI error class of a name-service failure in the launcher (PMIx):
 // `usual` for the name's own trouble (not published, already published).
@@ -311,34 +273,25 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
   }
   // The context: MAX over both groups, through the roots, in rounds
   // (collectives/context_id.hpp).
-  coll::Reduction max{[&](const void *in, void *inout) {
-                        impi::pack::reduce(impi::pack::Op::max, u8, 1, in, inout);
-                      },
-                      true,
-                      {}};
-  coll::ContextClaim claim(view.context);
-  for (;;) {
-    std::uint64_t mine = claim.offer(), round[2] = {0, 0};  // (failed, MAX)
-    if (auto s = coll::reduce(view, &mine, &round[1], 1, u8, max, root); !s.ok())
-      return fail(comm, fn, s);
+  auto round = [&](std::uint64_t offer, std::uint64_t &agreed) -> impi::base::Status {
+    std::uint64_t r[2] = {0, 0};  // (failed, MAX)
+    if (auto s = coll::reduce(view, &offer, &r[1], 1, u8, coll::max_u64(), root); !s.ok()) return s;
     if (c->rank == root) {
-      if (auto s = context_round(fd.get(), round[1]); !s.ok()) {
-        round[0] = 1;
+      if (auto s = context_round(fd.get(), r[1]); !s.ok()) {
+        r[0] = 1;
         why = fmt::format("agreeing on a context id with the other root: {}", s.message());
       }
     }
-    if (auto s = coll::bcast(view, round, 2, u8, root); !s.ok()) return fail(comm, fn, s);
-    if (round[0] != 0)
-      return report(
-          comm, MPI_ERR_OTHER, fn,
-          c->rank == root ? why : fmt::format("the root (rank {}) lost the other job", root));
-    if (auto got = claim.settle(round[1])) {
-      if (!*got) return fail(comm, fn, {got->error(), got->message()});
-      *newcomm = make_intercomm(*c, c->world, std::move(remote), **got);
-      break;
-    }
-    coll::ContextClaim::between_rounds(p2p());
-  }
+    if (auto s = coll::bcast(view, r, 2, u8, root); !s.ok()) return s;
+    if (r[0] != 0)
+      return {Errc::io_error,
+              c->rank == root ? why : fmt::format("the root (rank {}) lost the other job", root)};
+    agreed = r[1];
+    return {};
+  };
+  auto cid = coll::agree_in_rounds(p2p(), view.context, 0, round);
+  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
+  *newcomm = make_intercomm(*c, c->world, std::move(remote), *cid);
   return MPI_SUCCESS;
 }
 

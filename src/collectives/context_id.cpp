@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
+#include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "pack/predefined.hpp"
 #include "pack/reduce.hpp"
@@ -39,6 +40,8 @@ Registry &registry() {
   return r;
 }
 
+}  // namespace
+
 Reduction max_u64() {
   return {[](const void *in, void *inout) {
             pack::reduce(pack::Op::max, pack::Datatype::predefined(pack::dt::uint64), 1, in, inout);
@@ -46,8 +49,6 @@ Reduction max_u64() {
           true,
           {}};
 }
-
-}  // namespace
 
 ContextClaim::ContextClaim(int parent, int tag) : parent_(parent), tag_(tag) {
   auto &r = registry();
@@ -117,30 +118,23 @@ void ContextClaim::between_rounds(core::P2P &p2p) {
 
 base::Result<int> agree_context(const CommView &parent) {
   const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
-  ContextClaim claim(parent.context, parent.tag_override);
-  for (;;) {
-    std::uint64_t mine = claim.offer(), agreed = 0;
-    if (auto s = allreduce(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok())
-      return {s.error(), s.message()};
-    if (auto cid = claim.settle(agreed)) return *cid;
-    ContextClaim::between_rounds(*parent.p2p);
-  }
+  return agree_in_rounds(*parent.p2p, parent.context, parent.tag_override,
+                         [&](std::uint64_t offer, std::uint64_t &agreed) {
+                           return allreduce(parent, &offer, &agreed, 1, u8, max_u64());
+                         });
+}
+
+base::Result<int> agree_context(const core::Communicator &parent) {
+  drain(&parent, core::Runtime::instance().p2p());
+  return agree_context(view_of(parent));
 }
 
 Task agree_context_task(CommView parent, int *cid) {
   const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
-  ContextClaim claim(parent.context, parent.tag_override);
-  for (;;) {
-    std::uint64_t mine = claim.offer(), agreed = 0;
-    if (auto s = co_await allreduce_task(parent, &mine, &agreed, 1, u8, max_u64()); !s.ok())
-      co_return s;
-    if (auto got = claim.settle(agreed)) {
-      if (!*got) co_return base::Status{got->error(), got->message()};
-      *cid = **got;
-      co_return base::Status{};
-    }
-    co_await Yield{};
-  }
+  auto round = [&parent, &u8](std::uint64_t offer, std::uint64_t *agreed) -> Task {
+    co_return co_await allreduce_task(parent, &offer, agreed, 1, u8, max_u64());
+  };
+  co_return co_await agree_in_rounds_task(parent.context, parent.tag_override, round, cid);
 }
 
 }  // namespace impi::collectives

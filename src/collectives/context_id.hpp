@@ -28,6 +28,7 @@
 #include <optional>
 
 #include "base/errc.hpp"
+#include "collectives/collectives.hpp"
 #include "collectives/comm_view.hpp"
 #include "collectives/task.hpp"
 
@@ -65,9 +66,46 @@ class ContextClaim {
   Pool holding_ = Pool::none;
 };
 
+// The agreement itself, for every construction: rounds of `round` until
+// one settles. `round(offer, agreed)` takes this process's offer and gives
+// the MAX over every process of the construction (a base::Status); the
+// construction is told apart by its parent's collective context and `tag`.
+template <typename Round>
+base::Result<int> agree_in_rounds(core::P2P &p2p, int parent, int tag, Round &&round) {
+  ContextClaim claim(parent, tag);
+  for (;;) {
+    std::uint64_t agreed = 0;
+    if (auto s = round(claim.offer(), agreed); !s.ok()) return {s.error(), s.message()};
+    if (auto cid = claim.settle(agreed)) return std::move(*cid);
+    ContextClaim::between_rounds(p2p);
+  }
+}
+
+// The same as a task: `round(offer, &agreed)` is a Task; *cid is set on success.
+template <typename Round>
+Task agree_in_rounds_task(int parent, int tag, Round round, int *cid) {
+  ContextClaim claim(parent, tag);
+  for (;;) {
+    std::uint64_t agreed = 0;
+    if (auto s = co_await round(claim.offer(), &agreed); !s.ok()) co_return s;
+    if (auto got = claim.settle(agreed)) {
+      if (!*got) co_return base::Status{got->error(), got->message()};
+      *cid = **got;
+      co_return base::Status{};
+    }
+    co_await Yield{};
+  }
+}
+
+// MAX on one IMPI_UINT8 (MPI_UINT64_T): how the offers combine.
+Reduction max_u64();
+
 // The context id of a new communicator made from `parent`: every rank of
 // the view calls it (an Allreduce MAX a round).
 base::Result<int> agree_context(const CommView &parent);
+// The same on intracommunicator `parent` itself, blocking: after the
+// collectives queued on it (such as an MPI_Comm_idup), as on every process.
+base::Result<int> agree_context(const core::Communicator &parent);
 // The same as a task (MPI_Comm_idup); *cid is set on success.
 Task agree_context_task(CommView parent, int *cid);
 

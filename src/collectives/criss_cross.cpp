@@ -3,6 +3,9 @@
 #include <memory>
 
 #include "collectives/collectives.hpp"
+#include "collectives/context_id.hpp"
+#include "collectives/nonblocking.hpp"
+#include "core/runtime.hpp"
 
 namespace impi::collectives {
 
@@ -26,6 +29,21 @@ Task criss_cross(CommView peers, bool leader, int tag, std::vector<std::uint64_t
   for (int r = 1; r < peers.size; ++r)
     if (auto s = co_await peers.isend(value->data(), n, u8, r, tag); !s.ok()) co_return s;
   co_return base::Status{};
+}
+
+base::Result<int> criss_cross_context(const core::Communicator &c, int tag,
+                                      std::vector<std::uint64_t> &value,
+                                      const CrissCrossFold &fold) {
+  auto &p2p = core::Runtime::instance().p2p();
+  drain(&c, p2p);
+  const auto rest = value;
+  return agree_in_rounds(p2p, c.context_id + 1, 0, [&](std::uint64_t offer, std::uint64_t &agreed) {
+    value = rest;
+    value[0] = offer;
+    auto s = run_blocking(p2p, criss_cross(remote_view_of(c), c.rank == 0, tag, &value, fold));
+    agreed = value[0];
+    return s;
+  });
 }
 
 Task free_barrier(core::Communicator c) {

@@ -28,6 +28,15 @@ using CrissCrossFold =
 Task criss_cross(CommView peers, bool leader, int tag, std::vector<std::uint64_t> *value,
                  CrissCrossFold fold);
 
+// A new context id for a communicator made from intercommunicator `c`
+// (IMPI 4.6, 4.9): criss-cross exchanges whose value[0] is the MAX of
+// IMPI_max_cid, in rounds (context_id.hpp); the rest of `value` (the same
+// in every round) as `fold` makes it. Blocking: after the collectives
+// queued on `c`, as on every process.
+base::Result<int> criss_cross_context(const core::Communicator &c, int tag,
+                                      std::vector<std::uint64_t> &value,
+                                      const CrissCrossFold &fold);
+
 // IMPI 4.5: MPI_Comm_free synchronizes. A Barrier on an intracommunicator;
 // on an intercommunicator the criss-cross of one 0 with IMPI_COMM_FREE_TAG.
 // `c` is copied: the task may outlive the communicator.

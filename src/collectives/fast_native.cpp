@@ -78,10 +78,6 @@ std::int64_t allreduce_ring_min() {
   return v;
 }
 
-bool fast_native(const core::Communicator &c) {
-  return !c.inter && !c.spans_clients && c.one_host && c.size > 1;
-}
-
 base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c) {
   Direct d{p2p, c, c.context_id + 1};
   const auto &none = pack::Datatype::predefined(pack::dt::byte);

@@ -18,7 +18,9 @@ namespace impi::collectives {
 
 // Whether `c` may take these paths: an intracommunicator of one client with
 // more than one rank.
-bool fast_native(const core::Communicator &c);
+inline bool fast_native(const core::Communicator &c) {
+  return !c.inter && !c.spans_clients && c.one_host && c.size > 1;
+}
 base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c);
 base::Status fast_bcast(core::P2P &p2p, const core::Communicator &c, void *buf, std::int64_t count,
                         const pack::TypePtr &type, int root);

@@ -11,7 +11,6 @@
 #include "collectives/context_id.hpp"
 #include "core/runtime.hpp"
 #include "pack/predefined.hpp"
-#include "pack/reduce.hpp"
 
 namespace impi::collectives {
 
@@ -23,14 +22,11 @@ Task inter_agree(CommView local, CommView remote, std::vector<int> mine, int *ci
                  std::vector<int> *local_table, std::vector<int> *remote_table) {
   const auto &u8 = pack::Datatype::predefined(pack::dt::uint64);
   const auto &ints = pack::Datatype::predefined(pack::dt::int_);
-  Reduction max{
-      [&u8](const void *in, void *inout) { pack::reduce(pack::Op::max, u8, 1, in, inout); },
-      true,
-      {}};
-  ContextClaim claim(local.context, kInterAgreeTag);
-  for (;;) {
-    std::uint64_t ours = claim.offer(), all = 0;
-    if (auto s = co_await allreduce_task(local, &ours, &all, 1, u8, max); !s.ok()) co_return s;
+  // A round: each group's MAX, the leaders' MAX of the two, to every member.
+  auto round = [&](std::uint64_t offer, std::uint64_t *agreed) -> Task {
+    std::uint64_t all = 0;
+    if (auto s = co_await allreduce_task(local, &offer, &all, 1, u8, max_u64()); !s.ok())
+      co_return s;
     if (local.rank == 0) {
       std::uint64_t theirs = 0;
       if (auto s = co_await remote.exchange(&all, 1, u8, 0, &theirs, 1, u8, 0, kInterAgreeTag);
@@ -39,13 +35,11 @@ Task inter_agree(CommView local, CommView remote, std::vector<int> mine, int *ci
       all = std::max(all, theirs);
     }
     if (auto s = co_await bcast_task(local, &all, 1, u8, 0); !s.ok()) co_return s;
-    if (auto got = claim.settle(all)) {
-      if (!*got) co_return base::Status{got->error(), got->message()};
-      *cid = **got;
-      break;
-    }
-    co_await Yield{};
-  }
+    *agreed = all;
+    co_return base::Status{};
+  };
+  if (auto s = co_await agree_in_rounds_task(local.context, kInterAgreeTag, round, cid); !s.ok())
+    co_return s;
   const auto k = static_cast<std::int64_t>(mine.size());
   if (k == 0) co_return base::Status{};
   local_table->assign(static_cast<std::size_t>(k * local.size), 0);

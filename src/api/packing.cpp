@@ -1,0 +1,183 @@
+// packing.cpp - MPI_Pack/Unpack in the native representation (external32
+// on communicators spanning clients, IMPI 4.1) and the external32 forms.
+#include <fmt/core.h>
+
+#include <cstring>
+#include <limits>
+
+#include "api/datatypes.hpp"
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "mpi.h"
+#include "pack/cursor.hpp"
+#include "pack/external32.hpp"
+
+using impi::api::bad_count;
+using impi::api::get_type;
+using impi::api::report;
+using impi::pack::TypePtr;
+
+extern "C" {
+
+// ---- packing (native representation)
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
+  const char *fn = "MPI_Pack_size";
+  TypePtr t;
+  int rc;
+  if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
+  if (!size) return report(comm, MPI_ERR_ARG, fn, "size is NULL");
+  auto *c = impi::api::lookup_comm(comm);
+  if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  std::int64_t bytes = t->size() * incount;
+  if (c->spans_clients) {  // IMPI 4.1: external32, no header
+    auto n = impi::pack::external32_size(t, incount);
+    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
+    bytes = *n;
+  }
+  if (bytes > std::numeric_limits<int>::max())
+    return report(comm, MPI_ERR_SIZE, fn, "the packed size does not fit in an int");
+  *size = static_cast<int>(bytes);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+              int *position, MPI_Comm comm) {
+  const char *fn = "MPI_Pack";
+  TypePtr t;
+  int rc;
+  if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
+  if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
+    return report(comm, MPI_ERR_ARG, fn, "bad output buffer or position");
+  auto *cm = impi::api::lookup_comm(comm);
+  if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  if (cm->spans_clients) {  // IMPI 4.1: external32 with no header
+    auto n = impi::pack::external32_size(t, incount);
+    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
+    if (*n > outsize - *position)
+      return report(comm, MPI_ERR_TRUNCATE, fn,
+                    fmt::format("{} bytes do not fit in the {} left in the output buffer", *n,
+                                outsize - *position));
+    impi::pack::External32Cursor c(t, incount);
+    *position += static_cast<int>(c.pack(
+        inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
+    return MPI_SUCCESS;
+  }
+  impi::pack::PackCursor c(t, incount);
+  if (c.total() > outsize - *position)
+    return report(comm, MPI_ERR_TRUNCATE, fn,
+                  fmt::format("{} bytes do not fit in the {} left in the output buffer", c.total(),
+                              outsize - *position));
+  std::size_t n = c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position,
+                                          static_cast<std::size_t>(c.total())));
+  *position += static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                MPI_Datatype datatype, MPI_Comm comm) {
+  const char *fn = "MPI_Unpack";
+  TypePtr t;
+  int rc;
+  if (bad_count(outcount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
+  if (!position || *position < 0 || insize < 0 || *position > insize)
+    return report(comm, MPI_ERR_ARG, fn, "bad input buffer or position");
+  auto *cm = impi::api::lookup_comm(comm);
+  if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  if (cm->spans_clients) {
+    auto n = impi::pack::external32_size(t, outcount);
+    if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
+    if (*n > insize - *position)
+      return report(
+          comm, MPI_ERR_TRUNCATE, fn,
+          fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
+    impi::pack::External32Cursor c(t, outcount);
+    *position += static_cast<int>(c.unpack(
+        outbuf,
+        std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+    return MPI_SUCCESS;
+  }
+  impi::pack::PackCursor c(t, outcount);
+  if (c.total() > insize - *position)
+    return report(
+        comm, MPI_ERR_TRUNCATE, fn,
+        fmt::format("{} bytes wanted, {} left in the input buffer", c.total(), insize - *position));
+  std::size_t n = c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
+                                             static_cast<std::size_t>(c.total())));
+  *position += static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+// ---- external32 (MPI-3.1 13.5.2)
+namespace {
+bool check_datarep(const char *datarep, const char *fn, int &rc) {
+  if (datarep && std::strcmp(datarep, "external32") == 0) return true;
+  rc = report(MPI_COMM_NULL, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+              fmt::format("data representation '{}' (only \"external32\" is defined)",
+                          datarep ? datarep : "(null)"));
+  return false;
+}
+}  // namespace
+
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                            MPI_Aint *size) {
+  const char *fn = "MPI_Pack_external_size";
+  TypePtr t;
+  int rc;
+  if (!check_datarep(datarep, fn, rc) || bad_count(incount, fn, rc) ||
+      !get_type(datatype, fn, t, rc, true))
+    return rc;
+  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "size is NULL");
+  auto n = impi::pack::external32_size(t, incount);
+  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
+  *size = static_cast<MPI_Aint>(*n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
+  const char *fn = "MPI_Pack_external";
+  TypePtr t;
+  int rc;
+  if (!check_datarep(datarep, fn, rc) || bad_count(incount, fn, rc) ||
+      !get_type(datatype, fn, t, rc, true))
+    return rc;
+  if (!position || *position < 0 || outsize < 0 || (!outbuf && outsize > 0))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad output buffer or position");
+  auto n = impi::pack::external32_size(t, incount);
+  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
+  if (*n > outsize - *position)
+    return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
+                  fmt::format("{} bytes do not fit in the {} left", *n, outsize - *position));
+  impi::pack::External32Cursor c(t, incount);
+  *position += static_cast<MPI_Aint>(c.pack(
+      inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
+  const char *fn = "MPI_Unpack_external";
+  TypePtr t;
+  int rc;
+  if (!check_datarep(datarep, fn, rc) || bad_count(outcount, fn, rc) ||
+      !get_type(datatype, fn, t, rc, true))
+    return rc;
+  if (!position || *position < 0 || insize < 0 || *position > insize)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad input buffer or position");
+  auto n = impi::pack::external32_size(t, outcount);
+  if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
+  if (*n > insize - *position)
+    return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
+                  fmt::format("{} bytes wanted, {} left", *n, insize - *position));
+  impi::pack::External32Cursor c(t, outcount);
+  *position += static_cast<MPI_Aint>(c.unpack(
+      outbuf,
+      std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+  return MPI_SUCCESS;
+}
+
+// ---- counts from a status (status->impi_count holds the bytes received)
+
+}  // extern "C"
+
+#include "api/generated/packing_aliases.inc"
