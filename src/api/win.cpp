@@ -90,6 +90,48 @@ std::vector<std::pair<std::string, std::string>> window_info(MPI_Info info, int 
   return out;
 }
 
+// Lays out and maps this host's region of a new window: the members'
+// control blocks, then (allocating flavours) their memory. Collective over
+// `dup`; returns the worst error of any member (`why`: ours).
+int map_region(MPI_Comm dup, const std::vector<int> &group, const std::vector<MemberInfo> &all,
+               bool leader, int flavor, MPI_Info info, impi::rma::SharedRegion &region,
+               std::vector<std::size_t> &offset, std::string &why) {
+  const bool allocating = flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED;
+  const bool noncontig = info_value(info, "alloc_shared_noncontig") == "true";
+  offset.assign(group.size(), 0);
+  std::size_t bytes = round_up(group.size() * sizeof(impi::rma::MemberCtl), kPage);
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    offset[i] = bytes;
+    if (allocating) {
+      std::size_t n = static_cast<std::size_t>(all[static_cast<std::size_t>(group[i])].size);
+      bytes +=
+          flavor == MPI_WIN_FLAVOR_SHARED && !noncontig ? n : round_up(n, noncontig ? kPage : 64);
+    }
+  }
+  const MemberInfo &lead = all[static_cast<std::size_t>(group.front())];
+  std::string region_name = fmt::format("/impi-win-{}-{}", lead.pid, lead.region_id);
+  int err = MPI_SUCCESS;
+  if (leader) {
+    auto r = impi::rma::SharedRegion::create(region_name, bytes);
+    if (r)
+      region = std::move(*r);
+    else
+      err = MPI_ERR_NO_MEM, why = r.message();
+  }
+  PMPI_Barrier(dup);
+  if (!leader) {
+    auto r = impi::rma::SharedRegion::open(region_name);
+    if (r)
+      region = std::move(*r);
+    else
+      err = MPI_ERR_NO_MEM, why = r.message();
+  }
+  int worst = err;
+  PMPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, dup);
+  region.unlink();  // (every member has it mapped, or the window fails)
+  return worst;
+}
+
 // Makes a window of `flavor` over `comm` (collective). `base`: the user's
 // memory (create); `baseptr`: where allocating flavours return theirs.
 int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -137,41 +179,11 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
     PMPI_Comm_free(&dup);
     return report(comm, MPI_ERR_OTHER, fn, "exchanging the members' window sizes failed");
   }
-  const bool noncontig = info_value(info, "alloc_shared_noncontig") == "true";
-  std::vector<std::size_t> offset(group.size());
-  std::size_t bytes = round_up(group.size() * sizeof(impi::rma::MemberCtl), kPage);
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    offset[i] = bytes;
-    if (allocating) {
-      std::size_t n = static_cast<std::size_t>(all[static_cast<std::size_t>(group[i])].size);
-      bytes +=
-          flavor == MPI_WIN_FLAVOR_SHARED && !noncontig ? n : round_up(n, noncontig ? kPage : 64);
-    }
-  }
-  const MemberInfo &lead = all[static_cast<std::size_t>(group.front())];
-  std::string region_name = fmt::format("/impi-win-{}-{}", lead.pid, lead.region_id);
+  std::vector<std::size_t> offset;
   impi::rma::SharedRegion region;
-  int err = MPI_SUCCESS;
   std::string why;
-  if (leader) {
-    auto r = impi::rma::SharedRegion::create(region_name, bytes);
-    if (r)
-      region = std::move(*r);
-    else
-      err = MPI_ERR_NO_MEM, why = r.message();
-  }
-  PMPI_Barrier(dup);
-  if (!leader) {
-    auto r = impi::rma::SharedRegion::open(region_name);
-    if (r)
-      region = std::move(*r);
-    else
-      err = MPI_ERR_NO_MEM, why = r.message();
-  }
-  int worst = err;
-  PMPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, dup);
-  region.unlink();  // (every member has it mapped, or the window fails)
-  if (worst != MPI_SUCCESS) {
+  if (int worst = map_region(dup, group, all, leader, flavor, info, region, offset, why);
+      worst != MPI_SUCCESS) {
     PMPI_Comm_free(&dup);
     return report(comm, worst, fn,
                   why.empty() ? "another member could not map the window's memory" : why);

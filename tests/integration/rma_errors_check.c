@@ -67,16 +67,21 @@ static int error_class(int rc) {
 
 static const char *class_name(int c) {
 #define NAME(x) \
-  if (c == x) return #x;
-  NAME(MPI_SUCCESS)
-  NAME(MPI_ERR_RMA_SYNC)
-  NAME(MPI_ERR_RMA_RANGE) NAME(MPI_ERR_RMA_CONFLICT) NAME(MPI_ERR_RMA_ATTACH)
-      NAME(MPI_ERR_RMA_SHARED) NAME(MPI_ERR_RMA_FLAVOR) NAME(MPI_ERR_DISP) NAME(MPI_ERR_ARG)
-          NAME(MPI_ERR_RANK) NAME(MPI_ERR_WIN) NAME(MPI_ERR_LOCKTYPE) NAME(MPI_ERR_OTHER)
-              NAME(MPI_ERR_COUNT) NAME(MPI_ERR_TYPE) NAME(MPI_ERR_ASSERT) NAME(MPI_ERR_INTERN)
-                  NAME(MPI_ERR_UNKNOWN) NAME(MPI_ERR_REQUEST) NAME(MPI_ERR_OP)
+  { x, #x }
+  static const struct {
+    int code;
+    const char *name;
+  } names[] = {NAME(MPI_SUCCESS),          NAME(MPI_ERR_RMA_SYNC),   NAME(MPI_ERR_RMA_RANGE),
+               NAME(MPI_ERR_RMA_CONFLICT), NAME(MPI_ERR_RMA_ATTACH), NAME(MPI_ERR_RMA_SHARED),
+               NAME(MPI_ERR_RMA_FLAVOR),   NAME(MPI_ERR_DISP),       NAME(MPI_ERR_ARG),
+               NAME(MPI_ERR_RANK),         NAME(MPI_ERR_WIN),        NAME(MPI_ERR_LOCKTYPE),
+               NAME(MPI_ERR_OTHER),        NAME(MPI_ERR_COUNT),      NAME(MPI_ERR_TYPE),
+               NAME(MPI_ERR_ASSERT),       NAME(MPI_ERR_INTERN),     NAME(MPI_ERR_UNKNOWN),
+               NAME(MPI_ERR_REQUEST),      NAME(MPI_ERR_OP)};
 #undef NAME
-                      return "another class";
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+    if (names[i].code == c) return names[i].name;
+  return "another class";
 }
 
 /* rc's class must be `want` (or `alt`, unless alt is NONE). */
