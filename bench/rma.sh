@@ -25,7 +25,11 @@
 #   (default all); epochs: comma-separated fence,lock,lock_all (default all)
 #   IMPI_BENCH_NO_MPICH=1: without MPICH. IMPI_BENCH_RMA_CREATE=1: windows from
 #   MPI_Win_create over malloc'd memory instead of MPI_Win_allocate.
-#   Every run is cut at IMPI_BENCH_RUN_TIMEOUT seconds (120).
+#   Every run is cut at IMPI_BENCH_RUN_TIMEOUT seconds (120). A round after
+#   the first starts only if the script would still end within
+#   IMPI_BENCH_RMA_BUDGET seconds (270; judged by the first round's time): a
+#   round takes about 1.5 min on a quiet 2-core machine, 3 and more while
+#   something else compiles, where single figures are not worth much anyway.
 # impi missing (no build dir with bin/mpicc and bin/impirun, or rma_bench.c
 # does not build with it) or failing (MPI_Win_* unsupported: a run dies) is
 # reported, and its cells are "n/a"; the peers' columns are filled all the
@@ -44,6 +48,7 @@ epochs=${5:-all}
 cmdline=$(bench_cmdline "$@")
 out=${IMPI_BENCH_RESULTS:-$here/bench/results/rma.txt}
 tmo=${IMPI_BENCH_RUN_TIMEOUT:-120}
+budget=${IMPI_BENCH_RMA_BUDGET:-270}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$here/bench/rma_bench.c
@@ -136,16 +141,23 @@ measure() {
 : > "$work/all"
 start=$(date +%s)
 echo "# rma.sh: configurations: ${cfgs[*]}; $rounds round(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" >&2
+done_rounds=0 round1=0
 for r in $(seq "$rounds"); do
+  if [ "$r" -gt 1 ] && [ $(($(date +%s) - start + round1)) -gt "$budget" ]; then
+    note "stopped after $done_rounds round(s) of $rounds: one more (${round1} s) would pass the ${budget} s budget (IMPI_BENCH_RMA_BUDGET)"
+    break
+  fi
   for cfg in "${cfgs[@]}"; do
     t0=$(date +%s)
     measure "$cfg" "$r"
-    echo "# round $r ${label[$cfg]}: $(( $(date +%s) - t0 )) s" >&2
+    echo "# round $r ${label[$cfg]}: $(($(date +%s) - t0)) s" >&2
   done
+  done_rounds=$r
+  [ "$r" = 1 ] && round1=$(($(date +%s) - start))
 done
 res=$work/res.txt
 bench_header "$cmdline" "${libs[@]}" > "$res"
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores, 2 procs, $rounds round(s) of 5 repetitions, windows from MPI_Win_$([ "${IMPI_BENCH_RMA_CREATE:-0}" = 1 ] && echo create || echo allocate); $(( $(date +%s) - start )) s; cpu pressure at the end: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" >> "$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, 2 procs, $done_rounds round(s) of 5 repetitions, windows from MPI_Win_$([ "${IMPI_BENCH_RMA_CREATE:-0}" = 1 ] && echo create || echo allocate); $(( $(date +%s) - start )) s; cpu pressure at the end: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" >> "$res"
 cat "$notes" >> "$res"
 python3 - "$work/all" <<'PY' | tee -a "$res"
 import statistics, sys

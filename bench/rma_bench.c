@@ -21,7 +21,8 @@
  * For each (test, epoch, size): a warm-up whose time decides the iteration
  * count (rank 0 decides, broadcasts) so one repetition takes about
  * RMA_BENCH_REP_S seconds (default 0.01; at least 1 iteration), then
- * `reps` timed repetitions. Each point ends with a check that the data
+ * `reps` timed repetitions, each count re-aimed at that time from the last
+ * repetition's. Each point ends with a check that the data
  * arrived (put: the target's bytes; get: the origin's; acc/fop: the sum;
  * cas: the swapped value); a wrong value prints "CHECK FAILED" and aborts.
  * Prints "# <test> <epoch>" as each (test, epoch) starts (so a run that dies
@@ -112,13 +113,15 @@ static int ops_per_iter(int t, long size) {
   return size >= BIG ? WINDOW_BIG : WINDOW;
 }
 
-/* `iters` iterations of test t in epoch e; seconds on rank 0. */
+/* `iters` iterations of test t in epoch e; seconds on rank 0. As few
+ * synchronizations as will do (on a loaded machine each can cost a time
+ * slice): in fence epochs the fences themselves; in passive ones the target
+ * waits in a barrier, progressing, until the origin is done. */
 static double run(int t, int e, long size, long iters) {
   int nops = ops_per_iter(t, size);
   long i;
   int w;
-  double t0, t1;
-  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = 0, t1 = 0;
   if (e == FENCE) {
     MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
     t0 = MPI_Wtime();
@@ -130,9 +133,7 @@ static double run(int t, int e, long size, long iters) {
     }
     t1 = MPI_Wtime();
     MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
-  } else if (rank != 0) {
-    t0 = t1 = 0;
-  } else if (e == LOCK) {
+  } else if (rank == 0 && e == LOCK) {
     t0 = MPI_Wtime();
     for (i = 0; i < iters; ++i) {
       MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
@@ -141,7 +142,7 @@ static double run(int t, int e, long size, long iters) {
       after(t);
     }
     t1 = MPI_Wtime();
-  } else {
+  } else if (rank == 0) {
     MPI_Win_lock_all(0, win);
     t0 = MPI_Wtime();
     for (i = 0; i < iters; ++i) {
@@ -152,7 +153,7 @@ static double run(int t, int e, long size, long iters) {
     t1 = MPI_Wtime();
     MPI_Win_unlock_all(win);
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  if (e != FENCE) MPI_Barrier(MPI_COMM_WORLD);
   done_ops += iters * nops;
   return t1 - t0;
 }
@@ -229,9 +230,9 @@ static double target_rep_s = 0.01;
 
 static void point(int t, int e, long size, int reps) {
   int nops = ops_per_iter(t, size), r;
-  long warm = size <= 8192 ? 100 : size <= 262144 ? 10 : 2, iters;
+  long warm = size <= 8192 ? 20 : size <= 262144 ? 5 : 1, iters;
   double v[64];
-  if (nops > 1) warm = size <= 8192 ? 10 : size <= 262144 ? 3 : 1;
+  if (nops > 1) warm = size <= 8192 ? 3 : size <= 262144 ? 2 : 1;
   prepare(t, size);
   run(t, e, size, warm); /* first touch, connection set-up, lazy locks */
   double per = run(t, e, size, warm) / warm;
@@ -242,6 +243,14 @@ static void point(int t, int e, long size, int reps) {
   for (r = 0; r < reps; ++r) {
     double s = run(t, e, size, iters);
     v[r] = t == PUT_BW || t == GET_BW ? (double)size * nops * iters / s / 1e6 : s * 1e6 / iters;
+    /* a warm-up timed in a quiet moment must not make every repetition
+       take seconds on a loaded machine: aim the next one at the target */
+    if (rank == 0 && s > 0) {
+      double next = iters * target_rep_s / s;
+      iters = next < 1 ? 1 : next > 2.0 * iters ? 2 * iters : (long)next;
+      if (iters > 100000) iters = 100000;
+    }
+    MPI_Bcast(&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD);
   }
   check(t, e, size);
   if (rank == 0) {
