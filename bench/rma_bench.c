@@ -27,7 +27,8 @@
  * cas: the swapped value); a wrong value prints "CHECK FAILED" and aborts.
  * Prints "# <test> <epoch>" as each (test, epoch) starts (so a run that dies
  * or hangs names the pair at fault), then per size
- * "<test> <epoch> <bytes> <median> <min> <max>" (over the repetitions).
+ * "<test> <epoch> <bytes> <median> <min> <max>" (over the repetitions), and
+ * "# done" after the last point, before MPI_Win_free and MPI_Finalize.
  *
  * Usage: rma_bench [-t TESTS] [-e EPOCHS] [-x SKIP] [-s MIN] [-S MAX] [-r REPS] [-c]
  *   TESTS, EPOCHS: comma-separated, or "all" (the default)
@@ -190,33 +191,36 @@ static void prepare(int t, long size) {
 /* After a point: did the data arrive? Aborts if not. */
 static void check(int t, int e, long size) {
   long i, bad = -1;
+  double got = 0, want = 0;
+#define EXPECT(idx, g, w)                                                          \
+  do {                                                                             \
+    if (bad < 0 && (g) != (w)) bad = (idx), got = (double)(g), want = (double)(w); \
+  } while (0)
   if (rank == 1) {
     MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
-    if (t == PUT_LAT || t == PUT_BW) {
-      for (i = 0; i < size && bad < 0; ++i)
-        if (wbase[i] != pattern(t, size, i)) bad = i;
-    } else if (t == ACC_LAT) {
-      for (i = 0; i < size / 8 && bad < 0; ++i)
-        if (((double *)wbase)[i] != (double)done_ops) bad = i;
-    } else if (t == FOP_LAT) {
-      if (*(int64_t *)wbase != done_ops) bad = 0;
-    } else if (t == CAS_LAT) {
-      if (*(int64_t *)wbase != (done_ops % 2 ? 22 : 11)) bad = 0;
-    }
+    if (t == PUT_LAT || t == PUT_BW)
+      for (i = 0; i < size && bad < 0; ++i) EXPECT(i, wbase[i], pattern(t, size, i));
+    else if (t == ACC_LAT)
+      for (i = 0; i < size / 8 && bad < 0; ++i) EXPECT(i, ((double *)wbase)[i], (double)done_ops);
+    else if (t == FOP_LAT)
+      EXPECT(0, *(int64_t *)wbase, done_ops);
+    else if (t == CAS_LAT)
+      EXPECT(0, *(int64_t *)wbase, done_ops % 2 ? 22 : 11);
     MPI_Win_unlock(1, win);
   } else if (rank == 0) {
-    if (t == GET_LAT || t == GET_BW) {
-      for (i = 0; i < size && bad < 0; ++i)
-        if (obuf[i] != pattern(t, size, i)) bad = i;
-    } else if (t == FOP_LAT) {
-      if (fop_out != done_ops - 1) bad = 0;
-    } else if (t == CAS_LAT) {
-      if (cas_out != cas_new) bad = 0; /* the last op returned the value it replaced */
-    }
+    if (t == GET_LAT || t == GET_BW)
+      for (i = 0; i < size && bad < 0; ++i) EXPECT(i, obuf[i], pattern(t, size, i));
+    else if (t == FOP_LAT)
+      EXPECT(0, fop_out, done_ops - 1);
+    else if (t == CAS_LAT)
+      EXPECT(0, cas_out, cas_new); /* the last op returned the value it replaced */
   }
+#undef EXPECT
   if (bad >= 0) {
-    fprintf(stderr, "rma_bench: CHECK FAILED: %s %s %ld bytes, rank %d, at element %ld (%ld ops)\n",
-            tests[t], epochs[e], size, rank, bad, done_ops);
+    fprintf(stderr,
+            "rma_bench: CHECK FAILED: %s %s %ld bytes, rank %d, element %ld is %.0f, not %.0f (%ld "
+            "ops)\n",
+            tests[t], epochs[e], size, rank, bad, got, want, done_ops);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
 }
@@ -275,7 +279,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
   const char *tsel = "all", *esel = "all", *skip = "";
   char pair[64];
-  long min = 8, max = 1L << 22, size;
+  long min = 8, max = 1L << 22, size, wsize;
   int reps = 5, create = 0, nprocs, i, t, e;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -304,15 +308,17 @@ int main(int argc, char **argv) {
   if (nprocs < 2 || reps < 1 || reps > 64 || max < 8) usage();
   if (getenv("RMA_BENCH_REP_S")) target_rep_s = atof(getenv("RMA_BENCH_REP_S"));
   if (min < 8) min = 8;
-  /* origin buffer and window: max bytes (at least 8, 8-byte aligned) */
-  obuf = malloc(max);
-  memset(obuf, 0, max);
+  /* origin buffer and window: max bytes, at least a page (MPICH 4.0.2 on
+     shared memory loses every RMA op to an 8-byte MPI_Win_allocate window) */
+  wsize = max < 4096 ? 4096 : max;
+  obuf = malloc(wsize);
+  memset(obuf, 0, wsize);
   if (create) {
-    wbase = malloc(max);
-    memset(wbase, 0, max);
-    MPI_Win_create(wbase, max, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    wbase = malloc(wsize);
+    memset(wbase, 0, wsize);
+    MPI_Win_create(wbase, wsize, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
   } else {
-    MPI_Win_allocate(max, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase, &win);
+    MPI_Win_allocate(wsize, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wbase, &win);
   }
   for (t = 0; t < NTESTS; ++t) {
     if (!selected(tsel, tests[t])) continue;
@@ -331,6 +337,10 @@ int main(int argc, char **argv) {
         point(t, e, size, reps);
       }
     }
+  }
+  if (rank == 0) {
+    printf("# done\n"); /* whatever MPI_Win_free and MPI_Finalize then do */
+    fflush(stdout);
   }
   MPI_Win_free(&win);
   if (create) free(wbase);
