@@ -14,7 +14,8 @@
 # leaves (sm, rdma) map a window on the same machine through shared memory
 # whatever the btl; pt2pt carries RMA over ob1 and the TCP btl. Open MPI
 # 4.1.4 on shared memory (osc rdma over vader) dies in MPI_Compare_and_swap
-# on 64-bit types (open-mpi/ompi#7967, #11349): its cas_lat cells are n/a.
+# on 64-bit types in MPI_Win_allocate windows (open-mpi/ompi#7967, #11349):
+# its cas_lat cells are n/a.
 # Rounds interleaved (each configuration back to back in every round); each
 # run prints the median of 5 repetitions per point; the tables give the
 # median over rounds, and ratios against the better peer (latency:
@@ -27,9 +28,9 @@
 #   MPI_Win_create over malloc'd memory instead of MPI_Win_allocate.
 #   Every run is cut at IMPI_BENCH_RUN_TIMEOUT seconds (120). A round after
 #   the first starts only if the script would still end within
-#   IMPI_BENCH_RMA_BUDGET seconds (270; judged by the first round's time): a
-#   round takes about 1.5 min on a quiet 2-core machine, 3 and more while
-#   something else compiles, where single figures are not worth much anyway.
+#   IMPI_BENCH_RMA_BUDGET seconds (270; judged by the first round's time): on
+#   a quiet 2-core machine a round of the four peer runs takes about 40 s,
+#   while something else compiles 2-4 min (and its figures are worth little).
 # impi missing (no build dir with bin/mpicc and bin/impirun, or rma_bench.c
 # does not build with it) or failing (MPI_Win_* unsupported: a run dies) is
 # reported, and its cells are "n/a"; the peers' columns are filled all the
