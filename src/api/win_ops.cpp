@@ -129,6 +129,12 @@ extern "C" {
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
              MPI_Win win) {
+  if (WinObject *w = lookup_win(win);
+      w && origin_datatype == target_datatype && origin_count == target_count)
+    if (const auto *p = lookup_predefined_type(origin_datatype); p && *p && (*p)->is_contiguous())
+      if (w->window->copy_fast(target_rank, target_disp, origin_count * (*p)->size(), origin_addr,
+                               nullptr))
+        return MPI_SUCCESS;
   return rput("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
               target_count, target_datatype, win, nullptr);
 }
@@ -143,6 +149,12 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  if (WinObject *w = lookup_win(win);
+      w && origin_datatype == target_datatype && origin_count == target_count)
+    if (const auto *p = lookup_predefined_type(origin_datatype); p && *p && (*p)->is_contiguous())
+      if (w->window->copy_fast(target_rank, target_disp, origin_count * (*p)->size(), nullptr,
+                               origin_addr))
+        return MPI_SUCCESS;
   return rget("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
               target_count, target_datatype, win, nullptr);
 }

@@ -14,10 +14,20 @@ namespace impi::rma {
 
 namespace detail {
 
+constexpr std::int64_t kAtomicElements = 16;
+
 void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pack::Op op, int basic,
                  const char *in, char *old, bool atomic, MemberCtl *ctl) {
   const std::int64_t esize = pack::predefined(basic).size;
-  if (!atomic) Window::lock_acc(ctl);
+  // Element-wise atomics for a few elements; many take the lock alone and
+  // run the plain (vectorised) operator.
+  if (atomic && count * type.size() / esize > kAtomicElements) atomic = false;
+  Window::lock_acc(ctl, atomic);
+  if (type.is_contiguous()) {  // one run of elements: one call
+    apply_elements(op, basic, addr, in, old, count * type.size() / esize, atomic);
+    Window::unlock_acc(ctl, atomic);
+    return;
+  }
   std::int64_t off = 0;
   for (std::int64_t i = 0; i < count; ++i)
     for (const auto &s : type.segments()) {
@@ -26,7 +36,7 @@ void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pac
                      atomic);
       off += s.count * esize;
     }
-  if (!atomic) Window::unlock_acc(ctl);
+  Window::unlock_acc(ctl, atomic);
 }
 
 Error outcome(const Window::Pending &p, const Target &t) {
@@ -182,9 +192,9 @@ bool Window::serve_one(int origin, Incoming &in) {
         old.resize(static_cast<std::size_t>(n * esize));
         const bool atomic = cfg_.atomics && atomic_capable(h.basic);
         if (h.kind == Kind::cas) {
-          if (!atomic) lock_acc(ctl);
+          lock_acc(ctl, atomic);
           compare_swap(h.basic, in.addr, in.tmp.data(), in.tmp.data() + esize, old.data(), atomic);
-          if (!atomic) unlock_acc(ctl);
+          unlock_acc(ctl, atomic);
         } else {
           detail::apply_local(in.addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic,
                               in.tmp.empty() ? nullptr : in.tmp.data(), old.data(), atomic, ctl);

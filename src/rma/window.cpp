@@ -121,14 +121,23 @@ Error Window::cma_access(int t, std::uint64_t addr, std::int64_t count, const pa
 
 // ---- locks in the control blocks
 
-void Window::lock_acc(MemberCtl *ctl) {
-  for (int spins = 0; ctl->acc_lock.exchange(1, std::memory_order_acquire);)
-    while (ctl->acc_lock.load(std::memory_order_relaxed))
-      if (++spins > 64) sched_yield();  // (the holder may share our core)
+void Window::lock_acc(MemberCtl *ctl, bool shared) {
+  for (int spins = 0;; ++spins) {
+    std::int32_t v = ctl->acc_lock.load(std::memory_order_relaxed);
+    if (shared ? v >= 0 : v == 0) {
+      if (ctl->acc_lock.compare_exchange_weak(v, shared ? v + 1 : -1, std::memory_order_acquire))
+        return;
+      continue;
+    }
+    if (spins > 64) sched_yield();  // (the holder may share our core)
+  }
 }
 
-void Window::unlock_acc(MemberCtl *ctl) {
-  ctl->acc_lock.store(0, std::memory_order_release);
+void Window::unlock_acc(MemberCtl *ctl, bool shared) {
+  if (shared)
+    ctl->acc_lock.fetch_sub(1, std::memory_order_release);
+  else
+    ctl->acc_lock.store(0, std::memory_order_release);
 }
 
 bool Window::try_lock_word(MemberCtl *ctl, bool exclusive) {
@@ -357,10 +366,10 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   if (via == Path::self || via == Path::shm) {
     bool atomic = cfg_.atomics && atomic_capable(basic);
     MemberCtl *ctl = target(t).ctl;
-    if (!atomic) lock_acc(ctl);
+    lock_acc(ctl, atomic);
     compare_swap(basic, local_address(t, disp), static_cast<const char *>(compare),
                  static_cast<const char *>(origin), static_cast<char *>(result), atomic);
-    if (!atomic) unlock_acc(ctl);
+    unlock_acc(ctl, atomic);
     return {};
   }
   if (via == Path::cma) {

@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <map>
@@ -49,7 +50,7 @@ constexpr int kMaxAttach = 64;
 // One proc's control block, in its host's shared region (zero-filled).
 struct alignas(64) MemberCtl {
   std::atomic<std::int64_t> lock;      // window lock: -1 exclusive, n > 0 shared holders
-  std::atomic<std::int32_t> acc_lock;  // accumulates that are not one atomic each
+  std::atomic<std::int32_t> acc_lock;  // accumulates: -1 held alone, n > 0 shared by n
   std::atomic<std::int32_t> nattach;   // dynamic windows: slots in use
   std::atomic<std::uint64_t> attach_base[kMaxAttach];
   std::atomic<std::uint64_t> attach_size[kMaxAttach];  // 0: a free slot
@@ -88,8 +89,11 @@ class Window {
   explicit Window(Config c);
   ~Window();
   // The accumulate lock and the window lock word of a control block.
-  static void lock_acc(MemberCtl *ctl);
-  static void unlock_acc(MemberCtl *ctl);
+  // The accumulate lock is a reader-writer lock: element-wise atomic
+  // updates share it, plain read-modify-writes of many elements hold it
+  // alone (so the two never interleave on one location).
+  static void lock_acc(MemberCtl *ctl, bool shared = false);
+  static void unlock_acc(MemberCtl *ctl, bool shared = false);
   static bool try_lock_word(MemberCtl *ctl, bool exclusive);
   static void unlock_word(MemberCtl *ctl);
   struct Pending;   // an operation of ours awaiting its answer (window_detail.hpp)
@@ -116,6 +120,31 @@ class Window {
                    core::RequestPtr *req = nullptr);
   Error compare_and_swap(const void *origin, const void *compare, void *result,
                          const pack::TypePtr &type, int target, std::int64_t disp);
+
+  // Fast paths of MPI_Put/MPI_Get and MPI_Win_flush for memory the origin
+  // has mapped (inline: these are a copy and a fence): `bytes` of one
+  // contiguous predefined type on both sides, inside an epoch, in range, no
+  // threads. False: take the general call, which also reports errors.
+  bool copy_fast(int t, std::int64_t disp, std::int64_t bytes, const void *from, void *to) {
+    if (cfg_.threads || t < 0 || t >= size() || disp < 0) return false;
+    const Target &x = cfg_.targets[static_cast<std::size_t>(t)];
+    if (!x.mapped || !(fence_open_ || lock_all_ || locked_[static_cast<std::size_t>(t)]))
+      return false;
+    const std::int64_t off = disp * x.disp_unit;
+    if (bytes < 0 || off + bytes > x.size) return false;
+    if (from)
+      std::memcpy(x.mapped + off, from, static_cast<std::size_t>(bytes));
+    else if (to)
+      std::memcpy(to, x.mapped + off, static_cast<std::size_t>(bytes));
+    return true;
+  }
+  bool flush_fast(int t) {
+    if (cfg_.threads || t < 0 || t >= size() || !pending_.empty()) return false;
+    if (!lock_all_ && !locked_[static_cast<std::size_t>(t)]) return false;
+    if ((++polls_ & 15) == 0) return false;  // (the general call makes a progress pass)
+    sync();
+    return true;
+  }
 
   // ---- synchronisation (11.5). Assertions are MPI_MODE_* bits.
   Error fence(int assert);
