@@ -91,9 +91,13 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
     if (-nseg >= pack::kNumPredefined || pack::predefined(-nseg).kind == pack::Kind::none)
       return std::nullopt;
     h.type = pack::Datatype::predefined(-nseg);
+    h.length = len - r.left;
     return h;
   }
-  if (nseg == 0) return h;
+  if (nseg == 0) {
+    h.length = len - r.left;
+    return h;
+  }
   auto lb = r.get<std::int64_t>();
   auto extent = r.get<std::int64_t>();
   if (!r.ok || static_cast<std::size_t>(nseg) > r.left / kSegmentBytes || extent < 0)
@@ -116,6 +120,7 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
   auto sized = pack::Datatype::resized(*st, lb, extent);
   if (!sized) return std::nullopt;
   h.type = *sized;
+  h.length = len - r.left;
   return h;
 }
 

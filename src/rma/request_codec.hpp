@@ -18,13 +18,19 @@ struct RequestHeader {
   Kind kind = Kind::put;
   std::uint32_t op = 0;     // pack::Op for accumulates
   std::uint32_t id = 0;     // names the data and answer messages (window.cpp's tags)
-  std::uint32_t flags = 0;  // lock: 1 exclusive
+  std::uint32_t flags = 0;  // lock: kExclusive; put, acc: kInline
   std::int64_t disp = 0;    // target displacement (dynamic windows: an address)
   std::int64_t count = 0;   // of the target datatype
   std::int64_t nelem = 0;   // accumulates: elements of `basic` in the data
   std::int32_t basic = 0;   // accumulates: the predefined element type
   pack::TypePtr type;       // the target datatype (null for lock, unlock)
+  std::size_t length = 0;   // decode: bytes of the header (an inline payload follows)
 };
+constexpr std::uint32_t kExclusive = 1;
+// Small puts and accumulates carry their data after the header, packed
+// (external32 toward another client) instead of in a message of their own.
+constexpr std::uint32_t kInline = 2;
+constexpr std::int64_t kInlineBytes = 4096;
 
 std::vector<char> encode(const RequestHeader &h);
 // nullopt: malformed (short, an unknown kind or type, too many segments).

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "base/log.hpp"
+#include "pack/external32.hpp"
 #include "mpi.h"
 #include "rma/window.hpp"
 #include "rma/window_detail.hpp"
@@ -39,6 +40,30 @@ void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pac
   Window::unlock_acc(ctl, atomic);
 }
 
+bool inline_convertible(const pack::Datatype &type) {
+  for (const auto &s : type.segments()) {
+    const auto &p = pack::predefined(s.basic);
+    if (p.ext32_size != p.size || p.kind == pack::Kind::pair) return false;
+  }
+  return true;
+}
+
+void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external) {
+  auto *p = reinterpret_cast<std::byte *>(buf);
+  std::byte tmp[16];
+  for (std::int64_t i = 0; i < count; ++i)
+    for (const auto &s : type.segments()) {
+      const std::size_t size = pack::predefined(s.basic).size;
+      for (std::int64_t k = 0; k < s.count; ++k, p += size) {
+        if (to_external)
+          pack::to_external32(s.basic, p, tmp);
+        else
+          pack::from_external32(s.basic, p, tmp);
+        std::memcpy(p, tmp, size);
+      }
+    }
+}
+
 Error outcome(const Window::Pending &p, const Target &t) {
   (void)t;
   const auto &st = p.answer->status;
@@ -69,6 +94,31 @@ void Window::answer(int origin, std::uint32_t id, int status) {
   auto r = cfg_.p2p->start_send(buf.data(), 4, detail::byte_type(), target(origin).world, cfg_.rank,
                                 answer_tag(id), cfg_.context, false);
   if (r) track_send_locked(*r, std::move(buf));
+}
+
+// A put or accumulate whose data came inline, after its header.
+void Window::serve_inline(int origin, Incoming &in) {
+  const RequestHeader &h = in.h;
+  char *payload = in.buf.data() + h.length;
+  const std::int64_t len = in.req->status.bytes - static_cast<std::int64_t>(h.length);
+  int err = in.error;
+  if (!err && len != h.count * h.type->size()) err = MPI_ERR_TYPE;
+  if (!err && cfg_.p2p->external32_with(target(origin).world)) {
+    if (!detail::inline_convertible(*h.type))
+      err = MPI_ERR_TYPE;
+    else
+      detail::convert_packed(payload, h.count, *h.type, false);
+  }
+  if (!err && h.count > 0) {
+    if (h.kind == Kind::put) {
+      pack::PackCursor c(h.type, h.count);
+      c.unpack(in.addr, {reinterpret_cast<const std::byte *>(payload), static_cast<std::size_t>(len)});
+    } else {
+      detail::apply_local(in.addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic, payload,
+                          nullptr, cfg_.atomics && atomic_capable(h.basic), target(cfg_.rank).ctl);
+    }
+  }
+  answer(origin, h.id, err);
 }
 
 bool Window::serve() {
@@ -126,6 +176,12 @@ bool Window::serve_one(int origin, Incoming &in) {
       in.error = MPI_ERR_TYPE;
     switch (h0.kind) {
       case Kind::put:
+      case Kind::acc:
+        if (h0.flags & kInline) {
+          serve_inline(origin, in);
+          return true;
+        }
+        if (h0.kind == Kind::acc) goto elementwise_data;
         in.req = in.error
                      ? p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context)
                      : p2p.irecv(in.addr, h0.count, h0.type, ow, data_tag(h0.id), cfg_.context);
@@ -139,9 +195,9 @@ bool Window::serve_one(int origin, Incoming &in) {
         if (r) track_send_locked(*r, {});
         return true;
       }
-      case Kind::acc:
       case Kind::get_acc:
       case Kind::cas:
+      elementwise_data:
         if (h0.kind == Kind::get_acc && h0.op == static_cast<std::uint32_t>(pack::Op::no_op)) {
           in.req.reset();
         } else if (in.error) {

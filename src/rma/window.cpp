@@ -192,7 +192,13 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
   h.count = tcount;
   h.type = ttype;
   auto p = std::make_unique<Pending>();
-  if (Error e = send_header(t, encode(h), *p)) return e;
+  Error e;
+  if (send_inline(t, h, origin, ocount, otype, *p, e)) {
+    if (e) return e;
+    pending_.push_back(std::move(p));
+    return {};  // (the origin buffer is free: req stays null, complete)
+  }
+  if (Error f = send_header(t, encode(h), *p)) return f;
   auto data = cfg_.p2p->start_send(origin, ocount, otype, target(t).world, cfg_.rank,
                                    data_tag(h.id), cfg_.context, false);
   if (!data) return {MPI_ERR_OTHER, data.message()};
@@ -200,6 +206,23 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
   if (req) *req = *data;
   pending_.push_back(std::move(p));
   return {};
+}
+
+bool Window::send_inline(int t, RequestHeader h, const void *origin, std::int64_t ocount,
+                         const pack::TypePtr &otype, Pending &p, Error &e) {
+  const std::int64_t bytes = ocount * otype->size();
+  if (bytes > kInlineBytes) return false;
+  const bool external = cfg_.p2p->external32_with(target(t).world);
+  if (external && !detail::inline_convertible(*otype)) return false;
+  h.flags |= kInline;
+  std::vector<char> msg = encode(h);
+  const std::size_t at = msg.size();
+  msg.resize(at + static_cast<std::size_t>(bytes));
+  pack::PackCursor c(otype, ocount);
+  c.pack(origin, {reinterpret_cast<std::byte *>(msg.data() + at), static_cast<std::size_t>(bytes)});
+  if (external) detail::convert_packed(msg.data() + at, ocount, *otype, true);
+  e = send_header(t, std::move(msg), p);
+  return true;
 }
 
 Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype, int t,
@@ -339,6 +362,14 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
     p->answer =
         cfg_.p2p->irecv(result, rcount, rtype, target(t).world, answer_tag(h.id), cfg_.context);
     p->expect = bytes;
+  }
+  if (!result) {
+    Error e;
+    if (send_inline(t, h, origin, ocount, otype, *p, e)) {
+      if (e) return e;
+      pending_.push_back(std::move(p));
+      return {};
+    }
   }
   if (Error e = send_header(t, encode(h), *p)) return e;
   if (!no_data) {

@@ -38,6 +38,7 @@
 #include "core/p2p.hpp"
 #include "pack/datatype.hpp"
 #include "pack/reduce.hpp"
+#include "rma/request_codec.hpp"
 #include "rma/shared_region.hpp"
 
 namespace impi::rma {
@@ -199,6 +200,11 @@ class Window {
   }
   bool serve();
   bool serve_one(int origin, Incoming &in);
+  void serve_inline(int origin, Incoming &in);
+  // The message path's request for a small put or accumulate, its data
+  // packed after the header; false: too big, or not convertible.
+  bool send_inline(int t, RequestHeader h, const void *origin, std::int64_t ocount,
+                   const pack::TypePtr &otype, Pending &p, Error &e);
   bool track_send(base::Result<core::RequestPtr> r, std::vector<char> buf = {});
   void track_send_locked(core::RequestPtr r, std::vector<char> buf);
   void answer(int origin, std::uint32_t id, int status);

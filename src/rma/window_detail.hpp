@@ -73,6 +73,13 @@ inline void copy_typed(const char *src, std::int64_t scount, const pack::TypePtr
   unpack_all(pack_all(src, scount, stype), dst, dcount, dtype);
 }
 
+// Converts a packed stream of `count` of `type` between our representation
+// and external32, element by element in place (the inline payloads of the
+// message path, toward another client: IMPI 4.1). Only for types whose
+// elements have one size in both (inline_convertible).
+void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external);
+bool inline_convertible(const pack::Datatype &type);
+
 // Accumulates packed elements `in` (null: MPI_NO_OP) into `count` of
 // `type` at `addr` in our memory, element-wise atomic or under `ctl`'s
 // accumulate lock; `old`, if not null, gets the values before.
