@@ -83,7 +83,7 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
   h.nelem = r.get<std::int64_t>();
   h.basic = r.get<std::int32_t>();
   auto nseg = r.get<std::int32_t>();
-  if (!r.ok || kind < 1 || kind > static_cast<std::uint32_t>(Kind::unlock)) return std::nullopt;
+  if (!r.ok || kind < 1 || kind > static_cast<std::uint32_t>(Kind::batch)) return std::nullopt;
   h.kind = static_cast<Kind>(kind);
   if (h.id >= (1u << 29) || h.count < 0 || h.nelem < 0 || h.op > 14) return std::nullopt;
   if (h.basic < 0 || h.basic >= pack::kNumPredefined) return std::nullopt;

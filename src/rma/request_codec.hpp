@@ -12,7 +12,9 @@
 
 namespace impi::rma {
 
-enum class Kind : std::uint32_t { put = 1, get, acc, get_acc, cas, lock, unlock };
+// batch: several inline puts and accumulates, each [u32 length][request],
+// answered once.
+enum class Kind : std::uint32_t { put = 1, get, acc, get_acc, cas, lock, unlock, batch };
 
 struct RequestHeader {
   Kind kind = Kind::put;
@@ -31,6 +33,9 @@ constexpr std::uint32_t kExclusive = 1;
 // (external32 toward another client) instead of in a message of their own.
 constexpr std::uint32_t kInline = 2;
 constexpr std::int64_t kInlineBytes = 4096;
+// A batch is sent when it reaches this many bytes (or before anything else
+// to its target, and when the origin waits for completion).
+constexpr std::size_t kBatchBytes = 16384;
 
 std::vector<char> encode(const RequestHeader &h);
 // nullopt: malformed (short, an unknown kind or type, too many segments).

@@ -265,7 +265,7 @@ Error Window::flush(int t) {
     return {MPI_ERR_RANK, fmt::format("rank {} is not in the window's group of {}", t, size())};
   if (!lock_all_ && !locked_[static_cast<std::size_t>(t)])
     return {MPI_ERR_RMA_SYNC, fmt::format("MPI_Win_flush: rank {} is not locked", t)};
-  if (pending_.empty()) {  // (memory operations: complete already)
+  if (pending_.empty() && !batched_) {  // (memory operations: complete already)
     if ((++polls_ & 15) == 0) cfg_.p2p->progress();
     sync();
     return {};

@@ -6,8 +6,8 @@
 #include <fmt/core.h>
 
 #include "base/log.hpp"
-#include "pack/external32.hpp"
 #include "mpi.h"
+#include "pack/external32.hpp"
 #include "rma/window.hpp"
 #include "rma/window_detail.hpp"
 
@@ -40,6 +40,12 @@ void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pac
   Window::unlock_acc(ctl, atomic);
 }
 
+bool elements_of(const pack::Datatype &type, int basic) {
+  for (const auto &s : type.segments())
+    if (s.basic != basic) return false;
+  return basic > 0;
+}
+
 bool inline_convertible(const pack::Datatype &type) {
   for (const auto &s : type.segments()) {
     const auto &p = pack::predefined(s.basic);
@@ -48,19 +54,56 @@ bool inline_convertible(const pack::Datatype &type) {
   return true;
 }
 
+namespace {
+// Reverses the bytes of `n` elements of `size` (2, 4 or 8) in place.
+template <typename U>
+void swap_all(std::byte *p, std::int64_t n) {
+  for (std::int64_t k = 0; k < n; ++k, p += sizeof(U)) {
+    U v;
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (sizeof(U) == 2)
+      v = __builtin_bswap16(v);
+    else if constexpr (sizeof(U) == 4)
+      v = __builtin_bswap32(v);
+    else
+      v = __builtin_bswap64(v);
+    std::memcpy(p, &v, sizeof v);
+  }
+}
+}  // namespace
+
 void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external) {
   auto *p = reinterpret_cast<std::byte *>(buf);
   std::byte tmp[16];
   for (std::int64_t i = 0; i < count; ++i)
     for (const auto &s : type.segments()) {
-      const std::size_t size = pack::predefined(s.basic).size;
-      for (std::int64_t k = 0; k < s.count; ++k, p += size) {
-        if (to_external)
-          pack::to_external32(s.basic, p, tmp);
-        else
-          pack::from_external32(s.basic, p, tmp);
-        std::memcpy(p, tmp, size);
+      const auto &info = pack::predefined(s.basic);
+      const std::size_t size = info.size;
+      const bool plain = info.kind == pack::Kind::sint || info.kind == pack::Kind::uint ||
+                         (info.kind == pack::Kind::real && size <= 8) ||
+                         info.kind == pack::Kind::byte || info.kind == pack::Kind::character ||
+                         info.kind == pack::Kind::boolean;
+      if (plain && (size == 1 || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {
+        p += size * static_cast<std::size_t>(s.count);  // (external32 is big-endian)
+        continue;
       }
+      if (plain && size == 2) {
+        swap_all<std::uint16_t>(p, s.count);
+      } else if (plain && size == 4) {
+        swap_all<std::uint32_t>(p, s.count);
+      } else if (plain && size == 8) {
+        swap_all<std::uint64_t>(p, s.count);
+      } else {
+        for (std::int64_t k = 0; k < s.count; ++k, p += size) {
+          if (to_external)
+            pack::to_external32(s.basic, p, tmp);
+          else
+            pack::from_external32(s.basic, p, tmp);
+          std::memcpy(p, tmp, size);
+        }
+        continue;
+      }
+      p += size * static_cast<std::size_t>(s.count);
     }
 }
 
@@ -96,27 +139,59 @@ void Window::answer(int origin, std::uint32_t id, int status) {
   if (r) track_send_locked(*r, std::move(buf));
 }
 
-// A put or accumulate whose data came inline, after its header.
+// A put or accumulate whose data came inline, after its header: applied;
+// returns its status (0 or an MPI error class).
+int Window::apply_inline(int origin, const RequestHeader &h, char *payload, std::int64_t len) {
+  if ((h.kind != Kind::put && h.kind != Kind::acc) || !(h.flags & kInline) || !h.type)
+    return MPI_ERR_OTHER;
+  if (len != h.count * h.type->size()) return MPI_ERR_TYPE;
+  if (Error e = check_range(cfg_.rank, h.disp, h.count, *h.type)) return e.code;
+  if (h.kind == Kind::acc && !detail::elements_of(*h.type, h.basic)) return MPI_ERR_TYPE;
+  if (cfg_.p2p->external32_with(target(origin).world)) {
+    if (!detail::inline_convertible(*h.type)) return MPI_ERR_TYPE;
+    detail::convert_packed(payload, h.count, *h.type, false);
+  }
+  if (h.count == 0) return 0;
+  char *addr = local_address(cfg_.rank, h.disp);
+  if (h.kind == Kind::put) {
+    pack::PackCursor c(h.type, h.count);
+    c.unpack(addr, {reinterpret_cast<const std::byte *>(payload), static_cast<std::size_t>(len)});
+  } else {
+    detail::apply_local(addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic, payload,
+                        nullptr, cfg_.atomics && atomic_capable(h.basic), target(cfg_.rank).ctl);
+  }
+  return 0;
+}
+
+// Requests that arrived whole: one inline put or accumulate, or a batch of them.
 void Window::serve_inline(int origin, Incoming &in) {
   const RequestHeader &h = in.h;
   char *payload = in.buf.data() + h.length;
   const std::int64_t len = in.req->status.bytes - static_cast<std::int64_t>(h.length);
-  int err = in.error;
-  if (!err && len != h.count * h.type->size()) err = MPI_ERR_TYPE;
-  if (!err && cfg_.p2p->external32_with(target(origin).world)) {
-    if (!detail::inline_convertible(*h.type))
-      err = MPI_ERR_TYPE;
-    else
-      detail::convert_packed(payload, h.count, *h.type, false);
+  if (h.kind != Kind::batch) {
+    answer(origin, h.id, apply_inline(origin, h, payload, len));
+    return;
   }
-  if (!err && h.count > 0) {
-    if (h.kind == Kind::put) {
-      pack::PackCursor c(h.type, h.count);
-      c.unpack(in.addr, {reinterpret_cast<const std::byte *>(payload), static_cast<std::size_t>(len)});
-    } else {
-      detail::apply_local(in.addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic, payload,
-                          nullptr, cfg_.atomics && atomic_capable(h.basic), target(cfg_.rank).ctl);
+  int err = 0;
+  for (std::int64_t at = 0; at < len;) {
+    std::uint32_t n = 0;
+    if (len - at < 4) {
+      err = err ? err : MPI_ERR_OTHER;
+      break;
     }
+    for (int i = 0; i < 4; ++i)
+      n |= static_cast<std::uint32_t>(static_cast<unsigned char>(payload[at + i])) << (8 * i);
+    at += 4;
+    if (n > static_cast<std::uint64_t>(len - at)) {
+      err = err ? err : MPI_ERR_OTHER;
+      break;
+    }
+    auto one = decode(payload + at, n);
+    int e = one ? apply_inline(origin, *one, payload + at + one->length,
+                               static_cast<std::int64_t>(n - one->length))
+                : MPI_ERR_OTHER;
+    if (e && !err) err = e;
+    at += n;
   }
   answer(origin, h.id, err);
 }
@@ -169,12 +244,17 @@ bool Window::serve_one(int origin, Incoming &in) {
     }
     const bool elementwise =
         h0.kind == Kind::acc || h0.kind == Kind::get_acc || h0.kind == Kind::cas;
+    if (elementwise && !in.error && h0.type && !detail::elements_of(*h0.type, h0.basic))
+      in.error = MPI_ERR_TYPE;
     if (elementwise && !in.error && h0.type &&
         (h0.nelem * pack::predefined(h0.basic).size !=
              (h0.kind == Kind::cas ? 2 : 1) * h0.count * h0.type->size() ||
          h0.basic == 0))
       in.error = MPI_ERR_TYPE;
     switch (h0.kind) {
+      case Kind::batch:
+        serve_inline(origin, in);
+        return true;
       case Kind::put:
       case Kind::acc:
         if (h0.flags & kInline) {

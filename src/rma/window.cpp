@@ -191,13 +191,9 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
   h.disp = disp;
   h.count = tcount;
   h.type = ttype;
-  auto p = std::make_unique<Pending>();
   Error e;
-  if (send_inline(t, h, origin, ocount, otype, *p, e)) {
-    if (e) return e;
-    pending_.push_back(std::move(p));
-    return {};  // (the origin buffer is free: req stays null, complete)
-  }
+  if (send_inline(t, h, origin, ocount, otype, e)) return e;  // (req stays null: complete)
+  auto p = std::make_unique<Pending>();
   if (Error f = send_header(t, encode(h), *p)) return f;
   auto data = cfg_.p2p->start_send(origin, ocount, otype, target(t).world, cfg_.rank,
                                    data_tag(h.id), cfg_.context, false);
@@ -209,20 +205,49 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
 }
 
 bool Window::send_inline(int t, RequestHeader h, const void *origin, std::int64_t ocount,
-                         const pack::TypePtr &otype, Pending &p, Error &e) {
+                         const pack::TypePtr &otype, Error &e) {
   const std::int64_t bytes = ocount * otype->size();
   if (bytes > kInlineBytes) return false;
   const bool external = cfg_.p2p->external32_with(target(t).world);
   if (external && !detail::inline_convertible(*otype)) return false;
   h.flags |= kInline;
-  std::vector<char> msg = encode(h);
-  const std::size_t at = msg.size();
-  msg.resize(at + static_cast<std::size_t>(bytes));
+  std::vector<char> head = encode(h);
+  if (batch_.empty()) batch_.resize(cfg_.targets.size());
+  auto &b = batch_[static_cast<std::size_t>(t)];
+  if (b.empty()) ++batched_;
+  const std::uint32_t n = static_cast<std::uint32_t>(head.size() + static_cast<std::size_t>(bytes));
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+  b.insert(b.end(), head.begin(), head.end());
+  const std::size_t at = b.size();
+  b.resize(at + static_cast<std::size_t>(bytes));
   pack::PackCursor c(otype, ocount);
-  c.pack(origin, {reinterpret_cast<std::byte *>(msg.data() + at), static_cast<std::size_t>(bytes)});
-  if (external) detail::convert_packed(msg.data() + at, ocount, *otype, true);
-  e = send_header(t, std::move(msg), p);
+  c.pack(origin, {reinterpret_cast<std::byte *>(b.data() + at), static_cast<std::size_t>(bytes)});
+  if (external) detail::convert_packed(b.data() + at, ocount, *otype, true);
+  e = b.size() >= kBatchBytes ? flush_batch(t) : Error{};
   return true;
+}
+
+Error Window::flush_batch(int t) {
+  if (!batched_) return {};
+  if (t < 0) {
+    Error first;
+    for (int r = 0; r < size(); ++r)
+      if (Error e = flush_batch(r); e && !first) first = e;
+    return first;
+  }
+  auto &b = batch_[static_cast<std::size_t>(t)];
+  if (b.empty()) return {};
+  --batched_;
+  RequestHeader h;
+  h.kind = Kind::batch;
+  h.id = static_cast<std::uint32_t>(next_id());
+  std::vector<char> msg = encode(h);
+  msg.insert(msg.end(), b.begin(), b.end());
+  b.clear();
+  auto p = std::make_unique<Pending>();
+  Error e = send_request(t, std::move(msg), *p);
+  pending_.push_back(std::move(p));
+  return e;
 }
 
 Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype, int t,
@@ -365,11 +390,7 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   }
   if (!result) {
     Error e;
-    if (send_inline(t, h, origin, ocount, otype, *p, e)) {
-      if (e) return e;
-      pending_.push_back(std::move(p));
-      return {};
-    }
+    if (send_inline(t, h, origin, ocount, otype, e)) return e;
   }
   if (Error e = send_header(t, encode(h), *p)) return e;
   if (!no_data) {
@@ -445,6 +466,11 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
 // ---- the message path's bookkeeping
 
 Error Window::send_header(int t, std::vector<char> header, Pending &p) {
+  if (Error e = flush_batch(t)) return e;  // (requests to one target stay in order)
+  return send_request(t, std::move(header), p);
+}
+
+Error Window::send_request(int t, std::vector<char> header, Pending &p) {
   p.target = t;
   p.header = std::move(header);
   if (!p.answer) {  // an acknowledgement: its status
@@ -461,6 +487,7 @@ Error Window::send_header(int t, std::vector<char> header, Pending &p) {
 
 Error Window::wait_pending(int t) {
   Guard g(*this);
+  Error batched = flush_batch(t);
   auto mine = [&](const Pending &p) { return t < 0 || p.target == t; };
   auto done = [&] {
     for (auto &p : pending_) {
@@ -476,10 +503,10 @@ Error Window::wait_pending(int t) {
     // lock word, a flag) still serves the requests of other clients. (Not
     // on every call: flushes of memory operations cost a few nanoseconds.)
     if ((++polls_ & 15) == 0) cfg_.p2p->progress();
-    return {};
+    return batched;
   }
   if (!done()) cfg_.p2p->wait_until(done);
-  Error first;
+  Error first = batched;
   for (auto it = pending_.begin(); it != pending_.end();) {
     Pending &p = **it;
     if (!mine(p)) {

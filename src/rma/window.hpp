@@ -140,7 +140,7 @@ class Window {
     return true;
   }
   bool flush_fast(int t) {
-    if (cfg_.threads || t < 0 || t >= size() || !pending_.empty()) return false;
+    if (cfg_.threads || t < 0 || t >= size() || !pending_.empty() || batched_) return false;
     if (!lock_all_ && !locked_[static_cast<std::size_t>(t)]) return false;
     if ((++polls_ & 15) == 0) return false;  // (the general call makes a progress pass)
     sync();
@@ -201,10 +201,14 @@ class Window {
   bool serve();
   bool serve_one(int origin, Incoming &in);
   void serve_inline(int origin, Incoming &in);
+  int apply_inline(int origin, const RequestHeader &h, char *payload, std::int64_t len);
   // The message path's request for a small put or accumulate, its data
-  // packed after the header; false: too big, or not convertible.
+  // packed after the header, added to the target's batch; false: too big,
+  // or not convertible (then `e` is untouched).
   bool send_inline(int t, RequestHeader h, const void *origin, std::int64_t ocount,
-                   const pack::TypePtr &otype, Pending &p, Error &e);
+                   const pack::TypePtr &otype, Error &e);
+  Error flush_batch(int t);  // -1: every target
+  Error send_request(int t, std::vector<char> bytes, Pending &p);
   bool track_send(base::Result<core::RequestPtr> r, std::vector<char> buf = {});
   void track_send_locked(core::RequestPtr r, std::vector<char> buf);
   void answer(int origin, std::uint32_t id, int status);
@@ -221,7 +225,9 @@ class Window {
   };
   Config cfg_;
   std::recursive_mutex mu_;
-  unsigned polls_ = 0;  // flushes that found nothing to wait for (window.cpp)
+  std::vector<std::vector<char>> batch_;  // by target: inline requests not sent yet
+  std::size_t batched_ = 0;               // targets with a batch waiting
+  unsigned polls_ = 0;                    // flushes that found nothing to wait for (window.cpp)
   std::deque<std::unique_ptr<Pending>> pending_;
   // Our notices and answers still leaving, with the bytes they send.
   std::vector<std::pair<core::RequestPtr, std::vector<char>>> sends_;

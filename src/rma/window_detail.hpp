@@ -79,6 +79,8 @@ inline void copy_typed(const char *src, std::int64_t scount, const pack::TypePtr
 // elements have one size in both (inline_convertible).
 void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external);
 bool inline_convertible(const pack::Datatype &type);
+// Whether every element of `type` is of predefined type `basic`.
+bool elements_of(const pack::Datatype &type, int basic);
 
 // Accumulates packed elements `in` (null: MPI_NO_OP) into `count` of
 // `type` at `addr` in our memory, element-wise atomic or under `ctl`'s
