@@ -277,6 +277,25 @@ bool Window::serve_one(int origin, Incoming &in) {
       }
       case Kind::get_acc:
       case Kind::cas:
+        if (h0.flags & kInline) {  // the data came after the header
+          const std::int64_t esize = pack::predefined(h0.basic).size;
+          const std::int64_t len = in.req->status.bytes - static_cast<std::int64_t>(h0.length);
+          if (!in.error && len != h0.nelem * esize) in.error = MPI_ERR_TYPE;
+          if (!in.error) {
+            const char *data = in.buf.data() + h0.length;
+            in.tmp.assign(data, data + len);
+            if (p2p.external32_with(ow)) {
+              const auto &etype = *pack::Datatype::predefined(h0.basic);
+              if (detail::inline_convertible(etype))
+                detail::convert_packed(in.tmp.data(), h0.nelem, etype, false);
+              else
+                in.error = MPI_ERR_TYPE;
+            }
+          }
+          in.req.reset();
+          in.stage = Incoming::Stage::data;
+          break;
+        }
       elementwise_data:
         if (h0.kind == Kind::get_acc && h0.op == static_cast<std::uint32_t>(pack::Op::no_op)) {
           in.req.reset();

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "mpi.h"
 #include "pack/cursor.hpp"
@@ -204,25 +205,36 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
   return {};
 }
 
+std::optional<std::vector<char>> Window::inline_message(int t, RequestHeader h,
+                                                        const void *origin, std::int64_t ocount,
+                                                        const pack::TypePtr &otype) {
+  const std::int64_t bytes = ocount * otype->size();
+  if (bytes > kInlineBytes) return std::nullopt;
+  const bool external = cfg_.p2p->external32_with(target(t).world);
+  if (external && !detail::inline_convertible(*otype)) return std::nullopt;
+  h.flags |= kInline;
+  std::vector<char> msg = encode(h);
+  const std::size_t at = msg.size();
+  msg.resize(at + static_cast<std::size_t>(bytes));
+  pack::PackCursor c(otype, ocount);
+  c.pack(origin, {reinterpret_cast<std::byte *>(msg.data() + at), static_cast<std::size_t>(bytes)});
+  if (external) detail::convert_packed(msg.data() + at, ocount, *otype, true);
+  return msg;
+}
+
 bool Window::send_inline(int t, RequestHeader h, const void *origin, std::int64_t ocount,
                          const pack::TypePtr &otype, Error &e) {
-  const std::int64_t bytes = ocount * otype->size();
-  if (bytes > kInlineBytes) return false;
-  const bool external = cfg_.p2p->external32_with(target(t).world);
-  if (external && !detail::inline_convertible(*otype)) return false;
-  h.flags |= kInline;
-  std::vector<char> head = encode(h);
+  auto msg = inline_message(t, std::move(h), origin, ocount, otype);
+  if (!msg) return false;
   if (batch_.empty()) batch_.resize(cfg_.targets.size());
   auto &b = batch_[static_cast<std::size_t>(t)];
-  if (b.empty()) ++batched_;
-  const std::uint32_t n = static_cast<std::uint32_t>(head.size() + static_cast<std::size_t>(bytes));
+  if (b.empty()) {
+    ++batched_;
+    b.reserve(kBatchBytes + kInlineBytes + 256);
+  }
+  const auto n = static_cast<std::uint32_t>(msg->size());
   for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
-  b.insert(b.end(), head.begin(), head.end());
-  const std::size_t at = b.size();
-  b.resize(at + static_cast<std::size_t>(bytes));
-  pack::PackCursor c(otype, ocount);
-  c.pack(origin, {reinterpret_cast<std::byte *>(b.data() + at), static_cast<std::size_t>(bytes)});
-  if (external) detail::convert_packed(b.data() + at, ocount, *otype, true);
+  b.insert(b.end(), msg->begin(), msg->end());
   e = b.size() >= kBatchBytes ? flush_batch(t) : Error{};
   return true;
 }
@@ -391,6 +403,13 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   if (!result) {
     Error e;
     if (send_inline(t, h, origin, ocount, otype, e)) return e;
+  } else if (!no_data) {  // a fetching accumulate: its data after the header, answered with data
+    if (auto msg = inline_message(t, h, origin, ocount, otype)) {
+      if (Error e = send_header(t, std::move(*msg), *p)) return e;
+      if (req) *req = p->answer;
+      pending_.push_back(std::move(p));
+      return {};
+    }
   }
   if (Error e = send_header(t, encode(h), *p)) return e;
   if (!no_data) {
@@ -454,6 +473,11 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   std::memcpy(p->data.data() + esize, origin, esize);
   p->answer = cfg_.p2p->irecv(result, 1, type, target(t).world, answer_tag(h.id), cfg_.context);
   p->expect = static_cast<std::int64_t>(esize);
+  if (auto msg = inline_message(t, h, p->data.data(), 2, type)) {
+    if (Error e = send_header(t, std::move(*msg), *p)) return e;
+    pending_.push_back(std::move(p));
+    return {};
+  }
   if (Error e = send_header(t, encode(h), *p)) return e;
   auto data = cfg_.p2p->start_send(p->data.data(), 2, type, target(t).world, cfg_.rank,
                                    data_tag(h.id), cfg_.context, false);

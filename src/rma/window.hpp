@@ -32,6 +32,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -207,6 +208,8 @@ class Window {
   // or not convertible (then `e` is untouched).
   bool send_inline(int t, RequestHeader h, const void *origin, std::int64_t ocount,
                    const pack::TypePtr &otype, Error &e);
+  std::optional<std::vector<char>> inline_message(int t, RequestHeader h, const void *origin,
+                                                  std::int64_t ocount, const pack::TypePtr &otype);
   Error flush_batch(int t);  // -1: every target
   Error send_request(int t, std::vector<char> bytes, Pending &p);
   bool track_send(base::Result<core::RequestPtr> r, std::vector<char> buf = {});
