@@ -216,6 +216,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
   cfg.region = std::move(region);
   cfg.barrier = [dup] { return PMPI_Barrier(dup) == MPI_SUCCESS; };
   cfg.threads = rt.thread_level() == MPI_THREAD_MULTIPLE;
+  cfg.one_region = static_cast<int>(group.size()) == c->size;
   auto obj = std::make_unique<WinObject>();
   obj->comm = dup;
   obj->flavor = flavor;

@@ -1,6 +1,7 @@
 // sync.cpp - a window's life and its epochs (MPI-3.1 11.5): fence,
 // post/start/complete/wait, lock/unlock, flush; attach and detach.
 #include <fmt/core.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <mutex>
@@ -73,10 +74,34 @@ Error Window::fence(int assert) {
     return {MPI_ERR_RMA_SYNC, "MPI_Win_fence inside a lock, start or post epoch"};
   Error e = wait_pending(-1);
   sync();
-  if (!cfg_.barrier()) return {MPI_ERR_OTHER, "the barrier of MPI_Win_fence failed"};
+  if (cfg_.one_region)
+    region_barrier();
+  else if (!cfg_.barrier())
+    return {MPI_ERR_OTHER, "the barrier of MPI_Win_fence failed"};
   sync();
   fence_open_ = !(assert &MPI_MODE_NOSUCCEED);
   return e;
+}
+
+// A barrier in the shared region (every proc of the window maps it):
+// the last to arrive starts the next generation. Waiters make a progress
+// pass now and then (the window's own requests, other communicators').
+void Window::region_barrier() {
+  MemberCtl *c0 = cfg_.targets[0].ctl;
+  const std::int32_t gen = c0->bar_generation.load(std::memory_order_acquire);
+  if (c0->bar_arrived.fetch_add(1, std::memory_order_acq_rel) == size() - 1) {
+    c0->bar_arrived.store(0, std::memory_order_relaxed);
+    c0->bar_generation.store(gen + 1, std::memory_order_release);
+    return;
+  }
+  for (unsigned spins = 1; c0->bar_generation.load(std::memory_order_acquire) == gen; ++spins) {
+    if ((spins & 255) == 0) {
+      cfg_.p2p->progress();
+      if (cfg_.p2p->oversubscribed()) sched_yield();
+    } else {
+      __builtin_ia32_pause();
+    }
+  }
 }
 
 // ---- general active target: post/start/complete/wait

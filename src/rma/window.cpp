@@ -205,8 +205,8 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
   return {};
 }
 
-std::optional<std::vector<char>> Window::inline_message(int t, RequestHeader h,
-                                                        const void *origin, std::int64_t ocount,
+std::optional<std::vector<char>> Window::inline_message(int t, RequestHeader h, const void *origin,
+                                                        std::int64_t ocount,
                                                         const pack::TypePtr &otype) {
   const std::int64_t bytes = ocount * otype->size();
   if (bytes > kInlineBytes) return std::nullopt;

@@ -56,6 +56,10 @@ struct alignas(64) MemberCtl {
   std::atomic<std::int32_t> nattach;   // dynamic windows: slots in use
   std::atomic<std::uint64_t> attach_base[kMaxAttach];
   std::atomic<std::uint64_t> attach_size[kMaxAttach];  // 0: a free slot
+  // Rank 0's block only: the fence barrier of a window whose procs all
+  // share this region (arrivals, and the generation that releases them).
+  std::atomic<std::int32_t> bar_arrived;
+  std::atomic<std::int32_t> bar_generation;
 };
 
 struct Target {
@@ -87,6 +91,7 @@ class Window {
     bool atomics = false;           // accumulate with processor atomics where elements allow
     std::function<bool()> barrier;  // over the window's communicator
     bool threads = false;           // MPI_THREAD_MULTIPLE: the origin side takes a lock
+    bool one_region = false;        // every proc maps `region`: fences meet in it
   };
   explicit Window(Config c);
   ~Window();
@@ -201,6 +206,7 @@ class Window {
   }
   bool serve();
   bool serve_one(int origin, Incoming &in);
+  void region_barrier();
   void serve_inline(int origin, Incoming &in);
   int apply_inline(int origin, const RequestHeader &h, char *payload, std::int64_t len);
   // The message path's request for a small put or accumulate, its data
