@@ -196,6 +196,54 @@ void External32Cursor::advance_element() {
   }
 }
 
+namespace {
+// Number types whose external32 form is their bytes in big-endian order.
+bool bulk_convertible(const Predefined &p) {
+  switch (p.kind) {
+    case Kind::sint:
+    case Kind::uint:
+      return p.size <= 8;
+    case Kind::real:
+      return p.size == 4 || p.size == 8;
+    case Kind::byte:
+    case Kind::boolean:
+    case Kind::character:
+      return p.size == 1;
+    default:
+      return false;
+  }
+}
+
+template <typename U>
+void swap_as(const std::byte *from, std::byte *to, std::int64_t n) {
+  for (std::int64_t k = 0; k < n; ++k) {
+    U v;
+    std::memcpy(&v, from + k * static_cast<std::int64_t>(sizeof(U)), sizeof v);
+    if constexpr (sizeof(U) == 2)
+      v = __builtin_bswap16(v);
+    else if constexpr (sizeof(U) == 4)
+      v = __builtin_bswap32(v);
+    else
+      v = __builtin_bswap64(v);
+    std::memcpy(to + k * static_cast<std::int64_t>(sizeof(U)), &v, sizeof v);
+  }
+}
+
+// `n` elements of `size` bytes from `from` to `to`, each byte-reversed
+// (little-endian memory <-> big-endian external32).
+void swap_run(const std::byte *from, std::byte *to, std::int64_t n, std::size_t size) {
+  if constexpr (std::endian::native == std::endian::big) {
+    std::memcpy(to, from, static_cast<std::size_t>(n) * size);
+  } else if (size == 2) {
+    swap_as<std::uint16_t>(from, to, n);
+  } else if (size == 4) {
+    swap_as<std::uint32_t>(from, to, n);
+  } else {
+    swap_as<std::uint64_t>(from, to, n);
+  }
+}
+}  // namespace
+
 template <bool kPack>
 std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_t n) {
   n = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(n), total_ - pos_));
@@ -208,6 +256,38 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
     std::size_t esz = p.ext32_size;
     std::size_t take = std::min(esz - static_cast<std::size_t>(in_elem_), n - done);
     const bool raw = native_order_ && esz == p.size;  // the peer's form is our memory's
+    if (in_elem_ == 0 && esz == p.size && bulk_convertible(p)) {
+      // A run of whole elements of a plain number type: one tight loop (a
+      // copy, or a byte swap into big-endian external32).
+      // (A type of one run of elements at its origin, e.g. a predefined one:
+      // the run goes on into the next instances.)
+      const bool one_run = segs.size() == 1 && s.disp == 0 &&
+                           type_->extent() == s.count * static_cast<std::int64_t>(p.size);
+      const std::int64_t avail = one_run ? (count_ - inst_) * s.count - elem_ : s.count - elem_;
+      const std::int64_t whole =
+          std::min<std::int64_t>(avail, static_cast<std::int64_t>((n - done) / esz));
+      if (whole > 1) {
+        std::byte *st = stream + done;
+        const std::size_t bytes = static_cast<std::size_t>(whole) * esz;
+        if (raw || esz == 1)
+          kPack ? std::memcpy(st, native, bytes) : std::memcpy(native, st, bytes);
+        else if (kPack)
+          swap_run(native, st, whole, esz);
+        else
+          swap_run(st, native, whole, esz);
+        done += bytes;
+        if (one_run) {
+          const std::int64_t at = inst_ * s.count + elem_ + whole;
+          inst_ = at / s.count;
+          elem_ = at % s.count;
+          in_elem_ = 0;
+        } else {
+          elem_ += whole - 1;
+          advance_element();
+        }
+        continue;
+      }
+    }
     auto to_stream = [&](std::byte *out) {
       if (raw)
         std::memcpy(out, native, esz);
