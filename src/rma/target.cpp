@@ -226,10 +226,19 @@ bool Window::serve() {
 
 // Advances one request; true once it is finished.
 bool Window::serve_one(int origin, Incoming &in) {
+  if (in.stage == Incoming::Stage::header) {
+    if (!cfg_.p2p->completed(*in.req)) return false;
+    if (start_request(origin, in)) return true;
+  }
+  return finish_request(origin, in);
+}
+
+// A request's header has arrived: decodes and checks it, starts what it
+// asks for; true once it is finished.
+bool Window::start_request(int origin, Incoming &in) {
   core::P2P &p2p = *cfg_.p2p;
   const int ow = target(origin).world;
-  if (in.stage == Incoming::Stage::header) {
-    if (!p2p.completed(*in.req)) return false;
+  {
     auto h = decode(in.buf.data(), static_cast<std::size_t>(in.req->status.bytes));
     if (!h) {
       base::log_error("a malformed one-sided request from rank {} ({} bytes): dropped", origin,
@@ -317,6 +326,14 @@ bool Window::serve_one(int origin, Incoming &in) {
         return true;
     }
   }
+  return false;
+}
+
+// A request past its header: waits for its data or the lock, applies it
+// and answers; true once it is finished.
+bool Window::finish_request(int origin, Incoming &in) {
+  core::P2P &p2p = *cfg_.p2p;
+  const int ow = target(origin).world;
   const RequestHeader &h = in.h;
   MemberCtl *ctl = target(cfg_.rank).ctl;
   if (in.stage == Incoming::Stage::lock_wait) {

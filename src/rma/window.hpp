@@ -206,6 +206,8 @@ class Window {
   }
   bool serve();
   bool serve_one(int origin, Incoming &in);
+  bool start_request(int origin, Incoming &in);
+  bool finish_request(int origin, Incoming &in);
   void region_barrier();
   void serve_inline(int origin, Incoming &in);
   int apply_inline(int origin, const RequestHeader &h, char *payload, std::int64_t len);
