@@ -195,9 +195,13 @@ int error_class_of(base::Errc e) {
   return MPI_ERR_UNKNOWN;
 }
 
-int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail) {
-  if (code == MPI_SUCCESS) return code;
-  std::uint32_t idx = handler_index(comm);
+namespace {
+// Runs handler `idx` for an error: MPI_ERRORS_RETURN returns the code,
+// a user handler is called through `call` with its function, and
+// MPI_ERRORS_ARE_FATAL ends the job.
+template <typename Call>
+int run_handler(std::uint32_t idx, int code, std::string_view fn, std::string_view detail,
+                Call call) {
   if (idx == kReturn) {
     if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
     return code;
@@ -207,13 +211,20 @@ int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail
     std::lock_guard<std::mutex> lk(g_eh_mu);
     if (idx >= kFirstUser && idx < g_handlers.size()) user = g_handlers[idx].fn;
   }
-  if (user) {
-    MPI_Comm c = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
-    int e = code;
-    user(&c, &e);
-    return code;
-  }
-  fatal(code, fn, detail);
+  if (!user) fatal(code, fn, detail);
+  int e = code;
+  call(user, &e);
+  return code;
+}
+}  // namespace
+
+int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  return run_handler(handler_index(comm), code, fn, detail,
+                     [&](MPI_Comm_errhandler_function *user, int *e) {
+                       MPI_Comm c = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
+                       user(&c, e);
+                     });
 }
 
 int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_view fn,
@@ -221,22 +232,10 @@ int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_vie
   if (code == MPI_SUCCESS) return code;
   std::uint32_t idx =
       errhandler ? handle_index(reinterpret_cast<MPI_Errhandler>(errhandler)) : kFatal;
-  if (idx == kReturn) {
-    if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
-    return code;
-  }
-  MPI_Comm_errhandler_function *user = nullptr;
-  {
-    std::lock_guard<std::mutex> lk(g_eh_mu);
-    if (idx >= kFirstUser && idx < g_handlers.size()) user = g_handlers[idx].fn;
-  }
-  if (user) {
-    MPI_Win w = win;
-    int e = code;
-    reinterpret_cast<MPI_Win_errhandler_function *>(user)(&w, &e);
-    return code;
-  }
-  fatal(code, fn, detail);
+  return run_handler(idx, code, fn, detail, [&](MPI_Comm_errhandler_function *user, int *e) {
+    MPI_Win w = win;  // (a window handler, kept in the same table: called alike)
+    reinterpret_cast<MPI_Win_errhandler_function *>(user)(&w, e);
+  });
 }
 
 int report_file(int code, std::string_view fn, std::string_view detail) {

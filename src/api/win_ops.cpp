@@ -57,8 +57,9 @@ MPI_Request request_for(const impi::core::RequestPtr &r) {
   return r ? new_request_handle(r) : new_completed_request();
 }
 
-int rput(const char *fn, const void *origin, int ocount, MPI_Datatype otype, int target,
-         MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
+// MPI_Put and MPI_Get and their request forms: `put` says which.
+int transfer(bool put, const char *fn, void *origin, int ocount, MPI_Datatype otype, int target,
+             MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
   if (target == MPI_PROC_NULL) {
@@ -68,29 +69,10 @@ int rput(const char *fn, const void *origin, int ocount, MPI_Datatype otype, int
   Typed ot, tt;
   if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
   if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
-  impi::core::RequestPtr r;
-  if (auto e = w->window->put(origin, ocount, ot.get(), target, disp, tcount, tt.get(),
-                              request ? &r : nullptr))
-    return win_error(win, e, fn);
-  if (request) *request = request_for(r);
-  return MPI_SUCCESS;
-}
-
-int rget(const char *fn, void *origin, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,
-         int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
-  WinObject *w;
-  if (int rc = open_win(fn, win, w); rc) return rc;
-  if (target == MPI_PROC_NULL) {
-    if (request) *request = new_completed_request();
-    return MPI_SUCCESS;
-  }
-  Typed ot, tt;
-  if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
-  if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
-  impi::core::RequestPtr r;
-  if (auto e = w->window->get(origin, ocount, ot.get(), target, disp, tcount, tt.get(),
-                              request ? &r : nullptr))
-    return win_error(win, e, fn);
+  impi::core::RequestPtr r, *rp = request ? &r : nullptr;
+  auto e = put ? w->window->put(origin, ocount, ot.get(), target, disp, tcount, tt.get(), rp)
+               : w->window->get(origin, ocount, ot.get(), target, disp, tcount, tt.get(), rp);
+  if (e) return win_error(win, e, fn);
   if (request) *request = request_for(r);
   return MPI_SUCCESS;
 }
@@ -135,16 +117,16 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
       if (w->window->copy_fast(target_rank, target_disp, origin_count * (*p)->size(), origin_addr,
                                nullptr))
         return MPI_SUCCESS;
-  return rput("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-              target_count, target_datatype, win, nullptr);
+  return transfer(true, "MPI_Put", const_cast<void *>(origin_addr), origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, win, nullptr);
 }
 
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
               MPI_Win win, MPI_Request *request) {
   if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
-  return rput("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-              target_cout, target_datatype, win, request);
+  return transfer(true, "MPI_Rput", const_cast<void *>(origin_addr), origin_count, origin_datatype,
+                  target_rank, target_disp, target_cout, target_datatype, win, request);
 }
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -155,16 +137,16 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
       if (w->window->copy_fast(target_rank, target_disp, origin_count * (*p)->size(), nullptr,
                                origin_addr))
         return MPI_SUCCESS;
-  return rget("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-              target_count, target_datatype, win, nullptr);
+  return transfer(false, "MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, win, nullptr);
 }
 
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request) {
   if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
-  return rget("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-              target_count, target_datatype, win, request);
+  return transfer(false, "MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, win, request);
 }
 
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,

@@ -329,6 +329,27 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
   return n;
 }
 
+void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n,
+                 bool to_external) {
+  const Predefined &p = predefined(basic);
+  if (bulk_convertible(p)) {
+    if (p.size == 1)
+      std::memmove(to, from, static_cast<std::size_t>(n));
+    else
+      swap_run(from, to, n, p.size);
+    return;
+  }
+  std::byte tmp[32];
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::byte *f = from + k * p.size;
+    if (to_external)
+      to_external32(basic, f, tmp);
+    else
+      from_external32(basic, f, tmp);
+    std::memcpy(to + k * p.size, tmp, p.size);
+  }
+}
+
 std::size_t External32Cursor::pack(const void *buf, std::span<std::byte> out) {
   return run<true>(static_cast<std::byte *>(const_cast<void *>(buf)), out.data(), out.size());
 }

@@ -54,56 +54,12 @@ bool inline_convertible(const pack::Datatype &type) {
   return true;
 }
 
-namespace {
-// Reverses the bytes of `n` elements of `size` (2, 4 or 8) in place.
-template <typename U>
-void swap_all(std::byte *p, std::int64_t n) {
-  for (std::int64_t k = 0; k < n; ++k, p += sizeof(U)) {
-    U v;
-    std::memcpy(&v, p, sizeof v);
-    if constexpr (sizeof(U) == 2)
-      v = __builtin_bswap16(v);
-    else if constexpr (sizeof(U) == 4)
-      v = __builtin_bswap32(v);
-    else
-      v = __builtin_bswap64(v);
-    std::memcpy(p, &v, sizeof v);
-  }
-}
-}  // namespace
-
 void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external) {
   auto *p = reinterpret_cast<std::byte *>(buf);
-  std::byte tmp[16];
   for (std::int64_t i = 0; i < count; ++i)
     for (const auto &s : type.segments()) {
-      const auto &info = pack::predefined(s.basic);
-      const std::size_t size = info.size;
-      const bool plain = info.kind == pack::Kind::sint || info.kind == pack::Kind::uint ||
-                         (info.kind == pack::Kind::real && size <= 8) ||
-                         info.kind == pack::Kind::byte || info.kind == pack::Kind::character ||
-                         info.kind == pack::Kind::boolean;
-      if (plain && (size == 1 || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {
-        p += size * static_cast<std::size_t>(s.count);  // (external32 is big-endian)
-        continue;
-      }
-      if (plain && size == 2) {
-        swap_all<std::uint16_t>(p, s.count);
-      } else if (plain && size == 4) {
-        swap_all<std::uint32_t>(p, s.count);
-      } else if (plain && size == 8) {
-        swap_all<std::uint64_t>(p, s.count);
-      } else {
-        for (std::int64_t k = 0; k < s.count; ++k, p += size) {
-          if (to_external)
-            pack::to_external32(s.basic, p, tmp);
-          else
-            pack::from_external32(s.basic, p, tmp);
-          std::memcpy(p, tmp, size);
-        }
-        continue;
-      }
-      p += size * static_cast<std::size_t>(s.count);
+      pack::convert_run(s.basic, p, p, s.count, to_external);
+      p += pack::predefined(s.basic).size * static_cast<std::size_t>(s.count);
     }
 }
 
