@@ -85,10 +85,12 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
   auto nseg = r.get<std::int32_t>();
   if (!r.ok || kind < 1 || kind > static_cast<std::uint32_t>(Kind::batch)) return std::nullopt;
   h.kind = static_cast<Kind>(kind);
-  if (h.id >= (1u << 29) || h.count < 0 || h.nelem < 0 || h.op > 14) return std::nullopt;
+  if (h.id >= (1u << 29) || h.count < 0 || h.count > (std::int64_t{1} << 31) || h.nelem < 0 ||
+      h.nelem > (std::int64_t{1} << 40) || h.op > 14)
+    return std::nullopt;
   if (h.basic < 0 || h.basic >= pack::kNumPredefined) return std::nullopt;
   if (nseg < 0) {
-    if (-nseg >= pack::kNumPredefined || pack::predefined(-nseg).kind == pack::Kind::none)
+    if (nseg <= -pack::kNumPredefined || pack::predefined(-nseg).kind == pack::Kind::none)
       return std::nullopt;
     h.type = pack::Datatype::predefined(-nseg);
     h.length = len - r.left;
@@ -104,12 +106,20 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
     return std::nullopt;
   std::vector<std::int64_t> lens, disps;
   std::vector<pack::TypePtr> types;
+  // Bounds a sender could not exceed with MPI's int counts, and on pair
+  // elements, which flatten to two runs each: building the type must stay cheap.
+  constexpr std::int64_t kMaxCount = std::int64_t{1} << 31, kMaxPairs = std::int64_t{1} << 20;
+  constexpr std::int64_t kMaxDisp = std::int64_t{1} << 48;
+  std::int64_t pairs = 0;
+  if (lb < -kMaxDisp || lb > kMaxDisp || extent > kMaxDisp) return std::nullopt;
   for (int i = 0; i < nseg; ++i) {
     auto d = r.get<std::int64_t>();
     auto c = r.get<std::int64_t>();
     auto b = r.get<std::int32_t>();
-    if (c < 0 || b <= 0 || b >= pack::kNumPredefined ||
-        pack::predefined(b).kind == pack::Kind::none)
+    if (c < 0 || c > kMaxCount || d < -kMaxDisp || d > kMaxDisp || b <= 0 ||
+        b >= pack::kNumPredefined || pack::predefined(b).kind == pack::Kind::none)
+      return std::nullopt;
+    if (pack::predefined(b).kind == pack::Kind::pair && (pairs += c) > kMaxPairs)
       return std::nullopt;
     disps.push_back(d);
     lens.push_back(c);
@@ -120,6 +130,8 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
   auto sized = pack::Datatype::resized(*st, lb, extent);
   if (!sized) return std::nullopt;
   h.type = *sized;
+  if (static_cast<__int128>(h.count) * h.type->size() > (std::int64_t{1} << 40))
+    return std::nullopt;  // (more than a window can hold; keeps count * size in range)
   h.length = len - r.left;
   return h;
 }

@@ -207,6 +207,8 @@ bool Window::start_request(int origin, Incoming &in) {
       if (Error e = check_range(cfg_.rank, h0.disp, h0.count, *h0.type)) in.error = e.code;
       if (!in.error) in.addr = local_address(cfg_.rank, h0.disp);
     }
+    if (!h0.type && h0.kind != Kind::lock && h0.kind != Kind::unlock && h0.kind != Kind::batch)
+      in.error = MPI_ERR_TYPE;  // (our origins send no typeless operations)
     const bool elementwise =
         h0.kind == Kind::acc || h0.kind == Kind::get_acc || h0.kind == Kind::cas;
     if (elementwise && !in.error && h0.type && !detail::elements_of(*h0.type, h0.basic))

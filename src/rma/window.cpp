@@ -65,9 +65,13 @@ Error Window::check_range(int t, std::int64_t disp, std::int64_t count,
   const Target &x = target(t);
   if (cfg_.flavor == Flavor::dynamic) {
     if (!x.ctl) return {};  // the target checks (message path)
-    std::uint64_t lo = static_cast<std::uint64_t>(disp + type.true_lb());
-    std::uint64_t hi =
-        static_cast<std::uint64_t>(disp + (count - 1) * type.extent() + type.true_ub());
+    // (128-bit: a request from another client may carry any numbers)
+    const __int128 lo128 = static_cast<__int128>(disp) + type.true_lb();
+    const __int128 hi128 = static_cast<__int128>(disp) +
+                           static_cast<__int128>(count - 1) * type.extent() + type.true_ub();
+    if (lo128 < 0 || hi128 > static_cast<__int128>(UINT64_MAX))
+      return {MPI_ERR_RMA_RANGE, "the address range is outside the address space"};
+    const auto lo = static_cast<std::uint64_t>(lo128), hi = static_cast<std::uint64_t>(hi128);
     for (int i = 0; i < kMaxAttach; ++i) {
       std::uint64_t b = x.ctl->attach_base[i].load(std::memory_order_acquire);
       std::uint64_t s = x.ctl->attach_size[i].load(std::memory_order_acquire);
@@ -77,11 +81,13 @@ Error Window::check_range(int t, std::int64_t disp, std::int64_t count,
             fmt::format("address {:#x}..{:#x} is in no region attached to rank {}'s window", lo, hi,
                         t)};
   }
-  std::int64_t lo = disp * x.disp_unit + type.true_lb();
-  std::int64_t hi = disp * x.disp_unit + (count - 1) * type.extent() + type.true_ub();
-  if (disp < 0 || lo < 0 || hi > x.size)
-    return {MPI_ERR_RMA_RANGE, fmt::format("bytes {}..{} are outside rank {}'s window of {} bytes",
-                                           lo, hi, t, x.size)};
+  const __int128 lo = static_cast<__int128>(disp) * x.disp_unit + type.true_lb();
+  const __int128 hi = static_cast<__int128>(disp) * x.disp_unit +
+                      static_cast<__int128>(count - 1) * type.extent() + type.true_ub();
+  if (lo < 0 || hi > x.size)
+    return {MPI_ERR_RMA_RANGE,
+            fmt::format("bytes {}..{} are outside rank {}'s window of {} bytes",
+                        static_cast<long long>(lo), static_cast<long long>(hi), t, x.size)};
   return {};
 }
 
@@ -186,6 +192,7 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
     case Path::message:
       break;
   }
+  if (tcount * ttype->size() == 0) return {};  // (nothing to move: no message)
   RequestHeader h;
   h.kind = Kind::put;
   h.id = static_cast<std::uint32_t>(next_id());
@@ -288,6 +295,7 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
     case Path::message:
       break;
   }
+  if (tcount * ttype->size() == 0) return {};  // (nothing to move: no message)
   RequestHeader h;
   h.kind = Kind::get;
   h.id = static_cast<std::uint32_t>(next_id());
