@@ -333,10 +333,11 @@ void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n
                  bool to_external) {
   const Predefined &p = predefined(basic);
   if (bulk_convertible(p)) {
-    if (p.size == 1)
-      std::memmove(to, from, static_cast<std::size_t>(n));
-    else
+    if (p.size == 1) {
+      if (to != from) std::memmove(to, from, static_cast<std::size_t>(n));
+    } else {
       swap_run(from, to, n, p.size);
+    }
     return;
   }
   std::byte tmp[32];

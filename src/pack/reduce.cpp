@@ -60,9 +60,11 @@ base::Status check_op(Op op, const TypePtr &t) {
 
 namespace {
 
-// Kernels over contiguous arrays: the compiler vectorizes these loops.
+// Kernels over contiguous arrays: the compiler vectorizes these loops
+// (reduce.cpp is built with -O3).
 template <typename T>
-void arith(Op op, const T *__restrict in, T *__restrict io, std::int64_t n) {
+[[gnu::always_inline]] inline void arith(Op op, const T *__restrict in, T *__restrict io,
+                                         std::int64_t n) {
   switch (op) {
     case Op::sum:
       for (std::int64_t i = 0; i < n; ++i) io[i] = static_cast<T>(in[i] + io[i]);
@@ -176,6 +178,31 @@ void typed(Op op, const std::byte *in, std::byte *io, std::int64_t n) {
   arith<T>(op, reinterpret_cast<const T *>(in), reinterpret_cast<T *>(io), n);
 }
 
+// The plain integer and floating types again, built for the widest vector
+// unit the processor has (chosen once, at load): the baseline x86-64 build
+// has SSE2 only, and an accumulate of 64 KiB of doubles runs about twice as
+// fast with AVX-512.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define IMPI_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define IMPI_VECTOR_CLONES
+#endif
+#define IMPI_WIDE_KERNEL(name, T)                                                           \
+  IMPI_VECTOR_CLONES void name(Op op, const std::byte *in, std::byte *io, std::int64_t n) { \
+    arith<T>(op, reinterpret_cast<const T *>(in), reinterpret_cast<T *>(io), n);            \
+  }
+IMPI_WIDE_KERNEL(wide_i8, std::int8_t)
+IMPI_WIDE_KERNEL(wide_u8, std::uint8_t)
+IMPI_WIDE_KERNEL(wide_i16, std::int16_t)
+IMPI_WIDE_KERNEL(wide_u16, std::uint16_t)
+IMPI_WIDE_KERNEL(wide_i32, std::int32_t)
+IMPI_WIDE_KERNEL(wide_u32, std::uint32_t)
+IMPI_WIDE_KERNEL(wide_i64, std::int64_t)
+IMPI_WIDE_KERNEL(wide_u64, std::uint64_t)
+IMPI_WIDE_KERNEL(wide_f32, float)
+IMPI_WIDE_KERNEL(wide_f64, double)
+#undef IMPI_WIDE_KERNEL
+
 void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n) {
   const Predefined &p = predefined(basic);
   switch (basic) {
@@ -184,26 +211,26 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::signed_char:
     case dt::int8:
     case dt::integer1:
-      return typed<std::int8_t>(op, in, io, n);
+      return wide_i8(op, in, io, n);
     case dt::unsigned_char:
     case dt::uint8:
     case dt::byte:
-      return typed<std::uint8_t>(op, in, io, n);
+      return wide_u8(op, in, io, n);
     case dt::short_:
     case dt::int16:
     case dt::integer2:
-      return typed<std::int16_t>(op, in, io, n);
+      return wide_i16(op, in, io, n);
     case dt::unsigned_short:
     case dt::uint16:
-      return typed<std::uint16_t>(op, in, io, n);
+      return wide_u16(op, in, io, n);
     case dt::int_:
     case dt::int32:
     case dt::integer:
     case dt::integer4:
-      return typed<std::int32_t>(op, in, io, n);
+      return wide_i32(op, in, io, n);
     case dt::unsigned_:
     case dt::uint32:
-      return typed<std::uint32_t>(op, in, io, n);
+      return wide_u32(op, in, io, n);
     case dt::long_:
       return typed<long>(op, in, io, n);
     case dt::unsigned_long:
@@ -213,20 +240,20 @@ void kernel(Op op, int basic, const std::byte *in, std::byte *io, std::int64_t n
     case dt::offset:
     case dt::count:
     case dt::integer8:
-      return typed<std::int64_t>(op, in, io, n);
+      return wide_i64(op, in, io, n);
     case dt::unsigned_long_long:
     case dt::uint64:
-      return typed<std::uint64_t>(op, in, io, n);
+      return wide_u64(op, in, io, n);
     case dt::aint:
       return typed<std::ptrdiff_t>(op, in, io, n);
     case dt::float_:
     case dt::real:
     case dt::real4:
-      return typed<float>(op, in, io, n);
+      return wide_f32(op, in, io, n);
     case dt::double_:
     case dt::double_precision:
     case dt::real8:
-      return typed<double>(op, in, io, n);
+      return wide_f64(op, in, io, n);
     case dt::long_double:
       return typed<long double>(op, in, io, n);
     case dt::c_float_complex:

@@ -32,10 +32,10 @@ constexpr std::uint32_t kExclusive = 1;
 // Small puts and accumulates carry their data after the header, packed
 // (external32 toward another client) instead of in a message of their own.
 constexpr std::uint32_t kInline = 2;
-constexpr std::int64_t kInlineBytes = 4096;
+constexpr std::int64_t kInlineBytes = 16384;
 // A batch is sent when it reaches this many bytes (or before anything else
 // to its target, and when the origin waits for completion).
-constexpr std::size_t kBatchBytes = 16384;
+constexpr std::size_t kBatchBytes = 32768;
 
 std::vector<char> encode(const RequestHeader &h);
 // nullopt: malformed (short, an unknown kind or type, too many segments).

@@ -15,13 +15,14 @@ namespace impi::rma {
 
 namespace detail {
 
-constexpr std::int64_t kAtomicElements = 16;
+constexpr std::int64_t kAtomicElements = 1;
 
 void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pack::Op op, int basic,
                  const char *in, char *old, bool atomic, MemberCtl *ctl) {
   const std::int64_t esize = pack::predefined(basic).size;
-  // Element-wise atomics for a few elements; many take the lock alone and
-  // run the plain (vectorised) operator.
+  // A single element is one processor atomic under the shared accumulate
+  // lock; from two elements up, taking the lock exclusively and running the
+  // plain (vectorised) operator measures faster than a CAS loop per element.
   if (atomic && count * type.size() / esize > kAtomicElements) atomic = false;
   Window::lock_acc(ctl, atomic);
   if (type.is_contiguous()) {  // one run of elements: one call
@@ -56,11 +57,27 @@ bool inline_convertible(const pack::Datatype &type) {
 
 void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external) {
   auto *p = reinterpret_cast<std::byte *>(buf);
+  const auto &segs = type.segments();
+  if (segs.size() == 1) {  // (packed, the instances are one run)
+    pack::convert_run(segs[0].basic, p, p, count * segs[0].count, to_external);
+    return;
+  }
+  // Neighbouring segments of one basic type convert as one run.
+  int basic = -1;
+  std::byte *run = p;
+  std::int64_t n = 0;
   for (std::int64_t i = 0; i < count; ++i)
-    for (const auto &s : type.segments()) {
-      pack::convert_run(s.basic, p, p, s.count, to_external);
+    for (const auto &s : segs) {
+      if (s.basic != basic) {
+        if (n > 0) pack::convert_run(basic, run, run, n, to_external);
+        basic = s.basic;
+        run = p;
+        n = 0;
+      }
+      n += s.count;
       p += pack::predefined(s.basic).size * static_cast<std::size_t>(s.count);
     }
+  if (n > 0) pack::convert_run(basic, run, run, n, to_external);
 }
 
 Error outcome(const Window::Pending &p, const Target &t) {
@@ -175,7 +192,32 @@ bool Window::serve() {
       q.pop_front();
       any = true;
     }
+    any |= start_puts_ahead(it->first, q);
     it = q.empty() ? incoming_.erase(it) : std::next(it);
+  }
+  return any;
+}
+
+// Requests are served in order, but puts that carry their data in a
+// message of their own may overlap: behind an unfinished put, the next
+// puts post their receives at once, so their data's synchronisation round
+// trips (the IMPI long protocol) overlap instead of queueing. MPI orders no
+// puts within an epoch, and each is still answered when its data is in.
+bool Window::start_puts_ahead(int origin, std::deque<std::unique_ptr<Incoming>> &q) {
+  auto separate_put = [](const RequestHeader &h) {
+    return h.kind == Kind::put && !(h.flags & kInline);
+  };
+  bool any = false;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    Incoming &in = *q[i];
+    if (in.stage == Incoming::Stage::header) {
+      if (i == 0 || !in.req || !cfg_.p2p->completed(*in.req)) break;
+      auto h = decode(in.buf.data(), static_cast<std::size_t>(in.req->status.bytes));
+      if (!h || !separate_put(*h)) break;
+      start_request(origin, in);  // (a separate put never finishes there: it waits for data)
+      any = true;
+    }
+    if (in.stage != Incoming::Stage::data || !separate_put(in.h)) break;
   }
   return any;
 }

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "base/copy.hpp"
 #include "core/p2p.hpp"
 #include "pack/datatype.hpp"
 #include "pack/reduce.hpp"
@@ -140,9 +141,9 @@ class Window {
     const std::int64_t off = disp * x.disp_unit;
     if (bytes < 0 || off + bytes > x.size) return false;
     if (from)
-      std::memcpy(x.mapped + off, from, static_cast<std::size_t>(bytes));
+      base::copy_bytes(x.mapped + off, from, static_cast<std::size_t>(bytes));
     else if (to)
-      std::memcpy(to, x.mapped + off, static_cast<std::size_t>(bytes));
+      base::copy_bytes(to, x.mapped + off, static_cast<std::size_t>(bytes));
     return true;
   }
   bool flush_fast(int t) {
@@ -206,6 +207,7 @@ class Window {
   }
   bool serve();
   bool serve_one(int origin, Incoming &in);
+  bool start_puts_ahead(int origin, std::deque<std::unique_ptr<Incoming>> &q);
   bool start_request(int origin, Incoming &in);
   bool finish_request(int origin, Incoming &in);
   void region_barrier();

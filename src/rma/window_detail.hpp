@@ -67,7 +67,7 @@ inline void copy_typed(const char *src, std::int64_t scount, const pack::TypePtr
                        std::int64_t dcount, const pack::TypePtr &dtype) {
   if (scount * stype->size() == 0) return;
   if (stype->is_contiguous() && dtype->is_contiguous()) {
-    std::memmove(dst, src, static_cast<std::size_t>(scount * stype->size()));
+    base::copy_bytes(dst, src, static_cast<std::size_t>(scount * stype->size()));
     return;
   }
   unpack_all(pack_all(src, scount, stype), dst, dcount, dtype);

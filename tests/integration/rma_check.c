@@ -1277,6 +1277,33 @@ static void big_transfers(void) {
     if (buf[i] != pat(i, rank + 100)) break;
   CHECK(i == nb, "4 MiB get under a lock: byte %ld: got %d, expected %d", i, i < nb ? buf[i] : -1,
         i < nb ? pat(i, rank + 100) : -1);
+  /* Many large puts in flight at once (the target may take their data in
+   * any order): 15 pieces of 256 KiB under lock_all, a get of the 16th
+   * (untouched) piece among them, then a flush and a get of it all. */
+  {
+    const long piece = nb / 16;
+    unsigned char *back = malloc((size_t)nb);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (i = 0; i < nb; ++i) buf[i] = pat(i, rank + 200);
+    memset(back, 0, (size_t)nb);
+    RC(MPI_Win_lock_all(0, win));
+    for (int k = 0; k < 15; ++k) {
+      RC(MPI_Put(buf + k * piece, (int)piece, MPI_BYTE, right, k * piece, (int)piece, MPI_BYTE,
+                 win));
+      if (k == 7)
+        RC(MPI_Get(back + 15 * piece, (int)piece, MPI_BYTE, right, 15 * piece, (int)piece, MPI_BYTE,
+                   win));
+    }
+    RC(MPI_Win_flush(right, win));
+    RC(MPI_Get(back, (int)(15 * piece), MPI_BYTE, right, 0, (int)(15 * piece), MPI_BYTE, win));
+    RC(MPI_Win_unlock_all(win));
+    for (i = 0; i < nb; ++i)
+      if (back[i] != (i < 15 * piece ? pat(i, rank + 200) : pat(i, rank + 100))) break;
+    CHECK(i == nb, "15 puts of 256 KiB in flight: byte %ld: got %d, expected %d", i,
+          i < nb ? back[i] : -1,
+          i < nb ? (i < 15 * piece ? pat(i, rank + 200) : pat(i, rank + 100)) : -1);
+    free(back);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   RC(MPI_Win_free(&win));
   free(buf);
