@@ -498,6 +498,11 @@ class P2P {
   bool direct_lend(RemoteSend &s, const transport::wire::Packet &p,
                    std::span<const std::byte> data);
   void direct_written();  // completes the sends whose lent data has all gone
+  // A one-packet send of at least kLendShortMin bytes, lent like a long one.
+  bool lend_short(const RequestPtr &r, const transport::wire::Packet &p, const void *buf,
+                  const pack::TypePtr &type, std::int64_t count, int dest_world, int src_rank,
+                  int tag, int context);
+  static constexpr std::uint32_t kLendShortMin = 16384;  // (below: the copy costs less)
   bool direct_in_channel() const;
   void close_direct();  // FINI on every channel, then waits for theirs
   void direct_pollfds(std::vector<pollfd> &out) const;

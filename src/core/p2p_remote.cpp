@@ -184,6 +184,8 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
   p.lsrank = src_rank;
   p.tag = tag;
   p.cid = static_cast<std::uint64_t>(context);
+  if (!sync && !long_msg && lend_short(r, p, buf, type, count, dest_world, src_rank, tag, context))
+    return r;
   std::byte *at = link_out_.reserve(kPacketHeaderSize + first);
   encode(p, header_at(at));
   std::optional<pack::External32Cursor> cursor;
@@ -215,6 +217,39 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
   s.total = *len;
   remote_sends_.emplace(r->id, std::move(s));
   return r;
+}
+
+// A large one-packet message of bytes over direct channels goes as the
+// packets of a long message do: lent to the channel as it is, a copy less
+// (the request completes once the channel has written it). False: not
+// such a message; the caller copies it.
+bool P2P::lend_short(const RequestPtr &r, const Packet &p, const void *buf,
+                     const pack::TypePtr &type, std::int64_t count, int dest_world, int src_rank,
+                     int tag, int context) {
+  if (!direct_ || p.len < kLendShortMin || !external32_is_identity(*type) || direct_in_channel())
+    return false;
+  if (link_out_.pending() > 0) direct_flush();  // (what was queued before goes first)
+  if (link_out_.pending() > 0 || link_broken_) return false;
+  RemoteSend s;
+  s.req = r;
+  s.dest = dest_world;
+  s.lsrank = src_rank;
+  s.tag = tag;
+  s.context = context;
+  s.buf = buf;
+  s.type = type;
+  s.count = count;
+  s.sent = s.total = static_cast<std::int64_t>(p.len);
+  s.acked = true;  // (no SYNCACK is due)
+  auto it = remote_sends_.emplace(r->id, std::move(s)).first;
+  auto data = std::span(static_cast<const std::byte *>(buf) + type->lb(), p.len);
+  if (!direct_lend(it->second, p, data)) {
+    remote_sends_.erase(it);
+    return false;  // (the copy path meets the broken link and says so)
+  }
+  r->moved = static_cast<std::int64_t>(p.len);
+  direct_written();
+  return true;
 }
 
 void P2P::remote_send_done(RemoteSend &s) {
