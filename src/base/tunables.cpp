@@ -55,10 +55,9 @@ constexpr Tunable kTable[] = {
     {"coll_xsize", "IMPI_COLL_XSIZE", "-1",
      "IMPI client: C_COLL_XSIZE (-1 = the protocol default, 1024 bytes); every client must send "
      "the same value"},
-    {"datalen", "IMPI_DATALEN", "262144",
-     "IMPI client: C_DATALEN, user bytes per packet; messages up to this size go in one packet "
-     "without the long protocol's synchronisation round trip, and longer ones in fewer "
-     "packets"},
+    {"datalen", "IMPI_DATALEN", "65536",
+     "IMPI client: C_DATALEN, user bytes per packet; 64 KiB keeps TCP near wire speed while "
+     "packets of different pairs still interleave"},
     {"dyn_address", "IMPI_DYN_ADDRESS", "127.0.0.1",
      "dynamic processes: the address each proc's TCP listener for procs of other jobs binds to "
      "(procs on the same node use an abstract Unix socket instead; empty: no TCP listener)"},

@@ -44,7 +44,7 @@ IMPI (one MPI_COMM_WORLD across several separately launched clients):
     --address A           address this client's host advertises, listens on
                           and binds to (IMPI_HOST_ADDRESS; default: the local
                           address of its connection to the server)
-    --datalen N           C_DATALEN, user bytes per packet (IMPI_DATALEN, 262144)
+    --datalen N           C_DATALEN, user bytes per packet (IMPI_DATALEN, 65536)
     --tag-ub N            C_TAGUB, >= 32767 (IMPI_TAG_UB, 2147483647)
     --coll-xsize N        C_COLL_XSIZE (IMPI_COLL_XSIZE, -1 = default 1024)
     --coll-maxlinear N    C_COLL_MAXLINEAR (IMPI_COLL_MAXLINEAR, -1 = default 4)

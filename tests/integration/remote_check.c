@@ -1,7 +1,7 @@
 /* remote_check.c - point-to-point between procs of different IMPI clients
  * (the IMPI short, synchronous and long protocols through the host agents,
  * external32 on the wire), mixed with procs of the same client. Run with
- * impirun --clients K; argv[1] is the job's --datalen (default 262144).
+ * impirun --clients K; argv[1] is the job's --datalen (default 65536).
  *  1. every ordered pair exchanges int arrays of 0, 1, 100 and 4000
  *     elements (Sendrecv), contents, source, tag and count checked;
  *  2. rank 0 receives 3 messages from every other rank with MPI_ANY_SOURCE:
@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   static int sbuf[4000], rbuf[4000];
-  const int datalen = argc > 1 ? atoi(argv[1]) : 262144; /* the job's maxdatalen (--datalen) */
+  const int datalen = argc > 1 ? atoi(argv[1]) : 65536; /* the job's maxdatalen (--datalen) */
   if (datalen < 4 || datalen > (1 << 24)) {
     fprintf(stderr, "remote_check: datalen %d out of range\n", datalen);
     return 2;
