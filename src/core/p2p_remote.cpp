@@ -157,6 +157,22 @@ void P2P::send_control(PacketType type, const transport::wire::ProcId &to, std::
   flush_link();
 }
 
+namespace {
+RemoteSend remote_send(const RequestPtr &r, const void *buf, const pack::TypePtr &type,
+                       std::int64_t count, int dest_world, int src_rank, int tag, int context) {
+  RemoteSend s;
+  s.req = r;
+  s.dest = dest_world;
+  s.lsrank = src_rank;
+  s.tag = tag;
+  s.context = context;
+  s.buf = buf;
+  s.type = type;
+  s.count = count;
+  return s;
+}
+}  // namespace
+
 base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
                                            const pack::TypePtr &type, int dest_world, int src_rank,
                                            int tag, int context, bool sync) {
@@ -203,15 +219,7 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
     r->done = true;  // the data is on its way: ours, not the user's
     return r;
   }
-  RemoteSend s;
-  s.req = r;
-  s.dest = dest_world;
-  s.lsrank = src_rank;
-  s.tag = tag;
-  s.context = context;
-  s.buf = buf;
-  s.type = type;
-  s.count = count;
+  RemoteSend s = remote_send(r, buf, type, count, dest_world, src_rank, tag, context);
   s.cursor = std::move(cursor);
   s.sent = static_cast<std::int64_t>(first);
   s.total = *len;
@@ -230,15 +238,7 @@ bool P2P::lend_short(const RequestPtr &r, const Packet &p, const void *buf,
     return false;
   if (link_out_.pending() > 0) direct_flush();  // (what was queued before goes first)
   if (link_out_.pending() > 0 || link_broken_) return false;
-  RemoteSend s;
-  s.req = r;
-  s.dest = dest_world;
-  s.lsrank = src_rank;
-  s.tag = tag;
-  s.context = context;
-  s.buf = buf;
-  s.type = type;
-  s.count = count;
+  RemoteSend s = remote_send(r, buf, type, count, dest_world, src_rank, tag, context);
   s.sent = s.total = static_cast<std::int64_t>(p.len);
   s.acked = true;  // (no SYNCACK is due)
   auto it = remote_sends_.emplace(r->id, std::move(s)).first;
