@@ -182,7 +182,9 @@ void typed(Op op, const std::byte *in, std::byte *io, std::int64_t n) {
 // unit the processor has (chosen once, at load): the baseline x86-64 build
 // has SSE2 only, and an accumulate of 64 KiB of doubles runs about twice as
 // fast with AVX-512.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// (Not under ThreadSanitizer: its runtime is not up yet when the loader
+// runs the clones' resolvers, and the process dies there.)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define IMPI_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define IMPI_VECTOR_CLONES
