@@ -350,49 +350,10 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
     return {MPI_ERR_TYPE, fmt::format("{}: the origin, target and result sizes differ", fn)};
   if (Error e = check_range(t, disp, tcount, *ttype)) return e;
   if (bytes == 0) return {};
-  const std::int64_t esize = pack::predefined(basic).size;
-  const std::int64_t nelem = bytes / esize;
-  const Path via = path(t);
-  if (via != Path::message) {
-    // Contiguous buffers are their own packed form: no staging copies.
-    std::vector<char> in, old;
-    const char *inp = nullptr;
-    if (!no_data) {
-      if (otype->is_contiguous()) {
-        inp = static_cast<const char *>(origin);
-      } else {
-        in = pack_all(origin, ocount, otype);
-        inp = in.data();
-      }
-    }
-    char *oldp = nullptr;
-    if (result) {
-      if (rtype->is_contiguous() && via != Path::cma) {
-        oldp = static_cast<char *>(result);
-      } else {
-        old.resize(static_cast<std::size_t>(bytes));
-        oldp = old.data();
-      }
-    }
-    MemberCtl *ctl = target(t).ctl;
-    if (via == Path::cma) {
-      std::vector<char> cur(static_cast<std::size_t>(bytes));
-      std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
-      lock_acc(ctl);
-      Error e = cma_access(t, addr, tcount, *ttype, cur.data(), false);
-      if (!e) {
-        apply_elements(op, basic, cur.data(), inp, oldp, nelem, false);
-        if (op != pack::Op::no_op) e = cma_access(t, addr, tcount, *ttype, cur.data(), true);
-      }
-      unlock_acc(ctl);
-      if (e) return e;
-    } else {
-      detail::apply_local(local_address(t, disp), tcount, *ttype, op, basic, inp, oldp,
-                          cfg_.atomics && atomic_capable(basic), ctl);
-    }
-    if (!old.empty()) detail::unpack_all(old, result, rcount, rtype);
-    return {};
-  }
+  const std::int64_t nelem = bytes / pack::predefined(basic).size;
+  if (path(t) != Path::message)
+    return accumulate_here(origin, ocount, otype, result, rcount, rtype, t, disp, tcount, ttype, op,
+                           basic);
   RequestHeader h;
   h.kind = result ? Kind::get_acc : Kind::acc;
   h.op = static_cast<std::uint32_t>(op);
@@ -429,6 +390,55 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   }
   if (req && result) *req = p->answer;
   pending_.push_back(std::move(p));
+  return {};
+}
+
+// An accumulate on memory this proc reaches (self, shared memory, CMA).
+Error Window::accumulate_here(const void *origin, std::int64_t ocount, const pack::TypePtr &otype,
+                              void *result, std::int64_t rcount, const pack::TypePtr &rtype, int t,
+                              std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+                              pack::Op op, int basic) {
+  const bool no_data = op == pack::Op::no_op;
+  const std::int64_t bytes = tcount * ttype->size();
+  const std::int64_t nelem = bytes / pack::predefined(basic).size;
+  const Path via = path(t);
+  // Contiguous buffers are their own packed form: no staging copies.
+  std::vector<char> in, old;
+  const char *inp = nullptr;
+  if (!no_data) {
+    if (otype->is_contiguous()) {
+      inp = static_cast<const char *>(origin);
+    } else {
+      in = pack_all(origin, ocount, otype);
+      inp = in.data();
+    }
+  }
+  char *oldp = nullptr;
+  if (result) {
+    if (rtype->is_contiguous() && via != Path::cma) {
+      oldp = static_cast<char *>(result);
+    } else {
+      old.resize(static_cast<std::size_t>(bytes));
+      oldp = old.data();
+    }
+  }
+  MemberCtl *ctl = target(t).ctl;
+  if (via == Path::cma) {
+    std::vector<char> cur(static_cast<std::size_t>(bytes));
+    std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+    lock_acc(ctl);
+    Error e = cma_access(t, addr, tcount, *ttype, cur.data(), false);
+    if (!e) {
+      apply_elements(op, basic, cur.data(), inp, oldp, nelem, false);
+      if (op != pack::Op::no_op) e = cma_access(t, addr, tcount, *ttype, cur.data(), true);
+    }
+    unlock_acc(ctl);
+    if (e) return e;
+  } else {
+    detail::apply_local(local_address(t, disp), tcount, *ttype, op, basic, inp, oldp,
+                        cfg_.atomics && atomic_capable(basic), ctl);
+  }
+  if (!old.empty()) detail::unpack_all(old, result, rcount, rtype);
   return {};
 }
 

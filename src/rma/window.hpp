@@ -205,6 +205,10 @@ class Window {
     id_ = id_ >= (1 << 28) ? 1 : id_ + 1;
     return id_;
   }
+  Error accumulate_here(const void *origin, std::int64_t ocount, const pack::TypePtr &otype,
+                        void *result, std::int64_t rcount, const pack::TypePtr &rtype, int t,
+                        std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
+                        pack::Op op, int basic);
   bool serve();
   bool serve_one(int origin, Incoming &in);
   bool start_puts_ahead(int origin, std::deque<std::unique_ptr<Incoming>> &q);
