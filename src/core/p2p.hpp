@@ -504,7 +504,8 @@ class P2P {
                   int tag, int context);
   static constexpr std::uint32_t kLendShortMin = 16384;  // (below: the copy costs less)
   bool direct_in_channel() const;
-  void close_direct();  // FINI on every channel, then waits for theirs
+  void direct_cork(bool on);  // HostChannel::cork/uncork on every channel
+  void close_direct();        // FINI on every channel, then waits for theirs
   void direct_pollfds(std::vector<pollfd> &out) const;
   // Bytes this proc holds for other clients: the link's, and (direct) the channels'.
   std::size_t link_backlog() const;

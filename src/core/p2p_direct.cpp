@@ -250,6 +250,11 @@ bool P2P::direct_flush() {
   return any;
 }
 
+void P2P::direct_cork(bool on) {
+  for (auto &c : direct_->channels)
+    if (c) on ? c->cork() : c->uncork();
+}
+
 bool P2P::direct_in_channel() const {
   return direct_->in_channel > 0;
 }

@@ -267,6 +267,7 @@ bool P2P::push_streams() {
     if (link_out_.pending() > 0) direct_flush();
   }
   bool any = false;
+  if (direct_) direct_cork(true);  // (the packets below go in as few writes as the socket takes)
   while (!remote_streams_.empty() && link_backlog() < kLinkHighWater && !link_broken_) {
     std::uint64_t id = remote_streams_.front();
     remote_streams_.pop_front();
@@ -312,7 +313,10 @@ bool P2P::push_streams() {
       remote_send_done(s);
     }
   }
-  if (direct_) direct_written();
+  if (direct_) {
+    direct_cork(false);
+    direct_written();
+  }
   return any;
 }
 

@@ -165,8 +165,15 @@ Status HostChannel::queue(std::size_t src, std::size_t dest, const Packet &p, Ou
     ready_.emplace_back(src, dest);
   }
   fill_output();
-  on_writable();  // write now if the socket takes it: no loop round trip per packet
+  if (!corked_) on_writable();  // write now if the socket takes it: no loop round trip per packet
   return {};
+}
+
+void HostChannel::uncork() {
+  corked_ = false;
+  if (closed_) return;
+  fill_output();
+  on_writable();
 }
 
 void HostChannel::finish() {

@@ -98,6 +98,11 @@ class HostChannel {
   // A buffer for send_bytes, empty, from the packets already written (their
   // memory reused: a fresh 64 KiB buffer per packet costs page faults).
   std::vector<std::byte> take_buffer() { return spare_.take(); }
+  // While corked, queued packets wait for uncork() (or the loop's next
+  // event) instead of each going to the socket at once: a sender that
+  // queues many packets in a row writes them in one call.
+  void cork() { corked_ = true; }
+  void uncork();
   // Sends FINI once everything queued has gone.
   void finish();
   // By default a packet counts as received (for PROTOACKs) when the channel
@@ -185,6 +190,7 @@ class HostChannel {
   std::size_t queued_ = 0;
   bool finishing_ = false, fini_sent_ = false, fini_received_ = false, closed_ = false;
   bool writing_ = false;
+  bool corked_ = false;
   bool defer_acks_ = false;
   std::vector<std::size_t> bytes_from_;  // per local proc: queued packet bytes
   std::vector<bool> over_;               // per local proc: over limit_, not yet back to half
