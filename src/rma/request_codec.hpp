@@ -32,6 +32,9 @@ constexpr std::uint32_t kExclusive = 1;
 // Small puts and accumulates carry their data after the header, packed
 // (external32 toward another client) instead of in a message of their own.
 constexpr std::uint32_t kInline = 2;
+// Lock requests: the target sends no answer (the origin does not wait for
+// the lock; the unlock's answer, which comes after, covers it).
+constexpr std::uint32_t kNoAnswer = 4;
 constexpr std::int64_t kInlineBytes = 16384;
 // A batch is sent when it reaches this many bytes (or before anything else
 // to its target, and when the origin waits for completion).

@@ -207,13 +207,14 @@ Error Window::lock(bool exclusive, int t, int assert) {
   } else {
     RequestHeader h;
     h.kind = Kind::lock;
-    h.flags = exclusive ? 1 : 0;
+    h.flags = (exclusive ? kExclusive : 0) | kNoAnswer;
     h.id = static_cast<std::uint32_t>(next_id());
     // Not waited for here (MPI-3.1 11.5.3 lets MPI_Win_lock return before
     // the lock is held): the target serves this origin's requests in order,
     // so the operations that follow wait behind the lock there, and its
-    // answer is collected with theirs (flush, unlock).
+    // unlock's answer says that it was held. No answer of its own.
     auto p = std::make_unique<Pending>();
+    p->answered = false;
     if (Error e = send_header(t, encode(h), *p)) return e;
     pending_.push_back(std::move(p));
   }

@@ -82,6 +82,7 @@ void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, b
 
 Error outcome(const Window::Pending &p, const Target &t) {
   (void)t;
+  if (!p.answer) return {};  // (no answer was due)
   const auto &st = p.answer->status;
   if (st.error == core::kTransportError)
     return {MPI_ERR_OTHER, fmt::format("the answer of rank {} was lost", p.target)};
@@ -337,8 +338,8 @@ bool Window::finish_request(int origin, Incoming &in) {
   const RequestHeader &h = in.h;
   MemberCtl *ctl = target(cfg_.rank).ctl;
   if (in.stage == Incoming::Stage::lock_wait) {
-    if (!try_lock_word(ctl, h.flags & 1)) return false;
-    answer(origin, h.id, 0);
+    if (!try_lock_word(ctl, h.flags & kExclusive)) return false;
+    if (!(h.flags & kNoAnswer)) answer(origin, h.id, 0);
     return true;
   }
   if (in.req && !p2p.completed(*in.req)) return false;

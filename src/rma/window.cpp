@@ -515,7 +515,7 @@ Error Window::send_header(int t, std::vector<char> header, Pending &p) {
 Error Window::send_request(int t, std::vector<char> header, Pending &p) {
   p.target = t;
   p.header = std::move(header);
-  if (!p.answer) {  // an acknowledgement: its status
+  if (!p.answer && p.answered) {  // an acknowledgement: its status
     p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), target(t).world,
                                answer_tag(detail::id_of(p.header)), cfg_.context);
   }
@@ -534,7 +534,7 @@ Error Window::wait_pending(int t) {
   auto done = [&] {
     for (auto &p : pending_) {
       if (!mine(*p)) continue;
-      if (!cfg_.p2p->completed(*p->answer)) return false;
+      if (p->answer && !cfg_.p2p->completed(*p->answer)) return false;
       for (auto &s : p->sends)
         if (!cfg_.p2p->completed(*s)) return false;
     }

@@ -23,6 +23,7 @@ struct Window::Pending {
   std::vector<core::RequestPtr> sends;
   std::vector<char> data;    // compare-and-swap's two elements
   std::int64_t expect = -1;  // data answers: bytes (fewer: the target refused)
+  bool answered = true;      // false: a request the target does not answer (kNoAnswer)
 };
 
 // An operation for us (message path), from header to answer.
