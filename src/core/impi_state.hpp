@@ -45,6 +45,7 @@ struct RemoteSend {
   bool cancel_pending = false;  // a CANCEL went; its one answer has not come
   bool streaming = false;       // in remote_streams_
   std::int64_t inflight = 0;    // direct channels: bytes lent from `buf`, not yet written
+  bool lent_short = false;      // a one-packet standard send lent to its channel (lend_short)
 };
 // A long message from another client, matched, its DATA packets still coming.
 struct RemoteRecv {

@@ -241,6 +241,7 @@ bool P2P::lend_short(const RequestPtr &r, const Packet &p, const void *buf,
   RemoteSend s = remote_send(r, buf, type, count, dest_world, src_rank, tag, context);
   s.sent = s.total = static_cast<std::int64_t>(p.len);
   s.acked = true;  // (no SYNCACK is due)
+  s.lent_short = true;
   auto it = remote_sends_.emplace(r->id, std::move(s)).first;
   auto data = std::span(static_cast<const std::byte *>(buf) + type->lb(), p.len);
   if (!direct_lend(it->second, p, data)) {
@@ -325,8 +326,10 @@ bool P2P::cancel_remote(const RequestPtr &r) {
   if (it != remote_sends_.end()) {
     RemoteSend &s = it->second;
     if (s.cancel_pending) return true;
-    // Matched (SYNCACK in): too late; the send completes normally.
-    if (s.acked) return false;
+    // Matched (SYNCACK in): too late; the send completes normally. A lent
+    // short send is in the short-send window (its CANCEL goes behind its
+    // DATA on the same pair), once.
+    if (s.lent_short ? r->acked : s.acked) return false;
     s.cancel_pending = true;
     send_control(PacketType::cancel, ids_[static_cast<std::size_t>(s.dest)], r->id);
     return true;
@@ -466,6 +469,10 @@ void P2P::remote_cancel_answer(const Packet &p) {
     if (s.streaming)
       remote_streams_.erase(std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
                             remote_streams_.end());
+    if (s.inflight > 0) {  // (lent data not all written: it completes once it has gone)
+      s.req->cancelled = true;
+      return;
+    }
     RequestPtr r = std::move(s.req);
     remote_sends_.erase(it);
     r->cancelled = true;

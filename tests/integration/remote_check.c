@@ -12,7 +12,7 @@
  *     probe of a long message gives its whole count;
  *  5. every pair: 0, 1, datalen-1, datalen, datalen+1, 7*datalen+5 bytes and
  *     3 MiB (bytes and ints), a long strided type, a truncated long message;
- *  6. MPI_Cancel: unmatched sends (short, synchronous, long) are cancelled,
+ *  6. MPI_Cancel: unmatched sends (short, synchronous, long, 32 KiB) are cancelled,
  *     a matched one is not, and cancel races agree with what arrives;
  *  7. Bsend/Ibsend/Rsend/Irsend, persistent sends, Sendrecv_replace,
  *     Mprobe/Mrecv, Improbe/Imrecv, long and short.
@@ -287,12 +287,14 @@ int main(int argc, char **argv) {
     char *lb = calloc((size_t)nlong, 1);
     if (rank == a) {
       int v1 = 1, v2 = 2, v3 = 3, v4 = 4, go = 1;
-      MPI_Request rq[3];
+      MPI_Request rq[4];
       MPI_Status st;
       MPI_Isend(&v1, 1, MPI_INT, b, 100, MPI_COMM_WORLD, &rq[0]);
       MPI_Issend(&v2, 1, MPI_INT, b, 100, MPI_COMM_WORLD, &rq[1]);
       MPI_Isend(lb, nlong, MPI_CHAR, b, 100, MPI_COMM_WORLD, &rq[2]);
-      for (int i = 0; i < 3; ++i) {
+      /* 32 KiB: one packet at the default datalen, lent to a direct channel */
+      MPI_Isend(lb, nlong < 32768 ? nlong : 32768, MPI_CHAR, b, 100, MPI_COMM_WORLD, &rq[3]);
+      for (int i = 0; i < 4; ++i) {
         MPI_Cancel(&rq[i]);
         MPI_Wait(&rq[i], &st);
         MPI_Test_cancelled(&st, &flag);
@@ -326,7 +328,7 @@ int main(int argc, char **argv) {
       int v = 0, verdict = -1;
       MPI_Recv(&v, 1, MPI_INT, a, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Recv(&v, 1, MPI_INT, a, 100, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      CHECK(v == 3, "after three cancelled sends: received %d, expected 3", v);
+      CHECK(v == 3, "after four cancelled sends: received %d, expected 3", v);
       MPI_Recv(&v, 1, MPI_INT, a, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       CHECK(v == 4, "matched send: %d", v);
       MPI_Send(&v, 1, MPI_INT, a, 102, MPI_COMM_WORLD);
