@@ -74,6 +74,7 @@ MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, in
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
   c->note_hosts([](int w) { return impi::core::Runtime::instance().p2p().reachable(w); });
+  c->set_routes([](int w) { return impi::core::Runtime::instance().p2p().route(w); });
   return impi::api::new_comm_handle(std::move(c));
 }
 
@@ -142,6 +143,7 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
   c->note_hosts([](int w) { return impi::core::Runtime::instance().p2p().reachable(w); });
+  c->set_routes([](int w) { return impi::core::Runtime::instance().p2p().route(w); });
   return impi::api::new_comm_handle(std::move(c));
 }
 
@@ -288,6 +290,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   v.rank = me;
   v.size = static_cast<int>(g->world.size());
   v.world = g->world;
+  v.channel = impi::core::Runtime::instance().p2p().routes(g->world);
   v.client.clear();
   for (int w : g->world) v.client.push_back(client_of(w));
   for (int w : g->world) v.ids.push_back(rank_in(c->world, w));
@@ -475,7 +478,7 @@ namespace {
 bool leader_first(int a, int b) {
   auto &p2p = impi::core::Runtime::instance().p2p();
   if (!impi::core::P2P::dyn(a) && !impi::core::P2P::dyn(b)) return a < b;
-  return p2p.proc_key(a) < p2p.proc_key(b);
+  return p2p.jobs().proc_key(a) < p2p.jobs().proc_key(b);
 }
 }  // namespace
 

@@ -12,7 +12,7 @@
 // (collectives/context_id.hpp). Spawn = open a port, have the launcher start
 // the procs (PMIx_Spawn) with the port in their environment, accept; the
 // children connect from MPI_Init. Point-to-point between the jobs then runs
-// over core/p2p_dyn.cpp. Names are published in the launcher (PMIx
+// over core/dyn/dyn_channel.cpp. Names are published in the launcher (PMIx
 // publish/lookup): their scope is the jobs of one impirun.
 //
 // The roots' exchange, on the port connection (dyn_card.hpp frames): the
@@ -119,11 +119,11 @@ impi::base::Result<Group> root_exchange(const std::string &port_name, bool accep
   if (!port)
     return {port.error(), fmt::format("'{}' is not a port name: {}", port_name, port.message())};
   if (accept) {
-    auto mine = p2p().dyn_listen();
-    if (!mine || port->card.key() != mine->key() || !p2p().port_open(port->port))
+    auto mine = p2p().jobs().listen();
+    if (!mine || port->card.key() != mine->key() || !p2p().jobs().port_open(port->port))
       return {Errc::invalid_argument,
               "the port is not open in this process (MPI_Open_port it at the root first)"};
-    auto got = p2p().accept_port(port->port);
+    auto got = p2p().jobs().accept_port(port->port);
     if (!got) return {got.error(), got.message()};
     fd = std::move(got.value());
     error_class = MPI_ERR_OTHER;
@@ -191,6 +191,20 @@ int name_service_class(Errc e, int usual) {
 
 namespace {
 
+// The procs that `cards` (kSlot bytes each) name, as dynamic indices;
+// empty if one cannot be reached.
+std::vector<int> register_cards(const std::vector<char> &cards) {
+  std::vector<int> out;
+  for (std::size_t at = 0; at + kSlot <= cards.size(); at += kSlot) {
+    const char *slot = cards.data() + at;
+    auto rc = DynCard::decode(std::string_view(slot, strnlen(slot, kSlot)));
+    int w = rc ? p2p().jobs().register_card(*rc) : -1;
+    if (w < 0) return {};
+    out.push_back(w);
+  }
+  return out;
+}
+
 // MPI_Comm_accept / MPI_Comm_connect on `comm` (collective), port_name
 // significant at root only.
 int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm comm,
@@ -213,7 +227,7 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
   auto view = coll::view_of(*c);
   // Every proc's card to the root (an empty slot: that proc cannot listen).
   char mine[kSlot] = {};
-  auto card = p2p().dyn_listen();
+  auto card = p2p().jobs().listen();
   if (card) {
     std::string e = card->encode();
     std::memcpy(mine, e.data(), std::min(e.size(), kSlot - 1));
@@ -261,16 +275,10 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
                            static_cast<std::int64_t>(remote_cards.size()), bytes, root);
       !s.ok())
     return fail(comm, fn, s);
-  std::vector<int> remote;
-  for (std::uint64_t i = 0; i < hdr[2]; ++i) {
-    const char *slot = remote_cards.data() + i * kSlot;
-    auto rc = DynCard::decode(std::string_view(slot, strnlen(slot, kSlot)));
-    int w = rc ? p2p().dyn_register(*rc) : -1;
-    if (w < 0)
-      return report(comm, MPI_ERR_OTHER, fn,
-                    "the other group names a process that cannot be reached");
-    remote.push_back(w);
-  }
+  std::vector<int> remote = register_cards(remote_cards);
+  if (remote.empty() && hdr[2] > 0)
+    return report(comm, MPI_ERR_OTHER, fn,
+                  "the other group names a process that cannot be reached");
   // The context: MAX over both groups, through the roots, in rounds
   // (collectives/context_id.hpp).
   auto round = [&](std::uint64_t offer, std::uint64_t &agreed) -> impi::base::Status {
@@ -299,7 +307,7 @@ int connect_accept(const char *fn, const char *port_name, int root, MPI_Comm com
 std::optional<std::uint64_t> own_port(const char *name) {
   if (!name) return std::nullopt;
   auto port = PortName::decode(std::string_view(name, strnlen(name, MPI_MAX_PORT_NAME)));
-  auto mine = p2p().dyn_listen();
+  auto mine = p2p().jobs().listen();
   if (!port || !mine || port->card.key() != mine->key()) return std::nullopt;
   return port->port;
 }
@@ -307,9 +315,9 @@ std::optional<std::uint64_t> own_port(const char *name) {
 int open_port(const char *fn, char *port_name) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!port_name) return report(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "port_name is NULL");
-  auto card = p2p().dyn_listen();
+  auto card = p2p().jobs().listen();
   if (!card) return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, card.message());
-  PortName p{p2p().open_port(), *card};
+  PortName p{p2p().jobs().open_port(), *card};
   std::string s = p.encode();
   if (s.size() >= MPI_MAX_PORT_NAME)
     return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "the port name would be too long");
@@ -500,7 +508,7 @@ int PMPI_Close_port(const char *port_name) {
   const char *fn = "MPI_Close_port";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   auto n = own_port(port_name);
-  if (!n || !p2p().close_port(*n))
+  if (!n || !p2p().jobs().close_port(*n))
     return report(MPI_COMM_WORLD, MPI_ERR_PORT, fn, "not a port this process has open");
   return MPI_SUCCESS;
 }
@@ -531,7 +539,7 @@ int PMPI_Comm_disconnect(MPI_Comm *comm) {
     if (auto s = free_barrier(*c); !s.ok()) return fail(*comm, fn, s);
     std::vector<int> procs = c->remote_world;
     procs.insert(procs.end(), c->world.begin(), c->world.end());
-    if (!p2p().dyn_drain(procs))
+    if (!p2p().jobs().drain_to(procs))
       return report(*comm, MPI_ERR_OTHER, fn,
                     "messages for the other job could not be sent (is it still running?)");
   }

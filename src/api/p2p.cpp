@@ -46,7 +46,8 @@ struct Target {
   impi::core::Communicator *comm = nullptr;
   const impi::pack::TypePtr *type = nullptr;  // predefined: the static table's; else `keep`
   impi::pack::TypePtr keep;
-  int world = 0;  // peer's world rank (or kAnySource)
+  int world = 0;                       // peer's world rank (or kAnySource)
+  impi::core::Channel *via = nullptr;  // the channel to the peer (the communicator's route)
 };
 
 // Validates the arguments every send and receive shares.
@@ -76,13 +77,13 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
                     t.comm->inter ? "remote group" : "communicator", t.comm->peer_size()));
   if (!((recv && tag == MPI_ANY_TAG) || tag >= 0))
     return report(comm, MPI_ERR_TAG, fn, fmt::format("invalid tag {}", tag));
-  auto &rt = impi::core::Runtime::instance();
-  if (peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL)
+  if (peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL) {
     t.world = peer;
-  else
-    t.world = t.comm->world_of_peer(peer);
-  if (peer >= 0 && rt.p2p().route(t.world) == impi::core::P2P::Route::none)
-    return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
+    return MPI_SUCCESS;
+  }
+  t.world = t.comm->world_of_peer(peer);
+  t.via = t.comm->channel_of_peer(peer);
+  if (!t.via) return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
   return MPI_SUCCESS;
 }
 
@@ -96,7 +97,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
     return MPI_SUCCESS;
   }
   auto r = impi::core::Runtime::instance().p2p().start_send(
-      buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
+      *t.via, buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id, sync);
   if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
   out = std::move(r.value());
   return MPI_SUCCESS;
@@ -127,8 +128,8 @@ int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datat
     if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
       return rc;
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (impi::core::Runtime::instance().p2p().send_now(buf, count, *t.type, t.world, t.comm->rank,
-                                                       tag, t.comm->context_id))
+    if (impi::core::Runtime::instance().p2p().send_now(*t.via, buf, count, *t.type, t.world,
+                                                       t.comm->rank, tag, t.comm->context_id))
       return MPI_SUCCESS;
   }
   RequestPtr r;
@@ -151,7 +152,8 @@ int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype da
     auto &p2p = impi::core::Runtime::instance().p2p();
     std::uint64_t seq = 0;  // the message's number in the ring, for MPI_Cancel
     if (dest != MPI_PROC_NULL)
-      seq = p2p.send_now(buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id);
+      seq =
+          p2p.send_now(*t.via, buf, count, *t.type, t.world, t.comm->rank, tag, t.comm->context_id);
     if (seq != 0) {
       *request = new_sent_request(t.world, seq);
       return MPI_SUCCESS;
@@ -232,10 +234,10 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return rc;
   auto &p = impi::core::Runtime::instance().p2p();
   // A small send goes straight into the ring (as MPI_Send's does).
-  bool sent = dest == MPI_PROC_NULL || p.send_now(sendbuf, sendcount, *t.type, t.world,
+  bool sent = dest == MPI_PROC_NULL || p.send_now(*t.via, sendbuf, sendcount, *t.type, t.world,
                                                   t.comm->rank, sendtag, t.comm->context_id);
   if (!sent) {
-    auto r = p.start_send(sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
+    auto r = p.start_send(*t.via, sendbuf, sendcount, *t.type, t.world, t.comm->rank, sendtag,
                           t.comm->context_id, false);
     if (!r) {
       // Our receive (on this stack) is posted: take it back, or see it through.
@@ -334,7 +336,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   auto &rt = impi::core::Runtime::instance();
   // To another IMPI client the copy is the message's external32 form, sent
   // as bytes (the same bytes on the wire as from the user's buffer).
-  const bool remote = rt.p2p().external32_with(t.world);
+  const bool remote = t.via->external32();
   std::int64_t bytes = 0;
   if (remote) {
     auto n = impi::pack::external32_size(*t.type, count);
@@ -353,7 +355,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
     impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
   else
     impi::pack::PackCursor(*t.type, count).pack(buf, b.copy);
-  auto r = rt.p2p().start_send(b.copy.data(), bytes,
+  auto r = rt.p2p().start_send(*t.via, b.copy.data(), bytes,
                                impi::pack::Datatype::predefined(impi::pack::dt::byte), t.world,
                                t.comm->rank, tag, t.comm->context_id, false);
   if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
@@ -521,7 +523,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
       rc != MPI_SUCCESS)
     return rc;
   std::vector<std::byte> copy;
-  if (dest != MPI_PROC_NULL && impi::core::Runtime::instance().p2p().external32_with(t.world)) {
+  if (dest != MPI_PROC_NULL && t.via->external32()) {
     auto n = impi::pack::external32_size(*t.type, count);
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
     copy.resize(static_cast<size_t>(*n));

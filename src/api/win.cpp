@@ -132,12 +132,11 @@ int map_region(MPI_Comm dup, const std::vector<int> &group, const std::vector<Me
   return worst;
 }
 
-// Makes a window of `flavor` over `comm` (collective). `base`: the user's
-// memory (create); `baseptr`: where allocating flavours return theirs.
-int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
-                MPI_Comm comm, int flavor, void *baseptr, MPI_Win *win) {
+// The checks of make_window's arguments; sets `c`.
+int check_window_args(const char *fn, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                      int flavor, void *baseptr, MPI_Win *win, core::Communicator *&c) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
-  core::Communicator *c = lookup_comm(comm);
+  c = lookup_comm(comm);
   if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
   if (c->inter) return report(comm, MPI_ERR_COMM, fn, "windows need an intracommunicator");
   if (!win) return report(comm, MPI_ERR_ARG, fn, "win is NULL");
@@ -151,15 +150,24 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
     if (PMPI_Info_get_nkeys(info, &n) != MPI_SUCCESS)
       return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
   }
+  return MPI_SUCCESS;
+}
+
+// Makes a window of `flavor` over `comm` (collective). `base`: the user's
+// memory (create); `baseptr`: where allocating flavours return theirs.
+int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                MPI_Comm comm, int flavor, void *baseptr, MPI_Win *win) {
+  core::Communicator *c = nullptr;
+  if (int rc = check_window_args(fn, size, disp_unit, info, comm, flavor, baseptr, win, c);
+      rc != MPI_SUCCESS)
+    return rc;
   auto &rt = core::Runtime::instance();
   core::P2P &p2p = rt.p2p();
-  // Which members share this host's memory with us: they share one region.
+  // Which members share this host's memory with us (reached through shared
+  // memory, ourselves included): they share one region.
   std::vector<int> group;  // ranks, ascending; the first is the leader
-  for (int r = 0; r < c->size; ++r) {
-    int w = c->world[static_cast<std::size_t>(r)];
-    if (r == c->rank || (p2p.reachable(w) && !p2p.remote(w) && !core::P2P::dyn(w)))
-      group.push_back(r);
-  }
+  for (int r = 0; r < c->size; ++r)
+    if (c->channels[static_cast<std::size_t>(r)] == &p2p.shm()) group.push_back(r);
   if (flavor == MPI_WIN_FLAVOR_SHARED && static_cast<int>(group.size()) != c->size)
     return report(comm, MPI_ERR_RMA_SHARED, fn,
                   "MPI_Win_allocate_shared needs a communicator whose procs share memory "
@@ -200,6 +208,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
     auto &t = cfg.targets[static_cast<std::size_t>(r)];
     const MemberInfo &m = all[static_cast<std::size_t>(r)];
     t.world = c->world[static_cast<std::size_t>(r)];
+    t.via = c->channels[static_cast<std::size_t>(r)];
     t.size = m.size;
     t.disp_unit = static_cast<int>(m.disp_unit);
     t.base = m.base;

@@ -19,7 +19,9 @@ base::Status CommView::send(const void *buf, std::int64_t count, const pack::Typ
                             int dest, int tag) const {
   if (tag_override >= 0) tag = tag_override;
   int w = world[static_cast<std::size_t>(dest)];
-  auto x = p2p->start_send(buf, count, type, w, id(rank), tag, context, false, true);
+  core::Channel *via = channel[static_cast<std::size_t>(dest)];
+  if (!via) return {base::Errc::invalid_argument, "a collective's peer cannot be reached"};
+  auto x = p2p->start_send(*via, buf, count, type, w, id(rank), tag, context, false, true);
   if (!x) return {x.error(), x.message()};
   core::RequestPtr r = std::move(x.value());
   p2p->wait_until([&] { return p2p->completed(*r); });
@@ -66,13 +68,14 @@ Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &
                       int tag) const {
   int w = world[static_cast<std::size_t>(dest)];
   return Await(Await::Kind::send, p2p, buf, nullptr, count, &type, w, id(rank), dest,
-               tag_override >= 0 ? tag_override : tag, context, p2p->remote(w));
+               tag_override >= 0 ? tag_override : tag, context,
+               channel[static_cast<std::size_t>(dest)]);
 }
 
 Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
                       int tag) const {
   return Await(Await::Kind::recv, p2p, nullptr, buf, count, &type, 0, rank, id(source),
-               tag_override >= 0 ? tag_override : tag, context, false);
+               tag_override >= 0 ? tag_override : tag, context, nullptr);
 }
 
 Await CommView::isend_empty(int dest, int tag) const {
@@ -179,6 +182,7 @@ CommView view_of(const core::Communicator &comm) {
   v.context = comm.context_id + 1;
   v.world = comm.world;
   v.client = comm.client;
+  v.channel = comm.channels;
   const auto &job = rt.job();
   if (job.impi) {
     v.maxlinear = job.impi->coll_maxlinear;
@@ -191,6 +195,7 @@ CommView remote_view_of(const core::Communicator &comm) {
   CommView v = view_of(comm);
   v.world = comm.remote_world;
   v.client = comm.remote_client;
+  v.channel = comm.remote_channels;
   v.size = static_cast<int>(comm.remote_world.size());
   return v;
 }

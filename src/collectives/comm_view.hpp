@@ -18,12 +18,13 @@ struct CommView {
   core::P2P *p2p = nullptr;
   int rank = 0;
   int size = 1;
-  int context = 1;          // the collective context: the communicator's cid + 1
-  std::vector<int> world;   // world rank of each rank
-  std::vector<int> client;  // IMPI client of each rank (all 0 in a one-client job)
-  int maxlinear = 4;        // the job's IMPI_C_COLL_MAXLINEAR
-  int xsize = 1024;         // the job's IMPI_C_COLL_XSIZE
-  int tag_override = -1;    // >= 0: every message uses this tag (MPI_Comm_create_group)
+  int context = 1;                       // the collective context: the communicator's cid + 1
+  std::vector<int> world;                // world rank of each rank
+  std::vector<int> client;               // IMPI client of each rank (all 0 in a one-client job)
+  std::vector<core::Channel *> channel;  // the channel to each rank (the communicator's routes)
+  int maxlinear = 4;                     // the job's IMPI_C_COLL_MAXLINEAR
+  int xsize = 1024;                      // the job's IMPI_C_COLL_XSIZE
+  int tag_override = -1;  // >= 0: every message uses this tag (MPI_Comm_create_group)
   // Non-empty: a sub-group of a communicator whose context it borrows
   // (MPI_Comm_create_group): the rank each member's messages carry and are
   // matched by, its rank in that communicator. (Group ranks would let two

@@ -32,8 +32,11 @@ struct Direct {
   base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
                     int tag) const {
     int w = c.world[static_cast<std::size_t>(dest)];
-    if (p2p.send_now(buf, count, type, w, c.rank, tag, context)) return {};
-    auto r = p2p.isend(buf, count, type, w, c.rank, tag, context, false, true);
+    core::Channel &via = *c.channels[static_cast<std::size_t>(dest)];
+    if (p2p.send_now(via, buf, count, type, w, c.rank, tag, context)) return {};
+    auto x = p2p.start_send(via, buf, count, type, w, c.rank, tag, context, false, true);
+    if (!x) return {x.error(), x.message()};
+    core::RequestPtr r = std::move(x.value());
     p2p.wait_until([&] { return p2p.completed(*r); });
     if (r->status.error != 0)
       return {base::Errc::io_error, "a collective's message could not be sent"};

@@ -106,7 +106,7 @@ base::Status swap_group_cards(const CommView &local, int leader, const CommView 
   auto &p2p = core::Runtime::instance().p2p();
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
   char mine[kCardSlot] = {};
-  if (auto card = p2p.dyn_listen()) {
+  if (auto card = p2p.jobs().listen()) {
     std::string e = card->encode();
     std::memcpy(mine, e.data(), std::min(e.size(), kCardSlot - 1));
   }
@@ -127,7 +127,7 @@ base::Status swap_group_cards(const CommView &local, int leader, const CommView 
   for (std::size_t i = 0; i < remote.size(); ++i) {
     const char *slot = theirs.data() + i * kCardSlot;
     auto card = core::DynCard::decode(std::string_view(slot, strnlen(slot, kCardSlot)));
-    remote[i] = card ? p2p.dyn_register(*card) : -1;
+    remote[i] = card ? p2p.jobs().register_card(*card) : -1;
     if (remote[i] < 0)
       return {base::Errc::protocol_error,
               fmt::format("rank {} of the other group cannot be reached (it "

@@ -144,14 +144,14 @@ struct Await {
   std::int64_t count = 0;
   const pack::TypePtr *type = nullptr;
   int world = 0, rank = 0, peer = 0, tag = 0, context = 0;
-  bool remote = false;
+  core::Channel *via = nullptr;  // a send's channel (the communicator's route)
   core::Request storage{};
   core::RequestPtr req;
   base::Status error;  // the operation could not start
   bool started = false;
 
   Await(Kind k, core::P2P *p, const void *sb, void *rb, std::int64_t n, const pack::TypePtr *t,
-        int w, int r, int pr, int tg, int ctx, bool rem)
+        int w, int r, int pr, int tg, int ctx, core::Channel *ch)
       : kind(k),
         p2p(p),
         sbuf(sb),
@@ -163,7 +163,7 @@ struct Await {
         peer(pr),
         tag(tg),
         context(ctx),
-        remote(rem) {}
+        via(ch) {}
   // Movable until started (the receive's request then lives in this object).
   Await(Await &&o) noexcept
       : kind(o.kind),
@@ -177,7 +177,7 @@ struct Await {
         peer(o.peer),
         tag(o.tag),
         context(o.context),
-        remote(o.remote) {}
+        via(o.via) {}
   Await(const Await &) = delete;
   Await &operator=(const Await &) = delete;
   ~Await() {
@@ -192,9 +192,13 @@ struct Await {
     if (kind == Kind::recv) {
       req = p2p->irecv(rbuf, count, *type, peer, tag, context, &storage);
     } else if (kind == Kind::send) {
+      if (!via) {
+        error = {base::Errc::invalid_argument, "a collective's peer cannot be reached"};
+        return;
+      }
       // A small message to this host goes straight into the ring.
-      if (!remote && p2p->send_now(sbuf, count, *type, world, rank, tag, context)) return;
-      auto x = p2p->start_send(sbuf, count, *type, world, rank, tag, context, false, true);
+      if (p2p->send_now(*via, sbuf, count, *type, world, rank, tag, context)) return;
+      auto x = p2p->start_send(*via, sbuf, count, *type, world, rank, tag, context, false, true);
       if (x)
         req = std::move(x.value());
       else

@@ -13,6 +13,8 @@
 
 namespace impi::core {
 
+class Channel;
+
 // Contexts are agreed odd + 1 (collectives/context_id.cpp), so a
 // communicator's point-to-point context is even and its collective context
 // (context_id + 1) odd; MPI_COMM_SELF's (2, 3) too.
@@ -28,7 +30,11 @@ struct Communicator {
   std::vector<int> client;  // IMPI client of each of those ranks
   bool inter = false;
   std::vector<int> remote_world, remote_client;  // intercommunicators: the remote group
-  std::uintptr_t errhandler = 0;                 // an MPI_Errhandler handle value, owned by src/api
+  // The routing table: the channel (channel.hpp) that carries messages to
+  // each rank of the group and of the remote group, set when the
+  // communicator is made (set_routes); every send takes its channel here.
+  std::vector<Channel *> channels, remote_channels;
+  std::uintptr_t errhandler = 0;  // an MPI_Errhandler handle value, owned by src/api
   std::string name;
   // Spans procs of more than one IMPI client: MPI_Pack uses external32
   // (IMPI 4.1) and collectives the spec's global algorithms.
@@ -43,6 +49,19 @@ struct Communicator {
   int peer_size() const { return inter ? static_cast<int>(remote_world.size()) : size; }
   int world_of_peer(int r) const {
     return inter ? remote_world[static_cast<std::size_t>(r)] : world[static_cast<std::size_t>(r)];
+  }
+  // The channel to point-to-point peer `r` (null: no channel reaches it).
+  Channel *channel_of_peer(int r) const {
+    return inter ? remote_channels[static_cast<std::size_t>(r)]
+                 : channels[static_cast<std::size_t>(r)];
+  }
+  // Fills the routing table from `route(world index)` (P2P::route).
+  template <typename Route>
+  void set_routes(Route route) {
+    channels.clear();
+    remote_channels.clear();
+    for (int w : world) channels.push_back(route(w));
+    for (int w : remote_world) remote_channels.push_back(route(w));
   }
   // Sets spans_clients from the client lists.
   void note_clients() {

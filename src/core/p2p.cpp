@@ -1,11 +1,12 @@
-// p2p.cpp - the matching side of point-to-point: receives, probes,
-// cancels, delivery of unexpected messages to their transport, and the
-// progress pass. The protocols: p2p_shm.cpp (shared memory and self),
-// p2p_cma.cpp (single copy), p2p_remote.cpp and p2p_direct.cpp (other
-// IMPI clients), p2p_dyn.cpp (other jobs).
+// p2p.cpp - the engine: receives, probes, cancels, delivery of unexpected
+// messages through their channel, the progress pass, and the waiting
+// policy. The channels: core/shm, core/impi, core/dyn.
 #include "core/p2p.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -32,21 +33,61 @@ void P2P::charge(Unexpected &u, int from_world, std::size_t n) {
              me_, who, limit));
 }
 
+namespace {
+// The one cpu `pid` (0: this process) may run on, or -1.
+int single_cpu(pid_t pid) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(pid, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) return -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) return c;
+  return -1;
+}
+}  // namespace
+
+base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
+                                              int nlocal) {
+  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  // Procs of other clients on this machine compete for its cores too.
+  const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
+  oversubscribed_ = cpus > 0 && machine > cpus;
+  spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
+                          : static_cast<int>(base::get_int("shm_spin"));
+  spin_ = std::max(spin_, 1);
+  spin_us_ = std::chrono::microseconds(oversubscribed_ ? 0 : base::get_int("shm_spin_us"));
+  return shm_.create_segment(job_id, local_rank, nlocal);
+}
+
+base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
+                         const std::vector<std::string> &names,
+                         const std::vector<std::int64_t> &pids,
+                         const std::vector<std::uint64_t> &probes) {
+  me_ = my_world_rank;
+  if (auto st = shm_.attach(my_world_rank, local_world_ranks, names, pids, probes); !st.ok())
+    return st;
+  find_core_siblings(local_world_ranks, pids);
+  return {};
+}
+
+void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
+                             const std::vector<std::int64_t> &pids) {
+  core_siblings_.clear();
+  if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
+  const int mine = single_cpu(0);
+  if (mine < 0) return;
+  for (std::size_t i = 0; i < pids.size(); ++i)
+    if (local_world_ranks[i] != me_ && pids[i] > 0 &&
+        single_cpu(static_cast<pid_t>(pids[i])) == mine)
+      core_siblings_.push_back(local_world_ranks[i]);
+  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
+                  core_siblings_.size(), fmt::join(core_siblings_, ","));
+}
+
 bool P2P::progress_locked() {
   bool any = false;
-  if (dyn_on_.load(std::memory_order_relaxed)) any |= progress_dyn();
-  if (agent_) {
-    any |= poll_agent();
-    if (!remote_streams_.empty()) any |= push_streams();
-    if (link_out_.pending() > 0) any |= flush_link();
-  }
-  if (!awaiting_ack_.empty()) any |= serve_split_offers();
-  for (std::size_t i = 0; i < peers_.size(); ++i) {
-    if (static_cast<int>(i) == my_local_) continue;
-    Peer &p = peers_[i];
-    any |= drain(p);
-    if (!p.sendq.empty()) any |= push_sends(p);
-  }
+  if (dyn_.on()) any |= dyn_.progress();
+  if (agent_) any |= impi_.progress();
+  any |= shm_.progress();
   return any;
 }
 
@@ -54,33 +95,7 @@ void P2P::bind(const RequestPtr &r, Match::MessageRef u) {
   r->status.source = u->env.source;
   r->status.tag = u->env.tag;
   r->msg_len = u->msg_len;
-  const Origin &o = u->origin;
-  if (o.ext32) {  // from another client: its first packet
-    start_remote_recv(r, o.remote_src, o.remote_srqid, o.remote_sync, u->msg_len, u->data);
-    match_.remove(u);
-    return;
-  }
-  if (o.rndv_addr != 0) {
-    read_remote(*r, o.peer_local, o.rndv_addr, u->msg_len, o.sync_id);
-    matched(o.peer_local, o.sync_id, o.self_sync);
-    finish_recv(*r);
-    match_.remove(u);
-    return;
-  }
-  matched(o.peer_local, o.sync_id, o.self_sync);
-  r->cursor->unpack(r->recv_buf, u->data);
-  r->moved = static_cast<std::int64_t>(u->data.size());
-  if (u->complete) {
-    finish_recv(*r);
-  } else {
-    for (auto &p : peers_)
-      if (p.incoming.active && !p.incoming.to_request && p.incoming.unexpected == u)
-        p.incoming = {r, {}, true, true};
-    for (auto &in : dyn_in_)
-      if (in->ring && in->ring->incoming.active && !in->ring->incoming.to_request &&
-          in->ring->incoming.unexpected == u)
-        in->ring->incoming = {r, {}, true, true};
-  }
+  u->origin.via->bind(r, u);
   match_.remove(u);
 }
 
@@ -147,11 +162,9 @@ RequestPtr P2P::mrecv(std::uint64_t message, void *buf, std::int64_t count, pack
 
 bool P2P::cancel(const RequestPtr &r) {
   std::lock_guard<EngineLock> g(mu_);
-  // A send to another client may be cancelled remotely even once complete
-  // here (IMPI 3.7.4); its ids are never 0.
-  const Route route_to = route(r->peer);
-  if (r->kind == Request::Kind::send && r->id != 0 && route_to == Route::impi)
-    return cancel_remote(r);
+  // Sends: their channel's protocol (one to another client may be
+  // cancelled remotely even once complete here, IMPI 3.7.4).
+  if (r->kind == Request::Kind::send && r->channel) return r->channel->cancel_send(r);
   if (r->kind == Request::Kind::recv) {
     if (r->done) return false;
     if (!match_.cancel_posted(r)) return false;  // matched already: it will complete
@@ -159,23 +172,7 @@ bool P2P::cancel(const RequestPtr &r) {
     r->done = true;
     return true;
   }
-  if (r->cancelled || r->cancel == Request::Cancel::pending) return true;
-  if (r->cancel == Request::Cancel::refused) return false;
-  if (route_to == Route::self) return cancel_self(r);
-  return route_to == Route::shm && cancel_shm(r);  // (other jobs: no cancel)
-}
-
-bool P2P::cancel_self(const RequestPtr &r) {
-  if (r->seq == 0) return false;  // (not a message of ours: MPI_PROC_NULL, say)
-  auto u = match_.newest_if([&](const Unexpected &m) {
-    return !m.origin.ext32 && m.origin.peer_local == -1 && m.origin.seq == r->seq;
-  });
-  // Matched (or claimed by a matched probe): complete, or completes on its match.
-  if (!u) return false;
-  match_.remove(*u);  // (a synchronous one holds `r` there: dropped too)
-  r->cancelled = true;
-  r->done = true;
-  return true;
+  return false;  // (not a message: MPI_PROC_NULL)
 }
 
 }  // namespace impi::core

@@ -66,6 +66,8 @@ class DoneFlag {
   std::atomic<std::uint32_t> v_;
 };
 
+class Channel;
+
 struct Request {
   enum class Kind { send, recv } kind;
   DoneFlag done;
@@ -75,7 +77,8 @@ struct Request {
   void *recv_buf = nullptr;
   pack::TypePtr type;  // holds the datatype alive while in flight (null: a predefined type)
   std::int64_t count = 0;
-  int peer = 0;  // send: destination world rank; recv: source (or kAnySource)
+  int peer = 0;                // send: destination world rank; recv: source (or kAnySource)
+  Channel *channel = nullptr;  // send: the channel carrying it (null: no channel, MPI_PROC_NULL)
   int tag = 0;
   int context = 0;
   // Progress state.

@@ -48,7 +48,7 @@ base::Result<int> Runtime::init(int required) {
       static_cast<int>(j.world_rank), static_cast<int>(j.world_size), j.hostname);
 
   if (auto s = exchange_cards(); !s.ok()) {
-    p2p_.unlink_segment();  // leave nothing in /dev/shm
+    p2p_.shm().unlink_segment();  // leave nothing in /dev/shm
     return {s.error(), s.message()};
   }
   if (j.impi && j.impi->hosts.size() > 1) {  // other hosts: through the IMPI agent
@@ -66,7 +66,7 @@ base::Result<int> Runtime::init(int required) {
       auto c = static_cast<std::size_t>(j.impi->procs[r].client);
       if (c < native_clients.size() && native_clients[c]) native.push_back(ids[r]);
     }
-    p2p_.set_native_order(std::move(native));
+    p2p_.impi().set_native_order(std::move(native));
     p2p_.attach_agent(std::move(agent_), j.impi->maxdatalen, std::move(ids));
     if (!direct_.empty()) {
       if (auto s = attach_direct(*j.impi); !s.ok()) return {s.error(), s.message()};
@@ -83,12 +83,14 @@ base::Result<int> Runtime::init(int required) {
   }
   world_.note_clients();
   world_.note_hosts([this](int w) { return p2p_.reachable(w); });
+  world_.set_routes([this](int w) { return p2p_.route(w); });
   self_.rank = 0;
   self_.size = 1;
   self_.context_id = 2;  // never on the IMPI wire: self-sends stay in the proc
   self_.name = "MPI_COMM_SELF";
   self_.world = {world_.rank};
   self_.client = {world_.client[static_cast<std::size_t>(world_.rank)]};
+  self_.set_routes([this](int w) { return p2p_.route(w); });
   state_ = State::initialized;
   if (j.impi && base::get_int("show_job") != 0) {
     // One write, so lines of different procs do not interleave.
@@ -167,7 +169,7 @@ base::Status Runtime::exchange_cards() {
   // Once everyone has mapped every segment, the names can go: nothing is
   // left in /dev/shm even if the job dies later.
   if (auto s = pm_->fence(false); !s.ok()) return s;
-  p2p_.unlink_segment();
+  p2p_.shm().unlink_segment();
   return {};
 }
 
@@ -175,7 +177,7 @@ void Runtime::wait_for_teardown() {
   // A peer ended while we waited for it: the launcher is about to end the
   // job and report that peer. Failing here ourselves would put our exit
   // beside the cause and blur the report, so give the launcher time first.
-  p2p_.unlink_segment();  // we may be killed while we wait
+  p2p_.shm().unlink_segment();  // we may be killed while we wait
   if (pm_->job().singleton) return;
   std::int64_t limit_ms = base::get_int("peer_death_wait_ms");
   for (std::int64_t waited = 0; waited < limit_ms; waited += 10) ::usleep(10 * 1000);
@@ -276,7 +278,7 @@ base::Status Runtime::attach_direct(const startup::ImpiJob &job) {
     d.channels.emplace_back(static_cast<int>(h), std::move(fd));
   }
   direct_.clear();
-  return p2p_.attach_direct(std::move(d));
+  return p2p_.impi().attach_direct(std::move(d));
 }
 
 base::Status Runtime::finalize() {
@@ -286,9 +288,9 @@ base::Status Runtime::finalize() {
   // Every process reaches this point before any leaves (MPI_Finalize is collective).
   base::Status s = pm_->fence(false);
   if (!s.ok() && s.error() == Errc::peer_died) wait_for_teardown();
-  p2p_.close_dyn();  // what we queued for procs of other jobs goes first
+  p2p_.jobs().close();  // what we queued for procs of other jobs goes first
   base::Status f = pm_->finalize();
-  p2p_.close_agent();  // the agent sees the link close: this proc is done
+  p2p_.impi().close();  // the agent sees the link close: this proc is done
   state_ = State::finalized;
   if (!s.ok()) return s;
   return f;
@@ -296,7 +298,7 @@ base::Status Runtime::finalize() {
 
 void Runtime::abort(int code, std::string_view why) {
   std::fflush(nullptr);  // the launcher may kill us before exit() would flush stdio
-  p2p_.unlink_segment();
+  p2p_.shm().unlink_segment();
   if (pm_ && !pm_->job().singleton) {
     pm_->abort(code, why);  // the launcher ends the job (us included)
   } else {

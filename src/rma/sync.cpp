@@ -120,8 +120,9 @@ Error Window::post(const std::vector<int> &group, int assert) {
   if (exposure_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_post while an exposure epoch is open"};
   sync();
   for (int r : group)
-    if (!track_send(cfg_.p2p->start_send(nullptr, 0, detail::byte_type(), target(r).world,
-                                         cfg_.rank, kPostTag, cfg_.context, false)))
+    if (!track_send(cfg_.p2p->start_send(*target(r).via, nullptr, 0, detail::byte_type(),
+                                         target(r).world, cfg_.rank, kPostTag, cfg_.context,
+                                         false)))
       return {MPI_ERR_OTHER, fmt::format("MPI_Win_post could not reach rank {}", r)};
   exposure_group_ = group;
   exposure_open_ = true;
@@ -152,8 +153,9 @@ Error Window::complete() {
     if (Error f = wait_pending(r); f && !e) e = f;
   sync();
   for (int r : access_group_)
-    if (!track_send(cfg_.p2p->start_send(nullptr, 0, detail::byte_type(), target(r).world,
-                                         cfg_.rank, kCompleteTag, cfg_.context, false)))
+    if (!track_send(cfg_.p2p->start_send(*target(r).via, nullptr, 0, detail::byte_type(),
+                                         target(r).world, cfg_.rank, kCompleteTag, cfg_.context,
+                                         false)))
       return {MPI_ERR_OTHER, fmt::format("MPI_Win_complete could not reach rank {}", r)};
   access_open_ = false;
   access_group_.clear();

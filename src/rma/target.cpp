@@ -108,8 +108,9 @@ void Window::answer(int origin, std::uint32_t id, int status) {
   std::vector<char> buf(4);
   for (int i = 0; i < 4; ++i)
     buf[static_cast<std::size_t>(i)] = static_cast<char>((status >> (8 * i)) & 0xff);
-  auto r = cfg_.p2p->start_send(buf.data(), 4, detail::byte_type(), target(origin).world, cfg_.rank,
-                                answer_tag(id), cfg_.context, false);
+  auto r =
+      cfg_.p2p->start_send(*target(origin).via, buf.data(), 4, detail::byte_type(),
+                           target(origin).world, cfg_.rank, answer_tag(id), cfg_.context, false);
   if (r) track_send_locked(*r, std::move(buf));
 }
 
@@ -121,7 +122,7 @@ int Window::apply_inline(int origin, const RequestHeader &h, char *payload, std:
   if (len != h.count * h.type->size()) return MPI_ERR_TYPE;
   if (Error e = check_range(cfg_.rank, h.disp, h.count, *h.type)) return e.code;
   if (h.kind == Kind::acc && !detail::elements_of(*h.type, h.basic)) return MPI_ERR_TYPE;
-  if (cfg_.p2p->external32_with(target(origin).world)) {
+  if (target(origin).via->external32()) {
     if (!detail::inline_convertible(*h.type)) return MPI_ERR_TYPE;
     detail::convert_packed(payload, h.count, *h.type, false);
   }
@@ -278,10 +279,10 @@ bool Window::start_request(int origin, Incoming &in) {
         in.stage = Incoming::Stage::data;
         break;
       case Kind::get: {
-        auto r = in.error ? p2p.start_send(nullptr, 0, detail::byte_type(), ow, cfg_.rank,
-                                           answer_tag(h0.id), cfg_.context, false)
-                          : p2p.start_send(in.addr, h0.count, h0.type, ow, cfg_.rank,
-                                           answer_tag(h0.id), cfg_.context, false);
+        auto r = in.error ? p2p.start_send(*target(origin).via, nullptr, 0, detail::byte_type(), ow,
+                                           cfg_.rank, answer_tag(h0.id), cfg_.context, false)
+                          : p2p.start_send(*target(origin).via, in.addr, h0.count, h0.type, ow,
+                                           cfg_.rank, answer_tag(h0.id), cfg_.context, false);
         if (r) track_send_locked(*r, {});
         return true;
       }
@@ -294,7 +295,7 @@ bool Window::start_request(int origin, Incoming &in) {
           if (!in.error) {
             const char *data = in.buf.data() + h0.length;
             in.tmp.assign(data, data + len);
-            if (p2p.external32_with(ow)) {
+            if (target(origin).via->external32()) {
               const auto &etype = *pack::Datatype::predefined(h0.basic);
               if (detail::inline_convertible(etype))
                 detail::convert_packed(in.tmp.data(), h0.nelem, etype, false);
@@ -373,8 +374,8 @@ bool Window::finish_request(int origin, Incoming &in) {
                               in.tmp.empty() ? nullptr : in.tmp.data(), old.data(), atomic, ctl);
         }
       }
-      auto r = p2p.start_send(old.data(), n, etype, ow, cfg_.rank, answer_tag(h.id), cfg_.context,
-                              false);
+      auto r = p2p.start_send(*target(origin).via, old.data(), n, etype, ow, cfg_.rank,
+                              answer_tag(h.id), cfg_.context, false);
       if (r) track_send_locked(*r, std::move(old));
       return true;
     }

@@ -203,8 +203,8 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
   if (send_inline(t, h, origin, ocount, otype, e)) return e;  // (req stays null: complete)
   auto p = std::make_unique<Pending>();
   if (Error f = send_header(t, encode(h), *p)) return f;
-  auto data = cfg_.p2p->start_send(origin, ocount, otype, target(t).world, cfg_.rank,
-                                   data_tag(h.id), cfg_.context, false);
+  auto data = cfg_.p2p->start_send(*target(t).via, origin, ocount, otype, target(t).world,
+                                   cfg_.rank, data_tag(h.id), cfg_.context, false);
   if (!data) return {MPI_ERR_OTHER, data.message()};
   p->sends.push_back(*data);
   if (req) *req = *data;
@@ -217,7 +217,7 @@ std::optional<std::vector<char>> Window::inline_message(int t, RequestHeader h, 
                                                         const pack::TypePtr &otype) {
   const std::int64_t bytes = ocount * otype->size();
   if (bytes > kInlineBytes) return std::nullopt;
-  const bool external = cfg_.p2p->external32_with(target(t).world);
+  const bool external = target(t).via->external32();
   if (external && !detail::inline_convertible(*otype)) return std::nullopt;
   h.flags |= kInline;
   std::vector<char> msg = encode(h);
@@ -382,8 +382,8 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   }
   if (Error e = send_header(t, encode(h), *p)) return e;
   if (!no_data) {
-    auto data = cfg_.p2p->start_send(origin, ocount, otype, target(t).world, cfg_.rank,
-                                     data_tag(h.id), cfg_.context, false);
+    auto data = cfg_.p2p->start_send(*target(t).via, origin, ocount, otype, target(t).world,
+                                     cfg_.rank, data_tag(h.id), cfg_.context, false);
     if (!data) return {MPI_ERR_OTHER, data.message()};
     p->sends.push_back(*data);
     if (req && !result) *req = *data;
@@ -497,8 +497,8 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
     return {};
   }
   if (Error e = send_header(t, encode(h), *p)) return e;
-  auto data = cfg_.p2p->start_send(p->data.data(), 2, type, target(t).world, cfg_.rank,
-                                   data_tag(h.id), cfg_.context, false);
+  auto data = cfg_.p2p->start_send(*target(t).via, p->data.data(), 2, type, target(t).world,
+                                   cfg_.rank, data_tag(h.id), cfg_.context, false);
   if (!data) return {MPI_ERR_OTHER, data.message()};
   p->sends.push_back(*data);
   pending_.push_back(std::move(p));
@@ -519,9 +519,9 @@ Error Window::send_request(int t, std::vector<char> header, Pending &p) {
     p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), target(t).world,
                                answer_tag(detail::id_of(p.header)), cfg_.context);
   }
-  auto s =
-      cfg_.p2p->start_send(p.header.data(), static_cast<std::int64_t>(p.header.size()), byte_type(),
-                           target(t).world, cfg_.rank, kRequestTag, cfg_.context, false);
+  auto s = cfg_.p2p->start_send(*target(t).via, p.header.data(),
+                                static_cast<std::int64_t>(p.header.size()), byte_type(),
+                                target(t).world, cfg_.rank, kRequestTag, cfg_.context, false);
   if (!s) return {MPI_ERR_OTHER, fmt::format("a one-sided request to rank {}: {}", t, s.message())};
   p.sends.push_back(*s);
   return {};

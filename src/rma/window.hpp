@@ -64,9 +64,10 @@ struct alignas(64) MemberCtl {
 };
 
 struct Target {
-  int world = 0;           // world rank (messages go there)
-  std::uint64_t base = 0;  // window memory in the target's address space
-  std::int64_t size = 0;   // bytes
+  int world = 0;                 // world rank (messages go there)
+  core::Channel *via = nullptr;  // the channel to it (the communicator's route)
+  std::uint64_t base = 0;        // window memory in the target's address space
+  std::int64_t size = 0;         // bytes
   int disp_unit = 1;
   char *mapped = nullptr;    // that memory mapped here (shm path)
   MemberCtl *ctl = nullptr;  // its control block, when it shares our host's region

@@ -7,7 +7,7 @@
 // A proc's link is attached to the router, or, with direct channels
 // (IMPI_AGENT_DIRECT, default on) on a host with a single proc, that proc
 // gets the host channels from the dance and runs them itself (the same
-// HostChannel code, src/core/p2p_direct.cpp): a message to another client
+// HostChannel code, src/core/impi/direct.cpp): a message to another client
 // costs one TCP trip instead of three hand-offs. The agent keeps watching
 // the server; the link stays open, carrying nothing, until the proc ends.
 // After the job, close() has the router exchange FINI on every channel

@@ -12,7 +12,7 @@
 //  - DIRECT, 'D', the count of channels (4 bytes big-endian), then each
 //    channel's host index (4 bytes big-endian), with the channels' descriptors
 //    attached to the message (SCM_RIGHTS) in that order: this host's only
-//    proc runs the host channels itself (src/core/p2p_direct.cpp); the
+//    proc runs the host channels itself (src/core/impi/direct.cpp); the
 //    link then carries nothing until the proc ends.
 //
 // Every decoder checks its input's length and values; none reads past it.

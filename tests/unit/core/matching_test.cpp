@@ -50,7 +50,7 @@ TEST_CASE("random sends and receives match exactly as the reference model") {
   auto seg = engine.create_segment("unit" + std::to_string(::getpid()), 0, 1);
   REQUIRE(seg.ok());
   REQUIRE(engine.attach(0, {0}, {*seg}).ok());
-  engine.unlink_segment();
+  engine.shm().unlink_segment();
   auto INT = Datatype::predefined(impi::pack::dt::int_);
   std::mt19937 rng(99);
   Model model;
@@ -62,7 +62,7 @@ TEST_CASE("random sends and receives match exactly as the reference model") {
     int tag = static_cast<int>(rng() % 4);
     if (rng() % 2) {
       sent.push_back(step);
-      engine.isend(&sent.back(), 1, INT, 0, 0, tag, 7);
+      engine.shm().isend(&sent.back(), 1, INT, 0, 0, tag, 7, false, false);
       model.send(tag, step);
     } else {
       int want = rng() % 3 == 0 ? kAnyTag : tag;
@@ -91,7 +91,7 @@ TEST_CASE("a receive too small for the message is truncated, status filled") {
   REQUIRE(engine.attach(3, {3}, {*seg}).ok());
   auto INT = Datatype::predefined(impi::pack::dt::int_);
   int big[4] = {1, 2, 3, 4}, small[2] = {0, 0};
-  engine.isend(big, 4, INT, 3, 3, 9, 0);
+  engine.shm().isend(big, 4, INT, 3, 3, 9, 0, false, false);
   auto r = engine.irecv(small, 2, INT, 3, 9, 0);
   REQUIRE(r->done);
   CHECK(r->status.error == kTruncated);

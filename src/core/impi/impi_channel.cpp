@@ -1,15 +1,8 @@
-// p2p_remote.cpp - the IMPI message protocols between clients (spec 3.7),
-// run by each proc over its link to the host agent (docs/impi-data-path.md).
-//
-// Sender: a message of at most maxdatalen external32 bytes is one DATA
-// packet (DATASYNC for a synchronous send, complete on the SYNCACK); a
-// longer one sends its first maxdatalen bytes as DATASYNC and, once the
-// SYNCACK brings the receiver's request id (drqid), the rest as DATA
-// packets carrying it. Every send's srqid is unique among our requests.
-// Receiver: a first packet (drqid 0) is matched like a shared-memory
-// arrival; a DATASYNC is answered when it matches; DATA with a drqid
-// continues a matched long message. CANCEL is answered from the unexpected
-// queue, newest first. Flow control and multiplexing are the agent's.
+// impi_channel.cpp - the IMPI message protocols between clients (spec
+// 3.7) over the link to the host agent (impi_channel.hpp); direct.cpp runs
+// the host channels instead on a host whose only proc this is.
+#include "core/impi/impi_channel.hpp"
+
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <poll.h>
@@ -78,8 +71,8 @@ std::byte *LinkOut::reserve(std::size_t n) {
   return buf.get() + tail;
 }
 
-void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen,
-                       std::vector<transport::wire::ProcId> ids) {
+void ImpiChannel::attach_agent(base::Fd link, std::uint32_t maxdatalen,
+                               std::vector<transport::wire::ProcId> ids) {
   int fl = ::fcntl(link.get(), F_GETFL);
   ::fcntl(link.get(), F_SETFL, fl | O_NONBLOCK);
   // Room for a few long-message packets in flight to the agent.
@@ -91,7 +84,7 @@ void P2P::attach_agent(base::Fd link, std::uint32_t maxdatalen,
   agent_reader_ = std::make_unique<transport::wire::PacketReader>(maxdatalen);
 }
 
-void P2P::set_native_order(std::vector<transport::wire::ProcId> procs) {
+void ImpiChannel::set_native_order(std::vector<transport::wire::ProcId> procs) {
   native_order_ = std::move(procs);
 }
 
@@ -116,7 +109,7 @@ bool LinkOut::write_to(int fd, bool &broken, std::string &why) {
   return any;
 }
 
-bool P2P::flush_link() {
+bool ImpiChannel::flush_link() {
   if (link_broken_) {
     link_out_.head = link_out_.tail = 0;
     return false;
@@ -129,8 +122,36 @@ bool P2P::flush_link() {
   return any;
 }
 
-void P2P::close_agent() {
-  std::lock_guard<EngineLock> g(mu_);
+ImpiChannel::~ImpiChannel() = default;
+
+bool ImpiChannel::native_order(const transport::wire::ProcId &p) const {
+  return !native_order_.empty() &&
+         std::find(native_order_.begin(), native_order_.end(), p) != native_order_.end();
+}
+
+bool ImpiChannel::progress() {
+  if (!agent_) return false;
+  bool any = poll_agent();
+  if (!streams_.empty()) any |= push_streams();
+  if (link_out_.pending() > 0) any |= flush_link();
+  return any;
+}
+
+void ImpiChannel::pollfds(std::vector<pollfd> &out) const {
+  if (!agent_) return;
+  out.push_back(
+      {agent_.get(),
+       static_cast<short>(link_out_.pending() > 0 && !direct_ ? POLLIN | POLLOUT : POLLIN), 0});
+  if (direct_) direct_pollfds(out);
+}
+
+void ImpiChannel::bind(const RequestPtr &r, Match::MessageRef u) {
+  const Origin &o = u->origin;
+  start_recv(r, o.remote_src, o.remote_srqid, o.remote_sync, u->msg_len, u->data);
+}
+
+void ImpiChannel::close() {
+  std::lock_guard<EngineLock> g(e_.mu_);
   if (!agent_) return;
   if (direct_) close_direct();
   while (link_out_.pending() > 0 && !link_broken_) {
@@ -139,16 +160,16 @@ void P2P::close_agent() {
     ::poll(&p, 1, 100);
   }
   agent_.reset();
-  remote_sends_.clear();
-  remote_recvs_.clear();
-  remote_streams_.clear();
+  sends_.clear();
+  recvs_.clear();
+  streams_.clear();
 }
 
-void P2P::send_control(PacketType type, const transport::wire::ProcId &to, std::uint64_t srqid,
-                       std::uint64_t drqid) {
+void ImpiChannel::send_control(PacketType type, const transport::wire::ProcId &to,
+                               std::uint64_t srqid, std::uint64_t drqid) {
   Packet a;
   a.type = type;
-  a.src = ids_[static_cast<std::size_t>(me_)];
+  a.src = ids_[static_cast<std::size_t>(e_.me_)];
   a.dest = to;
   a.srqid = srqid;
   a.drqid = drqid;
@@ -158,50 +179,52 @@ void P2P::send_control(PacketType type, const transport::wire::ProcId &to, std::
 }
 
 namespace {
-RemoteSend remote_send(const RequestPtr &r, const void *buf, const pack::TypePtr &type,
-                       std::int64_t count, int dest_world, int src_rank, int tag, int context) {
+RemoteSend remote_send(const RequestPtr &r, const SendArgs &a) {
   RemoteSend s;
   s.req = r;
-  s.dest = dest_world;
-  s.lsrank = src_rank;
-  s.tag = tag;
-  s.context = context;
-  s.buf = buf;
-  s.type = type;
-  s.count = count;
+  s.dest = a.dest_world;
+  s.lsrank = a.src_rank;
+  s.tag = a.tag;
+  s.context = a.context;
+  s.buf = a.buf;
+  s.type = a.type;
+  s.count = a.count;
   return s;
 }
 }  // namespace
 
-base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
-                                           const pack::TypePtr &type, int dest_world, int src_rank,
-                                           int tag, int context, bool sync) {
-  std::lock_guard<EngineLock> g(mu_);
+base::Result<RequestPtr> ImpiChannel::start_send(const SendArgs &a) {
+  const void *buf = a.buf;
+  const std::int64_t count = a.count;
+  const pack::TypePtr &type = a.type;
+  const int dest_world = a.dest_world;
+  const bool sync = a.sync;
+  std::lock_guard<EngineLock> g(e_.mu_);
   if (link_broken_) return {Errc::io_error, "the link to the host agent is broken"};
   auto len = pack::external32_size(type, count);
   if (!len) return {len.error(), len.message()};
-  TrafficCounters::add(traffic_.impi_messages, traffic_.impi_bytes, *len);
+  TrafficCounters::add(e_.traffic_.impi_messages, e_.traffic_.impi_bytes, *len);
   auto r = make_request();
   r->kind = Request::Kind::send;
   r->peer = dest_world;
   r->total = *len;
   r->sync = sync;
-  r->id = next_id_++;  // pk_srqid: never reused
+  r->id = e_.next_id_++;  // pk_srqid: never reused
   bool long_msg = *len > static_cast<std::int64_t>(maxdatalen_);
   std::size_t first = long_msg ? maxdatalen_ : static_cast<std::size_t>(*len);
   Packet p;
   // Synchronous sends and the first packet of a long message are DATASYNC.
   p.type = sync || long_msg ? PacketType::datasync : PacketType::data;
   p.len = static_cast<std::uint32_t>(first);
-  p.src = ids_[static_cast<std::size_t>(me_)];
+  p.src = ids_[static_cast<std::size_t>(e_.me_)];
   p.dest = ids_[static_cast<std::size_t>(dest_world)];
   p.srqid = r->id;
   p.msglen = static_cast<std::uint64_t>(*len);
-  p.lsrank = src_rank;
-  p.tag = tag;
-  p.cid = static_cast<std::uint64_t>(context);
-  if (!sync && !long_msg && lend_short(r, p, buf, type, count, dest_world, src_rank, tag, context))
-    return r;
+  p.lsrank = a.src_rank;
+  p.tag = a.tag;
+  p.cid = static_cast<std::uint64_t>(a.context);
+  r->channel = this;
+  if (!sync && !long_msg && lend_short(r, p, a)) return r;
   std::byte *at = link_out_.reserve(kPacketHeaderSize + first);
   encode(p, header_at(at));
   std::optional<pack::External32Cursor> cursor;
@@ -219,11 +242,11 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
     r->done = true;  // the data is on its way: ours, not the user's
     return r;
   }
-  RemoteSend s = remote_send(r, buf, type, count, dest_world, src_rank, tag, context);
+  RemoteSend s = remote_send(r, a);
   s.cursor = std::move(cursor);
   s.sent = static_cast<std::int64_t>(first);
   s.total = *len;
-  remote_sends_.emplace(r->id, std::move(s));
+  sends_.emplace(r->id, std::move(s));
   return r;
 }
 
@@ -231,21 +254,19 @@ base::Result<RequestPtr> P2P::isend_remote(const void *buf, std::int64_t count,
 // packets of a long message do: lent to the channel as it is, a copy less
 // (the request completes once the channel has written it). False: not
 // such a message; the caller copies it.
-bool P2P::lend_short(const RequestPtr &r, const Packet &p, const void *buf,
-                     const pack::TypePtr &type, std::int64_t count, int dest_world, int src_rank,
-                     int tag, int context) {
-  if (!direct_ || p.len < kLendShortMin || !external32_is_identity(*type) || direct_in_channel())
+bool ImpiChannel::lend_short(const RequestPtr &r, const Packet &p, const SendArgs &a) {
+  if (!direct_ || p.len < kLendShortMin || !external32_is_identity(*a.type) || direct_in_channel())
     return false;
   if (link_out_.pending() > 0) direct_flush();  // (what was queued before goes first)
   if (link_out_.pending() > 0 || link_broken_) return false;
-  RemoteSend s = remote_send(r, buf, type, count, dest_world, src_rank, tag, context);
+  RemoteSend s = remote_send(r, a);
   s.sent = s.total = static_cast<std::int64_t>(p.len);
   s.acked = true;  // (no SYNCACK is due)
   s.lent_short = true;
-  auto it = remote_sends_.emplace(r->id, std::move(s)).first;
-  auto data = std::span(static_cast<const std::byte *>(buf) + type->lb(), p.len);
+  auto it = sends_.emplace(r->id, std::move(s)).first;
+  auto data = std::span(static_cast<const std::byte *>(a.buf) + a.type->lb(), p.len);
   if (!direct_lend(it->second, p, data)) {
-    remote_sends_.erase(it);
+    sends_.erase(it);
     return false;  // (the copy path meets the broken link and says so)
   }
   r->moved = static_cast<std::int64_t>(p.len);
@@ -253,14 +274,14 @@ bool P2P::lend_short(const RequestPtr &r, const Packet &p, const void *buf,
   return true;
 }
 
-void P2P::remote_send_done(RemoteSend &s) {
+void ImpiChannel::send_done(RemoteSend &s) {
   if (!s.acked || s.sent < s.total || s.cancel_pending || s.inflight > 0) return;
   RequestPtr r = std::move(s.req);
-  remote_sends_.erase(r->id);
+  sends_.erase(r->id);
   r->done = true;
 }
 
-bool P2P::push_streams() {
+bool ImpiChannel::push_streams() {
   if (direct_) {
     // Not from inside a channel's callback (the next pass does it), and
     // after what link_out_ holds.
@@ -269,17 +290,17 @@ bool P2P::push_streams() {
   }
   bool any = false;
   if (direct_) direct_cork(true);  // (the packets below go in as few writes as the socket takes)
-  while (!remote_streams_.empty() && link_backlog() < kLinkHighWater && !link_broken_) {
-    std::uint64_t id = remote_streams_.front();
-    remote_streams_.pop_front();
-    auto it = remote_sends_.find(id);
-    if (it == remote_sends_.end()) continue;
+  while (!streams_.empty() && backlog() < kLinkHighWater && !link_broken_) {
+    std::uint64_t id = streams_.front();
+    streams_.pop_front();
+    auto it = sends_.find(id);
+    if (it == sends_.end()) continue;
     RemoteSend &s = it->second;
     std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(maxdatalen_, s.total - s.sent));
     Packet p;
     p.type = PacketType::data;
     p.len = static_cast<std::uint32_t>(n);
-    p.src = ids_[static_cast<std::size_t>(me_)];
+    p.src = ids_[static_cast<std::size_t>(e_.me_)];
     p.dest = ids_[static_cast<std::size_t>(s.dest)];
     p.srqid = id;
     p.drqid = s.drqid;
@@ -308,10 +329,10 @@ bool P2P::push_streams() {
     s.req->moved = s.sent;
     any = true;
     if (s.sent < s.total) {
-      remote_streams_.push_back(id);  // round robin between long messages
+      streams_.push_back(id);  // round robin between long messages
     } else {
       s.streaming = false;
-      remote_send_done(s);
+      send_done(s);
     }
   }
   if (direct_) {
@@ -321,9 +342,9 @@ bool P2P::push_streams() {
   return any;
 }
 
-bool P2P::cancel_remote(const RequestPtr &r) {
-  auto it = remote_sends_.find(r->id);
-  if (it != remote_sends_.end()) {
+bool ImpiChannel::cancel_send(const RequestPtr &r) {
+  auto it = sends_.find(r->id);
+  if (it != sends_.end()) {
     RemoteSend &s = it->second;
     if (s.cancel_pending) return true;
     // Matched (SYNCACK in): too late; the send completes normally. A lent
@@ -345,16 +366,16 @@ bool P2P::cancel_remote(const RequestPtr &r) {
   s.acked = true;
   s.sent = s.total = r->total;
   s.cancel_pending = true;
-  remote_sends_.emplace(r->id, std::move(s));
+  sends_.emplace(r->id, std::move(s));
   r->done = false;  // until the answer comes
   send_control(PacketType::cancel, ids_[static_cast<std::size_t>(r->peer)], r->id);
   return true;
 }
 
-bool P2P::poll_agent() {
+bool ImpiChannel::poll_agent() {
   if (direct_) return direct_poll();
   // Read in place (no copy through a stack buffer) and deliver each packet
-  // from the reader's buffer (remote_arrival copies what it keeps).
+  // from the reader's buffer (arrival copies what it keeps).
   constexpr std::size_t kChunk = 64 * 1024;
   bool any = false;
   for (int i = 0; i < 8; ++i) {
@@ -375,7 +396,7 @@ bool P2P::poll_agent() {
         std::abort();
       }
       auto &it = item->value();
-      remote_arrival(it.header, it.data);
+      arrival(it.header, it.data);
       any = true;
     }
     if (static_cast<std::size_t>(n) < kChunk) break;
@@ -383,7 +404,7 @@ bool P2P::poll_agent() {
   return any;
 }
 
-void P2P::remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
+void ImpiChannel::recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   Request &r = *rr.req;
   std::int64_t room = std::max<std::int64_t>(0, rr.capacity - rr.received);
   std::size_t take = std::min<std::size_t>(data.size(), static_cast<std::size_t>(room));
@@ -405,9 +426,9 @@ void P2P::remote_recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   r.done = true;
 }
 
-void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &src,
-                            std::uint64_t srqid, bool sync, std::int64_t msglen,
-                            std::span<const std::byte> first) {
+void ImpiChannel::start_recv(const RequestPtr &r, const transport::wire::ProcId &src,
+                             std::uint64_t srqid, bool sync, std::int64_t msglen,
+                             std::span<const std::byte> first) {
   const pack::TypePtr &t =
       r->type ? r->type : pack::Datatype::predefined(r->cursor->type().predefined_index());
   RemoteRecv rr;
@@ -419,20 +440,20 @@ void P2P::start_remote_recv(const RequestPtr &r, const transport::wire::ProcId &
   if (!external32_is_identity(*t)) rr.cursor.emplace(t, r->count, native_order(src));
   if (msglen <= static_cast<std::int64_t>(first.size())) {  // short: complete now
     if (sync) send_control(PacketType::syncack, src, srqid, 0);
-    remote_recv_bytes(rr, first);
+    recv_bytes(rr, first);
     return;
   }
   // Long: the rest comes as DATA packets naming our request (drqid).
-  std::uint64_t drqid = next_id_++;
+  std::uint64_t drqid = e_.next_id_++;
   rr.srqid = srqid;
-  auto [it, fresh] = remote_recvs_.emplace(drqid, std::move(rr));
-  remote_recv_bytes(it->second, first);
+  auto [it, fresh] = recvs_.emplace(drqid, std::move(rr));
+  recv_bytes(it->second, first);
   send_control(PacketType::syncack, src, srqid, drqid);
 }
 
-void P2P::remote_syncack(const Packet &p) {
-  auto it = remote_sends_.find(p.srqid);
-  if (it == remote_sends_.end() || it->second.acked ||
+void ImpiChannel::syncack(const Packet &p) {
+  auto it = sends_.find(p.srqid);
+  if (it == sends_.end() || it->second.acked ||
       !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
     base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
                    p.srqid);
@@ -446,17 +467,17 @@ void P2P::remote_syncack(const Packet &p) {
       base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
     s.drqid = p.drqid;
     s.streaming = true;
-    remote_streams_.push_back(p.srqid);
+    streams_.push_back(p.srqid);
     push_streams();
     return;
   }
-  remote_send_done(s);
+  send_done(s);
   return;
 }
 
-void P2P::remote_cancel_answer(const Packet &p) {
-  auto it = remote_sends_.find(p.srqid);
-  if (it == remote_sends_.end() || !it->second.cancel_pending ||
+void ImpiChannel::cancel_answer(const Packet &p) {
+  auto it = sends_.find(p.srqid);
+  if (it == sends_.end() || !it->second.cancel_pending ||
       !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
     base::log_warn("a {} from another client for no cancel of ours (srqid {})",
                    transport::wire::packet_type_name(p.type), p.srqid);
@@ -467,41 +488,40 @@ void P2P::remote_cancel_answer(const Packet &p) {
   s.req->acked = true;  // answered: no second CANCEL
   if (p.type == PacketType::cancelyes) {
     if (s.streaming)
-      remote_streams_.erase(std::remove(remote_streams_.begin(), remote_streams_.end(), p.srqid),
-                            remote_streams_.end());
+      streams_.erase(std::remove(streams_.begin(), streams_.end(), p.srqid), streams_.end());
     if (s.inflight > 0) {  // (lent data not all written: it completes once it has gone)
       s.req->cancelled = true;
       return;
     }
     RequestPtr r = std::move(s.req);
-    remote_sends_.erase(it);
+    sends_.erase(it);
     r->cancelled = true;
     r->done = true;
     return;
   }
-  remote_send_done(s);
+  send_done(s);
   return;
 }
 
-void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
+void ImpiChannel::arrival(const Packet &p, std::span<const std::byte> data) {
   switch (p.type) {
     case PacketType::syncack:
-      remote_syncack(p);
+      syncack(p);
       return;
     case PacketType::cancel: {
       // Newest first: only the most recent of several buffered messages
       // with this srqid may be cancelled (IMPI 3.7.4).
-      auto u = match_.newest_if([&](const Unexpected &m) {
+      auto u = e_.match_.newest_if([&](const Unexpected &m) {
         return m.origin.ext32 && m.origin.remote_srqid == p.srqid && m.origin.remote_src == p.src;
       });
-      if (u) match_.remove(*u);
+      if (u) e_.match_.remove(*u);
       // (Not there: matched, or unknown.)
       send_control(u ? PacketType::cancelyes : PacketType::cancelno, p.src, p.srqid);
       return;
     }
     case PacketType::cancelyes:
     case PacketType::cancelno:
-      remote_cancel_answer(p);
+      cancel_answer(p);
       return;
     case PacketType::data:
     case PacketType::datasync:
@@ -512,16 +532,16 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
       return;
   }
   if (p.drqid != 0) {  // the rest of a long message we matched
-    auto it = remote_recvs_.find(p.drqid);
-    if (it == remote_recvs_.end() || p.type != PacketType::data || !(it->second.src == p.src) ||
+    auto it = recvs_.find(p.drqid);
+    if (it == recvs_.end() || p.type != PacketType::data || !(it->second.src == p.src) ||
         it->second.srqid != p.srqid ||
         it->second.received + static_cast<std::int64_t>(data.size()) > it->second.msglen) {
       base::log_warn("ignoring a {} packet from another client for no message of ours (drqid {})",
                      transport::wire::packet_type_name(p.type), p.drqid);
       return;
     }
-    remote_recv_bytes(it->second, data);
-    if (it->second.received >= it->second.msglen) remote_recvs_.erase(it);
+    recv_bytes(it->second, data);
+    if (it->second.received >= it->second.msglen) recvs_.erase(it);
     return;
   }
   bool sync = p.type == PacketType::datasync;
@@ -536,24 +556,25 @@ void P2P::remote_arrival(const Packet &p, std::span<const std::byte> data) {
     return;
   }
   int source = p.lsrank, tag = p.tag, context = static_cast<int>(p.cid);
-  if (RequestPtr r = match_.take_posted({source, tag, context})) {
+  if (RequestPtr r = e_.match_.take_posted({source, tag, context})) {
     r->status.source = source;
     r->status.tag = tag;
-    start_remote_recv(r, p.src, p.srqid, sync, msglen, data);
+    start_recv(r, p.src, p.srqid, sync, msglen, data);
     return;
   }
   Origin o;
+  o.via = this;
   o.ext32 = true;
   o.remote_sync = sync;
   o.remote_srqid = p.srqid;
   o.remote_src = p.src;
-  auto u = match_.add_unexpected({source, tag, context}, msglen, std::move(o));
+  auto u = e_.match_.add_unexpected({source, tag, context}, msglen, std::move(o));
   u->data.assign(data.begin(), data.end());
   u->complete = true;
   int from = -1;
   for (std::size_t w = 0; w < ids_.size() && from < 0; ++w)
     if (ids_[w] == p.src) from = static_cast<int>(w);
-  charge(*u, from, data.size());
+  e_.charge(*u, from, data.size());
 }
 
 }  // namespace impi::core

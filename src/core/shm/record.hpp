@@ -1,4 +1,4 @@
-// shm_record.hpp - the records of the shared-memory protocol on a ring
+// record.hpp - the records of the shared-memory protocol on a ring
 // (transport/shm/ring.hpp), between the procs of one client on one node.
 //
 // A record header, decoded, is a ShmHeader. On the ring (after the ring's

@@ -1,7 +1,7 @@
-// impi_state.hpp - what a proc keeps of the IMPI message protocols (IMPI
+// state.hpp - what a proc keeps of the IMPI message protocols (IMPI
 // 3.7) between clients: its sends and receives still in the protocol, the
-// bytes queued for its link to the host agent (p2p_remote.cpp), and the
-// layout of the host channels it runs itself (p2p_direct.cpp).
+// bytes queued for its link to the host agent (impi_channel.cpp), and the
+// layout of the host channels it runs itself (direct.cpp).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// p2p_direct.cpp - direct channels: a host whose only proc is this one.
+// direct.cpp - direct channels: a host whose only proc is this one.
 //
 // The host agent (src/startup/agent/host_agent.hpp) has nothing to multiplex on a
 // host with a single proc, so it hands that proc the TCP channels from the
@@ -8,10 +8,10 @@
 // the agent: a proc-to-proc message costs one TCP hop instead of a Unix
 // socket, a thread hand-off and a copy on each side.
 //
-// The protocol engine (p2p_remote.cpp) is unchanged: it still encodes its
+// The protocol engine (impi_channel.cpp) is unchanged: it still encodes its
 // packets into link_out_; direct_flush() hands each to the channel of its
 // destination's host instead of writing the link. Arrivals come from the
-// channels' Deliver callbacks into remote_arrival(). Packets the engine
+// channels' Deliver callbacks into arrival(). Packets the engine
 // sends from inside a callback (a SYNCACK on a match) wait in link_out_
 // until the channel has returned.
 //
@@ -39,6 +39,7 @@
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
+#include "core/impi/impi_channel.hpp"
 #include "core/p2p.hpp"
 #include "core/runtime.hpp"
 #include "transport/impi/channel.hpp"
@@ -48,7 +49,7 @@ namespace impi::core {
 namespace tw = transport::wire;
 using base::Errc;
 
-struct P2P::Direct {
+struct ImpiChannel::Direct {
   std::unique_ptr<event_base, void (*)(event_base *)> base{nullptr, event_base_free};
   std::vector<std::unique_ptr<tw::HostChannel>> channels;  // by host index (null: none)
   std::vector<int> host_of;                                // by world rank
@@ -87,7 +88,7 @@ struct P2P::Direct {
 };
 
 // Starts the watcher (see the top) over the channels of `x`.
-base::Status P2P::start_watcher(Direct &x, int me) {
+base::Status ImpiChannel::start_watcher(Direct &x, int me) {
   int pp[2];
   if (::pipe2(pp, O_CLOEXEC) != 0)
     return {Errc::io_error, fmt::format("pipe: {}", std::strerror(errno))};
@@ -129,8 +130,8 @@ base::Status P2P::start_watcher(Direct &x, int me) {
   return {};
 }
 
-base::Status P2P::attach_direct(DirectLayout d) {
-  std::lock_guard<EngineLock> g(mu_);
+base::Status ImpiChannel::attach_direct(DirectLayout d) {
+  std::lock_guard<EngineLock> g(e_.mu_);
   if (!agent_) return {Errc::invalid_argument, "direct channels need the agent's link first"};
   auto x = std::make_shared<Direct>();
   x->base.reset(event_base_new());
@@ -150,7 +151,7 @@ base::Status P2P::attach_direct(DirectLayout d) {
     x->world_of[ids_[w]] = static_cast<int>(w);
   }
   if (count[static_cast<std::size_t>(d.my_host)] != 1 ||
-      d.host_of[static_cast<std::size_t>(me_)] != d.my_host)
+      d.host_of[static_cast<std::size_t>(e_.me_)] != d.my_host)
     return {Errc::invalid_argument, "direct channels are for a host's only proc"};
   x->channels.resize(nhosts);
   Direct *raw = x.get();
@@ -165,8 +166,8 @@ base::Status P2P::attach_direct(DirectLayout d) {
   // Lent data (push_streams): the channel says when it has gone. Called
   // from inside the channel: it only counts; direct_written() completes.
   auto written = [this, raw](std::uint64_t srqid, std::size_t n) {
-    auto it = remote_sends_.find(srqid);
-    if (it == remote_sends_.end()) return;
+    auto it = sends_.find(srqid);
+    if (it == sends_.end()) return;
     it->second.inflight -= static_cast<std::int64_t>(n);
     if (it->second.inflight == 0) raw->written.push_back(srqid);
   };
@@ -182,7 +183,7 @@ base::Status P2P::attach_direct(DirectLayout d) {
           ++raw->delivered;
           if (raw->finishing) return;  // after the finalize barrier: destroyed (IMPI 3.8)
           ++raw->in_channel;
-          remote_arrival(p, data);
+          arrival(p, data);
           --raw->in_channel;
         },
         [this, raw, hh](const base::Status &s) {
@@ -193,17 +194,17 @@ base::Status P2P::attach_direct(DirectLayout d) {
           }
           // A peer host died (or broke the protocol): the job cannot finish.
           Runtime::instance().abort(
-              1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host", me_,
-                             s.message()));
+              1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host",
+                             e_.me_, s.message()));
         });
     x->channels[hh]->set_written_hook(written);
   }
-  if (auto st = start_watcher(*x, me_); !st.ok()) return st;
+  if (auto st = start_watcher(*x, e_.me_); !st.ok()) return st;
   direct_ = std::move(x);
   return {};
 }
 
-std::size_t P2P::link_backlog() const {
+std::size_t ImpiChannel::backlog() const {
   std::size_t n = link_out_.pending();
   if (direct_)
     for (const auto &c : direct_->channels)
@@ -211,7 +212,7 @@ std::size_t P2P::link_backlog() const {
   return n;
 }
 
-bool P2P::direct_flush() {
+bool ImpiChannel::direct_flush() {
   Direct &x = *direct_;
   if (x.in_channel > 0) return false;  // the channel is in a callback: after it returns
   bool any = false;
@@ -250,16 +251,16 @@ bool P2P::direct_flush() {
   return any;
 }
 
-void P2P::direct_cork(bool on) {
+void ImpiChannel::direct_cork(bool on) {
   for (auto &c : direct_->channels)
     if (c) on ? c->cork() : c->uncork();
 }
 
-bool P2P::direct_in_channel() const {
+bool ImpiChannel::direct_in_channel() const {
   return direct_->in_channel > 0;
 }
 
-bool P2P::direct_lend(RemoteSend &s, const tw::Packet &p, std::span<const std::byte> data) {
+bool ImpiChannel::direct_lend(RemoteSend &s, const tw::Packet &p, std::span<const std::byte> data) {
   Direct &x = *direct_;
   auto w = static_cast<std::size_t>(s.dest);
   tw::HostChannel *c = x.channels[static_cast<std::size_t>(x.host_of[w])].get();
@@ -275,17 +276,17 @@ bool P2P::direct_lend(RemoteSend &s, const tw::Packet &p, std::span<const std::b
   return true;
 }
 
-void P2P::direct_written() {
+void ImpiChannel::direct_written() {
   Direct &x = *direct_;
   while (!x.written.empty()) {
     std::uint64_t id = x.written.back();
     x.written.pop_back();
-    auto it = remote_sends_.find(id);
-    if (it != remote_sends_.end()) remote_send_done(it->second);
+    auto it = sends_.find(id);
+    if (it != sends_.end()) send_done(it->second);
   }
 }
 
-bool P2P::direct_poll() {
+bool ImpiChannel::direct_poll() {
   Direct &x = *direct_;
   const std::uint64_t before = x.delivered;
   bool writing = false;
@@ -320,13 +321,13 @@ bool P2P::direct_poll() {
   return x.delivered != before || completed;
 }
 
-void P2P::direct_pollfds(std::vector<pollfd> &out) const {
+void ImpiChannel::direct_pollfds(std::vector<pollfd> &out) const {
   for (const auto &c : direct_->channels)
     if (c && !c->is_closed())
       out.push_back({c->fd(), static_cast<short>(c->wants_write() ? POLLIN | POLLOUT : POLLIN), 0});
 }
 
-void P2P::close_direct() {
+void ImpiChannel::close_direct() {
   Direct &x = *direct_;
   direct_flush();
   // Test hook (impi_startup_fini_lost): this proc dies where its FINI would go.

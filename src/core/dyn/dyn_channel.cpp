@@ -1,19 +1,6 @@
-// p2p_dyn.cpp - point-to-point with procs of other jobs (dynamic
-// processes: spawned children and parents, procs met through a port).
-//
-// Each proc that takes part listens on an abstract Unix socket (procs on
-// the same node) and, unless IMPI_DYN_ADDRESS is empty, on TCP. A proc
-// sends to a peer over the connection it opened itself (the first frame
-// says who it is), so each direction has its own connection and messages
-// from one sender arrive in order (MPI's non-overtaking rule). A message is
-// one frame: its head (dyn_card.hpp) and the packed bytes, queued whole
-// and written as the socket takes it; the receiver matches it like a
-// shared-memory eager message. Synchronous sends complete on an ack frame.
-// Connections for MPI_Comm_accept name a port number and are handed over
-// whole to the accepting root (api/dynamic.cpp runs the exchange on them).
-//
-// Everything arriving here is untrusted: a frame with a bad magic, kind or
-// length ends that connection (logged), never the process.
+// dyn_channel.cpp - the channel to procs of other jobs (dyn_channel.hpp).
+#include "core/dyn/dyn_channel.hpp"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -53,8 +40,8 @@ void set_nonblocking(int fd) {
 }
 }  // namespace
 
-base::Result<DynCard> P2P::dyn_listen() {
-  std::lock_guard<EngineLock> g(mu_);
+base::Result<DynCard> DynChannel::listen() {
+  std::lock_guard<EngineLock> g(e_.mu_);
   if (my_card_) return *my_card_;
   DynCard c;
   c.job = job_;
@@ -70,7 +57,7 @@ base::Result<DynCard> P2P::dyn_listen() {
   if (u && ::bind(u.get(), reinterpret_cast<sockaddr *>(&a), alen) == 0 &&
       ::listen(u.get(), 128) == 0) {
     c.unix_name = name;
-    dyn_unix_ = std::move(u);
+    unix_ = std::move(u);
   } else {
     base::log_debug("no Unix listener for dynamic processes: {}", std::strerror(errno));
   }
@@ -99,84 +86,83 @@ base::Result<DynCard> P2P::dyn_listen() {
     int port = ntohs(ss.ss_family == AF_INET ? a4->sin_port : a6->sin6_port);
     c.tcp = ss.ss_family == AF_INET ? fmt::format("{}:{}", addr, port)
                                     : fmt::format("[{}]:{}", addr, port);
-    dyn_tcp_ = std::move(t);
+    tcp_ = std::move(t);
   }
-  if (!dyn_unix_ && !dyn_tcp_)
-    return {Errc::io_error, "no socket to listen on for dynamic processes"};
-  dyn_poll_.reset(::epoll_create1(EPOLL_CLOEXEC));
-  if (!dyn_poll_) return {Errc::io_error, fmt::format("epoll_create1: {}", std::strerror(errno))};
+  if (!unix_ && !tcp_) return {Errc::io_error, "no socket to listen on for dynamic processes"};
+  poll_.reset(::epoll_create1(EPOLL_CLOEXEC));
+  if (!poll_) return {Errc::io_error, fmt::format("epoll_create1: {}", std::strerror(errno))};
   for (auto [fd, tag] :
-       {std::pair{dyn_unix_.get(), kUnixListener}, std::pair{dyn_tcp_.get(), kTcpListener}}) {
+       {std::pair{unix_.get(), kUnixListener}, std::pair{tcp_.get(), kTcpListener}}) {
     if (fd < 0) continue;
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u64 = tag;
-    ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_ADD, fd, &ev);
+    ::epoll_ctl(poll_.get(), EPOLL_CTL_ADD, fd, &ev);
   }
-  dyn_proxy_ = std::make_unique<Peer>();
+  proxy_ = std::make_unique<RingPeer>();
   my_card_ = c;
-  dyn_on_.store(true, std::memory_order_release);
+  on_.store(true, std::memory_order_release);
   base::log_debug("listening for dynamic processes: {}", c.encode());
   return c;
 }
 
-int P2P::dyn_register(const DynCard &card) {
-  std::lock_guard<EngineLock> g(mu_);
-  return dyn_register_locked(card);
+int DynChannel::register_card(const DynCard &card) {
+  std::lock_guard<EngineLock> g(e_.mu_);
+  return register_locked(card);
 }
 
-int P2P::dyn_register_locked(const DynCard &card) {
+int DynChannel::register_locked(const DynCard &card) {
   if (card.job == job_)
     return card.rank < world_size_ ? card.rank : -1;  // our own job: shared memory
   auto key = card.key();
-  if (auto it = dyn_index_.find(key); it != dyn_index_.end()) return it->second;
-  if (dyn_peers_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max() - kDynBase))
+  if (auto it = index_.find(key); it != index_.end()) return it->second;
+  if (peers_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max() - P2P::kDynBase))
     return -1;
-  auto p = std::make_unique<DynPeer>();
+  auto p = std::make_unique<Peer>();
   p->card = card;
-  int w = kDynBase + static_cast<int>(dyn_peers_.size());
-  dyn_peers_.push_back(std::move(p));
-  dyn_index_.emplace(std::move(key), w);
+  int w = P2P::kDynBase + static_cast<int>(peers_.size());
+  peers_.push_back(std::move(p));
+  index_.emplace(std::move(key), w);
   return w;
 }
 
-std::string P2P::proc_key(int w) {
-  std::lock_guard<EngineLock> g(mu_);
+std::string DynChannel::proc_key(int w) {
+  std::lock_guard<EngineLock> g(e_.mu_);
   return proc_key_locked(w);
 }
 
-std::string P2P::proc_key_locked(int w) {
-  if (DynPeer *p = dyn(w) ? dyn_peer(w) : nullptr) return p->card.key();
+std::string DynChannel::proc_key_locked(int w) {
+  if (Peer *p = P2P::dyn(w) ? peer(w) : nullptr) return p->card.key();
   return job_ + "#" + std::to_string(w);
 }
 
-std::uint64_t P2P::open_port() {
-  std::lock_guard<EngineLock> g(mu_);
+std::uint64_t DynChannel::open_port() {
+  std::lock_guard<EngineLock> g(e_.mu_);
   std::uint64_t n = next_port_++;
-  ports_.emplace(n, DynPort{});
+  ports_.emplace(n, Port{});
   return n;
 }
 
-bool P2P::close_port(std::uint64_t n) {
-  std::lock_guard<EngineLock> g(mu_);
+bool DynChannel::close_port(std::uint64_t n) {
+  std::lock_guard<EngineLock> g(e_.mu_);
   return ports_.erase(n) > 0;  // waiting connections close: their roots see the port gone
 }
 
-bool P2P::port_open(std::uint64_t n) {
-  std::lock_guard<EngineLock> g(mu_);
+bool DynChannel::port_open(std::uint64_t n) {
+  std::lock_guard<EngineLock> g(e_.mu_);
   return ports_.count(n) > 0;
 }
 
-base::Result<base::Fd> P2P::accept_port(std::uint64_t n) {
+base::Result<base::Fd> DynChannel::accept_port(std::uint64_t n) {
   bool gone = false;
   auto ready = [&] {
-    std::lock_guard<EngineLock> g(mu_);
+    std::lock_guard<EngineLock> g(e_.mu_);
     auto it = ports_.find(n);
     gone = it == ports_.end();
     return gone || !it->second.waiting.empty();
   };
-  wait_until(ready);  // as long as it takes: MPI_Comm_accept has no timeout
-  std::lock_guard<EngineLock> g(mu_);
+  e_.wait_until(ready);  // as long as it takes: MPI_Comm_accept has no timeout
+  std::lock_guard<EngineLock> g(e_.mu_);
   auto it = ports_.find(n);
   if (it == ports_.end())
     return {Errc::not_found, "the port was closed while MPI_Comm_accept waited on it"};
@@ -185,7 +171,7 @@ base::Result<base::Fd> P2P::accept_port(std::uint64_t n) {
   return fd;
 }
 
-bool P2P::dyn_connect(int w, DynPeer &p) {
+bool DynChannel::connect(int w, Peer &p) {
   if (p.out) return true;
   if (p.broken) return false;
   auto fd = dyn_dial(p.card, host_, std::chrono::seconds(base::get_int("dyn_timeout_s")));
@@ -199,62 +185,95 @@ bool P2P::dyn_connect(int w, DynPeer &p) {
   int sndbuf = 1 << 20;
   ::setsockopt(p.out.get(), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
   DynCard mine = *my_card_;
-  dyn_make_ring(w, p);
+  make_ring(w, p);
   if (p.ring) mine.shm = p.ring->seg.name();
   std::string card = mine.encode();
-  dyn_queue(w, p, DynFrame::hello, 0, 0, 0, card.size(), 0,
-            [&](std::byte *at) { std::memcpy(at, card.data(), card.size()); });
+  queue(p, DynFrame::hello, 0, 0, 0, card.size(), 0,
+        [&](std::byte *at) { std::memcpy(at, card.data(), card.size()); });
   return !p.broken;
 }
 
-void P2P::dyn_make_ring(int w, DynPeer &p) {
+void DynChannel::make_ring(int w, Peer &p) {
   // Same node: offer the peer a ring in shared memory (the socket stays for
   // the handshake and wake-ups). Named under our job, so that the launcher
   // removes it if we die before the peer unlinks it.
   if (p.card.host != host_ || base::get_int("dyn_shm") == 0) return;
   std::string ns = job_.substr(0, job_.find('@'));
   std::string name = fmt::format("/impi-{}-dyn-{}-{}", ns, ::getpid(), next_ring_++);
-  auto seg = transport::shm::Segment::create(name, 1, ring_bytes_);
+  auto seg = transport::shm::Segment::create(name, 1, e_.shm_.ring_bytes());
   if (!seg) {
     base::log_debug("no shared-memory ring to rank {} of job {}: {}", p.card.rank, p.card.job,
                     seg.message());
     return;
   }
-  p.ring = std::make_unique<Peer>();
+  p.ring = std::make_unique<RingPeer>();
   p.ring->world = w;
   p.ring->seg = std::move(seg.value());
   p.ring->out = p.ring->seg.ring(0);
 }
 
-void P2P::dyn_wake(DynPeer &p) {
+void DynChannel::wake(Peer &p) {
   // The receiver counts itself in `sleeping` before its last look at the
   // ring; we published before this load: one of us sees the other.
   // (A read-modify-write: a full barrier after our publishing store, which
   // a plain load is not; ThreadSanitizer also models it, unlike a fence.)
   if (p.ring->seg.header().sleeping.fetch_add(0, std::memory_order_seq_cst) > 0)
-    dyn_queue(0, p, DynFrame::wake, 0, 0, 0, 0, 0, [](std::byte *) {});
+    queue(p, DynFrame::wake, 0, 0, 0, 0, 0, [](std::byte *) {});
 }
 
-void P2P::dyn_sleeping(int d) {
-  std::lock_guard<EngineLock> g(mu_);
-  for (auto &in : dyn_in_)
+void DynChannel::sleeping(int d) {
+  std::lock_guard<EngineLock> g(e_.mu_);
+  for (auto &in : in_)
     if (in->ring && in->ring_on)
       in->ring->seg.header().sleeping.fetch_add(static_cast<std::uint32_t>(d),
                                                 std::memory_order_seq_cst);
 }
 
-void P2P::dyn_acked(std::uint64_t id) {
-  auto it = dyn_awaiting_.find(id);
-  if (it == dyn_awaiting_.end()) return;
+DynChannel::~DynChannel() = default;
+
+DynChannel::Peer *DynChannel::peer(int w) {
+  std::size_t i = static_cast<std::size_t>(w - P2P::kDynBase);
+  return i < peers_.size() ? peers_[i].get() : nullptr;
+}
+
+void DynChannel::pollfds(std::vector<pollfd> &out) const {
+  if (on()) out.push_back({poll_.get(), POLLIN, 0});
+}
+
+void DynChannel::arrival(int peer, const DynFrame &f, std::span<const std::byte> payload) {
+  ShmHeader h{ShmHeader::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag,
+              f.context,        static_cast<std::int64_t>(payload.size()),  f.id};
+  proxy_->world = peer;
+  e_.shm_.start_message(*proxy_, h, payload);
+}
+
+void DynChannel::bind(const RequestPtr &r, Match::MessageRef u) {
+  // Arrivals from other jobs are ring-protocol messages (start_message):
+  // the shared-memory channel delivers them, acking through ack(); the
+  // rest of a long one then comes through one of our rings.
+  e_.shm_.bind(r, u);
+  if (!u->complete) rebind_incoming(u, r);
+}
+
+void DynChannel::rebind_incoming(const Match::MessageRef &u, const RequestPtr &r) {
+  for (auto &in : in_)
+    if (in->ring && in->ring->incoming.active && !in->ring->incoming.to_request &&
+        in->ring->incoming.unexpected == u)
+      in->ring->incoming = {r, {}, true, true};
+}
+
+void DynChannel::acked(std::uint64_t id) {
+  auto it = awaiting_.find(id);
+  if (it == awaiting_.end()) return;
   RequestPtr r = std::move(it->second);
-  dyn_awaiting_.erase(it);
+  awaiting_.erase(it);
   r->acked = true;
   r->done = r->moved == r->total;  // through a ring, the last chunks may still be going
 }
 
-void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int context,
-                    std::uint64_t len, std::uint64_t id,
-                    const std::function<void(std::byte *)> &fill) {
+void DynChannel::queue(Peer &p, std::uint8_t kind, int source, int tag, int context,
+                       std::uint64_t len, std::uint64_t id,
+                       const std::function<void(std::byte *)> &fill) {
   DynFrame f;
   f.kind = kind;
   f.source = source;
@@ -268,10 +287,10 @@ void P2P::dyn_queue(int, DynPeer &p, std::uint8_t kind, int source, int tag, int
   f.encode(head_at(at));
   if (len > 0) fill(at + DynFrame::kSize);
   p.outq.tail += DynFrame::kSize + len;
-  dyn_flush(p);
+  flush(p);
 }
 
-bool P2P::dyn_flush(DynPeer &p) {
+bool DynChannel::flush(Peer &p) {
   if (p.broken) return false;
   std::string why;
   bool any = p.outq.write_to(p.out.get(), p.broken, why);
@@ -289,10 +308,16 @@ bool P2P::dyn_flush(DynPeer &p) {
   return any;
 }
 
-RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
-                          int src_rank, int tag, int context, bool sync) {
+base::Result<RequestPtr> DynChannel::start_send(const SendArgs &a) {
+  std::lock_guard<EngineLock> g(e_.mu_);
+  const void *buf = a.buf;
+  const std::int64_t count = a.count;
+  const pack::TypePtr &type = a.type;
+  const int dest = a.dest_world, src_rank = a.src_rank, tag = a.tag, context = a.context;
+  const bool sync = a.sync;
   auto r = make_request();
   r->kind = Request::Kind::send;
+  r->channel = this;
   r->peer = dest;
   r->tag = tag;
   r->context = context;
@@ -300,10 +325,10 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
   r->status.source = src_rank;
   pack::PackCursor cur(type, count);
   r->total = cur.total();
-  TrafficCounters::add(traffic_.dyn_messages, traffic_.dyn_bytes, r->total);
-  DynPeer *p = dyn_peer(dest);
+  TrafficCounters::add(e_.traffic_.dyn_messages, e_.traffic_.dyn_bytes, r->total);
+  Peer *p = peer(dest);
   if (!p || static_cast<std::uint64_t>(r->total) > std::numeric_limits<std::uint32_t>::max() ||
-      !dyn_connect(dest, *p)) {
+      !connect(dest, *p)) {
     if (p && r->total > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
       base::log_error(
           "a message of {} bytes to another job is longer than the 4 GiB this transport carries",
@@ -313,29 +338,28 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
     return r;
   }
   if (sync) {
-    r->id = next_id_++;
-    dyn_awaiting_.emplace(r->id, r);
+    r->id = e_.next_id_++;
+    awaiting_.emplace(r->id, r);
   }
   if (p->ring_on) {  // same node: through the ring, as to a proc of our own job
     r->send_buf = buf;
     r->count = count;
     r->type = type;
     r->cursor.emplace(r->type, count);
-    Peer &q = *p->ring;
+    RingPeer &q = *p->ring;
     q.sendq.push_back(r);
-    count_queued(+1);
-    if (q.sendq.size() == 1 && push_sends(q)) dyn_wake(*p);
+    e_.shm_.count_queued(+1);
+    if (q.sendq.size() == 1 && e_.shm_.push_sends(q)) wake(*p);
     return r;
   }
   const auto len = static_cast<std::uint64_t>(r->total);
-  dyn_queue(dest, *p, DynFrame::msg, src_rank, tag, context, len, sync ? r->id : 0,
-            [&](std::byte *at) {
-              std::uint64_t done = 0;
-              while (done < len) done += cur.pack(buf, std::span(at + done, len - done));
-            });
+  queue(*p, DynFrame::msg, src_rank, tag, context, len, sync ? r->id : 0, [&](std::byte *at) {
+    std::uint64_t done = 0;
+    while (done < len) done += cur.pack(buf, std::span(at + done, len - done));
+  });
   r->moved = r->total;
   if (p->broken) {
-    dyn_awaiting_.erase(r->id);
+    awaiting_.erase(r->id);
     r->status.error = kTransportError;
     r->done = true;
   } else if (!sync) {
@@ -344,67 +368,67 @@ RequestPtr P2P::isend_dyn(const void *buf, std::int64_t count, const pack::TypeP
   return r;
 }
 
-void P2P::dyn_ack(int peer, std::uint64_t id) {
-  DynPeer *p = dyn_peer(peer);
-  if (!p || !dyn_connect(peer, *p)) return;
+void DynChannel::ack(int w, std::uint64_t id) {
+  Peer *p = peer(w);
+  if (!p || !connect(w, *p)) return;
   if (p->ring_on) {
-    queue_ack(*p->ring, id);
-    if (push_sends(*p->ring)) dyn_wake(*p);
+    e_.shm_.queue_ack(*p->ring, id);
+    if (e_.shm_.push_sends(*p->ring)) wake(*p);
     return;
   }
-  dyn_queue(peer, *p, DynFrame::ack, 0, 0, 0, 0, id, [](std::byte *) {});
+  queue(*p, DynFrame::ack, 0, 0, 0, 0, id, [](std::byte *) {});
 }
 
-bool P2P::progress_dyn() {
+bool DynChannel::progress() {
   bool any = false;
   epoll_event ev[16];
-  int n = ::epoll_wait(dyn_poll_.get(), ev, 16, 0);
+  int n = ::epoll_wait(poll_.get(), ev, 16, 0);
   for (int i = 0; i < n; ++i) {
     std::uint64_t tag = ev[i].data.u64;
     if (tag == kUnixListener || tag == kTcpListener) {
-      int lfd = tag == kUnixListener ? dyn_unix_.get() : dyn_tcp_.get();
+      int lfd = tag == kUnixListener ? unix_.get() : tcp_.get();
       for (;;) {
         int c = ::accept4(lfd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (c < 0) break;
-        auto in = std::make_unique<DynIn>();
+        auto in = std::make_unique<In>();
         in->fd.reset(c);
         epoll_event e{};
         e.events = EPOLLIN | EPOLLRDHUP;
         e.data.ptr = in.get();
-        ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_ADD, c, &e);
-        dyn_in_.push_back(std::move(in));
+        ::epoll_ctl(poll_.get(), EPOLL_CTL_ADD, c, &e);
+        in_.push_back(std::move(in));
         any = true;
       }
       continue;
     }
-    auto *in = static_cast<DynIn *>(ev[i].data.ptr);
+    auto *in = static_cast<In *>(ev[i].data.ptr);
     any = true;
-    if (!dyn_read(*in)) {
+    if (!read(*in)) {
       // The sender is done (it finished its ring sends before closing):
       // what is in its ring is the last of its messages.
-      if (in->ring && in->ring_on) drain(*in->ring);
-      if (in->fd) ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_DEL, in->fd.get(), nullptr);
-      for (auto it = dyn_in_.begin(); it != dyn_in_.end(); ++it)
+      if (in->ring && in->ring_on) e_.shm_.drain(*in->ring);
+      if (in->fd) ::epoll_ctl(poll_.get(), EPOLL_CTL_DEL, in->fd.get(), nullptr);
+      for (auto it = in_.begin(); it != in_.end(); ++it)
         if (it->get() == in) {
-          dyn_in_.erase(it);
+          in_.erase(it);
           break;
         }
     }
   }
-  for (auto &in : dyn_in_)
-    if (in->ring_on) any |= drain(*in->ring);
-  for (auto &p : dyn_peers_) {
+  for (auto &in : in_)
+    if (in->ring_on) any |= e_.shm_.drain(*in->ring);
+  for (auto &p : peers_) {
     if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty()) &&
-        push_sends(*p->ring)) {
+        e_.shm_.push_sends(*p->ring)) {
       any = true;
-      dyn_wake(*p);
+      wake(*p);
     }
-    if (p->outq.pending() > 0) any |= dyn_flush(*p);
+    if (p->outq.pending() > 0) any |= flush(*p);
   }
   return any;
 }
 
-bool P2P::dyn_read(DynIn &in) {
+bool DynChannel::read(In &in) {
   bool open = true;
   for (;;) {
     std::size_t at = in.buf.size();
@@ -417,11 +441,11 @@ bool P2P::dyn_read(DynIn &in) {
     open = false;  // EOF (the peer finalized or disconnected) or an error
     break;
   }
-  bool keep = dyn_frames(in);
+  bool keep = frames(in);
   return keep && open;
 }
 
-bool P2P::dyn_frames(DynIn &in) {
+bool DynChannel::frames(In &in) {
   std::size_t off = 0;
   auto drop = [&](std::string_view why) {
     base::log_warn("closing a connection from {}: {}",
@@ -442,21 +466,21 @@ bool P2P::dyn_frames(DynIn &in) {
         auto card = DynCard::decode(
             std::string_view(reinterpret_cast<const char *>(payload.data()), payload.size()));
         if (!card) return drop(card.message());
-        in.peer = dyn_register_locked(*card);
+        in.peer = register_locked(*card);
         if (in.peer < 0) return drop("its card names a rank our job does not have");
-        if (!card->shm.empty() && dyn(in.peer) && card->host == host_ &&
+        if (!card->shm.empty() && P2P::dyn(in.peer) && card->host == host_ &&
             base::get_int("dyn_shm") != 0) {
           // Its ring for us: map it, take its name out of /dev/shm, say so.
           auto seg = transport::shm::Segment::open(card->shm);
           if (seg && seg->header().nrings == 1) {
             ::shm_unlink(card->shm.c_str());
-            in.ring = std::make_unique<Peer>();
+            in.ring = std::make_unique<RingPeer>();
             in.ring->world = in.peer;
             in.ring->seg = std::move(seg.value());
             in.ring->in = in.ring->seg.ring(0);
-            DynPeer *back = dyn_peer(in.peer);
-            if (back && dyn_connect(in.peer, *back))
-              dyn_queue(in.peer, *back, DynFrame::shm_ok, 0, 0, 0, 0, 0, [](std::byte *) {});
+            Peer *back = peer(in.peer);
+            if (back && connect(in.peer, *back))
+              queue(*back, DynFrame::shm_ok, 0, 0, 0, 0, 0, [](std::byte *) {});
           } else {
             base::log_debug("cannot map the ring of rank {} of job {} ({}): using the socket",
                             card->rank, card->job, seg ? "not one ring" : seg.message());
@@ -465,27 +489,27 @@ bool P2P::dyn_frames(DynIn &in) {
         break;
       }
       case DynFrame::shm_ok: {
-        DynPeer *p = in.peer >= 0 ? dyn_peer(in.peer) : nullptr;
+        Peer *p = in.peer >= 0 ? peer(in.peer) : nullptr;
         if (!p || !p->ring || p->ring_on) return drop("a ring confirmation for no ring offered");
-        dyn_queue(in.peer, *p, DynFrame::shm_switch, 0, 0, 0, 0, 0, [](std::byte *) {});
+        queue(*p, DynFrame::shm_switch, 0, 0, 0, 0, 0, [](std::byte *) {});
         p->ring_on = !p->broken;  // from now on our messages to it go through the ring
         break;
       }
       case DynFrame::shm_switch:
         if (!in.ring || in.ring_on) return drop("a switch to a ring it did not offer");
         in.ring_on = true;
-        drain(*in.ring);  // in order: everything before the switch came through the socket
+        e_.shm_.drain(*in.ring);  // in order: everything before the switch came through the socket
         break;
       case DynFrame::wake:
         break;  // reading it was the point
       case DynFrame::msg:
         if (in.peer < 0) return drop("a message before its hello");
         if (in.ring_on) return drop("a message on the socket after its switch to the ring");
-        dyn_arrival(in.peer, *f, payload);
+        arrival(in.peer, *f, payload);
         break;
       case DynFrame::ack:
-        if (!dyn_awaiting_.count(f->id)) return drop("an ack for no synchronous send of ours");
-        dyn_acked(f->id);
+        if (!awaiting_.count(f->id)) return drop("an ack for no synchronous send of ours");
+        acked(f->id);
         break;
       case DynFrame::port: {
         if (in.peer >= 0 || off != in.buf.size())
@@ -495,7 +519,7 @@ bool P2P::dyn_frames(DynIn &in) {
           base::log_debug("a connection for port {}, which is not open: closed", f->id);
           return false;  // the connecting root sees the connection close
         }
-        ::epoll_ctl(dyn_poll_.get(), EPOLL_CTL_DEL, in.fd.get(), nullptr);
+        ::epoll_ctl(poll_.get(), EPOLL_CTL_DEL, in.fd.get(), nullptr);
         int fl = ::fcntl(in.fd.get(), F_GETFL);
         ::fcntl(in.fd.get(), F_SETFL, fl & ~O_NONBLOCK);
         it->second.waiting.push_back(std::move(in.fd));
@@ -509,52 +533,52 @@ bool P2P::dyn_frames(DynIn &in) {
   return true;
 }
 
-bool P2P::dyn_drain(const std::vector<int> &procs) {
+bool DynChannel::drain_to(const std::vector<int> &procs) {
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
   for (;;) {
     bool pending = false;
     {
-      std::lock_guard<EngineLock> g(mu_);
+      std::lock_guard<EngineLock> g(e_.mu_);
       for (int w : procs) {
-        DynPeer *p = dyn(w) ? dyn_peer(w) : nullptr;
+        Peer *p = P2P::dyn(w) ? peer(w) : nullptr;
         if (!p || p->broken) continue;
         if (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty())) {
-          if (push_sends(*p->ring)) dyn_wake(*p);
+          if (e_.shm_.push_sends(*p->ring)) wake(*p);
           pending = true;
         }
         if (p->outq.pending() > 0) {
-          dyn_flush(*p);
+          flush(*p);
           pending |= p->outq.pending() > 0;
         }
       }
     }
     if (!pending) return true;
     if (std::chrono::steady_clock::now() >= deadline) return false;
-    progress();
+    e_.progress();
     ::usleep(50);
   }
 }
 
-void P2P::close_dyn() {
-  std::lock_guard<EngineLock> g(mu_);
-  if (!dyn_on_.load(std::memory_order_relaxed)) return;
+void DynChannel::close() {
+  std::lock_guard<EngineLock> g(e_.mu_);
+  if (!on_.load(std::memory_order_relaxed)) return;
   // What we queued for procs of other jobs leaves before we do (bounded:
   // a peer that stopped reading must not keep us forever).
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(base::get_int("dyn_timeout_s"));
-  for (auto &p : dyn_peers_) {
+  for (auto &p : peers_) {
     while (p->ring_on && (!p->ring->sendq.empty() || !p->ring->control.empty()) && !p->broken &&
            std::chrono::steady_clock::now() < deadline) {
-      if (push_sends(*p->ring)) {
-        dyn_wake(*p);
+      if (e_.shm_.push_sends(*p->ring)) {
+        wake(*p);
         continue;
       }
-      dyn_flush(*p);
+      flush(*p);
       ::usleep(50);  // the receiver is draining its ring
     }
     while (p->outq.pending() > 0 && !p->broken && std::chrono::steady_clock::now() < deadline) {
-      if (dyn_flush(*p)) continue;
+      if (flush(*p)) continue;
       pollfd pf{p->out.get(), POLLOUT, 0};
       ::poll(&pf, 1, 100);
     }
@@ -567,12 +591,12 @@ void P2P::close_dyn() {
     if (p->ring)
       p->ring->seg.unlink();  // (a peer that never mapped our ring leaves no name behind)
   }
-  dyn_in_.clear();
+  in_.clear();
   ports_.clear();
-  dyn_unix_.reset();
-  dyn_tcp_.reset();
-  dyn_on_.store(false, std::memory_order_release);
-  dyn_poll_.reset();
+  unix_.reset();
+  tcp_.reset();
+  on_.store(false, std::memory_order_release);
+  poll_.reset();
 }
 
 }  // namespace impi::core

@@ -1,12 +1,15 @@
-// p2p_shm.cpp - the shared-memory protocol between the procs of one
-// client on one node (records: shm_record.hpp), and sends to ourselves.
+// shm_channel.cpp - the shared-memory protocol between the procs of one
+// client on one node (shm_channel.hpp; records: record.hpp), and sends to
+// ourselves.
 //
 // Sender: a message of at most `eager` bytes is one record; a longer one a
 // first record and chunks; from the single-copy threshold on, an rts
-// record naming our buffer, which the receiver reads (p2p_cma.cpp) before
+// record naming our buffer, which the receiver reads (cma_reads.cpp) before
 // it acks. Receiver: drain() reads each ring in order and hands every
 // message's start to the matching engine (start_message). Cancel asks the
 // receiver with a record after the message's last one.
+#include "core/shm/shm_channel.hpp"
+
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 #include <sched.h>
@@ -18,28 +21,34 @@
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 #include "core/p2p.hpp"
-#include "core/shm_record.hpp"
+#include "core/shm/record.hpp"
 #include "transport/shm/cma.hpp"
 
 namespace impi::core {
 
 using base::Errc;
 
-RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, int dest_world,
-                      int src_rank, int tag, int context, bool sync, bool collective) {
-  std::lock_guard<EngineLock> g(mu_);
-  if (dyn(dest_world)) return isend_dyn(buf, count, type, dest_world, src_rank, tag, context, sync);
-  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, type->size() * count);
+base::Result<RequestPtr> ShmChannel::start_send(const SendArgs &a) {
+  return isend(a.buf, a.count, a.type, a.dest_world, a.src_rank, a.tag, a.context, a.sync,
+               a.collective);
+}
+
+RequestPtr ShmChannel::isend(const void *buf, std::int64_t count, pack::TypePtr type,
+                             int dest_world, int src_rank, int tag, int context, bool sync,
+                             bool collective) {
+  std::lock_guard<EngineLock> g(e_.mu_);
+  TrafficCounters::add(e_.traffic_.shm_messages, e_.traffic_.shm_bytes, type->size() * count);
   auto r = make_request();
   r->sync = sync;
   if (sync) {
-    r->id = next_id_++;
-    if (dest_world != me_) {
+    r->id = e_.next_id_++;
+    if (dest_world != e_.me_) {
       awaiting_ack_.push_back(r);
       note_awaiting();
     }
   }
   r->kind = Request::Kind::send;
+  r->channel = this;
   r->send_buf = buf;
   r->count = count;
   r->peer = dest_world;
@@ -49,17 +58,17 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
   r->type = std::move(type);
   r->cursor.emplace(r->type, count);
   r->total = r->cursor->total();
-  if (dest_world == me_) {
+  if (dest_world == e_.me_) {
     deliver_self(r);
     return r;
   }
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  RingPeer &p = peer_of(dest_world);
   if (p.cma && r->total >= (collective ? coll_cma_threshold_ : cma_threshold_) &&
       r->type->is_contiguous()) {
     // Single copy: the receiver reads our buffer when it matches, then acks.
     r->rendezvous = true;
     if (!sync) {
-      r->id = next_id_++;
+      r->id = e_.next_id_++;
       awaiting_ack_.push_back(r);
       note_awaiting();
     }
@@ -70,7 +79,7 @@ RequestPtr P2P::isend(const void *buf, std::int64_t count, pack::TypePtr type, i
   return r;
 }
 
-void P2P::deliver_self(const RequestPtr &s) {
+void ShmChannel::deliver_self(const RequestPtr &s) {
   // Self-sends skip the channel: pack once, then handle as an arrival.
   std::vector<std::byte> bytes(static_cast<size_t>(s->total));
   s->cursor->pack(s->send_buf, bytes);
@@ -81,27 +90,15 @@ void P2P::deliver_self(const RequestPtr &s) {
            s->context,
            s->total,
            0};
-  Peer self;
-  self.seq_in = s->seq = next_id_++;  // names it for cancel_self()
+  RingPeer self;
+  self.seq_in = s->seq = e_.next_id_++;  // names it for cancel_self()
   s->moved = s->total;
   s->done = !s->sync;  // a synchronous self-send completes when matched
   start_message(self, h, bytes, s->sync ? s : nullptr);
 }
 
-namespace {
-// The one cpu `pid` (0: this process) may run on, or -1.
-int single_cpu(pid_t pid) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(pid, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) return -1;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) return c;
-  return -1;
-}
-}  // namespace
-
-base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
-                                              int nlocal) {
+base::Result<std::string> ShmChannel::create_segment(const std::string &job_id, int local_rank,
+                                                     int nlocal) {
   auto ring_or = transport::shm::plan_rings(nlocal, base::get_int("shm_ring_bytes"),
                                             base::get_int("shm_budget_bytes"));
   if (!ring_or) return {ring_or.error(), ring_or.message()};
@@ -119,14 +116,6 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
   split_two_way_max_ = base::get_int("shm_split_two_way_max");
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
-  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-  // Procs of other clients on this machine compete for its cores too.
-  const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
-  oversubscribed_ = cpus > 0 && machine > cpus;
-  spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
-                          : static_cast<int>(base::get_int("shm_spin"));
-  spin_ = std::max(spin_, 1);
-  spin_us_ = std::chrono::microseconds(oversubscribed_ ? 0 : base::get_int("shm_spin_us"));
   std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
   std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
   auto seg = transport::shm::Segment::create(name, static_cast<std::uint32_t>(nlocal), ring);
@@ -136,11 +125,10 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   return name;
 }
 
-base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
-                         const std::vector<std::string> &names,
-                         const std::vector<std::int64_t> &pids,
-                         const std::vector<std::uint64_t> &probes) {
-  me_ = my_world_rank;
+base::Status ShmChannel::attach(int, const std::vector<int> &local_world_ranks,
+                                const std::vector<std::string> &names,
+                                const std::vector<std::int64_t> &pids,
+                                const std::vector<std::uint64_t> &probes) {
   peers_.resize(local_world_ranks.size());
   read_pos_ = std::make_unique<std::atomic<std::uint64_t>[]>(local_world_ranks.size());
   int max_world = 0;
@@ -148,7 +136,7 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
   local_of_world_.assign(static_cast<size_t>(max_world) + 1, -1);
   for (std::size_t i = 0; i < local_world_ranks.size(); ++i) {
     local_of_world_[static_cast<size_t>(local_world_ranks[i])] = static_cast<int>(i);
-    Peer &p = peers_[i];
+    RingPeer &p = peers_[i];
     p.world = local_world_ranks[i];
     if (static_cast<int>(i) == my_local_) continue;
     auto seg = transport::shm::Segment::open(names[i]);
@@ -171,29 +159,15 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
             p.world);
     }
   }
-  find_core_siblings(local_world_ranks, pids);
   return {};
 }
 
-void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
-                             const std::vector<std::int64_t> &pids) {
-  core_siblings_.clear();
-  if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
-  const int mine = single_cpu(0);
-  if (mine < 0) return;
-  for (std::size_t i = 0; i < pids.size(); ++i)
-    if (static_cast<int>(i) != my_local_ && pids[i] > 0 &&
-        single_cpu(static_cast<pid_t>(pids[i])) == mine)
-      core_siblings_.push_back(local_world_ranks[i]);
-  base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
-                  core_siblings_.size(), fmt::join(core_siblings_, ","));
-}
-
-bool P2P::world_slots() const {
+bool ShmChannel::world_slots(int world_size, bool multi_client) const {
   if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
-    bool ok = !agent_ && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size_;
-    for (int w = 0; ok && w < world_size_; ++w)
-      if (w != me_ &&
+    bool ok =
+        !multi_client && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size;
+    for (int w = 0; ok && w < world_size; ++w)
+      if (w != e_.me_ &&
           (local_of_world_[static_cast<size_t>(w)] < 0 ||
            !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
         ok = false;
@@ -202,42 +176,75 @@ bool P2P::world_slots() const {
   return world_slots_ == 1;
 }
 
-transport::shm::CollSlot &P2P::slot(int world, int parity) {
-  auto &seg = world == me_
+transport::shm::CollSlot &ShmChannel::slot(int world, int parity) {
+  auto &seg = world == e_.me_
                   ? own_
                   : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
   return seg.header().coll[parity & 1];
 }
 
-void P2P::ring_all_doorbells() {
+void ShmChannel::ring_all_doorbells() {
   for (std::size_t i = 0; i < peers_.size(); ++i)
-    if (peers_[i].world >= 0 && peers_[i].world != me_ && peers_[i].seg.mapped())
+    if (peers_[i].world >= 0 && peers_[i].world != e_.me_ && peers_[i].seg.mapped())
       peers_[i].seg.ring_doorbell();
 }
 
-void P2P::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync) {
+bool ShmChannel::progress() {
+  bool any = false;
+  if (!awaiting_ack_.empty()) any |= serve_split_offers();
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    if (static_cast<int>(i) == my_local_) continue;
+    RingPeer &p = peers_[i];
+    any |= drain(p);
+    if (!p.sendq.empty()) any |= push_sends(p);
+  }
+  return any;
+}
+
+void ShmChannel::bind(const RequestPtr &r, Match::MessageRef u) {
+  const Origin &o = u->origin;
+  if (o.rndv_addr != 0) {
+    read_remote(*r, o.peer_local, o.rndv_addr, u->msg_len, o.sync_id);
+    matched(o.peer_local, o.sync_id, o.self_sync);
+    P2P::finish_recv(*r);
+    return;
+  }
+  matched(o.peer_local, o.sync_id, o.self_sync);
+  r->cursor->unpack(r->recv_buf, u->data);
+  r->moved = static_cast<std::int64_t>(u->data.size());
+  if (u->complete) {
+    P2P::finish_recv(*r);
+    return;
+  }
+  // The rest is still arriving: to the receive from now on.
+  for (auto &p : peers_)
+    if (p.incoming.active && !p.incoming.to_request && p.incoming.unexpected == u)
+      p.incoming = {r, {}, true, true};
+}
+
+void ShmChannel::matched(int peer_local, std::uint64_t sync_id, const RequestPtr &self_sync) {
   if (self_sync) {
     self_sync->acked = true;
     self_sync->done = true;
   } else if (sync_id != 0 && peer_local <= -2) {
-    dyn_ack(kDynBase + (-2 - peer_local), sync_id);
+    e_.dyn_.ack(P2P::kDynBase + (-2 - peer_local), sync_id);
   } else if (sync_id != 0 && peer_local >= 0) {
-    Peer &p = peers_[static_cast<size_t>(peer_local)];
+    RingPeer &p = peers_[static_cast<size_t>(peer_local)];
     queue_ack(p, sync_id);
     push_sends(p);
   }
 }
 
-void P2P::queue_control(Peer &p, std::uint32_t kind, std::uint64_t id) {
+void ShmChannel::queue_control(RingPeer &p, std::uint32_t kind, std::uint64_t id) {
   p.control.push_back({kind, id});
   count_queued(+1);
 }
 
-void P2P::queue_ack(Peer &p, std::uint64_t sync_id) {
+void ShmChannel::queue_ack(RingPeer &p, std::uint64_t sync_id) {
   queue_control(p, Header::ack, sync_id);
 }
 
-bool P2P::push_sends(Peer &p) {
+bool ShmChannel::push_sends(RingPeer &p) {
   using transport::shm::pad_line;
   bool moved = false;
   auto put_control = [&] {
@@ -311,21 +318,14 @@ bool P2P::push_sends(Peer &p) {
   return moved;
 }
 
-void P2P::dyn_arrival(int peer, const DynFrame &f, std::span<const std::byte> payload) {
-  Header h{Header::eager, static_cast<std::uint32_t>(payload.size()), f.source, f.tag,
-           f.context,     static_cast<std::int64_t>(payload.size()),  f.id};
-  dyn_proxy_->world = peer;
-  start_message(*dyn_proxy_, h, payload);
-}
-
-void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> payload,
-                        const RequestPtr &self_sync) {
+void ShmChannel::start_message(RingPeer &p, const Header &h, std::span<const std::byte> payload,
+                               const RequestPtr &self_sync) {
   // peer_local: the sender's local rank; -1 for none (self); -2 - i for
   // dynamic peer i (its acks go over its connection).
-  int peer_local = p.world < 0    ? -1
-                   : dyn(p.world) ? -2 - (p.world - kDynBase)
-                                  : local_of_world_[static_cast<size_t>(p.world)];
-  if (RequestPtr r = match_.take_posted({h.source, h.tag, h.context})) {
+  int peer_local = p.world < 0         ? -1
+                   : P2P::dyn(p.world) ? -2 - (p.world - P2P::kDynBase)
+                                       : local_of_world_[static_cast<size_t>(p.world)];
+  if (RequestPtr r = e_.match_.take_posted({h.source, h.tag, h.context})) {
     r->status.source = h.source;
     r->status.tag = h.tag;
     r->msg_len = h.msg_len;
@@ -335,7 +335,7 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
       if (!self_sync && batch_read(r, peer_local, addr, h.msg_len, h.sync_id)) return;
       read_remote(*r, peer_local, addr, h.msg_len, h.sync_id);
       matched(peer_local, h.sync_id, self_sync);  // the ack releases the sender's buffer
-      finish_recv(*r);
+      P2P::finish_recv(*r);
       return;
     }
     matched(peer_local, h.sync_id, self_sync);
@@ -350,29 +350,31 @@ void P2P::start_message(Peer &p, const Header &h, std::span<const std::byte> pay
     }
     r->moved = static_cast<std::int64_t>(payload.size());
     if (h.kind == Header::eager || r->moved == r->msg_len)
-      finish_recv(*r);
+      P2P::finish_recv(*r);
     else
       p.incoming = {r, {}, true, true};
     return;
   }
   Origin o;
+  o.via = P2P::dyn(p.world) ? static_cast<Channel *>(&e_.dyn_) : this;
   o.peer_local = peer_local;
   o.sync_id = h.sync_id;
   o.self_sync = self_sync;
   o.seq = p.seq_in;
   if (h.kind == Header::rts) {  // the data stays with the sender until a receive matches
     std::memcpy(&o.rndv_addr, payload.data(), sizeof o.rndv_addr);
-    match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o))->complete = true;
+    e_.match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o))->complete =
+        true;
     return;
   }
-  auto u = match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o));
+  auto u = e_.match_.add_unexpected({h.source, h.tag, h.context}, h.msg_len, std::move(o));
   u->data.assign(payload.begin(), payload.end());
   u->complete = h.kind == Header::eager;
-  charge(*u, p.world < 0 ? me_ : p.world, payload.size());
+  e_.charge(*u, p.world < 0 ? e_.me_ : p.world, payload.size());
   if (h.kind != Header::eager) p.incoming = {nullptr, u, false, true};
 }
 
-void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
+void ShmChannel::add_bytes(RingPeer &p, std::span<const std::byte> payload) {
   Incoming &in = p.incoming;
   if (!in.active) return;  // a chunk with no message: cannot happen with our own senders
   if (in.to_request) {
@@ -380,13 +382,13 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
     r.cursor->unpack(r.recv_buf, payload);
     r.moved += static_cast<std::int64_t>(payload.size());
     if (r.moved >= r.msg_len) {
-      finish_recv(r);
+      P2P::finish_recv(r);
       in = {};
     }
   } else {
     Unexpected &u = *in.unexpected;
     u.data.insert(u.data.end(), payload.begin(), payload.end());
-    charge(u, u.sender, payload.size());
+    e_.charge(u, u.sender, payload.size());
     if (static_cast<std::int64_t>(u.data.size()) >= u.msg_len) {
       u.complete = true;
       in = {};
@@ -394,7 +396,7 @@ void P2P::add_bytes(Peer &p, std::span<const std::byte> payload) {
   }
 }
 
-bool P2P::drain(Peer &p) {
+bool ShmChannel::drain(RingPeer &p) {
   bool any = false;
   std::vector<std::byte> joined;
   const bool ours = &p >= peers_.data() &&
@@ -430,7 +432,8 @@ bool P2P::drain(Peer &p) {
           found = true;
           break;
         }
-      if (!found && dyn(p.world)) dyn_acked(h.sync_id);  // a synchronous send to another job
+      if (!found && P2P::dyn(p.world))
+        e_.dyn_.acked(h.sync_id);  // a synchronous send to another job
     } else if (h.kind == Header::chunk) {
       add_bytes(p, payload);
     } else if (h.kind >= Header::cancel) {
@@ -457,11 +460,11 @@ bool P2P::drain(Peer &p) {
   return any;
 }
 
-std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
-                            int dest_world, int src_rank, int tag, int context) {
-  std::lock_guard<EngineLock> g(mu_);
-  if (dest_world == me_ || !reachable(dest_world)) return 0;
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+std::uint64_t ShmChannel::send_now(const void *buf, std::int64_t count, const pack::TypePtr &type,
+                                   int dest_world, int src_rank, int tag, int context) {
+  std::lock_guard<EngineLock> g(e_.mu_);
+  if (!reaches(dest_world)) return 0;
+  RingPeer &p = peer_of(dest_world);
   if (!p.sendq.empty() || !p.control.empty()) return 0;  // keep the order of what is queued
   std::int64_t total = type->size() * count;
   if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return 0;
@@ -469,7 +472,7 @@ std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::Typ
   std::uint64_t at = payload_at(h.kind, 0),
                 rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
   if (!p.out.has_room(rec)) return 0;
-  TrafficCounters::add(traffic_.shm_messages, traffic_.shm_bytes, total);
+  TrafficCounters::add(e_.traffic_.shm_messages, e_.traffic_.shm_bytes, total);
   put_header(p.out, h);
   if (total == 0) {
     // nothing to copy
@@ -487,8 +490,28 @@ std::uint64_t P2P::send_now(const void *buf, std::int64_t count, const pack::Typ
   return ++p.seq_out;
 }
 
-bool P2P::cancel_shm(const RequestPtr &r) {
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(r->peer)])];
+bool ShmChannel::cancel_send(const RequestPtr &r) {
+  if (r->cancelled || r->cancel == Request::Cancel::pending) return true;
+  if (r->cancel == Request::Cancel::refused) return false;
+  if (r->peer == e_.me_) return cancel_self(r);
+  return cancel_ring(r);
+}
+
+bool ShmChannel::cancel_self(const RequestPtr &r) {
+  if (r->seq == 0) return false;  // (not a message of ours)
+  auto u = e_.match_.newest_if([&](const Unexpected &m) {
+    return m.origin.via == this && m.origin.peer_local == -1 && m.origin.seq == r->seq;
+  });
+  // Matched (or claimed by a matched probe): complete, or completes on its match.
+  if (!u) return false;
+  e_.match_.remove(*u);  // (a synchronous one holds `r` there: dropped too)
+  r->cancelled = true;
+  r->done = true;
+  return true;
+}
+
+bool ShmChannel::cancel_ring(const RequestPtr &r) {
+  RingPeer &p = peer_of(r->peer);
   auto it = std::find(p.sendq.begin(), p.sendq.end(), r);
   if (it != p.sendq.end() && r->moved == 0) {  // not started: take it back
     p.sendq.erase(it);
@@ -511,45 +534,46 @@ bool P2P::cancel_shm(const RequestPtr &r) {
   return true;
 }
 
-void P2P::ask_cancel(Peer &p, const RequestPtr &r) {
+void ShmChannel::ask_cancel(RingPeer &p, const RequestPtr &r) {
   queue_control(p, Header::cancel, r->seq);
   push_sends(p);
 }
 
-RequestPtr P2P::cancel_sent(int dest_world, std::uint64_t seq) {
-  std::lock_guard<EngineLock> g(mu_);
+RequestPtr ShmChannel::cancel_sent(int dest_world, std::uint64_t seq) {
+  std::lock_guard<EngineLock> g(e_.mu_);
   auto r = make_request();
   r->kind = Request::Kind::send;
+  r->channel = this;
   r->peer = dest_world;
   r->seq = seq;
   r->cancel = Request::Cancel::pending;
-  Peer &p = peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(dest_world)])];
+  RingPeer &p = peer_of(dest_world);
   p.cancelling.push_back(r);
   ask_cancel(p, r);
   return r;
 }
 
-void P2P::answer_cancel(Peer &p, std::uint64_t seq) {
+void ShmChannel::answer_cancel(RingPeer &p, std::uint64_t seq) {
   // The cancel follows the message's last record in this ring: the message
   // is wholly here, in the unexpected queue unless a receive (or a matched
   // probe) took it.
   const int from = static_cast<int>(&p - peers_.data());
-  auto u = match_.newest_if([&](const Unexpected &m) {
-    return !m.origin.ext32 && m.origin.peer_local == from && m.origin.seq == seq;
+  auto u = e_.match_.newest_if([&](const Unexpected &m) {
+    return m.origin.via == this && m.origin.peer_local == from && m.origin.seq == seq;
   });
   bool found = u && (*u)->complete;
   if (found) {
     // Its buffered bytes go; a single-copy message's data never left the
     // sender, and no ack is owed: the sender drops it on our answer.
-    match_.remove(*u);
+    e_.match_.remove(*u);
   }
-  base::log_debug("rank {}: cancel of message {} from rank {}: {}", me_, seq, p.world,
+  base::log_debug("rank {}: cancel of message {} from rank {}: {}", e_.me_, seq, p.world,
                   found ? "removed" : "matched already");
   queue_control(p, found ? Header::cancel_yes : Header::cancel_no, seq);
   push_sends(p);
 }
 
-void P2P::cancel_answered(Peer &p, std::uint64_t seq, bool cancelled) {
+void ShmChannel::cancel_answered(RingPeer &p, std::uint64_t seq, bool cancelled) {
   auto it = std::find_if(p.cancelling.begin(), p.cancelling.end(),
                          [&](const RequestPtr &r) { return r->seq == seq; });
   if (it == p.cancelling.end()) {

@@ -1,4 +1,4 @@
-// p2p_cma.cpp - single copy between the procs of one node: the receiver
+// cma_reads.cpp - single copy between the procs of one node: the receiver
 // of a large message reads it straight from the sender's buffer
 // (transport/shm/cma.hpp), in batches of several small ones, or split in
 // two halves with the sender, which writes the second one into ours.
@@ -14,6 +14,7 @@
 #include "base/log.hpp"
 #include "core/communicator.hpp"
 #include "core/p2p.hpp"
+#include "core/shm/shm_channel.hpp"
 #include "transport/shm/cma.hpp"
 
 namespace impi::core {
@@ -22,7 +23,8 @@ using transport::shm::cma_read;
 using transport::shm::cma_write;
 using transport::shm::mark_defined;
 
-std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int64_t len) const {
+std::int64_t ShmChannel::split_threshold_for(const Request &r, const RingPeer &p,
+                                             std::int64_t len) const {
   // In an exchange both ways (we are sending to that peer as well) its core
   // is busy with its own receives: there the split pays only for large
   // halves (measured with bibw: 0.8-0.94x at 256 KiB, 1.2x at 1 MiB), so it
@@ -42,15 +44,15 @@ std::int64_t P2P::split_threshold_for(const Request &r, const Peer &p, std::int6
   return threshold;
 }
 
-bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, std::int64_t len,
-                     std::uint64_t id) {
+bool ShmChannel::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr,
+                            std::int64_t len, std::uint64_t id) {
   // (The cheap tests first: the split test scans the sends awaiting acks,
   // and read_remote() repeats it for a message not batched.)
   if (read_batch_max_ <= 1 || peer_local < 0 || peer_local != batch_peer_ || len > r->total ||
       len >= kBatchBytes /* the call's cost is small beside the copy */ ||
       !r->cursor->type().is_contiguous())
     return false;
-  const Peer &p = peers_[static_cast<size_t>(peer_local)];
+  const RingPeer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t threshold = split_threshold_for(*r, p, len);
   if (threshold > 0 && len >= threshold && id != 0) return false;  // read_remote() offers a split
   r->moved = len;
@@ -61,9 +63,9 @@ bool P2P::batch_read(const RequestPtr &r, int peer_local, std::uint64_t addr, st
   return true;
 }
 
-void P2P::flush_reads() {
+void ShmChannel::flush_reads() {
   if (read_batch_.empty()) return;
-  Peer &p = peers_[static_cast<size_t>(batch_peer_)];
+  RingPeer &p = peers_[static_cast<size_t>(batch_peer_)];
   iovec local[kReadBatch], remote[kReadBatch];
   std::size_t n = read_batch_.size(), want = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -88,15 +90,15 @@ void P2P::flush_reads() {
       r.status.error = kTransportError;
     }
     matched(batch_peer_, read_batch_[i].sync_id, nullptr);  // the ack releases the sender's buffer
-    finish_recv(r);
+    P2P::finish_recv(r);
   }
   read_batch_.clear();
   batch_bytes_ = 0;
 }
 
-void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
-                      std::uint64_t id) {
-  Peer &p = peers_[static_cast<size_t>(peer_local)];
+void ShmChannel::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
+                             std::uint64_t id) {
+  RingPeer &p = peers_[static_cast<size_t>(peer_local)];
   std::int64_t want = std::min(len, r.total);
   bool ok;
   std::int64_t threshold = split_threshold_for(r, p, len);
@@ -150,15 +152,15 @@ void P2P::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64
   }
 }
 
-bool P2P::serve_split_offers() {
+bool ShmChannel::serve_split_offers() {
   // Only when we expect no data ourselves: a sender with receives posted
   // (an exchange both ways) keeps its core for those (measured: bidirectional
   // bandwidth drops otherwise); the receiver takes its offer back as soon as
   // its own half is done.
-  if (match_.any_posted()) return false;
+  if (e_.match_.any_posted()) return false;
   bool any = false;
   for (std::size_t i = 0; i < peers_.size(); ++i) {
-    Peer &p = peers_[i];
+    RingPeer &p = peers_[i];
     if (static_cast<int>(i) == my_local_ || !p.cma) continue;
     Split &s = p.out.counters().split;  // the receiver's offers for our messages
     std::uint64_t st = s.state.load(std::memory_order_acquire);
