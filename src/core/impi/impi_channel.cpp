@@ -261,7 +261,7 @@ bool ImpiChannel::lend_short(const RequestPtr &r, const Packet &p, const SendArg
   if (link_out_.pending() > 0 || link_broken_) return false;
   RemoteSend s = remote_send(r, a);
   s.sent = s.total = static_cast<std::int64_t>(p.len);
-  s.acked = true;  // (no SYNCACK is due)
+  s.phase = RemoteSend::Phase::packed;  // (no SYNCACK is due)
   s.lent_short = true;
   auto it = sends_.emplace(r->id, std::move(s)).first;
   auto data = std::span(static_cast<const std::byte *>(a.buf) + a.type->lb(), p.len);
@@ -275,7 +275,9 @@ bool ImpiChannel::lend_short(const RequestPtr &r, const Packet &p, const SendArg
 }
 
 void ImpiChannel::send_done(RemoteSend &s) {
-  if (!s.acked || s.sent < s.total || s.cancel_pending || s.inflight > 0) return;
+  if (s.phase != RemoteSend::Phase::packed || s.cancel == RemoteSend::Cancel::asked ||
+      s.inflight > 0)
+    return;
   RequestPtr r = std::move(s.req);
   sends_.erase(r->id);
   r->done = true;
@@ -331,7 +333,7 @@ bool ImpiChannel::push_streams() {
     if (s.sent < s.total) {
       streams_.push_back(id);  // round robin between long messages
     } else {
-      s.streaming = false;
+      s.phase = RemoteSend::Phase::packed;
       send_done(s);
     }
   }
@@ -346,12 +348,12 @@ bool ImpiChannel::cancel_send(const RequestPtr &r) {
   auto it = sends_.find(r->id);
   if (it != sends_.end()) {
     RemoteSend &s = it->second;
-    if (s.cancel_pending) return true;
+    if (s.cancel == RemoteSend::Cancel::asked) return true;
     // Matched (SYNCACK in): too late; the send completes normally. A lent
     // short send is in the short-send window (its CANCEL goes behind its
     // DATA on the same pair), once.
-    if (s.lent_short ? r->acked : s.acked) return false;
-    s.cancel_pending = true;
+    if (s.lent_short ? r->acked : s.phase != RemoteSend::Phase::syncack) return false;
+    s.cancel = RemoteSend::Cancel::asked;
     send_control(PacketType::cancel, ids_[static_cast<std::size_t>(s.dest)], r->id);
     return true;
   }
@@ -363,9 +365,9 @@ bool ImpiChannel::cancel_send(const RequestPtr &r) {
   RemoteSend s;
   s.req = r;
   s.dest = r->peer;
-  s.acked = true;
+  s.phase = RemoteSend::Phase::packed;
   s.sent = s.total = r->total;
-  s.cancel_pending = true;
+  s.cancel = RemoteSend::Cancel::asked;
   sends_.emplace(r->id, std::move(s));
   r->done = false;  // until the answer comes
   send_control(PacketType::cancel, ids_[static_cast<std::size_t>(r->peer)], r->id);
@@ -453,20 +455,20 @@ void ImpiChannel::start_recv(const RequestPtr &r, const transport::wire::ProcId 
 
 void ImpiChannel::syncack(const Packet &p) {
   auto it = sends_.find(p.srqid);
-  if (it == sends_.end() || it->second.acked ||
+  if (it == sends_.end() || it->second.phase != RemoteSend::Phase::syncack ||
       !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
     base::log_warn("a SYNCACK from another client for no send of ours awaiting one (srqid {})",
                    p.srqid);
     return;
   }
   RemoteSend &s = it->second;
-  s.acked = true;
+  s.phase = RemoteSend::Phase::packed;
   s.req->acked = true;
   if (s.sent < s.total) {  // long: stream the rest to the receiver's request
     if (p.drqid == 0)
       base::log_warn("a SYNCACK for a long message carries no drqid (srqid {})", p.srqid);
     s.drqid = p.drqid;
-    s.streaming = true;
+    s.phase = RemoteSend::Phase::streaming;
     streams_.push_back(p.srqid);
     push_streams();
     return;
@@ -477,17 +479,17 @@ void ImpiChannel::syncack(const Packet &p) {
 
 void ImpiChannel::cancel_answer(const Packet &p) {
   auto it = sends_.find(p.srqid);
-  if (it == sends_.end() || !it->second.cancel_pending ||
+  if (it == sends_.end() || it->second.cancel != RemoteSend::Cancel::asked ||
       !(p.src == ids_[static_cast<std::size_t>(it->second.dest)])) {
     base::log_warn("a {} from another client for no cancel of ours (srqid {})",
                    transport::wire::packet_type_name(p.type), p.srqid);
     return;
   }
   RemoteSend &s = it->second;
-  s.cancel_pending = false;
+  s.cancel = RemoteSend::Cancel::none;
   s.req->acked = true;  // answered: no second CANCEL
   if (p.type == PacketType::cancelyes) {
-    if (s.streaming)
+    if (s.phase == RemoteSend::Phase::streaming)
       streams_.erase(std::remove(streams_.begin(), streams_.end(), p.srqid), streams_.end());
     if (s.inflight > 0) {  // (lent data not all written: it completes once it has gone)
       s.req->cancelled = true;

@@ -40,12 +40,17 @@ struct RemoteSend {
   std::optional<pack::External32Cursor> cursor;  // long non-byte messages: where packing resumes
   std::int64_t sent = 0;                         // external32 bytes put into packets
   std::int64_t total = 0;
-  std::uint64_t drqid = 0;      // from the SYNCACK (long messages)
-  bool acked = false;           // the SYNCACK came (or none is due)
-  bool cancel_pending = false;  // a CANCEL went; its one answer has not come
-  bool streaming = false;       // in remote_streams_
-  std::int64_t inflight = 0;    // direct channels: bytes lent from `buf`, not yet written
-  bool lent_short = false;      // a one-packet standard send lent to its channel (lend_short)
+  std::uint64_t drqid = 0;  // from the SYNCACK (long messages)
+  // Where the send stands: its first packet went as DATASYNC and waits for
+  // the SYNCACK; a long message's DATA packets are being packed (it is in
+  // the channel's stream queue); everything is packed (lent bytes may still
+  // be in a channel's hands: `inflight`). It completes once packed, with
+  // nothing in flight and no cancel awaiting its answer.
+  enum class Phase : std::uint8_t { syncack, streaming, packed } phase = Phase::syncack;
+  // MPI_Cancel (IMPI 3.7.4): a CANCEL went and awaits its one answer.
+  enum class Cancel : std::uint8_t { none, asked } cancel = Cancel::none;
+  std::int64_t inflight = 0;  // direct channels: bytes lent from `buf`, not yet written
+  bool lent_short = false;    // a one-packet standard send lent to its channel (lend_short)
 };
 // A long message from another client, matched, its DATA packets still coming.
 struct RemoteRecv {
