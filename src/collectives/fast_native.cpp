@@ -1,22 +1,24 @@
 // fast_native.cpp - the blocking Barrier, Bcast and small Allreduce of a
-// communicator inside one client, run as plain loops instead of through
-// the coroutine machinery (task.hpp) and a CommView (which copies the
-// group): the same algorithms, peers, tags and contexts as
-// barrier_dissemination, bcast_binomial and allreduce_recursive_doubling,
-// so the messages on the wire are exactly theirs. What goes away is the
-// per-call cost of the view's two vectors, the coroutine frames and the
-// driver loop, about half of a small 2-proc call.
-// Small messages go straight into the ring (P2P::send_now).
+// communicator inside one client: the algorithms of schedule.hpp (the
+// coroutine versions' too, so the messages on the wire are exactly theirs)
+// with each step done at once by a plain blocking call. No coroutine
+// frames, no driver loop and no CommView (which copies the group into
+// vectors): about half the cost of a small 2-proc call. Small messages go
+// straight into the ring (P2P::send_now).
+// MPI_COMM_WORLD on one node has its own Barrier and small Allreduce
+// through the shared-memory collective slots (slots_*).
 #include "collectives/fast_native.hpp"
 
 #include <sched.h>
 
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 #include "base/tunables.hpp"
 #include "collectives/comm_view.hpp"
 #include "collectives/impi.hpp"
+#include "collectives/schedule.hpp"
 #include "core/p2p.hpp"
 #include "transport/shm/segment.hpp"
 
@@ -24,6 +26,8 @@ namespace impi::collectives {
 
 namespace {
 
+// Blocking sends and receives on the collective context (CommView's,
+// without a copy of the group).
 struct Direct {
   core::P2P &p2p;
   const core::Communicator &c;
@@ -74,6 +78,38 @@ struct Direct {
   }
 };
 
+// Does the steps of a schedule (schedule.hpp) as the algorithm hands them
+// over, with `tag`. After an error it does nothing more; `status` tells.
+// Inlined into the caller, it costs next to nothing: the status is the
+// caller's, returned by name (a Status holds a string, and moving one
+// costs more than a step's own work), and the Direct lives outside, so
+// that nothing here has its address taken and the parts are plain values.
+struct Run {
+  base::Status &status;
+  const Direct &d;
+  Parts b;
+  int tag;
+  Combine op = {};
+
+  void send(int to, Part p) {
+    if (status.ok())
+      if (auto r = d.send(b.at(p), b.count, *b.type, to, tag); !r.ok()) status = std::move(r);
+  }
+  void recv(int from, Part p) {
+    if (status.ok())
+      if (auto r = d.recv(b.at(p), b.count, *b.type, from, tag); !r.ok()) status = std::move(r);
+  }
+  void exchange(int to, Part out, int from, Part in) {
+    if (!status.ok()) return;
+    if (auto r = d.exchange(b.at(out), b.count, *b.type, to, b.at(in), b.count, *b.type, from, tag);
+        !r.ok())
+      status = std::move(r);
+  }
+  void fold() {
+    if (status.ok()) op.fn(op.ctx, b.tmp, b.data);
+  }
+};
+
 }  // namespace
 
 std::int64_t allreduce_ring_min() {
@@ -82,70 +118,35 @@ std::int64_t allreduce_ring_min() {
 }
 
 base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c) {
-  Direct d{p2p, c, c.context_id + 1};
-  const auto &none = pack::Datatype::predefined(pack::dt::byte);
-  constexpr int kTag = 110;  // barrier_dissemination's
-  for (int dist = 1; dist < c.size; dist <<= 1) {
-    int to = (c.rank + dist) % c.size, from = (c.rank - dist + c.size) % c.size;
-    if (auto s = d.exchange(nullptr, 0, none, to, nullptr, 0, none, from, kTag); !s.ok()) return s;
-  }
-  return {};
+  const Direct d{p2p, c, c.context_id + 1};
+  base::Status s;
+  Run run{s, d, {.type = &pack::Datatype::predefined(pack::dt::byte)}, kDisseminationTag};
+  dissemination_barrier(run, c.rank, c.size);
+  return s;
 }
 
 base::Status fast_bcast(core::P2P &p2p, const core::Communicator &c, void *buf, std::int64_t count,
                         const pack::TypePtr &type, int root) {
-  // bcast_binomial over all ranks in rank order.
-  Direct d{p2p, c, c.context_id + 1};
-  const int n = c.size;
-  const int v = (c.rank - root + n) % n;
-  int mask = 1;
-  while (mask < n) {
-    if (v & mask) {
-      if (auto s = d.recv(buf, count, type, (v - mask + root) % n, kBcastTag); !s.ok()) return s;
-      break;
-    }
-    mask <<= 1;
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (v + mask < n)
-      if (auto s = d.send(buf, count, type, (v + mask + root) % n, kBcastTag); !s.ok()) return s;
-  return {};
+  const Direct d{p2p, c, c.context_id + 1};
+  base::Status s;
+  Run run{s, d, {.data = buf, .count = count, .type = &type}, kBcastTag};
+  // bcast_task's: over all ranks in rank order.
+  binomial_bcast(run, static_cast<std::size_t>(c.size), static_cast<std::size_t>(c.rank),
+                 static_cast<std::size_t>(root),
+                 [](std::size_t pos) { return static_cast<int>(pos); });
+  return s;
 }
 
 base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
                             void *recvbuf, std::int64_t count, const pack::TypePtr &type,
                             Combine op) {
-  // allreduce_recursive_doubling, step for step.
-  Direct d{p2p, c, c.context_id + 1};
-  const int p = c.size, me = c.rank;
-  int pof2 = 1;
-  while (pof2 * 2 <= p) pof2 *= 2;
-  const int rem = p - pof2;
   TypedBuffer tmp(type, count);
-  copy_typed(sendbuf, recvbuf, type, count);
-  int newrank;
-  if (me < 2 * rem) {
-    if (me % 2 == 0) {
-      if (auto s = d.send(recvbuf, count, type, me + 1, kReduceTag); !s.ok()) return s;
-      return d.recv(recvbuf, count, type, me + 1, kReduceTag);
-    }
-    if (auto s = d.recv(tmp.get(), count, type, me - 1, kReduceTag); !s.ok()) return s;
-    op.fn(op.ctx, tmp.get(), recvbuf);
-    newrank = me / 2;
-  } else {
-    newrank = me - rem;
-  }
-  for (int mask = 1; mask < pof2; mask <<= 1) {
-    int partner_new = newrank ^ mask;
-    int partner = partner_new < rem ? partner_new * 2 + 1 : partner_new + rem;
-    if (auto s =
-            d.exchange(recvbuf, count, type, partner, tmp.get(), count, type, partner, kReduceTag);
-        !s.ok())
-      return s;
-    op.fn(op.ctx, tmp.get(), recvbuf);
-  }
-  if (me < 2 * rem) return d.send(recvbuf, count, type, me - 1, kReduceTag);
-  return {};
+  copy_typed(sendbuf, recvbuf, type, count);  // recvbuf is the accumulator
+  const Direct d{p2p, c, c.context_id + 1};
+  base::Status s;
+  Run run{s, d, {recvbuf, tmp.get(), count, &type}, kReduceTag, op};
+  recursive_doubling_allreduce(run, c.rank, c.size);
+  return s;
 }
 
 bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,

@@ -1,6 +1,7 @@
 // fast_native.hpp - blocking Barrier, Bcast and Allreduce on communicators
 // inside one client without the coroutine machinery (fast_native.cpp).
-// Their messages are exactly those of the task versions.
+// They run the task versions' algorithms (schedule.hpp), so their messages
+// are exactly those of the task versions.
 #pragma once
 
 #include <cstdint>

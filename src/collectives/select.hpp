@@ -1,8 +1,8 @@
 // select.hpp - the collective operations as the API calls them, on a
 // communicator: each chooses its algorithm (the shared-memory slots of
-// MPI_COMM_WORLD on one node, the plain loops of fast_native.cpp, the
-// generic tasks, which pick the IMPI algorithms on communicators spanning
-// clients, or an intercommunicator's) and runs it.
+// MPI_COMM_WORLD on one node, the plain blocking calls of fast_native.cpp,
+// the generic tasks, which pick the IMPI algorithms on communicators
+// spanning clients, or an intercommunicator's) and runs it.
 //
 // `request` == nullptr: blocking; the operation runs after those already
 // queued on the communicator and is over on return. Otherwise it is queued
