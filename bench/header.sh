@@ -5,7 +5,9 @@
 #                                        command line (IMPI_* variables set,
 #                                        then the script and its arguments)
 #   bench_header "$cmdline" LIB...       "# DATE HOST, N cores; command: ...;
-#                                        impi: COMMIT; peers: ..." where LIB
+#                                        impi: COMMIT; peers: ..." (COMMIT: the
+#                                        one $build was built from when that
+#                                        is another tree) where LIB
 #                                        names what the script compared
 #                                        (ompi, mpich, lam; others ignored)
 
@@ -36,5 +38,12 @@ bench_header() {
     peers+="${peers:+, }$lib ${v:-(version unknown)}"
   done
   rev=$(git -C "$(dirname "${BASH_SOURCE[0]}")" describe --always --dirty 2>/dev/null || echo unknown)
+  # The build the script was given ($build) may come from another tree:
+  # name the commit it was built from.
+  local src
+  src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "${build:-}/CMakeCache.txt" 2>/dev/null)
+  if [ -n "$src" ] && [ "$(cd "$src" 2>/dev/null && pwd -P)" != "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)" ]; then
+    rev="$(git -C "$src" describe --always --dirty 2>/dev/null || echo unknown) (built in $src; scripts from $rev)"
+  fi
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -n), $(nproc) cores; command: $cmd; impi: $rev; peers: ${peers:-none}"
 }
