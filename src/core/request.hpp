@@ -92,7 +92,7 @@ struct Request {
   std::uint64_t id = 0;
   bool cancelled = false;
   bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
-  // Shared-memory sends: the message's number on its ring (P2P::Peer),
+  // Shared-memory sends: the message's number on its ring (RingPeer),
   // which a cancel names; and where a cancel of it stands.
   std::uint64_t seq = 0;
   enum class Cancel : std::uint8_t {

@@ -7,7 +7,7 @@
 // payload; the record is padded to whole 64-byte lines. A small eager
 // message with its 32-byte head and up to 32 payload bytes is one line.
 // Messages are eager, first (+ chunks) and rts records; each one starts
-// the next message on its ring, numbered from 1 on both sides (P2P::Peer::
+// the next message on its ring, numbered from 1 on both sides (RingPeer::
 // seq_out, seq_in), so a cancel names a message with no id on the ring.
 // Control records (one line, no payload, sync_id carries the id): ack (a
 // synchronous or single-copy message was matched), cancel (the sender asks
