@@ -65,6 +65,9 @@ class Channel {
   virtual bool external32() const { return false; }
   // What a blocking wait watches for this channel's arrivals and room.
   virtual void pollfds(std::vector<pollfd> &) const {}
+  // A blocking wait is about to sleep (+1) or woke (-1): a channel whose
+  // senders must see that we sleep to wake us counts it.
+  virtual void sleeping(int) {}
   // MPI_Finalize: what is queued leaves, then the channel closes.
   virtual void close() {}
 

@@ -85,8 +85,7 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
 
 bool P2P::progress_locked() {
   bool any = false;
-  if (dyn_.on()) any |= dyn_.progress();
-  if (agent_) any |= impi_.progress();
+  for (Channel *c : polled_) any |= c->progress();
   any |= shm_.progress();
   return any;
 }

@@ -124,6 +124,9 @@ class P2P {
                     std::vector<transport::wire::ProcId> ids) {
     impi_.attach_agent(std::move(link), maxdatalen, std::move(ids));
     agent_ = true;
+    std::lock_guard<EngineLock> g(mu_);
+    poll_channel(impi_, true);
+    relayed_ = true;  // (until direct channels replace the agent's)
   }
   // Is `world_rank` in another client (reached through the host agent)?
   bool remote(int world_rank) const {
@@ -283,41 +286,39 @@ class P2P {
         idle = 0;
         continue;
       }
-      if (agent_ || dyn_.on()) {
-        // Multi-client job: the host agents need a core to move packets.
-        // Yield while polling, then block on the agent's link and the
-        // dynamic connections (a local record wakes us within the nap).
+      if (npolled_.load(std::memory_order_acquire) > 0) {
+        // Channels with descriptors (another client, another job): yield
+        // while polling (a host agent may need the core to move packets),
+        // then block on their descriptors (a local record wakes us within
+        // the nap).
         if (++idle < agent_spin_) {
-          // (A proc with direct channels and a core of its own has no agent
-          // to yield to: it polls without the syscall.)
-          if (!impi_.direct() || oversubscribed_) sched_yield();
+          // (With no relay to yield to and a core of its own, a proc polls
+          // without the syscall.)
+          if (relayed_.load(std::memory_order_relaxed) || oversubscribed_) sched_yield();
           continue;
         }
-        pollfd pf[2 + kDirectPollMax];
+        pollfd pf[kPollMax];
         nfds_t npf = 0;
-        if (agent_) {
+        {
           // Under the lock: other threads' sends and passes change the
-          // link's buffer and the channels.
+          // channels. Newest channel first (a dynamic job's listener before
+          // a long list of host channels, should the list be cut).
           std::lock_guard<EngineLock> g(mu_);
           wait_fds_.clear();
-          impi_.pollfds(wait_fds_);
-          for (std::size_t i = 0; i < wait_fds_.size() && npf < 1 + kDirectPollMax; ++i)
+          for (auto c = polled_.rbegin(); c != polled_.rend(); ++c) (*c)->pollfds(wait_fds_);
+          for (std::size_t i = 0; i < wait_fds_.size() && npf < kPollMax; ++i)
             pf[npf++] = wait_fds_[i];
+          for (Channel *c : polled_) c->sleeping(+1);
         }
-        const bool dyn_rings = dyn_.on();
-        if (dyn_rings) {
-          pf[npf++] = {dyn_.poll_fd(), POLLIN, 0};
-          dyn_.sleeping(
-              +1);  // then look once more: a sender that published before it saw us asleep
-          if (try_progress() || done()) {
-            dyn_.sleeping(-1);
-            idle = 0;
-            continue;
-          }
+        // Then look once more: a sender that published before it saw us asleep.
+        if (try_progress() || done()) {
+          awake();
+          idle = 0;
+          continue;
         }
         timespec nap{0, static_cast<long>(nap_us) * 1000};  // a local record waits at most this
         ::ppoll(pf, npf, &nap, nullptr);
-        if (dyn_rings) dyn_.sleeping(-1);
+        awake();
         nap_us = std::min(nap_us * 2, 1000);
         idle = 0;
         continue;
@@ -357,9 +358,27 @@ class P2P {
   int spin_ = 2000;
   std::chrono::microseconds spin_us_{
       0};  // IMPI_SHM_SPIN_US: procs with a core each poll at least this long
-  static constexpr std::size_t kDirectPollMax =
-      64;                         // channels watched in a blocking wait (beyond: the nap)
+  static constexpr std::size_t kPollMax =
+      66;                         // descriptors watched in a blocking wait (beyond: the nap)
   std::vector<pollfd> wait_fds_;  // (under the lock)
+  // The channels beside shared memory that every progress pass and
+  // blocking wait call (the IMPI channel once attached, the dynamic one
+  // while it listens). Under the lock; their number also lock-free.
+  std::vector<Channel *> polled_;
+  std::atomic<int> npolled_{0};
+  // Messages go through a relay that needs a core (the host agent's thread):
+  // waits yield to it. Set by the channels.
+  std::atomic<bool> relayed_{false};
+  // Under the lock: channel `c` has work in every pass from now on (or no longer).
+  void poll_channel(Channel &c, bool on) {
+    std::erase(polled_, &c);
+    if (on) polled_.push_back(&c);
+    npolled_.store(static_cast<int>(polled_.size()), std::memory_order_release);
+  }
+  void awake() {  // after a blocking wait: the channels count us awake again
+    std::lock_guard<EngineLock> g(mu_);
+    for (Channel *c : polled_) c->sleeping(-1);
+  }
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   std::vector<int> core_siblings_;
@@ -370,7 +389,7 @@ class P2P {
   // Lock-free: whether a channel may have work (a hint: another thread may
   // take the work first).
   bool work_hint() const {
-    if (agent_ || dyn_.on()) return true;  // sockets are read in every pass
+    if (npolled_.load(std::memory_order_relaxed) > 0) return true;  // sockets: read in every pass
     return shm_.work_hint();
   }
   // A progress pass unless another thread is making one (then false).

@@ -13,7 +13,9 @@
  *                            (rank 0's clock decides), printing "collectives running" once
  *   behave flood N ROUNDS    rank 0 sends N 4 KiB messages (tag 1) then one with tag 2 to rank 1,
  *                            ROUNDS times; rank 1 receives the tag-2 one first (so the others
- *                            wait as unexpected messages), then the rest, checking contents
+ *                            wait as unexpected messages), then the rest, checking contents,
+ *                            and answers (tag 3) before rank 0 starts the next round: a round's
+ *                            bytes are unexpected at once, the rounds' sum never is
  *   behave backpressure N    rank 0 sends N 64 KiB messages to rank 1, which sleeps 2 s before it
  *                            receives them; rank 0 then prints its peak resident memory
  *                            ("rank 0 peak rss K KiB ...: bounded" when under 100 MB, more with a
@@ -109,6 +111,7 @@ int main(int argc, char **argv) {
           MPI_Send(buf, 1024, MPI_INT, 1, 1, MPI_COMM_WORLD);
         }
         MPI_Send(&n, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+        MPI_Recv(NULL, 0, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       } else {
         int got;
         MPI_Recv(&got, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -120,6 +123,7 @@ int main(int argc, char **argv) {
               MPI_Abort(MPI_COMM_WORLD, 4);
             }
         }
+        MPI_Send(NULL, 0, MPI_INT, 0, 3, MPI_COMM_WORLD);
       }
     }
     if (rank == 1) printf("rank 1 flood ok\n");

@@ -102,6 +102,7 @@ base::Result<DynCard> DynChannel::listen() {
   proxy_ = std::make_unique<RingPeer>();
   my_card_ = c;
   on_.store(true, std::memory_order_release);
+  e_.poll_channel(*this, true);
   base::log_debug("listening for dynamic processes: {}", c.encode());
   return c;
 }
@@ -222,7 +223,6 @@ void DynChannel::wake(Peer &p) {
 }
 
 void DynChannel::sleeping(int d) {
-  std::lock_guard<EngineLock> g(e_.mu_);
   for (auto &in : in_)
     if (in->ring && in->ring_on)
       in->ring->seg.header().sleeping.fetch_add(static_cast<std::uint32_t>(d),
@@ -596,6 +596,7 @@ void DynChannel::close() {
   unix_.reset();
   tcp_.reset();
   on_.store(false, std::memory_order_release);
+  e_.poll_channel(*this, false);
   poll_.reset();
 }
 

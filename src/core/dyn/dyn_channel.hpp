@@ -75,9 +75,7 @@ class DynChannel final : public Channel {
   bool drain_to(const std::vector<int> &procs);
   // Waiting: counts this thread as asleep (d = +1) or awake (-1) in every
   // ring of another job that we read, so their senders wake us.
-  void sleeping(int d);
-  // What a blocking wait watches: the listeners and incoming connections.
-  int poll_fd() const { return poll_.get(); }
+  void sleeping(int d) override;
 
   base::Result<RequestPtr> start_send(const SendArgs &a) override;
   bool progress() override;

@@ -201,6 +201,7 @@ base::Status ImpiChannel::attach_direct(DirectLayout d) {
   }
   if (auto st = start_watcher(*x, e_.me_); !st.ok()) return st;
   direct_ = std::move(x);
+  e_.relayed_ = false;  // (no agent thread to yield the core to)
   return {};
 }
 
