@@ -344,15 +344,14 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
     return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
                   fmt::format("unknown split type {}", split_type));
-  // Shared memory reaches exactly the procs of one IMPI host (a client may
-  // span several hosts).
+  // Shared memory reaches exactly the procs one impirun runs: those of one
+  // IMPI host, or of the hosts it splits its machine into (one per proc,
+  // IMPI_SPLIT_HOSTS); a client may span several machines. Its first host
+  // names the group.
   int color = MPI_UNDEFINED;
   if (split_type != MPI_UNDEFINED) {
     const auto &job = impi::core::Runtime::instance().job();
-    int w = c->world[static_cast<std::size_t>(c->rank)];
-    color = job.impi && w >= 0 && w < static_cast<int>(job.impi->procs.size())
-                ? job.impi->procs[static_cast<std::size_t>(w)].host
-                : c->client[static_cast<std::size_t>(c->rank)];
+    color = job.impi ? job.impi->host_of_me() : c->client[static_cast<std::size_t>(c->rank)];
   }
   return PMPI_Comm_split(comm, color, key, newcomm);
 }

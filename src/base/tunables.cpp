@@ -143,6 +143,10 @@ constexpr Tunable kTable[] = {
     {"show_job", "IMPI_SHOW_JOB", "0",
      "MPI_Init: 1 prints, on every proc, the IMPI job it learned (clients, hosts, procs, "
      "negotiated values), prefixed with its world rank"},
+    {"split_hosts", "IMPI_SPLIT_HOSTS", "16",
+     "IMPI client: a machine with 2 to this many procs advertises each proc as an IMPI host of "
+     "its own, which runs its host channels itself (no hop through the agent; on loopback each "
+     "gets its own 127.x address); more procs, or 0: one host whose agent funnels"},
     {"startup_timeout_s", "IMPI_STARTUP_TIMEOUT", "300",
      "IMPI server and client: longest wait for the whole startup exchange and the dance (clients "
      "are started by hand, possibly minutes apart)"},

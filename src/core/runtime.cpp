@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -264,12 +265,15 @@ base::Status Runtime::connect_agent(std::uint64_t my_index) {
 base::Status Runtime::attach_direct(const startup::ImpiJob &job) {
   if (direct_.empty()) return {};
   core::DirectLayout d;
-  d.my_host = job.host_of_me();
+  d.my_host =
+      job.procs[static_cast<std::size_t>(pm_->job().world_rank)].host;  // (split hosts: ours)
   d.maxdatalen = job.maxdatalen;
   d.ackmark = job.ackmark;
   d.hiwater = job.hiwater;
   for (const auto &p : job.procs) d.host_of.push_back(p.host);
   for (std::size_t h = 0; h < job.hosts.size(); ++h) d.host_names.push_back(job.host_name(h));
+  for (int h = job.host_of_me(); h < job.host_of_me() + job.my_nhosts; ++h)
+    if (h != d.my_host) d.sibling_hosts.push_back(h);
   for (auto &[h, fd] : direct_) {
     if (h >= job.hosts.size() || static_cast<int>(h) == d.my_host)
       return {
@@ -297,6 +301,11 @@ base::Status Runtime::finalize() {
 }
 
 void Runtime::abort(int code, std::string_view why) {
+  // Once: a second thread (a channel watcher, a user thread) would race the
+  // first's report with an exit of its own. It waits for the end instead.
+  static std::atomic<bool> aborting{false};
+  if (aborting.exchange(true))
+    for (;;) ::pause();
   std::fflush(nullptr);  // the launcher may kill us before exit() would flush stdio
   p2p_.shm().unlink_segment();
   if (pm_ && !pm_->job().singleton) {

@@ -6,8 +6,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <optional>
+#include <thread>
 
 #include "base/log.hpp"
+#include "base/tunables.hpp"
 #include "startup/host_agents.hpp"
 #include "startup/impi_client.hpp"
 #include "startup/launcher.hpp"
@@ -55,26 +59,86 @@ base::Result<std::vector<RemoteHost>> start_remotes(const LaunchOptions &opts,
                            deadline);
 }
 
+// The IMPI hosts this machine runs (docs/impi-data-path.md, "Split
+// hosts"): one for all its procs, whose agent funnels their packets; or,
+// with 2 to IMPI_SPLIT_HOSTS procs and direct channels on, one per proc,
+// each proc then running its own host's channels. Each has its address,
+// listening socket and port.
+struct LocalHosts {
+  std::vector<std::string> address;
+  std::vector<base::Fd> listener;  // [0]: the ImpiClient's own
+  std::vector<std::uint16_t> port;
+  std::size_t size() const { return address.size(); }
+};
+
+int split_count(int np, bool have_agent) {
+  const std::int64_t max = base::get_int("split_hosts");
+  if (!have_agent || np < 2 || max < np || base::get_int("agent_direct") == 0 ||
+      !base::get_string("agent_trace").empty())
+    return 1;
+  return np;
+}
+
+// Host i's address: on loopback (127.a.b.c) a distinct one per host,
+// 127.(a+i).b.c, because a peer may tell hosts apart by the source
+// address of their connections (LAM/MPI does); elsewhere the client's.
+std::string host_address(const std::string &first, int i) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  char more = 0;
+  if (i == 0 || std::sscanf(first.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &more) != 4 ||
+      a != 127 || b > 255 || c > 255 || d > 255)
+    return first;
+  return fmt::format("127.{}.{}.{}", (b + static_cast<unsigned>(i)) % 256, c, d);
+}
+
+base::Result<LocalHosts> open_hosts(ImpiClient &client, int count) {
+  LocalHosts lh;
+  auto port = client.listen();
+  if (!port)
+    return {port.error(), fmt::format("cannot listen on {}: {}", client.address(), port.message())};
+  lh.address.push_back(client.address());
+  lh.listener.emplace_back();  // (the client's)
+  lh.port.push_back(*port);
+  for (int i = 1; i < count; ++i) {
+    std::string addr = host_address(client.address(), i);
+    auto fd = net::listen_tcp(addr, 0);
+    if (!fd) return {fd.error(), fmt::format("cannot listen on {}: {}", addr, fd.message())};
+    auto ep = net::local_endpoint(fd->get());
+    if (!ep) return {ep.error(), ep.message()};
+    lh.address.push_back(addr);
+    lh.listener.push_back(std::move(fd.value()));
+    lh.port.push_back(ep->port);
+  }
+  return lh;
+}
+
 // What this client advertises: its values, each host (ours first) and
 // every proc.
-base::Result<ClientAdvert> make_advert(const LaunchOptions &opts, const Ipv6 &addr,
-                                       std::uint16_t port, const std::vector<RemoteHost> &remotes) {
+base::Result<ClientAdvert> make_advert(const LaunchOptions &opts, const LocalHosts &lh,
+                                       const std::vector<RemoteHost> &remotes) {
   ClientAdvert a;
   a.datalen = static_cast<std::uint32_t>(opts.impi.datalen);
   a.tagub = static_cast<std::int32_t>(opts.impi.tag_ub);
   a.xsize = static_cast<std::int32_t>(opts.impi.coll_xsize);
   a.maxlinear = static_cast<std::int32_t>(opts.impi.coll_maxlinear);
   HostAdvert h;
-  h.address = addr;
-  h.port = port;
-  h.nprocs = static_cast<std::uint32_t>(opts.np);
   h.ackmark = static_cast<std::uint32_t>(opts.impi.ackmark);
   h.hiwater = static_cast<std::uint32_t>(opts.impi.hiwater);
-  a.hosts.push_back(h);
-  // P_PID: unique among procs sharing our address, across clients on one
+  // P_PID: unique among procs sharing an address, across clients on one
   // machine too: our own pid (unique here) and the local index.
-  for (int r = 0; r < opts.np; ++r)
-    a.procs.push_back({addr, (static_cast<std::int64_t>(::getpid()) << 20) + r});
+  const auto per_host = static_cast<int>(opts.np / static_cast<int>(lh.size()));
+  for (std::size_t i = 0; i < lh.size(); ++i) {
+    auto addr = wire::parse_address(lh.address[i]);
+    if (!addr) return {addr.error(), addr.message()};
+    h.address = *addr;
+    h.port = lh.port[i];
+    h.nprocs = static_cast<std::uint32_t>(per_host);
+    a.hosts.push_back(h);
+    for (int r = 0; r < per_host; ++r) {
+      auto local = static_cast<std::int64_t>(i) * per_host + r;
+      a.procs.push_back({*addr, (static_cast<std::int64_t>(::getpid()) << 20) + local});
+    }
+  }
   for (const auto &rh : remotes) {
     auto raddr = wire::parse_address(rh.address);
     if (!raddr) return {raddr.error(), fmt::format("host {}: {}", rh.name, raddr.message())};
@@ -89,24 +153,54 @@ base::Result<ClientAdvert> make_advert(const LaunchOptions &opts, const Ipv6 &ad
 }
 
 // The job, negotiated with the server, and handed to our other hosts.
-base::Result<ImpiJob> negotiate(ImpiClient &client, const ClientAdvert &a,
+base::Result<ImpiJob> negotiate(ImpiClient &client, const ClientAdvert &a, int nlocal,
                                 std::vector<RemoteHost> &remotes, net::Clock::time_point deadline) {
   auto job = client.exchange(a, deadline);
   if (!job) return {job.error(), fmt::format("IMPI startup failed: {}", job.message())};
   job->my_host = job->first_host_of(job->my_client);
+  job->my_nhosts = nlocal;
   for (std::size_t i = 0; i < remotes.size(); ++i)
-    if (auto s = send_job(remotes[i], *job, job->my_host + 1 + static_cast<int>(i), deadline);
+    if (auto s = send_job(remotes[i], *job, job->my_host + nlocal + static_cast<int>(i), deadline);
         !s.ok())
       return {s.error(), fmt::format("host {}: {}", remotes[i].name, s.message())};
   return job;
+}
+
+// The dance for each of our hosts, at once (each accepts its higher hosts
+// while it connects to its lower ones, ours included): their channels, by
+// local host.
+base::Result<std::vector<std::vector<base::Fd>>> dance_all(ImpiClient &client, LocalHosts &lh,
+                                                           const ImpiJob &job,
+                                                           net::Clock::time_point deadline) {
+  std::vector<std::vector<base::Fd>> out;
+  if (lh.size() == 1) {
+    auto ch = client.dance(job, deadline);
+    if (!ch) return {ch.error(), ch.message()};
+    out.push_back(std::move(ch.value()));
+    return out;
+  }
+  std::vector<std::optional<base::Result<std::vector<base::Fd>>>> got(lh.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < lh.size(); ++i)
+    threads.emplace_back([&, i] {
+      got[i] = i == 0 ? client.dance(job, deadline)
+                      : dance_as_host(job.my_host + static_cast<int>(i), lh.listener[i],
+                                      lh.address[i], job, deadline);
+    });
+  for (auto &t : threads) t.join();
+  for (auto &g : got) {
+    if (!g->ok()) return {g->error(), g->message()};
+    out.push_back(std::move(g->value()));
+  }
+  return out;
 }
 
 // This host's part of an IMPI job, once the dance is done: the host agent
 // (watching `watched`: descriptors that must stay open, and what they are)
 // and our procs. Stops the agent without FINI when the procs failed.
 // Returns their exit status (1: the agent could not start).
-int run_this_host(const LaunchOptions &opts, ImpiJob &job, std::vector<base::Fd> &channels,
-                  const AgentHooks &agent,
+int run_this_host(const LaunchOptions &opts, ImpiJob &job,
+                  std::vector<std::vector<base::Fd>> &channels, const AgentHooks &agent,
                   const std::vector<std::pair<int, std::string>> &watched) {
   // While the procs run, LocalJob's loop handles termination signals (it
   // passes them on). Once they are gone, what is left (the FINI exchanges)
@@ -145,10 +239,6 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
   net::Clock::time_point deadline;
   auto client = join_server(opts_in, deadline);
   if (!client) return fail(client.message());
-  auto port = client->listen();
-  if (!port) return fail(fmt::format("cannot listen on {}: {}", client->address(), port.message()));
-  auto addr = wire::parse_address(client->address());
-  if (!addr) return fail(addr.message());
   LaunchOptions opts = opts_in;
   auto started = start_remotes(opts_in, client->address(), deadline, opts);
   if (!started) return fail(started.message());
@@ -158,14 +248,17 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
     bool failed = true;
     ~EndRemotes() { end_host_agents(r, failed); }
   } end_remotes{remotes};
-  auto advert = make_advert(opts, *addr, *port, remotes);
+  auto hosts = open_hosts(*client, split_count(opts.np, static_cast<bool>(agent.start)));
+  if (!hosts) return fail(hosts.message());
+  auto advert = make_advert(opts, *hosts, remotes);
   if (!advert) return fail(advert.message());
-  auto job = negotiate(*client, *advert, remotes, deadline);
+  const int nlocal = static_cast<int>(hosts->size());
+  auto job = negotiate(*client, *advert, nlocal, remotes, deadline);
   if (!job) return fail(job.message());
   base::log_debug("startup complete: {} clients, {} procs, world ranks {}..{} are ours",
                   job->nclients, job->procs.size(), job->world_offset(job->my_client),
                   job->world_offset(job->my_client) + static_cast<std::uint32_t>(opts_in.np) - 1);
-  auto channels = client->dance(*job, deadline);
+  auto channels = dance_all(*client, *hosts, *job, deadline);
   if (!channels) return fail(channels.message());
   std::vector<std::pair<int, std::string>> watched{
       {client->server_fd(), "the IMPI server " + opts.client->server}};
@@ -174,7 +267,7 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
     return rc;  // no FINI: the server reports our failure
   // Our channels' FINI, then every other host's DONE, then the server's FINI.
   auto s =
-      client->finish(*channels, *job, net::Clock::now() + std::chrono::seconds(30),
+      client->finish((*channels)[0], *job, net::Clock::now() + std::chrono::seconds(30),
                      [&](std::vector<base::Fd> &ch, const ImpiJob &j, net::Clock::time_point dl) {
                        base::Status st = agent.close ? agent.close(ch, j, dl) : base::Status{};
                        if (st.ok() && !remotes.empty()) st = wait_done(remotes, dl);
@@ -200,18 +293,20 @@ int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
       static_cast<std::uint32_t>(opts.np))
     return fail(fmt::format("the job gives this host {} procs, not {}",
                             job->hosts[static_cast<std::size_t>(job->my_host)].nprocs, opts.np));
-  auto channels = dance_as_host(job->my_host, link->listener, link->address, *job, deadline);
-  if (!channels) return fail(channels.message());
+  auto danced = dance_as_host(job->my_host, link->listener, link->address, *job, deadline);
+  if (!danced) return fail(danced.message());
+  std::vector<std::vector<base::Fd>> channels;
+  channels.push_back(std::move(danced.value()));
   if (int rc = run_this_host(
-          opts, *job, *channels, agent,
+          opts, *job, channels, agent,
           {{link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator}});
       rc != 0) {
     send_done(link->ctl.get(), false);
     return rc;
   }
-  base::Status s = agent.close
-                       ? agent.close(*channels, *job, net::Clock::now() + std::chrono::seconds(30))
-                       : base::Status{};
+  base::Status s =
+      agent.close ? agent.close(channels[0], *job, net::Clock::now() + std::chrono::seconds(30))
+                  : base::Status{};
   if (!s.ok()) base::log_error("shutdown: {}", s.message());
   send_done(link->ctl.get(), s.ok());
   return s.ok() ? 0 : 1;

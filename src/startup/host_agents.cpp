@@ -198,6 +198,7 @@ Result<std::vector<RemoteHost>> start_host_agents(
 
 Status send_job(RemoteHost &h, ImpiJob job, int host_index, net::Clock::time_point deadline) {
   job.my_host = host_index;
+  job.my_nhosts = 1;
   auto bytes = encode_job(job);
   if (auto s = write_text(h.ctl.get(), fmt::format("JOB {}\n", bytes.size()), deadline); !s.ok())
     return s;

@@ -358,6 +358,17 @@ std::uint32_t ImpiJob::world_offset(int client) const {
   return r;
 }
 
+std::uint32_t ImpiJob::first_local_proc() const {
+  return hosts[static_cast<std::size_t>(host_of_me())].first_proc;
+}
+
+std::uint32_t ImpiJob::local_nprocs() const {
+  std::uint32_t n = 0;
+  for (int h = host_of_me(); h < host_of_me() + my_nhosts; ++h)
+    n += hosts[static_cast<std::size_t>(h)].nprocs;
+  return n;
+}
+
 std::string ImpiJob::describe() const {
   std::string s = fmt::format(
       "version={}.{} clients={} maxdatalen={} tag_ub={} coll_xsize={} coll_maxlinear={} "
@@ -441,6 +452,7 @@ Bytes encode_job(const ImpiJob &j) {
     w.put<std::uint64_t>(static_cast<std::uint64_t>(p.id.pid));
   }
   w.put<std::uint32_t>(static_cast<std::uint32_t>(j.host_of_me()));
+  w.put<std::uint32_t>(static_cast<std::uint32_t>(j.my_nhosts));
   return w.out;
 }
 
@@ -468,7 +480,7 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
     nh += h;
     np += p;
   }
-  if (in.size() < nh * 32 + np * 24 + 4)
+  if (in.size() < nh * 32 + np * 24 + 8)
     return {Errc::protocol_error, "IMPI job description truncated"};
   std::uint32_t proc = 0;
   for (std::uint32_t c = 0; c < nclients; ++c) {
@@ -499,10 +511,12 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
       j.procs.push_back(p);
     }
   }
-  std::uint32_t mh = 0;
-  if (!r.get(mh) || mh >= j.hosts.size() || j.hosts[mh].client != j.my_client)
-    return {Errc::protocol_error, "malformed IMPI job description (its host)"};
+  std::uint32_t mh = 0, mn = 0;
+  if (!r.get(mh) || !r.get(mn) || mh >= j.hosts.size() || mn < 1 || mn > j.hosts.size() - mh ||
+      j.hosts[mh + mn - 1].client != j.my_client || j.hosts[mh].client != j.my_client)
+    return {Errc::protocol_error, "malformed IMPI job description (its hosts)"};
   j.my_host = static_cast<int>(mh);
+  j.my_nhosts = static_cast<int>(mn);
   if (!r.done()) return {Errc::protocol_error, "IMPI job description has trailing bytes"};
   return j;
 }

@@ -94,7 +94,14 @@ struct ImpiJob {
   // The host this agent (and its procs) runs: a global host index of
   // my_client's; -1 until set, meaning the client's first host.
   int my_host = -1;
+  // How many hosts this impirun runs, from my_host on: 1, or one per proc
+  // when this machine advertises each of its procs as a host of its own
+  // (IMPI_SPLIT_HOSTS, docs/impi-data-path.md).
+  int my_nhosts = 1;
   int host_of_me() const { return my_host >= 0 ? my_host : first_host_of(my_client); }
+  // The procs this impirun runs: world ranks first_local_proc() onwards.
+  std::uint32_t first_local_proc() const;
+  std::uint32_t local_nprocs() const;
   int first_host_of(int client) const;
   // "host H (client C, ADDR:PORT)": how messages name a host.
   std::string host_name(std::size_t h) const;

@@ -34,7 +34,8 @@ int run_local_job(const LaunchOptions &opts);
 //    our exit status, and whether we send FINI to the server).
 // Empty hooks: no agent, startup's own FINI exchange.
 struct AgentHooks {
-  std::function<base::Status(std::vector<base::Fd> &, const ImpiJob &)> start;
+  // (channels: per host this impirun runs, one per global host)
+  std::function<base::Status(std::vector<std::vector<base::Fd>> &, const ImpiJob &)> start;
   ImpiClient::ChannelCloser close;
   // Optional: watch the server connection (fd, "address") during the job.
   std::function<void(int, std::string)> watch_server;

@@ -312,9 +312,8 @@ class PmixClient final : public ProcessManager {
             std::span(reinterpret_cast<const std::byte *>(iv->data.bo.bytes), iv->data.bo.size));
       PMIX_VALUE_RELEASE(iv);
       if (!j) return {j.error(), "the launcher's IMPI job description: " + j.message()};
-      const auto &host = j->hosts[static_cast<size_t>(j->host_of_me())];  // our launcher's host
-      std::uint32_t offset = host.first_proc;
-      if (host.nprocs != job_.size)
+      std::uint32_t offset = j->first_local_proc();  // our launcher's hosts' procs
+      if (j->local_nprocs() != job_.size)
         return {Errc::protocol_error, "the IMPI job description does not match the PMIx job"};
       job_.world_rank = offset + job_.rank;
       job_.world_size = static_cast<std::uint32_t>(j->procs.size());

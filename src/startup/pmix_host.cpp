@@ -233,6 +233,11 @@ bool LocalJob::start_pmix_server() {
   module.publish = cb_publish;
   module.lookup = cb_lookup;
   module.unpublish = cb_unpublish;
+  // Our server and its procs are one user's processes on one machine:
+  // PMIx's default security plugin search tries munge first, and a munge
+  // socket left by a stopped daemon costs 2.3 s of retries per job. The
+  // procs inherit the choice; a user's own setting wins.
+  ::setenv("PMIX_MCA_psec", "native", 0);
   InfoList info;
   info.str(PMIX_SERVER_TMPDIR, tmpdir_)
       .str(PMIX_SYSTEM_TMPDIR, tmpdir_)

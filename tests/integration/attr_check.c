@@ -3,7 +3,8 @@
  * MPI-1 forms, the predefined attributes of MPI_COMM_WORLD, and IMPI's
  * client/host attributes on every communicator (checked against the world
  * colors gathered from every rank). argv[1] = the expected MPI_TAG_UB,
- * argv[2] = the number of IMPI clients. Prints "rank r of n ok". */
+ * argv[2] = the number of IMPI clients; ATTR_CHECK_HOST_PER_PROC=1: every
+ * proc is an IMPI host of its own (split hosts). Prints "rank r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +99,23 @@ static void check_impi_attrs(MPI_Comm c, const int *world_color, const char *wha
         distinct);
   MPI_Comm_get_attr(c, IMPI_CLIENT_COLOR, &v, &flag);
   CHECK(flag && *v == below, "%s: IMPI_CLIENT_COLOR %d, expected %d", what, flag ? *v : -1, below);
-  MPI_Comm_get_attr(c, IMPI_HOST_SIZE, &v, &flag); /* one host per client here */
-  CHECK(flag && *v == distinct, "%s: IMPI_HOST_SIZE %d, expected %d", what, flag ? *v : -1,
-        distinct);
+  /* One host per client, or (ATTR_CHECK_HOST_PER_PROC=1: split hosts) one
+   * per proc, ordered as the world ranks. */
+  int hosts = distinct, host_below = below;
+  if (getenv("ATTR_CHECK_HOST_PER_PROC")) {
+    hosts = n;
+    host_below = 0;
+    for (int i = 0; i < n; ++i) {
+      int w;
+      MPI_Group_translate_ranks(g, 1, &i, wg, &w);
+      if (w < rank) ++host_below;
+    }
+  }
+  MPI_Comm_get_attr(c, IMPI_HOST_SIZE, &v, &flag);
+  CHECK(flag && *v == hosts, "%s: IMPI_HOST_SIZE %d, expected %d", what, flag ? *v : -1, hosts);
   MPI_Comm_get_attr(c, IMPI_HOST_COLOR, &v, &flag);
-  CHECK(flag && *v == below, "%s: IMPI_HOST_COLOR %d, expected %d", what, flag ? *v : -1, below);
+  CHECK(flag && *v == host_below, "%s: IMPI_HOST_COLOR %d, expected %d", what, flag ? *v : -1,
+        host_below);
   MPI_Group_free(&g);
   MPI_Group_free(&wg);
 }

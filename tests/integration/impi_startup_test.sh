@@ -74,18 +74,19 @@ wait_running() {
   done
   fail "the collectives never ran"
 }
-# lost_host_named H C...: after host H (client H, 127.0.0.(H+1)) died, one of
-# the surviving clients C names it, and each names a lost host: one that
-# noticed first ends its part, and another may see that end before its own
-# channel to H reports (a cascade, as with the server).
+# lost_host_named H C...: after client H (address 127.0.0.(H+1); its split
+# hosts 127.K.0.(H+1)) died, one of the surviving clients C names one of its
+# hosts, and each names a lost host: one that noticed first ends its part,
+# and another may see that end before its own channel to H reports (a
+# cascade, as with the server).
 lost_host_named() {
   local h=$1; shift
   local named=0
   for c in "$@"; do
-    grep -q "host $h (client $h, 127.0.0.$((h + 1)):[0-9]*)" "$work/c$c.err" && named=1
-    grep -q "host [0-9] (client [0-9], 127.0.0.[0-9]:[0-9]*)" "$work/c$c.err" || fail "client $c names no lost host"
+    grep -q "host [0-9]* (client $h, 127.[0-9]*.0.$((h + 1)):[0-9]*)" "$work/c$c.err" && named=1
+    grep -q "host [0-9]* (client [0-9], 127.[0-9]*.0.[0-9]:[0-9]*)" "$work/c$c.err" || fail "client $c names no lost host"
   done
-  [ $named = 1 ] || fail "no client names host $h"
+  [ $named = 1 ] || fail "no client names client $h's host"
 }
 # server_named: after the server's death, one of two clients names it; the
 # other may notice its peer host ending first, and names that.
@@ -93,7 +94,7 @@ server_named() {
   grep -q "the IMPI server $addr closed its connection during the job" "$work"/c*.err ||
     fail "no client names the lost server"
   for c in 0 1; do
-    grep -q "the IMPI server $addr closed its connection during the job\|host $((1 - c)) (client $((1 - c)), " \
+    grep -q "the IMPI server $addr closed its connection during the job\|host [0-9]* (client $((1 - c)), " \
       "$work/c$c.err" || fail "client $c names neither the server nor its peer host"
   done
 }
@@ -129,7 +130,8 @@ negotiate2)
   done
   grep -q "clients=2 maxdatalen=1000 tag_ub=32767 coll_xsize=1024 coll_maxlinear=4 ackmark=3 hiwater=9" \
     "$work/view0" || fail "negotiated values wrong"
-  grep -q "^proc 3 client=1 host=1 id=127.0.0.2/" "$work/view0" || fail "rank 3 not on client 1"
+  # (split hosts: client 0's three procs are hosts 0-2)
+  grep -q "^proc 3 client=1 host=3 id=127.0.0.2/" "$work/view0" || fail "rank 3 not on client 1"
   ;;
 negotiate3)
   # Three clients with different sizes and tunables; every proc must agree.
@@ -155,10 +157,14 @@ negotiate3)
   grep -q "version=0.0 clients=3 maxdatalen=4000 tag_ub=40000 coll_xsize=1024 coll_maxlinear=4 ackmark=5 hiwater=20" \
     "$work/view0" || fail "negotiated values wrong"
   grep -q "^proc 0 client=0 host=0 id=127.0.0.1/" "$work/view0" || fail "rank 0 not on client 0"
-  grep -q "^proc 2 client=1 host=1 id=127.0.0.2/" "$work/view0" || fail "rank 2 not on client 1"
-  grep -q "^proc 5 client=2 host=2 id=127.0.0.3/" "$work/view0" || fail "rank 5 not on client 2"
-  grep -q "^host 1 client=1 addr=127.0.0.2 port=[0-9]* nprocs=2 ackmark=10 hiwater=20" "$work/view0" \
+  # Split hosts: each proc is a host; on loopback the k-th of a client's
+  # hosts (from 0) has 127.k.0.x.
+  grep -q "^proc 2 client=1 host=2 id=127.1.0.2/" "$work/view0" || fail "rank 2 not on client 1"
+  grep -q "^proc 5 client=2 host=5 id=127.2.0.3/" "$work/view0" || fail "rank 5 not on client 2"
+  grep -q "^host 1 client=1 addr=127.0.0.2 port=[0-9]* nprocs=1 ackmark=10 hiwater=20" "$work/view0" \
     || fail "host 1 wrong"
+  grep -q "^host 2 client=1 addr=127.1.0.2 port=[0-9]* nprocs=1 ackmark=10 hiwater=20" "$work/view0" \
+    || fail "host 2 wrong"
   grep -q "every client sent FINI" "$work/server.err" || fail "server did not see every FINI"
   ;;
 wrong_key)
@@ -289,7 +295,7 @@ killed_mid_transfer)
   pkill -9 -P $c1 2>/dev/null; kill -9 $c1
   wait_for $c0 15; rc=$?
   [ $rc != 0 ] || fail "client 0 exited 0 without its peer host"
-  grep -q "host agent: .*host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c0.err" ||
+  grep -q "host [0-9]* (client 1, 127.[0-9]*.0.2:[0-9]*)" "$work/c0.err" ||
     fail "client 0 does not name the lost host"
   wait_for $server_pid 10; rc=$?
   [ $rc != 0 ] || fail "the server exited 0"
@@ -401,7 +407,7 @@ proc_killed_startup)
   done
   grep -q "rank 3 (pid [0-9]*) was killed by signal 9" "$work/c1.err" ||
     fail "client 1 does not name its rank"
-  grep -q "host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
+  grep -q "host [0-9]* (client 1, 127.[0-9]*.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
   procs_gone "$behave prekill"
   leaves_nothing "${imp[@]}"
   ;;
@@ -446,7 +452,7 @@ proc_killed_transfer|proc_killed_transfer_3per|server_killed_transfer)
   ends_within 10 0 1
   if [ $scenario != server_killed_transfer ]; then
     grep -q "rank [2-5] (pid $victim) was killed by signal 9" "$work/c1.err" || fail "client 1 does not name the rank"
-    grep -q "host 1 (client 1, 127.0.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
+    grep -q "host [0-9]* (client 1, 127.[0-9]*.0.2:[0-9]*)" "$work/c0.err" || fail "client 0 does not name host 1"
   else
     server_named
   fi

@@ -66,10 +66,14 @@ p2p|coll)
   wait $server || fail "the server exited $?"
   for r in 0 1 2 3 4 5; do grep -q "^rank $r of 6 ok" "$work"/c*.out || fail "rank $r did not report ok"; done
   if true; then
-    grep -q "^impi-job\[2\] host 0 client=0 addr=10.77.0.1 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 0"
-    grep -q "^impi-job\[2\] host 1 client=0 addr=10.77.0.2 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 1 (b)"
-    grep -q "^impi-job\[2\] host 2 client=1 addr=10.77.0.3 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 2 (c)"
-    grep -q "^impi-job\[3\] proc 3 client=0 host=1 id=10.77.0.2/" "$work/c0.out" || fail "rank 3 is not on b"
+    # a's two procs are split hosts (same address, ports of their own); b's
+    # agent funnels its two; c's two are split hosts.
+    grep -q "^impi-job\[2\] host 0 client=0 addr=10.77.0.1 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 0"
+    grep -q "^impi-job\[2\] host 1 client=0 addr=10.77.0.1 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 1 (a)"
+    grep -q "^impi-job\[2\] host 2 client=0 addr=10.77.0.2 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 2 (b)"
+    grep -q "^impi-job\[2\] host 3 client=1 addr=10.77.0.3 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 3 (c)"
+    grep -q "^impi-job\[2\] host 4 client=1 addr=10.77.0.3 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 4 (c)"
+    grep -q "^impi-job\[3\] proc 3 client=0 host=2 id=10.77.0.2/" "$work/c0.out" || fail "rank 3 is not on b"
   fi
   ;;
 agent_killed)

@@ -56,6 +56,7 @@ struct ImpiChannel::Direct {
   std::vector<std::size_t> dense;      // world rank -> index among its host's procs
   std::map<tw::ProcId, int> world_of;  // IMPI proc id -> world rank
   std::vector<std::string> names;
+  std::vector<bool> sibling;           // by host index: run by our own impirun (DirectLayout)
   int in_channel = 0;                  // inside a channel's callback
   std::atomic<bool> finishing{false};  // MPI_Finalize: arrivals are dropped
   std::uint64_t delivered = 0;
@@ -116,8 +117,9 @@ base::Status ImpiChannel::start_watcher(Direct &x, int me) {
         if (fds[i].fd < 0 || (fds[i].revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) continue;
         fds[i].fd = -1;
         // A proc inside MPI reports it itself, from its channel; give it the
-        // chance, so that the message is the channel's own.
-        ::usleep(200 * 1000);
+        // chance, so that the message is the channel's own. A sibling's
+        // death is our launcher's to report (it kills us meanwhile).
+        ::usleep(raw->sibling[host[i]] ? 3000 * 1000 : 500 * 1000);
         if (raw->done || raw->finishing) return;
         Runtime::instance().abort(
             1, fmt::format(
@@ -142,6 +144,10 @@ base::Status ImpiChannel::attach_direct(DirectLayout d) {
     return {Errc::invalid_argument, "direct channels: the job layout does not match"};
   x->host_of = d.host_of;
   x->names = d.host_names;
+  x->sibling.assign(nhosts, false);
+  for (int h : d.sibling_hosts)
+    if (h >= 0 && static_cast<std::size_t>(h) < nhosts)
+      x->sibling[static_cast<std::size_t>(h)] = true;
   std::vector<std::size_t> count(nhosts, 0);
   x->dense.resize(ids_.size());
   for (std::size_t w = 0; w < ids_.size(); ++w) {
@@ -192,7 +198,15 @@ base::Status ImpiChannel::attach_direct(DirectLayout d) {
             if (raw->finish_error.empty()) raw->finish_error = s.message();
             return;
           }
+          if (raw->sibling[hh]) {  // a sibling proc died: the watcher's delay, then the launcher
+            base::log_debug("{}", s.message());
+            return;
+          }
           // A peer host died (or broke the protocol): the job cannot finish.
+          // Its own launcher names the cause (a proc killed) if given a
+          // moment first; ours would otherwise race it, and a client that
+          // loses us next would name us instead of the cause.
+          ::usleep(250 * 1000);
           Runtime::instance().abort(
               1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host",
                              e_.me_, s.message()));

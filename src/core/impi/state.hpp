@@ -26,6 +26,11 @@ struct DirectLayout {
   std::vector<int> host_of;                        // host index by world rank
   std::vector<std::string> host_names;             // "host 1 (client 1, ADDR:PORT)", by host index
   std::vector<std::pair<int, base::Fd>> channels;  // (peer host, its connection)
+  // Hosts run by our own impirun (split hosts: one per proc of this
+  // machine, ours among them). Their channels carry nothing (shared memory
+  // does), so their end means a sibling proc died: our launcher names it
+  // and ends the job; this proc does not race it with a vaguer message.
+  std::vector<int> sibling_hosts;
 };
 
 // A send to another client still in the protocol: awaiting its SYNCACK,

@@ -68,9 +68,10 @@ struct HostAgent::Impl {
     EventPtr ev = no_event();
   };
 
-  base::Status start(std::vector<base::Fd> &channels, const ImpiJob &job);
+  base::Status start(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job);
   base::Status make_router(const ImpiJob &job, const tw::JobLayout &layout);
-  void take_channels(std::vector<base::Fd> &channels, const tw::JobLayout &layout);
+  base::Status take_channels(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job,
+                             const tw::JobLayout &layout);
   void add_events();
   base::Status listen_socket();
   void cleanup_socket();
@@ -84,10 +85,11 @@ struct HostAgent::Impl {
   static void on_accept(evutil_socket_t fd, short, void *arg);
   static void on_hello(evutil_socket_t fd, short, void *arg);
 
-  bool direct_ = false, handed_ = false;
-  std::size_t my_proc_ = 0;
-  std::vector<std::pair<std::uint32_t, base::Fd>> direct_fds_;
-  base::Fd direct_link_;
+  // Direct channels: each of our hosts' only proc (by world index) gets
+  // that host's channels; its link stays open, carrying nothing.
+  bool direct_ = false;
+  std::map<std::size_t, std::vector<std::pair<std::uint32_t, base::Fd>>> direct_fds_;
+  std::map<std::size_t, base::Fd> direct_links_;
 
   std::unique_ptr<event_base, void (*)(event_base *)> base_{nullptr, event_base_free};
   std::unique_ptr<tw::AgentRouter> router_;
@@ -106,7 +108,8 @@ struct HostAgent::Impl {
 };
 
 // ------------------------------------------------------------------ starting
-base::Status HostAgent::Impl::start(std::vector<base::Fd> &channels, const ImpiJob &job) {
+base::Status HostAgent::Impl::start(std::vector<std::vector<base::Fd>> &channels,
+                                    const ImpiJob &job) {
   if (!end_event_) return {base::Errc::io_error, fmt::format("eventfd: {}", std::strerror(errno))};
   tw::JobLayout layout = layout_of(job);
   nprocs_ = layout.procs.size();
@@ -118,7 +121,7 @@ base::Status HostAgent::Impl::start(std::vector<base::Fd> &channels, const ImpiJ
   finish_w_.reset(p[1]);
   base_.reset(event_base_new());
   if (auto s = make_router(job, layout); !s.ok()) return s;
-  take_channels(channels, layout);
+  if (auto s = take_channels(channels, job, layout); !s.ok()) return s;
   ::setenv("IMPI_AGENT_SOCKET", path_.c_str(), 1);  // the procs inherit it
   add_events();
   thread_ = std::thread([this] { run(); });
@@ -164,22 +167,35 @@ base::Status HostAgent::Impl::make_router(const ImpiJob &job, const tw::JobLayou
 }
 
 // The host channels go to the router, or, with direct channels, wait for
-// this host's only proc.
-void HostAgent::Impl::take_channels(std::vector<base::Fd> &channels, const tw::JobLayout &layout) {
-  std::size_t here = 0;
-  for (auto h : layout.host_of) here += h == layout.my_host ? 1 : 0;
+// their host's only proc. `channels[i]` are those of host my_host + i (one
+// per global host; invalid for itself). Several hosts (split hosts) need
+// direct channels: the router serves one host.
+base::Status HostAgent::Impl::take_channels(std::vector<std::vector<base::Fd>> &channels,
+                                            const ImpiJob &job, const tw::JobLayout &layout) {
+  const int first = job.host_of_me();
+  if (channels.size() != static_cast<std::size_t>(job.my_nhosts))
+    return {base::Errc::invalid_argument, "the host agent got channels for other hosts"};
   const bool traced = !base::get_string("agent_trace").empty();
-  direct_ = base::get_int("agent_direct") != 0 && here == 1 && !traced &&
-            channels.size() <= al::kMaxDirectChannels;
-  for (std::size_t h = 0; h < channels.size(); ++h) {
-    if (!channels[h]) continue;
-    if (direct_)
-      direct_fds_.emplace_back(static_cast<std::uint32_t>(h), std::move(channels[h]));
-    else
-      router_->add_channel(static_cast<int>(h), std::move(channels[h]));
+  direct_ = base::get_int("agent_direct") != 0 && !traced &&
+            job.hosts.size() <= al::kMaxDirectChannels + 1;
+  for (int i = 0; i < job.my_nhosts; ++i)
+    direct_ = direct_ && job.hosts[static_cast<std::size_t>(first + i)].nprocs == 1;
+  if (!direct_ && job.my_nhosts > 1)
+    return {base::Errc::invalid_argument, "several hosts need direct channels"};
+  for (std::size_t i = 0; i < channels.size(); ++i) {
+    auto proc = static_cast<std::size_t>(job.hosts[static_cast<std::size_t>(first) + i].first_proc);
+    auto &mine = direct_fds_[proc];  // (unused without direct channels)
+    for (std::size_t h = 0; h < channels[i].size(); ++h) {
+      if (!channels[i][h]) continue;
+      if (direct_)
+        mine.emplace_back(static_cast<std::uint32_t>(h), std::move(channels[i][h]));
+      else
+        router_->add_channel(static_cast<int>(h), std::move(channels[i][h]));
+    }
   }
-  for (std::size_t i = 0; i < layout.procs.size(); ++i)
-    if (layout.host_of[i] == layout.my_host) my_proc_ = i;
+  if (!direct_) direct_fds_.clear();
+  (void)layout;
+  return {};
 }
 
 void HostAgent::Impl::add_events() {
@@ -272,7 +288,7 @@ void HostAgent::Impl::run() {
   }
   pending_.clear();
   direct_fds_.clear();
-  direct_link_.reset();
+  direct_links_.clear();
   for (auto &w : watched_) w->ev.reset();
   accept_ev_.reset();
   finish_ev_.reset();
@@ -368,14 +384,16 @@ void HostAgent::Impl::on_hello_complete(std::uint64_t index, base::Fd link) {
 
 // Direct channels: the host channels go to the proc, descriptors attached.
 void HostAgent::Impl::hand_over(std::uint64_t index, base::Fd link) {
-  if (index != my_proc_ || direct_link_ || handed_) {
-    base::log_error("host agent: a link claiming proc {} was refused: {}", index,
-                    index != my_proc_ ? "it is not this host's proc" : "it is already connected");
+  auto mine = direct_fds_.find(index);
+  if (mine == direct_fds_.end() || direct_links_.count(index) != 0) {
+    base::log_error(
+        "host agent: a link claiming proc {} was refused: {}", index,
+        mine == direct_fds_.end() ? "it is not this host's proc" : "it is already connected");
     return;
   }
   std::vector<std::uint32_t> hosts;
   std::vector<int> fds;
-  for (const auto &[host, fd] : direct_fds_) {
+  for (const auto &[host, fd] : mine->second) {
     hosts.push_back(host);
     fds.push_back(fd.get());
   }
@@ -405,10 +423,9 @@ void HostAgent::Impl::hand_over(std::uint64_t index, base::Fd link) {
                     std::strerror(errno));
     return;
   }
-  handed_ = true;
   // Ours are closed: when the proc dies, its peers see the channels end.
-  direct_fds_.clear();
-  direct_link_ = std::move(link);
+  direct_fds_.erase(mine);
+  direct_links_[index] = std::move(link);
   base::log_debug("host agent: proc {} connected (it runs this host's channels itself)", index);
 }
 
@@ -425,7 +442,7 @@ HostAgent::~HostAgent() {
   impl_->cleanup_socket();
 }
 
-base::Status HostAgent::start(std::vector<base::Fd> &channels, const ImpiJob &job) {
+base::Status HostAgent::start(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job) {
   return impl_->start(channels, job);
 }
 
@@ -463,7 +480,7 @@ base::Status HostAgent::close(net::Clock::time_point deadline) {
 
 AgentHooks agent_hooks(HostAgent &agent) {
   AgentHooks hooks;
-  hooks.start = [&agent](std::vector<base::Fd> &ch, const ImpiJob &job) {
+  hooks.start = [&agent](std::vector<std::vector<base::Fd>> &ch, const ImpiJob &job) {
     return agent.start(ch, job);
   };
   hooks.close = [&agent](std::vector<base::Fd> &, const ImpiJob &,

@@ -40,10 +40,11 @@ class HostAgent {
   HostAgent &operator=(const HostAgent &) = delete;
   ~HostAgent();
 
-  // Takes the host channels of the dance (one per global host; invalid for
-  // ours), listens for the procs (IMPI_AGENT_SOCKET, which they inherit)
-  // and starts the agent thread.
-  base::Status start(std::vector<base::Fd> &channels, const ImpiJob &job);
+  // Takes the host channels of the dance: for each host this impirun runs
+  // (job.my_nhosts, from job.host_of_me()), one per global host (invalid
+  // for itself). Listens for the procs (IMPI_AGENT_SOCKET, which they
+  // inherit) and starts the agent thread.
+  base::Status start(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job);
 
   // Watches a connection that must stay open during the job: the IMPI
   // server's, and those between the hosts of a client on several machines
