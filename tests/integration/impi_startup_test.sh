@@ -432,13 +432,15 @@ hostile_after_startup)
     "$work/server.err" || fail "no message for the oversized command"
   grep -q "every client sent FINI" "$work/server.err" || fail "the job did not finish normally"
   ;;
-proc_killed_transfer|proc_killed_transfer_3per|server_killed_transfer)
+proc_killed_transfer|proc_killed_transfer_3per|proc_killed_transfer_3per_funnel|server_killed_transfer)
   # kill -9 of a proc of client 1, or of the server, while procs of two
-  # clients (hosts of 2 procs, or 3) stream messages to each other.
+  # clients (machines of 2 procs, or 3: split hosts, or _funnel one host of
+  # 3 procs each) stream messages to each other.
   use_sessions
   start_server 2 -v
   per=2
-  [ $scenario = proc_killed_transfer_3per ] && per=3
+  case $scenario in *_3per*) per=3 ;; esac
+  case $scenario in *_funnel) export IMPI_SPLIT_HOSTS=0 ;; esac
   start_clients 2 $per "$burst" 100000002
   for _ in $(seq 200); do grep -q "startup complete" "$work/server.err" 2>/dev/null && break; sleep 0.05; done
   sleep 1.5  # messages are flowing
