@@ -231,6 +231,15 @@ std::vector<std::string> client_args(const LaunchOptions &opts, const std::strin
                                 // client: each binds from its core offset on.
                                 "--core-offset", std::to_string(opts.core_offset + offset)};
   auto fwd = forwarded_options(opts);
+  // More procs than cores in all clients, and no binding asked for: none,
+  // as Open MPI does when oversubscribed. Each client alone would bind
+  // round robin from its offset, which puts the k-th procs of the clients
+  // (the partners of symmetric cross-client exchanges) on one core: 8 B
+  // between rank 0 and 2 of -np 4 --clients 2 on 2 cores took 8.4 us
+  // bound, 5.9 unbound (4.7 with one proc per client); within a client
+  // unbound measured the same as bound (bench/results/multiproc.txt).
+  if (opts.bind == BindPolicy::automatic && opts.np > machine_slots())
+    fwd.insert(fwd.begin(), {"--bind-to", "none"});
   a.insert(a.end(), fwd.begin(), fwd.end());
   a.push_back("--");
   a.insert(a.end(), opts.argv.begin(), opts.argv.end());
