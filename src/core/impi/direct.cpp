@@ -308,8 +308,8 @@ bool ImpiChannel::direct_poll() {
   // Which channels have bytes (poll: no socket lock, unlike a recv).
   x.pfds.clear();
   x.pchan.clear();
-  for (auto &c : x.channels)
-    if (c && !c->is_closed()) {
+  for (std::size_t h = 0; h < x.channels.size(); ++h)
+    if (auto &c = x.channels[h]; c && !c->is_closed() && !x.sibling[h]) {
       x.pfds.push_back({c->fd(), POLLIN, 0});
       x.pchan.push_back(c.get());
     }
@@ -337,8 +337,11 @@ bool ImpiChannel::direct_poll() {
 }
 
 void ImpiChannel::direct_pollfds(std::vector<pollfd> &out) const {
-  for (const auto &c : direct_->channels)
-    if (c && !c->is_closed())
+  // (Not the channels to our sibling split hosts: they carry nothing until
+  // the FINI exchange, which close_direct() runs on all.)
+  const Direct &x = *direct_;
+  for (std::size_t h = 0; h < x.channels.size(); ++h)
+    if (const auto &c = x.channels[h]; c && !c->is_closed() && !x.sibling[h])
       out.push_back({c->fd(), static_cast<short>(c->wants_write() ? POLLIN | POLLOUT : POLLIN), 0});
 }
 
@@ -369,7 +372,10 @@ void ImpiChannel::close_direct() {
       break;
     }
     std::vector<pollfd> fds;
-    direct_pollfds(fds);
+    for (auto &c : x.channels)
+      if (c && !c->is_closed())
+        fds.push_back(
+            {c->fd(), static_cast<short>(c->wants_write() ? POLLIN | POLLOUT : POLLIN), 0});
     ::poll(fds.data(), fds.size(), 10);
     event_base_loop(x.base.get(), EVLOOP_NONBLOCK);
   }
