@@ -331,7 +331,14 @@ class P2P {
       } else {
         // The spin budget counts progress passes; a look at the hint alone
         // costs a small fraction of one.
-        if (!looked && (++hint_only_ & 15) != 0) continue;
+        if (!looked && (++hint_only_ & 15) != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+          // (Each look reads the line the sender writes next: a pause
+          // leaves it to the sender's store a little longer.)
+          __builtin_ia32_pause();
+#endif
+          continue;
+        }
         if (++idle < spin_) continue;
         // Then poll on for spin_us_ in all (a wake-up from the futex takes
         // 12-45 us here, more than a waiting proc with a core of its own
@@ -416,7 +423,9 @@ class P2P {
     hook_busy_.store(false, std::memory_order_release);
     return any;
   }
-  bool hook_wanted() const { return hook_work_.load(std::memory_order_relaxed) > 0; }
+  bool hook_wanted() const {
+    return hook_work_.load(std::memory_order_relaxed) > 0;
+  }
   std::vector<std::function<bool()>> hooks_;
   std::atomic<int> hook_work_{0};
   std::atomic<bool> hook_busy_{false};
