@@ -79,9 +79,10 @@ int split_count(int np, bool have_agent) {
   return np;
 }
 
-// Host i's address: on loopback (127.a.b.c) a distinct one per host,
-// 127.(a+i).b.c, because a peer may tell hosts apart by the source
-// address of their connections (LAM/MPI does); elsewhere the client's.
+// Host i's address: on loopback (the client's 127.b.c.d) a distinct one
+// per host, 127.(b+i).c.d, because a peer may tell hosts apart by the
+// source address of their connections (LAM/MPI does); elsewhere the
+// client's.
 std::string host_address(const std::string &first, int i) {
   unsigned a = 0, b = 0, c = 0, d = 0;
   char more = 0;
