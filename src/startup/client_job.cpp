@@ -66,31 +66,10 @@ base::Result<std::vector<RemoteHost>> start_remotes(const LaunchOptions &opts,
 // listening socket and port.
 struct LocalHosts {
   std::vector<std::string> address;
-  std::vector<base::Fd> listener;  // [0]: the ImpiClient's own
+  std::vector<base::Fd> listener;  // (the coordinator's [0] is its ImpiClient's)
   std::vector<std::uint16_t> port;
   std::size_t size() const { return address.size(); }
 };
-
-int split_count(int np, bool have_agent) {
-  const std::int64_t max = base::get_int("split_hosts");
-  if (!have_agent || np < 2 || max < np || base::get_int("agent_direct") == 0 ||
-      !base::get_string("agent_trace").empty())
-    return 1;
-  return np;
-}
-
-// Host i's address: on loopback (the client's 127.b.c.d) a distinct one
-// per host, 127.(b+i).c.d, because a peer may tell hosts apart by the
-// source address of their connections (LAM/MPI does); elsewhere the
-// client's.
-std::string host_address(const std::string &first, int i) {
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  char more = 0;
-  if (i == 0 || std::sscanf(first.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &more) != 4 ||
-      a != 127 || b > 255 || c > 255 || d > 255)
-    return first;
-  return fmt::format("127.{}.{}.{}", (b + static_cast<unsigned>(i)) % 256, c, d);
-}
 
 base::Result<LocalHosts> open_hosts(ImpiClient &client, int count) {
   LocalHosts lh;
@@ -101,7 +80,7 @@ base::Result<LocalHosts> open_hosts(ImpiClient &client, int count) {
   lh.listener.emplace_back();  // (the client's)
   lh.port.push_back(*port);
   for (int i = 1; i < count; ++i) {
-    std::string addr = host_address(client.address(), i);
+    std::string addr = split_address(client.address(), i);
     auto fd = net::listen_tcp(addr, 0);
     if (!fd) return {fd.error(), fmt::format("cannot listen on {}: {}", addr, fd.message())};
     auto ep = net::local_endpoint(fd->get());
@@ -141,6 +120,21 @@ base::Result<ClientAdvert> make_advert(const LaunchOptions &opts, const LocalHos
     }
   }
   for (const auto &rh : remotes) {
+    if (!rh.more.empty()) {  // split hosts: one proc each
+      HostAdvert x = h;
+      x.nprocs = 1;
+      std::vector<std::pair<std::string, std::uint32_t>> all{{rh.address, rh.port}};
+      all.insert(all.end(), rh.more.begin(), rh.more.end());
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        auto raddr = wire::parse_address(all[i].first);
+        if (!raddr) return {raddr.error(), fmt::format("host {}: {}", rh.name, raddr.message())};
+        x.address = *raddr;
+        x.port = all[i].second;
+        a.hosts.push_back(x);
+        a.procs.push_back({*raddr, (rh.pid << 20) + static_cast<std::int64_t>(i)});
+      }
+      continue;
+    }
     auto raddr = wire::parse_address(rh.address);
     if (!raddr) return {raddr.error(), fmt::format("host {}: {}", rh.name, raddr.message())};
     HostAdvert x = h;
@@ -160,22 +154,26 @@ base::Result<ImpiJob> negotiate(ImpiClient &client, const ClientAdvert &a, int n
   if (!job) return {job.error(), fmt::format("IMPI startup failed: {}", job.message())};
   job->my_host = job->first_host_of(job->my_client);
   job->my_nhosts = nlocal;
-  for (std::size_t i = 0; i < remotes.size(); ++i)
-    if (auto s = send_job(remotes[i], *job, job->my_host + nlocal + static_cast<int>(i), deadline);
-        !s.ok())
-      return {s.error(), fmt::format("host {}: {}", remotes[i].name, s.message())};
+  int at = job->my_host + nlocal;  // each remote machine's first host
+  for (auto &rh : remotes) {
+    if (auto s = send_job(rh, *job, at, deadline); !s.ok())
+      return {s.error(), fmt::format("host {}: {}", rh.name, s.message())};
+    at += 1 + static_cast<int>(rh.more.size());
+  }
   return job;
 }
 
 // The dance for each of our hosts, at once (each accepts its higher hosts
 // while it connects to its lower ones, ours included): their channels, by
 // local host.
-base::Result<std::vector<std::vector<base::Fd>>> dance_all(ImpiClient &client, LocalHosts &lh,
+// (`client`: the first host's listener is the ImpiClient's; null on another
+// machine of the client, whose listeners are all in `lh`.)
+base::Result<std::vector<std::vector<base::Fd>>> dance_all(ImpiClient *client, LocalHosts &lh,
                                                            const ImpiJob &job,
                                                            net::Clock::time_point deadline) {
   std::vector<std::vector<base::Fd>> out;
-  if (lh.size() == 1) {
-    auto ch = client.dance(job, deadline);
+  if (lh.size() == 1 && client) {
+    auto ch = client->dance(job, deadline);
     if (!ch) return {ch.error(), ch.message()};
     out.push_back(std::move(ch.value()));
     return out;
@@ -184,9 +182,9 @@ base::Result<std::vector<std::vector<base::Fd>>> dance_all(ImpiClient &client, L
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < lh.size(); ++i)
     threads.emplace_back([&, i] {
-      got[i] = i == 0 ? client.dance(job, deadline)
-                      : dance_as_host(job.my_host + static_cast<int>(i), lh.listener[i],
-                                      lh.address[i], job, deadline);
+      got[i] = i == 0 && client ? client->dance(job, deadline)
+                                : dance_as_host(job.my_host + static_cast<int>(i), lh.listener[i],
+                                                lh.address[i], job, deadline);
     });
   for (auto &t : threads) t.join();
   for (auto &g : got) {
@@ -259,7 +257,7 @@ int run_client_job(const LaunchOptions &opts_in, const AgentHooks &agent) {
   base::log_debug("startup complete: {} clients, {} procs, world ranks {}..{} are ours",
                   job->nclients, job->procs.size(), job->world_offset(job->my_client),
                   job->world_offset(job->my_client) + static_cast<std::uint32_t>(opts_in.np) - 1);
-  auto channels = dance_all(*client, *hosts, *job, deadline);
+  auto channels = dance_all(&*client, *hosts, *job, deadline);
   if (!channels) return fail(channels.message());
   std::vector<std::pair<int, std::string>> watched{
       {client->server_fd(), "the IMPI server " + opts.client->server}};
@@ -285,19 +283,22 @@ int run_host_agent(const LaunchOptions &opts, const AgentHooks &agent) {
   if (opts.verbose) base::set_log_level(base::Level::debug);
   ::signal(SIGPIPE, SIG_IGN);
   auto deadline = net::Clock::now() + std::chrono::seconds(opts.impi.startup_timeout_s);
-  auto link = contact_coordinator(*opts.host_agent, deadline);
+  const int nhosts = split_count(opts.np, static_cast<bool>(agent.start));
+  auto link = contact_coordinator(*opts.host_agent, nhosts, deadline);
   if (!link) return fail(link.message());
   auto job = receive_job(link->ctl.get(), deadline);
   if (!job) return fail(job.message());
   base::set_log_prefix(fmt::format("impirun[client {} host {}]", job->my_client, job->my_host));
-  if (job->hosts[static_cast<std::size_t>(job->my_host)].nprocs !=
-      static_cast<std::uint32_t>(opts.np))
-    return fail(fmt::format("the job gives this host {} procs, not {}",
-                            job->hosts[static_cast<std::size_t>(job->my_host)].nprocs, opts.np));
-  auto danced = dance_as_host(job->my_host, link->listener, link->address, *job, deadline);
+  if (job->my_nhosts != nhosts || job->local_nprocs() != static_cast<std::uint32_t>(opts.np))
+    return fail(fmt::format("the job gives this machine {} hosts with {} procs, not {} with {}",
+                            job->my_nhosts, job->local_nprocs(), nhosts, opts.np));
+  LocalHosts lh;
+  lh.address = link->addresses;
+  lh.listener = std::move(link->listeners);
+  lh.port.assign(lh.address.size(), 0);  // (advertised already)
+  auto danced = dance_all(nullptr, lh, *job, deadline);
   if (!danced) return fail(danced.message());
-  std::vector<std::vector<base::Fd>> channels;
-  channels.push_back(std::move(danced.value()));
+  std::vector<std::vector<base::Fd>> channels = std::move(danced.value());
   if (int rc = run_this_host(
           opts, *job, channels, agent,
           {{link->ctl.get(), "the client's impirun at " + opts.host_agent->coordinator}});

@@ -11,11 +11,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 
 #include "base/log.hpp"
+#include "base/tunables.hpp"
 #include "startup/slurm.hpp"
 
 extern char **environ;
@@ -42,6 +44,23 @@ std::vector<int> place_procs(int np, int local_slots, const std::vector<HostSlot
   return count;
 }
 
+int split_count(int np, bool have_agent) {
+  const std::int64_t max = base::get_int("split_hosts");
+  if (!have_agent || np < 2 || max < np || base::get_int("agent_direct") == 0 ||
+      !base::get_string("agent_trace").empty())
+    return 1;
+  return np;
+}
+
+std::string split_address(const std::string &first, int i) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  char more = 0;
+  if (i == 0 || std::sscanf(first.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &more) != 4 ||
+      a != 127 || b > 255 || c > 255 || d > 255)
+    return first;
+  return fmt::format("127.{}.{}.{}", (b + static_cast<unsigned>(i)) % 256, c, d);
+}
+
 namespace {
 
 std::string random_token() {
@@ -54,7 +73,7 @@ std::string random_token() {
   return t;
 }
 
-// One line (without '\n') from `fd`, at most 256 bytes, read byte by byte
+// One line (without '\n') from `fd`, at most 4096 bytes, read byte by byte
 // (what follows a JOB line is the job itself).
 Result<std::string> read_line(int fd, net::Clock::time_point deadline) {
   std::string line;
@@ -64,7 +83,7 @@ Result<std::string> read_line(int fd, net::Clock::time_point deadline) {
       return {s.error(), s.message()};
     if (static_cast<char>(c) == '\n') return line;
     line += static_cast<char>(c);
-    if (line.size() > 256) return {Errc::protocol_error, "a control line longer than 256 bytes"};
+    if (line.size() > 4096) return {Errc::protocol_error, "a control line longer than 4096 bytes"};
   }
 }
 
@@ -181,8 +200,17 @@ Result<std::vector<RemoteHost>> start_host_agents(
     in >> word >> token >> address >> port >> pid;
     std::size_t k = 0;
     while (k < tokens.size() && tokens[k] != token) ++k;
-    if (word != "HELLO" || in.fail() || k == tokens.size() || hosts[k].ctl || port == 0 ||
-        port > 65535) {
+    // Split hosts: one (address, port) pair per further host, one proc each.
+    std::vector<std::pair<std::string, std::uint32_t>> more;
+    bool pairs_ok = true;
+    for (std::string a; in >> a;) {
+      std::uint32_t p = 0;
+      if (!(in >> p) || p == 0 || p > 65535) pairs_ok = false;
+      more.emplace_back(a, p);
+    }
+    if (word != "HELLO" || !pairs_ok || k == tokens.size() || hosts[k].ctl || port == 0 ||
+        port > 65535 ||
+        (!more.empty() && more.size() + 1 != static_cast<std::size_t>(hosts[k].nprocs))) {
       base::log_warn("a connection to the host agents' port is not one of our agents; closed");
       continue;
     }
@@ -190,6 +218,7 @@ Result<std::vector<RemoteHost>> start_host_agents(
     hosts[k].address = address;
     hosts[k].port = port;
     hosts[k].pid = pid;
+    hosts[k].more = std::move(more);
     ++said;
     base::log_debug("host {}: agent at {} port {}", hosts[k].name, address, port);
   }
@@ -198,7 +227,7 @@ Result<std::vector<RemoteHost>> start_host_agents(
 
 Status send_job(RemoteHost &h, ImpiJob job, int host_index, net::Clock::time_point deadline) {
   job.my_host = host_index;
-  job.my_nhosts = 1;
+  job.my_nhosts = 1 + static_cast<int>(h.more.size());
   auto bytes = encode_job(job);
   if (auto s = write_text(h.ctl.get(), fmt::format("JOB {}\n", bytes.size()), deadline); !s.ok())
     return s;
@@ -240,7 +269,7 @@ void end_host_agents(std::vector<RemoteHost> &hosts, bool kill_them) {
   }
 }
 
-Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role,
+Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role, int nhosts,
                                             net::Clock::time_point deadline) {
   auto ep = net::parse_endpoint(role.coordinator);
   if (!ep) return {ep.error(), ep.message()};
@@ -252,14 +281,21 @@ Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role,
   link.ctl = std::move(c.value());
   auto me = net::local_endpoint(link.ctl.get());
   if (!me) return {me.error(), me.message()};
-  link.address = me->address;  // this host's address toward the client's others
-  auto l = net::listen_tcp(link.address, 0);
-  if (!l) return {l.error(), fmt::format("cannot listen on {}: {}", link.address, l.message())};
-  link.listener = std::move(l.value());
-  auto lep = net::local_endpoint(link.listener.get());
-  if (!lep) return {lep.error(), lep.message()};
-  auto hello = fmt::format("HELLO {} {} {} {}\n", role.token, link.address, lep->port,
-                           static_cast<long>(::getpid()));
+  std::string hello;
+  for (int i = 0; i < nhosts; ++i) {
+    // (this host's address toward the client's others, or a split host's)
+    std::string addr = split_address(me->address, i);
+    auto l = net::listen_tcp(addr, 0);
+    if (!l) return {l.error(), fmt::format("cannot listen on {}: {}", addr, l.message())};
+    auto lep = net::local_endpoint(l->get());
+    if (!lep) return {lep.error(), lep.message()};
+    hello += i == 0 ? fmt::format("HELLO {} {} {} {}", role.token, addr, lep->port,
+                                  static_cast<long>(::getpid()))
+                    : fmt::format(" {} {}", addr, lep->port);
+    link.listeners.push_back(std::move(l.value()));
+    link.addresses.push_back(addr);
+  }
+  hello += "\n";
   if (auto s = write_text(link.ctl.get(), hello, deadline); !s.ok())
     return {s.error(), s.message()};
   return link;

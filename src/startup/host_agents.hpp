@@ -4,10 +4,12 @@
 // ($IMPI_LAUNCH_AGENT, default ssh), and each reports to it over a TCP
 // control connection:
 //
-//   agent -> coordinator  "HELLO <token> <address> <port> <pid>\n" (a token
-//                         per host, on its command line)
-//                         (its address: the local side of this connection;
-//                         its port: where it accepts the dance)
+//   agent -> coordinator  "HELLO <token> <address> <port> <pid>[ <address>
+//                         <port>]...\n" (a token per host, on its command
+//                         line; its address: the local side of this
+//                         connection; its port: where it accepts the dance;
+//                         the pairs after the pid: the further split hosts
+//                         of a machine that runs one host per proc)
 //   coordinator -> agent  "JOB <n>\n" + n bytes: the IMPI job (encode_job,
 //                         with the agent's own host as my_host)
 //   agent -> coordinator  "DONE <0|1>\n" once its procs ended and its
@@ -39,6 +41,15 @@ namespace impi::startup {
 // Returns the count per host, this machine's first.
 std::vector<int> place_procs(int np, int local_slots, const std::vector<HostSlots> &remote);
 
+// Split hosts (docs/impi-data-path.md): how many IMPI hosts a machine with
+// `np` procs advertises, one, or one per proc (2 to IMPI_SPLIT_HOSTS procs,
+// direct channels on, and a host agent to hand them over).
+int split_count(int np, bool have_agent);
+// Split host i's address: on loopback (127.b.c.d) a distinct one per host,
+// 127.(b+i).c.d, because a peer may tell hosts apart by the source address
+// of their connections (LAM/MPI does); elsewhere `first` itself.
+std::string split_address(const std::string &first, int i);
+
 struct RemoteHost {
   std::string name;
   int nprocs = 0;
@@ -46,6 +57,9 @@ struct RemoteHost {
   base::Fd ctl;
   std::string address;  // its IMPI address and dance port, from its HELLO
   std::uint32_t port = 0;
+  // Split hosts: the machine's further hosts, one proc each (its first
+  // host, above, has one proc too then).
+  std::vector<std::pair<std::string, std::uint32_t>> more;
   std::int64_t pid = 0;  // its impirun's pid (unique P_PID values)
 };
 
@@ -55,21 +69,23 @@ struct RemoteHost {
 base::Result<std::vector<RemoteHost>> start_host_agents(
     const LaunchOptions &opts, const std::vector<HostSlots> &remote, const std::vector<int> &counts,
     const std::string &bind, const std::string &self_exe, net::Clock::time_point deadline);
-// Sends host `h` its copy of the job (my_host = `host_index`).
+// Sends host `h` its copy of the job (my_host = `host_index`, and its
+// split hosts after it).
 base::Status send_job(RemoteHost &h, ImpiJob job, int host_index, net::Clock::time_point deadline);
 // After our own FINI: every agent's DONE; an error names the first failure.
 base::Status wait_done(std::vector<RemoteHost> &hosts, net::Clock::time_point deadline);
 // Ends the agents' launchers (after a failure) and reaps them.
 void end_host_agents(std::vector<RemoteHost> &hosts, bool kill_them);
 
-// Agent side: connects to the coordinator, opens its dance listener on the
-// address that connection uses, says HELLO.
+// Agent side: connects to the coordinator, opens the dance listener of
+// each of its `nhosts` hosts (split_count) on the address that connection
+// uses (split_address), says HELLO.
 struct CoordinatorLink {
   base::Fd ctl;
-  base::Fd listener;
-  std::string address;
+  std::vector<base::Fd> listeners;  // by local host
+  std::vector<std::string> addresses;
 };
-base::Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role,
+base::Result<CoordinatorLink> contact_coordinator(const HostAgentRole &role, int nhosts,
                                                   net::Clock::time_point deadline);
 base::Result<ImpiJob> receive_job(int ctl, net::Clock::time_point deadline);
 void send_done(int ctl, bool ok);

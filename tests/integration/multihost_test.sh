@@ -47,11 +47,13 @@ server=$!
 for _ in $(seq 100); do addr=$(head -1 "$work/server.out" 2>/dev/null); [ -n "$addr" ] && break; sleep 0.05; done
 [ -n "$addr" ] || fail "the server printed no address"
 
+# coll_funnel: one IMPI host per machine, whose agent multiplexes its procs
+case $scenario in *_funnel) export IMPI_SPLIT_HOSTS=0 ;; esac
 case $scenario in
-p2p|coll)
+p2p|coll|coll_funnel)
   # p2p names the hosts with --host, coll with a hostfile
   prog=$remote hosts=(--host localhost:2,b:2)
-  if [ $scenario = coll ]; then
+  if [ $scenario != p2p ]; then
     prog=$coll
     printf 'localhost slots=2\nb slots=2 # the second host\n' > "$work/hostfile"
     hosts=(--hostfile "$work/hostfile")
@@ -65,15 +67,20 @@ p2p|coll)
   wait $c1 || fail "client 1 exited $?"
   wait $server || fail "the server exited $?"
   for r in 0 1 2 3 4 5; do grep -q "^rank $r of 6 ok" "$work"/c*.out || fail "rank $r did not report ok"; done
-  if true; then
-    # a's two procs are split hosts (same address, ports of their own); b's
-    # agent funnels its two; c's two are split hosts.
+  if [ $scenario = coll_funnel ]; then
+    grep -q "^impi-job\[2\] host 0 client=0 addr=10.77.0.1 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 0"
+    grep -q "^impi-job\[2\] host 1 client=0 addr=10.77.0.2 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 1 (b)"
+    grep -q "^impi-job\[2\] host 2 client=1 addr=10.77.0.3 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 2 (c)"
+  else
+    # Every machine's two procs are split hosts (an address of its own,
+    # ports of their own), b's too, whose agent reports both ports.
     grep -q "^impi-job\[2\] host 0 client=0 addr=10.77.0.1 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 0"
     grep -q "^impi-job\[2\] host 1 client=0 addr=10.77.0.1 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 1 (a)"
-    grep -q "^impi-job\[2\] host 2 client=0 addr=10.77.0.2 port=[0-9]* nprocs=2" "$work/c0.out" || fail "host 2 (b)"
-    grep -q "^impi-job\[2\] host 3 client=1 addr=10.77.0.3 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 3 (c)"
+    grep -q "^impi-job\[2\] host 2 client=0 addr=10.77.0.2 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 2 (b)"
+    grep -q "^impi-job\[2\] host 3 client=0 addr=10.77.0.2 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 3 (b)"
     grep -q "^impi-job\[2\] host 4 client=1 addr=10.77.0.3 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 4 (c)"
-    grep -q "^impi-job\[3\] proc 3 client=0 host=2 id=10.77.0.2/" "$work/c0.out" || fail "rank 3 is not on b"
+    grep -q "^impi-job\[2\] host 5 client=1 addr=10.77.0.3 port=[0-9]* nprocs=1" "$work/c0.out" || fail "host 5 (c)"
+    grep -q "^impi-job\[3\] proc 3 client=0 host=3 id=10.77.0.2/" "$work/c0.out" || fail "rank 3 is not on b"
   fi
   ;;
 agent_killed)

@@ -59,6 +59,7 @@ struct ImpiChannel::Direct {
   std::vector<bool> sibling;           // by host index: run by our own impirun (DirectLayout)
   int in_channel = 0;                  // inside a channel's callback
   std::atomic<bool> finishing{false};  // MPI_Finalize: arrivals are dropped
+  std::atomic<bool> failing{false};    // a channel failed: this proc reports it, not the watcher
   std::uint64_t delivered = 0;
   unsigned passes = 0;
   std::vector<std::uint64_t> written;  // sends (srqid) whose lent data has all gone
@@ -120,7 +121,7 @@ base::Status ImpiChannel::start_watcher(Direct &x, int me) {
         // chance, so that the message is the channel's own. A sibling's
         // death is our launcher's to report (it kills us meanwhile).
         ::usleep(raw->sibling[host[i]] ? 3000 * 1000 : 500 * 1000);
-        if (raw->done || raw->finishing) return;
+        if (raw->done || raw->finishing || raw->failing) return;
         Runtime::instance().abort(
             1, fmt::format(
                    "impi fatal: rank {}: {} closed its channel without FINI; the job cannot go on "
@@ -206,6 +207,7 @@ base::Status ImpiChannel::attach_direct(DirectLayout d) {
           // Its own launcher names the cause (a proc killed) if given a
           // moment first; ours would otherwise race it, and a client that
           // loses us next would name us instead of the cause.
+          raw->failing = true;
           ::usleep(250 * 1000);
           Runtime::instance().abort(
               1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host",
