@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "base/log.hpp"
@@ -115,6 +116,36 @@ pid_t spawn_agent(const std::vector<std::string> &argv) {
   return pid;
 }
 
+// A HELLO line (host_agents.hpp): which of `hosts` says it (by its token),
+// where it listens and, split, its further hosts; nullopt when it is not
+// one of ours, is malformed, or has already spoken.
+struct Hello {
+  std::size_t k = 0;
+  std::string address;
+  std::uint32_t port = 0;
+  std::int64_t pid = 0;
+  std::vector<std::pair<std::string, std::uint32_t>> more;
+};
+std::optional<Hello> parse_hello(const std::string &line, const std::vector<std::string> &tokens,
+                                 const std::vector<RemoteHost> &hosts) {
+  std::istringstream in(line);
+  std::string word, token;
+  Hello h;
+  in >> word >> token >> h.address >> h.port >> h.pid;
+  if (in.fail() || word != "HELLO" || h.port == 0 || h.port > 65535) return std::nullopt;
+  while (h.k < tokens.size() && tokens[h.k] != token) ++h.k;
+  if (h.k == tokens.size() || hosts[h.k].ctl) return std::nullopt;
+  // Split hosts: one (address, port) pair per further host, one proc each.
+  for (std::string a; in >> a;) {
+    std::uint32_t p = 0;
+    if (!(in >> p) || p == 0 || p > 65535) return std::nullopt;
+    h.more.emplace_back(a, p);
+  }
+  if (!h.more.empty() && h.more.size() + 1 != static_cast<std::size_t>(hosts[h.k].nprocs))
+    return std::nullopt;
+  return h;
+}
+
 }  // namespace
 
 Result<std::vector<RemoteHost>> start_host_agents(
@@ -193,34 +224,20 @@ Result<std::vector<RemoteHost>> start_host_agents(
                      line.message());
       continue;
     }
-    std::istringstream in(*line);
-    std::string word, token, address;
-    std::uint32_t port = 0;
-    std::int64_t pid = 0;
-    in >> word >> token >> address >> port >> pid;
-    std::size_t k = 0;
-    while (k < tokens.size() && tokens[k] != token) ++k;
-    // Split hosts: one (address, port) pair per further host, one proc each.
-    std::vector<std::pair<std::string, std::uint32_t>> more;
-    bool pairs_ok = true;
-    for (std::string a; in >> a;) {
-      std::uint32_t p = 0;
-      if (!(in >> p) || p == 0 || p > 65535) pairs_ok = false;
-      more.emplace_back(a, p);
-    }
-    if (word != "HELLO" || !pairs_ok || k == tokens.size() || hosts[k].ctl || port == 0 ||
-        port > 65535 ||
-        (!more.empty() && more.size() + 1 != static_cast<std::size_t>(hosts[k].nprocs))) {
+    auto hello = parse_hello(*line, tokens, hosts);
+    if (!hello) {
       base::log_warn("a connection to the host agents' port is not one of our agents; closed");
       continue;
     }
-    hosts[k].ctl = std::move(c);
-    hosts[k].address = address;
-    hosts[k].port = port;
-    hosts[k].pid = pid;
-    hosts[k].more = std::move(more);
+    RemoteHost &h = hosts[hello->k];
+    h.ctl = std::move(c);
+    h.address = hello->address;
+    h.port = hello->port;
+    h.pid = hello->pid;
+    h.more = std::move(hello->more);
     ++said;
-    base::log_debug("host {}: agent at {} port {}", hosts[k].name, address, port);
+    base::log_debug("host {}: agent at {} port {} ({} more)", h.name, h.address, h.port,
+                    h.more.size());
   }
   return hosts;
 }
