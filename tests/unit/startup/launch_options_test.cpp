@@ -122,3 +122,20 @@ TEST_CASE("a client on several hosts: -client with other machines in --host") {
   CHECK(a.host_agent->coordinator == "10.0.0.1:777");
   CHECK(a.host_agent->token == "abc");
 }
+
+TEST_CASE("split hosts: how many a machine advertises, and their addresses") {
+  // (defaults: IMPI_SPLIT_HOSTS 16, direct channels on)
+  CHECK(split_count(1, true) == 1);
+  CHECK(split_count(2, true) == 2);
+  CHECK(split_count(16, true) == 16);
+  CHECK(split_count(17, true) == 1);  // beyond the limit: the agent funnels
+  CHECK(split_count(4, false) == 1);  // no agent to hand the channels over
+  // On loopback each host gets its own address; elsewhere the machine's.
+  CHECK(split_address("127.0.0.2", 0) == "127.0.0.2");
+  CHECK(split_address("127.0.0.2", 1) == "127.1.0.2");
+  CHECK(split_address("127.0.0.2", 15) == "127.15.0.2");
+  CHECK(split_address("127.3.4.5", 2) == "127.5.4.5");
+  CHECK(split_address("10.77.0.1", 3) == "10.77.0.1");
+  CHECK(split_address("::1", 2) == "::1");
+  CHECK(split_address("127.0.0.1x", 1) == "127.0.0.1x");  // not an address: left alone
+}
