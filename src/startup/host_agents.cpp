@@ -45,11 +45,12 @@ std::vector<int> place_procs(int np, int local_slots, const std::vector<HostSlot
   return count;
 }
 
+bool direct_channels_on() {
+  return base::get_int("agent_direct") != 0 && base::get_string("agent_trace").empty();
+}
+
 int split_count(int np, bool have_agent) {
-  const std::int64_t max = base::get_int("split_hosts");
-  if (!have_agent || np < 2 || max < np || base::get_int("agent_direct") == 0 ||
-      !base::get_string("agent_trace").empty())
-    return 1;
+  if (!have_agent || np < 2 || base::get_int("split_hosts") < np || !direct_channels_on()) return 1;
   return np;
 }
 

@@ -41,6 +41,10 @@ namespace impi::startup {
 // Returns the count per host, this machine's first.
 std::vector<int> place_procs(int np, int local_slots, const std::vector<HostSlots> &remote);
 
+// Whether a host's only proc may run its host channels itself (direct
+// channels: IMPI_AGENT_DIRECT on, no IMPI_AGENT_TRACE); the host agent and
+// split_count ask the same.
+bool direct_channels_on();
 // Split hosts (docs/impi-data-path.md): how many IMPI hosts a machine with
 // `np` procs advertises, one, or one per proc (2 to IMPI_SPLIT_HOSTS procs,
 // direct channels on, and a host agent to hand them over).

@@ -338,13 +338,17 @@ bool ImpiChannel::direct_poll() {
   return x.delivered != before || completed;
 }
 
-void ImpiChannel::direct_pollfds(std::vector<pollfd> &out) const {
-  // (Not the channels to our sibling split hosts: they carry nothing until
-  // the FINI exchange, which close_direct() runs on all.)
-  const Direct &x = *direct_;
+// The open channels' descriptors for a blocking wait; `siblings`: also
+// those to our sibling split hosts, which carry nothing until the FINI
+// exchange (close_direct() waits on them, the progress engine does not).
+void ImpiChannel::channel_pollfds(const Direct &x, bool siblings, std::vector<pollfd> &out) {
   for (std::size_t h = 0; h < x.channels.size(); ++h)
-    if (const auto &c = x.channels[h]; c && !c->is_closed() && !x.sibling[h])
+    if (const auto &c = x.channels[h]; c && !c->is_closed() && (siblings || !x.sibling[h]))
       out.push_back({c->fd(), static_cast<short>(c->wants_write() ? POLLIN | POLLOUT : POLLIN), 0});
+}
+
+void ImpiChannel::direct_pollfds(std::vector<pollfd> &out) const {
+  channel_pollfds(*direct_, false, out);
 }
 
 void ImpiChannel::close_direct() {
@@ -374,10 +378,7 @@ void ImpiChannel::close_direct() {
       break;
     }
     std::vector<pollfd> fds;
-    for (auto &c : x.channels)
-      if (c && !c->is_closed())
-        fds.push_back(
-            {c->fd(), static_cast<short>(c->wants_write() ? POLLIN | POLLOUT : POLLIN), 0});
+    channel_pollfds(x, true, fds);
     ::poll(fds.data(), fds.size(), 10);
     event_base_loop(x.base.get(), EVLOOP_NONBLOCK);
   }

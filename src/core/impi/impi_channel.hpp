@@ -106,6 +106,7 @@ class ImpiChannel final : public Channel {
   void direct_cork(bool on);  // HostChannel::cork/uncork on every channel
   void close_direct();        // FINI on every channel, then waits for theirs
   void direct_pollfds(std::vector<pollfd> &out) const;
+  static void channel_pollfds(const Direct &x, bool siblings, std::vector<pollfd> &out);
 
   P2P &e_;
   base::Fd agent_;  // the local link to the host agent

@@ -22,6 +22,7 @@
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
+#include "startup/host_agents.hpp"
 #include "startup/session_dir.hpp"
 #include "transport/impi/agent_link.hpp"
 #include "transport/impi/router.hpp"
@@ -70,8 +71,7 @@ struct HostAgent::Impl {
 
   base::Status start(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job);
   base::Status make_router(const ImpiJob &job, const tw::JobLayout &layout);
-  base::Status take_channels(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job,
-                             const tw::JobLayout &layout);
+  base::Status take_channels(std::vector<std::vector<base::Fd>> &channels, const ImpiJob &job);
   void add_events();
   base::Status listen_socket();
   void cleanup_socket();
@@ -121,7 +121,7 @@ base::Status HostAgent::Impl::start(std::vector<std::vector<base::Fd>> &channels
   finish_w_.reset(p[1]);
   base_.reset(event_base_new());
   if (auto s = make_router(job, layout); !s.ok()) return s;
-  if (auto s = take_channels(channels, job, layout); !s.ok()) return s;
+  if (auto s = take_channels(channels, job); !s.ok()) return s;
   ::setenv("IMPI_AGENT_SOCKET", path_.c_str(), 1);  // the procs inherit it
   add_events();
   thread_ = std::thread([this] { run(); });
@@ -171,13 +171,11 @@ base::Status HostAgent::Impl::make_router(const ImpiJob &job, const tw::JobLayou
 // per global host; invalid for itself). Several hosts (split hosts) need
 // direct channels: the router serves one host.
 base::Status HostAgent::Impl::take_channels(std::vector<std::vector<base::Fd>> &channels,
-                                            const ImpiJob &job, const tw::JobLayout &layout) {
+                                            const ImpiJob &job) {
   const int first = job.host_of_me();
   if (channels.size() != static_cast<std::size_t>(job.my_nhosts))
     return {base::Errc::invalid_argument, "the host agent got channels for other hosts"};
-  const bool traced = !base::get_string("agent_trace").empty();
-  direct_ = base::get_int("agent_direct") != 0 && !traced &&
-            job.hosts.size() <= al::kMaxDirectChannels + 1;
+  direct_ = direct_channels_on() && job.hosts.size() <= al::kMaxDirectChannels + 1;
   for (int i = 0; i < job.my_nhosts; ++i)
     direct_ = direct_ && job.hosts[static_cast<std::size_t>(first + i)].nprocs == 1;
   if (!direct_ && job.my_nhosts > 1)
@@ -194,7 +192,6 @@ base::Status HostAgent::Impl::take_channels(std::vector<std::vector<base::Fd>> &
     }
   }
   if (!direct_) direct_fds_.clear();
-  (void)layout;
   return {};
 }
 
