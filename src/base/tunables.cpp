@@ -110,7 +110,7 @@ constexpr Tunable kTable[] = {
      " in chunks (capped at a quarter of the ring)"},
     {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "0",
      "shared memory: bytes of each per-peer ring (a power of two >= 4096); bigger rings let more "
-     "data be in flight before a sender waits. 0: 1 MiB, halved (down to 16 KiB) until a host's "
+     "data be in flight before a sender waits. 0: 512 KiB, halved (down to 16 KiB) until a host's "
      "np x np rings fit in IMPI_SHM_BUDGET_BYTES"},
     {"shm_budget_bytes", "IMPI_SHM_BUDGET_BYTES", "67108864",
      "shared memory: what one host's rings may take in all when their size is automatic (at most "

@@ -1,4 +1,4 @@
-// The size of a host's shared-memory rings: 1 MiB for few procs, smaller
+// The size of a host's shared-memory rings: 512 KiB for few procs, smaller
 // as they grow (memory grows far slower than np squared MiB), a set size
 // as given, and a clear refusal of what the machine cannot hold.
 #include <catch2/catch.hpp>
@@ -9,8 +9,9 @@ using impi::transport::shm::plan_rings;
 
 TEST_CASE("automatic rings shrink with the procs of a host") {
   const std::int64_t budget = 256ll << 20;
-  CHECK(plan_rings(2, 0, budget).value() == 1u << 20);
-  CHECK(plan_rings(16, 0, budget).value() == 1u << 20);    // 256 rings of 1 MiB: the budget
+  CHECK(plan_rings(2, 0, budget).value() == 512u << 10);
+  CHECK(plan_rings(16, 0, budget).value() == 512u << 10);  // 256 rings of 512 KiB: half the budget
+  CHECK(plan_rings(32, 0, budget).value() == 256u << 10);  // 1024 rings: the budget
   CHECK(plan_rings(64, 0, budget).value() == 64u << 10);   // 4096 rings: 256 MiB in all
   CHECK(plan_rings(256, 0, budget).value() == 16u << 10);  // the floor: 1 GiB in all
   CHECK(plan_rings(4, 0, 1 << 20).value() == 64u << 10);   // a small budget
