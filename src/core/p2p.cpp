@@ -110,7 +110,7 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, 
   r->peer = source;
   r->tag = tag;
   r->context = context;
-  if (!storage || !type->is_predefined()) r->type = type;  // predefined types live forever
+  if (!type->is_predefined()) r->type = type;  // predefined types live forever
   r->cursor.emplace(type, count);
   r->total = r->cursor->total();
   if (auto u = match_.match_or_post(r)) bind(r, *u);

@@ -69,7 +69,10 @@ class DoneFlag {
 class Channel;
 
 struct Request {
-  enum class Kind { send, recv } kind;
+  // Every member has its initializer: a user-provided constructor spares
+  // make_request() the zero-fill that value-initialization would add.
+  Request() noexcept {}
+  enum class Kind { send, recv } kind = Kind::recv;
   DoneFlag done;
   MsgStatus status;
   // Both kinds.
