@@ -64,7 +64,7 @@ bool free_comm_handle(MPI_Comm comm);
 // operations that finish inside the call that starts them).
 MPI_Request new_completed_request();
 // A handle for an operation's request (non-blocking collectives).
-MPI_Request new_request_handle(std::shared_ptr<core::Request> r);
+MPI_Request new_request_handle(core::RequestPtr r);
 // Drops what MPI_Comm_set_info kept for a communicator being freed.
 void forget_comm_info(MPI_Comm comm);
 

@@ -145,7 +145,7 @@ inline MPI_Request new_sent_request(int to, std::uint64_t seq) {
   TableLock lk;
   std::uint32_t i;
   Entry &e = take_entry(i);
-  e.active = RequestPtr(RequestPtr(), &g_sent_at_once);  // (no reference counting)
+  e.active = RequestPtr::borrow(&g_sent_at_once);  // (no reference counting)
   e.sent_to = to;
   e.sent_seq = seq;
   e.in_use = true;

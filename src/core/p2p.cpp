@@ -102,8 +102,8 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, 
                       int context, Request *storage) {
   std::lock_guard<EngineLock> g(mu_);
   // A caller-provided request (freshly constructed) is referenced without
-  // ownership (aliasing constructor): no allocation, no reference counting.
-  auto r = storage ? RequestPtr(RequestPtr(), storage) : make_request();
+  // ownership (RequestPtr::borrow): no allocation, no reference counting.
+  auto r = storage ? RequestPtr::borrow(storage) : make_request();
   r->kind = Request::Kind::recv;
   r->recv_buf = buf;
   r->count = count;

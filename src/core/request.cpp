@@ -8,8 +8,7 @@
 namespace impi::core {
 
 namespace {
-// One-size blocks per thread for allocate_shared (the control block and
-// the Request in one allocation). A block freed on another thread joins
+// One-size blocks per thread for requests. A block freed on another thread joins
 // that thread's list; a thread's list is freed when the thread ends, and a
 // block freed after that goes back to the heap. The list itself is a
 // trivially destructible initial-exec thread_local (a thread_local with a
@@ -81,7 +80,15 @@ struct PoolAlloc {
 }  // namespace
 
 RequestPtr make_request() {
-  return std::allocate_shared<Request>(PoolAlloc<Request>{});
+  auto *r = ::new (PoolAlloc<Request>{}.allocate(1)) Request();
+  r->refs_ = 1;
+  r->counted_ = true;
+  return RequestPtr::adopt(r);
+}
+
+void destroy_request(Request *r) noexcept {
+  r->~Request();
+  PoolAlloc<Request>{}.deallocate(r, 1);
 }
 
 }  // namespace impi::core

@@ -103,10 +103,83 @@ struct Request {
     pending,  // the receiver was asked; the request completes with its answer
     refused,  // the receiver had matched it: the send completes normally
   } cancel = Cancel::none;
+  // RequestPtr's reference count; `counted_`: made by make_request() (a
+  // borrowed request is never counted).
+  std::uint32_t refs_ = 0;
+  bool counted_ = false;
 };
-using RequestPtr = std::shared_ptr<Request>;
+
+// Whether several threads may hold references to one request at once
+// (MPI_THREAD_MULTIPLE): then reference counts change atomically. Set by
+// Runtime::init before any request exists; below MULTIPLE only one thread
+// at a time is inside the library, and a plain count saves the atomic
+// read-modify-writes every message would pay (shared_ptr always pays them).
+inline bool g_atomic_request_refs = true;
+
+void destroy_request(Request *r) noexcept;  // back to its pool (request.cpp)
+
+// A counted reference to a Request from make_request(), or an uncounted
+// one to a request the caller keeps alive (borrow(): on a blocking call's
+// stack). The shared_ptr operations the engine uses, nothing more.
+class RequestPtr {
+ public:
+  constexpr RequestPtr() noexcept = default;
+  constexpr RequestPtr(std::nullptr_t) noexcept {}
+  static RequestPtr borrow(Request *r) noexcept {
+    RequestPtr p;
+    p.p_ = r;
+    return p;
+  }
+  static RequestPtr adopt(Request *r) noexcept {  // takes over the creation's reference
+    RequestPtr p;
+    p.p_ = r;
+    return p;
+  }
+  RequestPtr(const RequestPtr &o) noexcept : p_(o.p_) { ref(); }
+  RequestPtr(RequestPtr &&o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+  RequestPtr &operator=(const RequestPtr &o) noexcept {
+    RequestPtr(o).swap(*this);
+    return *this;
+  }
+  RequestPtr &operator=(RequestPtr &&o) noexcept {
+    RequestPtr(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~RequestPtr() { unref(); }
+
+  Request *get() const noexcept { return p_; }
+  Request &operator*() const noexcept { return *p_; }
+  Request *operator->() const noexcept { return p_; }
+  explicit operator bool() const noexcept { return p_ != nullptr; }
+  void reset() noexcept { RequestPtr().swap(*this); }
+  void swap(RequestPtr &o) noexcept { std::swap(p_, o.p_); }
+  friend bool operator==(const RequestPtr &a, const RequestPtr &b) noexcept { return a.p_ == b.p_; }
+  friend bool operator==(const RequestPtr &a, std::nullptr_t) noexcept { return !a.p_; }
+
+ private:
+  inline void ref() const noexcept;
+  inline void unref() noexcept;
+  Request *p_ = nullptr;
+};
+
 // A new request, its memory from a per-thread pool of recycled blocks
 // (request.cpp).
 RequestPtr make_request();
+
+inline void RequestPtr::ref() const noexcept {
+  if (!p_ || !p_->counted_) return;
+  if (g_atomic_request_refs)
+    __atomic_fetch_add(&p_->refs_, 1, __ATOMIC_RELAXED);
+  else
+    ++p_->refs_;
+}
+
+inline void RequestPtr::unref() noexcept {
+  if (!p_ || !p_->counted_) return;
+  bool last = g_atomic_request_refs ? __atomic_sub_fetch(&p_->refs_, 1, __ATOMIC_ACQ_REL) == 0
+                                    : --p_->refs_ == 0;
+  if (last) destroy_request(p_);
+  p_ = nullptr;
+}
 
 }  // namespace impi::core

@@ -42,6 +42,7 @@ base::Result<int> Runtime::init(int required) {
   processor_name_ = j.hostname;
   main_thread_ = std::this_thread::get_id();
   thread_level_ = std::clamp(required, kThreadSingle, kThreadMaxProvided);
+  g_atomic_request_refs = thread_level_ == kThreadMultiple;
   if (thread_level_ == kThreadMultiple) p2p_.enable_threads();
   p2p_.set_identity(
       fmt::format("{}@{}", j.singleton ? fmt::format("singleton-{}", ::getpid()) : j.nspace,
