@@ -179,7 +179,14 @@ base::Status HostAgent::Impl::take_channels(std::vector<std::vector<base::Fd>> &
   for (int i = 0; i < job.my_nhosts; ++i)
     direct_ = direct_ && job.hosts[static_cast<std::size_t>(first + i)].nprocs == 1;
   if (!direct_ && job.my_nhosts > 1)
-    return {base::Errc::invalid_argument, "several hosts need direct channels"};
+    return {base::Errc::invalid_argument,
+            job.hosts.size() > al::kMaxDirectChannels + 1
+                ? fmt::format("this job has {} IMPI hosts (this machine splits into one per proc, "
+                              "IMPI_SPLIT_HOSTS), and a proc can hold the channels of at most {} "
+                              "others; run the clients with IMPI_SPLIT_HOSTS=0",
+                              job.hosts.size(), al::kMaxDirectChannels)
+                : std::string("split hosts (IMPI_SPLIT_HOSTS) need direct channels "
+                              "(IMPI_AGENT_DIRECT=1, no IMPI_AGENT_TRACE)")};
   for (std::size_t i = 0; i < channels.size(); ++i) {
     auto proc = static_cast<std::size_t>(job.hosts[static_cast<std::size_t>(first) + i].first_proc);
     auto &mine = direct_fds_[proc];  // (unused without direct channels)
