@@ -75,7 +75,8 @@ Await CommView::isend(const void *buf, std::int64_t count, const pack::TypePtr &
 Await CommView::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source,
                       int tag) const {
   return Await(Await::Kind::recv, p2p, nullptr, buf, count, &type, 0, rank, id(source),
-               tag_override >= 0 ? tag_override : tag, context, nullptr);
+               tag_override >= 0 ? tag_override : tag, context,
+               source >= 0 ? channel[static_cast<std::size_t>(source)] : nullptr);
 }
 
 Await CommView::isend_empty(int dest, int tag) const {

@@ -51,6 +51,7 @@ struct Driver {
   std::coroutine_handle<> suspended;  // the innermost coroutine, waiting
   core::RequestPtr waiting;           // on this request (null: runnable), or
   std::function<bool()> until;        // until this says so
+  bool waiting_local = false;         // `waiting` is a receive through shared memory
   bool done = false;
   base::Status result;
   core::P2P *p2p = nullptr;
@@ -59,6 +60,7 @@ struct Driver {
   bool poll() {
     while (!done && suspended && ready()) {
       waiting.reset();
+      waiting_local = false;
       until = nullptr;
       auto h = std::exchange(suspended, {});
       h.resume();
@@ -144,7 +146,7 @@ struct Await {
   std::int64_t count = 0;
   const pack::TypePtr *type = nullptr;
   int world = 0, rank = 0, peer = 0, tag = 0, context = 0;
-  core::Channel *via = nullptr;  // a send's channel (the communicator's route)
+  core::Channel *via = nullptr;  // the channel to the peer (the communicator's route)
   core::Request storage{};
   core::RequestPtr req;
   base::Status error;  // the operation could not start
@@ -213,6 +215,7 @@ struct Await {
     Driver *d = h.promise().driver;
     d->suspended = h;
     d->waiting = req;
+    d->waiting_local = kind == Kind::recv && via && via->kind() == core::Channel::Kind::shm;
   }
   base::Status await_resume() {
     if (!error.ok()) return std::move(error);
@@ -261,7 +264,7 @@ inline base::Status run_blocking(core::P2P &p2p, Task t) {
   d.p2p = &p2p;
   t.start(d);
   while (!d.done) {
-    p2p.wait_until([&] { return d.ready(); });
+    p2p.wait_until([&] { return d.ready(); }, d.waiting_local);
     d.poll();
   }
   return d.result;
