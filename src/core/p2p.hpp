@@ -289,7 +289,7 @@ class P2P {
       if (doze && !hooked && (++doze_passes & 7) != 0) {
         // Seven passes in eight over shared memory alone: the sockets'
         // syscalls would keep the core from the proc we wait for (2 clients
-        // x 2 procs on 2 cores, Barrier: 15.7-17.4 us against 17.6-22.3
+        // x 2 procs on 2 cores, Barrier: 15.7-17.4 us against 16.2-22.3
         // with every pass over the sockets).
         if (try_progress_shm()) {
           idle = 0;
