@@ -226,21 +226,28 @@ std::vector<std::string> environment_with_key() {
 // The arguments of client i, with n procs from world rank `offset` on.
 std::vector<std::string> client_args(const LaunchOptions &opts, const std::string &server, int i,
                                      int n, int offset) {
-  std::vector<std::string> a = {"-client", std::to_string(i), server, "-np", std::to_string(n),
-                                "--address", client_address(opts, i),
-                                // Binding is decided for the whole machine, not per
-                                // client: each binds from its core offset on.
-                                "--core-offset", std::to_string(opts.core_offset + offset)};
+  // Binding is decided for the whole machine, not per client: each client
+  // binds round robin from its core offset on. Normally that offset is the
+  // client's first world rank. When the clients' procs outnumber the cores
+  // (and no binding was asked for), client i starts at core i instead:
+  // from its world offset, the k-th procs of the clients (the partners of
+  // symmetric exchanges between clients, and their masters in collectives)
+  // would share a core. -np 4 --clients 2 on 2 cores: 8 B between ranks 0
+  // and 2 took 8.4 us bound from the world offset, 5.6-5.8 from the client
+  // index or unbound; Barrier 14.9-15.1 us from the client index, 16.3-16.8
+  // unbound (2x1: 9.9-10.3); Allreduce 8 B 16.6 against 20.7-23.6; within
+  // a client the same (bench/results/multiproc.txt).
+  const bool interleave = opts.bind == BindPolicy::automatic && opts.np > machine_slots();
+  std::vector<std::string> a = {"-client",
+                                std::to_string(i),
+                                server,
+                                "-np",
+                                std::to_string(n),
+                                "--address",
+                                client_address(opts, i),
+                                "--core-offset",
+                                std::to_string(opts.core_offset + (interleave ? i : offset))};
   auto fwd = forwarded_options(opts);
-  // More procs than cores in all clients, and no binding asked for: none,
-  // as Open MPI does when oversubscribed. Each client alone would bind
-  // round robin from its offset, which puts the k-th procs of the clients
-  // (the partners of symmetric cross-client exchanges) on one core: 8 B
-  // between rank 0 and 2 of -np 4 --clients 2 on 2 cores took 8.4 us
-  // bound, 5.9 unbound (4.7 with one proc per client); within a client
-  // unbound measured the same as bound (bench/results/multiproc.txt).
-  if (opts.bind == BindPolicy::automatic && opts.np > machine_slots())
-    fwd.insert(fwd.begin(), {"--bind-to", "none"});
   a.insert(a.end(), fwd.begin(), fwd.end());
   a.push_back("--");
   a.insert(a.end(), opts.argv.begin(), opts.argv.end());
