@@ -316,18 +316,7 @@ class P2P {
           continue;
         }
         pollfd pf[kPollMax];
-        nfds_t npf = 0;
-        {
-          // Under the lock: other threads' sends and passes change the
-          // channels. Newest channel first (a dynamic job's listener before
-          // a long list of host channels, should the list be cut).
-          std::lock_guard<EngineLock> g(mu_);
-          wait_fds_.clear();
-          for (auto c = polled_.rbegin(); c != polled_.rend(); ++c) (*c)->pollfds(wait_fds_);
-          for (std::size_t i = 0; i < wait_fds_.size() && npf < kPollMax; ++i)
-            pf[npf++] = wait_fds_[i];
-          for (Channel *c : polled_) c->sleeping(+1);
-        }
+        const nfds_t npf = channels_to_sleep_on(pf);
         // Then look once more: a sender that published before it saw us asleep.
         if (try_progress() || done()) {
           awake();
@@ -399,6 +388,20 @@ class P2P {
     std::erase(polled_, &c);
     if (on) polled_.push_back(&c);
     npolled_.store(static_cast<int>(polled_.size()), std::memory_order_release);
+  }
+  // Before a blocking wait: the polled channels' descriptors into `pf` (at
+  // most kPollMax), each channel counting us asleep. Under the lock: other
+  // threads' sends and passes change the channels. Newest channel first (a
+  // dynamic job's listener before a long list of host channels, should the
+  // list be cut).
+  nfds_t channels_to_sleep_on(pollfd (&pf)[kPollMax]) {
+    nfds_t npf = 0;
+    std::lock_guard<EngineLock> g(mu_);
+    wait_fds_.clear();
+    for (auto c = polled_.rbegin(); c != polled_.rend(); ++c) (*c)->pollfds(wait_fds_);
+    for (std::size_t i = 0; i < wait_fds_.size() && npf < kPollMax; ++i) pf[npf++] = wait_fds_[i];
+    for (Channel *c : polled_) c->sleeping(+1);
+    return npf;
   }
   void awake() {  // after a blocking wait: the channels count us awake again
     std::lock_guard<EngineLock> g(mu_);
