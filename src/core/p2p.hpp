@@ -291,7 +291,7 @@ class P2P {
         // syscalls would keep the core from the proc we wait for (2 clients
         // x 2 procs on 2 cores, Barrier: 15.7-17.4 us against 16.2-22.3
         // with every pass over the sockets).
-        if (try_progress_shm()) {
+        if (try_progress(true)) {
           idle = 0;
           continue;
         }
@@ -421,15 +421,10 @@ class P2P {
     return shm_.work_hint();
   }
   // A progress pass unless another thread is making one (then false).
-  bool try_progress() {
+  // `shm_only`: a pass over shared memory alone (no socket syscalls).
+  bool try_progress(bool shm_only = false) {
     if (!mu_.try_lock()) return false;
-    bool any = progress_locked();
-    mu_.unlock();
-    return any;
-  }
-  bool try_progress_shm() {
-    if (!mu_.try_lock()) return false;
-    bool any = shm_.progress();
+    bool any = shm_only ? shm_.progress() : progress_locked();
     mu_.unlock();
     return any;
   }

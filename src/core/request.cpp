@@ -83,7 +83,7 @@ RequestPtr make_request() {
   auto *r = ::new (PoolAlloc<Request>{}.allocate(1)) Request();
   r->refs_ = 1;
   r->counted_ = true;
-  return RequestPtr::adopt(r);
+  return RequestPtr::borrow(r);  // (takes over its first reference)
 }
 
 void destroy_request(Request *r) noexcept {

@@ -125,12 +125,9 @@ class RequestPtr {
  public:
   constexpr RequestPtr() noexcept = default;
   constexpr RequestPtr(std::nullptr_t) noexcept {}
+  // No reference is taken: `r` is not counted (or, from make_request(),
+  // this takes over the reference its creation holds).
   static RequestPtr borrow(Request *r) noexcept {
-    RequestPtr p;
-    p.p_ = r;
-    return p;
-  }
-  static RequestPtr adopt(Request *r) noexcept {  // takes over the creation's reference
     RequestPtr p;
     p.p_ = r;
     return p;

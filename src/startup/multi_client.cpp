@@ -282,16 +282,18 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
   // Every proc learns how many share this machine (waiting politely when
   // they outnumber the cores, though each client alone would not).
   // (A value the user set wins.)
-  if (std::none_of(env.begin(), env.end(),
-                   [](const std::string &e) { return e.rfind("IMPI_MACHINE_PROCS=", 0) == 0; }))
-    env.push_back("IMPI_MACHINE_PROCS=" + std::to_string(opts.np));
+  auto unset = [&env](const char *name) {
+    const std::string prefix = std::string(name) + "=";
+    return std::none_of(env.begin(), env.end(),
+                        [&](const std::string &e) { return e.rfind(prefix, 0) == 0; });
+  };
+  if (unset("IMPI_MACHINE_PROCS")) env.push_back("IMPI_MACHINE_PROCS=" + std::to_string(opts.np));
   // Split hosts give every proc its own IMPI host, and each host's proc
   // takes the channels to all the others in one message (at most
   // kMaxDirectChannels descriptors): a bigger job keeps one host per
   // machine (a value the user set wins, and is refused then if too big).
   if (opts.np > static_cast<int>(transport::wire::agent_link::kMaxDirectChannels) + 1 &&
-      std::none_of(env.begin(), env.end(),
-                   [](const std::string &e) { return e.rfind("IMPI_SPLIT_HOSTS=", 0) == 0; })) {
+      unset("IMPI_SPLIT_HOSTS")) {
     base::log_debug("{} procs: more hosts than direct channels can serve; IMPI_SPLIT_HOSTS=0",
                     opts.np);
     env.push_back("IMPI_SPLIT_HOSTS=0");
