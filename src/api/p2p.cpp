@@ -115,7 +115,7 @@ int start_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int 
   auto &rt = impi::core::Runtime::instance();
   int src = source == MPI_ANY_SOURCE ? impi::core::kAnySource : source;
   out = rt.p2p().irecv(buf, count, *t.type, src, tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag,
-                       t.comm->context_id, storage);
+                       t.comm->context_id, storage, t.world);
   return MPI_SUCCESS;
 }
 

@@ -186,6 +186,13 @@ class MatchEngine {
   }
   std::size_t unexpected_count() const { return unexpected_; }  // unclaimed ones
   bool any_posted() const { return posted_ > 0; }
+  // Whether a receive of at least `bytes` from world rank `world` is
+  // posted in `context` (one whose caller named its source's world rank).
+  bool posted_from(int context, int world, std::int64_t bytes) {
+    for (const RequestPtr &r : queues(context).posted)
+      if (r->from_world == world && r->total >= bytes) return true;
+    return false;
+  }
   std::size_t bytes_held(int sender) const { return bytes_.held(sender); }
 
  private:

@@ -99,7 +99,7 @@ void P2P::bind(const RequestPtr &r, Match::MessageRef u) {
 }
 
 RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag,
-                      int context, Request *storage) {
+                      int context, Request *storage, int from_world) {
   std::lock_guard<EngineLock> g(mu_);
   // A caller-provided request (freshly constructed) is referenced without
   // ownership (RequestPtr::borrow): no allocation, no reference counting.
@@ -108,6 +108,7 @@ RequestPtr P2P::irecv(void *buf, std::int64_t count, const pack::TypePtr &type, 
   r->recv_buf = buf;
   r->count = count;
   r->peer = source;
+  r->from_world = from_world;
   r->tag = tag;
   r->context = context;
   if (!type->is_predefined()) r->type = type;  // predefined types live forever

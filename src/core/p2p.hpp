@@ -165,8 +165,10 @@ class P2P {
   // `storage`, when given, is a freshly constructed Request that outlives
   // the receive; such requests of a predefined type take no reference to it
   // (the static table keeps those alive).
-  RequestPtr irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source_world,
-                   int tag, int context, Request *storage = nullptr);
+  // `from_world`: the source's world rank, if known (-1: not known, or any
+  // source); a send to that proc may then choose a path for an exchange.
+  RequestPtr irecv(void *buf, std::int64_t count, const pack::TypePtr &type, int source, int tag,
+                   int context, Request *storage = nullptr, int from_world = -1);
   // Fast path of a standard send to a proc of this client on this node:
   // writes a small message straight into the ring when nothing is queued
   // ahead of it. Returns the message's number on that ring (never 0:

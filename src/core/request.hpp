@@ -81,6 +81,7 @@ struct Request {
   pack::TypePtr type;  // holds the datatype alive while in flight (null: a predefined type)
   std::int64_t count = 0;
   int peer = 0;                // send: destination world rank; recv: source (or kAnySource)
+  int from_world = -1;         // recv: the source's world rank, when the caller knew it
   Channel *channel = nullptr;  // send: the channel carrying it (null: no channel, MPI_PROC_NULL)
   int tag = 0;
   int context = 0;

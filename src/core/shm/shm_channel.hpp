@@ -187,9 +187,13 @@ class ShmChannel final : public Channel {
   std::uint64_t eager_ = 0, chunk_ = 0;
   std::int64_t cma_threshold_ = 0;
   std::int64_t coll_cma_threshold_ = 0;
-  std::int64_t split_threshold_ = 0;         // 0: never split
-  std::int64_t split_two_way_ = 0;           // the threshold while messages also go the other way
-  std::int64_t split_two_way_max_ = 0;       // and the largest message split then (0: no limit)
+  std::int64_t split_threshold_ = 0;    // 0: never split
+  std::int64_t split_two_way_ = 0;      // the threshold while messages also go the other way
+  std::int64_t split_two_way_max_ = 0;  // and the largest message split then (0: no limit)
+  bool exchange_ring_ = true;           // IMPI_SHM_EXCHANGE_RING
+  // Whether a large message to `dest_world` goes through the ring: we
+  // have a large receive from that proc posted in `context`.
+  bool exchange_via_ring(int context, int dest_world);
   std::int64_t coll_split_threshold_ = 0;    // collectives' messages (0: never split)
   std::size_t read_batch_max_ = kReadBatch;  // IMPI_SHM_CMA_BATCH (1: none)
   std::int64_t batch_bytes_ = 0;
