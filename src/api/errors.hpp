@@ -54,6 +54,12 @@ inline bool check_initialized(std::string_view fn) {
     return true;
   not_initialized(fn);
 }
+// (The name's length is measured only on the error path.)
+inline bool check_initialized(const char *fn) {
+  if (core::Runtime::instance().state() == core::State::initialized) [[likely]]
+    return true;
+  not_initialized(fn);
+}
 
 // Error handler objects (predefined and user-created).
 bool valid_errhandler(MPI_Errhandler eh);

@@ -22,12 +22,6 @@ namespace impi::core {
 
 using base::Errc;
 
-Runtime &Runtime::instance() {
-  // Never destroyed: exit() must not tear down PMIx behind the program's back.
-  static Runtime *rt = new Runtime;
-  return *rt;
-}
-
 base::Result<int> Runtime::init(int required) {
   if (state_ == State::initialized) return {Errc::invalid_argument, "MPI is already initialized"};
   if (state_ == State::finalized)

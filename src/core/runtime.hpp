@@ -31,7 +31,12 @@ constexpr int kThreadMaxProvided = kThreadMultiple;
 
 class Runtime {
  public:
-  static Runtime &instance();
+  // Inline: every MPI call asks. Never destroyed: exit() must not tear
+  // down PMIx behind the program's back.
+  static Runtime &instance() {
+    static Runtime *rt = new Runtime;
+    return *rt;
+  }
 
   // MPI_Init_thread: returns the level provided.
   base::Result<int> init(int required_thread_level);

@@ -5,9 +5,6 @@
 
 namespace impi::pack {
 
-PackCursor::PackCursor(const TypePtr &type, std::int64_t count)
-    : type_(type.get()), count_(count), total_(type_->size() * count) {}
-
 void PackCursor::seek(std::int64_t offset) {
   pos_ = std::clamp<std::int64_t>(offset, 0, total_);
   if (type_->size() == 0) return;

@@ -20,7 +20,8 @@ namespace impi::pack {
 class PackCursor {
  public:
   // Does not own the type: the caller keeps it alive while the cursor is used.
-  PackCursor(const TypePtr &type, std::int64_t count);
+  PackCursor(const TypePtr &type, std::int64_t count)
+      : type_(type.get()), count_(count), total_(type_->size() * count) {}
   PackCursor(TypePtr &&, std::int64_t) = delete;  // a temporary would dangle
 
   const Datatype &type() const { return *type_; }
