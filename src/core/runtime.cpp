@@ -22,6 +22,16 @@ namespace impi::core {
 
 using base::Errc;
 
+Runtime &Runtime::create() {
+  // Never destroyed: exit() must not tear down PMIx behind the program's back.
+  static Runtime *rt = [] {
+    auto *r = new Runtime;
+    instance_.store(r, std::memory_order_release);
+    return r;
+  }();
+  return *rt;
+}
+
 base::Result<int> Runtime::init(int required) {
   if (state_ == State::initialized) return {Errc::invalid_argument, "MPI is already initialized"};
   if (state_ == State::finalized)

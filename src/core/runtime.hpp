@@ -4,6 +4,7 @@
 // requires it); the getters are safe to call concurrently after init.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,11 +32,10 @@ constexpr int kThreadMaxProvided = kThreadMultiple;
 
 class Runtime {
  public:
-  // Inline: every MPI call asks. Never destroyed: exit() must not tear
-  // down PMIx behind the program's back.
+  // Inline, a load and a test: every MPI call asks.
   static Runtime &instance() {
-    static Runtime *rt = new Runtime;
-    return *rt;
+    Runtime *rt = instance_.load(std::memory_order_acquire);
+    return __builtin_expect(rt != nullptr, 1) ? *rt : create();
   }
 
   // MPI_Init_thread: returns the level provided.
@@ -62,6 +62,8 @@ class Runtime {
 
  private:
   Runtime() = default;
+  static Runtime &create();  // the first call (thread safe)
+  static inline std::atomic<Runtime *> instance_{nullptr};
   base::Status exchange_cards();
   // Multi-client jobs: the local link to this host's agent (IMPI_AGENT_SOCKET).
   base::Status connect_agent(std::uint64_t my_index);
