@@ -50,9 +50,11 @@ struct Target {
   impi::core::Channel *via = nullptr;  // the channel to the peer (the communicator's route)
 };
 
-// Validates the arguments every send and receive shares.
-int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
-               MPI_Comm comm, bool recv, Target &t) {
+// Validates the arguments every send and receive shares, and reports
+// what is wrong (check_args below takes the common case first).
+[[gnu::cold, gnu::noinline]] int check_args_fully(const char *fn, const void *buf, int count,
+                                                  MPI_Datatype datatype, int peer, int tag,
+                                                  MPI_Comm comm, bool recv, Target &t) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
   t.comm = impi::api::lookup_comm(comm);
   if (!t.comm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
@@ -85,6 +87,33 @@ int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype
   t.via = t.comm->channel_of_peer(peer);
   if (!t.via) return report(comm, MPI_ERR_RANK, fn, fmt::format("rank {} cannot be reached", peer));
   return MPI_SUCCESS;
+}
+
+// The common case: an initialized library, a communicator, a predefined
+// type, a buffer, a peer rank and a tag in range. Anything else goes
+// through check_args_fully, which finds and reports what is wrong.
+inline int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype, int peer,
+                      int tag, MPI_Comm comm, bool recv, Target &t) {
+  const bool up = impi::core::Runtime::instance().state() == impi::core::State::initialized;
+  impi::core::Communicator *c = up ? impi::api::lookup_comm(comm) : nullptr;
+  const impi::pack::TypePtr *pre = impi::api::lookup_predefined_type(datatype);
+  if (c && pre && count >= 0 && (buf || count == 0) && (tag >= 0 || (recv && tag == MPI_ANY_TAG)))
+      [[likely]] {
+    if (peer >= 0 && peer < c->peer_size()) [[likely]] {
+      t.comm = c;
+      t.type = pre;
+      t.world = c->world_of_peer(peer);
+      t.via = c->channel_of_peer(peer);
+      if (t.via) [[likely]]
+        return MPI_SUCCESS;
+    } else if (recv && peer == MPI_ANY_SOURCE) {
+      t.comm = c;
+      t.type = pre;
+      t.world = peer;
+      return MPI_SUCCESS;
+    }
+  }
+  return check_args_fully(fn, buf, count, datatype, peer, tag, comm, recv, t);
 }
 
 int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,

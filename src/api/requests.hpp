@@ -109,7 +109,7 @@ extern std::vector<std::uint32_t> g_free_requests;
 extern impi::core::Request g_sent_at_once;
 
 // A free entry (a default Entry), its index in `i`; with the table lock held.
-inline Entry &take_entry(std::uint32_t &i) {
+[[gnu::always_inline]] inline Entry &take_entry(std::uint32_t &i) {
   if (!g_free_requests.empty()) {
     i = g_free_requests.back();
     g_free_requests.pop_back();
@@ -167,7 +167,7 @@ inline RequestPtr *find_request(MPI_Request h) {
 }
 
 // After completion: a persistent request goes inactive, others are freed.
-inline void release_request(MPI_Request *h) {
+[[gnu::always_inline]] inline void release_request(MPI_Request *h) {
   std::uint32_t i = impi::api::handle_index(*h);
   TableLock lk;
   Entry &e = g_requests[i];
