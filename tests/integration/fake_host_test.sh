@@ -13,7 +13,7 @@ export IMPI_AUTH_KEY=4242
 unset IMPI_AUTH_NONE
 timeout 60 "$impirun" -server 2 --address 127.0.0.1 > "$work/server.out" 2> "$work/server.err" &
 server=$!
-for _ in $(seq 100); do
+for _ in $(seq 600); do
   addr=$(head -1 "$work/server.out" 2>/dev/null)
   [ -n "$addr" ] && break
   sleep 0.05

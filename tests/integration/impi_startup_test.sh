@@ -13,7 +13,7 @@ start_server() {
   local n=$1; shift
   timeout 60 "$impirun" -server "$n" --address 127.0.0.1 "$@" > "$work/server.out" 2> "$work/server.err" &
   server_pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     addr=$(head -1 "$work/server.out" 2>/dev/null)
     [ -n "$addr" ] && return 0
     sleep 0.05
@@ -202,7 +202,7 @@ no_auth)
   kill $server_pid; wait $server_pid 2>/dev/null
   IMPI_AUTH_NONE=1 timeout 60 "$impirun" -server 1 --address 127.0.0.1 -auth 0 > "$work/server.out" 2> "$work/server.err" &
   server_pid=$!
-  for _ in $(seq 100); do addr=$(head -1 "$work/server.out" 2>/dev/null); [ -n "$addr" ] && break; sleep 0.05; done
+  for _ in $(seq 600); do addr=$(head -1 "$work/server.out" 2>/dev/null); [ -n "$addr" ] && break; sleep 0.05; done
   IMPI_AUTH_NONE=1 timeout 20 "$impirun" -client 0 "$addr" -np 1 "$hello" > "$work/c0.out" 2> "$work/c0.err" || fail "NONE client failed"
   wait_for $server_pid 10 || fail "server exited $?"
   grep -q "warning: 127.0.0.1:[0-9]* has authenticated with IMPI_AUTH_NONE" "$work/server.err" || fail "no NONE warning"

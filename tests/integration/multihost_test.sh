@@ -44,7 +44,7 @@ export TMPDIR=$work/tmp
 
 in_ns a timeout 90 "$impirun" -server 2 --address 10.77.0.1 > "$work/server.out" 2> "$work/server.err" &
 server=$!
-for _ in $(seq 100); do addr=$(head -1 "$work/server.out" 2>/dev/null); [ -n "$addr" ] && break; sleep 0.05; done
+for _ in $(seq 600); do addr=$(head -1 "$work/server.out" 2>/dev/null); [ -n "$addr" ] && break; sleep 0.05; done
 [ -n "$addr" ] || fail "the server printed no address"
 
 # coll_funnel: one IMPI host per machine, whose agent multiplexes its procs
