@@ -167,21 +167,28 @@ inline RequestPtr *find_request(MPI_Request h) {
 }
 
 // After completion: a persistent request goes inactive, others are freed.
-[[gnu::always_inline]] inline void release_request(MPI_Request *h) {
-  std::uint32_t i = impi::api::handle_index(*h);
+// `e`: handle *h's entry.
+[[gnu::always_inline]] inline void release_entry(MPI_Request *h, Entry &e) {
   TableLock lk;
-  Entry &e = g_requests[i];
   e.active.reset();
-  e.buffered.reset();
+  if (e.buffered) e.buffered.reset();
   if (e.persistent) return;
   // Back to a default Entry, member by member (what a send written at once
   // set costs no more to clear).
-  e.greq.reset();
+  if (e.greq) e.greq.reset();
   e.sent_to = -1;
   e.sent_seq = 0;
   e.in_use = false;
-  g_free_requests.push_back(i);
+  g_free_requests.push_back(impi::api::handle_index(*h));
   *h = MPI_REQUEST_NULL;
+}
+inline void release_request(MPI_Request *h) {
+  Entry *e;
+  {
+    TableLock lk;
+    e = &g_requests[impi::api::handle_index(*h)];
+  }
+  release_entry(h, *e);
 }
 
 // A completed request that did nothing (MPI_PROC_NULL peers).
@@ -230,7 +237,10 @@ inline int finish(MPI_Request *h, MPI_Status *st, bool multiple, Entry *e) {
     const impi::core::Request *r = e ? e->active.get() : nullptr;
     int err = r ? request_error(*r) : MPI_SUCCESS;
     if (r) set_status(st, *r, err, multiple);
-    release_request(h);
+    if (e)
+      release_entry(h, *e);
+    else
+      release_request(h);
     return err;
   }
   std::shared_ptr<Grequest> g = e->greq;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/copy.hpp"
 #include "base/log.hpp"
 #include "base/tunables.hpp"
 #include "core/p2p.hpp"
@@ -352,13 +353,13 @@ void ShmChannel::start_message(RingPeer &p, const Header &h, std::span<const std
       P2P::finish_recv(*r);
       return;
     }
-    matched(peer_local, h.sync_id, self_sync);
+    if (h.sync_id != 0 || self_sync) matched(peer_local, h.sync_id, self_sync);
     if (payload.empty()) {
     } else if (h.kind == Header::eager && r->cursor->type().is_contiguous()) {
       // A whole small message into a contiguous buffer: one copy, no cursor.
       std::size_t n = std::min<std::size_t>(payload.size(), static_cast<std::size_t>(r->total));
-      std::memcpy(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(), payload.data(),
-                  n);
+      base::copy_small(static_cast<std::byte *>(r->recv_buf) + r->cursor->type().lb(),
+                       payload.data(), n);
     } else {
       r->cursor->unpack(r->recv_buf, payload);
     }

@@ -32,6 +32,8 @@
 #include <cstring>
 #include <span>
 
+#include "base/copy.hpp"
+
 namespace impi::transport::shm {
 
 constexpr std::uint64_t kLine = 64;
@@ -80,10 +82,10 @@ class Ring {
   // Copies `bytes` at offset `at` (>= kStamp) into the record being built.
   void write_at(std::uint64_t at, std::span<const std::byte> bytes) {
     if (bytes.empty()) return;  // (memcpy from a null pointer is undefined, even of 0 bytes)
-    std::uint64_t pos = head_ + at;
-    std::uint64_t first = std::min<std::uint64_t>(bytes.size(), cap_ - (pos & mask_));
-    std::memcpy(data_ + (pos & mask_), bytes.data(), first);
-    std::memcpy(data_, bytes.data() + first, bytes.size() - first);
+    std::uint64_t pos = (head_ + at) & mask_;
+    std::uint64_t first = std::min<std::uint64_t>(bytes.size(), cap_ - pos);
+    base::copy_small(data_ + pos, bytes.data(), first);
+    if (first < bytes.size()) std::memcpy(data_, bytes.data() + first, bytes.size() - first);
   }
   // Copies a small object at offset `at` (a multiple of 8): one inlined
   // copy unless it straddles the wrap point.
