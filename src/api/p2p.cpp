@@ -92,8 +92,9 @@ struct Target {
 // The common case: an initialized library, a communicator, a predefined
 // type, a buffer, a peer rank and a tag in range. Anything else goes
 // through check_args_fully, which finds and reports what is wrong.
-inline int check_args(const char *fn, const void *buf, int count, MPI_Datatype datatype, int peer,
-                      int tag, MPI_Comm comm, bool recv, Target &t) {
+[[gnu::always_inline]] inline int check_args(const char *fn, const void *buf, int count,
+                                             MPI_Datatype datatype, int peer, int tag,
+                                             MPI_Comm comm, bool recv, Target &t) {
   const bool up = impi::core::Runtime::instance().state() == impi::core::State::initialized;
   impi::core::Communicator *c = up ? impi::api::lookup_comm(comm) : nullptr;
   const impi::pack::TypePtr *pre = impi::api::lookup_predefined_type(datatype);
@@ -132,8 +133,10 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
   return MPI_SUCCESS;
 }
 
-int start_recv(const char *fn, void *buf, int count, MPI_Datatype datatype, int source, int tag,
-               MPI_Comm comm, RequestPtr &out, impi::core::Request *storage = nullptr) {
+[[gnu::always_inline]] inline int start_recv(const char *fn, void *buf, int count,
+                                             MPI_Datatype datatype, int source, int tag,
+                                             MPI_Comm comm, RequestPtr &out,
+                                             impi::core::Request *storage = nullptr) {
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, source, tag, comm, true, t); rc != MPI_SUCCESS)
     return rc;

@@ -2,8 +2,8 @@
 // copy lands exactly its bytes, at any alignment, and no byte around them.
 #include "base/copy.hpp"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstddef>
 #include <vector>
 
