@@ -28,23 +28,27 @@ inline void copy_bytes(void *dst, const void *src, std::size_t n) {
 // A copy between non-overlapping ranges, inlined up to 16 bytes: two
 // overlapping fixed-size moves instead of a call into memcpy (whose
 // dispatch costs as much as a small message's other work).
+namespace detail {
+// The first and the last sizeof(W) bytes of n (sizeof(W) <= n <= 2 sizeof(W)).
+template <typename W>
+inline void copy_ends(unsigned char *d, const unsigned char *s, std::size_t n) {
+  W a, b;
+  std::memcpy(&a, s, sizeof a);
+  std::memcpy(&b, s + n - sizeof b, sizeof b);
+  std::memcpy(d, &a, sizeof a);
+  std::memcpy(d + n - sizeof b, &b, sizeof b);
+}
+}  // namespace detail
+
 inline void copy_small(void *dst, const void *src, std::size_t n) {
   auto *d = static_cast<unsigned char *>(dst);
   const auto *s = static_cast<const unsigned char *>(src);
   if (n > 16) {
     std::memcpy(d, s, n);
   } else if (n >= 8) {
-    std::uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(d, &a, 8);
-    std::memcpy(d + n - 8, &b, 8);
+    detail::copy_ends<std::uint64_t>(d, s, n);
   } else if (n >= 4) {
-    std::uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(d, &a, 4);
-    std::memcpy(d + n - 4, &b, 4);
+    detail::copy_ends<std::uint32_t>(d, s, n);
   } else if (n > 0) {
     d[0] = s[0];
     d[n / 2] = s[n / 2];
