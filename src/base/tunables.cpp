@@ -47,7 +47,9 @@ constexpr Tunable kTable[] = {
      "for a mixed job with an unpatched LAM client (empty: the spec's context for every client)"},
     {"coll_sibling_spin_us", "IMPI_COLL_SIBLING_SPIN_US", "20",
      "procs outnumbering cores, MPI_COMM_WORLD's slot Barrier/Allreduce: microseconds to poll "
-     "(instead of yielding) once every proc bound to our cpu has arrived (0: always yield)"},
+     "(instead of yielding) once every proc bound to our cpu has arrived; and a wait on another "
+     "client: microseconds to poll while every proc bound to our cpu is of our client and waits "
+     "for shared memory with nothing come (0: always yield)"},
     {"coll_split_threshold", "IMPI_COLL_SPLIT_THRESHOLD", "262144",
      "collectives inside one client: their single-copy messages are copied half by each side (as "
      "IMPI_SHM_SPLIT_THRESHOLD) from this many bytes; lower than that, a reduction that reads what "

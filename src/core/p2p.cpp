@@ -51,6 +51,7 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   // Procs of other clients on this machine compete for its cores too.
   const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
   oversubscribed_ = cpus > 0 && machine > cpus;
+  machine_procs_ = static_cast<int>(machine);
   spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
                           : static_cast<int>(base::get_int("shm_spin"));
   spin_ = std::max(spin_, 1);
@@ -79,8 +80,24 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
     if (local_world_ranks[i] != me_ && pids[i] > 0 &&
         single_cpu(static_cast<pid_t>(pids[i])) == mine)
       core_siblings_.push_back(local_world_ranks[i]);
+  // Spread evenly (impirun binds so), a cpu holds at most ceil(machine /
+  // cpus) procs: when that many are ours, no other client's proc is there.
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  const auto fill = static_cast<std::size_t>((machine_procs_ + cpus - 1) / std::max(cpus, 1L));
+  sibling_spin_us_ = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
+  sibling_spin_ = cpus > 0 && !core_siblings_.empty() && core_siblings_.size() + 1 >= fill &&
+                  sibling_spin_us_.count() > 0;
   base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
                   core_siblings_.size(), fmt::join(core_siblings_, ","));
+}
+
+bool P2P::siblings_stalled(std::chrono::steady_clock::time_point &until) const {
+  if (!sibling_spin_) return false;
+  for (int w : core_siblings_)
+    if (!shm_.segment_of(w).stalled()) return false;
+  const auto now = std::chrono::steady_clock::now();
+  if (until == std::chrono::steady_clock::time_point{}) until = now + sibling_spin_us_;
+  return now < until;
 }
 
 bool P2P::progress_locked() {

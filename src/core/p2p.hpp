@@ -279,6 +279,15 @@ class P2P {
     // yield (sleeping on the doorbell instead measured 3x slower: a futex
     // wake-up costs tens of microseconds here).
     const bool doze = local && oversubscribed_;
+    // (Counted as dozing meanwhile, for siblings_stalled() in other procs.)
+    struct Dozing {
+      transport::shm::Segment *seg;
+      ~Dozing() {
+        if (seg) seg->end_doze();
+      }
+    } dozing{doze ? &shm_.own() : nullptr};
+    if (doze) shm_.own().begin_doze();                    // (marked before each look below)
+    std::chrono::steady_clock::time_point stall_until{};  // for siblings_stalled()
     unsigned doze_passes = 0;
     int idle = 0;
     std::chrono::steady_clock::time_point idle_since{};
@@ -293,6 +302,7 @@ class P2P {
         // syscalls would keep the core from the proc we wait for (2 clients
         // x 2 procs on 2 cores, Barrier: 15.7-17.4 us against 16.2-22.3
         // with every pass over the sockets).
+        shm_.doze_mark();  // (before the look: what comes after it shows)
         if (try_progress(true)) {
           idle = 0;
           continue;
@@ -302,6 +312,7 @@ class P2P {
       }
       bool looked =
           oversubscribed_ || hooked || work_hint();  // (oversubscribed: measured better without)
+      if (doze) shm_.doze_mark();
       if (looked && (try_progress() | (hooked && run_hook()))) {
         idle = 0;
         continue;
@@ -313,8 +324,11 @@ class P2P {
         // the nap).
         if (++idle < agent_spin_) {
           // (With no relay to yield to and a core of its own, a proc polls
-          // without the syscall.)
-          if (relayed_.load(std::memory_order_relaxed) || oversubscribed_) sched_yield();
+          // without the syscall; nor does it yield to procs on its core that
+          // only wait for it, or for each other.)
+          if (relayed_.load(std::memory_order_relaxed) ||
+              (oversubscribed_ && (local || !siblings_stalled(stall_until))))
+            sched_yield();
           continue;
         }
         pollfd pf[kPollMax];
@@ -412,6 +426,18 @@ class P2P {
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
   bool oversubscribed_ = false;
   std::vector<int> core_siblings_;
+  // Whether the procs bound to our cpu are all of this client (its share
+  // of the machine's procs), so that siblings_stalled() may be asked.
+  bool sibling_spin_ = false;
+  int machine_procs_ = 0;
+  std::chrono::microseconds sibling_spin_us_{0};
+  // A proc waiting on other clients' channels, oversubscribed: whether
+  // every proc bound to its cpu dozes with nothing come for it since its
+  // last look (segment.hpp), so that a yield would only switch to one of
+  // them and back. For IMPI_COLL_SIBLING_SPIN_US from the first time it
+  // says so per wait (`until`: that deadline, set here), never after: a
+  // hint can be wrong (another job's procs on our cpu, a missed record).
+  bool siblings_stalled(std::chrono::steady_clock::time_point &until) const;
   void find_core_siblings(const std::vector<int> &local_world_ranks,
                           const std::vector<std::int64_t> &pids);
 

@@ -73,6 +73,10 @@ Options:
   --timeout SECONDS       abort the job if it runs longer than this (default:
                           $MPIEXEC_TIMEOUT when set, as mpirun and mpiexec)
   --core-offset K         with --bind-to core: rank r uses core (K + r) mod cores
+  --core-blocks N         with --bind-to core: rank r is process K + r of N on
+                          this machine (K: --core-offset), and each core takes
+                          a contiguous block of the N (impirun --clients sets
+                          it when the job's processes outnumber the cores)
   --map-by core|slot|hwthread|socket
                           the objects ranks are placed on round robin when
                           binding (default core; slot = core on one machine)
@@ -335,6 +339,7 @@ std::optional<UsageError> OptionParser::int_flag(std::size_t &i, bool &matched) 
       {"--hiwater", 1, 0xffffffffLL, "a positive number of packets"},
       {"--startup-timeout", 1, 86400, "seconds from 1 to 86400"},
       {"--core-offset", 0, 1 << 20, "a core number"},
+      {"--core-blocks", 1, 1 << 20, "a positive number of processes"},
       {"--timeout", 1, 1LL << 30, "a positive number of seconds"},
   };
   std::int64_t *out[] = {&o_.impi.datalen,
@@ -343,6 +348,7 @@ std::optional<UsageError> OptionParser::int_flag(std::size_t &i, bool &matched) 
                          &o_.impi.coll_maxlinear,
                          &o_.impi.ackmark,
                          &o_.impi.hiwater,
+                         nullptr,
                          nullptr,
                          nullptr,
                          nullptr};
@@ -359,6 +365,8 @@ std::optional<UsageError> OptionParser::int_flag(std::size_t &i, bool &matched) 
       o_.impi.startup_timeout_s = static_cast<int>(*n);
     else if (a == "--core-offset")
       o_.core_offset = static_cast<int>(*n);
+    else if (a == "--core-blocks")
+      o_.core_blocks = static_cast<int>(*n);
     else
       o_.timeout_s = static_cast<int>(*n);
     return std::nullopt;

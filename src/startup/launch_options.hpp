@@ -77,6 +77,7 @@ struct LaunchOptions {
   std::optional<ClientRole> client;  // -client R HOST:PORT
   ImpiSettings impi;
   int core_offset = 0;  // --core-offset: first core for binding
+  int core_blocks = 0;  // --core-blocks N: ranks are procs core_offset.. of N, in blocks per core
   BindPolicy bind = BindPolicy::automatic;
   MapBy map_by = MapBy::core;
   bool report_bindings = false;

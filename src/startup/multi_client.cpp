@@ -227,17 +227,23 @@ std::vector<std::string> environment_with_key() {
 std::vector<std::string> client_args(const LaunchOptions &opts, const std::string &server, int i,
                                      int n, int offset) {
   // Binding is decided for the whole machine, not per client: each client
-  // binds round robin from its core offset on. Normally that offset is the
-  // client's first world rank. When the clients' procs outnumber the cores
-  // (and no binding was asked for), client i starts at core i instead:
-  // from its world offset, the k-th procs of the clients (the partners of
-  // symmetric exchanges between clients, and their masters in collectives)
-  // would share a core. -np 4 --clients 2 on 2 cores: 8 B between ranks 0
-  // and 2 took 8.4 us bound from the world offset, 5.6-5.8 from the client
-  // index or unbound; Barrier 14.9-15.1 us from the client index, 16.3-16.8
-  // unbound (2x1: 9.9-10.3); Allreduce 8 B 16.6 against 20.7-23.6; within
-  // a client the same (bench/results/multiproc.txt).
-  const bool interleave = opts.bind == BindPolicy::automatic && opts.np > machine_slots();
+  // binds from its core offset on. Normally that offset is the client's
+  // first world rank, round robin. When the clients' procs outnumber the
+  // cores (and no binding was asked for):
+  // - clients of several procs bind in contiguous blocks of the machine's
+  //   procs (--core-blocks), so that a client's procs share cores with each
+  //   other rather than with other clients' procs. A master waiting on
+  //   another client then knows the procs beside it wait for it, and polls
+  //   without yielding to them (P2P::siblings_stalled). -np 4 --clients 2
+  //   on 2 cores: Allreduce 8 B 15.1-15.3 us against 16.6-17.0 round
+  //   robin, Barrier 13.5-13.8 against 14.7-16.0 (2x1: 10.7-11.2, 9.7-10.2).
+  // - clients of one proc each start at core i: from the world offset the
+  //   k-th procs of the clients (partners of symmetric exchanges, masters
+  //   in collectives) would share a core (8 B between ranks 0 and 2 of -np
+  //   4 --clients 2: 8.4 us against 5.6-5.8 from the client index).
+  const bool crowded = opts.bind == BindPolicy::automatic && opts.np > machine_slots();
+  const bool blocks = crowded && opts.np > opts.clients;
+  const int first = opts.core_offset + (crowded && !blocks ? i : offset);
   std::vector<std::string> a = {"-client",
                                 std::to_string(i),
                                 server,
@@ -246,7 +252,8 @@ std::vector<std::string> client_args(const LaunchOptions &opts, const std::strin
                                 "--address",
                                 client_address(opts, i),
                                 "--core-offset",
-                                std::to_string(opts.core_offset + (interleave ? i : offset))};
+                                std::to_string(first)};
+  if (blocks) a.insert(a.end(), {"--core-blocks", std::to_string(opts.np)});
   auto fwd = forwarded_options(opts);
   a.insert(a.end(), fwd.begin(), fwd.end());
   a.push_back("--");

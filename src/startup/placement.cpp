@@ -95,6 +95,10 @@ base::Result<Placement> plan_placement(const LaunchOptions &opts, int world_offs
                    hwloc_obj_type_string(type));
   for (int r = 0; r < opts.np; ++r) {
     int at = (opts.core_offset + r) % nobjs;
+    if (opts.core_blocks > 0)  // contiguous blocks: proc j of N on object j * nobjs / N
+      at = static_cast<int>(static_cast<std::int64_t>(opts.core_offset + r) * nobjs /
+                            opts.core_blocks) %
+           nobjs;
     hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(at));
     cpu_set_t set;
     CPU_ZERO(&set);

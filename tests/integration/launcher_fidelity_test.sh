@@ -92,12 +92,18 @@ options)
   # --report-bindings, --map-by
   err=$("$impirun" -np 4 --clients 2 --report-bindings "$hello" 2>&1 >/dev/null) || fail "--report-bindings"
   for r in 0 1 2 3; do grep -q "rank $r \(bound\|is not bound\)" <<< "$err" || fail "--report-bindings: rank $r: $err"; done
-  # With fewer cores than procs, client i binds from core i on: the clients'
-  # first procs (their masters in collectives) get different cores.
+  # With fewer cores than procs, clients of several procs bind in blocks:
+  # a client's procs share cores with each other (ranks 0 and 1), the
+  # clients' masters (ranks 0 and 2) get different cores; clients of one
+  # proc each bind from core i on.
   if [ "$(nproc)" -ge 2 ] && [ "$(nproc)" -lt 4 ]; then
-    c0=$(sed -n 's/.*rank 0 bound to [A-Za-z]* \([0-9]*\):.*/\1/p' <<< "$err")
-    c2=$(sed -n 's/.*rank 2 bound to [A-Za-z]* \([0-9]*\):.*/\1/p' <<< "$err")
+    core_of() { sed -n "s/.*rank $1 bound to [A-Za-z]* \\([0-9]*\\):.*/\\1/p" <<< "$err"; }
+    c0=$(core_of 0) c1=$(core_of 1) c2=$(core_of 2)
     [ -n "$c0" ] && [ -n "$c2" ] && [ "$c0" != "$c2" ] || fail "--clients 2 oversubscribed: ranks 0 and 2 on cores '$c0' and '$c2': $err"
+    [ "$c0" = "$c1" ] || fail "--clients 2 oversubscribed: ranks 0 and 1 on cores '$c0' and '$c1': $err"
+    err=$("$impirun" -np 4 --clients 4 --report-bindings "$hello" 2>&1 >/dev/null) || fail "--clients 4"
+    c0=$(core_of 0) c1=$(core_of 1)
+    [ -n "$c0" ] && [ -n "$c1" ] && [ "$c0" != "$c1" ] || fail "--clients 4 oversubscribed: ranks 0 and 1 on cores '$c0' and '$c1': $err"
   fi
   err=$("$impirun" -np 2 --clients 2 --map-by hwthread --report-bindings "$hello" 2>&1 >/dev/null) ||
     fail "--map-by"

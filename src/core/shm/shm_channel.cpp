@@ -468,7 +468,8 @@ bool ShmChannel::drain(RingPeer &p) {
   }
   flush_reads();
   batch_peer_ = -1;
-  if (any && p.in.release()) p.seg.ring_doorbell();  // the sender may be waiting for room
+  // The sender may be waiting for room (asleep; dozing, it polls anyway).
+  if (any && p.in.release()) p.seg.ring_doorbell(false);
   if (any && ours)
     read_pos_[static_cast<size_t>(&p - peers_.data())].store(p.in.position(),
                                                              std::memory_order_relaxed);

@@ -96,6 +96,10 @@ class ShmChannel final : public Channel {
   }
   // Our segment's doorbell: a waiting proc sleeps on it, senders ring it.
   transport::shm::Segment &own() { return own_; }
+  // Marks our segment as looked at by a dozing waiter (segment.hpp).
+  void doze_mark() { own_.doze_mark(queued_.load(std::memory_order_relaxed) != 0); }
+  // World rank w's segment (w a local peer, not us).
+  const transport::shm::Segment &segment_of(int w) const { return peer_of(w).seg; }
 
   // Collective slots (segment.hpp) for MPI_COMM_WORLD's small Allreduce:
   // usable when every world rank is a local peer (one client on one node).

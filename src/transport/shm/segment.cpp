@@ -158,7 +158,7 @@ Ring Segment::ring(std::uint32_t i) {
   return Ring(reinterpret_cast<RingCounters *>(p), p + sizeof(RingCounters), hdr_->ring_bytes);
 }
 
-void Segment::ring_doorbell() {
+void Segment::ring_doorbell(bool dozers) {
   // Against prepare_sleep(): the sleeper counts itself in `sleeping` (an
   // atomic read-modify-write, a full barrier), then looks at its rings once
   // more. Our record was published with a release store, not a barrier, so
@@ -167,9 +167,13 @@ void Segment::ring_doorbell() {
   // leave the store buffer), it sleeps without a wake-up from us. Its sleep
   // times out then (P2P::wait_until starts with 50 us and grows), so a
   // missed wake-up costs at most that delay, never progress; and a busy
-  // receiver costs the sender no barrier at all.
-  if (hdr_->sleeping.load(std::memory_order_acquire) == 0) return;
+  // receiver costs the sender no barrier at all. (The same window can hide
+  // a record from a proc that reads stalled(): it then polls instead of
+  // yielding for at most its budget, IMPI_COLL_SIBLING_SPIN_US.)
+  const bool sleepers = hdr_->sleeping.load(std::memory_order_acquire) != 0;
+  if (!sleepers && (!dozers || hdr_->dozing.load(std::memory_order_relaxed) == 0)) return;
   hdr_->doorbell.fetch_add(1, std::memory_order_relaxed);
+  if (!sleepers) return;  // dozers poll: no futex call
   // Every sleeper: with several threads waiting, the one a message is for
   // may not be the one the kernel would pick.
   futex(&hdr_->doorbell, FUTEX_WAKE, INT_MAX, nullptr);

@@ -28,7 +28,7 @@ struct CollSlot {
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
   static constexpr std::uint32_t kVersion =
-      5;  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB slots
+      6;  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB slots; 6: dozing
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;
@@ -39,6 +39,13 @@ struct SegmentHeader {
   // number of the owner's threads asleep or about to be).
   alignas(64) std::atomic<std::uint32_t> doorbell;
   std::atomic<std::uint32_t> sleeping;
+  // Dozing: the owner's threads that wait for shared memory alone while
+  // yielding their core (procs outnumber cores); producers bump `doorbell`
+  // for them too (without the futex call), and `doze_mark` is the doorbell
+  // as a dozer last saw it. A proc bound to the same core sees from the
+  // two whether its yield could help the owner (P2P::siblings_stalled).
+  std::atomic<std::uint32_t> dozing;
+  std::atomic<std::uint32_t> doze_mark;
   // Two, used alternately: a proc publishes operation g + 2 only after
   // every peer published g + 1, which each did after reading g's slots.
   CollSlot coll[2];
@@ -73,13 +80,35 @@ class Segment {
   const std::string &name() const { return name_; }
 
   // Producer side, after publishing: wakes the owner if it sleeps.
-  void ring_doorbell();
+  // `dozers`: also when it dozes (anything but ring space handed back: a
+  // dozer that waits for space says so in its doze_mark()).
+  void ring_doorbell(bool dozers = true);
   // Owner side: announce the intent to sleep, then look at the rings once
   // more; sleep() if they were empty (until a doorbell or `timeout_us`),
   // cancel_sleep() otherwise.
   std::uint32_t prepare_sleep();
   void sleep(std::uint32_t seen, int timeout_us);
   void cancel_sleep();
+  // Owner side, around a wait for shared memory alone that yields its core:
+  // begin_doze() counts us in `dozing`; then doze_mark() before each look
+  // at the rings (`busy`: we have sends waiting for ring space, so we are
+  // never stalled); end_doze() at the end.
+  void begin_doze() {
+    hdr_->dozing.fetch_add(1, std::memory_order_seq_cst);
+    doze_mark(true);  // (not stalled before our first look)
+  }
+  void doze_mark(bool busy) {
+    const std::uint32_t bell = hdr_->doorbell.load(std::memory_order_relaxed);
+    hdr_->doze_mark.store(busy ? bell + 0x80000000u : bell, std::memory_order_relaxed);
+  }
+  void end_doze() { hdr_->dozing.fetch_sub(1, std::memory_order_relaxed); }
+  // Any side: the owner dozes and nothing was published to it since its
+  // last look (a hint: see ring_doorbell() for the window it can miss).
+  bool stalled() const {
+    return hdr_->dozing.load(std::memory_order_relaxed) != 0 &&
+           hdr_->doorbell.load(std::memory_order_relaxed) ==
+               hdr_->doze_mark.load(std::memory_order_relaxed);
+  }
 
  private:
   std::string name_;

@@ -75,6 +75,11 @@ TEST_CASE("Open MPI's placement and output options") {
   CHECK(o.slots == 4);
   CHECK(std::get<LaunchOptions>(parse({"--map-by", "slot:PE=1", "a.out"})).map_by == MapBy::core);
   CHECK(std::get<LaunchOptions>(parse({"--map-by", "socket", "a.out"})).map_by == MapBy::socket);
+  auto b = std::get<LaunchOptions>(parse({"--core-offset", "2", "--core-blocks", "6", "a.out"}));
+  CHECK(b.core_offset == 2);
+  CHECK(b.core_blocks == 6);
+  CHECK_THAT(usage_error(parse({"--core-blocks", "0", "a.out"})),
+             Catch::Contains("--core-blocks needs a positive number"));
   CHECK_FALSE(std::get<LaunchOptions>(parse({"--nooversubscribe", "--oversubscribe", "a.out"}))
                   .no_oversubscribe);
   CHECK_THAT(usage_error(parse({"--map-by", "node", "a.out"})),
