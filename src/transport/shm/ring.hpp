@@ -11,7 +11,9 @@
 // A stale stamp can never look valid: the consumer zeroes the stamp slot
 // of every line of a record it has consumed before it hands the space
 // back, so each line start holds 0 or a real stamp. (Payload bytes of an
-// older lap can sit where a later record starts; they are cleared.)
+// older lap can sit where a later record starts; they are cleared. A
+// record's own stamp names its lap and could stay, but clearing it
+// measured faster: without, 1-64 B streams lost 5% and exchanges 20-28%.)
 //
 // `tail` (bytes consumed, monotonic) is the only shared counter: the
 // consumer stores it once per batch, the producer re-reads it only when

@@ -106,6 +106,23 @@ TEST_CASE("ring: payload of an older lap that looks like a stamp is not a record
   CHECK_FALSE(cons.ready());
 }
 
+TEST_CASE("ring: the stamp a record left one lap before is not a record", "[ring]") {
+  // The consumer leaves a record's own stamp in place (only the lines after
+  // it are cleared): that stamp names its lap, so it never looks valid later.
+  Mem m(4096);
+  Ring prod(m.counters(), m.bytes(), 4096), cons(m.counters(), m.bytes(), 4096);
+  for (int lap = 0; lap < 3; ++lap) {
+    for (std::uint64_t i = 0; i < 4096 / 64; ++i) {
+      REQUIRE(put(prod, 8, i) == 64);  // one line each: the whole ring
+      REQUIRE(take(cons, i));
+    }
+    CHECK_FALSE(cons.ready());  // at 0 again: last lap's stamp is there
+    REQUIRE(put(prod, 40, 99) == 64);
+    CHECK_FALSE(cons.ready_at(cons.position() + 64));
+    REQUIRE(take(cons, 99));
+  }
+}
+
 TEST_CASE("ring: a producer thread and a consumer thread stream 100000 records", "[ring]") {
   constexpr std::uint64_t kCap = 1 << 16;
   Mem m(kCap);
