@@ -25,12 +25,32 @@ namespace impi::collectives {
 
 // Coroutine frames: free lists per 64-byte size class up to 4 KiB, per thread.
 inline constexpr std::size_t kFrameClass = 64, kFrameClasses = 64;
-// Trivially destructible on purpose (what a thread leaves is reclaimed at
-// exit): a thread_local with a destructor costs a TLS wrapper call per use.
+// Trivially destructible on purpose: a thread_local with a destructor costs
+// a TLS wrapper call per use. A separate one with a destructor, touched
+// once per thread (when it first caches a frame), frees the lists when the
+// thread ends; frames freed after that go back to the heap.
 struct FrameCache {
   void *free[kFrameClasses];
+  bool armed;  // the reaper is registered for this thread
+  bool gone;   // the thread is ending: the lists have been freed
 };
 inline thread_local FrameCache t_frames __attribute__((tls_model("initial-exec")));
+struct FrameReaper {
+  ~FrameReaper() {
+    for (void *&head : t_frames.free)
+      while (head) {
+        void *next = *static_cast<void **>(head);
+        ::operator delete(head);
+        head = next;
+      }
+    t_frames.gone = true;
+  }
+};
+inline void arm_frame_reaper() {
+  static thread_local FrameReaper reaper;
+  (void)&reaper;
+  t_frames.armed = true;
+}
 inline void *frame_alloc(std::size_t n) {
   std::size_t k = (n + kFrameClass - 1) / kFrameClass;
   if (k >= kFrameClasses) return ::operator new(n);
@@ -42,7 +62,8 @@ inline void *frame_alloc(std::size_t n) {
 }
 inline void frame_free(void *p, std::size_t n) {
   std::size_t k = (n + kFrameClass - 1) / kFrameClass;
-  if (k >= kFrameClasses) return ::operator delete(p);
+  if (k >= kFrameClasses || t_frames.gone) return ::operator delete(p);
+  if (!t_frames.armed) arm_frame_reaper();
   *static_cast<void **>(p) = t_frames.free[k];
   t_frames.free[k] = p;
 }

@@ -92,12 +92,15 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
 }
 
 bool P2P::siblings_stalled(std::chrono::steady_clock::time_point &until) const {
-  if (!sibling_spin_) return false;
+  using Clock = std::chrono::steady_clock;
+  if (!sibling_spin_ || until == Clock::time_point::max()) return false;  // (max: spent)
   for (int w : core_siblings_)
     if (!shm_.segment_of(w).stalled()) return false;
-  const auto now = std::chrono::steady_clock::now();
-  if (until == std::chrono::steady_clock::time_point{}) until = now + sibling_spin_us_;
-  return now < until;
+  const auto now = Clock::now();
+  if (until == Clock::time_point{}) until = now + sibling_spin_us_;
+  if (now < until) return true;
+  until = Clock::time_point::max();
+  return false;
 }
 
 bool P2P::progress_locked() {
