@@ -68,9 +68,9 @@ struct Grequest {
   void *extra;
   bool user_freed = false;
 };
-struct Entry {
-  RequestPtr active;  // null: inactive persistent request
-  std::optional<Persistent> persistent;
+struct alignas(64) Entry {                 // (one cache line)
+  RequestPtr active;                       // null: inactive persistent request
+  std::unique_ptr<Persistent> persistent;  // (out of line: entries stay small, 64 in flight fit L1)
   bool in_use = false;
   std::shared_ptr<Grequest> greq;
   // What MPI_Cancel acts on besides `active`: a buffered send's send of its
@@ -134,7 +134,7 @@ inline MPI_Request new_request(RequestPtr r, Persistent p) {
   std::uint32_t i;
   Entry &e = take_entry(i);
   e.active = std::move(r);
-  e.persistent = p;
+  e.persistent = std::make_unique<Persistent>(p);
   e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }

@@ -91,15 +91,16 @@ struct Request {
   std::int64_t total = 0;  // send: bytes to send; recv: capacity
   std::int64_t moved = 0;  // bytes sent / received so far
   std::int64_t msg_len = 0;
+  std::uint64_t id = 0;
+  // Shared-memory sends: the message's number on its ring (RingPeer),
+  // which a cancel names; and where a cancel of it stands (`cancel`).
+  std::uint64_t seq = 0;
+  // (The flags together, with the count below: no padding between them.)
   // Synchronous sends complete when the receiver has matched the message.
   bool sync = false;
   bool acked = false;
-  std::uint64_t id = 0;
   bool cancelled = false;
   bool rendezvous = false;  // single-copy: the receiver reads our buffer, then acks
-  // Shared-memory sends: the message's number on its ring (RingPeer),
-  // which a cancel names; and where a cancel of it stands.
-  std::uint64_t seq = 0;
   enum class Cancel : std::uint8_t {
     none,     // never asked for
     pending,  // the receiver was asked; the request completes with its answer
