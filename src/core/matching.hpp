@@ -81,7 +81,7 @@ class MatchEngine {
 
   // The first posted receive that accepts `e`, taken out of its queue, or
   // null: then the caller queues the message with add_unexpected().
-  RequestPtr take_posted(const Envelope &e) {
+  [[gnu::always_inline]] RequestPtr take_posted(const Envelope &e) {
     Queues &q = queues(e.context);
     for (auto it = q.posted.begin(); it != q.posted.end(); ++it) {
       if (!accepts((*it)->peer, (*it)->tag, e.source, e.tag)) continue;

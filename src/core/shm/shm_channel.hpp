@@ -18,6 +18,7 @@
 // rings and socket frames of procs of other jobs (core/dyn).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "base/copy.hpp"
 #include "core/channel.hpp"
 #include "core/shm/record.hpp"
 #include "core/shm/ring_peer.hpp"
@@ -117,6 +119,27 @@ class ShmChannel final : public Channel {
   // `p.world` < 0: ourselves.
   void start_message(RingPeer &p, const ShmHeader &h, std::span<const std::byte> payload,
                      const RequestPtr &self_sync = nullptr);
+  // start_message()'s two halves: the first `payload` of a message into
+  // the posted receive `r` it matched (true: the message is complete); a
+  // message no posted receive accepts, queued.
+  bool fill_posted(Request &r, const ShmHeader &h, std::span<const std::byte> payload) {
+    r.status.source = h.source;
+    r.status.tag = h.tag;
+    r.msg_len = h.msg_len;
+    if (payload.empty()) {
+    } else if (h.kind == ShmHeader::eager && r.cursor->type().is_contiguous()) {
+      // A whole small message into a contiguous buffer: one copy, no cursor.
+      std::size_t n = std::min<std::size_t>(payload.size(), static_cast<std::size_t>(r.total));
+      base::copy_small(static_cast<std::byte *>(r.recv_buf) + r.cursor->type().lb(), payload.data(),
+                       n);
+    } else {
+      r.cursor->unpack(r.recv_buf, payload);
+    }
+    r.moved = static_cast<std::int64_t>(payload.size());
+    return h.kind == ShmHeader::eager || r.moved == r.msg_len;
+  }
+  void queue_unexpected(RingPeer &p, const ShmHeader &h, std::span<const std::byte> payload,
+                        const RequestPtr &self_sync, int peer_local);
   bool queued(const RingPeer &p) const { return !p.sendq.empty() || !p.control.empty(); }
   // Counts sends and control records queued on rings (plain load and store, under the lock).
   void count_queued(int d) {
