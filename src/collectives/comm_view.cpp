@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/thread_exit.hpp"
 #include "core/runtime.hpp"
 #include "pack/cursor.hpp"
 #include "pack/predefined.hpp"
@@ -110,30 +111,22 @@ std::vector<int> CommView::locals_of(int r) const {
 
 namespace {
 // Spare buffers, kept for reuse. A trivially destructible thread_local on
-// purpose: one with a destructor costs a TLS wrapper call per use. A
-// separate one with a destructor, touched once per thread (when it first
-// keeps a buffer), frees them when the thread ends; buffers released after
-// that go back to the heap.
+// purpose: one with a destructor costs a TLS wrapper call per use.
+// base::at_thread_exit, armed when the thread first keeps a buffer, frees
+// them when it ends; buffers released after that go back to the heap.
 constexpr std::size_t kPoolKeep = 4;
 struct Pool {
   std::byte *buf[kPoolKeep];
   std::size_t cap[kPoolKeep];
   std::size_t n;
-  bool armed;  // the reaper is registered for this thread
+  bool armed;  // free_spares() is registered for this thread
   bool gone;   // the thread is ending: the buffers have been freed
 };
 thread_local Pool t_pool __attribute__((tls_model("initial-exec")));
-struct PoolReaper {
-  ~PoolReaper() {
-    for (std::size_t i = 0; i < t_pool.n; ++i) delete[] t_pool.buf[i];
-    t_pool.n = 0;
-    t_pool.gone = true;
-  }
-};
-void arm_pool_reaper() {
-  static thread_local PoolReaper reaper;
-  (void)&reaper;
-  t_pool.armed = true;
+void free_spares() {  // at the thread's end
+  for (std::size_t i = 0; i < t_pool.n; ++i) delete[] t_pool.buf[i];
+  t_pool.n = 0;
+  t_pool.gone = true;
 }
 }  // namespace
 
@@ -162,7 +155,10 @@ TypedBuffer::~TypedBuffer() {
     delete[] store_;
     return;
   }
-  if (!t_pool.armed) arm_pool_reaper();
+  if (!t_pool.armed) {
+    base::at_thread_exit<&free_spares>();
+    t_pool.armed = true;
+  }
   if (t_pool.n < kPoolKeep) {
     t_pool.buf[t_pool.n] = store_;
     t_pool.cap[t_pool.n] = cap_;

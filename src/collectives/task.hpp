@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "base/errc.hpp"
+#include "base/thread_exit.hpp"
 #include "core/p2p.hpp"
 #include "pack/datatype.hpp"
 
@@ -26,30 +27,23 @@ namespace impi::collectives {
 // Coroutine frames: free lists per 64-byte size class up to 4 KiB, per thread.
 inline constexpr std::size_t kFrameClass = 64, kFrameClasses = 64;
 // Trivially destructible on purpose: a thread_local with a destructor costs
-// a TLS wrapper call per use. A separate one with a destructor, touched
-// once per thread (when it first caches a frame), frees the lists when the
-// thread ends; frames freed after that go back to the heap.
+// a TLS wrapper call per use. base::at_thread_exit, armed when the thread
+// first caches a frame, frees the lists when it ends; frames freed after
+// that go back to the heap.
 struct FrameCache {
   void *free[kFrameClasses];
-  bool armed;  // the reaper is registered for this thread
+  bool armed;  // free_cached_frames() is registered for this thread
   bool gone;   // the thread is ending: the lists have been freed
 };
 inline thread_local FrameCache t_frames __attribute__((tls_model("initial-exec")));
-struct FrameReaper {
-  ~FrameReaper() {
-    for (void *&head : t_frames.free)
-      while (head) {
-        void *next = *static_cast<void **>(head);
-        ::operator delete(head);
-        head = next;
-      }
-    t_frames.gone = true;
-  }
-};
-inline void arm_frame_reaper() {
-  static thread_local FrameReaper reaper;
-  (void)&reaper;
-  t_frames.armed = true;
+inline void free_cached_frames() {  // at the thread's end
+  for (void *&head : t_frames.free)
+    while (head) {
+      void *next = *static_cast<void **>(head);
+      ::operator delete(head);
+      head = next;
+    }
+  t_frames.gone = true;
 }
 inline void *frame_alloc(std::size_t n) {
   std::size_t k = (n + kFrameClass - 1) / kFrameClass;
@@ -63,7 +57,10 @@ inline void *frame_alloc(std::size_t n) {
 inline void frame_free(void *p, std::size_t n) {
   std::size_t k = (n + kFrameClass - 1) / kFrameClass;
   if (k >= kFrameClasses || t_frames.gone) return ::operator delete(p);
-  if (!t_frames.armed) arm_frame_reaper();
+  if (!t_frames.armed) {
+    base::at_thread_exit<&free_cached_frames>();
+    t_frames.armed = true;
+  }
   *static_cast<void **>(p) = t_frames.free[k];
   t_frames.free[k] = p;
 }

@@ -13,6 +13,7 @@
 #include <new>
 #include <optional>
 
+#include "base/thread_exit.hpp"
 #include "pack/cursor.hpp"
 
 namespace impi::core {
@@ -173,32 +174,30 @@ namespace detail {
 // that thread's list; a thread's list is freed when the thread ends, and a
 // block freed after that goes back to the heap. The list itself is a
 // trivially destructible initial-exec thread_local (a thread_local with a
-// destructor costs a TLS wrapper call, and __tls_get_addr, per use); a
-// separate one with a destructor, touched once per thread, frees it.
+// destructor costs a TLS wrapper call, and __tls_get_addr, per use);
+// base::at_thread_exit, armed once per thread, frees it.
 template <typename T>
 struct BlockPool {
   struct List {
     void *head;
     int n;
-    bool armed;  // the Reaper is registered for this thread
+    bool armed;  // reap() is registered for this thread
     bool gone;   // the thread is ending: the list has been freed
   };
-  struct Reaper {
-    ~Reaper() {
-      while (list.head) {
-        void *next = *static_cast<void **>(list.head);
-        ::operator delete (list.head, std::align_val_t{alignof(T)});
-        list.head = next;
-      }
-      list.n = 0;
-      list.gone = true;
+  // At the thread's end (base::at_thread_exit): frees the list.
+  static void reap() {
+    while (list.head) {
+      void *next = *static_cast<void **>(list.head);
+      ::operator delete (list.head, std::align_val_t{alignof(T)});
+      list.head = next;
     }
-  };
+    list.n = 0;
+    list.gone = true;
+  }
   static constexpr int kMax = 1024;  // blocks kept per thread
   static inline thread_local List list IMPI_FAST_TLS{};
   static void arm() {
-    static thread_local Reaper reaper;
-    (void)&reaper;
+    base::at_thread_exit<&reap>();
     list.armed = true;
   }
 };
