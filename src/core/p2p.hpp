@@ -279,14 +279,9 @@ class P2P {
     // yield (sleeping on the doorbell instead measured 3x slower: a futex
     // wake-up costs tens of microseconds here).
     const bool doze = local && oversubscribed_;
-    // (Counted as dozing meanwhile, for siblings_stalled() in other procs.)
-    struct Dozing {
-      transport::shm::Segment *seg;
-      ~Dozing() {
-        if (seg) seg->end_doze();
-      }
-    } dozing{doze ? &shm_.own() : nullptr};
-    if (doze) shm_.own().begin_doze();                    // (marked before each look below)
+    // (Counted as dozing meanwhile, for siblings_stalled() in other procs;
+    // marked before each look below.)
+    transport::shm::Segment::Dozing dozing(doze ? &shm_.own() : nullptr);
     std::chrono::steady_clock::time_point stall_until{};  // for siblings_stalled()
     unsigned doze_passes = 0;
     int idle = 0;

@@ -102,6 +102,21 @@ class Segment {
     hdr_->doze_mark.store(busy ? bell + 0x80000000u : bell, std::memory_order_relaxed);
   }
   void end_doze() { hdr_->dozing.fetch_sub(1, std::memory_order_relaxed); }
+  // begin_doze() .. end_doze() for a scope (none when `seg` is null).
+  class Dozing {
+   public:
+    explicit Dozing(Segment *seg) : seg_(seg) {
+      if (seg_) seg_->begin_doze();
+    }
+    ~Dozing() {
+      if (seg_) seg_->end_doze();
+    }
+    Dozing(const Dozing &) = delete;
+    Dozing &operator=(const Dozing &) = delete;
+
+   private:
+    Segment *seg_;
+  };
   // Any side: the owner dozes and nothing was published to it since its
   // last look (a hint: see ring_doorbell() for the window it can miss).
   bool stalled() const {

@@ -36,4 +36,10 @@ TEST_CASE("a segment is stalled only while its owner dozes with nothing new") {
   owner.doze_mark(false);
   owner.end_doze();
   CHECK_FALSE(peer.stalled());
+  {
+    Segment::Dozing scope(&owner);  // begin_doze() .. end_doze() for a scope
+    owner.doze_mark(false);
+    CHECK(peer.stalled());
+  }
+  CHECK_FALSE(peer.stalled());
 }
