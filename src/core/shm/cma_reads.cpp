@@ -96,6 +96,18 @@ void ShmChannel::flush_reads() {
   batch_bytes_ = 0;
 }
 
+bool ShmChannel::run_deferred_reads() {
+  auto reads = std::move(deferred_reads_);
+  deferred_reads_.clear();
+  for (DeferredRead &d : reads) {
+    count_queued(-1);
+    read_remote(*d.r, d.peer_local, d.addr, d.len, d.sync_id);
+    matched(d.peer_local, d.sync_id, nullptr);
+    P2P::finish_recv(*d.r);
+  }
+  return !reads.empty();
+}
+
 void ShmChannel::read_remote(Request &r, int peer_local, std::uint64_t addr, std::int64_t len,
                              std::uint64_t id) {
   RingPeer &p = peers_[static_cast<size_t>(peer_local)];

@@ -213,6 +213,7 @@ void ShmChannel::ring_all_doorbells() {
 
 bool ShmChannel::progress() {
   bool any = false;
+  if (!deferred_reads_.empty()) any |= run_deferred_reads();
   if (!awaiting_ack_.empty()) any |= serve_split_offers();
   for (std::size_t i = 0; i < peers_.size(); ++i) {
     if (static_cast<int>(i) == my_local_) continue;
@@ -226,9 +227,8 @@ bool ShmChannel::progress() {
 void ShmChannel::bind(const RequestPtr &r, Match::MessageRef u) {
   const Origin &o = u->origin;
   if (o.rndv_addr != 0) {
-    read_remote(*r, o.peer_local, o.rndv_addr, u->msg_len, o.sync_id);
-    matched(o.peer_local, o.sync_id, o.self_sync);
-    P2P::finish_recv(*r);
+    deferred_reads_.push_back({r, o.peer_local, o.rndv_addr, u->msg_len, o.sync_id});
+    count_queued(+1);
     return;
   }
   matched(o.peer_local, o.sync_id, o.self_sync);
