@@ -363,6 +363,75 @@ static void batched_reads(void) {
   MPI_Type_free(&strided);
 }
 
+/* Rank 0 sends large messages that wait at rank 1 before their receives
+ * are posted (single copy from IMPI_SHM_CMA_THRESHOLD: read when the
+ * receive's wait makes progress, not inside MPI_Irecv). Rank 1 takes them
+ * with MPI_Irecv (contiguous, strided, truncated), MPI_Recv and
+ * MPI_Mprobe + MPI_Imrecv, polls one with MPI_Test until it completes, and
+ * checks every byte and status. */
+static void matched_waiting(void) {
+  enum { N = 6 };
+  long len[N] = {300 * 1024, 1048576 + 3, 256 * 1024, 512 * 1024, 2 * 1048576 + 12288, 150 * 1024};
+  unsigned char *buf[N];
+  MPI_Request req[N];
+  MPI_Status st[N];
+  MPI_Datatype strided;
+  int i, token = 0, flag = 0, count;
+  long k;
+  if (rank > 1) return;
+  MPI_Type_vector(64 * 1024, 4, 8, MPI_BYTE, &strided); /* 256 KiB of data */
+  MPI_Type_commit(&strided);
+  for (i = 0; i < N; ++i) buf[i] = malloc(2 * len[i] + 64);
+  if (rank == 0) {
+    for (i = 0; i < N; ++i) {
+      long n = len[i];
+      for (k = 0; k < n; ++k) buf[i][k] = pattern(k, 60 + i);
+      MPI_Isend(buf[i], (int)n, MPI_BYTE, 1, 500 + i, MPI_COMM_WORLD, &req[i]);
+    }
+    /* After them on the ring: when rank 1 has this, the rest waits there. */
+    MPI_Send(&token, 1, MPI_INT, 1, 499, MPI_COMM_WORLD);
+    CHECK(MPI_Waitall(N, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+  } else {
+    MPI_Message msg;
+    MPI_Recv(&token, 1, MPI_INT, 0, 499, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (i = 0; i < N; ++i) memset(buf[i], 0, 2 * len[i] + 64);
+    MPI_Irecv(buf[0], (int)len[0], MPI_BYTE, 0, 500, MPI_COMM_WORLD, &req[0]);
+    MPI_Irecv(buf[1], (int)len[1], MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req[1]);
+    MPI_Irecv(buf[2], 1, strided, 0, 502, MPI_COMM_WORLD, &req[2]);
+    MPI_Irecv(buf[3], (int)len[3] - 7, MPI_BYTE, 0, 503, MPI_COMM_WORLD, &req[3]);
+    MPI_Mprobe(0, 505, MPI_COMM_WORLD, &msg, &st[5]);
+    MPI_Get_count(&st[5], MPI_BYTE, &count);
+    CHECK(count == len[5]);
+    MPI_Imrecv(buf[5], (int)len[5], MPI_BYTE, &msg, &req[5]);
+    for (k = 0; !flag && k < 100000000; ++k) MPI_Test(&req[0], &flag, &st[0]);
+    CHECK(flag == 1 && st[0].MPI_TAG == 500);
+    MPI_Recv(buf[4], (int)len[4], MPI_BYTE, 0, 504, MPI_COMM_WORLD, &st[4]);
+    CHECK(MPI_Waitall(3, req + 1, st + 1) == MPI_ERR_IN_STATUS);
+    CHECK(MPI_Wait(&req[5], &st[5]) == MPI_SUCCESS);
+    /* (Single-completion calls leave MPI_ERROR alone: MPI-3.1 3.2.5.) */
+    st[0].MPI_ERROR = st[4].MPI_ERROR = st[5].MPI_ERROR = MPI_SUCCESS;
+    for (i = 0; i < N; ++i) {
+      CHECK(st[i].MPI_SOURCE == 0 && st[i].MPI_TAG == 500 + i);
+      CHECK(st[i].MPI_ERROR == (i == 3 ? MPI_ERR_TRUNCATE : MPI_SUCCESS));
+      if (i == 3) continue;
+      if (i == 2) { /* every other 4 bytes */
+        for (k = 0; k < 256 * 1024; ++k)
+          if (buf[i][(k / 4) * 8 + k % 4] != pattern(k, 60 + i)) break;
+        CHECK(k == 256 * 1024);
+        continue;
+      }
+      MPI_Get_count(&st[i], MPI_BYTE, &count);
+      CHECK(count == len[i]);
+      for (k = 0; k < len[i]; ++k)
+        if (buf[i][k] != pattern(k, 60 + i)) break;
+      CHECK(k == len[i]);
+      CHECK(buf[i][len[i]] == 0); /* nothing beyond the message */
+    }
+  }
+  for (i = 0; i < N; ++i) free(buf[i]);
+  MPI_Type_free(&strided);
+}
+
 /* Ranks 0 and 1 exchange 2 MiB and then 4 MiB both ways at once (single
  * copy; a split copy is offered up to IMPI_SHM_SPLIT_TWO_WAY_MAX). */
 static void two_way(void) {
@@ -424,6 +493,8 @@ int main(int argc, char **argv) {
   phase_barrier(1002);
   batched_reads();
   phase_barrier(1004);
+  matched_waiting();
+  phase_barrier(1006);
   two_way();
   phase_barrier(998); /* nobody leaves while a peer may still send to it */
   MPI_Finalize();
