@@ -99,7 +99,11 @@ class MatchEngine {
   // (charging it with charge()) and `complete`.
   MessageRef add_unexpected(const Envelope &e, std::int64_t msg_len, Origin origin) {
     auto &list = queues(e.context).unexpected;
-    Message &m = list.emplace_back();
+    if (spare_.empty())
+      list.emplace_back();
+    else
+      list.splice(list.end(), spare_, spare_.begin());  // a node and buffer of before
+    Message &m = list.back();
     m.env = e;
     m.msg_len = msg_len;
     m.origin = std::move(origin);
@@ -165,12 +169,21 @@ class MatchEngine {
   // releases its buffered bytes.
   void remove(MessageRef m) {
     if (m->counted > 0) bytes_.release(m->sender, m->counted);
-    if (m->claim != 0) {
-      claimed_.erase(m);
+    auto &list = m->claim != 0 ? claimed_ : queues(m->env.context).unexpected;
+    if (m->claim == 0) --unexpected_;
+    if (spare_.size() >= kSpares || m->data.capacity() > kSpareBytes) {
+      list.erase(m);
       return;
     }
-    queues(m->env.context).unexpected.erase(m);
-    --unexpected_;
+    // Kept for the next arrival: an unexpected message costs no allocation
+    // then (a node and a buffer, each a malloc and a free per message).
+    m->data.clear();
+    m->origin = Origin{};  // (drops its references)
+    m->complete = false;
+    m->claim = 0;
+    m->sender = -1;
+    m->counted = 0;
+    spare_.splice(spare_.end(), list, m);
   }
 
   // ---- the transports' cancels, and figures
@@ -212,6 +225,9 @@ class MatchEngine {
   int last_context_ = INT_MIN;  // never a context id
   Queues *last_ = nullptr;
   std::list<Message> claimed_;  // by matched probes, awaiting their receive
+  // Nodes of removed messages, with their buffers (up to kSpareBytes).
+  static constexpr std::size_t kSpares = 32, kSpareBytes = 8192;
+  std::list<Message> spare_;
   std::size_t posted_ = 0, unexpected_ = 0;
   std::uint64_t arrivals_ = 0, claims_ = 0;
   UnexpectedBytes bytes_;

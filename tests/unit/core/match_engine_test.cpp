@@ -114,6 +114,43 @@ TEST_CASE("probe looks without taking; a matched probe takes the message out of 
   CHECK(e.unexpected_count() == 0);
 }
 
+TEST_CASE("a removed message's node and buffer serve the next arrival, as new") {
+  Engine e;
+  auto m = e.add_unexpected({3, 1, 4}, 100, TestOrigin{7});
+  m->data.assign(100, std::byte{0x5a});
+  m->complete = true;
+  const std::byte *buffer = m->data.data();
+  std::uint64_t id = e.claim(m);
+  CHECK(e.charge(*m, 3, 100, 1000));
+  e.remove(m);
+  CHECK_FALSE(e.claimed(id));
+  CHECK(e.bytes_held(3) == 0);
+
+  auto n = e.add_unexpected({5, 2, 6}, 50, TestOrigin{8});
+  CHECK(n->data.empty());  // the old bytes are gone ...
+  CHECK(n->data.capacity() >= 100);
+  n->data.assign(50, std::byte{1});
+  CHECK(n->data.data() == buffer);  // ... and their buffer serves again
+  CHECK_FALSE(n->complete);
+  CHECK(n->claim == 0);
+  CHECK(n->counted == 0);
+  CHECK(n->sender == -1);
+  CHECK(n->origin.id == 8);
+  CHECK(n->msg_len == 50);
+  CHECK(e.unexpected_count() == 1);
+  auto f = e.find(5, 2, 6);
+  REQUIRE(f);
+  CHECK(*f == n);
+  CHECK_FALSE(e.find(3, 1, 4));
+
+  // A buffer past the limit is not kept.
+  auto big = e.add_unexpected({5, 3, 6}, 1 << 20, TestOrigin{9});
+  big->data.resize(1 << 20);
+  e.remove(big);
+  auto next = e.add_unexpected({5, 4, 6}, 10, TestOrigin{10});
+  CHECK(next->data.capacity() < (1 << 20));
+}
+
 TEST_CASE("a posted receive can be cancelled until it matches") {
   Engine e;
   auto a = recv(1, 1, 0), b = recv(1, 1, 0);
