@@ -4,8 +4,9 @@
 // A record header, decoded, is a ShmHeader. On the ring (after the ring's
 // 8-byte stamp) it is a WireHead, then a WireExt unless the record is a
 // chunk or a plain eager message (whose length is its payload), then the
-// payload; the record is padded to whole 64-byte lines. A small eager
-// message with its 32-byte head and up to 32 payload bytes is one line.
+// payload (from the second line when it is large: payload_at()); the
+// record is padded to whole 64-byte lines. A small eager message with its
+// 32-byte head and up to 32 payload bytes is one line.
 // Messages are eager, first (+ chunks) and rts records; each one starts
 // the next message on its ring, numbered from 1 on both sides (RingPeer::
 // seq_out, seq_in), so a cancel names a message with no id on the ring.
@@ -60,9 +61,15 @@ inline bool has_ext(std::uint32_t kind, std::uint64_t sync_id) {
 }
 }  // namespace shm_record
 
-// Where the payload of a record of `kind` starts.
-inline std::uint64_t payload_at(std::uint32_t kind, std::uint64_t sync_id) {
+// Where the payload of a record of `kind` with `payload` bytes starts:
+// right after the header, or on the record's second line when the payload
+// is large (kAlignedFrom). A copy to a 64-byte aligned destination runs a
+// third faster than one to the header's end (memcpy of 8 KiB within the
+// cache, this machine), and the sender's copy into the ring is one.
+constexpr std::uint64_t kAlignedFrom = 1024;
+inline std::uint64_t payload_at(std::uint32_t kind, std::uint64_t sync_id, std::uint64_t payload) {
   using namespace shm_record;
+  if (payload >= kAlignedFrom) return transport::shm::kLine;
   return kHeadAt + sizeof(WireHead) + (has_ext(kind, sync_id) ? sizeof(WireExt) : 0);
 }
 
@@ -73,7 +80,7 @@ inline std::uint64_t put_header(transport::shm::Ring &out, const ShmHeader &h) {
   WireHead w{h.kind | (ext ? kHasExt : 0), h.payload, h.source, h.tag, h.context, 0};
   out.put(kHeadAt, w);
   if (ext) out.put(kHeadAt + sizeof w, WireExt{h.msg_len, h.sync_id});
-  return payload_at(h.kind, h.sync_id);
+  return payload_at(h.kind, h.sync_id, h.payload);
 }
 
 // Reads the current record's header; returns the payload's offset.
@@ -82,12 +89,15 @@ inline std::uint64_t get_header(const transport::shm::Ring &in, ShmHeader &h) {
   WireHead w;
   in.get(kHeadAt, w);
   h = {w.kind & 0xff, w.payload, w.source, w.tag, w.context, w.payload, 0};
-  if ((w.kind & kHasExt) == 0) return kHeadAt + sizeof w;
-  WireExt e;
-  in.get(kHeadAt + sizeof w, e);
-  h.msg_len = e.msg_len;
-  h.sync_id = e.sync_id;
-  return kHeadAt + sizeof w + sizeof e;
+  std::uint64_t at = kHeadAt + sizeof w;
+  if (w.kind & kHasExt) {
+    WireExt e;
+    in.get(at, e);
+    h.msg_len = e.msg_len;
+    h.sync_id = e.sync_id;
+    at += sizeof e;
+  }
+  return w.payload >= kAlignedFrom ? transport::shm::kLine : at;
 }
 
 }  // namespace impi::core

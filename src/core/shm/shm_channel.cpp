@@ -272,7 +272,7 @@ bool ShmChannel::push_sends(RingPeer &p) {
   auto put_control = [&] {
     while (!p.control.empty()) {
       Header a{p.control.front().kind, 0, 0, 0, 0, 0, p.control.front().id};
-      std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id));
+      std::uint64_t rec = pad_line(payload_at(a.kind, a.sync_id, 0));
       if (!p.out.has_room(rec)) break;
       put_header(p.out, a);
       p.out.publish(rec);
@@ -286,7 +286,7 @@ bool ShmChannel::push_sends(RingPeer &p) {
     Request &r = *p.sendq.front();
     if (r.rendezvous) {
       Header h{Header::rts, 8, r.status.source, r.tag, r.context, r.total, r.id};
-      std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + 8);
+      std::uint64_t at = payload_at(h.kind, h.sync_id, 8), rec = pad_line(at + 8);
       if (!p.out.has_room(rec)) break;
       std::uint64_t addr = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
           static_cast<const std::byte *>(r.send_buf) + r.type->lb()));
@@ -312,7 +312,7 @@ bool ShmChannel::push_sends(RingPeer &p) {
              r.context,
              r.total,
              first && r.sync ? r.id : 0};
-    std::uint64_t at = payload_at(h.kind, h.sync_id), rec = pad_line(at + payload);
+    std::uint64_t at = payload_at(h.kind, h.sync_id, payload), rec = pad_line(at + payload);
     if (!p.out.has_room(rec)) break;  // the receiver has not drained yet
     put_header(p.out, h);
     std::uint64_t done = 0;
@@ -498,7 +498,7 @@ std::uint64_t ShmChannel::send_now(const void *buf, std::int64_t count, const pa
   std::int64_t total = type->size() * count;
   if (static_cast<std::uint64_t>(total) > eager_ || (p.cma && total >= cma_threshold_)) return 0;
   Header h{Header::eager, static_cast<std::uint32_t>(total), src_rank, tag, context, total, 0};
-  std::uint64_t at = payload_at(h.kind, 0),
+  std::uint64_t at = payload_at(h.kind, 0, static_cast<std::uint64_t>(total)),
                 rec = transport::shm::pad_line(at + static_cast<std::uint64_t>(total));
   if (!p.out.has_room(rec)) return 0;
   TrafficCounters::add(e_.traffic_.shm_messages, e_.traffic_.shm_bytes, total);
