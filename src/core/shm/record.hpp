@@ -67,10 +67,14 @@ inline bool has_ext(std::uint32_t kind, std::uint64_t sync_id) {
 // third faster than one to the header's end (memcpy of 8 KiB within the
 // cache, this machine), and the sender's copy into the ring is one.
 constexpr std::uint64_t kAlignedFrom = 1024;
+// (The rule both sides apply, given where the header ends.)
+inline std::uint64_t payload_start(std::uint64_t header_end, std::uint64_t payload) {
+  return payload >= kAlignedFrom ? transport::shm::kLine : header_end;
+}
 inline std::uint64_t payload_at(std::uint32_t kind, std::uint64_t sync_id, std::uint64_t payload) {
   using namespace shm_record;
-  if (payload >= kAlignedFrom) return transport::shm::kLine;
-  return kHeadAt + sizeof(WireHead) + (has_ext(kind, sync_id) ? sizeof(WireExt) : 0);
+  return payload_start(kHeadAt + sizeof(WireHead) + (has_ext(kind, sync_id) ? sizeof(WireExt) : 0),
+                       payload);
 }
 
 // Writes `h` into the record being built; returns the payload's offset.
@@ -97,7 +101,7 @@ inline std::uint64_t get_header(const transport::shm::Ring &in, ShmHeader &h) {
     h.sync_id = e.sync_id;
     at += sizeof e;
   }
-  return w.payload >= kAlignedFrom ? transport::shm::kLine : at;
+  return payload_start(at, w.payload);
 }
 
 }  // namespace impi::core
