@@ -83,7 +83,10 @@ struct TwoAgents {
   std::vector<std::string> errors;
   std::unique_ptr<AgentRouter> a, b;
   Proc p0, p1, p2;
-  explicit TwoAgents(std::size_t queue_limit = 0) {
+  // `small_links`: agent B's end of proc 2's link buffers about 4 KiB, not
+  // the 4 MiB it asks for (which a machine whose net.core.wmem_max allows
+  // it grants: then all the test sends fits, and nothing pushes back).
+  explicit TwoAgents(std::size_t queue_limit = 0, bool small_links = false) {
     ChannelConfig cfg{32, 2, 2, "", 0, queue_limit};
     auto err = [this](const impi::base::Status &s) { errors.push_back(s.message()); };
     a = std::make_unique<AgentRouter>(loop.base, cfg, layout(0), err);
@@ -96,7 +99,12 @@ struct TwoAgents {
     auto [l2, e2] = pair_of_sockets();
     REQUIRE(a->add_local(0, std::move(l0)).ok());
     REQUIRE(a->add_local(1, std::move(l1)).ok());
+    const int agent_end = l2.get();
     REQUIRE(b->add_local(2, std::move(l2)).ok());
+    if (small_links) {  // (after add_local, which asks for 4 MiB)
+      int size = 4096;
+      REQUIRE(::setsockopt(agent_end, SOL_SOCKET, SO_SNDBUF, &size, sizeof size) == 0);
+    }
     CHECK_FALSE(b->add_local(0, pair_of_sockets().first).ok());  // not on host 1
     p0.fd = std::move(e0);
     p1.fd = std::move(e1);
@@ -188,7 +196,7 @@ TEST_CASE("router: a channel's queue is bounded; the proc's link waits, and noth
   // As above, with a 8 KiB limit on what agent A queues for one proc: A
   // stops reading proc 0's link instead, so the backlog stays in proc 0.
   constexpr std::size_t kLimit = 8192, kPacket = 128 + 32;
-  TwoAgents t(kLimit);
+  TwoAgents t(kLimit, true);
   constexpr int kN = 4000;
   for (int i = 0; i < kN; ++i) {
     t.p0.send(0, 2, static_cast<std::uint64_t>(i), 32);
