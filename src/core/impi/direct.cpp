@@ -214,6 +214,9 @@ base::Status ImpiChannel::attach_direct(DirectLayout d) {
                              e_.me_, s.message()));
         });
     x->channels[hh]->set_written_hook(written);
+    x->channels[hh]->set_sink([this, raw](std::size_t, std::size_t, const tw::Packet &p) {
+      return raw->finishing ? std::span<std::byte>{} : landing_place(p);
+    });
   }
   if (auto st = start_watcher(*x, e_.me_); !st.ok()) return st;
   direct_ = std::move(x);

@@ -413,10 +413,11 @@ void ImpiChannel::recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   const pack::TypePtr &t =
       r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
   if (take > 0) {
+    std::byte *at = static_cast<std::byte *>(r.recv_buf) + t->lb() + rr.received;
     if (rr.cursor)
       rr.cursor->unpack(r.recv_buf, data.first(take));
-    else
-      std::memcpy(static_cast<std::byte *>(r.recv_buf) + t->lb() + rr.received, data.data(), take);
+    else if (data.data() != at)  // (else landed in place: landing_place)
+      std::memcpy(at, data.data(), take);
   }
   rr.received += static_cast<std::int64_t>(data.size());
   if (rr.received < rr.msglen) return;
@@ -426,6 +427,23 @@ void ImpiChannel::recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   r.status.bytes = r.moved;
   if (rr.msglen > rr.capacity && r.status.error == 0) r.status.error = kTruncated;
   r.done = true;
+}
+
+std::span<std::byte> ImpiChannel::landing_place(const Packet &p) {
+  if (p.type != PacketType::data || p.drqid == 0) return {};
+  auto it = recvs_.find(p.drqid);
+  if (it == recvs_.end()) return {};
+  RemoteRecv &rr = it->second;
+  const auto len = static_cast<std::int64_t>(p.len);
+  // Only what arrival() will take as it is: the next bytes of a message
+  // of byte types that the receive buffer holds whole.
+  if (rr.cursor || !(rr.src == p.src) || rr.srqid != p.srqid || rr.received + len > rr.msglen ||
+      rr.received + len > rr.capacity)
+    return {};
+  Request &r = *rr.req;
+  const pack::TypePtr &t =
+      r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+  return {static_cast<std::byte *>(r.recv_buf) + t->lb() + rr.received, p.len};
 }
 
 void ImpiChannel::start_recv(const RequestPtr &r, const transport::wire::ProcId &src,

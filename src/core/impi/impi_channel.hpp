@@ -81,6 +81,9 @@ class ImpiChannel final : public Channel {
                   bool sync, std::int64_t msglen, std::span<const std::byte> first);
   // Unpacks the next external32 bytes of a message into rr.req; completes it at the end.
   void recv_bytes(RemoteRecv &rr, std::span<const std::byte> data);
+  // Where DATA packet `p` of a matched long message goes in its receive
+  // buffer, when it can be read straight there (HostChannel::Sink); else empty.
+  std::span<std::byte> landing_place(const transport::wire::Packet &p);
   void send_done(RemoteSend &s);  // completes s.req when nothing is outstanding
   void send_control(transport::wire::PacketType type, const transport::wire::ProcId &to,
                     std::uint64_t srqid, std::uint64_t drqid = 0);

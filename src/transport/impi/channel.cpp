@@ -27,7 +27,9 @@ constexpr std::size_t kReadChunk =
     16 * 1024;                      // per recv: a long one holds the socket lock, and the
                                     // sender's delivery waits; a short one costs syscalls
 constexpr int kReadsPerEvent = 64;  // then let other channels run
-constexpr int kIov = 64;            // packets per sendmsg
+// DATA packets at least this long may be read straight to their place (Sink).
+constexpr std::uint32_t kLandingMin = 4096;
+constexpr int kIov = 64;  // packets per sendmsg
 }  // namespace
 
 namespace {
@@ -308,9 +310,11 @@ void HostChannel::pump(bool readable) {
 
 void HostChannel::on_readable() {
   for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
-    auto space = reader_.space(kReadChunk);  // read in place: no copy
-    const std::size_t want = std::min(space.size(), kReadChunk);
-    ssize_t n = ::recv(fd_.get(), space.data(), want, 0);
+    // Into the landing packet's place, or the read buffer (in place: no copy).
+    std::span<std::byte> into =
+        landing_ ? landing_->place.subspan(landing_->filled) : reader_.space(kReadChunk);
+    const std::size_t want = landing_ ? into.size() : std::min(into.size(), kReadChunk);
+    ssize_t n = ::recv(fd_.get(), into.data(), want, 0);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
       if (errno == EINTR) continue;
@@ -327,15 +331,26 @@ void HostChannel::on_readable() {
         fail({});  // a clean end
       return;
     }
-    reader_.commit(static_cast<std::size_t>(n));
-    while (auto item = reader_.next_view()) {
-      if (!item->ok()) {
-        fail({Errc::protocol_error, fmt::format("from {}: {}", cfg_.peer, item->message())});
-        return;
+    if (landing_) {
+      landing_->filled += static_cast<std::size_t>(n);
+      if (landing_->filled == landing_->place.size()) {
+        Landing l = *landing_;
+        landing_.reset();
+        handle(l.header, l.place);
+        if (closed_) return;
       }
-      auto &it = item->value();
-      handle(it.header, it.data);
-      if (closed_) return;
+    } else {
+      reader_.commit(static_cast<std::size_t>(n));
+      while (auto item = reader_.next_view()) {
+        if (!item->ok()) {
+          fail({Errc::protocol_error, fmt::format("from {}: {}", cfg_.peer, item->message())});
+          return;
+        }
+        auto &it = item->value();
+        handle(it.header, it.data);
+        if (closed_) return;
+      }
+      try_landing();
     }
     // PROTOACKs go at once, not after the whole batch: the sender may be
     // waiting for one (hiwater) while we read on.
@@ -351,6 +366,20 @@ void HostChannel::on_readable() {
   fill_output();
   update_write_interest();
   maybe_close();
+}
+
+void HostChannel::try_landing() {
+  if (!sink_) return;
+  auto v = reader_.partial();
+  if (!v || v->header.type != PacketType::data || v->header.len < kLandingMin) return;
+  auto s = remote_(v->header.src);
+  auto d = local_(v->header.dest);
+  if (!s || !d || *s >= nremote_ || *d >= flow_.size()) return;  // handle() will say so
+  std::span<std::byte> place = sink_(*d, *s, v->header);
+  if (place.size() != v->header.len) return;
+  std::memcpy(place.data(), v->data.data(), v->data.size());
+  landing_ = Landing{v->header, place, v->data.size()};
+  reader_.drop_partial();
 }
 
 void HostChannel::handle(const Packet &p, std::span<const std::byte> data) {

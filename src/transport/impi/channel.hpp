@@ -69,6 +69,14 @@ class HostChannel {
   using Deliver = std::function<void(std::size_t dest, std::size_t src, const Packet &,
                                      std::span<const std::byte> data)>;
   using Closed = std::function<void(const base::Status &)>;
+  // Where a DATA packet's pk_len bytes belong (local proc `dest` from
+  // remote proc `src`), asked once its header has come and its data not
+  // yet: exactly p.len bytes that stay valid until the packet is
+  // delivered, or an empty span. The channel then reads the data straight
+  // there (no copy out of its read buffer) and delivers the packet with
+  // `data` being that span.
+  using Sink =
+      std::function<std::span<std::byte>(std::size_t dest, std::size_t src, const Packet &)>;
 
   HostChannel(event_base *base, base::Fd fd, ChannelConfig cfg, std::size_t nlocal,
               std::size_t nremote, Resolve local, Resolve remote, Deliver deliver, Closed closed);
@@ -95,6 +103,7 @@ class HostChannel {
   void set_written_hook(std::function<void(std::uint64_t token, std::size_t bytes)> h) {
     written_ = std::move(h);
   }
+  void set_sink(Sink s) { sink_ = std::move(s); }
   // A buffer for send_bytes, empty, from the packets already written (their
   // memory reused: a fresh 64 KiB buffer per packet costs page faults).
   std::vector<std::byte> take_buffer() { return spare_.take(); }
@@ -154,6 +163,7 @@ class HostChannel {
   void on_readable();
   void on_writable();
   void handle(const Packet &p, std::span<const std::byte> data);
+  void try_landing();  // the front packet's data goes to the sink's place, if it has one
   base::Status queue(std::size_t src, std::size_t dest, const Packet &p, Out o);
   void fill_output();
   void update_write_interest();
@@ -173,6 +183,13 @@ class HostChannel {
       stall_ev_{nullptr, event_free};
   std::chrono::steady_clock::time_point last_write_{};  // last progress while output waits
   PacketReader reader_;
+  Sink sink_;
+  struct Landing {  // a DATA packet whose data is read straight to the sink's place
+    Packet header;
+    std::span<std::byte> place;
+    std::size_t filled = 0;
+  };
+  std::optional<Landing> landing_;
   std::vector<FlowControl> flow_;  // per local proc, indexed by remote proc
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
   std::deque<std::pair<std::size_t, std::size_t>> ready_;  // pairs with packets, round robin

@@ -188,6 +188,14 @@ std::optional<base::Result<PacketReader::View>> PacketReader::next_view() {
   return base::Result<View>{std::move(v)};
 }
 
+std::optional<PacketReader::View> PacketReader::partial() const {
+  std::span<const std::byte> avail(buf_.get() + off_, end_ - off_);
+  if (failed_ || avail.size() < kPacketHeaderSize) return std::nullopt;
+  auto h = decode(avail.first(kPacketHeaderSize), maxdatalen_);
+  if (!h || avail.size() - kPacketHeaderSize >= h->len) return std::nullopt;
+  return View{*h, avail.subspan(kPacketHeaderSize)};
+}
+
 std::optional<base::Result<PacketReader::Item>> PacketReader::next() {
   auto v = next_view();
   if (!v) return std::nullopt;

@@ -118,6 +118,11 @@ class PacketReader {
   };
   std::optional<base::Result<View>> next_view();
   std::size_t buffered() const { return end_ - off_; }
+  // The packet at the front once next_view() has said its data is not all
+  // here: its checked header and the data bytes buffered so far. A caller
+  // that reads the rest of the data itself then drops them (drop_partial).
+  std::optional<View> partial() const;
+  void drop_partial() { off_ = end_; }
 
  private:
   void make_room(std::size_t n);  // n free bytes at the end (moves or grows)

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
@@ -202,6 +203,64 @@ TEST_CASE("channel: a PROTOACK goes back every ackmark packets from a proc", "[c
     CHECK(it.header.len == 0);
     CHECK(encode(it.header) == encode(it.header));  // unused fields travel as zero
   }
+}
+
+TEST_CASE("channel: DATA read straight into the sink's place, whole, in order, acknowledged",
+          "[channel]") {
+  Loop loop;
+  auto [fa, raw] = socket_pair();
+  FakePeer peer(raw.get());
+  constexpr std::uint32_t kLen = 20000;  // long enough to land (at least 4 KiB)
+  std::vector<std::byte> places(8 * kLen, std::byte{0xee});
+  std::vector<std::uint64_t> asked, delivered;
+  int bad = 0;
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{1 << 16, 1, 1, "fake host"}, 1, 2, resolver(1, 1),
+      resolver(2, 2),
+      [&](std::size_t dest, std::size_t src, const Packet &p, std::span<const std::byte> data) {
+        delivered.push_back(p.srqid);
+        const bool landed = data.data() == places.data() + p.srqid * kLen;
+        // 0, 2 and 4 had a place; 6 one of the wrong size, the others none.
+        if (landed != (p.srqid % 2 == 0 && p.srqid != 6) || dest != 0 || src != 1 ||
+            std::vector<std::byte>(data.begin(), data.end()) != payload(p.srqid, p.len))
+          ++bad;
+      },
+      [](auto &) {});
+  a.set_sink([&](std::size_t dest, std::size_t src, const Packet &p) -> std::span<std::byte> {
+    asked.push_back(p.srqid);
+    if (dest != 0 || src != 1 || p.srqid % 2 != 0) return {};
+    if (p.srqid == 6) return std::span(places).subspan(p.srqid * kLen, p.len - 1);  // wrong size
+    return std::span(places).subspan(p.srqid * kLen, p.len);
+  });
+  for (std::uint64_t seq = 0; seq < 8; ++seq) {
+    const std::uint32_t len = seq == 3 ? 100 : kLen;  // (a short one: never asked)
+    Packet p = data_packet(2, 1, 1, 0, seq, len);
+    auto bytes = encode(p);
+    auto data = payload(seq, len);
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    // In pieces, so that a header comes alone, with part of its data, or
+    // behind the end of the packet before it.
+    for (std::size_t at = 0; at < bytes.size();) {
+      const std::size_t n = std::min<std::size_t>(bytes.size() - at, 64 + 3001 * (seq % 3));
+      REQUIRE(::send(raw.get(), bytes.data() + at, n, MSG_NOSIGNAL) == static_cast<ssize_t>(n));
+      at += n;
+      loop.spin(1);
+    }
+  }
+  REQUIRE(loop.run_until([&] { return delivered.size() == 8; }));
+  CHECK(bad == 0);
+  CHECK(delivered == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(std::find(asked.begin(), asked.end(), 3) == asked.end());
+  for (std::uint64_t seq : {0, 2, 4}) CHECK(std::count(asked.begin(), asked.end(), seq) == 1);
+  // Outside the places given, nothing was written.
+  for (std::uint64_t seq : {1, 3, 5, 6, 7})
+    CHECK(std::all_of(places.begin() + static_cast<std::ptrdiff_t>(seq * kLen),
+                      places.begin() + static_cast<std::ptrdiff_t>((seq + 1) * kLen),
+                      [](std::byte b) { return b == std::byte{0xee}; }));
+  loop.spin();
+  peer.pump();
+  CHECK(peer.got.size() == 8);  // a PROTOACK per packet (ackmark 1), landed or not
+  for (auto &it : peer.got) CHECK(it.header.type == PacketType::protoack);
 }
 
 TEST_CASE("channel: one busy pair does not starve another", "[channel]") {
