@@ -6,6 +6,10 @@
 #   lat8       8 B one-way latency, world rank 0 to rank 2 (2x2: another client)
 #   bw1M/bw4M  streaming bandwidth rank 0 -> rank 2, MB/s
 #   aggbw1M    all procs exchanging at once (rank r with r + np/2), MB/s summed
+#   aggbw1M_blocks / aggbw1M_pairs   the same with both libraries' procs bound
+#              alike (bench/pin_core.sh): each client's procs on one core (as
+#              impirun binds them by default), or each pair on one core (where
+#              Open MPI's unbound procs often settle)
 #   barrier / allreduce8   collective latency, us
 #   lat8_4x1   8 B latency, 4 procs in 4 clients, pairs (0,2) and (1,3) at once
 # impi-2x2: -np 4 --clients 2; impi-2x1: -np 2 --clients 2 (rank 1 as the peer).
@@ -41,17 +45,23 @@ done
 launch() {
   local cfg=$1 prog=$2
   shift 2
-  timeout "${IMPI_BENCH_RUN_TIMEOUT:-120}" bash -c "$(declare -f run_cfg); build=$build work=$work; run_cfg \"\$@\"" _ "$cfg" "$prog" "$@"
+  timeout "${IMPI_BENCH_RUN_TIMEOUT:-120}" bash -c "$(declare -f run_cfg); build=$build work=$work here=$here; run_cfg \"\$@\"" _ "$cfg" "$prog" "$@"
 }
 run_cfg() {
   local cfg=$1 prog=$2
   shift 2
   case $cfg in
-    impi-2x2) "$build/bin/impirun" -np 4 --clients 2 "$work/$prog.impi" "$@" ;;
+    impi-2x2)
+      if [ "${PIN:-}" = pairs ]; then
+        "$build/bin/impirun" --bind-to none -np 4 --clients 2 "$here/bench/pin_core.sh" pairs \
+          "$work/$prog.impi" "$@"
+      else
+        "$build/bin/impirun" -np 4 --clients 2 "$work/$prog.impi" "$@"
+      fi ;;
     impi-2x1) "$build/bin/impirun" -np 2 --clients 2 "$work/$prog.impi" "$@" ;;
     impi-4x1) "$build/bin/impirun" -np 4 --clients 4 "$work/$prog.impi" "$@" ;;
     ompi) mpirun.openmpi --oversubscribe --mca btl tcp,self -x P2P_BENCH_PEER -x P2P_BENCH_ALL \
-            -np 4 "$work/$prog.ompi" "$@" ;;
+            --bind-to none -np 4 ${PIN:+"$here/bench/pin_core.sh" "$PIN"} "$work/$prog.ompi" "$@" ;;
     mpich) MPIR_CVAR_NOLOCAL=1 mpiexec.mpich -n 4 "$work/$prog.mpich" "$@" ;;
   esac
 }
@@ -69,6 +79,8 @@ measure() {  # measure METRIC CONFIG
     bw1M) v=$(launch "$cfg" p2p bw 1048576 | value 1048576) ;;
     bw4M) v=$(launch "$cfg" p2p bw 4194304 | value 4194304) ;;
     aggbw1M) v=$(P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576 | value 1048576) ;;
+    aggbw1M_blocks) v=$( ([ "$cfg" = ompi ] && export PIN=blocks; P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576) | value 1048576) ;;
+    aggbw1M_pairs) v=$(PIN=pairs P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576 | value 1048576) ;;
     barrier) v=$(launch "$cfg" coll barrier 8 | value 0) ;;
     allreduce8) v=$(launch "$cfg" coll allreduce 8 | value 8) ;;
     lat8_4x1) v=$(P2P_BENCH_ALL=1 launch "$cfg" p2p latency 8 | value 8) ;;
@@ -83,6 +95,12 @@ for r in $(seq "$rounds"); do
     done
   done
   for cfg in impi-4x1 "${libs[@]:1}"; do measure lat8_4x1 "$cfg" || echo "lat8_4x1 $cfg nan" >> "$res"; done
+  for m in aggbw1M_blocks aggbw1M_pairs; do
+    for cfg in impi-2x2 ompi; do
+      [ "$cfg" = ompi ] && [[ " ${libs[*]} " != *" ompi "* ]] && continue
+      measure "$m" "$cfg" || echo "$m $cfg nan" >> "$res"
+    done
+  done
 done
 table=$work/table.txt
 python3 - "$res" > "$table" <<'PY'
@@ -95,10 +113,11 @@ for line in open(sys.argv[1]):
     except ValueError:
         pass
 cfgs = ["impi-2x2", "impi-2x1", "impi-4x1", "ompi", "mpich"]
-print(f"{'metric':<11}" + "".join(f"{c:>11}" for c in cfgs) + "   2x2/2x1   2x2/ompi")
-for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "barrier", "allreduce8", "lat8_4x1"]:
+print(f"{'metric':<15}" + "".join(f"{c:>11}" for c in cfgs) + "   2x2/2x1   2x2/ompi")
+for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbw1M_blocks", "aggbw1M_pairs", "barrier",
+          "allreduce8", "lat8_4x1"]:
     med = {c: statistics.median(v) for c, v in rows.get(m, {}).items() if v}
-    line = f"{m:<11}" + "".join(f"{med[c]:>11.2f}" if c in med else f"{'-':>11}" for c in cfgs)
+    line = f"{m:<15}" + "".join(f"{med[c]:>11.2f}" if c in med else f"{'-':>11}" for c in cfgs)
     a = med.get("impi-2x2", med.get("impi-4x1"))
     b, o = med.get("impi-2x1"), med.get("ompi")
     line += f"   {a / b:>7.2f}" if a and b else "         -"
