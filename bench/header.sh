@@ -10,6 +10,15 @@
 #                                        is another tree) where LIB
 #                                        names what the script compared
 #                                        (ompi, mpich, lam; others ignored)
+#   bench_probe PROG                     the 8 B one-way latency (us) of 2
+#                                        procs of one client on shared memory,
+#                                        PROG being bench/p2p_bench.c built by
+#                                        impi's mpicc. The scripts whose
+#                                        figures depend on it record it at the
+#                                        start and end of a run: a VM of this
+#                                        workplace switches between a fast and
+#                                        a slow mode (about 0.08 and 0.30 us)
+#                                        from minute to minute.
 
 bench_cmdline() {
   local kv out=""
@@ -46,4 +55,8 @@ bench_header() {
     rev="$(git -C "$src" describe --always --dirty 2>/dev/null || echo unknown) (built in $src; scripts from $rev)"
   fi
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -n), $(nproc) cores; command: $cmd; impi: $rev; peers: ${peers:-none}"
+}
+
+bench_probe() {
+  "$build/bin/impirun" -np 2 "$1" latency 8 2>/dev/null | awk '$1 == 8 {print $2}'
 }

@@ -87,6 +87,7 @@ measure() {  # measure METRIC CONFIG
   esac
   echo "$m $cfg ${v:-nan}" >> "$res"
 }
+probe_start=$(bench_probe "$work/p2p.impi")
 for r in $(seq "$rounds"); do
   for m in lat8 bw1M bw4M aggbw1M barrier allreduce8; do
     for cfg in impi-2x2 impi-2x1 "${libs[@]:1}"; do
@@ -126,4 +127,6 @@ for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbw1M_blocks", "aggbw1M_pairs", 
 print("(latencies in us, lower is better; bandwidths in MB/s, higher is better)")
 PY
 cat "$table"
-{ bench_header "$cmdline" "${libs[@]}"; cat "$table"; } > "$out.tmp" && mv "$out.tmp" "$out"
+probe="# 8 B shared-memory latency of impi (the VM's speed): ${probe_start:-?} us before the run, $(bench_probe "$work/p2p.impi") us after"
+echo "$probe"
+{ bench_header "$cmdline" "${libs[@]}"; echo "$probe"; cat "$table"; } > "$out.tmp" && mv "$out.tmp" "$out"

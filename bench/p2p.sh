@@ -54,6 +54,7 @@ fi
 run_mpich() { env "${mpich_tcp[@]}" UCX_NET_DEVICES=lo mpiexec.mpich -n 2 "$work/mpich" "$@"; }
 bench_header "$cmdline" "${libs[@]}" >"$res"
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
+probe_start=$(bench_probe "$work/impi")
 # Rounds outermost: this VM's speed drifts over minutes, so every round
 # runs each mode with each library back to back.
 for r in $(seq "$rounds"); do
@@ -89,5 +90,6 @@ for mode, unit in (("latency", "us"), ("bw", "MB/s"), ("bibw", "MB/s")):
             line += f"{statistics.median(ratio(pick(got[l][r] for l in peers), got['impi'][r]) for r in both):>9.2f}x"
         print(line)
 PY
+echo "# 8 B shared-memory latency of impi (the VM's speed): ${probe_start:-?} us before the run, $(bench_probe "$work/impi") us after" | tee -a "$res"
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"
