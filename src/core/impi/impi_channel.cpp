@@ -406,17 +406,26 @@ bool ImpiChannel::poll_agent() {
   return any;
 }
 
+namespace {
+const pack::TypePtr &type_of(const Request &r) {
+  return r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+}
+// Where the next bytes of `rr`'s message go in its receive buffer (byte
+// types, no cursor: they are copied as they come).
+std::byte *place_of(const RemoteRecv &rr) {
+  return static_cast<std::byte *>(rr.req->recv_buf) + type_of(*rr.req)->lb() + rr.received;
+}
+}  // namespace
+
 void ImpiChannel::recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   Request &r = *rr.req;
   std::int64_t room = std::max<std::int64_t>(0, rr.capacity - rr.received);
   std::size_t take = std::min<std::size_t>(data.size(), static_cast<std::size_t>(room));
-  const pack::TypePtr &t =
-      r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
+  const pack::TypePtr &t = type_of(r);
   if (take > 0) {
-    std::byte *at = static_cast<std::byte *>(r.recv_buf) + t->lb() + rr.received;
     if (rr.cursor)
       rr.cursor->unpack(r.recv_buf, data.first(take));
-    else if (data.data() != at)  // (else landed in place: landing_place)
+    else if (std::byte *at = place_of(rr); data.data() != at)  // (else landed: landing_place)
       std::memcpy(at, data.data(), take);
   }
   rr.received += static_cast<std::int64_t>(data.size());
@@ -429,28 +438,28 @@ void ImpiChannel::recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   r.done = true;
 }
 
-std::span<std::byte> ImpiChannel::landing_place(const Packet &p) {
-  if (p.type != PacketType::data || p.drqid == 0) return {};
+RemoteRecv *ImpiChannel::continuation(const Packet &p, std::size_t len) {
+  if (p.type != PacketType::data || p.drqid == 0) return nullptr;
   auto it = recvs_.find(p.drqid);
-  if (it == recvs_.end()) return {};
-  RemoteRecv &rr = it->second;
-  const auto len = static_cast<std::int64_t>(p.len);
-  // Only what arrival() will take as it is: the next bytes of a message
-  // of byte types that the receive buffer holds whole.
-  if (rr.cursor || !(rr.src == p.src) || rr.srqid != p.srqid || rr.received + len > rr.msglen ||
-      rr.received + len > rr.capacity)
+  if (it == recvs_.end() || !(it->second.src == p.src) || it->second.srqid != p.srqid ||
+      it->second.received + static_cast<std::int64_t>(len) > it->second.msglen)
+    return nullptr;
+  return &it->second;
+}
+
+std::span<std::byte> ImpiChannel::landing_place(const Packet &p) {
+  // Only what arrival() will take as it is: the next bytes of a message of
+  // byte types that the receive buffer holds whole.
+  RemoteRecv *rr = continuation(p, p.len);
+  if (!rr || rr->cursor || rr->received + static_cast<std::int64_t>(p.len) > rr->capacity)
     return {};
-  Request &r = *rr.req;
-  const pack::TypePtr &t =
-      r.type ? r.type : pack::Datatype::predefined(r.cursor->type().predefined_index());
-  return {static_cast<std::byte *>(r.recv_buf) + t->lb() + rr.received, p.len};
+  return {place_of(*rr), p.len};
 }
 
 void ImpiChannel::start_recv(const RequestPtr &r, const transport::wire::ProcId &src,
                              std::uint64_t srqid, bool sync, std::int64_t msglen,
                              std::span<const std::byte> first) {
-  const pack::TypePtr &t =
-      r->type ? r->type : pack::Datatype::predefined(r->cursor->type().predefined_index());
+  const pack::TypePtr &t = type_of(*r);
   RemoteRecv rr;
   rr.req = r;
   rr.src = src;
@@ -552,16 +561,14 @@ void ImpiChannel::arrival(const Packet &p, std::span<const std::byte> data) {
       return;
   }
   if (p.drqid != 0) {  // the rest of a long message we matched
-    auto it = recvs_.find(p.drqid);
-    if (it == recvs_.end() || p.type != PacketType::data || !(it->second.src == p.src) ||
-        it->second.srqid != p.srqid ||
-        it->second.received + static_cast<std::int64_t>(data.size()) > it->second.msglen) {
+    RemoteRecv *rr = continuation(p, data.size());
+    if (!rr) {
       base::log_warn("ignoring a {} packet from another client for no message of ours (drqid {})",
                      transport::wire::packet_type_name(p.type), p.drqid);
       return;
     }
-    recv_bytes(it->second, data);
-    if (it->second.received >= it->second.msglen) recvs_.erase(it);
+    recv_bytes(*rr, data);
+    if (rr->received >= rr->msglen) recvs_.erase(p.drqid);
     return;
   }
   bool sync = p.type == PacketType::datasync;

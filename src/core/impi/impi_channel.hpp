@@ -81,6 +81,9 @@ class ImpiChannel final : public Channel {
                   bool sync, std::int64_t msglen, std::span<const std::byte> first);
   // Unpacks the next external32 bytes of a message into rr.req; completes it at the end.
   void recv_bytes(RemoteRecv &rr, std::span<const std::byte> data);
+  // The matched long receive that DATA packet `p`, of `len` bytes,
+  // continues (its drqid, sender, srqid, and room in the message); else null.
+  RemoteRecv *continuation(const transport::wire::Packet &p, std::size_t len);
   // Where DATA packet `p` of a matched long message goes in its receive
   // buffer, when it can be read straight there (HostChannel::Sink); else empty.
   std::span<std::byte> landing_place(const transport::wire::Packet &p);

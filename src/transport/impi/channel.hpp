@@ -190,7 +190,9 @@ class HostChannel {
     std::size_t filled = 0;
   };
   std::optional<Landing> landing_;
-  std::vector<FlowControl> flow_;  // per local proc, indexed by remote proc
+  bool landing_declined_ = false;           // the sink had no place for the partial packet
+  std::vector<std::byte> landing_scratch_;  // the rest of a landing cut short by finish()
+  std::vector<FlowControl> flow_;           // per local proc, indexed by remote proc
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
   std::deque<std::pair<std::size_t, std::size_t>> ready_;  // pairs with packets, round robin
   std::deque<Out> acks_;                                   // PROTOACKs, ahead of everything

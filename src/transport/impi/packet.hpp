@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -122,7 +123,10 @@ class PacketReader {
   // here: its checked header and the data bytes buffered so far. A caller
   // that reads the rest of the data itself then drops them (drop_partial).
   std::optional<View> partial() const;
-  void drop_partial() { off_ = end_; }
+  void drop_partial() {
+    assert(partial());  // (else it would drop whole packets)
+    off_ = end_;
+  }
 
  private:
   void make_room(std::size_t n);  // n free bytes at the end (moves or grows)

@@ -232,20 +232,22 @@ TEST_CASE("channel: DATA read straight into the sink's place, whole, in order, a
     if (p.srqid == 6) return std::span(places).subspan(p.srqid * kLen, p.len - 1);  // wrong size
     return std::span(places).subspan(p.srqid * kLen, p.len);
   });
+  std::vector<std::byte> stream;
   for (std::uint64_t seq = 0; seq < 8; ++seq) {
     const std::uint32_t len = seq == 3 ? 100 : kLen;  // (a short one: never asked)
-    Packet p = data_packet(2, 1, 1, 0, seq, len);
-    auto bytes = encode(p);
+    auto bytes = encode(data_packet(2, 1, 1, 0, seq, len));
     auto data = payload(seq, len);
-    bytes.insert(bytes.end(), data.begin(), data.end());
-    // In pieces, so that a header comes alone, with part of its data, or
-    // behind the end of the packet before it.
-    for (std::size_t at = 0; at < bytes.size();) {
-      const std::size_t n = std::min<std::size_t>(bytes.size() - at, 64 + 3001 * (seq % 3));
-      REQUIRE(::send(raw.get(), bytes.data() + at, n, MSG_NOSIGNAL) == static_cast<ssize_t>(n));
-      at += n;
-      loop.spin(1);
-    }
+    stream.insert(stream.end(), bytes.begin(), bytes.end());
+    stream.insert(stream.end(), data.begin(), data.end());
+  }
+  // In pieces cut across packets, so that a header comes alone, split,
+  // with part of its data, or behind the end of the packet before it.
+  const std::size_t cuts[] = {64, 3001, 7, 20000, 129, 5000, 16500, 200};
+  for (std::size_t at = 0, i = 0; at < stream.size(); ++i) {
+    const std::size_t n = std::min(stream.size() - at, cuts[i % std::size(cuts)]);
+    REQUIRE(::send(raw.get(), stream.data() + at, n, MSG_NOSIGNAL) == static_cast<ssize_t>(n));
+    at += n;
+    loop.spin(1);
   }
   REQUIRE(loop.run_until([&] { return delivered.size() == 8; }));
   CHECK(bad == 0);
@@ -261,6 +263,40 @@ TEST_CASE("channel: DATA read straight into the sink's place, whole, in order, a
   peer.pump();
   CHECK(peer.got.size() == 8);  // a PROTOACK per packet (ackmark 1), landed or not
   for (auto &it : peer.got) CHECK(it.header.type == PacketType::protoack);
+}
+
+TEST_CASE("channel: a packet landing when the channel finishes ends in scratch, not its place",
+          "[channel]") {
+  Loop loop;
+  auto [fa, raw] = socket_pair();
+  FakePeer peer(raw.get());
+  constexpr std::uint32_t kLen = 30000;
+  std::vector<std::byte> place(kLen, std::byte{0xee});
+  int delivered = 0;
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{1 << 16, 1, 1, "fake host"}, 1, 1, resolver(1, 1),
+      resolver(2, 1),
+      [&](std::size_t, std::size_t, const Packet &p, std::span<const std::byte> data) {
+        ++delivered;
+        CHECK(p.srqid == 5);
+        CHECK(data.size() == kLen);
+        CHECK(data.data() != place.data());
+      },
+      [](auto &) {});
+  a.set_sink([&](std::size_t, std::size_t, const Packet &) { return std::span(place); });
+  auto bytes = encode(data_packet(2, 0, 1, 0, 5, kLen));
+  auto data = payload(5, kLen);
+  bytes.insert(bytes.end(), data.begin(), data.end());
+  const std::size_t first = 128 + 10000;  // the header and a third of the data
+  REQUIRE(::send(raw.get(), bytes.data(), first, MSG_NOSIGNAL) == static_cast<ssize_t>(first));
+  loop.spin();
+  CHECK(std::equal(place.begin(), place.begin() + 10000, data.begin()));  // landing
+  a.finish();  // (MPI_Finalize with that receive incomplete)
+  REQUIRE(::send(raw.get(), bytes.data() + first, bytes.size() - first, MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(bytes.size() - first));
+  REQUIRE(loop.run_until([&] { return delivered == 1; }));
+  CHECK(std::all_of(place.begin() + 10000, place.end(),
+                    [](std::byte b) { return b == std::byte{0xee}; }));
 }
 
 TEST_CASE("channel: one busy pair does not starve another", "[channel]") {
