@@ -318,7 +318,7 @@ void HostChannel::pump(bool readable) {
 void HostChannel::on_readable() {
   for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
     // Into the landing packet's place, all of its rest in one recv (measured
-    // faster than 16 KiB at a time with both procs on one core, and even
+    // faster than 16 KiB at a time with both procs on one core, no slower
     // across cores), or the read buffer (in place: no copy).
     std::span<std::byte> into =
         landing_ ? landing_->place.subspan(landing_->filled) : reader_.space(kReadChunk);
