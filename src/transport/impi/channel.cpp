@@ -194,9 +194,16 @@ void HostChannel::finish() {
 
 void HostChannel::fill_output() {
   auto room = [&] { return outq_bytes_ - out_off_ < kOutLowWater; };
-  while (!acks_.empty() && room()) {  // ACKs first, always (they go even after our FINI)
+  // Waiting ACKs stay while nothing else would go now (they go first in
+  // the write of our next packet).
+  const bool hold = acks_wait_ && !finishing_ && outq_.empty() && ready_.empty();
+  while (!hold && !acks_.empty() && room()) {  // ACKs first, always (they go even after our FINI)
     push_out(std::move(acks_.front().bytes));
     acks_.pop_front();
+  }
+  if (acks_.empty()) {
+    acks_wait_ = false;
+    waiting_pairs_.clear();
   }
   // Round robin over the pairs with packets, one packet per turn; a pair
   // held by flow control goes to the back. Stop after a full turn of
@@ -311,8 +318,48 @@ std::size_t HostChannel::backlog() const {
 
 void HostChannel::pump(bool readable) {
   if (closed_) return;
-  if (readable) on_readable();
+  if (readable)
+    on_readable();
+  else if (acks_wait_)
+    flush_waiting_acks();  // nothing came: our proc waits, and so may the sender
   if (!closed_ && !outq_.empty()) on_writable();
+}
+
+void HostChannel::pumped_only() {
+  event_del(rev_.get());
+  ride_acks_ = true;
+}
+
+void HostChannel::flush_waiting_acks() {
+  acks_wait_ = false;
+  fill_output();
+  on_writable();
+  update_write_interest();
+}
+
+// A PROTOACK just due from `local` to `remote` may wait when the sender,
+// counting only what we have read, stays below hiwater without it: at most
+// one waits per pair, and hiwater is at least twice ackmark. When the
+// sender is held at hiwater, the packets it sent arrive, the pair's next
+// ACK falls due and both go at once; so no wait can block a sender for good.
+bool HostChannel::ack_may_wait(std::size_t local, std::size_t remote) {
+  if (!ride_acks_ || finishing_ || (!acks_.empty() && !acks_wait_)) return false;
+  const FlowControl &f = flow_[local];
+  if (f.hiwater() < 2 * f.ackmark()) return false;
+  const std::pair<std::size_t, std::size_t> key{local, remote};
+  if (std::find(waiting_pairs_.begin(), waiting_pairs_.end(), key) != waiting_pairs_.end())
+    return false;
+  waiting_pairs_.push_back(key);
+  return true;
+}
+
+void HostChannel::queue_ack(std::size_t local, std::size_t remote, const Packet &p) {
+  Packet ack;
+  ack.type = PacketType::protoack;
+  ack.src = p.dest;
+  ack.dest = p.src;
+  acks_wait_ = ack_may_wait(local, remote);
+  acks_.push_back({encode(ack), PacketType::protoack, {}, 0});
 }
 
 void HostChannel::on_readable() {
@@ -416,24 +463,14 @@ void HostChannel::handle(const Packet &p, std::span<const std::byte> data) {
     }
     return;  // fill_output() after the batch sends what it released
   }
-  if (!defer_acks_ && flow_[*d].received(*s, p.type)) {
-    Packet ack;
-    ack.type = PacketType::protoack;
-    ack.src = p.dest;
-    ack.dest = p.src;
-    acks_.push_back({encode(ack), PacketType::protoack, {}, 0});
-  }
+  if (!defer_acks_ && flow_[*d].received(*s, p.type)) queue_ack(*d, *s, p);
   deliver_(*d, *s, p, data);
 }
 
 void HostChannel::consumed(std::size_t local, std::size_t remote, const Packet &p) {
   if (closed_ || local >= flow_.size() || remote >= nremote_) return;
   if (!flow_[local].received(remote, p.type)) return;
-  Packet ack;
-  ack.type = PacketType::protoack;
-  ack.src = p.dest;
-  ack.dest = p.src;
-  acks_.push_back({encode(ack), PacketType::protoack, {}, 0});
+  queue_ack(local, remote, p);
   fill_output();
   update_write_interest();
 }

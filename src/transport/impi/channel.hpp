@@ -143,6 +143,13 @@ class HostChannel {
   // for) and writes what it takes, as the loop's events would. Timers (the
   // stall check) still need the loop.
   void pump(bool readable = true);
+  // The channel is run by pump() alone (a proc running its own channels):
+  // - no read event in the loop: its epoll entry would be woken by every
+  //   arrival, on the sender's core, for nothing;
+  // - a PROTOACK due may wait to go out with our next packet (one write,
+  //   not two: a ping-pong's reply), until a pump finds nothing to read or
+  //   a second one falls due for the same pair (see ack_may_wait).
+  void pumped_only();
   int fd() const { return fd_.get(); }
   bool wants_write() const { return writing_; }
 
@@ -196,6 +203,12 @@ class HostChannel {
   std::map<std::pair<std::size_t, std::size_t>, PairQueue> pairs_;  // (local, remote) -> queue
   std::deque<std::pair<std::size_t, std::size_t>> ready_;  // pairs with packets, round robin
   std::deque<Out> acks_;                                   // PROTOACKs, ahead of everything
+  void queue_ack(std::size_t local, std::size_t remote, const Packet &p);
+  bool ack_may_wait(std::size_t local, std::size_t remote);
+  void flush_waiting_acks();
+  bool ride_acks_ = false;  // pumped_only(): a PROTOACK may wait for company
+  bool acks_wait_ = false;  // acks_ is waiting for a packet to ride with
+  std::vector<std::pair<std::size_t, std::size_t>> waiting_pairs_;  // (local, remote) in acks_
   void push_out(std::vector<std::byte> bytes) {
     push_out(Out{std::move(bytes), PacketType::data, {}, 0});
   }

@@ -205,6 +205,110 @@ TEST_CASE("channel: a PROTOACK goes back every ackmark packets from a proc", "[c
   }
 }
 
+TEST_CASE("channel: run by pump, a PROTOACK rides with our next packet, never past hiwater",
+          "[channel]") {
+  Loop loop;
+  auto [fa, raw] = socket_pair();
+  FakePeer peer(raw.get());
+  std::vector<std::pair<std::size_t, std::uint64_t>> delivered;  // (remote, srqid)
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{64, 2, 4, "fake host"}, 1, 2, resolver(1, 1),
+      resolver(2, 2),
+      [&](std::size_t, std::size_t src, const Packet &p, std::span<const std::byte>) {
+        delivered.emplace_back(src, p.srqid);
+      },
+      [](auto &) {});
+  a.pumped_only();
+  auto from = [&](std::size_t remote, std::uint64_t first, int n) {
+    for (std::uint64_t seq = first; seq < first + static_cast<std::uint64_t>(n); ++seq)
+      peer.put(data_packet(2, remote, 1, 0, seq, 3), payload(seq, 3));
+  };
+  auto settle = [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+  auto is_ack_to = [](const PacketReader::Item &it, std::size_t remote) {
+    return it.header.type == PacketType::protoack && it.header.src == proc(1, 0) &&
+           it.header.dest == proc(2, remote);
+  };
+
+  // Reads come through pump() only (no read event in the loop).
+  from(1, 0, 2);
+  settle();
+  loop.spin(5);
+  CHECK(delivered.empty());
+  a.pump(true);
+  REQUIRE(delivered.size() == 2);
+  // The PROTOACK due (ackmark 2) waits ...
+  loop.spin(5);
+  peer.pump();
+  CHECK(peer.got.empty());
+  // ... and goes ahead of our next packet, in the same write.
+  REQUIRE(a.send(0, 1, data_packet(1, 0, 2, 1, 50, 4), payload(50, 4)).ok());
+  peer.pump();
+  REQUIRE(peer.got.size() == 2);
+  CHECK(is_ack_to(peer.got[0], 1));
+  CHECK(peer.got[1].header.type == PacketType::data);
+  CHECK(peer.got[1].header.srqid == 50);
+  peer.got.clear();
+
+  // A pump that finds nothing to read sends a waiting ACK.
+  from(1, 2, 2);
+  settle();
+  a.pump(true);
+  peer.pump();
+  CHECK(peer.got.empty());
+  a.pump(false);
+  peer.pump();
+  REQUIRE(peer.got.size() == 1);
+  CHECK(is_ack_to(peer.got[0], 1));
+  peer.got.clear();
+
+  // hiwater (4) packets from one proc, read in one pump: the pair's second
+  // ACK falls due, and both go without any other event (the sender is held).
+  from(1, 4, 4);
+  settle();
+  a.pump(true);
+  peer.pump();
+  REQUIRE(peer.got.size() == 2);
+  CHECK(is_ack_to(peer.got[0], 1));
+  CHECK(is_ack_to(peer.got[1], 1));
+  peer.got.clear();
+
+  // One ACK waits per pair: two pairs, one each; then finish() sends them
+  // ahead of FINI.
+  from(0, 100, 2);
+  from(1, 8, 2);
+  settle();
+  a.pump(true);
+  peer.pump();
+  CHECK(peer.got.empty());
+  a.finish();
+  loop.spin(5);
+  peer.pump();
+  REQUIRE(peer.got.size() == 3);
+  CHECK(is_ack_to(peer.got[0], 0));
+  CHECK(is_ack_to(peer.got[1], 1));
+  CHECK(peer.got[2].header.type == PacketType::fini);
+  CHECK(delivered.size() == 12);
+}
+
+TEST_CASE("channel: run by pump with ackmark = hiwater, no PROTOACK waits", "[channel]") {
+  Loop loop;
+  auto [fa, raw] = socket_pair();
+  FakePeer peer(raw.get());
+  int delivered = 0;
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{64, 3, 3, "fake host"}, 1, 1, resolver(1, 1),
+      resolver(2, 1), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
+  a.pumped_only();
+  for (std::uint64_t seq = 0; seq < 3; ++seq)
+    peer.put(data_packet(2, 0, 1, 0, seq, 3), payload(seq, 3));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  a.pump(true);
+  CHECK(delivered == 3);
+  peer.pump();
+  REQUIRE(peer.got.size() == 1);
+  CHECK(peer.got[0].header.type == PacketType::protoack);
+}
+
 TEST_CASE("channel: DATA read straight into the sink's place, whole, in order, acknowledged",
           "[channel]") {
   Loop loop;
