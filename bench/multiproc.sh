@@ -5,7 +5,8 @@
 # interleaved, medians:
 #   lat8       8 B one-way latency, world rank 0 to rank 2 (2x2: another client)
 #   bw1M/bw4M  streaming bandwidth rank 0 -> rank 2, MB/s
-#   aggbw1M    all procs exchanging at once (rank r with r + np/2), MB/s summed
+#   aggbw1M    all procs streaming at once (rank r to r + np/2), MB/s summed
+#   aggbibw1M  all procs exchanging at once, both ways (rank r with r + np/2)
 #   aggbw1M_blocks / aggbw1M_pairs   the same with both libraries' procs bound
 #              alike (bench/pin_core.sh): each client's procs on one core (as
 #              impirun binds them by default), or each pair on one core (where
@@ -79,6 +80,7 @@ measure() {  # measure METRIC CONFIG
     bw1M) v=$(launch "$cfg" p2p bw 1048576 | value 1048576) ;;
     bw4M) v=$(launch "$cfg" p2p bw 4194304 | value 4194304) ;;
     aggbw1M) v=$(P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576 | value 1048576) ;;
+    aggbibw1M) v=$(P2P_BENCH_ALL=1 launch "$cfg" p2p bibw 1048576 | value 1048576) ;;
     aggbw1M_blocks) v=$( ([ "$cfg" = ompi ] && export PIN=blocks; P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576) | value 1048576) ;;
     aggbw1M_pairs) v=$(PIN=pairs P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576 | value 1048576) ;;
     barrier) v=$(launch "$cfg" coll barrier 8 | value 0) ;;
@@ -89,9 +91,9 @@ measure() {  # measure METRIC CONFIG
 }
 probe_start=$(bench_probe "$work/p2p.impi")
 for r in $(seq "$rounds"); do
-  for m in lat8 bw1M bw4M aggbw1M barrier allreduce8; do
+  for m in lat8 bw1M bw4M aggbw1M aggbibw1M barrier allreduce8; do
     for cfg in impi-2x2 impi-2x1 "${libs[@]:1}"; do
-      [ "$m" = aggbw1M ] && [ "$cfg" = impi-2x1 ] && continue
+      [[ "$m" = agg* ]] && [ "$cfg" = impi-2x1 ] && continue
       measure "$m" "$cfg" || echo "$m $cfg nan" >> "$res"
     done
   done
@@ -115,7 +117,7 @@ for line in open(sys.argv[1]):
         pass
 cfgs = ["impi-2x2", "impi-2x1", "impi-4x1", "ompi", "mpich"]
 print(f"{'metric':<15}" + "".join(f"{c:>11}" for c in cfgs) + "   2x2/2x1   2x2/ompi")
-for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbw1M_blocks", "aggbw1M_pairs", "barrier",
+for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbibw1M", "aggbw1M_blocks", "aggbw1M_pairs", "barrier",
           "allreduce8", "lat8_4x1"]:
     med = {c: statistics.median(v) for c, v in rows.get(m, {}).items() if v}
     line = f"{m:<15}" + "".join(f"{med[c]:>11.2f}" if c in med else f"{'-':>11}" for c in cfgs)
