@@ -337,13 +337,18 @@ void HostChannel::flush_waiting_acks() {
   update_write_interest();
 }
 
-// A PROTOACK just due from `local` to `remote` may wait when the sender,
-// counting only what we have read, stays below hiwater without it: at most
-// one waits per pair, and hiwater is at least twice ackmark. When the
-// sender is held at hiwater, the packets it sent arrive, the pair's next
-// ACK falls due and both go at once; so no wait can block a sender for good.
-bool HostChannel::ack_may_wait(std::size_t local, std::size_t remote) {
+// A PROTOACK just due from `local` to `remote` (for packet `p`) may wait
+// when the sender, counting only what we have read, stays below hiwater
+// without it: at most one waits per pair, and hiwater is at least twice
+// ackmark. When the sender is held at hiwater, the packets it sent arrive,
+// the pair's next ACK falls due and both go at once; so no wait can block
+// a sender for good.
+bool HostChannel::ack_may_wait(std::size_t local, std::size_t remote, const Packet &p) {
   if (!ride_acks_ || finishing_ || (!acks_.empty() && !acks_wait_)) return false;
+  // Only after short packets: a stream of long ones gains nothing from
+  // sparing one write per ackmark packets, and a receiver that never
+  // finds its socket empty would hold the sender at hiwater once a round.
+  if (p.len > kAckRideMax) return false;
   const FlowControl &f = flow_[local];
   if (f.hiwater() < 2 * f.ackmark()) return false;
   const std::pair<std::size_t, std::size_t> key{local, remote};
@@ -358,7 +363,7 @@ void HostChannel::queue_ack(std::size_t local, std::size_t remote, const Packet 
   ack.type = PacketType::protoack;
   ack.src = p.dest;
   ack.dest = p.src;
-  acks_wait_ = ack_may_wait(local, remote);
+  acks_wait_ = ack_may_wait(local, remote, p);
   acks_.push_back({encode(ack), PacketType::protoack, {}, 0});
 }
 

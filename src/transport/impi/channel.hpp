@@ -148,8 +148,10 @@ class HostChannel {
   //   arrival, on the sender's core, for nothing;
   // - a PROTOACK due may wait to go out with our next packet (one write,
   //   not two: a ping-pong's reply), until a pump finds nothing to read or
-  //   a second one falls due for the same pair (see ack_may_wait).
+  //   a second one falls due for the same pair (see ack_may_wait); only
+  //   for packets of at most kAckRideMax data bytes.
   void pumped_only();
+  static constexpr std::uint32_t kAckRideMax = 16 * 1024;
   int fd() const { return fd_.get(); }
   bool wants_write() const { return writing_; }
 
@@ -204,7 +206,7 @@ class HostChannel {
   std::deque<std::pair<std::size_t, std::size_t>> ready_;  // pairs with packets, round robin
   std::deque<Out> acks_;                                   // PROTOACKs, ahead of everything
   void queue_ack(std::size_t local, std::size_t remote, const Packet &p);
-  bool ack_may_wait(std::size_t local, std::size_t remote);
+  bool ack_may_wait(std::size_t local, std::size_t remote, const Packet &p);
   void flush_waiting_acks();
   bool ride_acks_ = false;  // pumped_only(): a PROTOACK may wait for company
   bool acks_wait_ = false;  // acks_ is waiting for a packet to ride with

@@ -290,6 +290,25 @@ TEST_CASE("channel: run by pump, a PROTOACK rides with our next packet, never pa
   CHECK(delivered.size() == 12);
 }
 
+TEST_CASE("channel: run by pump, the PROTOACK for a long packet does not wait", "[channel]") {
+  Loop loop;
+  auto [fa, raw] = socket_pair();
+  FakePeer peer(raw.get());
+  int delivered = 0;
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{1 << 16, 2, 4, "fake host"}, 1, 1, resolver(1, 1),
+      resolver(2, 1), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
+  a.pumped_only();
+  const std::uint32_t lens[] = {100, HostChannel::kAckRideMax + 1};
+  for (std::uint64_t seq = 0; seq < 2; ++seq)
+    peer.put(data_packet(2, 0, 1, 0, seq, lens[seq]), payload(seq, lens[seq]));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  while (delivered < 2) a.pump(true);
+  peer.pump();
+  REQUIRE(peer.got.size() == 1);
+  CHECK(peer.got[0].header.type == PacketType::protoack);
+}
+
 TEST_CASE("channel: run by pump with ackmark = hiwater, no PROTOACK waits", "[channel]") {
   Loop loop;
   auto [fa, raw] = socket_pair();
