@@ -50,13 +50,17 @@ base::Result<std::string> P2P::create_segment(const std::string &job_id, int loc
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   // Procs of other clients on this machine compete for its cores too.
   const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
-  oversubscribed_ = cpus > 0 && machine > cpus;
   machine_procs_ = static_cast<int>(machine);
-  spin_ = oversubscribed_ ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
-                          : static_cast<int>(base::get_int("shm_spin"));
-  spin_ = std::max(spin_, 1);
-  spin_us_ = std::chrono::microseconds(oversubscribed_ ? 0 : base::get_int("shm_spin_us"));
+  set_oversubscribed(cpus > 0 && machine > cpus);
   return shm_.create_segment(job_id, local_rank, nlocal);
+}
+
+void P2P::set_oversubscribed(bool on) {
+  oversubscribed_ = on;
+  spin_ = on ? static_cast<int>(base::get_int("shm_spin_oversubscribed"))
+             : static_cast<int>(base::get_int("shm_spin"));
+  spin_ = std::max(spin_, 1);
+  spin_us_ = std::chrono::microseconds(on ? 0 : base::get_int("shm_spin_us"));
 }
 
 base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_ranks,
@@ -73,9 +77,22 @@ base::Status P2P::attach(int my_world_rank, const std::vector<int> &local_world_
 void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
                              const std::vector<std::int64_t> &pids) {
   core_siblings_.clear();
-  if (!oversubscribed_ || pids.size() != local_world_ranks.size()) return;
+  if (pids.size() != local_world_ranks.size()) return;
   const int mine = single_cpu(0);
   if (mine < 0) return;
+  if (!oversubscribed_) {
+    // Fewer procs than the machine has cores, but bound to share one
+    // (--core-blocks, a cpuset, taskset around each proc): a proc that
+    // polls without yielding keeps the one it waits for off its core for
+    // a whole time slice (8 B: 1.8 ms). Wait as when oversubscribed.
+    const bool shared = std::any_of(pids.begin(), pids.end(), [&](std::int64_t p) {
+      return p > 0 && p != static_cast<std::int64_t>(::getpid()) &&
+             single_cpu(static_cast<pid_t>(p)) == mine;
+    });
+    if (!shared) return;
+    base::log_debug("rank {}: shares cpu {} with another local proc: waits yield", me_, mine);
+    set_oversubscribed(true);
+  }
   for (std::size_t i = 0; i < pids.size(); ++i)
     if (local_world_ranks[i] != me_ && pids[i] > 0 &&
         single_cpu(static_cast<pid_t>(pids[i])) == mine)

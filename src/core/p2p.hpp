@@ -433,6 +433,7 @@ class P2P {
   // says so per wait (`until`: that deadline, set here), never after: a
   // hint can be wrong (another job's procs on our cpu, a missed record).
   bool siblings_stalled(std::chrono::steady_clock::time_point &until) const;
+  void set_oversubscribed(bool on);  // and the spin budgets that go with it
   void find_core_siblings(const std::vector<int> &local_world_ranks,
                           const std::vector<std::int64_t> &pids);
 
