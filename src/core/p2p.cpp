@@ -80,6 +80,9 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
   if (pids.size() != local_world_ranks.size()) return;
   const int mine = single_cpu(0);
   if (mine < 0) return;
+  // Procs outnumbering cores are spread evenly by impirun (below); bound
+  // to share a cpu otherwise, nothing says who else is there.
+  const bool spread = oversubscribed_;
   if (!oversubscribed_) {
     // Fewer procs than the machine has cores, but bound to share one
     // (--core-blocks, a cpuset, taskset around each proc): a proc that
@@ -102,8 +105,8 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
   const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   const auto fill = static_cast<std::size_t>((machine_procs_ + cpus - 1) / std::max(cpus, 1L));
   sibling_spin_us_ = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
-  sibling_spin_ = cpus > 0 && !core_siblings_.empty() && core_siblings_.size() + 1 >= fill &&
-                  sibling_spin_us_.count() > 0;
+  sibling_spin_ = spread && cpus > 0 && !core_siblings_.empty() &&
+                  core_siblings_.size() + 1 >= fill && sibling_spin_us_.count() > 0;
   base::log_debug("rank {}: bound to cpu {} with {} other local procs (ranks {})", me_, mine,
                   core_siblings_.size(), fmt::join(core_siblings_, ","));
 }

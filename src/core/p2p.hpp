@@ -247,11 +247,12 @@ class P2P {
   // Wakes every local peer asleep on its doorbell (after publishing a slot).
   void ring_all_doorbells() { shm_.ring_all_doorbells(); }
   std::uint64_t next_world_slot_op() { return shm_.next_world_slot_op(); }
-  // Procs outnumber cores on this node (waiters yield their core).
+  // Procs outnumber cores on this node, or this proc is bound to one cpu
+  // that another local proc is bound to too (waiters yield their core).
   bool oversubscribed() const { return oversubscribed_; }
   // World ranks bound to the one cpu this proc is bound to (not itself);
-  // empty when this proc is not bound to exactly one cpu, or when procs do
-  // not outnumber cores. Read from the peers' affinity at attach().
+  // empty when this proc is not bound to exactly one cpu (one hardware
+  // thread). Read from the peers' affinity at attach().
   const std::vector<int> &core_siblings() const { return core_siblings_; }
 
   // One pass over the rings and pending sends; true if anything moved.

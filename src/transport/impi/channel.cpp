@@ -327,7 +327,7 @@ void HostChannel::pump(bool readable) {
 
 void HostChannel::pumped_only() {
   event_del(rev_.get());
-  ride_acks_ = true;
+  ride_acks_ = !defer_acks_;  // (consumed()'s ACKs have no pump(false) to flush them)
 }
 
 void HostChannel::flush_waiting_acks() {

@@ -3,6 +3,7 @@
 // (raw bytes, so every packet we send is checked field by field).
 #include "transport/impi/channel.hpp"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -290,6 +291,54 @@ TEST_CASE("channel: run by pump, a PROTOACK rides with our next packet, never pa
   CHECK(delivered.size() == 12);
 }
 
+TEST_CASE("channel: two channels run by pump stream both ways at hiwater = 2 * ackmark",
+          "[channel]") {
+  // Each side sends more than hiwater packets to the other while ACKs
+  // ride (b far fewer: once its queue is empty, its ACKs for a's packets
+  // have nothing to ride with). Driven as a proc drives them (poll, then
+  // pump what is readable and pump(false) the rest), every packet
+  // arrives, in order.
+  Loop loop;
+  auto [fa, fb] = socket_pair();
+  constexpr int kN = 57, kFew = 7;
+  std::vector<std::uint64_t> got_a, got_b;
+  auto rec = [](std::vector<std::uint64_t> &v) {
+    return [&v](std::size_t, std::size_t, const Packet &p, std::span<const std::byte> d) {
+      CHECK(std::vector<std::byte>(d.begin(), d.end()) == payload(p.srqid, p.len));
+      v.push_back(p.srqid);
+    };
+  };
+  bool failed = false;
+  auto closed = [&](const impi::base::Status &st) { failed |= !st.ok(); };
+  HostChannel a(loop.base, std::move(fa), ChannelConfig{64, 2, 4, "host b"}, 1, 1, resolver(1, 1),
+                resolver(2, 1), rec(got_a), closed);
+  HostChannel b(loop.base, std::move(fb), ChannelConfig{64, 2, 4, "host a"}, 1, 1, resolver(2, 1),
+                resolver(1, 1), rec(got_b), closed);
+  a.pumped_only();
+  b.pumped_only();
+  for (std::uint64_t seq = 0; seq < kN; ++seq) {
+    const auto len = static_cast<std::uint32_t>(seq % 5);
+    REQUIRE(a.send(0, 0, data_packet(1, 0, 2, 0, seq, len), payload(seq, len)).ok());
+    if (seq < kFew)
+      REQUIRE(b.send(0, 0, data_packet(2, 0, 1, 0, seq, len), payload(seq, len)).ok());
+  }
+  CHECK(a.queued_packets() > 0);  // (held by flow control: hiwater 4)
+  for (int i = 0; i < 20000 && !failed && (got_a.size() < kFew || got_b.size() < kN); ++i) {
+    pollfd p[2] = {{a.fd(), POLLIN, 0}, {b.fd(), POLLIN, 0}};
+    REQUIRE(::poll(p, 2, 10) >= 0);
+    a.pump(p[0].revents != 0);
+    b.pump(p[1].revents != 0);
+    event_base_loop(loop.base, EVLOOP_NONBLOCK);
+  }
+  CHECK_FALSE(failed);
+  std::vector<std::uint64_t> want(kN);
+  for (int i = 0; i < kN; ++i) want[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(i);
+  CHECK(got_a == std::vector<std::uint64_t>(want.begin(), want.begin() + kFew));
+  CHECK(got_b == want);
+  CHECK(a.queued_packets() == 0);
+  CHECK(b.queued_packets() == 0);
+}
+
 TEST_CASE("channel: run by pump, the PROTOACK for a long packet does not wait", "[channel]") {
   Loop loop;
   auto [fa, raw] = socket_pair();
@@ -303,7 +352,8 @@ TEST_CASE("channel: run by pump, the PROTOACK for a long packet does not wait", 
   for (std::uint64_t seq = 0; seq < 2; ++seq)
     peer.put(data_packet(2, 0, 1, 0, seq, lens[seq]), payload(seq, lens[seq]));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  while (delivered < 2) a.pump(true);
+  for (int i = 0; i < 1000 && delivered < 2; ++i) a.pump(true);
+  REQUIRE(delivered == 2);
   peer.pump();
   REQUIRE(peer.got.size() == 1);
   CHECK(peer.got[0].header.type == PacketType::protoack);
