@@ -65,6 +65,11 @@ Task allreduce_task(CommView c, const void *sendbuf, void *recvbuf, std::int64_t
     co_return co_await allreduce_recursive_doubling(c, sendbuf, recvbuf, count, type, op,
                                                     kReduceTag);
   }
+  if (c.spans_clients()) {  // (the view is ours: no copy for the sub-tasks)
+    if (auto s = co_await impi_reduce(c, sendbuf, recvbuf, count, type, op, 0); !s.ok())
+      co_return s;
+    co_return co_await impi_bcast(c, recvbuf, count, type, 0);
+  }
   if (auto s = co_await reduce_task(c, sendbuf, recvbuf, count, type, op, 0); !s.ok()) co_return s;
   co_return co_await bcast_task(c, recvbuf, count, type, 0);
 }

@@ -15,7 +15,8 @@
 namespace impi::collectives {
 
 Task impi_barrier(const CommView &c) {
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   const int me = c.rank;
   const int k = m.master_num(me);
   if (k < 0) {  // not a master: fan in, wait for the fan-out

@@ -15,7 +15,8 @@ namespace impi::collectives {
 
 Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::TypePtr &type,
                 int root) {
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   // My number among the global participants, or -1.
   int k = -1;
@@ -50,7 +51,7 @@ Task impi_bcast(const CommView &c, void *buf, std::int64_t count, const pack::Ty
     }
   }
   // Local phase: from the root in its client, from the master elsewhere.
-  std::vector<int> local = c.locals_of(c.rank);
+  const std::vector<int> &local = m.client_ranks(m.local_master_num(c.rank));
   std::size_t from = 0;
   for (std::size_t i = 0; i < local.size(); ++i)
     if (local[i] == root) from = i;

@@ -96,7 +96,8 @@ Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one
 Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
                  const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
                  const pack::TypePtr &rtype, int root) {
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
   auto one_block =

@@ -87,7 +87,8 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
                   const pack::TypePtr &stype, void *recvbuf,
                   const std::vector<std::int64_t> &rcounts, const std::vector<std::int64_t> &displs,
                   const pack::TypePtr &rtype, int root) {
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   if (c.rank == root) {
     if (sendbuf) {
@@ -149,7 +150,8 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
                    const std::vector<std::int64_t> &displs, const pack::TypePtr &stype,
                    void *recvbuf, std::int64_t rcount, const pack::TypePtr &rtype, int root,
                    int tag) {
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   if (c.rank == root) {
     for (int k = 0; k < m.num_masters(); ++k) {
@@ -221,7 +223,8 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
 Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
                   const pack::TypePtr &stype, void *recvbuf, std::int64_t rcount,
                   const pack::TypePtr &rtype, int root) {
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   auto one_r =
       c.rank == root ? pack::external32_size(stype, scount) : pack::external32_size(rtype, rcount);
   if (!one_r) co_return {one_r.error(), one_r.message()};

@@ -21,6 +21,28 @@ Masters::Masters(const std::vector<int> &client) {
     }
     local_num_[r] = n;
   }
+  client_ranks_.resize(locals_.size());
+  for (std::size_t n = 0; n < locals_.size(); ++n) {
+    client_ranks_[n].push_back(master_rank_[n]);
+    client_ranks_[n].insert(client_ranks_[n].end(), locals_[n].begin(), locals_[n].end());
+  }
+}
+
+std::shared_ptr<const Masters> masters_of(const std::vector<int> &client) {
+  struct Entry {
+    std::vector<int> client;
+    std::shared_ptr<const Masters> masters;
+  };
+  // The last few communicators' (most jobs use one or two): a comparison
+  // of the rank-to-client tables, no allocation, when one matches.
+  static thread_local Entry cache[4];
+  static thread_local unsigned next = 0;
+  for (Entry &e : cache)
+    if (e.masters && e.client == client) return e.masters;
+  Entry &e = cache[next++ % 4];
+  e.client = client;
+  e.masters = std::make_shared<const Masters>(client);
+  return e.masters;
 }
 
 int cubedim(int n) {

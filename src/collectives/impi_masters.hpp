@@ -4,6 +4,7 @@
 // 0..n-1 in increasing rank order (rank 0 is always master 0).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 namespace impi::collectives {
@@ -27,11 +28,20 @@ class Masters {
     return locals_[static_cast<std::size_t>(n)];
   }
   int num_local_to_master(int n) const { return static_cast<int>(locals_to_master(n).size()); }
+  // Every rank of master n's client, the master first, in rank order.
+  const std::vector<int> &client_ranks(int n) const {
+    return client_ranks_[static_cast<std::size_t>(n)];
+  }
 
  private:
   std::vector<int> master_rank_, num_of_rank_, local_num_;
-  std::vector<std::vector<int>> locals_;
+  std::vector<std::vector<int>> locals_, client_ranks_;
 };
+
+// The Masters of a communicator whose ranks live on `client_of_rank`,
+// from a small per-thread cache (every IMPI collective asks, and building
+// them costs a dozen allocations and a pass over the ranks).
+std::shared_ptr<const Masters> masters_of(const std::vector<int> &client_of_rank);
 
 // Smallest d with 2^d >= n (cubedim(1) = 0, cubedim(5) = 3).
 int cubedim(int n);

@@ -15,6 +15,9 @@
 // context instead of the collective one: LAM/MPI 7.1.4 does that (its
 // ireduce.c sends on the user's communicator), against spec 4.3. Only the
 // messages to and from the named clients' procs change.
+#include <algorithm>
+#include <optional>
+
 #include "base/tunables.hpp"
 #include "collectives/impi.hpp"
 #include "collectives/impi_masters.hpp"
@@ -26,9 +29,10 @@ Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int
                  const pack::TypePtr &type, const Reduction &op, int root) {
   if (!op.commutative)  // (every rank to the root; IMPI_COLL_REDUCE_PT2PT_CLIENTS does not apply)
     co_return co_await reduce_fold_in_order(c, sendbuf, recvbuf, count, type, op, root, kReduceTag);
-  Masters m(c.client);
+  const auto masters = masters_of(c.client);
+  const Masters &m = *masters;
   const int n = m.num_masters(), r0 = m.local_master_num(root);
-  std::vector<int> local = c.locals_of(c.rank);
+  const std::vector<int> &local = m.client_ranks(m.local_master_num(c.rank));
   std::size_t to = 0;
   for (std::size_t i = 0; i < local.size(); ++i)
     if (local[i] == root) to = i;
@@ -46,11 +50,14 @@ Task impi_reduce(const CommView &c, const void *sendbuf, void *recvbuf, std::int
   auto part_rank = [&](int num) { return num == r0 ? root : m.master_rank(num); };
   // The view a global-phase message to or from `peer` goes through.
   std::vector<bool> pt2pt = base::get_index_set("coll_reduce_pt2pt_clients");
-  CommView p2p_view = c;
-  p2p_view.context = c.context - 1;
+  std::optional<CommView> p2p_view;  // (a copy of the view: only when some client needs it)
+  if (std::find(pt2pt.begin(), pt2pt.end(), true) != pt2pt.end()) {
+    p2p_view = c;
+    p2p_view->context = c.context - 1;
+  }
   auto via = [&](int peer) -> const CommView & {
     auto cl = static_cast<std::size_t>(c.client[static_cast<std::size_t>(peer)]);
-    return cl < pt2pt.size() && pt2pt[cl] ? p2p_view : c;
+    return cl < pt2pt.size() && pt2pt[cl] ? *p2p_view : c;
   };
   if (n > 1) {
     if (linear(c, n)) {

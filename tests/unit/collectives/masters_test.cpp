@@ -1,0 +1,43 @@
+// The IMPI collectives' masters (spec 4.2) and their per-thread cache.
+#include "collectives/impi_masters.hpp"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+using namespace impi::collectives;
+
+TEST_CASE("masters: the lowest rank of each client, numbered in rank order") {
+  // Ranks {0,1,4} on client A, {2,3,5} on B, {6,7} on C (docs' example).
+  const std::vector<int> client = {10, 10, 20, 20, 10, 20, 30, 30};
+  const Masters m(client);
+  REQUIRE(m.num_masters() == 3);
+  CHECK(m.master_rank(0) == 0);
+  CHECK(m.master_rank(1) == 2);
+  CHECK(m.master_rank(2) == 6);
+  CHECK(m.master_num(4) == -1);
+  CHECK(m.local_master_rank(5) == 2);
+  CHECK(m.locals_to_master(0) == std::vector<int>{1, 4});
+  CHECK(m.client_ranks(0) == std::vector<int>{0, 1, 4});
+  CHECK(m.client_ranks(1) == std::vector<int>{2, 3, 5});
+  CHECK(m.client_ranks(2) == std::vector<int>{6, 7});
+}
+
+TEST_CASE("masters_of: the same table gives the cached masters, another its own") {
+  const std::vector<int> a = {0, 0, 1, 1}, b = {0, 1, 0, 1};
+  const auto ma = masters_of(a);
+  CHECK(masters_of(a) == ma);  // cached: no rebuild
+  const auto mb = masters_of(b);
+  CHECK(mb != ma);
+  CHECK(mb->client_ranks(0) == std::vector<int>{0, 2});
+  CHECK(ma->client_ranks(0) == std::vector<int>{0, 1});
+  // Past the cache's size, entries are rebuilt; a held one stays valid.
+  for (int k = 0; k < 6; ++k) {
+    std::vector<int> t(static_cast<std::size_t>(k + 2), 0);
+    t.back() = 1;
+    const auto mt = masters_of(t);
+    CHECK(mt->num_masters() == 2);
+    CHECK(mt->master_rank(1) == k + 1);
+  }
+  CHECK(ma->client_ranks(1) == std::vector<int>{2, 3});
+  CHECK(masters_of(a)->client_ranks(1) == std::vector<int>{2, 3});
+}
