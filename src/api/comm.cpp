@@ -291,8 +291,9 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
   v.size = static_cast<int>(g->world.size());
   v.world = g->world;
   v.channel = impi::core::Runtime::instance().p2p().routes(g->world);
-  v.client.clear();
-  for (int w : g->world) v.client.push_back(client_of(w));
+  std::vector<int> clients;
+  for (int w : g->world) clients.push_back(client_of(w));
+  v.client = clients;
   for (int w : g->world) v.ids.push_back(rank_in(c->world, w));
   v.tag_override =
       0x40000000 | (tag & 0x3fffffff);  // on the collective context, apart from its tags

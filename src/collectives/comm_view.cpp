@@ -191,6 +191,21 @@ void copy_typed(const void *from, void *to, const pack::TypePtr &type, std::int6
   in.unpack(to, packed);
 }
 
+namespace {
+// The tables of the last few communicators a thread ran collectives on,
+// shared by their views: a comparison (no allocation) when one matches.
+template <typename T>
+SharedTable<T> shared_table(const std::vector<T> &v) {
+  static thread_local std::shared_ptr<const std::vector<T>> cache[8];
+  static thread_local unsigned next = 0;
+  for (const auto &e : cache)
+    if (e && *e == v) return SharedTable<T>(e);
+  auto &e = cache[next++ % 8];
+  e = std::make_shared<const std::vector<T>>(v);
+  return SharedTable<T>(e);
+}
+}  // namespace
+
 CommView view_of(const core::Communicator &comm) {
   auto &rt = core::Runtime::instance();
   CommView v;
@@ -198,9 +213,9 @@ CommView view_of(const core::Communicator &comm) {
   v.rank = comm.rank;
   v.size = comm.size;
   v.context = comm.context_id + 1;
-  v.world = comm.world;
-  v.client = comm.client;
-  v.channel = comm.channels;
+  v.world = shared_table(comm.world);
+  v.client = shared_table(comm.client);
+  v.channel = shared_table(comm.channels);
   const auto &job = rt.job();
   if (job.impi) {
     v.maxlinear = job.impi->coll_maxlinear;
@@ -211,9 +226,9 @@ CommView view_of(const core::Communicator &comm) {
 
 CommView remote_view_of(const core::Communicator &comm) {
   CommView v = view_of(comm);
-  v.world = comm.remote_world;
-  v.client = comm.remote_client;
-  v.channel = comm.remote_channels;
+  v.world = shared_table(comm.remote_world);
+  v.client = shared_table(comm.remote_client);
+  v.channel = shared_table(comm.remote_channels);
   v.size = static_cast<int>(comm.remote_world.size());
   return v;
 }

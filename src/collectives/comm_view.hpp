@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "base/errc.hpp"
@@ -14,14 +15,43 @@
 
 namespace impi::collectives {
 
+// A communicator's table (world ranks, clients, routes) as a view holds
+// it: shared and read-only, so that copying a view (every collective
+// call, every task that keeps one) allocates nothing. Reads as the vector.
+template <typename T>
+class SharedTable {
+ public:
+  SharedTable() : p_(empty_table()) {}
+  explicit SharedTable(std::shared_ptr<const std::vector<T>> p) : p_(std::move(p)) {}
+  SharedTable &operator=(const std::vector<T> &v) {  // (a copy of its own)
+    p_ = std::make_shared<const std::vector<T>>(v);
+    return *this;
+  }
+  const T &operator[](std::size_t i) const { return (*p_)[i]; }
+  std::size_t size() const { return p_->size(); }
+  bool empty() const { return p_->empty(); }
+  auto begin() const { return p_->begin(); }
+  auto end() const { return p_->end(); }
+  const T *data() const { return p_->data(); }
+  const std::vector<T> &get() const { return *p_; }
+  operator const std::vector<T> &() const { return *p_; }  // NOLINT: reads as the vector
+
+ private:
+  static const std::shared_ptr<const std::vector<T>> &empty_table() {
+    static const auto e = std::make_shared<const std::vector<T>>();
+    return e;
+  }
+  std::shared_ptr<const std::vector<T>> p_;
+};
+
 struct CommView {
   core::P2P *p2p = nullptr;
   int rank = 0;
   int size = 1;
   int context = 1;                       // the collective context: the communicator's cid + 1
-  std::vector<int> world;                // world rank of each rank
-  std::vector<int> client;               // IMPI client of each rank (all 0 in a one-client job)
-  std::vector<core::Channel *> channel;  // the channel to each rank (the communicator's routes)
+  SharedTable<int> world;                // world rank of each rank
+  SharedTable<int> client;               // IMPI client of each rank (all 0 in a one-client job)
+  SharedTable<core::Channel *> channel;  // the channel to each rank (the communicator's routes)
   int maxlinear = 4;                     // the job's IMPI_C_COLL_MAXLINEAR
   int xsize = 1024;                      // the job's IMPI_C_COLL_XSIZE
   int tag_override = -1;  // >= 0: every message uses this tag (MPI_Comm_create_group)

@@ -47,6 +47,24 @@ core::P2P &drained(const core::Communicator &c) {
 Reduction ReduceOp::take(const pack::TypePtr &type, std::int64_t count) const {
   if (!predefined) return std::move(*user);
   const pack::Op o = *predefined;
+  if (type->is_predefined()) {
+    // 16 bytes of capture: std::function keeps them inline (a TypePtr
+    // would put each function on the heap, on every call).
+    struct Key {
+      std::int64_t count;
+      std::int32_t op, type;
+    };
+    const Key k{count, static_cast<std::int32_t>(o), type->predefined_index()};
+    return {[k](const void *in, void *inout) {
+              pack::reduce(static_cast<pack::Op>(k.op), pack::Datatype::predefined(k.type), k.count,
+                           in, inout);
+            },
+            true,
+            [k](const void *in, void *inout, std::int64_t n) {
+              pack::reduce(static_cast<pack::Op>(k.op), pack::Datatype::predefined(k.type), n, in,
+                           inout);
+            }};
+  }
   return {
       [o, type, count](const void *in, void *inout) { pack::reduce(o, type, count, in, inout); },
       true,

@@ -1,8 +1,8 @@
 // The IMPI collectives' masters (spec 4.2) and their per-thread cache.
-#include "collectives/impi_masters.hpp"
-
 #include <catch2/catch.hpp>
 #include <vector>
+
+#include "collectives/impi_masters.hpp"
 
 using namespace impi::collectives;
 
