@@ -31,7 +31,8 @@ namespace {
 struct Direct {
   core::P2P &p2p;
   const core::Communicator &c;
-  int context;  // the collective context: cid + 1
+  int context;        // the collective context: cid + 1
+  bool doze = false;  // receives through shared memory wait as the tasks' do (P2P::wait_until)
 
   base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,
                     int tag) const {
@@ -59,7 +60,9 @@ struct Direct {
                     int tag) const {
     core::Request storage{};
     auto r = p2p.irecv(buf, count, type, source, tag, context, &storage);
-    p2p.wait_until([&] { return p2p.completed(*r); });
+    p2p.wait_until(
+        [&] { return p2p.completed(*r); },
+        doze && c.channels[static_cast<std::size_t>(source)]->kind() == core::Channel::Kind::shm);
     return received(*r);
   }
 
@@ -146,6 +149,34 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
   base::Status s;
   Run run{s, d, {recvbuf, tmp.get(), count, &type}, kReduceTag, op};
   recursive_doubling_allreduce(run, c.rank, c.size);
+  return s;
+}
+
+base::Status nonmaster_barrier(core::P2P &p2p, const core::Communicator &c, int master) {
+  // impi_barrier's part for a non-master: fan in, then the fan-out.
+  const Direct d{p2p, c, c.context_id + 1, true};
+  const auto &byte = pack::Datatype::predefined(pack::dt::byte);
+  if (auto s = d.send(nullptr, 0, byte, master, kBarrierTag); !s.ok()) return s;
+  return d.recv(nullptr, 0, byte, master, kBarrierTag);
+}
+
+bool nonmaster_allreduce_leaf(const std::vector<int> &local, std::size_t pos) {
+  return pos > 0 && pos < local.size() && ((pos & 1) || pos + 1 >= local.size());
+}
+
+base::Status nonmaster_allreduce(core::P2P &p2p, const core::Communicator &c,
+                                 const std::vector<int> &local, std::size_t pos,
+                                 const void *sendbuf, void *recvbuf, std::int64_t count,
+                                 const pack::TypePtr &type) {
+  // impi_reduce's local phase for a leaf of reduce_binomial (rooted at
+  // position 0, the master: Allreduce's root is rank 0, master 0), then
+  // impi_bcast's local phase (bcast_binomial from position 0).
+  const Direct d{p2p, c, c.context_id + 1, true};
+  const std::size_t parent = pos - (pos & (~pos + 1));
+  if (auto s = d.send(sendbuf, count, type, local[parent], kReduceTag); !s.ok()) return s;
+  base::Status s;
+  Run run{s, d, {.data = recvbuf, .count = count, .type = &type}, kBcastTag};
+  binomial_bcast(run, local.size(), pos, 0, [&](std::size_t p) { return local[p]; });
   return s;
 }
 

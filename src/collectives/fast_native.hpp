@@ -4,7 +4,9 @@
 // are exactly those of the task versions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "base/errc.hpp"
 #include "collectives/collectives.hpp"
@@ -25,6 +27,20 @@ inline bool fast_native(const core::Communicator &c) {
 base::Status fast_barrier(core::P2P &p2p, const core::Communicator &c);
 base::Status fast_bcast(core::P2P &p2p, const core::Communicator &c, void *buf, std::int64_t count,
                         const pack::TypePtr &type, int root);
+// A proc other than its client's master, in a blocking IMPI Barrier or
+// Allreduce on a communicator spanning clients: its part is local (the
+// master's fan-in and fan-out, impi_barrier.cpp, impi_reduce.cpp and
+// impi_bcast.cpp), done with plain calls and exactly their messages. It
+// lies on the path of every such collective (the master waits for it),
+// and the tasks' frames and views were about half of its cost.
+base::Status nonmaster_barrier(core::P2P &p2p, const core::Communicator &c, int master);
+// Allreduce (predefined operation): only for a leaf of the client's
+// reduction tree, `pos` in `local` (the client's ranks, master first).
+bool nonmaster_allreduce_leaf(const std::vector<int> &local, std::size_t pos);
+base::Status nonmaster_allreduce(core::P2P &p2p, const core::Communicator &c,
+                                 const std::vector<int> &local, std::size_t pos,
+                                 const void *sendbuf, void *recvbuf, std::int64_t count,
+                                 const pack::TypePtr &type);
 // coll_allreduce_ring_min, read once (a tunable lookup costs more than a small collective).
 std::int64_t allreduce_ring_min();
 // Only where allreduce_task would use recursive doubling: a commutative

@@ -5,9 +5,11 @@
 // chooses between the IMPI and the native algorithms there).
 #include "collectives/select.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "collectives/fast_native.hpp"
+#include "collectives/impi_masters.hpp"
 #include "collectives/inter.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
@@ -85,6 +87,11 @@ base::Status start(const core::Communicator &c, Task task, core::RequestPtr *req
 
 base::Status barrier(const core::Communicator &c, core::RequestPtr *request) {
   if (c.inter) return start(c, inter_barrier(remote_view_of(c), c.rank), request);
+  if (!request && c.spans_clients) {
+    const auto masters = masters_of(c.client);
+    if (!masters->is_master(c.rank))
+      return nonmaster_barrier(drained(c), c, masters->local_master_rank(c.rank));
+  }
   if (!request && fast_native(c)) {
     auto &p2p = drained(c);
     return slots_barrier_ok(p2p, c) ? slots_barrier(p2p, c) : fast_barrier(p2p, c);
@@ -119,6 +126,16 @@ base::Status allreduce(const core::Communicator &c, const void *sendbuf, void *r
                  inter_allreduce(remote_view_of(c), c.rank, sendbuf, recvbuf, count, type,
                                  op.take(type, count)),
                  request);
+  if (!request && c.spans_clients && op.predefined) {
+    const auto masters = masters_of(c.client);
+    if (!masters->is_master(c.rank)) {
+      const auto &local = masters->client_ranks(masters->local_master_num(c.rank));
+      const auto pos =
+          static_cast<std::size_t>(std::find(local.begin(), local.end(), c.rank) - local.begin());
+      if (nonmaster_allreduce_leaf(local, pos))
+        return nonmaster_allreduce(drained(c), c, local, pos, sendbuf, recvbuf, count, type);
+    }
+  }
   if (!request && fast_native(c)) {
     if (op.predefined) {
       PredefinedOp k{*op.predefined, &type, count};
