@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/thread_exit.hpp"
+#include "collectives/thread_cache.hpp"
 #include "core/runtime.hpp"
 #include "pack/cursor.hpp"
 #include "pack/predefined.hpp"
@@ -196,26 +197,19 @@ namespace {
 // shared by their views: a comparison (no allocation) when one matches.
 template <typename T>
 SharedTable<T> shared_table(const std::vector<T> &v) {
-  static thread_local std::shared_ptr<const std::vector<T>> cache[8];
-  static thread_local unsigned next = 0;
-  for (const auto &e : cache)
-    if (e && *e == v) return SharedTable<T>(e);
-  auto &e = cache[next++ % 8];
-  e = std::make_shared<const std::vector<T>>(v);
-  return SharedTable<T>(e);
+  return SharedTable<T>(ThreadCache<std::vector<T>, 8>::get(
+      [&](const std::vector<T> &e) { return e == v; },
+      [&] { return std::make_shared<const std::vector<T>>(v); }));
 }
-}  // namespace
 
-CommView view_of(const core::Communicator &comm) {
+// A view's fields but the tables.
+CommView bare_view(const core::Communicator &comm) {
   auto &rt = core::Runtime::instance();
   CommView v;
   v.p2p = &rt.p2p();
   v.rank = comm.rank;
   v.size = comm.size;
   v.context = comm.context_id + 1;
-  v.world = shared_table(comm.world);
-  v.client = shared_table(comm.client);
-  v.channel = shared_table(comm.channels);
   const auto &job = rt.job();
   if (job.impi) {
     v.maxlinear = job.impi->coll_maxlinear;
@@ -223,9 +217,18 @@ CommView view_of(const core::Communicator &comm) {
   }
   return v;
 }
+}  // namespace
+
+CommView view_of(const core::Communicator &comm) {
+  CommView v = bare_view(comm);
+  v.world = shared_table(comm.world);
+  v.client = shared_table(comm.client);
+  v.channel = shared_table(comm.channels);
+  return v;
+}
 
 CommView remote_view_of(const core::Communicator &comm) {
-  CommView v = view_of(comm);
+  CommView v = bare_view(comm);
   v.world = shared_table(comm.remote_world);
   v.client = shared_table(comm.remote_client);
   v.channel = shared_table(comm.remote_channels);

@@ -21,25 +21,25 @@ namespace impi::collectives {
 template <typename T>
 class SharedTable {
  public:
-  SharedTable() : p_(empty_table()) {}
+  SharedTable() = default;  // empty (no shared count to touch)
   explicit SharedTable(std::shared_ptr<const std::vector<T>> p) : p_(std::move(p)) {}
   SharedTable &operator=(const std::vector<T> &v) {  // (a copy of its own)
     p_ = std::make_shared<const std::vector<T>>(v);
     return *this;
   }
-  const T &operator[](std::size_t i) const { return (*p_)[i]; }
-  std::size_t size() const { return p_->size(); }
-  bool empty() const { return p_->empty(); }
-  auto begin() const { return p_->begin(); }
-  auto end() const { return p_->end(); }
-  const T *data() const { return p_->data(); }
-  const std::vector<T> &get() const { return *p_; }
-  operator const std::vector<T> &() const { return *p_; }  // NOLINT: reads as the vector
+  const std::vector<T> &get() const { return p_ ? *p_ : empty_table(); }
+  const T &operator[](std::size_t i) const { return get()[i]; }
+  std::size_t size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  auto begin() const { return get().begin(); }
+  auto end() const { return get().end(); }
+  const T *data() const { return get().data(); }
+  operator const std::vector<T> &() const { return get(); }  // NOLINT: reads as the vector
 
  private:
-  static const std::shared_ptr<const std::vector<T>> &empty_table() {
-    static const auto e = std::make_shared<const std::vector<T>>();
-    return e;
+  static const std::vector<T> &empty_table() {
+    static const auto *e = new std::vector<T>();  // (never destroyed: views may outlive statics)
+    return *e;
   }
   std::shared_ptr<const std::vector<T>> p_;
 };

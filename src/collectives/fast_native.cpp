@@ -154,6 +154,8 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
 
 base::Status nonmaster_barrier(core::P2P &p2p, const core::Communicator &c, int master) {
   // impi_barrier's part for a non-master: fan in, then the fan-out.
+  if (!c.channels[static_cast<std::size_t>(master)])
+    return {base::Errc::invalid_argument, "a collective's peer cannot be reached"};
   const Direct d{p2p, c, c.context_id + 1, true};
   const auto &byte = pack::Datatype::predefined(pack::dt::byte);
   if (auto s = d.send(nullptr, 0, byte, master, kBarrierTag); !s.ok()) return s;
@@ -171,6 +173,9 @@ base::Status nonmaster_allreduce(core::P2P &p2p, const core::Communicator &c,
   // impi_reduce's local phase for a leaf of reduce_binomial (rooted at
   // position 0, the master: Allreduce's root is rank 0, master 0), then
   // impi_bcast's local phase (bcast_binomial from position 0).
+  for (int r : local)  // (as the tasks' messages: an error, not a crash, without a route)
+    if (r != c.rank && !c.channels[static_cast<std::size_t>(r)])
+      return {base::Errc::invalid_argument, "a collective's peer cannot be reached"};
   const Direct d{p2p, c, c.context_id + 1, true};
   const std::size_t parent = pos - (pos & (~pos + 1));
   if (auto s = d.send(sendbuf, count, type, local[parent], kReduceTag); !s.ok()) return s;

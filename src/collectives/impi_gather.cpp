@@ -40,12 +40,6 @@ bool small_block_tree(const CommView &c, const Masters &m, std::int64_t one) {
 }
 
 namespace {
-// The ranks of master k's client, master first (= rank order).
-std::vector<int> ranks_of(const Masters &m, int k) {
-  std::vector<int> r{m.master_rank(k)};
-  for (int x : m.locals_to_master(k)) r.push_back(x);
-  return r;
-}
 
 // The tree's phase among masters for Gather (see the top of the file).
 // `held`: this participant's own client's blocks; grows by its children's.
@@ -81,7 +75,7 @@ Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one
     }
     std::size_t off = 0;  // the root: each rank's block into its place
     for (int u = v + mask; u < to; ++u)
-      for (int r : ranks_of(m, (u + r0) % n)) {
+      for (int r : m.client_ranks((u + r0) % n)) {
         pack::External32Cursor cur(rtype, rcount);
         cur.unpack(static_cast<std::byte *>(recvbuf) +
                        static_cast<std::int64_t>(r) * rcount * rtype->extent(),

@@ -75,12 +75,6 @@ base::Status unpack_block(std::span<const std::byte> block, void *recvbuf, std::
   return {};
 }
 
-// The ranks of master k's client, master first (= rank order).
-std::vector<int> client_ranks(const Masters &m, int k) {
-  std::vector<int> r{m.master_rank(k)};
-  for (int x : m.locals_to_master(k)) r.push_back(x);
-  return r;
-}
 }  // namespace
 
 Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
@@ -108,7 +102,7 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
           co_return s;
     for (int k = 0; k < m.num_masters(); ++k) {
       if (k == r0) continue;
-      auto ranks = client_ranks(m, k);
+      const auto &ranks = m.client_ranks(k);
       std::int64_t total = 0;
       std::vector<std::int64_t> len;
       for (int r : ranks) {
@@ -156,7 +150,7 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
   if (c.rank == root) {
     for (int k = 0; k < m.num_masters(); ++k) {
       if (k == r0) continue;
-      auto ranks = client_ranks(m, k);
+      const auto &ranks = m.client_ranks(k);
       std::vector<std::byte> msg(8 * ranks.size());
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         auto blk = to_ext32(
@@ -197,7 +191,7 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
   } else {
     std::vector<std::byte> msg;
     if (auto s = co_await recv_any_length(c, root, tag, msg); !s.ok()) co_return s;
-    auto ranks = client_ranks(m, mine);
+    const auto &ranks = m.client_ranks(mine);
     if (msg.size() < 8 * ranks.size())
       co_return {base::Errc::protocol_error, "a scatter message without its header"};
     std::size_t off = 8 * ranks.size();
@@ -253,7 +247,7 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
     std::vector<std::byte> held;  // virtual clients 1 .. n-1
     held.reserve(static_cast<std::size_t>(span_bytes(1, n)));
     for (int u = 1; u < n; ++u)
-      for (int r : client_ranks(m, (u + r0) % n)) {
+      for (int r : m.client_ranks((u + r0) % n)) {
         auto blk =
             to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype),
                      scount, stype);
@@ -304,7 +298,7 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
       if (auto s = co_await c.isend(held.data() + off, len, bytes(), node(v + mask), tag); !s.ok())
         co_return s;
     }
-    auto ranks = client_ranks(m, mine);
+    const auto &ranks = m.client_ranks(mine);
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       std::span<const std::byte> part(held.data() + i * static_cast<std::size_t>(one),
                                       static_cast<std::size_t>(one));

@@ -1,8 +1,10 @@
 #include "collectives/impi_masters.hpp"
 
+#include "collectives/thread_cache.hpp"
+
 namespace impi::collectives {
 
-Masters::Masters(const std::vector<int> &client) {
+Masters::Masters(const std::vector<int> &client) : client_(client) {
   num_of_rank_.assign(client.size(), -1);
   local_num_.assign(client.size(), -1);
   std::vector<int> clients_seen;  // client of master n
@@ -29,20 +31,10 @@ Masters::Masters(const std::vector<int> &client) {
 }
 
 std::shared_ptr<const Masters> masters_of(const std::vector<int> &client) {
-  struct Entry {
-    std::vector<int> client;
-    std::shared_ptr<const Masters> masters;
-  };
   // The last few communicators' (most jobs use one or two): a comparison
   // of the rank-to-client tables, no allocation, when one matches.
-  static thread_local Entry cache[4];
-  static thread_local unsigned next = 0;
-  for (Entry &e : cache)
-    if (e.masters && e.client == client) return e.masters;
-  Entry &e = cache[next++ % 4];
-  e.client = client;
-  e.masters = std::make_shared<const Masters>(client);
-  return e.masters;
+  return ThreadCache<Masters, 4>::get([&](const Masters &m) { return m.client_table() == client; },
+                                      [&] { return std::make_shared<const Masters>(client); });
 }
 
 int cubedim(int n) {

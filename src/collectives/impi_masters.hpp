@@ -28,13 +28,15 @@ class Masters {
     return locals_[static_cast<std::size_t>(n)];
   }
   int num_local_to_master(int n) const { return static_cast<int>(locals_to_master(n).size()); }
+  // The table they were built from (the client of each rank).
+  const std::vector<int> &client_table() const { return client_; }
   // Every rank of master n's client, the master first, in rank order.
   const std::vector<int> &client_ranks(int n) const {
     return client_ranks_[static_cast<std::size_t>(n)];
   }
 
  private:
-  std::vector<int> master_rank_, num_of_rank_, local_num_;
+  std::vector<int> client_, master_rank_, num_of_rank_, local_num_;
   std::vector<std::vector<int>> locals_, client_ranks_;
 };
 

@@ -24,9 +24,22 @@
 
 namespace impi::collectives {
 
-// Coroutine frames: free lists per 64-byte size class up to 8 KiB, per thread
-// (the IMPI Barrier's is 5 KiB).
-inline constexpr std::size_t kFrameClass = 64, kFrameClasses = 128;
+// Coroutine frames: free lists per thread, per size class: 64-byte classes
+// up to 4 KiB, then 1 KiB classes up to 8 KiB (the IMPI Barrier's frame is
+// 5 KiB; few classes keep the initial-exec table small, for a libmpi that
+// is dlopen'ed).
+inline constexpr std::size_t kFrameClass = 64, kFineClasses = 64, kCoarseClass = 1024,
+                             kFrameClasses = kFineClasses + 5;
+// The class of an n-byte frame (kFrameClasses: not cached), and its bytes.
+inline std::size_t frame_class(std::size_t n) {
+  const std::size_t k = (n + kFrameClass - 1) / kFrameClass;
+  if (k < kFineClasses) return k;
+  const std::size_t c = (n + kCoarseClass - 1) / kCoarseClass;  // 4 .. 8 up to 8 KiB
+  return c <= 8 ? kFineClasses + (c - 4) : kFrameClasses;
+}
+inline std::size_t frame_bytes(std::size_t k) {
+  return k < kFineClasses ? k * kFrameClass : (k - kFineClasses + 4) * kCoarseClass;
+}
 // Trivially destructible on purpose: a thread_local with a destructor costs
 // a TLS wrapper call per use. base::at_thread_exit, armed when the thread
 // first caches a frame, frees the lists when it ends; frames freed after
@@ -47,16 +60,16 @@ inline void free_cached_frames() {  // at the thread's end
   t_frames.gone = true;
 }
 inline void *frame_alloc(std::size_t n) {
-  std::size_t k = (n + kFrameClass - 1) / kFrameClass;
+  const std::size_t k = frame_class(n);
   if (k >= kFrameClasses) return ::operator new(n);
   if (void *p = t_frames.free[k]) {
     t_frames.free[k] = *static_cast<void **>(p);
     return p;
   }
-  return ::operator new(k *kFrameClass);
+  return ::operator new(frame_bytes(k));
 }
 inline void frame_free(void *p, std::size_t n) {
-  std::size_t k = (n + kFrameClass - 1) / kFrameClass;
+  const std::size_t k = frame_class(n);
   if (k >= kFrameClasses || t_frames.gone) return ::operator delete(p);
   if (!t_frames.armed) {
     base::at_thread_exit<&free_cached_frames>();

@@ -1,8 +1,11 @@
-// The IMPI collectives' masters (spec 4.2) and their per-thread cache.
+// The IMPI collectives' masters (spec 4.2) and their per-thread cache; the
+// coroutine frame classes; SharedTable.
 #include <catch2/catch.hpp>
 #include <vector>
 
+#include "collectives/comm_view.hpp"
 #include "collectives/impi_masters.hpp"
+#include "collectives/task.hpp"
 
 using namespace impi::collectives;
 
@@ -40,4 +43,33 @@ TEST_CASE("masters_of: the same table gives the cached masters, another its own"
   }
   CHECK(ma->client_ranks(1) == std::vector<int>{2, 3});
   CHECK(masters_of(a)->client_ranks(1) == std::vector<int>{2, 3});
+}
+
+TEST_CASE("coroutine frame classes: 64-byte steps to 4 KiB, then 1 KiB to 8 KiB") {
+  for (std::size_t n = 1; n <= 8192; ++n) {
+    const std::size_t k = frame_class(n);
+    REQUIRE(k < kFrameClasses);
+    REQUIRE(frame_bytes(k) >= n);
+    REQUIRE(frame_bytes(k) < n + (n > 4032 ? kCoarseClass : kFrameClass));
+  }
+  CHECK(frame_class(8193) == kFrameClasses);  // not cached
+  // A freed frame is the next one of its class.
+  void *p = frame_alloc(5032);
+  frame_free(p, 5032);
+  CHECK(frame_alloc(5100) == p);
+  frame_free(p, 5100);
+}
+
+TEST_CASE("SharedTable reads as its vector; empty by default") {
+  const SharedTable<int> none;
+  CHECK(none.empty());
+  CHECK(none.size() == 0);
+  const std::vector<int> &as_vector = none;
+  CHECK(as_vector.empty());
+  SharedTable<int> t;
+  t = std::vector<int>{3, 1, 2};
+  const SharedTable<int> copy = t;  // shares, no copy of the vector
+  CHECK(&copy.get() == &t.get());
+  CHECK(copy[1] == 1);
+  CHECK(std::vector<int>(copy.begin(), copy.end()) == std::vector<int>{3, 1, 2});
 }
