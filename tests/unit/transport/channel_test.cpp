@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -86,6 +87,15 @@ std::pair<Fd, Fd> socket_pair() {
   REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
   return {Fd(sv[0]), Fd(sv[1])};
 }
+
+// A channel to a fake peer host, `here` procs on our side (host side 1)
+// and `there` on the peer's (side 2), counting the packets delivered to us.
+std::unique_ptr<HostChannel> counting_channel(Loop &loop, Fd fd, ChannelConfig config,
+                                              std::size_t here, std::size_t there, int &delivered) {
+  return std::make_unique<HostChannel>(
+      loop.base, std::move(fd), std::move(config), here, there, resolver(1, here),
+      resolver(2, there), [&delivered](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
+}
 }  // namespace
 
 TEST_CASE("channel: two hosts exchange packets of every pair with ackmark = hiwater = 1",
@@ -144,12 +154,11 @@ TEST_CASE("channel: never more than hiwater unacknowledged packets to a proc", "
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
   int delivered = 0;
-  HostChannel a(
-      loop.base, std::move(fa), ChannelConfig{64, 2, 3, "fake host"}, 2, 2, resolver(1, 2),
-      resolver(2, 2), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
+  auto a =
+      counting_channel(loop, std::move(fa), ChannelConfig{64, 2, 3, "fake host"}, 2, 2, delivered);
   for (std::uint64_t seq = 0; seq < 10; ++seq)
-    REQUIRE(a.send(0, 1, data_packet(1, 0, 2, 1, seq, 4), payload(seq, 4)).ok());
-  REQUIRE(a.send(1, 1, data_packet(1, 1, 2, 1, 99, 0), {}).ok());  // another pair is not held up
+    REQUIRE(a->send(0, 1, data_packet(1, 0, 2, 1, seq, 4), payload(seq, 4)).ok());
+  REQUIRE(a->send(1, 1, data_packet(1, 1, 2, 1, 99, 0), {}).ok());  // another pair is not held up
   loop.spin();
   peer.pump();
   REQUIRE(peer.got.size() == 4);  // 3 from the held pair, 1 from the other
@@ -174,7 +183,7 @@ TEST_CASE("channel: never more than hiwater unacknowledged packets to a proc", "
   peer.pump();
   CHECK(peer.got.size() == 6);
   CHECK(peer.got.back().header.srqid == 4);
-  CHECK(a.queued_packets() == 5);
+  CHECK(a->queued_packets() == 5);
 }
 
 TEST_CASE("channel: a PROTOACK goes back every ackmark packets from a proc", "[channel]") {
@@ -344,15 +353,14 @@ TEST_CASE("channel: run by pump, the PROTOACK for a long packet does not wait", 
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
   int delivered = 0;
-  HostChannel a(
-      loop.base, std::move(fa), ChannelConfig{1 << 16, 2, 4, "fake host"}, 1, 1, resolver(1, 1),
-      resolver(2, 1), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
-  a.pumped_only();
+  auto a = counting_channel(loop, std::move(fa), ChannelConfig{1 << 16, 2, 4, "fake host"}, 1, 1,
+                            delivered);
+  a->pumped_only();
   const std::uint32_t lens[] = {100, HostChannel::kAckRideMax + 1};
   for (std::uint64_t seq = 0; seq < 2; ++seq)
     peer.put(data_packet(2, 0, 1, 0, seq, lens[seq]), payload(seq, lens[seq]));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  for (int i = 0; i < 1000 && delivered < 2; ++i) a.pump(true);
+  for (int i = 0; i < 1000 && delivered < 2; ++i) a->pump(true);
   REQUIRE(delivered == 2);
   peer.pump();
   REQUIRE(peer.got.size() == 1);
@@ -364,14 +372,13 @@ TEST_CASE("channel: run by pump with ackmark = hiwater, no PROTOACK waits", "[ch
   auto [fa, raw] = socket_pair();
   FakePeer peer(raw.get());
   int delivered = 0;
-  HostChannel a(
-      loop.base, std::move(fa), ChannelConfig{64, 3, 3, "fake host"}, 1, 1, resolver(1, 1),
-      resolver(2, 1), [&](auto, auto, auto &, auto) { ++delivered; }, [](auto &) {});
-  a.pumped_only();
+  auto a =
+      counting_channel(loop, std::move(fa), ChannelConfig{64, 3, 3, "fake host"}, 1, 1, delivered);
+  a->pumped_only();
   for (std::uint64_t seq = 0; seq < 3; ++seq)
     peer.put(data_packet(2, 0, 1, 0, seq, 3), payload(seq, 3));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  a.pump(true);
+  a->pump(true);
   CHECK(delivered == 3);
   peer.pump();
   REQUIRE(peer.got.size() == 1);
