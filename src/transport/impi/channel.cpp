@@ -369,13 +369,28 @@ void HostChannel::queue_ack(std::size_t local, std::size_t remote, const Packet 
 
 void HostChannel::on_readable() {
   for (int i = 0; i < kReadsPerEvent && !closed_; ++i) {
-    // Into the landing packet's place, all of its rest in one recv (measured
+    // Into the landing packet's place, all of its rest in one call (measured
     // faster than 16 KiB at a time with both procs on one core, no slower
-    // across cores), or the read buffer (in place: no copy).
-    std::span<std::byte> into =
-        landing_ ? landing_->place.subspan(landing_->filled) : reader_.space(kReadChunk);
-    const std::size_t want = landing_ ? into.size() : std::min(into.size(), kReadChunk);
-    ssize_t n = ::recv(fd_.get(), into.data(), want, 0);
+    // across cores), and the next packet's header alone into the read
+    // buffer: a stream of long packets then lands each one whole, with no
+    // copy through the buffer and one call per packet. Otherwise into the
+    // read buffer (in place: no copy).
+    std::size_t want;
+    ssize_t n;
+    if (landing_) {
+      std::span<std::byte> rest = landing_->place.subspan(landing_->filled);
+      std::span<std::byte> next = reader_.space(kPacketHeaderSize);
+      iovec iov[2] = {{rest.data(), rest.size()}, {next.data(), kPacketHeaderSize}};
+      msghdr m{};
+      m.msg_iov = iov;
+      m.msg_iovlen = 2;
+      want = rest.size() + kPacketHeaderSize;
+      n = ::recvmsg(fd_.get(), &m, 0);
+    } else {
+      std::span<std::byte> into = reader_.space(kReadChunk);
+      want = std::min(into.size(), kReadChunk);
+      n = ::recv(fd_.get(), into.data(), want, 0);
+    }
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
       if (errno == EINTR) continue;
@@ -393,26 +408,22 @@ void HostChannel::on_readable() {
       return;
     }
     if (landing_) {
-      landing_->filled += static_cast<std::size_t>(n);
+      const std::size_t got = static_cast<std::size_t>(n);
+      const std::size_t rest = landing_->place.size() - landing_->filled;
+      landing_->filled += std::min(got, rest);
       if (landing_->filled == landing_->place.size()) {
         Landing l = *landing_;
         landing_.reset();
         handle(l.header, l.place);
         if (closed_) return;
+        if (got > rest) {  // the next packet's header came too
+          reader_.commit(got - rest);
+          if (!read_buffered()) return;
+        }
       }
     } else {
       reader_.commit(static_cast<std::size_t>(n));
-      while (auto item = reader_.next_view()) {
-        if (!item->ok()) {
-          fail({Errc::protocol_error, fmt::format("from {}: {}", cfg_.peer, item->message())});
-          return;
-        }
-        auto &it = item->value();
-        landing_declined_ = false;  // (a decision about the packet before)
-        handle(it.header, it.data);
-        if (closed_) return;
-      }
-      try_landing();
+      if (!read_buffered()) return;
     }
     // PROTOACKs go at once, not after the whole batch: the sender may be
     // waiting for one (hiwater) while we read on.
@@ -428,6 +439,21 @@ void HostChannel::on_readable() {
   fill_output();
   update_write_interest();
   maybe_close();
+}
+
+bool HostChannel::read_buffered() {
+  while (auto item = reader_.next_view()) {
+    if (!item->ok()) {
+      fail({Errc::protocol_error, fmt::format("from {}: {}", cfg_.peer, item->message())});
+      return false;
+    }
+    auto &it = item->value();
+    landing_declined_ = false;  // (a decision about the packet before)
+    handle(it.header, it.data);
+    if (closed_) return false;
+  }
+  try_landing();
+  return true;
 }
 
 void HostChannel::try_landing() {

@@ -172,7 +172,8 @@ class HostChannel {
   void on_readable();
   void on_writable();
   void handle(const Packet &p, std::span<const std::byte> data);
-  void try_landing();  // the front packet's data goes to the sink's place, if it has one
+  bool read_buffered();  // handles the read buffer's whole packets; false if closed
+  void try_landing();    // the front packet's data goes to the sink's place, if it has one
   base::Status queue(std::size_t src, std::size_t dest, const Packet &p, Out o);
   void fill_output();
   void update_write_interest();

@@ -445,6 +445,51 @@ TEST_CASE("channel: DATA read straight into the sink's place, whole, in order, a
   for (auto &it : peer.got) CHECK(it.header.type == PacketType::protoack);
 }
 
+TEST_CASE("channel: back-to-back long packets each land whole, then a short one is read",
+          "[channel]") {
+  // All in the socket at once: each landing read also takes the next
+  // packet's header, which must start the next landing (or be read on).
+  // Packet 1 lands after a partial copy; 2 to 5 land from their header on.
+  Loop loop;
+  auto [fa, raw] = socket_pair();
+  FakePeer peer(raw.get());
+  constexpr std::uint32_t kLen = 9000;
+  constexpr std::uint64_t kLong = 6;
+  std::vector<std::byte> places(kLong * kLen, std::byte{0xee});
+  std::vector<std::uint64_t> delivered;
+  int bad = 0;
+  HostChannel a(
+      loop.base, std::move(fa), ChannelConfig{1 << 16, 8, 16, "fake host"}, 1, 2, resolver(1, 1),
+      resolver(2, 2),
+      [&](std::size_t, std::size_t, const Packet &p, std::span<const std::byte> data) {
+        delivered.push_back(p.srqid);
+        // (The first read takes packet 0 whole, with packet 1's start:
+        // those two come through the read buffer.)
+        const bool landed = p.srqid < kLong && data.data() == places.data() + p.srqid * kLen;
+        if (landed != (p.srqid >= 1 && p.srqid < kLong) ||
+            std::vector<std::byte>(data.begin(), data.end()) != payload(p.srqid, p.len))
+          ++bad;
+      },
+      [](auto &) {});
+  a.set_sink([&](std::size_t, std::size_t, const Packet &p) -> std::span<std::byte> {
+    if (p.srqid >= kLong) return {};
+    return std::span(places).subspan(p.srqid * kLen, p.len);
+  });
+  std::vector<std::byte> stream;
+  for (std::uint64_t seq = 0; seq <= kLong; ++seq) {
+    const std::uint32_t len = seq < kLong ? kLen : 40;  // the last one short
+    auto bytes = encode(data_packet(2, 1, 1, 0, seq, len));
+    auto data = payload(seq, len);
+    stream.insert(stream.end(), bytes.begin(), bytes.end());
+    stream.insert(stream.end(), data.begin(), data.end());
+  }
+  REQUIRE(::send(raw.get(), stream.data(), stream.size(), MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(stream.size()));
+  REQUIRE(loop.run_until([&] { return delivered.size() == kLong + 1; }));
+  CHECK(bad == 0);
+  CHECK(delivered == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 6});
+}
+
 TEST_CASE("channel: a packet landing when the channel finishes ends in scratch, not its place",
           "[channel]") {
   Loop loop;
