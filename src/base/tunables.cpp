@@ -110,6 +110,11 @@ constexpr Tunable kTable[] = {
     {"shm_eager_limit", "IMPI_SHM_EAGER_LIMIT", "65536",
      "shared memory: messages up to this many bytes travel as one record; longer ones are streamed"
      " in chunks (capped at a quarter of the ring)"},
+    {"shm_prefetch_lines", "IMPI_SHM_PREFETCH_LINES", "8",
+     "shared memory: a proc sending several messages in a row to one peer (with nothing from it "
+     "in between) asks for this many ring lines ahead of its records with intent to write, so "
+     "that its stores do not each wait for a line to come back from the receiver's core (0: "
+     "none; not in a ping-pong, where it measured slower)"},
     {"shm_ring_bytes", "IMPI_SHM_RING_BYTES", "0",
      "shared memory: bytes of each per-peer ring (a power of two >= 4096); bigger rings let more "
      "data be in flight before a sender waits. 0: 512 KiB, halved (down to 16 KiB) until a host's "

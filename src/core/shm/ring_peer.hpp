@@ -37,6 +37,7 @@ struct RingPeer {
   };
   std::deque<Control> control;
   std::uint64_t seq_out = 0;           // messages we started in `out`
+  std::uint32_t send_run = 0;          // eager sends since a record came from the peer (up to 2)
   std::uint64_t seq_in = 0;            // messages started in `in` (the last one's number)
   std::vector<RequestPtr> cancelling;  // our sends to this peer awaiting a cancel's answer
   Incoming incoming;

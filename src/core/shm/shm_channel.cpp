@@ -137,6 +137,8 @@ base::Result<std::string> ShmChannel::create_segment(const std::string &job_id, 
   split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
   split_two_way_max_ = base::get_int("shm_split_two_way_max");
   exchange_ring_ = base::get_int("shm_exchange_ring") != 0;
+  prefetch_lines_ = static_cast<std::uint64_t>(
+      std::clamp<std::int64_t>(base::get_int("shm_prefetch_lines"), 0, 64));
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");
   std::string name = fmt::format("/impi-{}-{}-{}", job_id, local_rank, ::getpid());
   std::replace(name.begin() + 1, name.end(), '/', '_');  // one path component
@@ -481,6 +483,7 @@ bool ShmChannel::drain(RingPeer &p) {
   }
   flush_reads();
   batch_peer_ = -1;
+  if (any) p.send_run = 0;  // (an answer came: no stream of sends)
   // The sender may be waiting for room (asleep; dozing, it polls anyway).
   if (any && p.in.release()) p.seg.ring_doorbell(false);
   if (any && ours)
@@ -515,6 +518,10 @@ std::uint64_t ShmChannel::send_now(const void *buf, std::int64_t count, const pa
       done += c.pack(buf, p.out.window(at + done, static_cast<std::uint64_t>(total) - done));
   }
   p.out.publish(rec);
+  // A second send in a row: a stream, whose next records' lines we want
+  // owned before we write them (in a ping-pong that measured slower).
+  if (p.send_run < 2) ++p.send_run;
+  if (p.send_run == 2 && prefetch_lines_ > 0) p.out.prefetch_ahead(prefetch_lines_);
   p.seg.ring_doorbell();
   return ++p.seq_out;
 }

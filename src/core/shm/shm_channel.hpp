@@ -228,6 +228,7 @@ class ShmChannel final : public Channel {
   std::uint64_t ring_bytes_ = std::uint64_t{1} << 20;  // of our rings (create_segment)
   std::uint64_t eager_ = 0, chunk_ = 0;
   std::int64_t cma_threshold_ = 0;
+  std::uint64_t prefetch_lines_ = 0;  // Ring::prefetch_ahead on a run of sends to one peer
   std::int64_t coll_cma_threshold_ = 0;
   std::int64_t split_threshold_ = 0;    // 0: never split
   std::int64_t split_two_way_ = 0;      // the threshold while messages also go the other way

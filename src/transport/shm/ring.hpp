@@ -110,6 +110,18 @@ class Ring {
     stamp_at(head_).store(head_ + 1, std::memory_order_release);
     head_ += rec;
   }
+  // Asks for the next `lines` lines (only space the consumer has handed
+  // back) with intent to write. For a sender in a stream of small records:
+  // the consumer cleared those lines a lap ago, and each store would
+  // otherwise wait for its line to come back from the consumer's core.
+  // From the head's own line, and again on every record: a consumer that
+  // has caught up polls the line at the head and so takes it back (from
+  // the line after the head, the gain measured a tenth as large; asking
+  // each line only once, two thirds as large for 8-byte messages).
+  void prefetch_ahead(std::uint64_t lines) {
+    const std::uint64_t end = std::min(head_ + lines * kLine, cached_tail_ + cap_);
+    for (std::uint64_t at = head_; at < end; at += kLine) prefetch_write(data_ + (at & mask_));
+  }
 
   // ---- consumer ----
   // Whether a record starts at the read position.
@@ -161,6 +173,14 @@ class Ring {
   std::atomic_ref<std::uint64_t> stamp_at(std::uint64_t logical) const {
     return std::atomic_ref<std::uint64_t>(
         *reinterpret_cast<std::uint64_t *>(data_ + (logical & mask_)));
+  }
+
+  static void prefetch_write(const void *p) {
+#if defined(__x86_64__)
+    asm volatile("prefetchw %0" ::"m"(*static_cast<const char *>(p)));
+#else
+    __builtin_prefetch(p, 1);
+#endif
   }
 
   RingCounters *c_ = nullptr;
