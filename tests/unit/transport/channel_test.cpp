@@ -57,6 +57,19 @@ std::vector<std::byte> payload(std::uint64_t seq, std::uint32_t len) {
   return d;
 }
 
+// The bytes of DATA packets 0, 1, ... from remote proc 1 to local proc 0,
+// packet `seq` of lens[seq] bytes with its payload().
+std::vector<std::byte> data_stream(const std::vector<std::uint32_t> &lens) {
+  std::vector<std::byte> stream;
+  for (std::uint64_t seq = 0; seq < lens.size(); ++seq) {
+    auto bytes = encode(data_packet(2, 1, 1, 0, seq, lens[seq]));
+    auto data = payload(seq, lens[seq]);
+    stream.insert(stream.end(), bytes.begin(), bytes.end());
+    stream.insert(stream.end(), data.begin(), data.end());
+  }
+  return stream;
+}
+
 // The fake peer: reads whole packets from the raw end of the socketpair.
 struct FakePeer {
   explicit FakePeer(int f) : fd(f) {}
@@ -412,14 +425,8 @@ TEST_CASE("channel: DATA read straight into the sink's place, whole, in order, a
     if (p.srqid == 6) return std::span(places).subspan(p.srqid * kLen, p.len - 1);  // wrong size
     return std::span(places).subspan(p.srqid * kLen, p.len);
   });
-  std::vector<std::byte> stream;
-  for (std::uint64_t seq = 0; seq < 8; ++seq) {
-    const std::uint32_t len = seq == 3 ? 100 : kLen;  // (a short one: never asked)
-    auto bytes = encode(data_packet(2, 1, 1, 0, seq, len));
-    auto data = payload(seq, len);
-    stream.insert(stream.end(), bytes.begin(), bytes.end());
-    stream.insert(stream.end(), data.begin(), data.end());
-  }
+  // (3 is a short one: never asked)
+  const auto stream = data_stream({kLen, kLen, kLen, 100, kLen, kLen, kLen, kLen});
   // In pieces cut across packets, so that a header comes alone, split,
   // with part of its data, or behind the end of the packet before it.
   const std::size_t cuts[] = {64, 3001, 7, 20000, 129, 5000, 16500, 200};
@@ -475,14 +482,9 @@ TEST_CASE("channel: back-to-back long packets each land whole, then a short one 
     if (p.srqid >= kLong) return {};
     return std::span(places).subspan(p.srqid * kLen, p.len);
   });
-  std::vector<std::byte> stream;
-  for (std::uint64_t seq = 0; seq <= kLong; ++seq) {
-    const std::uint32_t len = seq < kLong ? kLen : 40;  // the last one short
-    auto bytes = encode(data_packet(2, 1, 1, 0, seq, len));
-    auto data = payload(seq, len);
-    stream.insert(stream.end(), bytes.begin(), bytes.end());
-    stream.insert(stream.end(), data.begin(), data.end());
-  }
+  std::vector<std::uint32_t> lens(kLong, kLen);
+  lens.push_back(40);  // the last one short
+  const auto stream = data_stream(lens);
   REQUIRE(::send(raw.get(), stream.data(), stream.size(), MSG_NOSIGNAL) ==
           static_cast<ssize_t>(stream.size()));
   REQUIRE(loop.run_until([&] { return delivered.size() == kLong + 1; }));
