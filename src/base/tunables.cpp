@@ -125,6 +125,10 @@ constexpr Tunable kTable[] = {
     {"shm_spin", "IMPI_SHM_SPIN", "2000",
      "waiting: polls of the rings before sleeping on the doorbell when every local proc has a core"
      " (spinning is cheaper than a futex wake-up)"},
+    {"machine_cpus", "IMPI_MACHINE_CPUS", "0",
+     "cpus of this machine the job may use (impirun sets it when it runs within fewer than the "
+     "machine has: taskset, a cpuset); procs compare it with IMPI_MACHINE_PROCS to know whether "
+     "they share cores (0: all online cpus)"},
     {"machine_procs", "IMPI_MACHINE_PROCS", "0",
      "procs of the job on this machine in all its clients (impirun --clients sets it); when they "
      "outnumber the cores, waiting procs yield and then block, as with "

@@ -43,11 +43,17 @@ int single_cpu(pid_t pid) {
     if (CPU_ISSET(c, &set)) return c;
   return -1;
 }
+// The cpus the job may use on this machine: impirun says when they are
+// fewer than the machine's.
+long machine_cpus() {
+  const std::int64_t given = base::get_int("machine_cpus");
+  return given > 0 ? static_cast<long>(given) : ::sysconf(_SC_NPROCESSORS_ONLN);
+}
 }  // namespace
 
 base::Result<std::string> P2P::create_segment(const std::string &job_id, int local_rank,
                                               int nlocal) {
-  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  const long cpus = machine_cpus();
   // Procs of other clients on this machine compete for its cores too.
   const auto machine = std::max<std::int64_t>(nlocal, base::get_int("machine_procs"));
   machine_procs_ = static_cast<int>(machine);
@@ -102,7 +108,7 @@ void P2P::find_core_siblings(const std::vector<int> &local_world_ranks,
       core_siblings_.push_back(local_world_ranks[i]);
   // Spread evenly (impirun binds so), a cpu holds at most ceil(machine /
   // cpus) procs: when that many are ours, no other client's proc is there.
-  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  const long cpus = machine_cpus();
   const auto fill = static_cast<std::size_t>((machine_procs_ + cpus - 1) / std::max(cpus, 1L));
   sibling_spin_us_ = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
   sibling_spin_ = spread && cpus > 0 && !core_siblings_.empty() &&

@@ -28,6 +28,7 @@ LocalJob *g_job = nullptr;
 LocalJob::LocalJob(const LaunchOptions &o, const ImpiJob *impi, int agent_end)
     : opts_(o), impi_(impi), agent_end_(agent_end) {
   if (impi_) world_offset_ = static_cast<int>(impi_->first_local_proc());
+  proc_env_ = opts_.env;
 }
 
 void LocalJob::post(PmixEvent ev) {

@@ -177,6 +177,7 @@ class LocalJob {
   std::deque<Proc> procs_;  // a deque: handlers hold pointers to procs, and spawns append
   NameService names_;
   std::vector<cpu_set_t> bind_sets_;   // per rank, empty when not binding
+  std::vector<std::string> proc_env_;  // -x, and what the launcher adds (IMPI_MACHINE_CPUS)
   std::vector<base::Fd> stdin_pipes_;  // --stdin all: each rank's, until the copy starts
   JobOutcome outcome_;
   int running_ = 0;

@@ -189,6 +189,16 @@ bool LocalJob::plan_binding() {
     return false;
   }
   bind_sets_ = std::move(placement->sets);
+  // Run within fewer cpus than the machine has (taskset, a cpuset), our
+  // procs count those when they decide whether they share cores: bound,
+  // each sees only its own.
+  cpu_set_t allowed;
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) < online &&
+      std::none_of(proc_env_.begin(), proc_env_.end(),
+                   [](const std::string &e) { return e.rfind("IMPI_MACHINE_CPUS=", 0) == 0; }) &&
+      !std::getenv("IMPI_MACHINE_CPUS"))
+    proc_env_.push_back(fmt::format("IMPI_MACHINE_CPUS={}", CPU_COUNT(&allowed)));
   return true;
 }
 
@@ -199,7 +209,7 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
   const bool spawned = p.job != 0;
   pmix_proc_t proc;
   PMIX_LOAD_PROCID(&proc, jr.nspace.c_str(), static_cast<pmix_rank_t>(rank));
-  auto env = proc_environment(proc, rank, opts_.env, app, appnum);
+  auto env = proc_environment(proc, rank, proc_env_, app, appnum);
   if (!env) return false;
   ChildPipes pipes;
   if (!pipes.open()) return false;

@@ -3,9 +3,11 @@
 #include <fmt/core.h>
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
+#include <sched.h>
 
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -90,27 +92,48 @@ base::Result<Placement> plan_placement(const LaunchOptions &opts, int world_offs
         std::fprintf(stderr, "[%s] rank %d is not bound\n", host.c_str(), world_offset + r);
     return out;
   }
-  if (opts.bind == BindPolicy::core && opts.np > nobjs)
-    base::log_warn("{} processes on {} {}: binding round robin (oversubscribed)", opts.np, nobjs,
+  // Only the cpus we may run on (`taskset`, a batch system's cpuset), as
+  // Open MPI and MPICH keep within them: the objects with an allowed cpu,
+  // each bound to its allowed cpus.
+  struct Slot {
+    int index;  // the object's, among all of its type
+    cpu_set_t cpus;
+  };
+  std::vector<Slot> slots;
+  cpu_set_t allowed;
+  const bool masked = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+  for (int i = 0; i < nobjs; ++i) {
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(i));
+    Slot sl{i, {}};
+    CPU_ZERO(&sl.cpus);
+    if (obj && obj->cpuset)
+      hwloc_cpuset_to_glibc_sched_affinity(topo.get(), obj->cpuset, &sl.cpus, sizeof sl.cpus);
+    if (masked) CPU_AND(&sl.cpus, &sl.cpus, &allowed);
+    if (CPU_COUNT(&sl.cpus) > 0) slots.push_back(sl);
+  }
+  if (slots.empty()) {
+    base::log_warn("none of the machine's {}s is in this process's cpu set; not binding",
+                   hwloc_obj_type_string(type));
+    return out;
+  }
+  const int n = static_cast<int>(slots.size());
+  if (opts.bind == BindPolicy::core && opts.np > n)
+    base::log_warn("{} processes on {} {}: binding round robin (oversubscribed)", opts.np, n,
                    hwloc_obj_type_string(type));
   for (int r = 0; r < opts.np; ++r) {
-    int at = (opts.core_offset + r) % nobjs;
-    if (opts.core_blocks > 0)  // contiguous blocks: proc j of N on object j * nobjs / N
-      at = static_cast<int>(static_cast<std::int64_t>(opts.core_offset + r) * nobjs /
-                            opts.core_blocks) %
-           nobjs;
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topo.get(), type, static_cast<unsigned>(at));
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (obj && obj->cpuset)
-      hwloc_cpuset_to_glibc_sched_affinity(topo.get(), obj->cpuset, &set, sizeof set);
-    out.sets.push_back(set);
+    int at = (opts.core_offset + r) % n;
+    if (opts.core_blocks > 0)  // contiguous blocks: proc j of N on object j * n / N
+      at =
+          static_cast<int>(static_cast<std::int64_t>(opts.core_offset + r) * n / opts.core_blocks) %
+          n;
+    const Slot &sl = slots[static_cast<std::size_t>(at)];
+    out.sets.push_back(sl.cpus);
     if (opts.report_bindings) {
       std::string cpus;
       for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
+        if (CPU_ISSET(c, &sl.cpus)) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
       std::fprintf(stderr, "[%s] rank %d bound to %s %d: cpus %s\n", host.c_str(), world_offset + r,
-                   hwloc_obj_type_string(type), at, cpus.c_str());
+                   hwloc_obj_type_string(type), sl.index, cpus.c_str());
     }
   }
   return out;

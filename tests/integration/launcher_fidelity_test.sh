@@ -108,6 +108,16 @@ options)
   err=$("$impirun" -np 2 --clients 2 --map-by hwthread --report-bindings "$hello" 2>&1 >/dev/null) ||
     fail "--map-by"
   grep -q "bound to PU" <<< "$err" || fail "--map-by hwthread: $err"
+  # Within the cpus it was given (taskset), as Open MPI and MPICH: every
+  # proc bound inside them, and told how many there are.
+  if command -v taskset > /dev/null && [ "$(nproc --all)" -ge 2 ]; then
+    err=$(taskset -c 1 "$impirun" -np 2 --clients 2 --report-bindings "$hello" 2>&1 >/dev/null) ||
+      fail "taskset -c 1"
+    [ "$(grep -c 'bound to .*: cpus 1$' <<< "$err")" = 2 ] ||
+      fail "taskset -c 1: procs bound outside the cpus given: $err"
+    out=$(taskset -c 1 "$impirun" -np 2 "$behave" env IMPI_MACHINE_CPUS) || fail "taskset -c 1 env"
+    [ "$(grep -c 'IMPI_MACHINE_CPUS=1' <<< "$out")" = 2 ] || fail "taskset -c 1: IMPI_MACHINE_CPUS: $out"
+  fi
   # --host slots: MPI_UNIVERSE_SIZE, and the limit --nooversubscribe keeps
   out=$("$impirun" -np 4 --clients 2 --host localhost:6 "$io" universe) || fail "--host"
   grep -q "universe 6" <<< "$out" || fail "--host localhost:6 with --clients 2: $out"
