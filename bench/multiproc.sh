@@ -11,6 +11,10 @@
 #              alike (bench/pin_core.sh): each client's procs on one core (as
 #              impirun binds them by default), or each pair on one core (where
 #              Open MPI's unbound procs often settle)
+#   aggbw1M_unbound   the same with neither library binding (impirun
+#              --bind-to none): placement is the scheduler's, run by run
+#   (the aggregates also get their lowest and highest round: unbound, a run
+#   lands at about 5-6 or about 12-15 GB/s, as Linux happens to place them)
 #   barrier / allreduce8   collective latency, us
 #   lat8_4x1   8 B latency, 4 procs in 4 clients, pairs (0,2) and (1,3) at once
 # impi-2x2: -np 4 --clients 2; impi-2x1: -np 2 --clients 2 (rank 1 as the peer).
@@ -53,7 +57,9 @@ run_cfg() {
   shift 2
   case $cfg in
     impi-2x2)
-      if [ "${PIN:-}" = pairs ]; then
+      if [ "${PIN:-}" = none ]; then
+        "$build/bin/impirun" --bind-to none -np 4 --clients 2 "$work/$prog.impi" "$@"
+      elif [ "${PIN:-}" = pairs ]; then
         "$build/bin/impirun" --bind-to none -np 4 --clients 2 "$here/bench/pin_core.sh" pairs \
           "$work/$prog.impi" "$@"
       else
@@ -83,6 +89,7 @@ measure() {  # measure METRIC CONFIG
     aggbibw1M) v=$(P2P_BENCH_ALL=1 launch "$cfg" p2p bibw 1048576 | value 1048576) ;;
     aggbw1M_blocks) v=$( ([ "$cfg" = ompi ] && export PIN=blocks; P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576) | value 1048576) ;;
     aggbw1M_pairs) v=$(PIN=pairs P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576 | value 1048576) ;;
+    aggbw1M_unbound) v=$( ([ "$cfg" = impi-2x2 ] && export PIN=none; P2P_BENCH_ALL=1 launch "$cfg" p2p bw 1048576) | value 1048576) ;;
     barrier) v=$(launch "$cfg" coll barrier 8 | value 0) ;;
     allreduce8) v=$(launch "$cfg" coll allreduce 8 | value 8) ;;
     lat8_4x1) v=$(P2P_BENCH_ALL=1 launch "$cfg" p2p latency 8 | value 8) ;;
@@ -98,7 +105,7 @@ for r in $(seq "$rounds"); do
     done
   done
   for cfg in impi-4x1 "${libs[@]:1}"; do measure lat8_4x1 "$cfg" || echo "lat8_4x1 $cfg nan" >> "$res"; done
-  for m in aggbw1M_blocks aggbw1M_pairs; do
+  for m in aggbw1M_blocks aggbw1M_pairs aggbw1M_unbound; do
     for cfg in impi-2x2 ompi; do
       [ "$cfg" = ompi ] && [[ " ${libs[*]} " != *" ompi "* ]] && continue
       measure "$m" "$cfg" || echo "$m $cfg nan" >> "$res"
@@ -117,8 +124,8 @@ for line in open(sys.argv[1]):
         pass
 cfgs = ["impi-2x2", "impi-2x1", "impi-4x1", "ompi", "mpich"]
 print(f"{'metric':<15}" + "".join(f"{c:>11}" for c in cfgs) + "   2x2/2x1   2x2/ompi")
-for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbibw1M", "aggbw1M_blocks", "aggbw1M_pairs", "barrier",
-          "allreduce8", "lat8_4x1"]:
+for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbibw1M", "aggbw1M_blocks", "aggbw1M_pairs",
+          "aggbw1M_unbound", "barrier", "allreduce8", "lat8_4x1"]:
     med = {c: statistics.median(v) for c, v in rows.get(m, {}).items() if v}
     line = f"{m:<15}" + "".join(f"{med[c]:>11.2f}" if c in med else f"{'-':>11}" for c in cfgs)
     a = med.get("impi-2x2", med.get("impi-4x1"))
@@ -127,6 +134,10 @@ for m in ["lat8", "bw1M", "bw4M", "aggbw1M", "aggbibw1M", "aggbw1M_blocks", "agg
     line += f"   {a / o:>8.2f}" if a and o else "          -"
     print(line)
 print("(latencies in us, lower is better; bandwidths in MB/s, higher is better)")
+print("aggregates, lowest and highest round (MB/s):")
+for m in ["aggbw1M", "aggbibw1M", "aggbw1M_blocks", "aggbw1M_pairs", "aggbw1M_unbound"]:
+    r = rows.get(m, {})
+    print(f"  {m:<16}" + "".join(f"  {c} {min(v):.0f}-{max(v):.0f}" for c, v in r.items() if v))
 PY
 cat "$table"
 probe="# 8 B shared-memory latency of impi (the VM's speed): ${probe_start:-?} us before the run, $(bench_probe "$work/p2p.impi") us after"

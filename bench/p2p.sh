@@ -56,27 +56,44 @@ bench_header "$cmdline" "${libs[@]}" >"$res"
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $clients client(s); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
 probe_start=$(bench_probe "$work/impi")
 # Rounds outermost: this VM's speed drifts over minutes, so every round
-# runs each mode with each library back to back.
+# runs each mode with each library back to back. Each such block is
+# classed by the VM's speed probed before and after it (fast: both below
+# 0.15 us; slow: both above 0.2 us; else mixed): the paired ratio is
+# also given over the fast blocks and over the slow ones alone.
+probe=$probe_start
 for r in $(seq "$rounds"); do
   for mode in $modes; do
     for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode $r /" >> "$work/all"; done
+    after=$(bench_probe "$work/impi")
+    echo "$mode $r ${probe:-nan} ${after:-nan}" >> "$work/speed"
+    probe=$after
   done
 done
-python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
+python3 - "$work/all" "$work/speed" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
-libs = sys.argv[2:]
+libs = sys.argv[3:]
 # value[(lib, mode, size)][round]
 value = {}
 for lib, mode, rnd, size, v in rows:
     value.setdefault((lib, mode, int(size)), {})[rnd] = float(v)
+# speed[(mode, round)]: "fast", "slow" or "mixed"
+speed = {}
+for line in open(sys.argv[2]):
+    mode, rnd, a, b = line.split()
+    a, b = float(a), float(b)
+    speed[(mode, rnd)] = "fast" if max(a, b) < 0.15 else "slow" if min(a, b) > 0.2 else "mixed"
 for mode, unit in (("latency", "us"), ("bw", "MB/s"), ("bibw", "MB/s")):
     if not any(r[1] == mode for r in rows): continue
     sizes = sorted({int(r[3]) for r in rows if r[1] == mode})
-    print(f"\n{mode} ({unit}), median of rounds; paired: median of each round's ratio to the best peer")
+    kinds = [speed.get((mode, r)) for r in sorted({r[2] for r in rows if r[1] == mode})]
+    count = lambda k: sum(1 for x in kinds if x == k)
+    print(f"\n{mode} ({unit}), median of rounds; paired: median of each round's ratio to the best peer"
+          f"\n(rounds: {count('fast')} fast, {count('slow')} slow, {count('mixed')} mixed; "
+          "fast / slow: the paired ratio over those rounds alone)")
     peers = [l for l in libs if l in ("ompi", "mpich")]
     head = f"{'bytes':>9}" + "".join(f"{l:>11}" for l in libs) + "".join(f"{'vs '+l:>10}" for l in libs[1:])
-    print(head + (f"{'vs best':>10}{'paired':>10}" if peers else ""))
+    print(head + (f"{'vs best':>10}{'paired':>10}{'fast':>8}{'slow':>8}" if peers else ""))
     lat = mode == "latency"
     for s in sizes:
         got = {l: value.get((l, mode, s), {}) for l in libs}
@@ -87,7 +104,11 @@ for mode, unit in (("latency", "us"), ("bw", "MB/s"), ("bibw", "MB/s")):
             pick = min if lat else max
             line += f"{ratio(pick(med[l] for l in peers), med['impi']):>9.2f}x"
             both = [r for r in got["impi"] if all(r in got[l] for l in peers)]
-            line += f"{statistics.median(ratio(pick(got[l][r] for l in peers), got['impi'][r]) for r in both):>9.2f}x"
+            paired = lambda rs: statistics.median(ratio(pick(got[l][r] for l in peers), got['impi'][r]) for r in rs)
+            line += f"{paired(both):>9.2f}x"
+            for k in ("fast", "slow"):
+                rs = [r for r in both if speed.get((mode, r)) == k]
+                line += f"{paired(rs):>7.2f}x" if rs else f"{'-':>8}"
         print(line)
 PY
 echo "# 8 B shared-memory latency of impi (the VM's speed): ${probe_start:-?} us before the run, $(bench_probe "$work/impi") us after" | tee -a "$res"
