@@ -141,10 +141,15 @@ constexpr Tunable kTable[] = {
      "procs with a core each: after IMPI_SHM_SPIN polls, a waiting proc polls on until this many "
      "microseconds have passed before it sleeps on its doorbell (a futex wake-up costs tens of "
      "microseconds; 0: sleep after the polls)"},
-    {"shm_exchange_ring", "IMPI_SHM_EXCHANGE_RING", "1",
+    {"shm_exchange_ring", "IMPI_SHM_EXCHANGE_RING", "2",
      "shared memory: a large message to a proc from which a receive of at least "
      "IMPI_SHM_CMA_THRESHOLD bytes is posted (an exchange) goes through the ring, two overlapping "
-     "copies, not single copy (0: single copy)"},
+     "copies, not single copy (1: always; 0: single copy; 2: through the ring unless the two "
+     "procs' cores are far apart, as timed from the ring's traffic)"},
+    {"shm_far_cycles", "IMPI_SHM_FAR_CYCLES", "300",
+     "shared memory, IMPI_SHM_EXCHANGE_RING=2: a peer's core counts as far from ours when more "
+     "than a quarter of our recent loads of a ring counter it moved took at least this many TSC "
+     "cycles (x86-64; 0: every peer is far)"},
     {"shm_split_threshold", "IMPI_SHM_SPLIT_THRESHOLD", "65536",
      "shared memory: single-copy messages of at least this many bytes are copied by both sides at "
      "once, half each, when the sender is in an MPI call (0 disables)"},

@@ -90,8 +90,20 @@ bool ShmChannel::exchange_via_ring(int context, int dest_world) {
   // An exchange: a receive from dest_world is posted, or one of ours is
   // taking a large message from it through its ring right now (it came
   // before our receive was posted, and matched it at once).
-  if (!exchange_ring_) return false;
-  const Incoming &in = peer_of(dest_world).incoming;
+  if (exchange_ring_ == 0) return false;
+  RingPeer &p = peer_of(dest_world);
+  if (exchange_ring_ == 2) {
+    // Automatic: not when the two cores are far apart. There the ring's
+    // two copies each move the data between the caches and single copy
+    // measured 1.03-1.10x of them (bibw from 256 KiB, this VM's slow mode).
+    p.out.reload_tail();
+    if (p.out.far()) {
+      base::log_debug("a large message to rank {} goes single copy: its core is far from ours",
+                      dest_world);
+      return false;
+    }
+  }
+  const Incoming &in = p.incoming;
   const bool streaming =
       in.active && in.to_request && in.req->context == context && in.req->msg_len >= cma_threshold_;
   if (!streaming && !e_.match_.posted_from(context, dest_world, cma_threshold_)) return false;
@@ -136,7 +148,10 @@ base::Result<std::string> ShmChannel::create_segment(const std::string &job_id, 
       std::clamp<std::int64_t>(base::get_int("shm_cma_batch"), 1, kReadBatch));
   split_two_way_ = std::max(split_threshold_, base::get_int("shm_split_two_way"));
   split_two_way_max_ = base::get_int("shm_split_two_way_max");
-  exchange_ring_ = base::get_int("shm_exchange_ring") != 0;
+  exchange_ring_ =
+      static_cast<int>(std::clamp<std::int64_t>(base::get_int("shm_exchange_ring"), 0, 2));
+  transport::shm::Ring::far_cycles =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(base::get_int("shm_far_cycles"), 0));
   prefetch_lines_ = static_cast<std::uint64_t>(
       std::clamp<std::int64_t>(base::get_int("shm_prefetch_lines"), 0, 64));
   coll_split_threshold_ = split_threshold_ == 0 ? 0 : base::get_int("coll_split_threshold");

@@ -233,7 +233,7 @@ class ShmChannel final : public Channel {
   std::int64_t split_threshold_ = 0;    // 0: never split
   std::int64_t split_two_way_ = 0;      // the threshold while messages also go the other way
   std::int64_t split_two_way_max_ = 0;  // and the largest message split then (0: no limit)
-  bool exchange_ring_ = true;           // IMPI_SHM_EXCHANGE_RING
+  int exchange_ring_ = 2;               // IMPI_SHM_EXCHANGE_RING: 0 never, 1 always, 2 automatic
   // Whether a large message to `dest_world` goes through the ring: we
   // have a large receive from that proc posted in `context`.
   bool exchange_via_ring(int context, int dest_world);

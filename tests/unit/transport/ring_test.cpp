@@ -147,3 +147,39 @@ TEST_CASE("ring: a producer thread and a consumer thread stream 100000 records",
   producer.join();
   CHECK_FALSE(cons.ready());
 }
+
+TEST_CASE("ring: the consumer's core counts as far once a quarter of recent tail loads were slow",
+          "[ring]") {
+  Mem m(4096);
+  Ring r(m.counters(), m.bytes(), 4096);
+  const std::uint64_t near = Ring::far_cycles - 1, slow = Ring::far_cycles;
+  // Too few loads to tell: near, whatever they took.
+  for (int i = 0; i < 15; ++i) r.note_moved_tail_load(slow);
+  CHECK_FALSE(r.far());
+  r.note_moved_tail_load(slow);
+  CHECK(r.far());  // 16 of 16
+  Ring q(m.counters(), m.bytes(), 4096);
+  for (int i = 0; i < 12; ++i) q.note_moved_tail_load(near);
+  for (int i = 0; i < 4; ++i) q.note_moved_tail_load(slow);
+  CHECK_FALSE(q.far());  // 4 of 16: a quarter, not more
+  q.note_moved_tail_load(slow);
+  CHECK(q.far());  // 5 of 17
+  // Older loads fade: a run of near loads after the slow ones wins.
+  for (int i = 0; i < 200; ++i) q.note_moved_tail_load(near);
+  CHECK_FALSE(q.far());
+  for (int i = 0; i < 200; ++i) q.note_moved_tail_load(slow);
+  CHECK(q.far());
+}
+
+#if defined(__x86_64__)
+TEST_CASE("ring: a tail that did not move is not timed", "[ring]") {
+  Mem m(4096);
+  Ring r(m.counters(), m.bytes(), 4096);
+  for (int i = 0; i < 100; ++i) r.reload_tail();  // tail stays 0: nothing to tell
+  CHECK_FALSE(r.far());
+  const std::uint64_t keep = Ring::far_cycles;
+  Ring::far_cycles = 0;  // IMPI_SHM_FAR_CYCLES=0: every peer is far, with no loads timed
+  CHECK(r.far());
+  Ring::far_cycles = keep;
+}
+#endif
