@@ -84,16 +84,15 @@ class Ring {
   // Re-reads `tail`. When the consumer has moved it since our last look,
   // its line came from the consumer's core: the load's duration says how
   // far apart the two cores are (see far()).
+  // (Timed only here, when the cached tail leaves too little room, and at
+  // an exchange's decision: a stream of sends that the consumer keeps up
+  // with never reloads.)
   void reload_tail() {
-#if defined(__x86_64__)
     const std::uint64_t t0 = fenced_tsc();
     const std::uint64_t t = c_->tail.load(std::memory_order_acquire);
     const std::uint64_t t1 = fenced_tsc();
     if (t != cached_tail_) note_moved_tail_load(t1 - t0);
     cached_tail_ = t;
-#else
-    cached_tail_ = c_->tail.load(std::memory_order_acquire);
-#endif
   }
   // Whether the consumer's core is far from ours: a line it wrote takes
   // long to come (different caches; this workplace's VM switches between
@@ -101,9 +100,7 @@ class Ring {
   // a moved `tail`, more than a quarter took far_cycles or more TSC cycles
   // (measured in bibw: sharing, 1-5% of them; not sharing, 55-65%, at
   // 350-500).
-  bool far() const {
-    return far_cycles == 0 || (loads_ >= 16 && far_loads_ * 4 > loads_);
-  }
+  bool far() const { return far_cycles == 0 || (loads_ >= 16 && far_loads_ * 4 > loads_); }
   static inline std::uint64_t far_cycles = 300;  // IMPI_SHM_FAR_CYCLES
   // One load of a moved `tail` that took `cycles` (for far()).
   void note_moved_tail_load(std::uint64_t cycles) {
@@ -155,17 +152,13 @@ class Ring {
 
   // ---- consumer ----
   // Whether a record starts at the read position.
-  bool ready() const {
-    return ready_at(pos_);
-  }
+  bool ready() const { return ready_at(pos_); }
   // Whether a record starts at `pos` (reads only the ring: other threads
   // may ask, given a position they learnt).
   bool ready_at(std::uint64_t pos) const {
     return stamp_at(pos).load(std::memory_order_acquire) == pos + 1;
   }
-  std::uint64_t position() const {
-    return pos_;
-  }
+  std::uint64_t position() const { return pos_; }
   // Copies out `n` bytes at offset `at` of the current record.
   void read_at(std::uint64_t at, std::byte *out, std::uint64_t n) const {
     if (n == 0) return;
@@ -209,13 +202,17 @@ class Ring {
         *reinterpret_cast<std::uint64_t *>(data_ + (logical & mask_)));
   }
 
-#if defined(__x86_64__)
+  // The TSC, with earlier and later loads kept outside (x86-64; elsewhere
+  // 0: no load is ever far, and exchanges keep the ring).
   static std::uint64_t fenced_tsc() {
+#if defined(__x86_64__)
     std::uint32_t lo, hi;
     asm volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi)::"memory");
     return (std::uint64_t{hi} << 32) | lo;
-  }
+#else
+    return 0;
 #endif
+  }
 
   static void prefetch_write(const void *p) {
 #if defined(__x86_64__)
@@ -231,7 +228,7 @@ class Ring {
   std::uint64_t head_ = 0;         // producer: bytes ever written
   std::uint64_t cached_tail_ = 0;  // producer: last view of `tail` (never ahead of it)
   std::uint32_t loads_ = 0;        // producer: recent loads of a moved `tail` (reload_tail)
-  std::uint32_t far_loads_ = 0;    // those that took kFarCycles or more
+  std::uint32_t far_loads_ = 0;    // those that took far_cycles or more
   std::uint64_t pos_ = 0;          // consumer: read position
   std::uint64_t released_ = 0;     // consumer: last `tail` stored
 };
