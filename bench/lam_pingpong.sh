@@ -4,7 +4,7 @@
 #   impi  <-> impi   two impi clients (1+1) at impi's server
 #   LAM   <-> impi   a LAM client and an impi client (stock and patched LAM)
 #   LAM   <-> LAM    two procs of one LAM client (LAM's own transport: two
-#                    LAM clients on one machine cannot meet, see README)
+#                    LAM clients on one machine cannot meet: docs/lam-interop.md)
 #   impi  <-> impi   two procs of one impi client (shared memory)
 # Each line is the median one-way time of 9 rounds (min..max).
 #

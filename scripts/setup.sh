@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# setup.sh - install what impi needs (Debian packages only), then build it.
+# setup.sh - install what impi needs (Debian packages only), then build what
+# running MPI programs takes: libmpi, impirun (mpiexec, mpirun), impi_info,
+# the compiler wrappers and the examples (CMake target impi_runtime). The
+# README's first command:
+#   scripts/setup.sh && build/bin/impirun -np 4 --clients 2 build/examples/hello
+# The test suite and LAM/MPI (for the interop tests) are built by
+# scripts/test.sh, the README's second command; `cmake --build build` builds
+# everything.
 #
 # Idempotent: installs only the packages that are missing, reuses the build
-# directory. Usage: scripts/setup.sh [build-dir]   (default: build)
+# directory (and its settings: a build configured by scripts/test.sh keeps
+# its tests). Usage: scripts/setup.sh [build-dir]   (default: build)
 # Environment: IMPI_BUILD_TYPE (RelWithDebInfo), IMPI_CMAKE_ARGS (extra
 # cmake arguments), IMPI_NO_PEERS=1 skips Open MPI/MPICH (used only for
-# side-by-side benchmarks and the foreign-launcher test), IMPI_NO_LAM=1
-# skips building LAM/MPI 7.1.4 for the mixed-job interop tests (they are
-# then skipped; tests/interop/lam/build_lam.sh builds it any time).
+# side-by-side benchmarks and the foreign-launcher test).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,8 +39,5 @@ fi
 
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE="${IMPI_BUILD_TYPE:-RelWithDebInfo}" \
   ${IMPI_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)"
-echo "setup: built impi in $build"
-if [ "${IMPI_NO_LAM:-0}" != 1 ]; then
-  bash "$here/tests/interop/lam/build_lam.sh" "$build/lam"
-fi
+cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target impi_runtime
+echo "setup: built impi in $build (scripts/test.sh builds and runs the tests)"

@@ -195,10 +195,15 @@ def gen_readme(fns, impl, text):
     for n in missing:
         key = n.split("_")[1] if not n.startswith("MPI_T_") else "T"
         groups.setdefault(key, []).append(n)
-    lines = [f"{len(missing)} of {len(fns)} MPI-3.1 functions return `MPI_ERR_UNSUPPORTED_OPERATION` "
-             "(the `MPI_T_` tool interface returns `MPI_T_ERR_CANNOT_INIT` / "
-             "`MPI_T_ERR_NOT_INITIALIZED`; `MPI_File_` calls return the error code, "
-             "as files default to `MPI_ERRORS_RETURN`):", ""]
+    notes = []
+    if "T" in groups:
+        notes.append("the `MPI_T_` tool interface returns `MPI_T_ERR_CANNOT_INIT` / "
+                     "`MPI_T_ERR_NOT_INITIALIZED`")
+    if "File" in groups:
+        notes.append("`MPI_File_` calls return the error code, as files default to "
+                     "`MPI_ERRORS_RETURN`")
+    lines = [f"{len(missing)} of {len(fns)} MPI-3.1 functions return `MPI_ERR_UNSUPPORTED_OPERATION`"
+             + (f" ({'; '.join(notes)})" if notes else "") + ":", ""]
     rest = []
     for key in sorted(groups):
         if len(groups[key]) >= 3:

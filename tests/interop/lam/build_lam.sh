@@ -16,6 +16,8 @@
 # the tests then run the LAM side as the owner of the install. The source
 # comes from deb.debian.org's pool (Debian's `lam` source package,
 # 7.1.4-7), checked against its SHA-256. GCC 12 needs old-C flags.
+# Exit status 77 when the source cannot be fetched (no network):
+# scripts/test.sh then goes on and the lam_interop tests are skipped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -54,7 +56,8 @@ mkdir -p "$work"
 tarball="$prefix/lam_7.1.4.orig.tar.gz"
 if [ ! -f "$tarball" ] || ! echo "$tarball_sha  $tarball" | sha256sum -c --status; then
   echo "build_lam: fetching $tarball_url"
-  curl -fsSL -o "$tarball.part" "$tarball_url" || wget -q -O "$tarball.part" "$tarball_url"
+  curl -fsSL -o "$tarball.part" "$tarball_url" || wget -q -O "$tarball.part" "$tarball_url" ||
+    { rm -f "$tarball.part"; echo "build_lam: cannot fetch $tarball_url"; exit 77; }
   echo "$tarball_sha  $tarball.part" | sha256sum -c --status || { echo "build_lam: checksum mismatch"; exit 1; }
   mv "$tarball.part" "$tarball"
 fi
