@@ -23,12 +23,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
   if (!request) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "request is NULL");
   if (*request == MPI_REQUEST_NULL || (find_entry(*request) && !find_request(*request))) {
     // MPI_REQUEST_NULL or an inactive persistent request: an empty status (MPI 3.7.3)
-    if (status != MPI_STATUS_IGNORE) {
-      status->MPI_SOURCE = MPI_ANY_SOURCE;
-      status->MPI_TAG = MPI_ANY_TAG;
-      status->impi_count = 0;
-      status->impi_cancelled = 0;
-    }
+    set_empty_status(status);
     return MPI_SUCCESS;
   }
   RequestPtr *slot = find_request(*request);
@@ -124,8 +119,8 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
   }
   if (!any_active) {
     *index = MPI_UNDEFINED;
-    MPI_Request none = MPI_REQUEST_NULL;
-    return PMPI_Wait(&none, status);
+    set_empty_status(status);
+    return MPI_SUCCESS;
   }
   int found = -1;
   impi::core::Runtime::instance().p2p().wait_until([&] {
@@ -172,8 +167,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
   if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
   if (request == MPI_REQUEST_NULL || (find_entry(request) && !find_request(request))) {
     *flag = 1;
-    MPI_Request none = MPI_REQUEST_NULL;
-    return PMPI_Wait(&none, status);
+    set_empty_status(status);
+    return MPI_SUCCESS;
   }
   RequestPtr *slot = find_request(request);
   if (!slot)
@@ -281,10 +276,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
   }
   *index = MPI_UNDEFINED;
   *flag = !any_active;
-  if (!any_active) {
-    MPI_Request none = MPI_REQUEST_NULL;
-    PMPI_Wait(&none, status);
-  }
+  if (!any_active) set_empty_status(status);
   return MPI_SUCCESS;
 }
 

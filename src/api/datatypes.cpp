@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include "api/attr.hpp"
 #include "api/errors.hpp"
@@ -89,6 +90,51 @@ int type_extent(MPI_Datatype h, const char *fn, bool true_extent, MPI_Count *lb,
   if (!lb || !ext) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   *lb = true_extent ? t->true_lb() : t->lb();
   *ext = true_extent ? t->true_extent() : t->extent();
+  return MPI_SUCCESS;
+}
+
+// The handle of the f90 type (combiner c, arguments p and r), named after
+// the call that makes it: "MPI_Type_create_f90_real(6, MPI_UNDEFINED)".
+MPI_Datatype f90_handle(impi::pack::Combiner c, int p, int r, int basic) {
+  auto arg = [](int v) {
+    return v == MPI_UNDEFINED ? std::string("MPI_UNDEFINED") : std::to_string(v);
+  };
+  std::string name =
+      c == impi::pack::Combiner::f90_integer
+          ? fmt::format("MPI_Type_create_f90_integer({})", arg(r))
+          : fmt::format("MPI_Type_create_f90_{}({}, {})",
+                        c == impi::pack::Combiner::f90_real ? "real" : "complex", arg(p), arg(r));
+  return impi::api::f90_type(c, p, r, basic, name);
+}
+
+// The f90 type's handle when `t` is one (a constituent of a dup), else
+// MPI_DATATYPE_NULL.
+MPI_Datatype f90_handle_of(const Datatype &t) {
+  using impi::pack::Combiner;
+  Combiner c = t.combiner();
+  if (c != Combiner::f90_real && c != Combiner::f90_complex && c != Combiner::f90_integer)
+    return MPI_DATATYPE_NULL;
+  const auto &a = t.envelope_ints();
+  int p = c == Combiner::f90_integer ? 0 : static_cast<int>(a.front());
+  return f90_handle(c, p, static_cast<int>(a.back()), t.segments().front().basic);
+}
+
+// REAL4 holds 6 digits and exponents to 37, REAL8 15 and 307.
+int f90_real_kind(impi::pack::Combiner c, int p, int r, int single, int dbl, const char *fn,
+                  MPI_Datatype *newtype) {
+  if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
+  if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "p and r cannot both be MPI_UNDEFINED");
+  auto fits = [&](int maxp, int maxr) {
+    return (p == MPI_UNDEFINED || p <= maxp) && (r == MPI_UNDEFINED || r <= maxr);
+  };
+  if (fits(6, 37))
+    *newtype = f90_handle(c, p, r, single);
+  else if (fits(15, 307))
+    *newtype = f90_handle(c, p, r, dbl);
+  else
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                  fmt::format("no real kind has precision {} and range {}", p, r));
   return MPI_SUCCESS;
 }
 
@@ -273,7 +319,7 @@ int PMPI_Type_free(MPI_Datatype *datatype) {
   const char *fn = "MPI_Type_free";
   if (!datatype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   auto t = lookup_type(*datatype);
-  if (t && t->type->is_predefined())
+  if (t && impi::api::is_predefined_type(*datatype))
     return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "predefined datatypes cannot be freed");
   if (!t) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "not a valid datatype");
   if (int rc = impi::api::delete_type_attrs(*datatype); rc != MPI_SUCCESS)
@@ -370,12 +416,15 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
   for (std::size_t i = 0; i < aints.size(); ++i)
     array_of_addresses[i] = static_cast<MPI_Aint>(aints[i]);
   for (std::size_t i = 0; i < types.size(); ++i) {
-    // Predefined types come back as themselves; derived ones as new handles
-    // the caller frees (MPI 4.1.13).
+    // Predefined types (f90 ones too) come back as themselves; derived
+    // ones as new handles the caller frees (MPI 4.1.13).
     const TypePtr &inner = types[i];
-    array_of_datatypes[i] = inner->is_predefined()
-                                ? impi::api::predefined_handle(inner->predefined_index())
-                                : impi::api::new_type_handle(inner, true);
+    if (inner->is_predefined())
+      array_of_datatypes[i] = impi::api::predefined_handle(inner->predefined_index());
+    else if (MPI_Datatype f = f90_handle_of(*inner); f != MPI_DATATYPE_NULL)
+      array_of_datatypes[i] = f;
+    else
+      array_of_datatypes[i] = impi::api::new_type_handle(inner, true);
   }
   return MPI_SUCCESS;
 }
@@ -435,8 +484,10 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype) {
 
 // ---- Fortran 90 parameterized types (MPI-3.1 17.1.9): the smallest sized
 // type with the requested decimal precision p and exponent range r
-// (MPI_UNDEFINED: any), by gfortran's kinds. These are the sized
-// predefined handles themselves.
+// (MPI_UNDEFINED: any), by gfortran's kinds. Each (p, r) has one handle,
+// made on first use: a predefined type (committed, not to be freed) that
+// communicates and reduces as the sized type it matches (MPI_REAL4...)
+// and whose envelope is MPI_COMBINER_F90_* with p and r as passed.
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   const char *fn = "MPI_Type_create_f90_integer";
   if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
@@ -445,41 +496,21 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
       {2, dt::integer1}, {4, dt::integer2}, {9, dt::integer4}, {18, dt::integer8}};
   for (auto [range, index] : kinds)
     if (r == MPI_UNDEFINED || r <= range) {
-      *newtype = impi::api::predefined_handle(index);
+      *newtype = f90_handle(impi::pack::Combiner::f90_integer, 0, r, index);
       return MPI_SUCCESS;
     }
   return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                 fmt::format("no integer kind has a range of {} digits", r));
 }
 
-namespace {
-// REAL4 holds 6 digits and exponents to 37, REAL8 15 and 307.
-int f90_real_kind(int p, int r, int single, int dbl, const char *fn, MPI_Datatype *newtype) {
-  if (!newtype) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newtype is NULL");
-  if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "p and r cannot both be MPI_UNDEFINED");
-  auto fits = [&](int maxp, int maxr) {
-    return (p == MPI_UNDEFINED || p <= maxp) && (r == MPI_UNDEFINED || r <= maxr);
-  };
-  if (fits(6, 37))
-    *newtype = impi::api::predefined_handle(single);
-  else if (fits(15, 307))
-    *newtype = impi::api::predefined_handle(dbl);
-  else
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
-                  fmt::format("no real kind has precision {} and range {}", p, r));
-  return MPI_SUCCESS;
-}
-}  // namespace
-
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
-  return f90_real_kind(p, r, impi::pack::dt::real4, impi::pack::dt::real8,
-                       "MPI_Type_create_f90_real", newtype);
+  return f90_real_kind(impi::pack::Combiner::f90_real, p, r, impi::pack::dt::real4,
+                       impi::pack::dt::real8, "MPI_Type_create_f90_real", newtype);
 }
 
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
-  return f90_real_kind(p, r, impi::pack::dt::complex8, impi::pack::dt::complex16,
-                       "MPI_Type_create_f90_complex", newtype);
+  return f90_real_kind(impi::pack::Combiner::f90_complex, p, r, impi::pack::dt::complex8,
+                       impi::pack::dt::complex16, "MPI_Type_create_f90_complex", newtype);
 }
 
 // ---- Fortran statuses: MPI_F_STATUS_SIZE integers, MPI_Status's own layout.

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "api/handles.hpp"
 #include "mpi.h"
@@ -38,6 +39,13 @@ std::optional<TypeRef> lookup_type(MPI_Datatype h);
 MPI_Datatype new_type_handle(pack::TypePtr t, bool committed = false);
 bool commit_type(MPI_Datatype h);
 bool free_type(MPI_Datatype h);  // false for predefined or invalid handles
+// The handle of the MPI_Type_create_f90_* type (combiner c) with arguments
+// p and r (p: 0 for f90_integer), predefined type `basic` inside: made,
+// committed and named `name` on the first request, the same handle on
+// every later one (MPI-3.1 17.1.9), never freed.
+MPI_Datatype f90_type(pack::Combiner c, int p, int r, int basic, std::string_view name);
+// A named predefined type or an f90 type (MPI_Type_free refuses both).
+bool is_predefined_type(MPI_Datatype h);
 bool set_type_name(MPI_Datatype h, std::string name);
 std::optional<std::string> type_name(MPI_Datatype h);
 // The handle of predefined type `index` of the pack layer.

@@ -201,6 +201,18 @@ inline RequestPtr null_peer_request(impi::core::Request::Kind kind) {
   return r;
 }
 
+// An empty status (MPI-3.1 3.7.3), what a null or inactive request
+// completes with: source MPI_ANY_SOURCE, tag MPI_ANY_TAG, error
+// MPI_SUCCESS, count 0, not cancelled.
+inline void set_empty_status(MPI_Status *st) {
+  if (st == MPI_STATUS_IGNORE) return;
+  st->MPI_SOURCE = MPI_ANY_SOURCE;
+  st->MPI_TAG = MPI_ANY_TAG;
+  st->MPI_ERROR = MPI_SUCCESS;
+  st->impi_count = 0;
+  st->impi_cancelled = 0;
+}
+
 // MPI_ERROR is written only by the calls that return several statuses
 // (MPI-3.1 3.2.5): a single completion leaves what the program put there.
 inline void set_status(MPI_Status *st, const impi::core::Request &r, int err,

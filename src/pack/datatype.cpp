@@ -280,6 +280,10 @@ TypePtr Datatype::with_envelope(const TypePtr &t, Combiner c, std::vector<std::i
   return d;
 }
 
+TypePtr Datatype::f90(Combiner c, std::vector<std::int64_t> args, int basic) {
+  return with_envelope(predefined(basic), c, std::move(args), {});
+}
+
 // Places `t` at byte displacement `disp` inside a frame [0, extent).
 static Result<TypePtr> framed(const TypePtr &t, std::int64_t disp, std::int64_t extent) {
   auto at = Datatype::indexed({1}, {disp}, t, true);

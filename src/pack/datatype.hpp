@@ -34,6 +34,9 @@ enum class Combiner : int {
   struct_ = 12,
   subarray = 13,
   darray = 14,
+  f90_real = 15,
+  f90_complex = 16,
+  f90_integer = 17,
   resized = 18,
   hindexed_block = 19,
 };
@@ -87,6 +90,10 @@ class Datatype {
   static base::Result<TypePtr> darray(int size, int rank, const std::vector<DarrayDim> &dims,
                                       bool order_c, const TypePtr &old);
   static base::Result<TypePtr> dup(const TypePtr &old);
+  // MPI_Type_create_f90_real/complex/integer (MPI-3.1 17.1.9): predefined
+  // type `basic` under combiner f90_* with the arguments as passed, {p, r}
+  // or {r}; it has no constituent types.
+  static TypePtr f90(Combiner c, std::vector<std::int64_t> args, int basic);
 
   std::int64_t size() const { return size_; }
   std::int64_t lb() const { return lb_; }

@@ -2,7 +2,8 @@
  * mpi4py and mixed-language programs do): sizes and names, point-to-point,
  * broadcast and reductions of MPI_INTEGER, MPI_REAL, MPI_DOUBLE_PRECISION,
  * MPI_COMPLEX, MPI_LOGICAL, MPI_CHARACTER, the sized kinds and Fortran's
- * pairs, the F90 type constructors and Fortran statuses. With gfortran's
+ * pairs, the F90 type constructors (their envelopes, and their types
+ * in point-to-point and reductions) and Fortran statuses. With gfortran's
  * default kinds. Prints "rank r of n ok". */
 #include <mpi.h>
 #include <stdint.h>
@@ -118,20 +119,38 @@ static void collectives(void) {
   }
 }
 
+static int combiner_of(MPI_Datatype t) {
+  int ni, na, nd, c = -1;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &c);
+  return c;
+}
+
 static void constructors_and_status(void) {
-  MPI_Datatype t;
-  int sz;
+  MPI_Datatype t, again;
+  int sz, ints[2];
   MPI_Type_create_f90_integer(9, &t);
-  CHECK(t == MPI_INTEGER4, "f90_integer(9) is MPI_INTEGER4");
+  MPI_Type_size(t, &sz);
+  CHECK(sz == 4 && combiner_of(t) == MPI_COMBINER_F90_INTEGER, "f90_integer(9): %d bytes", sz);
+  MPI_Type_get_contents(t, 1, 0, 0, ints, NULL, NULL);
+  CHECK(ints[0] == 9, "f90_integer(9) contents %d", ints[0]);
+  MPI_Type_create_f90_integer(9, &again);
+  CHECK(again == t, "f90_integer(9) twice: one handle");
   MPI_Type_create_f90_integer(15, &t);
   MPI_Type_size(t, &sz);
   CHECK(sz == 8, "f90_integer(15): %d bytes", sz);
   MPI_Type_create_f90_real(6, MPI_UNDEFINED, &t);
-  CHECK(t == MPI_REAL4, "f90_real(6)");
+  MPI_Type_size(t, &sz);
+  MPI_Type_get_contents(t, 2, 0, 0, ints, NULL, NULL);
+  CHECK(sz == 4 && combiner_of(t) == MPI_COMBINER_F90_REAL && ints[0] == 6 &&
+            ints[1] == MPI_UNDEFINED,
+        "f90_real(6): %d bytes, contents %d %d", sz, ints[0], ints[1]);
   MPI_Type_create_f90_real(MPI_UNDEFINED, 300, &t);
-  CHECK(t == MPI_REAL8, "f90_real(r = 300)");
+  MPI_Type_size(t, &sz);
+  CHECK(sz == 8, "f90_real(r = 300): %d bytes", sz);
   MPI_Type_create_f90_complex(15, 300, &t);
-  CHECK(t == MPI_COMPLEX16, "f90_complex(15, 300)");
+  MPI_Type_size(t, &sz);
+  CHECK(sz == 16 && combiner_of(t) == MPI_COMBINER_F90_COMPLEX, "f90_complex(15, 300): %d bytes",
+        sz);
   {
     MPI_Status a, b;
     MPI_Fint f[MPI_F_STATUS_SIZE];
@@ -149,6 +168,81 @@ static void constructors_and_status(void) {
   }
 }
 
+/* The f90 types travel as the sized types they stand for (between
+ * clients in external32: 8 bytes a REAL8, 1 an INTEGER1), and reduce as
+ * them. Rank 0 and the last rank: in different clients when there are
+ * several. */
+static void f90_communication(void) {
+  MPI_Datatype r8, r4, c16, i1, i8;
+  MPI_Type_create_f90_real(15, 300, &r8);
+  MPI_Type_create_f90_real(6, 30, &r4);
+  MPI_Type_create_f90_complex(15, MPI_UNDEFINED, &c16);
+  MPI_Type_create_f90_integer(2, &i1);
+  MPI_Type_create_f90_integer(18, &i8);
+  const int last = size - 1;
+  if (size >= 2 && (rank == 0 || rank == last)) {
+    double d[3] = {1.5, -2.25, 1e300};
+    float f[2] = {3.5f, -1e30f};
+    double z[4] = {1, -2, 3e-300, 4};
+    signed char b[4] = {-128, -1, 0, 127};
+    int64_t q[2] = {-((int64_t)1 << 62), 0x0102030405060708LL};
+    MPI_Status st;
+    int n;
+    if (rank == 0) {
+      MPI_Send(d, 3, r8, last, 11, MPI_COMM_WORLD);
+      MPI_Send(d, 3, MPI_REAL8, last, 12, MPI_COMM_WORLD); /* received as the f90 type */
+      MPI_Send(f, 2, r4, last, 13, MPI_COMM_WORLD);
+      MPI_Send(z, 2, c16, last, 14, MPI_COMM_WORLD);
+      MPI_Send(b, 4, i1, last, 15, MPI_COMM_WORLD);
+      MPI_Send(q, 2, i8, last, 16, MPI_COMM_WORLD);
+    } else {
+      double rd[3] = {0}, rz[4] = {0};
+      float rf[2] = {0};
+      signed char rb[4] = {0};
+      int64_t rq[2] = {0};
+      MPI_Recv(rd, 3, r8, 0, 11, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, r8, &n);
+      CHECK(memcmp(rd, d, sizeof d) == 0 && n == 3, "f90 real(15, 300) payload, count %d", n);
+      memset(rd, 0, sizeof rd);
+      MPI_Recv(rd, 3, r8, 0, 12, MPI_COMM_WORLD, &st);
+      CHECK(memcmp(rd, d, sizeof d) == 0, "MPI_REAL8 into f90 real(15, 300)");
+      MPI_Recv(rf, 2, r4, 0, 13, MPI_COMM_WORLD, &st);
+      CHECK(memcmp(rf, f, sizeof f) == 0, "f90 real(6, 30) payload");
+      MPI_Recv(rz, 2, c16, 0, 14, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, c16, &n);
+      CHECK(memcmp(rz, z, sizeof z) == 0 && n == 2, "f90 complex(15) payload, count %d", n);
+      MPI_Recv(rb, 4, i1, 0, 15, MPI_COMM_WORLD, &st);
+      MPI_Get_count(&st, i1, &n);
+      CHECK(memcmp(rb, b, sizeof b) == 0 && n == 4, "f90 integer(2) payload, count %d", n);
+      MPI_Recv(rq, 2, i8, 0, 16, MPI_COMM_WORLD, &st);
+      CHECK(memcmp(rq, q, sizeof q) == 0, "f90 integer(18) payload");
+    }
+  }
+  {
+    double d = rank + 0.5, dsum = 0;
+    double z[2] = {1, rank}, zsum[2] = {0, 0};
+    signed char b = (signed char)(rank - 3), bmax = 0;
+    int64_t q = (int64_t)rank << 40, qsum = 0;
+    float f = (float)rank, fmin = 100;
+    MPI_Allreduce(&d, &dsum, 1, r8, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(dsum == size * (size - 1) / 2.0 + size * 0.5, "f90 real(15) SUM %g", dsum);
+    MPI_Allreduce(z, zsum, 1, c16, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(zsum[0] == size && zsum[1] == size * (size - 1) / 2, "f90 complex SUM (%g, %g)", zsum[0],
+          zsum[1]);
+    MPI_Allreduce(&b, &bmax, 1, i1, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(bmax == size - 4, "f90 integer(2) MAX %d", bmax);
+    MPI_Allreduce(&q, &qsum, 1, i8, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(qsum == ((int64_t)(size * (size - 1) / 2) << 40), "f90 integer(18) SUM %lld",
+          (long long)qsum);
+    MPI_Allreduce(&f, &fmin, 1, r4, MPI_MIN, MPI_COMM_WORLD);
+    CHECK(fmin == 0, "f90 real(6) MIN %g", fmin);
+    double bc[2] = {0, 0};
+    if (rank == size - 1) bc[0] = -7.75, bc[1] = 1e-300;
+    MPI_Bcast(bc, 2, r8, size - 1, MPI_COMM_WORLD);
+    CHECK(bc[0] == -7.75 && bc[1] == 1e-300, "f90 real Bcast");
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -157,6 +251,7 @@ int main(int argc, char **argv) {
   point_to_point();
   collectives();
   constructors_and_status();
+  f90_communication();
   if (failures == 0) printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
   return failures != 0;

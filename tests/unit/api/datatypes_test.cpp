@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "unit/api/init.hpp"
@@ -342,4 +343,191 @@ TEST_CASE("subarray and darray through the C API, with their envelopes") {
   CHECK(MPI_Type_get_extent(db, &lb, &ext) == MPI_SUCCESS);
   CHECK(ext == 32);
   for (MPI_Datatype *t : {&sa, &da, &db}) CHECK(MPI_Type_free(t) == MPI_SUCCESS);
+}
+
+namespace {
+struct Envelope {
+  int ni = -1, na = -1, nd = -1, combiner = -1;
+};
+Envelope envelope(MPI_Datatype t) {
+  Envelope e;
+  REQUIRE(MPI_Type_get_envelope(t, &e.ni, &e.na, &e.nd, &e.combiner) == MPI_SUCCESS);
+  return e;
+}
+std::string type_name(MPI_Datatype t) {
+  char name[MPI_MAX_OBJECT_NAME] = "";
+  int len = -1;
+  REQUIRE(MPI_Type_get_name(t, name, &len) == MPI_SUCCESS);
+  return std::string(name, static_cast<std::size_t>(len));
+}
+}  // namespace
+
+TEST_CASE("MPI_Type_create_f90_real/complex: combiner F90_*, p and r as passed, one handle") {
+  init();
+  // MPICH's f90types/createf90types cases, and mpi4py's testCreateF90*.
+  const int cases[][3] = {{3, 10, 4}, {3, MPI_UNDEFINED, 4}, {MPI_UNDEFINED, 10, 4},
+                          {7, 30, 8}, {7, MPI_UNDEFINED, 8}, {MPI_UNDEFINED, 30, 4},
+                          {6, 30, 4}, {15, 300, 8},          {MPI_UNDEFINED, 300, 8},
+                          {-4, -4, 4}};
+  for (bool complex : {false, true}) {
+    for (const auto &c : cases) {
+      const int p = c[0], r = c[1], bytes = c[2] * (complex ? 2 : 1);
+      CAPTURE(complex, p, r);
+      auto create = complex ? MPI_Type_create_f90_complex : MPI_Type_create_f90_real;
+      MPI_Datatype t = MPI_DATATYPE_NULL, again = MPI_DATATYPE_NULL;
+      REQUIRE(create(p, r, &t) == MPI_SUCCESS);
+      Envelope e = envelope(t);
+      CHECK(e.combiner == (complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL));
+      CHECK(e.ni == 2);
+      CHECK(e.na == 0);
+      CHECK(e.nd == 0);
+      int ints[2] = {0, 0};
+      MPI_Aint aint = 0;
+      MPI_Datatype inner = MPI_DATATYPE_NULL;
+      REQUIRE(MPI_Type_get_contents(t, 2, 0, 1, ints, &aint, &inner) == MPI_SUCCESS);
+      CHECK(ints[0] == p);
+      CHECK(ints[1] == r);
+      int size = -1;
+      CHECK(MPI_Type_size(t, &size) == MPI_SUCCESS);
+      CHECK(size == bytes);
+      MPI_Aint lb = -1, ext = -1;
+      CHECK(MPI_Type_get_extent(t, &lb, &ext) == MPI_SUCCESS);
+      CHECK((lb == 0 && ext == bytes));
+      // The same (p, r) gives the same handle back (MPI-3.1 17.1.9).
+      REQUIRE(create(p, r, &again) == MPI_SUCCESS);
+      CHECK(again == t);
+      // Committed already; committing again is harmless.
+      CHECK(MPI_Type_commit(&t) == MPI_SUCCESS);
+      CHECK(again == t);
+    }
+  }
+  MPI_Datatype a = MPI_DATATYPE_NULL, b = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_create_f90_real(6, 30, &a) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_create_f90_real(6, 20, &b) == MPI_SUCCESS);
+  CHECK(a != b);  // same kind, other arguments: its own handle (contents differ)
+  CHECK(a != MPI_REAL4);
+  REQUIRE(MPI_Type_create_f90_complex(6, 30, &b) == MPI_SUCCESS);
+  CHECK(a != b);
+  CHECK(type_name(a) == "MPI_Type_create_f90_real(6, 30)");
+  REQUIRE(MPI_Type_create_f90_complex(MPI_UNDEFINED, 300, &b) == MPI_SUCCESS);
+  CHECK(type_name(b) == "MPI_Type_create_f90_complex(MPI_UNDEFINED, 300)");
+}
+
+TEST_CASE("MPI_Type_create_f90_integer: combiner F90_INTEGER, r as passed") {
+  init();
+  const int cases[][2] = {
+      {1, 1}, {2, 1}, {3, 2}, {4, 2}, {5, 4}, {9, 4}, {10, 8}, {18, 8}, {MPI_UNDEFINED, 1}, {0, 1}};
+  for (const auto &c : cases) {
+    const int r = c[0];
+    CAPTURE(r);
+    MPI_Datatype t = MPI_DATATYPE_NULL, again = MPI_DATATYPE_NULL;
+    REQUIRE(MPI_Type_create_f90_integer(r, &t) == MPI_SUCCESS);
+    Envelope e = envelope(t);
+    CHECK(e.combiner == MPI_COMBINER_F90_INTEGER);
+    CHECK(e.ni == 1);
+    CHECK(e.na == 0);
+    CHECK(e.nd == 0);
+    int ints[2] = {0, 0};
+    REQUIRE(MPI_Type_get_contents(t, 1, 0, 0, ints, nullptr, nullptr) == MPI_SUCCESS);
+    CHECK(ints[0] == r);
+    int size = -1;
+    CHECK(MPI_Type_size(t, &size) == MPI_SUCCESS);
+    CHECK(size == c[1]);
+    REQUIRE(MPI_Type_create_f90_integer(r, &again) == MPI_SUCCESS);
+    CHECK(again == t);
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_create_f90_integer(9, &t) == MPI_SUCCESS);
+  CHECK(type_name(t) == "MPI_Type_create_f90_integer(9)");
+  CHECK(t != MPI_INTEGER4);
+}
+
+TEST_CASE("f90 types are predefined: not freeable, dup'ed as themselves, errors for no kind") {
+  init();
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_create_f90_real(15, 300, &t) == MPI_SUCCESS);
+  MPI_Datatype h = t;
+  int cls = -1;
+  MPI_Error_class(MPI_Type_free(&h), &cls);
+  CHECK(cls == MPI_ERR_TYPE);
+  CHECK(h == t);  // untouched, and still a valid type
+  int size = -1;
+  CHECK(MPI_Type_size(t, &size) == MPI_SUCCESS);
+  CHECK(size == 8);
+  MPI_Datatype again = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_create_f90_real(15, 300, &again) == MPI_SUCCESS);
+  CHECK(again == t);
+
+  // A dup is an ordinary derived type whose constituent is the f90 handle.
+  MPI_Datatype d = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_dup(t, &d) == MPI_SUCCESS);
+  Envelope e = envelope(d);
+  CHECK(e.combiner == MPI_COMBINER_DUP);
+  CHECK((e.ni == 0 && e.na == 0 && e.nd == 1));
+  MPI_Datatype inner = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_get_contents(d, 0, 0, 1, nullptr, nullptr, &inner) == MPI_SUCCESS);
+  CHECK(inner == t);
+  CHECK(MPI_Type_size(d, &size) == MPI_SUCCESS);
+  CHECK(size == 8);
+  CHECK(MPI_Type_free(&d) == MPI_SUCCESS);
+  CHECK(MPI_Type_size(t, &size) == MPI_SUCCESS);  // the f90 type lives on
+
+  // A derived type built on it holds it as a constituent.
+  MPI_Datatype v = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_contiguous(3, t, &v) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_get_contents(v, 1, 0, 1, &size, nullptr, &inner) == MPI_SUCCESS);
+  CHECK(inner == t);
+  CHECK(MPI_Type_free(&v) == MPI_SUCCESS);
+
+  // Communication sizes are those of the matching sized type.
+  int pack = -1, pack8 = -2;
+  CHECK(MPI_Pack_size(5, t, MPI_COMM_WORLD, &pack) == MPI_SUCCESS);
+  CHECK(MPI_Pack_size(5, MPI_REAL8, MPI_COMM_WORLD, &pack8) == MPI_SUCCESS);
+  CHECK(pack == pack8);
+  MPI_Aint ext32 = -1;
+  CHECK(MPI_Pack_external_size("external32", 5, t, &ext32) == MPI_SUCCESS);
+  CHECK(ext32 == 40);
+  REQUIRE(MPI_Type_create_f90_integer(2, &t) == MPI_SUCCESS);
+  CHECK(MPI_Pack_external_size("external32", 5, t, &ext32) == MPI_SUCCESS);
+  CHECK(ext32 == 5);
+
+  // No kind with this much precision or range: MPI_ERR_ARG.
+  MPI_Datatype none = MPI_DATATYPE_NULL;
+  MPI_Error_class(MPI_Type_create_f90_real(16, MPI_UNDEFINED, &none), &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  MPI_Error_class(MPI_Type_create_f90_complex(MPI_UNDEFINED, 400, &none), &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  MPI_Error_class(MPI_Type_create_f90_real(MPI_UNDEFINED, MPI_UNDEFINED, &none), &cls);
+  CHECK(cls == MPI_ERR_ARG);
+  MPI_Error_class(MPI_Type_create_f90_integer(19, &none), &cls);
+  CHECK(cls == MPI_ERR_ARG);
+}
+
+TEST_CASE("f90 types in local communication and reductions") {
+  init();
+  MPI_Datatype r8 = MPI_DATATYPE_NULL, c8 = MPI_DATATYPE_NULL, i1 = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &r8) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_create_f90_complex(6, MPI_UNDEFINED, &c8) == MPI_SUCCESS);
+  REQUIRE(MPI_Type_create_f90_integer(2, &i1) == MPI_SUCCESS);
+  double d[3] = {1.5, -2.25, 1e300}, dr[3] = {0, 0, 0};
+  MPI_Request rq[2];
+  REQUIRE(MPI_Irecv(dr, 3, r8, 0, 5, MPI_COMM_SELF, &rq[0]) == MPI_SUCCESS);
+  REQUIRE(MPI_Isend(d, 3, r8, 0, 5, MPI_COMM_SELF, &rq[1]) == MPI_SUCCESS);
+  MPI_Status st[2];
+  REQUIRE(MPI_Waitall(2, rq, st) == MPI_SUCCESS);
+  CHECK(std::memcmp(d, dr, sizeof d) == 0);
+  int n = -1;
+  CHECK(MPI_Get_count(&st[0], r8, &n) == MPI_SUCCESS);
+  CHECK(n == 3);
+  float c[4] = {1, 2, 3, 4}, cs[4] = {0, 0, 0, 0};
+  CHECK(MPI_Allreduce(c, cs, 2, c8, MPI_SUM, MPI_COMM_SELF) == MPI_SUCCESS);
+  CHECK(std::memcmp(c, cs, sizeof c) == 0);
+  signed char b[2] = {-5, 100}, bm[2] = {0, 0};
+  CHECK(MPI_Allreduce(b, bm, 2, i1, MPI_MAX, MPI_COMM_SELF) == MPI_SUCCESS);
+  CHECK((bm[0] == -5 && bm[1] == 100));
+  CHECK(MPI_Reduce_local(b, bm, 2, i1, MPI_SUM) == MPI_SUCCESS);
+  CHECK((bm[0] == -10 && bm[1] == -56));  // (200 wraps in one byte)
+  int cls = -1;
+  MPI_Error_class(MPI_Reduce_local(c, cs, 2, c8, MPI_MAX), &cls);
+  CHECK(cls == MPI_ERR_OP);  // complex has no MAX: the class is the sized type's
 }
