@@ -187,7 +187,9 @@ static void pset(const Pair *p, char *e, PV v) {
       break;
     }
     case V_LDOUBLE: {
-      long double x = (long double)v.a;
+      long double x;
+      memset(&x, 0, sizeof x); /* (an x87 long double leaves 6 of its 16 bytes undefined) */
+      x = (long double)v.a;
       memcpy(e, &x, sizeof x);
       break;
     }
