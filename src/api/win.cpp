@@ -534,6 +534,15 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   if (impi::rma::Error e = w->window->call) return win_error(win, e, fn); \
   return MPI_SUCCESS
 
+// MPI_PROC_NULL as the rank of a lock, an unlock or a flush: no effect, as
+// in MPICH (MPI-3.1 11.3 makes it a valid target of every operation; a
+// program brackets those with the same rank), once the window is checked.
+#define IMPI_WIN_PROC_NULL(fn)    \
+  if (rank == MPI_PROC_NULL) {    \
+    WinObject *w;                 \
+    return check_win(fn, win, w); \
+  }
+
 int PMPI_Win_fence(int assert, MPI_Win win) {
   IMPI_WIN_CALL("MPI_Win_fence", fence(assert));
 }
@@ -550,9 +559,11 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
         win, MPI_ERR_LOCKTYPE, "MPI_Win_lock",
         fmt::format("lock type {} is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type));
   }
+  IMPI_WIN_PROC_NULL("MPI_Win_lock");
   IMPI_WIN_CALL("MPI_Win_lock", lock(lock_type == MPI_LOCK_EXCLUSIVE, rank, assert));
 }
 int PMPI_Win_unlock(int rank, MPI_Win win) {
+  IMPI_WIN_PROC_NULL("MPI_Win_unlock");
   IMPI_WIN_CALL("MPI_Win_unlock", unlock(rank));
 }
 int PMPI_Win_lock_all(int assert, MPI_Win win) {
@@ -563,10 +574,12 @@ int PMPI_Win_unlock_all(MPI_Win win) {
 }
 int PMPI_Win_flush(int rank, MPI_Win win) {
   if (WinObject *w = lookup_win(win); w && w->window->flush_fast(rank)) return MPI_SUCCESS;
+  IMPI_WIN_PROC_NULL("MPI_Win_flush");
   IMPI_WIN_CALL("MPI_Win_flush", flush(rank));
 }
 int PMPI_Win_flush_local(int rank, MPI_Win win) {
   if (WinObject *w = lookup_win(win); w && w->window->flush_fast(rank)) return MPI_SUCCESS;
+  IMPI_WIN_PROC_NULL("MPI_Win_flush_local");
   IMPI_WIN_CALL("MPI_Win_flush_local", flush(rank));
 }
 int PMPI_Win_flush_all(MPI_Win win) {

@@ -7,6 +7,7 @@
 #include "api/handles.hpp"
 #include "api/ops.hpp"
 #include "api/win.hpp"
+#include "pack/predefined.hpp"
 
 using namespace impi::api;
 
@@ -57,18 +58,26 @@ MPI_Request request_for(const impi::core::RequestPtr &r) {
   return r ? new_request_handle(r) : new_completed_request();
 }
 
+// MPI_PROC_NULL as the target, its other arguments checked (MPI-3.1 11.3:
+// the call has no effect; a request form returns a completed request).
+int to_proc_null(const char *fn, MPI_Win win, const WinObject &w, MPI_Aint disp,
+                 MPI_Request *request) {
+  if (disp < 0 && w.flavor != MPI_WIN_FLAVOR_DYNAMIC)
+    return win_error(win, MPI_ERR_DISP, fn,
+                     fmt::format("target displacement {} is negative", disp));
+  if (request) *request = new_completed_request();
+  return MPI_SUCCESS;
+}
+
 // MPI_Put and MPI_Get and their request forms: `put` says which.
 int transfer(bool put, const char *fn, void *origin, int ocount, MPI_Datatype otype, int target,
              MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
-  if (target == MPI_PROC_NULL) {
-    if (request) *request = new_completed_request();
-    return MPI_SUCCESS;
-  }
   Typed ot, tt;
   if (int rc = typed(fn, win, otype, ocount, ot); rc) return rc;
   if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
+  if (target == MPI_PROC_NULL) return to_proc_null(fn, win, *w, disp, request);
   impi::core::RequestPtr r, *rp = request ? &r : nullptr;
   auto e = put ? w->window->put(origin, ocount, ot.get(), target, disp, tcount, tt.get(), rp)
                : w->window->get(origin, ocount, ot.get(), target, disp, tcount, tt.get(), rp);
@@ -82,10 +91,6 @@ int racc(const char *fn, const void *origin, int ocount, MPI_Datatype otype, voi
          MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch) {
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
-  if (target == MPI_PROC_NULL) {
-    if (request) *request = new_completed_request();
-    return MPI_SUCCESS;
-  }
   impi::pack::Op o = impi::pack::Op::no_op;
   if (int rc = acc_op(fn, win, op, o); rc) return rc;
   Typed ot, rt, tt;
@@ -94,6 +99,7 @@ int racc(const char *fn, const void *origin, int ocount, MPI_Datatype otype, voi
   if (fetch)
     if (int rc = typed(fn, win, rtype, rcount, rt); rc) return rc;
   if (int rc = typed(fn, win, ttype, tcount, tt); rc) return rc;
+  if (target == MPI_PROC_NULL) return to_proc_null(fn, win, *w, disp, request);
   if (!ot) ot.p = &tt.get(), ocount = 0;
   impi::core::RequestPtr r;
   if (auto e = w->window->accumulate(origin, ocount, ot.get(), fetch ? result : nullptr, rcount,
@@ -198,9 +204,16 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
   const char *fn = "MPI_Compare_and_swap";
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
-  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   Typed t;
   if (int rc = typed(fn, win, datatype, 1, t); rc) return rc;
+  if (target_rank == MPI_PROC_NULL) {
+    if (!t.get()->is_predefined() ||
+        impi::pack::predefined(t.get()->predefined_index()).kind == impi::pack::Kind::pair)
+      return win_error(win, MPI_ERR_TYPE, fn,
+                       "MPI_Compare_and_swap takes one element of a predefined type that is not "
+                       "a pair");
+    return to_proc_null(fn, win, *w, target_disp, nullptr);
+  }
   if (auto e = w->window->compare_and_swap(origin_addr, compare_addr, result_addr, t.get(),
                                            target_rank, target_disp))
     return win_error(win, e, fn);

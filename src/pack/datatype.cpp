@@ -20,6 +20,14 @@ bool add(std::int64_t a, std::int64_t b, std::int64_t &out) {
   return !__builtin_add_overflow(a, b, &out);
 }
 
+// The bytes a segment's elements span natively: copies of a type made of
+// one segment, one extent apart, are one longer segment when the extent is
+// this (not the type's size: a pair's padding is no data, MPI_DOUBLE_INT
+// resized to 12 bytes leaves its copies 12 bytes apart, not 16).
+std::int64_t native_span(const Segment &s) {
+  return s.count * pack::predefined(s.basic).size;
+}
+
 Result<TypePtr> overflow(const char *what) {
   return {Errc::invalid_argument, fmt::format("{}: sizes overflow 64 bits", what)};
 }
@@ -97,7 +105,7 @@ Result<TypePtr> Datatype::from_blocks(Combiner c, const std::vector<std::int64_t
   for (std::size_t i = 0; i < blocklens.size(); ++i) {
     const TypePtr &t = types[i];
     if (blocklens[i] <= 0) continue;
-    bool dense = t->segments_.size() == 1 && t->extent() == t->size_;
+    bool dense = t->segments_.size() == 1 && t->extent() == native_span(t->segments_[0]);
     std::size_t copies = dense ? 1 : static_cast<std::size_t>(blocklens[i]);
     if (copies > kMaxSegments || t->segments_.size() > kMaxSegments)
       nseg = kMaxSegments + 1;
@@ -124,7 +132,7 @@ Result<TypePtr> Datatype::from_blocks(Combiner c, const std::vector<std::int64_t
     ub = have_bounds ? std::max(ub, block_ub) : block_ub;
     have_bounds = true;
     // Flatten: n copies of t's segments, one extent apart, merging neighbours.
-    bool dense = t->segments_.size() == 1 && ext == t->size_;
+    bool dense = t->segments_.size() == 1 && ext == native_span(t->segments_[0]);
     std::size_t copies = dense ? 1 : static_cast<std::size_t>(n);
     for (std::size_t j = 0; j < copies; ++j) {
       for (const auto &s : t->segments_) {

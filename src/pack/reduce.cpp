@@ -146,9 +146,9 @@ void loc(Op op, const std::byte *in, std::byte *io, std::int64_t n, std::size_t 
     std::memcpy(&ai, in + int_off, sizeof ai);
     std::memcpy(&bi, io + int_off, sizeof bi);
     bool take = op == Op::minloc ? (a < b || (a == b && ai < bi)) : (a > b || (a == b && ai < bi));
-    if (take) {
-      std::memcpy(io, &a, sizeof a);
-      std::memcpy(io + int_off, &ai, sizeof ai);
+    if (take) {  // (the bytes, not the value: a long double's padding stays as it was in `in`)
+      std::memcpy(io, in, sizeof a);
+      std::memcpy(io + int_off, in + int_off, sizeof ai);
     }
   }
 }

@@ -19,14 +19,15 @@ constexpr std::int64_t kAtomicElements = 1;
 
 void apply_local(char *addr, std::int64_t count, const pack::Datatype &type, pack::Op op, int basic,
                  const char *in, char *old, bool atomic, MemberCtl *ctl) {
-  const std::int64_t esize = pack::predefined(basic).size;
+  const std::int64_t esize = element_stride(basic);
+  const std::int64_t nelem = count * type.size() / element_data(basic);
   // A single element is one processor atomic under the shared accumulate
   // lock; from two elements up, taking the lock exclusively and running the
   // plain (vectorised) operator measures faster than a CAS loop per element.
-  if (atomic && count * type.size() / esize > kAtomicElements) atomic = false;
+  if (atomic && nelem > kAtomicElements) atomic = false;
   Window::lock_acc(ctl, atomic);
-  if (type.is_contiguous()) {  // one run of elements: one call
-    apply_elements(op, basic, addr, in, old, count * type.size() / esize, atomic);
+  if (type.is_contiguous() && packed_is_native(basic)) {  // one run of elements: one call
+    apply_elements(op, basic, addr + type.lb(), in, old, nelem, atomic);
     Window::unlock_acc(ctl, atomic);
     return;
   }
@@ -132,6 +133,11 @@ int Window::apply_inline(int origin, const RequestHeader &h, char *payload, std:
     pack::PackCursor c(h.type, h.count);
     c.unpack(addr, {reinterpret_cast<const std::byte *>(payload), static_cast<std::size_t>(len)});
   } else {
+    std::vector<char> elems;  // (pairs: the payload is packed, without their padding)
+    if (!detail::packed_is_native(h.basic)) {
+      elems = detail::unpack_elements(payload, len / detail::element_data(h.basic), h.basic);
+      payload = elems.data();
+    }
     detail::apply_local(addr, h.count, *h.type, static_cast<pack::Op>(h.op), h.basic, payload,
                         nullptr, cfg_.atomics && atomic_capable(h.basic), target(cfg_.rank).ctl);
   }
@@ -258,9 +264,10 @@ bool Window::start_request(int origin, Incoming &in) {
     if (elementwise && !in.error && h0.type && !detail::elements_of(*h0.type, h0.basic))
       in.error = MPI_ERR_TYPE;
     if (elementwise && !in.error && h0.type &&
-        (h0.nelem * pack::predefined(h0.basic).size !=
+        (h0.basic == 0 ||
+         h0.nelem * detail::element_data(h0.basic) !=
              (h0.kind == Kind::cas ? 2 : 1) * h0.count * h0.type->size() ||
-         h0.basic == 0))
+         (h0.kind == Kind::cas && pack::predefined(h0.basic).kind == pack::Kind::pair)))
       in.error = MPI_ERR_TYPE;
     switch (h0.kind) {
       case Kind::batch:
@@ -289,9 +296,9 @@ bool Window::start_request(int origin, Incoming &in) {
       case Kind::get_acc:
       case Kind::cas:
         if (h0.flags & kInline) {  // the data came after the header
-          const std::int64_t esize = pack::predefined(h0.basic).size;
           const std::int64_t len = in.req->status.bytes - static_cast<std::int64_t>(h0.length);
-          if (!in.error && len != h0.nelem * esize) in.error = MPI_ERR_TYPE;
+          if (!in.error && len != h0.nelem * detail::element_data(h0.basic))
+            in.error = MPI_ERR_TYPE;
           if (!in.error) {
             const char *data = in.buf.data() + h0.length;
             in.tmp.assign(data, data + len);
@@ -302,6 +309,8 @@ bool Window::start_request(int origin, Incoming &in) {
               else
                 in.error = MPI_ERR_TYPE;
             }
+            if (!in.error && !detail::packed_is_native(h0.basic))  // (pairs: their padding back)
+              in.tmp = detail::unpack_elements(in.tmp.data(), h0.nelem, h0.basic);
           }
           in.req.reset();
           in.stage = Incoming::Stage::data;

@@ -350,7 +350,7 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
     return {MPI_ERR_TYPE, fmt::format("{}: the origin, target and result sizes differ", fn)};
   if (Error e = check_range(t, disp, tcount, *ttype)) return e;
   if (bytes == 0) return {};
-  const std::int64_t nelem = bytes / pack::predefined(basic).size;
+  const std::int64_t nelem = bytes / detail::element_data(basic);
   if (path(t) != Path::message)
     return accumulate_here(origin, ocount, otype, result, rcount, rtype, t, disp, tcount, ttype, op,
                            basic);
@@ -394,43 +394,51 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
 }
 
 // An accumulate on memory this proc reaches (self, shared memory, CMA).
+// The operators work on native arrays of elements (window_detail.hpp):
+// buffers that are one already are used in place, the others staged.
 Error Window::accumulate_here(const void *origin, std::int64_t ocount, const pack::TypePtr &otype,
                               void *result, std::int64_t rcount, const pack::TypePtr &rtype, int t,
                               std::int64_t disp, std::int64_t tcount, const pack::TypePtr &ttype,
                               pack::Op op, int basic) {
   const bool no_data = op == pack::Op::no_op;
-  const std::int64_t bytes = tcount * ttype->size();
-  const std::int64_t nelem = bytes / pack::predefined(basic).size;
+  const std::int64_t nelem = tcount * ttype->size() / detail::element_data(basic);
+  const bool native = detail::packed_is_native(basic);
   const Path via = path(t);
-  // Contiguous buffers are their own packed form: no staging copies.
   std::vector<char> in, old;
   const char *inp = nullptr;
   if (!no_data) {
-    if (otype->is_contiguous()) {
-      inp = static_cast<const char *>(origin);
+    if (native && otype->is_contiguous()) {
+      inp = static_cast<const char *>(origin) + otype->lb();
     } else {
-      in = pack_all(origin, ocount, otype);
+      in = detail::gather_elements(origin, ocount, otype, basic, nelem);
       inp = in.data();
     }
   }
   char *oldp = nullptr;
   if (result) {
-    if (rtype->is_contiguous() && via != Path::cma) {
-      oldp = static_cast<char *>(result);
+    if (native && rtype->is_contiguous() && via != Path::cma) {
+      oldp = static_cast<char *>(result) + rtype->lb();
     } else {
-      old.resize(static_cast<std::size_t>(bytes));
+      old.resize(static_cast<std::size_t>(nelem * detail::element_stride(basic)));
       oldp = old.data();
     }
   }
   MemberCtl *ctl = target(t).ctl;
   if (via == Path::cma) {
-    std::vector<char> cur(static_cast<std::size_t>(bytes));
+    // The target's elements are read packed; pairs get their native layout
+    // for the operator and lose it again to be written back.
+    std::vector<char> cur(static_cast<std::size_t>(nelem * detail::element_data(basic))), elems;
     std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
     lock_acc(ctl);
     Error e = cma_access(t, addr, tcount, *ttype, cur.data(), false);
     if (!e) {
-      apply_elements(op, basic, cur.data(), inp, oldp, nelem, false);
-      if (op != pack::Op::no_op) e = cma_access(t, addr, tcount, *ttype, cur.data(), true);
+      if (!native) elems = detail::unpack_elements(cur.data(), nelem, basic);
+      char *at = native ? cur.data() : elems.data();
+      apply_elements(op, basic, at, inp, oldp, nelem, false);
+      if (op != pack::Op::no_op) {
+        if (!native) detail::pack_elements(elems.data(), nelem, basic, cur.data());
+        e = cma_access(t, addr, tcount, *ttype, cur.data(), true);
+      }
     }
     unlock_acc(ctl);
     if (e) return e;
@@ -438,7 +446,7 @@ Error Window::accumulate_here(const void *origin, std::int64_t ocount, const pac
     detail::apply_local(local_address(t, disp), tcount, *ttype, op, basic, inp, oldp,
                         cfg_.atomics && atomic_capable(basic), ctl);
   }
-  if (!old.empty()) detail::unpack_all(old, result, rcount, rtype);
+  if (!old.empty()) detail::scatter_elements(old.data(), nelem, basic, result, rcount, rtype);
   return {};
 }
 
@@ -448,6 +456,11 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   if (Error e = check_epoch(t, "MPI_Compare_and_swap")) return e;
   if (!type->is_predefined())
     return {MPI_ERR_TYPE, "MPI_Compare_and_swap takes one element of a predefined type"};
+  if (pack::predefined(type->predefined_index()).kind == pack::Kind::pair)
+    return {MPI_ERR_TYPE,
+            fmt::format("MPI_Compare_and_swap does not take {} (MPI-3.1 11.3.4: integer, logical "
+                        "and byte types)",
+                        pack::predefined(type->predefined_index()).name)};
   if (Error e = check_range(t, disp, 1, *type)) return e;
   const int basic = type->predefined_index();
   const std::size_t esize = pack::predefined(basic).size;

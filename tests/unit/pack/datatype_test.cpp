@@ -104,6 +104,25 @@ TEST_CASE("resized sets lb and extent, not the true bounds") {
   CHECK(c->segments()[1].disp == 32);
 }
 
+TEST_CASE("copies of a pair resized to its data stay apart by the extent") {
+  // MPI_DOUBLE_INT is 12 bytes of data in 16; resized to 12, its copies are
+  // 12 bytes apart: they are not one segment of pairs (16 bytes apart).
+  auto r = ok(Datatype::resized(P(dt::double_int), 0, 12));
+  auto c = ok(Datatype::contiguous(3, r));
+  CHECK(c->size() == 36);
+  CHECK(c->extent() == 36);
+  REQUIRE(c->segments().size() == 3);
+  CHECK(c->segments()[1].disp == 12);
+  CHECK(c->segments()[2].disp == 24);
+  REQUIRE(c->runs().size() == 1);
+  CHECK(c->runs()[0].len == 36);
+  // At its own extent a pair's copies are one segment.
+  auto d = ok(Datatype::contiguous(3, P(dt::double_int)));
+  CHECK(d->segments().size() == 1);
+  CHECK(d->segments()[0].count == 3);
+  CHECK(d->runs().size() == 3);
+}
+
 TEST_CASE("hvector with a negative stride and hindexed out of order") {
   auto v = ok(Datatype::vector(3, 1, -16, P(dt::int_), true));
   CHECK(v->lb() == -32);
