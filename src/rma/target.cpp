@@ -48,10 +48,21 @@ bool elements_of(const pack::Datatype &type, int basic) {
   return basic > 0;
 }
 
+namespace {
+bool same_size(int basic) {
+  const auto &p = pack::predefined(basic);
+  return p.ext32_size == p.size;
+}
+}  // namespace
+
+// (A packed pair is its value then its index, no padding: each part
+// converts in place when its two forms have one size.)
 bool inline_convertible(const pack::Datatype &type) {
   for (const auto &s : type.segments()) {
     const auto &p = pack::predefined(s.basic);
-    if (p.ext32_size != p.size || p.kind == pack::Kind::pair) return false;
+    if (p.kind == pack::Kind::pair ? !same_size(p.pair_value) || !same_size(p.pair_index)
+                                   : !same_size(s.basic))
+      return false;
   }
   return true;
 }
@@ -59,7 +70,8 @@ bool inline_convertible(const pack::Datatype &type) {
 void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external) {
   auto *p = reinterpret_cast<std::byte *>(buf);
   const auto &segs = type.segments();
-  if (segs.size() == 1) {  // (packed, the instances are one run)
+  if (segs.size() == 1 && pack::predefined(segs[0].basic).kind != pack::Kind::pair) {
+    // (packed, the instances are one run)
     pack::convert_run(segs[0].basic, p, p, count * segs[0].count, to_external);
     return;
   }
@@ -69,6 +81,20 @@ void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, b
   std::int64_t n = 0;
   for (std::int64_t i = 0; i < count; ++i)
     for (const auto &s : segs) {
+      const auto &pd = pack::predefined(s.basic);
+      if (pd.kind == pack::Kind::pair) {
+        if (n > 0) pack::convert_run(basic, run, run, n, to_external);
+        basic = -1;
+        n = 0;
+        const std::size_t vsize = pack::predefined(pd.pair_value).size,
+                          isize = pack::predefined(pd.pair_index).size;
+        for (std::int64_t k = 0; k < s.count; ++k) {
+          pack::convert_run(pd.pair_value, p, p, 1, to_external);
+          pack::convert_run(pd.pair_index, p + vsize, p + vsize, 1, to_external);
+          p += vsize + isize;
+        }
+        continue;
+      }
       if (s.basic != basic) {
         if (n > 0) pack::convert_run(basic, run, run, n, to_external);
         basic = s.basic;
