@@ -72,11 +72,11 @@ Error Window::check_range(int t, std::int64_t disp, std::int64_t count,
     if (lo128 < 0 || hi128 > static_cast<__int128>(UINT64_MAX))
       return {MPI_ERR_RMA_RANGE, "the address range is outside the address space"};
     const auto lo = static_cast<std::uint64_t>(lo128), hi = static_cast<std::uint64_t>(hi128);
-    for (int i = 0; i < kMaxAttach; ++i) {
-      std::uint64_t b = x.ctl->attach_base[i].load(std::memory_order_acquire);
-      std::uint64_t s = x.ctl->attach_size[i].load(std::memory_order_acquire);
-      if (s && lo >= b && hi <= b + s) return {};
-    }
+    auto in = attach_views_[static_cast<std::size_t>(t)]->covers(x.ctl->attach, lo, hi);
+    if (!in)
+      return {MPI_ERR_OTHER,
+              fmt::format("the regions attached to rank {}'s window: {}", t, in.message())};
+    if (*in) return {};
     return {MPI_ERR_RMA_RANGE,
             fmt::format("address {:#x}..{:#x} is in no region attached to rank {}'s window", lo, hi,
                         t)};
@@ -183,10 +183,12 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
     case Path::shm:
       detail::copy_typed(static_cast<const char *>(origin), ocount, otype, local_address(t, disp),
                          tcount, ttype);
+      poll();
       return {};
     case Path::cma: {
       auto packed = pack_all(origin, ocount, otype);
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      poll();
       return cma_access(t, addr, tcount, *ttype, packed.data(), true);
     }
     case Path::message:
@@ -284,8 +286,10 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
     case Path::shm:
       detail::copy_typed(local_address(t, disp), tcount, ttype, static_cast<char *>(origin), ocount,
                          otype);
+      poll();
       return {};
     case Path::cma: {
+      poll();
       std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
       if (Error e = cma_access(t, addr, tcount, *ttype, packed.data(), false)) return e;
@@ -351,9 +355,11 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   if (Error e = check_range(t, disp, tcount, *ttype)) return e;
   if (bytes == 0) return {};
   const std::int64_t nelem = bytes / pack::predefined(basic).size;
-  if (path(t) != Path::message)
+  if (path(t) != Path::message) {
+    poll();
     return accumulate_here(origin, ocount, otype, result, rcount, rtype, t, disp, tcount, ttype, op,
                            basic);
+  }
   RequestHeader h;
   h.kind = result ? Kind::get_acc : Kind::acc;
   h.op = static_cast<std::uint32_t>(op);
@@ -452,6 +458,7 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   const int basic = type->predefined_index();
   const std::size_t esize = pack::predefined(basic).size;
   const Path via = path(t);
+  if (via != Path::message) poll();
   if (via == Path::self || via == Path::shm) {
     bool atomic = cfg_.atomics && atomic_capable(basic);
     MemberCtl *ctl = target(t).ctl;
@@ -541,10 +548,7 @@ Error Window::wait_pending(int t) {
     return true;
   };
   if (pending_.empty()) {
-    // A progress pass now and then: a proc that spins on its own window (a
-    // lock word, a flag) still serves the requests of other clients. (Not
-    // on every call: flushes of memory operations cost a few nanoseconds.)
-    if ((++polls_ & 15) == 0) cfg_.p2p->progress();
+    poll();  // (a proc spinning on its own window still serves the others)
     return batched;
   }
   if (!done()) cfg_.p2p->wait_until(done);

@@ -1,0 +1,97 @@
+/* rma_spinlock_check.c - a spin lock in one rank's window, taken by every
+ * rank under MPI_Win_lock_all (issue 46, item 2): MPI_Compare_and_swap on
+ * the lock word then MPI_Win_flush, repeated until the word was 0; then a
+ * get of a counter, a put of counter + 1 and a releasing compare-and-swap,
+ * each followed by a flush. The lock lives in the last rank's window, so
+ * that rank spins on its own memory (self path) while the others reach it
+ * through shared memory or through messages; every RMA call must let the
+ * progress engine serve the other clients' requests, or the spinning
+ * target never applies the lock holder's release and the job hangs.
+ * Checked in windows of MPI_Win_allocate (processor atomics between the
+ * procs of a host), MPI_Win_create (cross-memory attach) and
+ * MPI_Win_create_dynamic; the counter must end at iterations * size, each
+ * rank seeing only values in order. Prints "rank r of n ok". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+
+static int rank, size, failures;
+
+enum { kIters = 40 };
+
+static void spin(MPI_Win win, int owner, MPI_Aint lock_at, MPI_Aint count_at, const char *what) {
+  const int one = 1, zero = 0;
+  int last = -1;
+  MPI_Win_lock_all(0, win);
+  for (int it = 0; it < kIters; ++it) {
+    int old = -1;
+    do {
+      MPI_Compare_and_swap(&one, &zero, &old, MPI_INT, owner, lock_at, win);
+      MPI_Win_flush(owner, win);
+    } while (old != 0);
+    int c = -1;
+    MPI_Get(&c, 1, MPI_INT, owner, count_at, 1, MPI_INT, win);
+    MPI_Win_flush(owner, win);
+    CHECK(c > last && c < kIters * size, "%s: counter %d after %d", what, c, last);
+    last = c;
+    c += 1;
+    MPI_Put(&c, 1, MPI_INT, owner, count_at, 1, MPI_INT, win);
+    MPI_Win_flush(owner, win);
+    MPI_Compare_and_swap(&zero, &one, &old, MPI_INT, owner, lock_at, win);
+    MPI_Win_flush(owner, win);
+    CHECK(old == 1, "%s: the lock word was %d at release", what, old);
+  }
+  MPI_Win_unlock_all(win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int total = -1;
+  MPI_Win_lock(MPI_LOCK_SHARED, owner, 0, win);
+  MPI_Get(&total, 1, MPI_INT, owner, count_at, 1, MPI_INT, win);
+  MPI_Win_unlock(owner, win);
+  CHECK(total == kIters * size, "%s: the counter ends at %d, not %d", what, total, kIters * size);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int owner = size - 1;
+
+  /* MPI_Win_allocate */
+  int *mem = NULL;
+  MPI_Win win;
+  MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+  mem[0] = mem[1] = 0;
+  MPI_Win_unlock(rank, win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  spin(win, owner, 0, 1, "allocate");
+  MPI_Win_free(&win);
+
+  /* MPI_Win_create */
+  int words[2] = {0, 0};
+  MPI_Win_create(words, sizeof words, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  spin(win, owner, 0, 1, "create");
+  MPI_Win_free(&win);
+
+  /* MPI_Win_create_dynamic: the owner attaches its words, advertises them */
+  MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  int *dyn = calloc(2, sizeof(int));
+  MPI_Aint at = 0;
+  if (rank == owner) {
+    MPI_Win_attach(win, dyn, 2 * sizeof(int));
+    MPI_Get_address(dyn, &at);
+  }
+  MPI_Bcast(&at, 1, MPI_AINT, owner, MPI_COMM_WORLD);
+  spin(win, owner, at, at + (MPI_Aint)sizeof(int), "dynamic");
+  if (rank == owner) MPI_Win_detach(win, dyn);
+  MPI_Win_free(&win);
+  free(dyn);
+
+  if (failures == 0) printf("rank %d of %d ok\n", rank, size);
+  MPI_Finalize();
+  return failures != 0;
+}
