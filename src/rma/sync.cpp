@@ -143,8 +143,8 @@ Error Window::start(const std::vector<int> &group, int assert) {
   if (access_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_start while an access epoch is open"};
   std::vector<core::RequestPtr> posts;
   for (int r : group)
-    posts.push_back(
-        cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), target(r).world, kPostTag, cfg_.context));
+    posts.push_back(cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), r, kPostTag, cfg_.context,
+                                    nullptr, target(r).world));
   if (!all_done(*cfg_.p2p, posts)) cfg_.p2p->wait_until([&] { return all_done(*cfg_.p2p, posts); });
   sync();
   access_group_ = group;
@@ -174,8 +174,8 @@ Error Window::test(bool &flag) {
   if (!exposure_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_wait/test without MPI_Win_post"};
   if (completions_.empty())
     for (int r : exposure_group_)
-      completions_.push_back(cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), target(r).world,
-                                             kCompleteTag, cfg_.context));
+      completions_.push_back(cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), r, kCompleteTag,
+                                             cfg_.context, nullptr, target(r).world));
   cfg_.p2p->progress();
   flag = all_done(*cfg_.p2p, completions_);
   if (flag) {

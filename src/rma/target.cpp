@@ -273,9 +273,10 @@ bool Window::start_request(int origin, Incoming &in) {
           return true;
         }
         if (h0.kind == Kind::acc) goto elementwise_data;
-        in.req = in.error
-                     ? p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context)
-                     : p2p.irecv(in.addr, h0.count, h0.type, ow, data_tag(h0.id), cfg_.context);
+        in.req = in.error ? p2p.irecv(nullptr, 0, detail::byte_type(), origin, data_tag(h0.id),
+                                      cfg_.context, nullptr, ow)
+                          : p2p.irecv(in.addr, h0.count, h0.type, origin, data_tag(h0.id),
+                                      cfg_.context, nullptr, ow);
         in.stage = Incoming::Stage::data;
         break;
       case Kind::get: {
@@ -311,11 +312,12 @@ bool Window::start_request(int origin, Incoming &in) {
         if (h0.kind == Kind::get_acc && h0.op == static_cast<std::uint32_t>(pack::Op::no_op)) {
           in.req.reset();
         } else if (in.error) {
-          in.req = p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context);
+          in.req = p2p.irecv(nullptr, 0, detail::byte_type(), origin, data_tag(h0.id), cfg_.context,
+                             nullptr, ow);
         } else {
           in.tmp.resize(static_cast<std::size_t>(h0.nelem * pack::predefined(h0.basic).size));
-          in.req = p2p.irecv(in.tmp.data(), h0.nelem, pack::Datatype::predefined(h0.basic), ow,
-                             data_tag(h0.id), cfg_.context);
+          in.req = p2p.irecv(in.tmp.data(), h0.nelem, pack::Datatype::predefined(h0.basic), origin,
+                             data_tag(h0.id), cfg_.context, nullptr, ow);
         }
         in.stage = Incoming::Stage::data;
         break;

@@ -307,8 +307,8 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
   h.count = tcount;
   h.type = ttype;
   auto p = std::make_unique<Pending>();
-  p->answer =
-      cfg_.p2p->irecv(origin, ocount, otype, target(t).world, answer_tag(h.id), cfg_.context);
+  p->answer = cfg_.p2p->irecv(origin, ocount, otype, t, answer_tag(h.id), cfg_.context, nullptr,
+                              target(t).world);
   p->expect = ocount * otype->size();
   if (Error e = send_header(t, encode(h), *p)) return e;
   if (req) *req = p->answer;
@@ -371,8 +371,8 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   h.type = ttype;
   auto p = std::make_unique<Pending>();
   if (result) {
-    p->answer =
-        cfg_.p2p->irecv(result, rcount, rtype, target(t).world, answer_tag(h.id), cfg_.context);
+    p->answer = cfg_.p2p->irecv(result, rcount, rtype, t, answer_tag(h.id), cfg_.context, nullptr,
+                                target(t).world);
     p->expect = bytes;
   }
   if (!result) {
@@ -496,7 +496,8 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   p->data.resize(2 * esize);
   std::memcpy(p->data.data(), compare, esize);
   std::memcpy(p->data.data() + esize, origin, esize);
-  p->answer = cfg_.p2p->irecv(result, 1, type, target(t).world, answer_tag(h.id), cfg_.context);
+  p->answer =
+      cfg_.p2p->irecv(result, 1, type, t, answer_tag(h.id), cfg_.context, nullptr, target(t).world);
   p->expect = static_cast<std::int64_t>(esize);
   if (auto msg = inline_message(t, h, p->data.data(), 2, type)) {
     if (Error e = send_header(t, std::move(*msg), *p)) return e;
@@ -523,8 +524,8 @@ Error Window::send_request(int t, std::vector<char> header, Pending &p) {
   p.target = t;
   p.header = std::move(header);
   if (!p.answer && p.answered) {  // an acknowledgement: its status
-    p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), target(t).world,
-                               answer_tag(detail::id_of(p.header)), cfg_.context);
+    p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), t, answer_tag(detail::id_of(p.header)),
+                               cfg_.context, nullptr, target(t).world);
   }
   auto s = cfg_.p2p->start_send(*target(t).via, p.header.data(),
                                 static_cast<std::int64_t>(p.header.size()), byte_type(),

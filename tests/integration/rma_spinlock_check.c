@@ -10,7 +10,9 @@
  * Checked in windows of MPI_Win_allocate (processor atomics between the
  * procs of a host), MPI_Win_create (cross-memory attach) and
  * MPI_Win_create_dynamic; the counter must end at iterations * size, each
- * rank seeing only values in order. Prints "rank r of n ok". */
+ * rank seeing only values in order. Then a window over a communicator
+ * whose ranks are not the world's (reversed): the spin lock, fence and
+ * post/start/complete/wait there. Prints "rank r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,56 @@ static void spin(MPI_Win win, int owner, MPI_Aint lock_at, MPI_Aint count_at, co
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* The same over a communicator whose ranks are not the world's (reversed:
+ * the owner, its last rank, is world rank 0), with fence and
+ * post/start/complete/wait too: the answers and notices of the message
+ * path are matched by communicator rank. */
+static void reversed(void) {
+  MPI_Comm rev;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - rank, &rev);
+  int me = -1;
+  MPI_Comm_rank(rev, &me);
+  int *words = calloc((size_t)size + 2, sizeof(int));
+  MPI_Win win;
+  MPI_Win_create(words, (MPI_Aint)(size + 2) * sizeof(int), sizeof(int), MPI_INFO_NULL, rev, &win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  spin(win, size - 1, 0, 1, "reversed");
+
+  /* fence: every rank adds me + 1 into rank 0's word 0, and gets it back */
+  int add = me + 1, back = -1;
+  MPI_Win_fence(0, win);
+  MPI_Accumulate(&add, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
+  MPI_Win_fence(0, win);
+  MPI_Get(&back, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+  MPI_Win_fence(0, win);
+  CHECK(back == size * (size + 1) / 2, "reversed fence: the sum is %d, not %d", back,
+        size * (size + 1) / 2);
+
+  /* post/start/complete/wait: every rank but 0 puts its rank into rank 0's word 2 + me */
+  MPI_Group all, zero, others;
+  MPI_Comm_group(rev, &all);
+  int r0 = 0;
+  MPI_Group_incl(all, 1, &r0, &zero);
+  MPI_Group_excl(all, 1, &r0, &others);
+  if (me == 0) {
+    MPI_Win_post(others, 0, win);
+    MPI_Win_wait(win);
+    for (int r = 1; r < size; ++r)
+      CHECK(words[2 + r] == 100 + r, "reversed pscw: word %d is %d", 2 + r, words[2 + r]);
+  } else {
+    int v = 100 + me;
+    MPI_Win_start(zero, 0, win);
+    MPI_Put(&v, 1, MPI_INT, 0, 2 + me, 1, MPI_INT, win);
+    MPI_Win_complete(win);
+  }
+  MPI_Group_free(&all);
+  MPI_Group_free(&zero);
+  MPI_Group_free(&others);
+  MPI_Win_free(&win);
+  free(words);
+  MPI_Comm_free(&rev);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -90,6 +142,8 @@ int main(int argc, char **argv) {
   if (rank == owner) MPI_Win_detach(win, dyn);
   MPI_Win_free(&win);
   free(dyn);
+
+  reversed();
 
   if (failures == 0) printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
