@@ -25,10 +25,14 @@ int main(int argc, char **argv) {
   long max = 4194304;
   MPI_Init(&argc, &argv);
   for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "-o") && i + 1 < argc) ops = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "-S") && i + 1 < argc) max = atol(argv[++i]);
-    else if (!strcmp(argv[i], "-c")) create = 1;
+    if (!strcmp(argv[i], "-r") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+      ops = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "-S") && i + 1 < argc)
+      max = atol(argv[++i]);
+    else if (!strcmp(argv[i], "-c"))
+      create = 1;
   }
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -51,7 +55,7 @@ int main(int argc, char **argv) {
   double *t = malloc(sizeof(double) * (size_t)reps);
   for (long bytes = 65536; bytes <= max; bytes *= 4) {
     const int n = (int)(bytes / (long)sizeof(int));
-    for (int r = -1; r < reps; ++r) {  /* (r = -1: a warm-up) */
+    for (int r = -1; r < reps; ++r) { /* (r = -1: a warm-up) */
       MPI_Barrier(MPI_COMM_WORLD);
       double t0 = MPI_Wtime();
       MPI_Win_lock_all(0, win);

@@ -47,8 +47,9 @@ static int walk(MPI_Win win, int owner, MPI_Aint head, int stride) {
             (unsigned long)at, rc, rf);
       break;
     }
-    CHECK(e.value == elem_value(owner, n * stride), "node %d of rank %d's list holds %lld, not %lld",
-          n, owner, e.value, elem_value(owner, n * stride));
+    CHECK(e.value == elem_value(owner, n * stride),
+          "node %d of rank %d's list holds %lld, not %lld", n, owner, e.value,
+          elem_value(owner, n * stride));
     at = e.next;
   }
   MPI_Win_unlock(owner, win);
@@ -102,8 +103,8 @@ static void list(void) {
   int bad = rc != MPI_SUCCESS ? rc : rf != MPI_SUCCESS ? rf : ru;
   int cls = -1;
   if (bad != MPI_SUCCESS) MPI_Error_class(bad, &cls);
-  CHECK(cls == MPI_ERR_RMA_RANGE, "a get from a detached element gave class %d (%d %d %d)", cls,
-        rc, rf, ru);
+  CHECK(cls == MPI_ERR_RMA_RANGE, "a get from a detached element gave class %d (%d %d %d)", cls, rc,
+        rf, ru);
 
   MPI_Barrier(MPI_COMM_WORLD);
   for (int i = 0; i < kElems; i += 2) MPI_Win_detach(win, mine[i]);
