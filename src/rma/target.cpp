@@ -175,6 +175,9 @@ bool Window::serve() {
   bool any = false;
   core::P2P &p2p = *cfg_.p2p;
   for (;;) {
+    // (a look without a progress pass first: the hook runs right after one,
+    // for every window, and a pass per window costs a socket read each)
+    if (!p2p.has_message(core::kAnySource, kRequestTag, cfg_.context)) break;
     auto m = p2p.improbe(core::kAnySource, kRequestTag, cfg_.context);
     if (!m) break;
     int origin = m->first.source;

@@ -12,7 +12,8 @@
  * MPI_Win_create_dynamic; the counter must end at iterations * size, each
  * rank seeing only values in order. Then a window over a communicator
  * whose ranks are not the world's (reversed): the spin lock, fence and
- * post/start/complete/wait there. Prints "rank r of n ok". */
+ * post/start/complete/wait there; and exclusive epochs on the window of a
+ * rank that polls with MPI_Iprobe. Prints "rank r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,39 @@ static void reversed(void) {
   MPI_Comm_free(&rev);
 }
 
+/* The owner polls with MPI_Iprobe for a message that each other rank sends
+ * only after an exclusive lock epoch on the owner's window (MPICH's
+ * linked-list benchmarks poll so): MPI_Iprobe must serve those epochs. */
+static void iprobe_poll(void) {
+  const int owner = size - 1;
+  int *words = calloc((size_t)size, sizeof(int));
+  MPI_Win win;
+  MPI_Win_create(words, (MPI_Aint)size * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                 &win);
+  if (rank == owner) {
+    for (int got = 0; got < size - 1;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) continue;
+      MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ++got;
+    }
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, owner, 0, win);
+    for (int r = 0; r < owner; ++r)
+      CHECK(words[r] == 500 + r, "iprobe: word %d is %d, not %d", r, words[r], 500 + r);
+    MPI_Win_unlock(owner, win);
+  } else {
+    int v = 500 + rank;
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, owner, 0, win);
+    MPI_Put(&v, 1, MPI_INT, owner, rank, 1, MPI_INT, win);
+    MPI_Win_unlock(owner, win);
+    MPI_Send(NULL, 0, MPI_BYTE, owner, 77, MPI_COMM_WORLD);
+  }
+  MPI_Win_free(&win);
+  free(words);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -144,6 +178,7 @@ int main(int argc, char **argv) {
   free(dyn);
 
   reversed();
+  iprobe_poll();
 
   if (failures == 0) printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
