@@ -302,6 +302,11 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
   auto m = impi::core::Runtime::instance().p2p().iprobe(
       source == MPI_ANY_SOURCE ? impi::core::kAnySource : source,
       tag == MPI_ANY_TAG ? impi::core::kAnyTag : tag, t.comm->context_id);
+  // A program polling with MPI_Iprobe still serves one-sided requests and
+  // moves non-blocking collectives (the engine's hooks; iprobe runs none).
+  if (auto &p2p = impi::core::Runtime::instance().p2p();
+      !m && p2p.hook_work().load(std::memory_order_relaxed) > 0)
+    p2p.progress();
   *flag = m.has_value();
   if (m && status != MPI_STATUS_IGNORE) {
     status->MPI_SOURCE = m->source;

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -226,6 +227,11 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
   cfg.barrier = [dup] { return PMPI_Barrier(dup) == MPI_SUCCESS; };
   cfg.threads = rt.thread_level() == MPI_THREAD_MULTIPLE;
   cfg.one_region = static_cast<int>(group.size()) == c->size;
+  if (flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+    // Named under the job: the launcher removes what a proc that died leaves.
+    cfg.attach_prefix = fmt::format("/impi-{}-att-", rt.job().nspace);
+    std::replace(cfg.attach_prefix.begin() + 1, cfg.attach_prefix.end(), '/', '_');
+  }
   auto obj = std::make_unique<WinObject>();
   obj->comm = dup;
   obj->flavor = flavor;

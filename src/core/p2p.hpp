@@ -265,6 +265,18 @@ class P2P {
     if (hook_wanted()) any |= run_hook();
     return any;
   }
+  // For calls that do their work in local memory and never wait (one-sided
+  // operations on our own or a shared window, flushes with nothing to wait
+  // for), which programs repeat in a loop until another proc acts: a
+  // progress pass when shared memory hints that something came (a few
+  // loads), and every 8th call in any case (the sockets of other clients,
+  // which no load can peek at, and requests the hooks hold back). Callers
+  // call it once in a while (one-sided calls: every 16th), so that it costs
+  // next to nothing when nothing is pending. True if anything moved.
+  bool poll_incoming() {
+    if (shm_.work_hint() || (++incoming_polls_ & 7) == 0) return progress();
+    return false;
+  }
   // Functions the engine calls on every progress pass, outside its lock
   // (non-blocking collectives advance there, and one-sided requests are
   // served); true if one moved anything. They run only while
@@ -480,6 +492,7 @@ class P2P {
   TrafficCounters traffic_;
   bool agent_ = false;  // impi_ is attached (read on every wait)
   static inline thread_local unsigned hint_only_ IMPI_FAST_TLS = 0;
+  static inline thread_local unsigned incoming_polls_ IMPI_FAST_TLS = 0;  // poll_incoming()
   int me_ = 0;
   int world_size_ = 1;
   Match match_;

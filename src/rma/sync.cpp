@@ -23,6 +23,13 @@ void Window::install(core::P2P &p2p) {
 
 Window::Window(Config c) : cfg_(std::move(c)) {
   locked_.assign(cfg_.targets.size(), 0);
+  if (cfg_.flavor == Flavor::dynamic) {
+    attach_views_.resize(cfg_.targets.size());
+    for (std::size_t r = 0; r < cfg_.targets.size(); ++r)
+      if (cfg_.targets[r].ctl) attach_views_[r] = std::make_unique<AttachView>(cfg_.attach_prefix);
+    if (MemberCtl *ctl = target(cfg_.rank).ctl)
+      attach_table_ = std::make_unique<AttachTable>(&ctl->attach, cfg_.attach_prefix);
+  }
   std::lock_guard<std::mutex> lk(g_windows_mu);
   g_windows.push_back(this);
   cfg_.p2p->hook_work().fetch_add(1, std::memory_order_relaxed);
@@ -136,8 +143,8 @@ Error Window::start(const std::vector<int> &group, int assert) {
   if (access_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_start while an access epoch is open"};
   std::vector<core::RequestPtr> posts;
   for (int r : group)
-    posts.push_back(
-        cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), target(r).world, kPostTag, cfg_.context));
+    posts.push_back(cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), r, kPostTag, cfg_.context,
+                                    nullptr, target(r).world));
   if (!all_done(*cfg_.p2p, posts)) cfg_.p2p->wait_until([&] { return all_done(*cfg_.p2p, posts); });
   sync();
   access_group_ = group;
@@ -167,8 +174,8 @@ Error Window::test(bool &flag) {
   if (!exposure_open_) return {MPI_ERR_RMA_SYNC, "MPI_Win_wait/test without MPI_Win_post"};
   if (completions_.empty())
     for (int r : exposure_group_)
-      completions_.push_back(cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), target(r).world,
-                                             kCompleteTag, cfg_.context));
+      completions_.push_back(cfg_.p2p->irecv(nullptr, 0, detail::byte_type(), r, kCompleteTag,
+                                             cfg_.context, nullptr, target(r).world));
   cfg_.p2p->progress();
   flag = all_done(*cfg_.p2p, completions_);
   if (flag) {
@@ -294,7 +301,7 @@ Error Window::flush(int t) {
   if (!lock_all_ && !locked_[static_cast<std::size_t>(t)])
     return {MPI_ERR_RMA_SYNC, fmt::format("MPI_Win_flush: rank {} is not locked", t)};
   if (pending_.empty() && !batched_) {  // (memory operations: complete already)
-    if ((++polls_ & 15) == 0) cfg_.p2p->progress();
+    poll();
     sync();
     return {};
   }
@@ -317,32 +324,21 @@ Error Window::flush_all() {
 Error Window::attach(void *base, std::int64_t bytes) {
   if (cfg_.flavor != Flavor::dynamic)
     return {MPI_ERR_RMA_FLAVOR, "MPI_Win_attach needs a window of MPI_Win_create_dynamic"};
-  MemberCtl *ctl = target(cfg_.rank).ctl;
   if (bytes == 0) return {};
-  for (int i = 0; i < kMaxAttach; ++i)
-    if (ctl->attach_size[i].load(std::memory_order_relaxed) == 0) {
-      ctl->attach_base[i].store(reinterpret_cast<std::uintptr_t>(base), std::memory_order_relaxed);
-      ctl->attach_size[i].store(static_cast<std::uint64_t>(bytes), std::memory_order_release);
-      ctl->nattach.fetch_add(1, std::memory_order_relaxed);
-      return {};
-    }
-  return {MPI_ERR_RMA_ATTACH,
-          fmt::format("at most {} regions may be attached to a window at once", kMaxAttach)};
+  if (!attach_table_) return {MPI_ERR_RMA_ATTACH, "this window has no table of attached regions"};
+  base::Status s = attach_table_->attach(reinterpret_cast<std::uintptr_t>(base),
+                                         static_cast<std::uint64_t>(bytes));
+  if (s.ok()) return {};
+  return {s.error() == base::Errc::no_memory ? MPI_ERR_NO_MEM : MPI_ERR_RMA_ATTACH, s.message()};
 }
 
 Error Window::detach(const void *base) {
   if (cfg_.flavor != Flavor::dynamic)
     return {MPI_ERR_RMA_FLAVOR, "MPI_Win_detach needs a window of MPI_Win_create_dynamic"};
-  MemberCtl *ctl = target(cfg_.rank).ctl;
-  for (int i = 0; i < kMaxAttach; ++i)
-    if (ctl->attach_size[i].load(std::memory_order_relaxed) &&
-        ctl->attach_base[i].load(std::memory_order_relaxed) ==
-            reinterpret_cast<std::uintptr_t>(base)) {
-      ctl->attach_size[i].store(0, std::memory_order_release);
-      ctl->nattach.fetch_sub(1, std::memory_order_relaxed);
-      return {};
-    }
-  return {MPI_ERR_RMA_ATTACH, "MPI_Win_detach: no region attached at that address"};
+  if (!attach_table_) return {MPI_ERR_RMA_ATTACH, "MPI_Win_detach: no region attached"};
+  base::Status s = attach_table_->detach(reinterpret_cast<std::uintptr_t>(base));
+  if (s.ok()) return {};
+  return {MPI_ERR_RMA_ATTACH, fmt::format("MPI_Win_detach: {}", s.message())};
 }
 
 bool Window::track_send(base::Result<core::RequestPtr> r, std::vector<char> buf) {

@@ -207,6 +207,9 @@ bool Window::serve() {
   bool any = false;
   core::P2P &p2p = *cfg_.p2p;
   for (;;) {
+    // (a look without a progress pass first: the hook runs right after one,
+    // for every window, and a pass per window costs a socket read each)
+    if (!p2p.has_message(core::kAnySource, kRequestTag, cfg_.context)) break;
     auto m = p2p.improbe(core::kAnySource, kRequestTag, cfg_.context);
     if (!m) break;
     int origin = m->first.source;
@@ -306,9 +309,10 @@ bool Window::start_request(int origin, Incoming &in) {
           return true;
         }
         if (h0.kind == Kind::acc) goto elementwise_data;
-        in.req = in.error
-                     ? p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context)
-                     : p2p.irecv(in.addr, h0.count, h0.type, ow, data_tag(h0.id), cfg_.context);
+        in.req = in.error ? p2p.irecv(nullptr, 0, detail::byte_type(), origin, data_tag(h0.id),
+                                      cfg_.context, nullptr, ow)
+                          : p2p.irecv(in.addr, h0.count, h0.type, origin, data_tag(h0.id),
+                                      cfg_.context, nullptr, ow);
         in.stage = Incoming::Stage::data;
         break;
       case Kind::get: {
@@ -346,11 +350,12 @@ bool Window::start_request(int origin, Incoming &in) {
         if (h0.kind == Kind::get_acc && h0.op == static_cast<std::uint32_t>(pack::Op::no_op)) {
           in.req.reset();
         } else if (in.error) {
-          in.req = p2p.irecv(nullptr, 0, detail::byte_type(), ow, data_tag(h0.id), cfg_.context);
+          in.req = p2p.irecv(nullptr, 0, detail::byte_type(), origin, data_tag(h0.id), cfg_.context,
+                             nullptr, ow);
         } else {
           in.tmp.resize(static_cast<std::size_t>(h0.nelem * pack::predefined(h0.basic).size));
-          in.req = p2p.irecv(in.tmp.data(), h0.nelem, pack::Datatype::predefined(h0.basic), ow,
-                             data_tag(h0.id), cfg_.context);
+          in.req = p2p.irecv(in.tmp.data(), h0.nelem, pack::Datatype::predefined(h0.basic), origin,
+                             data_tag(h0.id), cfg_.context, nullptr, ow);
         }
         in.stage = Incoming::Stage::data;
         break;

@@ -72,11 +72,11 @@ Error Window::check_range(int t, std::int64_t disp, std::int64_t count,
     if (lo128 < 0 || hi128 > static_cast<__int128>(UINT64_MAX))
       return {MPI_ERR_RMA_RANGE, "the address range is outside the address space"};
     const auto lo = static_cast<std::uint64_t>(lo128), hi = static_cast<std::uint64_t>(hi128);
-    for (int i = 0; i < kMaxAttach; ++i) {
-      std::uint64_t b = x.ctl->attach_base[i].load(std::memory_order_acquire);
-      std::uint64_t s = x.ctl->attach_size[i].load(std::memory_order_acquire);
-      if (s && lo >= b && hi <= b + s) return {};
-    }
+    auto in = attach_views_[static_cast<std::size_t>(t)]->covers(x.ctl->attach, lo, hi);
+    if (!in)
+      return {MPI_ERR_OTHER,
+              fmt::format("the regions attached to rank {}'s window: {}", t, in.message())};
+    if (*in) return {};
     return {MPI_ERR_RMA_RANGE,
             fmt::format("address {:#x}..{:#x} is in no region attached to rank {}'s window", lo, hi,
                         t)};
@@ -97,6 +97,12 @@ Error Window::cma_access(int t, std::uint64_t addr, std::int64_t count, const pa
                          char *packed, bool write) {
   const Target &x = target(t);
   std::vector<iovec> remote;
+  if (type.is_contiguous()) {  // one run: no walk over the elements (2 MiB of MPI_CHAR: 2M)
+    if (count * type.size() > 0)
+      remote.push_back(
+          {reinterpret_cast<void *>(addr), static_cast<std::size_t>(count * type.size())});
+    count = 0;
+  }
   for (std::int64_t i = 0; i < count; ++i)
     for (const auto &r : type.runs()) {
       auto *p =
@@ -183,10 +189,12 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
     case Path::shm:
       detail::copy_typed(static_cast<const char *>(origin), ocount, otype, local_address(t, disp),
                          tcount, ttype);
+      poll();
       return {};
     case Path::cma: {
       auto packed = pack_all(origin, ocount, otype);
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      poll();
       return cma_access(t, addr, tcount, *ttype, packed.data(), true);
     }
     case Path::message:
@@ -284,8 +292,10 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
     case Path::shm:
       detail::copy_typed(local_address(t, disp), tcount, ttype, static_cast<char *>(origin), ocount,
                          otype);
+      poll();
       return {};
     case Path::cma: {
+      poll();
       std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
       if (Error e = cma_access(t, addr, tcount, *ttype, packed.data(), false)) return e;
@@ -303,8 +313,8 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
   h.count = tcount;
   h.type = ttype;
   auto p = std::make_unique<Pending>();
-  p->answer =
-      cfg_.p2p->irecv(origin, ocount, otype, target(t).world, answer_tag(h.id), cfg_.context);
+  p->answer = cfg_.p2p->irecv(origin, ocount, otype, t, answer_tag(h.id), cfg_.context, nullptr,
+                              target(t).world);
   p->expect = ocount * otype->size();
   if (Error e = send_header(t, encode(h), *p)) return e;
   if (req) *req = p->answer;
@@ -351,9 +361,11 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   if (Error e = check_range(t, disp, tcount, *ttype)) return e;
   if (bytes == 0) return {};
   const std::int64_t nelem = bytes / detail::element_data(basic);
-  if (path(t) != Path::message)
+  if (path(t) != Path::message) {
+    poll();
     return accumulate_here(origin, ocount, otype, result, rcount, rtype, t, disp, tcount, ttype, op,
                            basic);
+  }
   RequestHeader h;
   h.kind = result ? Kind::get_acc : Kind::acc;
   h.op = static_cast<std::uint32_t>(op);
@@ -365,8 +377,8 @@ Error Window::accumulate(const void *origin, std::int64_t ocount, const pack::Ty
   h.type = ttype;
   auto p = std::make_unique<Pending>();
   if (result) {
-    p->answer =
-        cfg_.p2p->irecv(result, rcount, rtype, target(t).world, answer_tag(h.id), cfg_.context);
+    p->answer = cfg_.p2p->irecv(result, rcount, rtype, t, answer_tag(h.id), cfg_.context, nullptr,
+                                target(t).world);
     p->expect = bytes;
   }
   if (!result) {
@@ -465,6 +477,7 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   const int basic = type->predefined_index();
   const std::size_t esize = pack::predefined(basic).size;
   const Path via = path(t);
+  if (via != Path::message) poll();
   if (via == Path::self || via == Path::shm) {
     bool atomic = cfg_.atomics && atomic_capable(basic);
     MemberCtl *ctl = target(t).ctl;
@@ -502,7 +515,8 @@ Error Window::compare_and_swap(const void *origin, const void *compare, void *re
   p->data.resize(2 * esize);
   std::memcpy(p->data.data(), compare, esize);
   std::memcpy(p->data.data() + esize, origin, esize);
-  p->answer = cfg_.p2p->irecv(result, 1, type, target(t).world, answer_tag(h.id), cfg_.context);
+  p->answer =
+      cfg_.p2p->irecv(result, 1, type, t, answer_tag(h.id), cfg_.context, nullptr, target(t).world);
   p->expect = static_cast<std::int64_t>(esize);
   if (auto msg = inline_message(t, h, p->data.data(), 2, type)) {
     if (Error e = send_header(t, std::move(*msg), *p)) return e;
@@ -529,8 +543,8 @@ Error Window::send_request(int t, std::vector<char> header, Pending &p) {
   p.target = t;
   p.header = std::move(header);
   if (!p.answer && p.answered) {  // an acknowledgement: its status
-    p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), target(t).world,
-                               answer_tag(detail::id_of(p.header)), cfg_.context);
+    p.answer = cfg_.p2p->irecv(p.status, 4, byte_type(), t, answer_tag(detail::id_of(p.header)),
+                               cfg_.context, nullptr, target(t).world);
   }
   auto s = cfg_.p2p->start_send(*target(t).via, p.header.data(),
                                 static_cast<std::int64_t>(p.header.size()), byte_type(),
@@ -554,10 +568,7 @@ Error Window::wait_pending(int t) {
     return true;
   };
   if (pending_.empty()) {
-    // A progress pass now and then: a proc that spins on its own window (a
-    // lock word, a flag) still serves the requests of other clients. (Not
-    // on every call: flushes of memory operations cost a few nanoseconds.)
-    if ((++polls_ & 15) == 0) cfg_.p2p->progress();
+    poll();  // (a proc spinning on its own window still serves the others)
     return batched;
   }
   if (!done()) cfg_.p2p->wait_until(done);

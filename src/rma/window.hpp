@@ -40,6 +40,7 @@
 #include "core/p2p.hpp"
 #include "pack/datatype.hpp"
 #include "pack/reduce.hpp"
+#include "rma/attach_table.hpp"
 #include "rma/request_codec.hpp"
 #include "rma/shared_region.hpp"
 
@@ -47,16 +48,11 @@ namespace impi::rma {
 
 enum class Flavor : int { create = 1, allocate = 2, dynamic = 3, shared = 4 };
 
-// Regions one proc may attach to a dynamic window at once (Open MPI's default is 32).
-constexpr int kMaxAttach = 64;
-
 // One proc's control block, in its host's shared region (zero-filled).
 struct alignas(64) MemberCtl {
   std::atomic<std::int64_t> lock;      // window lock: -1 exclusive, n > 0 shared holders
   std::atomic<std::int32_t> acc_lock;  // accumulates: -1 held alone, n > 0 shared by n
-  std::atomic<std::int32_t> nattach;   // dynamic windows: slots in use
-  std::atomic<std::uint64_t> attach_base[kMaxAttach];
-  std::atomic<std::uint64_t> attach_size[kMaxAttach];  // 0: a free slot
+  AttachCtl attach;                    // dynamic windows: the regions attached (attach_table.hpp)
   // Rank 0's block only: the fence barrier of a window whose procs all
   // share this region (arrivals, and the generation that releases them).
   std::atomic<std::int32_t> bar_arrived;
@@ -94,6 +90,7 @@ class Window {
     std::function<bool()> barrier;  // over the window's communicator
     bool threads = false;           // MPI_THREAD_MULTIPLE: the origin side takes a lock
     bool one_region = false;        // every proc maps `region`: fences meet in it
+    std::string attach_prefix;      // dynamic windows: the attach tables' segment names
   };
   explicit Window(Config c);
   ~Window();
@@ -145,14 +142,26 @@ class Window {
       base::copy_bytes(x.mapped + off, from, static_cast<std::size_t>(bytes));
     else if (to)
       base::copy_bytes(to, x.mapped + off, static_cast<std::size_t>(bytes));
+    poll();
     return true;
   }
   bool flush_fast(int t) {
     if (cfg_.threads || t < 0 || t >= size() || !pending_.empty() || batched_) return false;
     if (!lock_all_ && !locked_[static_cast<std::size_t>(t)]) return false;
-    if ((++polls_ & 15) == 0) return false;  // (the general call makes a progress pass)
+    poll();
     sync();
     return true;
+  }
+  // Every one-sided call that completes here, without waiting (operations
+  // on our own memory, a mapped neighbour's or through cross-memory attach,
+  // flushes with nothing in flight), lets the progress engine serve the
+  // requests that came for us now and then: a program that spins on its
+  // own window (a lock word that a proc of another client releases with a
+  // message) must not starve the others. One call in 16 asks the engine
+  // (P2P::poll_incoming: a few loads unless something came); the others
+  // cost an increment.
+  void poll() {
+    if ((++polls_ & 15) == 0) cfg_.p2p->poll_incoming();
   }
 
   // ---- synchronisation (11.5). Assertions are MPI_MODE_* bits.
@@ -245,7 +254,7 @@ class Window {
   std::recursive_mutex mu_;
   std::vector<std::vector<char>> batch_;  // by target: inline requests not sent yet
   std::size_t batched_ = 0;               // targets with a batch waiting
-  unsigned polls_ = 0;                    // flushes that found nothing to wait for (window.cpp)
+  unsigned polls_ = 0;                    // calls served here, for poll()
   std::deque<std::unique_ptr<Pending>> pending_;
   // Our notices and answers still leaving, with the bytes they send.
   std::vector<std::pair<core::RequestPtr, std::vector<char>>> sends_;
@@ -264,6 +273,10 @@ class Window {
   // Server.
   std::map<int, std::deque<std::unique_ptr<Incoming>>> incoming_;  // by origin rank
   std::vector<char> discard_;
+  // Dynamic windows: our attached regions, and a view of each host
+  // member's table (ours included) by rank (null: not on this host).
+  std::unique_ptr<AttachTable> attach_table_;
+  std::vector<std::unique_ptr<AttachView>> attach_views_;
 };
 
 }  // namespace impi::rma
