@@ -376,7 +376,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
     if (auto s = impi::pack::check_fits(*t.type, count, buf, rep); !s.ok())
       return report(comm, impi::api::error_class_of(s.error()), fn,
-                    fmt::format("{}; rank {}'s client takes only external32, so nothing was sent",
+                    fmt::format("{}; rank {}'s client takes only external32: nothing was sent",
                                 s.message(), dest));
     bytes = *n;
   } else {
@@ -566,7 +566,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
     if (auto s = impi::pack::check_fits(*t.type, count, buf, rep); !s.ok())
       return report(comm, impi::api::error_class_of(s.error()), fn,
-                    fmt::format("{}; rank {}'s client takes only external32, so nothing was sent",
+                    fmt::format("{}; rank {}'s client takes only external32: nothing was sent",
                                 s.message(), dest));
     copy.resize(static_cast<size_t>(*n));
     impi::pack::External32Cursor(*t.type, count, false, rep).pack(buf, copy);

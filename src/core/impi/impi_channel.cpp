@@ -226,9 +226,7 @@ base::Result<RequestPtr> ImpiChannel::start_send(const SendArgs &a) {
   if (rep == pack::Rep::external32 && !external32_is_identity(*type))
     if (auto s = pack::check_fits(type, count, buf, rep); !s.ok())
       return {s.error(),
-              fmt::format("{}; world rank {} is a proc of a client that takes only external32 "
-                          "(it did not advertise impi's wide representation), so nothing was "
-                          "sent to it",
+              fmt::format("{}; world rank {}'s client takes only external32: nothing was sent",
                           s.message(), dest_world)};
   TrafficCounters::add(e_.traffic_.impi_messages, e_.traffic_.impi_bytes, *len);
   auto r = make_request();

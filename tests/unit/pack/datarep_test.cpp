@@ -5,6 +5,7 @@
 // exactly to binary128 and back.
 #include <catch2/catch.hpp>
 #include <climits>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <string>
