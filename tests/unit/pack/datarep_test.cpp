@@ -4,8 +4,8 @@
 // and the value, a long that its 4 bytes cannot hold; long doubles convert
 // exactly to binary128 and back.
 #include <catch2/catch.hpp>
-#include <climits>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <string>
