@@ -17,6 +17,9 @@
  *                        MPI_ERR_CONVERSION, its MPI_Error_string names the
  *                        type and the value, nothing arrives; values that fit
  *                        arrive exactly.
+ *   datarep_check mixed F
+ *                        client F alone takes only external32: whole between
+ *                        the others, MPI_ERR_CONVERSION or exact with F.
  *   datarep_check fatal  (external32 too) rank 0 sends 0x123456789a as
  *                        MPI_LONG under MPI_ERRORS_ARE_FATAL: the job ends
  *                        with a message naming it (no rank hangs).
@@ -404,6 +407,50 @@ static void external32_only(void) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* A job mixing impi clients and one client F that takes only external32
+   (IMPI_WIDE_DATAREP=0, as LAM would): between impi clients longs arrive
+   whole; to and from F a long that does not fit fails at its sender and
+   what fits arrives. */
+static void mixed(int foreign) {
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int me_foreign = color[rank] == foreign;
+  for (int k = 0; k < ntargets; ++k) {
+    int t = targets[k], ext32 = me_foreign || color[t] == foreign;
+    long v[2] = {BIG + rank, -5}, in[2] = {0, 0};
+    unsigned long u = ULONG_MAX, uin = 0;
+    if (ext32) {
+      conversion_error(MPI_Send(v, 2, MPI_LONG, t, 1, MPI_COMM_WORLD), "MPI_LONG", "0x12345678",
+                       "MPI_Send of MPI_LONG to/from the external32 client");
+      conversion_error(MPI_Send(&u, 1, MPI_UNSIGNED_LONG, t, 2, MPI_COMM_WORLD),
+                       "MPI_UNSIGNED_LONG", "0xffffffffffffffff",
+                       "MPI_Send of MPI_UNSIGNED_LONG to/from the external32 client");
+      v[0] = 0x7fffffff - rank;
+      u = 0xfffffffeUL;
+    }
+    MPI_Sendrecv(v, 2, MPI_LONG, t, 3, in, 2, MPI_LONG, t, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u, 1, MPI_UNSIGNED_LONG, t, 4, &uin, 1, MPI_UNSIGNED_LONG, t, 4, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    long want = ext32 ? 0x7fffffff - t : BIG + t;
+    unsigned long uwant = ext32 ? 0xfffffffeUL : ULONG_MAX;
+    CHECK(in[0] == want && in[1] == -5, "MPI_LONG from %d (%s): %lx %lx, expected %lx", t,
+          ext32 ? "external32" : "impi-wide", in[0], in[1], want);
+    CHECK(uin == uwant, "MPI_UNSIGNED_LONG from %d (%s): %lx, expected %lx", t,
+          ext32 ? "external32" : "impi-wide", uin, uwant);
+  }
+  /* A collective across all: values that fit everywhere. */
+  long s = 0x1000 * (rank + 1), sum = 0, esum = 0;
+  for (int r = 0; r < size; ++r) esum += 0x1000 * (r + 1);
+  MPI_Allreduce(&s, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(sum == esum, "Allreduce SUM long (mixed job): %lx, expected %lx", sum, esum);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int tag = 1; tag <= 2; ++tag) {
+    int flag = 1;
+    MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    CHECK(!flag, "a message with tag %d (a send that failed) arrived", tag);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "whole";
   MPI_Init(&argc, &argv);
@@ -432,6 +479,8 @@ int main(int argc, char **argv) {
 
   if (!strcmp(mode, "external32")) {
     external32_only();
+  } else if (!strcmp(mode, "mixed")) {
+    mixed(argc > 2 ? atoi(argv[2]) : 0);
   } else if (!strcmp(mode, "fatal")) {
     if (rank == 0) {
       MPI_Send(&big, 1, MPI_LONG, targets[0], 1, MPI_COMM_WORLD);
