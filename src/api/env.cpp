@@ -210,7 +210,7 @@ int PMPI_Error_class(int errorcode, int *errorclass) {
   if (!impi::api::valid_error_code(errorcode))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Error_class",
                   fmt::format("{} is not an error code", errorcode));
-  *errorclass = impi::api::class_of_code(errorcode);  // every code impi raises is a class
+  *errorclass = impi::api::class_of_code(errorcode);  // (detailed codes carry their class)
   return MPI_SUCCESS;
 }
 

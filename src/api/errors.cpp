@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <deque>
 #include <mutex>
 #include <vector>
@@ -107,6 +108,7 @@ std::uint32_t handler_index(MPI_Comm comm) {
     base::log_error("{}", msg);
     ::_exit(code ? code : 1);
   }
+  code = class_of_code(code);  // (the exit status: a detailed code's class)
   base::log_error("{} (error class {}; MPI_ERRORS_ARE_FATAL)", msg, code);
   rt.abort(code, "impi fatal: " + msg);
 }
@@ -123,8 +125,48 @@ std::mutex g_codes_mu;
 std::deque<UserCode> g_user_codes;
 }  // namespace
 
+namespace {
+// Codes that carry their own text (detailed_code): kDetailBase + serial *
+// kDetailSpan + class, so that the class is known for as long as the code
+// lives; the texts of the last kDetailKept are kept (an older code reads
+// as its class's text).
+constexpr int kDetailBase = 1 << 24, kDetailSpan = 1024, kDetailSerials = 1 << 16;
+constexpr std::size_t kDetailKept = 64;
+struct DetailText {
+  int code = 0;
+  std::string text;
+};
+std::array<DetailText, kDetailKept> g_details;
+int g_next_detail = 0;  // (under g_codes_mu)
+bool is_detailed(int code) {
+  return code >= kDetailBase && code < kDetailBase + kDetailSerials * kDetailSpan;
+}
+int detailed_class(int code) {
+  return (code - kDetailBase) % kDetailSpan;
+}
+}  // namespace
+
+int detailed_code(int error_class, std::string_view text) {
+  if (error_class <= MPI_SUCCESS || error_class > MPI_ERR_LASTCODE) return error_class;
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  const int serial = g_next_detail++ % kDetailSerials;
+  const int code = kDetailBase + serial * kDetailSpan + error_class;
+  auto &d = g_details[static_cast<std::size_t>(serial) % kDetailKept];
+  d.code = code;
+  d.text = fmt::format("{}: {}", kClasses[error_class].text, text);
+  if (d.text.size() >= MPI_MAX_ERROR_STRING) d.text.resize(MPI_MAX_ERROR_STRING - 1);
+  return code;
+}
+
 std::string_view error_text(int code) {
   if (code >= 0 && code <= MPI_ERR_LASTCODE) return kClasses[code].text;
+  if (is_detailed(code)) {
+    std::lock_guard<std::mutex> lk(g_codes_mu);
+    const auto &d =
+        g_details[static_cast<std::size_t>((code - kDetailBase) / kDetailSpan) % kDetailKept];
+    if (d.code == code) return d.text;
+    return kClasses[detailed_class(code)].text;
+  }
   std::lock_guard<std::mutex> lk(g_codes_mu);
   if (code > MPI_ERR_LASTCODE &&
       code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size()))
@@ -134,6 +176,8 @@ std::string_view error_text(int code) {
 
 bool valid_error_code(int code) {
   if (code >= 0 && code <= MPI_ERR_LASTCODE) return true;
+  if (is_detailed(code))
+    return detailed_class(code) > 0 && detailed_class(code) <= MPI_ERR_LASTCODE;
   std::lock_guard<std::mutex> lk(g_codes_mu);
   return code > MPI_ERR_LASTCODE &&
          code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size());
@@ -141,6 +185,7 @@ bool valid_error_code(int code) {
 
 int class_of_code(int code) {
   if (code >= 0 && code <= MPI_ERR_LASTCODE) return code;
+  if (is_detailed(code)) return detailed_class(code);
   std::lock_guard<std::mutex> lk(g_codes_mu);
   return g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].error_class;
 }
@@ -189,6 +234,8 @@ int error_class_of(base::Errc e) {
       return MPI_ERR_NO_MEM;
     case Errc::truncated:
       return MPI_ERR_TRUNCATE;
+    case Errc::conversion:
+      return MPI_ERR_CONVERSION;
     case Errc::internal:
       return MPI_ERR_INTERN;
   }
@@ -220,6 +267,11 @@ int run_handler(std::uint32_t idx, int code, std::string_view fn, std::string_vi
 
 int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail) {
   if (code == MPI_SUCCESS) return code;
+  if (code == MPI_ERR_CONVERSION && !detail.empty()) {
+    // What did not convert, for MPI_Error_string: the code carries the text.
+    code = detailed_code(code, detail);
+    detail = {};
+  }
   return run_handler(handler_index(comm), code, fn, detail,
                      [&](MPI_Comm_errhandler_function *user, int *e) {
                        MPI_Comm c = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;

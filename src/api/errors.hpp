@@ -36,6 +36,12 @@ int unsupported_file(std::string_view fn);
 // Maps an internal error to the MPI error class that describes it.
 int error_class_of(base::Errc e);
 
+// A new error code of built-in class `error_class` whose text (for
+// MPI_Error_string) is the class's followed by `text`: an error that names
+// what failed (MPI_ERR_CONVERSION: the type and the value). MPI_Error_class
+// of it is `error_class`; report() makes one for MPI_ERR_CONVERSION.
+int detailed_code(int error_class, std::string_view text);
+
 // The text of an error class (or code), "" for unknown codes.
 std::string_view error_text(int code);
 // User-defined error classes and codes (MPI_Add_error_class/code/string).

@@ -374,10 +374,15 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
   // To another IMPI client the copy is the message's external32 form, sent
   // as bytes (the same bytes on the wire as from the user's buffer).
   const bool remote = t.via->external32();
+  const impi::pack::Rep rep = remote ? t.via->wire_rep(t.world) : impi::pack::Rep::external32;
   std::int64_t bytes = 0;
   if (remote) {
-    auto n = impi::pack::external32_size(*t.type, count);
+    auto n = impi::pack::external32_size(*t.type, count, rep);
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
+    if (auto s = impi::pack::check_fits(*t.type, count, buf, rep); !s.ok())
+      return report(comm, impi::api::error_class_of(s.error()), fn,
+                    fmt::format("{}; rank {}'s client takes only external32: nothing was sent",
+                                s.message(), dest));
     bytes = *n;
   } else {
     bytes = impi::pack::PackCursor(*t.type, count).total();
@@ -389,7 +394,7 @@ int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatyp
                               g_bsend_size - g_bsend_used, g_bsend_size));
   Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge};
   if (remote)
-    impi::pack::External32Cursor(*t.type, count).pack(buf, b.copy);
+    impi::pack::External32Cursor(*t.type, count, false, rep).pack(buf, b.copy);
   else
     impi::pack::PackCursor(*t.type, count).pack(buf, b.copy);
   auto r = rt.p2p().start_send(*t.via, b.copy.data(), bytes,
@@ -561,10 +566,15 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     return rc;
   std::vector<std::byte> copy;
   if (dest != MPI_PROC_NULL && t.via->external32()) {
-    auto n = impi::pack::external32_size(*t.type, count);
+    const impi::pack::Rep rep = t.via->wire_rep(t.world);
+    auto n = impi::pack::external32_size(*t.type, count, rep);
     if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
+    if (auto s = impi::pack::check_fits(*t.type, count, buf, rep); !s.ok())
+      return report(comm, impi::api::error_class_of(s.error()), fn,
+                    fmt::format("{}; rank {}'s client takes only external32: nothing was sent",
+                                s.message(), dest));
     copy.resize(static_cast<size_t>(*n));
-    impi::pack::External32Cursor(*t.type, count).pack(buf, copy);
+    impi::pack::External32Cursor(*t.type, count, false, rep).pack(buf, copy);
   } else {
     impi::pack::PackCursor c(*t.type, count);
     copy.resize(static_cast<size_t>(c.total()));

@@ -8,6 +8,7 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "core/runtime.hpp"
 #include "mpi.h"
 #include "pack/cursor.hpp"
 #include "pack/external32.hpp"
@@ -16,6 +17,22 @@ using impi::api::bad_count;
 using impi::api::get_type;
 using impi::api::report;
 using impi::pack::TypePtr;
+
+namespace {
+// The form MPI_Pack takes on a communicator spanning clients (IMPI 4.1):
+// impi-wide when every client in it advertised it, else external32 (the
+// packed bytes may go to any of its procs).
+impi::pack::Rep pack_rep(const impi::core::Communicator &c) {
+  const auto &job = impi::core::Runtime::instance().job();
+  if (!job.impi) return impi::pack::Rep::external32;
+  auto wide = [&](int cl) { return cl >= 0 && cl < 32 && (job.impi->wide_clients >> cl & 1u); };
+  for (int cl : c.client)
+    if (!wide(cl)) return impi::pack::Rep::external32;
+  for (int cl : c.remote_client)
+    if (!wide(cl)) return impi::pack::Rep::external32;
+  return impi::pack::Rep::wide;
+}
+}  // namespace
 
 extern "C" {
 
@@ -30,7 +47,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
   if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
   std::int64_t bytes = t->size() * incount;
   if (c->spans_clients) {  // IMPI 4.1: external32, no header
-    auto n = impi::pack::external32_size(t, incount);
+    auto n = impi::pack::external32_size(t, incount, pack_rep(*c));
     if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
     bytes = *n;
   }
@@ -51,13 +68,18 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
   auto *cm = impi::api::lookup_comm(comm);
   if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
   if (cm->spans_clients) {  // IMPI 4.1: external32 with no header
-    auto n = impi::pack::external32_size(t, incount);
+    const auto rep = pack_rep(*cm);
+    auto n = impi::pack::external32_size(t, incount, rep);
     if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
     if (*n > outsize - *position)
       return report(comm, MPI_ERR_TRUNCATE, fn,
                     fmt::format("{} bytes do not fit in the {} left in the output buffer", *n,
                                 outsize - *position));
-    impi::pack::External32Cursor c(t, incount);
+    if (auto s = impi::pack::check_fits(t, incount, inbuf, rep); !s.ok())
+      return report(comm, MPI_ERR_CONVERSION, fn,
+                    fmt::format("{} (the communicator spans a client that takes only external32)",
+                                s.message()));
+    impi::pack::External32Cursor c(t, incount, false, rep);
     *position += static_cast<int>(c.pack(
         inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
     return MPI_SUCCESS;
@@ -84,13 +106,14 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
   auto *cm = impi::api::lookup_comm(comm);
   if (!cm) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
   if (cm->spans_clients) {
-    auto n = impi::pack::external32_size(t, outcount);
+    const auto rep = pack_rep(*cm);
+    auto n = impi::pack::external32_size(t, outcount, rep);
     if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
     if (*n > insize - *position)
       return report(
           comm, MPI_ERR_TRUNCATE, fn,
           fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
-    impi::pack::External32Cursor c(t, outcount);
+    impi::pack::External32Cursor c(t, outcount, false, rep);
     *position += static_cast<int>(c.unpack(
         outbuf,
         std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
@@ -148,6 +171,11 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
   if (*n > outsize - *position)
     return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
                   fmt::format("{} bytes do not fit in the {} left", *n, outsize - *position));
+  // MPI-3.1 13.5.2: a narrower integer keeps the low bytes, "no conversion
+  // errors if the data range is within the range of the smaller size": a
+  // value outside it is one, never packed altered.
+  if (auto s = impi::pack::check_fits(t, incount, inbuf, impi::pack::Rep::external32); !s.ok())
+    return report(MPI_COMM_NULL, MPI_ERR_CONVERSION, fn, s.message());
   impi::pack::External32Cursor c(t, incount);
   *position += static_cast<MPI_Aint>(c.pack(
       inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));

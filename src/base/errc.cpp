@@ -26,6 +26,8 @@ std::string_view errc_name(Errc e) noexcept {
       return "internal";
     case Errc::truncated:
       return "truncated";
+    case Errc::conversion:
+      return "conversion";
   }
   return "unknown";
 }

@@ -22,8 +22,9 @@ enum class Errc {
   peer_died,         // the other side went away
   timeout,           // waited as long as we were allowed to
   no_memory,
-  internal,   // a broken invariant of our own
-  truncated,  // a message was longer than the buffer for it
+  internal,    // a broken invariant of our own
+  truncated,   // a message was longer than the buffer for it
+  conversion,  // a value has no exact form in the data representation asked for
 };
 
 // Short stable name of an error, for messages ("invalid_argument").

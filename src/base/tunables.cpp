@@ -177,6 +177,10 @@ constexpr Tunable kTable[] = {
      "from one sender; past it the job ends with a message naming both ranks, instead of "
      "exhausting memory (0: no limit)"},
     {"verbose", "IMPI_VERBOSE", "0", "diagnostic verbosity: 0 errors+warnings, 1 info, 2 debug"},
+    {"wide_datarep", "IMPI_WIDE_DATAREP", "1",
+     "IMPI client: list impi's version 0.0x696d0001 (impi-wide data) in IMPI_C_VERSION, so "
+     "that MPI_LONG travels in 8 bytes to other impi clients that list it too (0: external32 "
+     "with every client, as a client that is not impi)"},
 };
 }  // namespace
 

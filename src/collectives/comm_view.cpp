@@ -17,6 +17,17 @@ bool CommView::spans_clients() const {
   return false;
 }
 
+pack::Rep CommView::wire_rep() const {
+  bool other = false;
+  for (std::size_t r = 0; r < channel.size(); ++r) {
+    const core::Channel *via = channel[r];
+    if (!via || !via->external32()) continue;
+    if (via->wire_rep(world[r]) != pack::Rep::wide) return pack::Rep::external32;
+    other = true;
+  }
+  return other ? pack::Rep::wide : pack::Rep::external32;
+}
+
 base::Status CommView::send(const void *buf, std::int64_t count, const pack::TypePtr &type,
                             int dest, int tag) const {
   if (tag_override >= 0) tag = tag_override;

@@ -62,6 +62,10 @@ struct CommView {
   std::vector<int> ids;
   int id(int r) const { return ids.empty() || r < 0 ? r : ids[static_cast<std::size_t>(r)]; }
   bool spans_clients() const;
+  // The form of typed data that may pass through several clients (the
+  // gather family's packed blocks): impi-wide when it is that with every
+  // rank of another client, else external32 (docs/data-representation.md).
+  pack::Rep wire_rep() const;
 
   // Blocking sends and receives on the collective context.
   base::Status send(const void *buf, std::int64_t count, const pack::TypePtr &type, int dest,

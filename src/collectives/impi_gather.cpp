@@ -45,7 +45,7 @@ namespace {
 // `held`: this participant's own client's blocks; grows by its children's.
 Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one,
                  std::vector<std::byte> &held, void *recvbuf, std::int64_t rcount,
-                 const pack::TypePtr &rtype) {
+                 const pack::TypePtr &rtype, pack::Rep rep) {
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
   const int n = m.num_masters(), r0 = m.local_master_num(root);
   const int v = (m.local_master_num(c.rank) - r0 + n) % n;
@@ -76,7 +76,7 @@ Task gather_tree(const CommView &c, const Masters &m, int root, std::int64_t one
     std::size_t off = 0;  // the root: each rank's block into its place
     for (int u = v + mask; u < to; ++u)
       for (int r : m.client_ranks((u + r0) % n)) {
-        pack::External32Cursor cur(rtype, rcount);
+        pack::External32Cursor cur(rtype, rcount, false, rep);
         cur.unpack(static_cast<std::byte *>(recvbuf) +
                        static_cast<std::int64_t>(r) * rcount * rtype->extent(),
                    std::span(part).subspan(off, static_cast<std::size_t>(one)));
@@ -93,9 +93,10 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
   const auto masters = masters_of(c.client);
   const Masters &m = *masters;
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
+  const pack::Rep rep = c.wire_rep();  // blocks may pass through several clients
   const auto &bytes = pack::Datatype::predefined(pack::dt::byte);
-  auto one_block =
-      c.rank == root ? pack::external32_size(rtype, rcount) : pack::external32_size(stype, scount);
+  auto one_block = c.rank == root ? pack::external32_size(rtype, rcount, rep)
+                                  : pack::external32_size(stype, scount, rep);
   if (!one_block) co_return {one_block.error(), one_block.message()};
   const bool tree = small_block_tree(c, m, *one_block);
   if (c.rank == root) {
@@ -114,9 +115,9 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
           co_return s;
     if (tree) {
       std::vector<std::byte> none;
-      co_return co_await gather_tree(c, m, root, *one_block, none, recvbuf, rcount, rtype);
+      co_return co_await gather_tree(c, m, root, *one_block, none, recvbuf, rcount, rtype, rep);
     }
-    auto one = pack::external32_size(rtype, rcount);
+    auto one = pack::external32_size(rtype, rcount, rep);
     if (!one) co_return {one.error(), one.message()};
     for (int k = 0; k < m.num_masters(); ++k) {
       if (k == r0) continue;
@@ -128,7 +129,7 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
           !s.ok())
         co_return s;
       for (std::size_t i = 0; i < ranks.size(); ++i) {
-        pack::External32Cursor cur(rtype, rcount);
+        pack::External32Cursor cur(rtype, rcount, false, rep);
         cur.unpack(block_at(recvbuf, ranks[i], rcount, rtype),
                    std::span(agg).subspan(i * static_cast<std::size_t>(*one),
                                           static_cast<std::size_t>(*one)));
@@ -141,7 +142,7 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
   if (!m.is_master(c.rank))
     co_return co_await c.isend(sendbuf, scount, stype, m.local_master_rank(c.rank), kGatherTag);
   // A master of another client: its client's blocks, external32, in rank order.
-  auto one = pack::external32_size(stype, scount);
+  auto one = pack::external32_size(stype, scount, rep);
   if (!one) co_return {one.error(), one.message()};
   std::vector<int> ranks{c.rank};
   for (int r : m.locals_to_master(mine)) ranks.push_back(r);
@@ -154,11 +155,13 @@ Task impi_gather(const CommView &c, const void *sendbuf, std::int64_t scount,
         co_return s;
       from = tmp.get();
     }
-    pack::External32Cursor cur(stype, scount);
+    // (A value the form cannot hold fails the Gather here, never altered.)
+    if (auto s = pack::check_fits(stype, scount, from, rep); !s.ok()) co_return s;
+    pack::External32Cursor cur(stype, scount, false, rep);
     cur.pack(from, std::span(agg).subspan(i * static_cast<std::size_t>(*one),
                                           static_cast<std::size_t>(*one)));
   }
-  if (tree) co_return co_await gather_tree(c, m, root, *one, agg, nullptr, 0, stype);
+  if (tree) co_return co_await gather_tree(c, m, root, *one, agg, nullptr, 0, stype, rep);
   co_return co_await c.isend(agg.data(), static_cast<std::int64_t>(agg.size()), bytes, root,
                              kGatherTag);
 }

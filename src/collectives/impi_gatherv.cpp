@@ -40,12 +40,15 @@ std::byte *at(void *buf, std::int64_t disp, const pack::TypePtr &type) {
   return static_cast<std::byte *>(buf) + disp * type->extent();
 }
 
+// A block in `rep` (the communicator's common form, CommView::wire_rep);
+// a value that does not fit in it is an error, never sent altered.
 base::Result<std::vector<std::byte>> to_ext32(const void *buf, std::int64_t count,
-                                              const pack::TypePtr &type) {
-  auto n = pack::external32_size(type, count);
+                                              const pack::TypePtr &type, pack::Rep rep) {
+  auto n = pack::external32_size(type, count, rep);
   if (!n) return {n.error(), n.message()};
+  if (auto s = pack::check_fits(type, count, buf, rep); !s.ok()) return {s.error(), s.message()};
   std::vector<std::byte> out(static_cast<std::size_t>(*n));
-  pack::External32Cursor(type, count).pack(buf, out);
+  pack::External32Cursor(type, count, false, rep).pack(buf, out);
   return out;
 }
 
@@ -66,12 +69,12 @@ Task recv_any_length(const CommView &c, int source, int tag, std::vector<std::by
 
 // A scattered block (external32) into the receive buffer.
 base::Status unpack_block(std::span<const std::byte> block, void *recvbuf, std::int64_t rcount,
-                          const pack::TypePtr &rtype) {
-  auto want = pack::external32_size(rtype, rcount);
+                          const pack::TypePtr &rtype, pack::Rep rep) {
+  auto want = pack::external32_size(rtype, rcount, rep);
   if (!want) return {want.error(), want.message()};
   if (static_cast<std::int64_t>(block.size()) > *want)
     return {base::Errc::invalid_argument, "a scattered block is longer than its receive buffer"};
-  pack::External32Cursor(rtype, rcount).unpack(recvbuf, block);
+  pack::External32Cursor(rtype, rcount, false, rep).unpack(recvbuf, block);
   return {};
 }
 
@@ -83,6 +86,7 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
                   const pack::TypePtr &rtype, int root) {
   const auto masters = masters_of(c.client);
   const Masters &m = *masters;
+  const pack::Rep rep = c.wire_rep();
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   if (c.rank == root) {
     if (sendbuf) {
@@ -106,7 +110,7 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
       std::int64_t total = 0;
       std::vector<std::int64_t> len;
       for (int r : ranks) {
-        auto n = pack::external32_size(rtype, rcounts[static_cast<std::size_t>(r)]);
+        auto n = pack::external32_size(rtype, rcounts[static_cast<std::size_t>(r)], rep);
         if (!n) co_return {n.error(), n.message()};
         len.push_back(*n);
         total += *n;
@@ -117,7 +121,7 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
         co_return s;
       std::size_t off = 0;
       for (std::size_t i = 0; i < ranks.size(); ++i) {
-        pack::External32Cursor(rtype, rcounts[static_cast<std::size_t>(ranks[i])])
+        pack::External32Cursor(rtype, rcounts[static_cast<std::size_t>(ranks[i])], false, rep)
             .unpack(at(recvbuf, displs[static_cast<std::size_t>(ranks[i])], rtype),
                     std::span(agg).subspan(off, static_cast<std::size_t>(len[i])));
         off += static_cast<std::size_t>(len[i]);
@@ -126,7 +130,7 @@ Task impi_gatherv(const CommView &c, const void *sendbuf, std::int64_t scount,
     co_return {};
   }
   if (mine == r0) co_return co_await c.isend(sendbuf, scount, stype, root, kGathervTag);
-  auto own = to_ext32(sendbuf, scount, stype);
+  auto own = to_ext32(sendbuf, scount, stype, rep);
   if (!own) co_return {own.error(), own.message()};
   if (!m.is_master(c.rank))
     co_return co_await c.isend(own->data(), static_cast<std::int64_t>(own->size()), bytes(),
@@ -146,6 +150,7 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
                    int tag) {
   const auto masters = masters_of(c.client);
   const Masters &m = *masters;
+  const pack::Rep rep = c.wire_rep();
   const int r0 = m.local_master_num(root), mine = m.local_master_num(c.rank);
   if (c.rank == root) {
     for (int k = 0; k < m.num_masters(); ++k) {
@@ -155,7 +160,7 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
       for (std::size_t i = 0; i < ranks.size(); ++i) {
         auto blk = to_ext32(
             at(const_cast<void *>(sendbuf), displs[static_cast<std::size_t>(ranks[i])], stype),
-            scounts[static_cast<std::size_t>(ranks[i])], stype);
+            scounts[static_cast<std::size_t>(ranks[i])], stype, rep);
         if (!blk) co_return {blk.error(), blk.message()};
         base::store_be<std::uint64_t>(std::span(msg.data() + 8 * i, 8), blk->size());
         msg.insert(msg.end(), blk->begin(), blk->end());
@@ -211,7 +216,7 @@ Task impi_scatterv(const CommView &c, const void *sendbuf, const std::vector<std
       }
     }
   }
-  co_return unpack_block(mybytes, recvbuf, rcount, rtype);
+  co_return unpack_block(mybytes, recvbuf, rcount, rtype, rep);
 }
 
 Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
@@ -219,8 +224,9 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
                   const pack::TypePtr &rtype, int root) {
   const auto masters = masters_of(c.client);
   const Masters &m = *masters;
-  auto one_r =
-      c.rank == root ? pack::external32_size(stype, scount) : pack::external32_size(rtype, rcount);
+  const pack::Rep rep = c.wire_rep();
+  auto one_r = c.rank == root ? pack::external32_size(stype, scount, rep)
+                              : pack::external32_size(rtype, rcount, rep);
   if (!one_r) co_return {one_r.error(), one_r.message()};
   const std::int64_t one = *one_r;
   if (!small_block_tree(c, m, one)) {
@@ -250,7 +256,7 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
       for (int r : m.client_ranks((u + r0) % n)) {
         auto blk =
             to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(r) * scount, stype),
-                     scount, stype);
+                     scount, stype, rep);
         if (!blk) co_return {blk.error(), blk.message()};
         held.insert(held.end(), blk->begin(), blk->end());
       }
@@ -273,9 +279,9 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
     if (recvbuf) {  // (null: MPI_IN_PLACE)
       auto mineb =
           to_ext32(at(const_cast<void *>(sendbuf), static_cast<std::int64_t>(root) * scount, stype),
-                   scount, stype);
+                   scount, stype, rep);
       if (!mineb) co_return {mineb.error(), mineb.message()};
-      pack::External32Cursor(rtype, rcount).unpack(recvbuf, *mineb);
+      pack::External32Cursor(rtype, rcount, false, rep).unpack(recvbuf, *mineb);
     }
     co_return {};
   }
@@ -309,7 +315,7 @@ Task impi_scatter(const CommView &c, const void *sendbuf, std::int64_t scount,
       }
     }
   }
-  co_return unpack_block(mybytes, recvbuf, rcount, rtype);
+  co_return unpack_block(mybytes, recvbuf, rcount, rtype, rep);
 }
 
 }  // namespace impi::collectives

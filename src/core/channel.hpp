@@ -23,6 +23,7 @@
 #include "core/origin.hpp"
 #include "core/request.hpp"
 #include "pack/datatype.hpp"
+#include "pack/external32.hpp"
 
 namespace impi::core {
 
@@ -63,6 +64,9 @@ class Channel {
   virtual void bind(const RequestPtr &r, Match::MessageRef u) = 0;
   // Whether typed data on this channel travels as external32 (IMPI 4.1).
   virtual bool external32() const { return false; }
+  // On such a channel, the form typed data takes to and from world rank
+  // `w`: external32 or, with another impi client, impi-wide.
+  virtual pack::Rep wire_rep(int /*w*/) const { return pack::Rep::external32; }
   // What a blocking wait watches for this channel's arrivals and room.
   virtual void pollfds(std::vector<pollfd> &) const {}
   // A blocking wait is about to sleep (+1) or woke (-1): a channel whose

@@ -73,6 +73,13 @@ base::Result<int> Runtime::init(int required) {
       if (c < native_clients.size() && native_clients[c]) native.push_back(ids[r]);
     }
     p2p_.impi().set_native_order(std::move(native));
+    // impi-wide with every proc of a client that advertised it as we did;
+    // external32 with the others (docs/data-representation.md).
+    std::vector<transport::wire::ProcId> ext32_only;
+    for (std::size_t r = 0; r < ids.size(); ++r)
+      if (!j.impi->wide_between(j.impi->my_client, j.impi->procs[r].client))
+        ext32_only.push_back(ids[r]);
+    p2p_.impi().set_external32_only(std::move(ext32_only));
     p2p_.attach_agent(std::move(agent_), j.impi->maxdatalen, std::move(ids));
     if (!direct_.empty()) {
       if (auto s = attach_direct(*j.impi); !s.ok()) return {s.error(), s.message()};

@@ -6,6 +6,8 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "base/byteorder.hpp"
 
@@ -50,6 +52,22 @@ void ld_to_quad(const std::byte *native, std::byte *ext) {
   std::uint16_t se = 0;
   std::memcpy(&mant, native, 8);
   std::memcpy(&se, native + 8, 2);
+  // Encodings the x87 reads but never writes, made canonical without
+  // changing the value (dropping their integer bit would): a
+  // pseudo-denormal (exponent 0, integer bit set) is the number with
+  // exponent 1; an unnormal (integer bit clear) shifts up to normal, or to
+  // a denormal.
+  std::uint16_t exp = se & 0x7fff;
+  if (exp == 0 && (mant >> 63) != 0) {
+    exp = 1;
+  } else if (exp != 0 && exp != 0x7fff && (mant >> 63) == 0) {
+    while ((mant >> 63) == 0 && exp > 1 && mant != 0) {
+      mant <<= 1;
+      --exp;
+    }
+    if ((mant >> 63) == 0) exp = 0;
+  }
+  se = static_cast<std::uint16_t>((se & 0x8000) | exp);
   std::uint64_t frac = mant & 0x7fffffffffffffffull;  // drop the explicit integer bit
   // binary128 = se(16) | frac(112): the 63 x87 fraction bits are the top ones.
   std::uint64_t hi = (static_cast<std::uint64_t>(se) << 48) | (frac >> 15);
@@ -64,6 +82,9 @@ void quad_to_ld(const std::byte *ext, std::byte *native) {
   auto se = static_cast<std::uint16_t>(hi >> 48);
   std::uint64_t frac = ((hi & 0xffffffffffffull) << 15) | (lo >> 49);
   std::uint16_t exp = se & 0x7fff;
+  // A NaN whose payload is all in the dropped bits stays a NaN (quiet).
+  if (exp == 0x7fff && frac == 0 && ((hi & 0xffffffffffffull) | (lo >> 0)) != 0)
+    frac = 0x4000000000000000ull;
   // The integer bit is 1 for normal numbers, infinities and NaNs.
   std::uint64_t mant = frac | (exp != 0 ? 0x8000000000000000ull : 0);
   std::memset(native, 0, 16);
@@ -89,8 +110,98 @@ void real_from(int native_size, const std::byte *ext, std::byte *native) {
 
 }  // namespace
 
-void to_external32(int basic, const std::byte *native, std::byte *ext) {
+std::int64_t rep_size(int basic, Rep rep) {
   const Predefined &p = predefined(basic);
+  if (rep == Rep::wide) {
+    // impi-wide: MPI_LONG and MPI_UNSIGNED_LONG in 8 bytes whatever this
+    // machine's long (a fixed layout: the wire must not depend on the build).
+    switch (basic) {
+      case dt::long_:
+      case dt::unsigned_long:
+        return 8;
+      case dt::long_int:
+        return 8 + predefined(dt::int_).ext32_size;
+      default:
+        break;
+    }
+  }
+  return p.ext32_size;
+}
+
+bool may_not_fit(int basic, Rep rep) {
+  const Predefined &p = predefined(basic);
+  if (p.kind == Kind::pair) return may_not_fit(p.pair_value, rep) || may_not_fit(p.pair_index, rep);
+  if (p.kind != Kind::sint && p.kind != Kind::uint && p.kind != Kind::character &&
+      p.kind != Kind::boolean)
+    return false;
+  return p.ext32_size != 0 && rep_size(basic, rep) < p.size;
+}
+
+namespace {
+// The value of integer element `native` of `basic` (kinds sint, uint,
+// character, boolean), "78187493530 (0x123456789a)", if it does not fit in
+// `m` bytes; nullopt if it does.
+std::optional<std::string> overflow_of(int basic, const std::byte *native, std::int64_t m) {
+  const Predefined &p = predefined(basic);
+  std::uint64_t v = 0;
+  std::memcpy(&v, native, p.size);  // little-endian host: low bytes first
+  const int bits = static_cast<int>(8 * m);
+  if (bits >= 64 || 8 * p.size <= bits) return std::nullopt;
+  if (p.kind == Kind::sint) {
+    auto sv = static_cast<std::int64_t>(
+        p.size < 8 && (v >> (8 * p.size - 1)) & 1 ? v | (~std::uint64_t{0} << (8 * p.size)) : v);
+    const std::int64_t lo = -(std::int64_t{1} << (bits - 1)),
+                       hi = (std::int64_t{1} << (bits - 1)) - 1;
+    if (sv >= lo && sv <= hi) return std::nullopt;
+    return fmt::format("{} ({}0x{:x})", sv, sv < 0 ? "-" : "",
+                       sv < 0 ? 0 - static_cast<std::uint64_t>(sv) : v);
+  }
+  if (v >> bits == 0) return std::nullopt;
+  return fmt::format("{} (0x{:x})", v, v);
+}
+}  // namespace
+
+base::Status check_fits(const TypePtr &t, std::int64_t count, const void *buf, Rep rep) {
+  const auto &segs = t->segments();
+  bool any = false;
+  for (const auto &s : segs) any = any || may_not_fit(s.basic, rep);
+  if (!any) return {};
+  const auto *base = static_cast<const std::byte *>(buf);
+  std::int64_t element = 0;
+  for (std::int64_t i = 0; i < count; ++i)
+    for (const auto &s : segs) {
+      const Predefined &p = predefined(s.basic);
+      if (!may_not_fit(s.basic, rep)) {
+        element += s.count * elements_in(p);
+        continue;
+      }
+      for (std::int64_t k = 0; k < s.count; ++k, element += elements_in(p)) {
+        const std::byte *at = base + i * t->extent() + s.disp + k * p.size;
+        // (A pair's parts: its value, then its index.)
+        int part = p.kind == Kind::pair ? p.pair_value : s.basic;
+        std::optional<std::string> bad = overflow_of(part, at, rep_size(part, rep));
+        std::int64_t elem = element;
+        if (!bad && p.kind == Kind::pair) {
+          part = p.pair_index;
+          bad = overflow_of(part, at + p.pair_int_offset, rep_size(part, rep));
+          ++elem;
+        }
+        if (!bad) continue;
+        const Predefined &q = predefined(part);
+        return {Errc::conversion,
+                fmt::format("{} value {} (element {} of the message{}) does not fit in {}'s "
+                            "{}-byte {}",
+                            q.name, *bad, elem,
+                            p.kind == Kind::pair ? fmt::format(", in an {}", p.name) : "",
+                            rep_name(rep), rep_size(part, rep), q.name)};
+      }
+    }
+  return {};
+}
+
+void to_external32(int basic, const std::byte *native, std::byte *ext, Rep rep) {
+  const Predefined &p = predefined(basic);
+  const int esz = static_cast<int>(rep_size(basic, rep));
   switch (p.kind) {
     case Kind::real:
       real_to(p.size, native, ext);
@@ -101,23 +212,23 @@ void to_external32(int basic, const std::byte *native, std::byte *ext) {
       real_to(half, native + half, ext + p.ext32_size / 2);
       break;
     }
-    case Kind::pair: {
-      const Predefined &v = predefined(p.pair_value);
-      to_external32(p.pair_value, native, ext);
-      to_external32(p.pair_index, native + p.pair_int_offset, ext + v.ext32_size);
+    case Kind::pair:
+      to_external32(p.pair_value, native, ext, rep);
+      to_external32(p.pair_index, native + p.pair_int_offset, ext + rep_size(p.pair_value, rep),
+                    rep);
       break;
-    }
     case Kind::sint:
-      int_to_be(native, p.size, ext, p.ext32_size, true);
+      int_to_be(native, p.size, ext, esz, true);
       break;
     default:  // uint, boolean, character, byte, packed
-      int_to_be(native, p.size, ext, p.ext32_size, false);
+      int_to_be(native, p.size, ext, esz, false);
       break;
   }
 }
 
-void from_external32(int basic, const std::byte *ext, std::byte *native) {
+void from_external32(int basic, const std::byte *ext, std::byte *native, Rep rep) {
   const Predefined &p = predefined(basic);
+  const int esz = static_cast<int>(rep_size(basic, rep));
   switch (p.kind) {
     case Kind::real:
       real_from(p.size, ext, native);
@@ -128,22 +239,21 @@ void from_external32(int basic, const std::byte *ext, std::byte *native) {
       real_from(half, ext + p.ext32_size / 2, native + half);
       break;
     }
-    case Kind::pair: {
-      const Predefined &v = predefined(p.pair_value);
-      from_external32(p.pair_value, ext, native);
-      from_external32(p.pair_index, ext + v.ext32_size, native + p.pair_int_offset);
+    case Kind::pair:
+      from_external32(p.pair_value, ext, native, rep);
+      from_external32(p.pair_index, ext + rep_size(p.pair_value, rep), native + p.pair_int_offset,
+                      rep);
       break;
-    }
     case Kind::sint:
-      be_to_int(ext, p.ext32_size, native, p.size, true);
+      be_to_int(ext, esz, native, p.size, true);
       break;
     default:
-      be_to_int(ext, p.ext32_size, native, p.size, false);
+      be_to_int(ext, esz, native, p.size, false);
       break;
   }
 }
 
-base::Result<std::int64_t> external32_size(const TypePtr &t, std::int64_t count) {
+base::Result<std::int64_t> external32_size(const TypePtr &t, std::int64_t count, Rep rep) {
   if (t->is_predefined() && predefined(t->predefined_index()).ext32_size == 0)
     return {Errc::not_supported, fmt::format("{} has no external32 representation",
                                              predefined(t->predefined_index()).name)};
@@ -152,14 +262,14 @@ base::Result<std::int64_t> external32_size(const TypePtr &t, std::int64_t count)
     const Predefined &p = predefined(s.basic);
     if (p.ext32_size == 0)
       return {Errc::not_supported, fmt::format("{} has no external32 representation", p.name)};
-    per += s.count * p.ext32_size;
+    per += s.count * rep_size(s.basic, rep);
   }
   return per * count;
 }
 
-External32Cursor::External32Cursor(TypePtr type, std::int64_t count, bool native_order)
-    : type_(std::move(type)), native_order_(native_order), count_(count) {
-  auto per = external32_size(type_, 1);
+External32Cursor::External32Cursor(TypePtr type, std::int64_t count, bool native_order, Rep rep)
+    : type_(std::move(type)), native_order_(native_order), rep_(rep), count_(count) {
+  auto per = external32_size(type_, 1, rep_);
   per_instance_ = per ? *per : 0;
   total_ = per_instance_ * count_;
 }
@@ -173,7 +283,7 @@ void External32Cursor::seek(std::int64_t offset) {
   std::int64_t within = pos_ % per_instance_;
   const auto &segs = type_->segments();
   while (seg_ < segs.size()) {
-    std::int64_t esz = predefined(segs[seg_].basic).ext32_size;
+    std::int64_t esz = rep_size(segs[seg_].basic, rep_);
     std::int64_t bytes = segs[seg_].count * esz;
     if (within < bytes) {
       elem_ = within / esz;
@@ -253,7 +363,7 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
     const Segment &s = segs[seg_];
     const Predefined &p = predefined(s.basic);
     std::byte *native = user + inst_ * type_->extent() + s.disp + elem_ * p.size;
-    std::size_t esz = p.ext32_size;
+    std::size_t esz = static_cast<std::size_t>(rep_size(s.basic, rep_));
     std::size_t take = std::min(esz - static_cast<std::size_t>(in_elem_), n - done);
     const bool raw = native_order_ && esz == p.size;  // the peer's form is our memory's
     if (in_elem_ == 0 && esz == p.size && bulk_convertible(p)) {
@@ -292,13 +402,13 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
       if (raw)
         std::memcpy(out, native, esz);
       else
-        to_external32(s.basic, native, out);
+        to_external32(s.basic, native, out, rep_);
     };
     auto from_stream = [&](const std::byte *in) {
       if (raw)
         std::memcpy(native, in, esz);
       else
-        from_external32(s.basic, in, native);
+        from_external32(s.basic, in, native, rep_);
     };
     if (in_elem_ == 0 && take == esz) {  // a whole element: no staging
       if constexpr (kPack)
@@ -316,9 +426,9 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
       } else if (p.kind == Kind::pair) {
         // A message may end after a pair's value (one and a half pairs, as
         // a {double, int, double} is): the value is an element of its own.
-        std::size_t value = predefined(p.pair_value).ext32_size;
+        auto value = static_cast<std::size_t>(rep_size(p.pair_value, rep_));
         if (static_cast<std::size_t>(in_elem_) < value && filled >= value)
-          from_external32(p.pair_value, stage_, native);
+          from_external32(p.pair_value, stage_, native, rep_);
       }
     }
     done += take;

@@ -101,6 +101,9 @@ base::Result<ClientAdvert> make_advert(const LaunchOptions &opts, const LocalHos
   a.tagub = static_cast<std::int32_t>(opts.impi.tag_ub);
   a.xsize = static_cast<std::int32_t>(opts.impi.coll_xsize);
   a.maxlinear = static_cast<std::int32_t>(opts.impi.coll_maxlinear);
+  // IMPI_C_VERSION: 0.0, and impi-wide unless told to act as a client
+  // that is not impi (docs/data-representation.md).
+  if (base::get_int("wide_datarep") != 0) a.versions.push_back(wire::kVersionImpiWide);
   HostAdvert h;
   h.ackmark = static_cast<std::uint32_t>(opts.impi.ackmark);
   h.hiwater = static_cast<std::uint32_t>(opts.impi.hiwater);

@@ -137,7 +137,7 @@ std::vector<std::pair<std::int32_t, Bytes>> labels_of(const ClientAdvert &a) {
     pip.insert(pip.end(), p.address.begin(), p.address.end());
     pids.push_back(p.pid);
   }
-  return {
+  std::vector<std::pair<std::int32_t, Bytes>> out{
       {kLabelCVersion, encode_versions(a.versions)},
       {kLabelCNhosts, encode_u32(static_cast<std::uint32_t>(a.hosts.size()))},
       {kLabelCNprocs, encode_u32(static_cast<std::uint32_t>(a.procs.size()))},
@@ -153,6 +153,7 @@ std::vector<std::pair<std::int32_t, Bytes>> labels_of(const ClientAdvert &a) {
       {kLabelPIpv6, pip},
       {kLabelPPid, encode_i64s(pids)},
   };
+  return out;
 }
 
 namespace {
@@ -176,6 +177,11 @@ Status derive_version(const Broadcasts &m, ImpiJob &j) {
   // Every list starts with 0.0, so the intersection is never empty.
   j.version_major = common.rbegin()->first;
   j.version_minor = common.rbegin()->second;
+  // impi-wide is a property of each pair of clients: those that list it.
+  j.wide_clients = 0;
+  for (std::size_t c = 0; c < lists->size(); ++c)
+    if (std::find((*lists)[c].begin(), (*lists)[c].end(), kVersionImpiWide) != (*lists)[c].end())
+      j.wide_clients |= 1u << c;
   return {};
 }
 
@@ -372,9 +378,9 @@ std::uint32_t ImpiJob::local_nprocs() const {
 std::string ImpiJob::describe() const {
   std::string s = fmt::format(
       "version={}.{} clients={} maxdatalen={} tag_ub={} coll_xsize={} coll_maxlinear={} "
-      "ackmark={} hiwater={}\n",
+      "ackmark={} hiwater={} wide_clients=0x{:x}\n",
       version_major, version_minor, nclients, maxdatalen, tag_ub, coll_xsize, coll_maxlinear,
-      ackmark, hiwater);
+      ackmark, hiwater, wide_clients);
   for (std::size_t h = 0; h < hosts.size(); ++h)
     s += fmt::format("host {} client={} addr={} port={} nprocs={} ackmark={} hiwater={}\n", h,
                      hosts[h].client, wire::format_address(hosts[h].address), hosts[h].port,
@@ -436,6 +442,7 @@ Bytes encode_job(const ImpiJob &j) {
   w.put<std::uint32_t>(static_cast<std::uint32_t>(j.coll_maxlinear));
   w.put<std::uint32_t>(j.ackmark);
   w.put<std::uint32_t>(j.hiwater);
+  w.put<std::uint32_t>(j.wide_clients);
   for (int c = 0; c < j.nclients; ++c) {
     w.put<std::uint32_t>(j.client_nhosts[c]);
     w.put<std::uint32_t>(j.client_nprocs[c]);
@@ -462,7 +469,8 @@ Result<ImpiJob> decode_job(std::span<const std::byte> in) {
   std::uint32_t magic = 0, nclients = 0, my = 0, tag = 0, xs = 0, ml = 0;
   bool ok = r.get(magic) && magic == kJobMagic && r.get(j.version_major) &&
             r.get(j.version_minor) && r.get(nclients) && r.get(my) && r.get(j.maxdatalen) &&
-            r.get(tag) && r.get(xs) && r.get(ml) && r.get(j.ackmark) && r.get(j.hiwater);
+            r.get(tag) && r.get(xs) && r.get(ml) && r.get(j.ackmark) && r.get(j.hiwater) &&
+            r.get(j.wide_clients);
   if (!ok || nclients < 1 || nclients > wire::kMaxClients || my >= nclients)
     return {Errc::protocol_error, "malformed IMPI job description"};
   j.nclients = static_cast<int>(nclients);

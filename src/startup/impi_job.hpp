@@ -88,6 +88,12 @@ struct ImpiJob {
   std::uint32_t ackmark = 0;  // job-wide minimum of H_ACKMARK
   std::uint32_t hiwater = 0;  // job-wide minimum of H_HIWATER
   std::vector<std::uint32_t> client_nhosts, client_nprocs;
+  // Bit c: client c listed impi's version wire::kVersionImpiWide. Typed
+  // data between two such clients travels impi-wide, else external32.
+  std::uint32_t wide_clients = 0;
+  bool wide_between(int a, int b) const {
+    return (wide_clients >> a & 1) && (wide_clients >> b & 1);
+  }
   std::vector<JobHost> hosts;  // global host order
   std::vector<JobProc> procs;  // MPI_COMM_WORLD order
 

@@ -121,13 +121,20 @@ def main():
         fail("no job layout in the output")
     layout = [client_of[r] for r in range(np_)]
 
+    # MPI_LONG: 8 bytes in impi-wide, between impi clients that all list it
+    # (docs/data-representation.md); else external32's 4 (MPI-3.1 table 13.2).
+    wide = re.search(r"^impi-job\[0\] version=.* wide_clients=0x([0-9a-f]+)$", out.stdout, re.M)
+    if not wide:
+        fail("no job description (wide_clients) in the output")
+    long_bytes = 8 if int(wide.group(1), 16) == (1 << (max(layout) + 1)) - 1 else 4
+
     model = Model(layout, maxlinear)
     model.barrier()
     for root in range(np_):
         model.bcast(root, 16)
-        model.reduce(root, 8)  # 2 MPI_LONG: external32 has 4-byte longs (MPI-3.1 table 13.2)
-    model.reduce(0, 4)  # Allreduce = Reduce to 0 + Bcast from 0
-    model.bcast(0, 4)
+        model.reduce(root, 2 * long_bytes)  # 2 MPI_LONG
+    model.reduce(0, long_bytes)  # Allreduce = Reduce to 0 + Bcast from 0
+    model.bcast(0, long_bytes)
     model.reduce_noncommutative(np_ - 1, 12)  # 3 MPI_INT
     model.barrier()  # MPI_Finalize
 

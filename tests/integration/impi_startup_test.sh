@@ -130,13 +130,17 @@ negotiate2)
   done
   grep -q "clients=2 maxdatalen=1000 tag_ub=32767 coll_xsize=1024 coll_maxlinear=4 ackmark=3 hiwater=9" \
     "$work/view0" || fail "negotiated values wrong"
+  # Both clients list impi's version (0.0x696d0001): the job's, and impi-wide between them.
+  grep -q "^version=0.1768751105 .* wide_clients=0x3$" "$work/view0" || fail "impi-wide not agreed"
   # (split hosts: client 0's three procs are hosts 0-2)
   grep -q "^proc 3 client=1 host=3 id=127.0.0.2/" "$work/view0" || fail "rank 3 not on client 1"
   ;;
 negotiate3)
   # Three clients with different sizes and tunables; every proc must agree.
   start_server 3 -v
-  IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 2 "$addr" --address 127.0.0.3 -np 3 --datalen 6000 \
+  # (Client 2 does not list impi's version, as a client that is not impi:
+  # the job's version stays 0.0, and impi-wide holds between clients 0 and 1.)
+  IMPI_SHOW_JOB=1 IMPI_WIDE_DATAREP=0 timeout 60 "$impirun" -client 2 "$addr" --address 127.0.0.3 -np 3 --datalen 6000 \
     --tag-ub 2147483647 --ackmark 7 --hiwater 25 "$hello" > "$work/c2.out" 2> "$work/c2.err" &
   c2=$!
   IMPI_SHOW_JOB=1 timeout 60 "$impirun" -client 0 "$addr" --address 127.0.0.1 -np 1 --datalen 8000 \
@@ -154,7 +158,7 @@ negotiate3)
     [ -s "$work/view$r" ] || fail "rank $r printed no job"
     cmp -s "$work/view0" "$work/view$r" || fail "rank $r sees another job than rank 0"
   done
-  grep -q "version=0.0 clients=3 maxdatalen=4000 tag_ub=40000 coll_xsize=1024 coll_maxlinear=4 ackmark=5 hiwater=20" \
+  grep -q "version=0.0 clients=3 maxdatalen=4000 tag_ub=40000 coll_xsize=1024 coll_maxlinear=4 ackmark=5 hiwater=20 wide_clients=0x3$" \
     "$work/view0" || fail "negotiated values wrong"
   grep -q "^proc 0 client=0 host=0 id=127.0.0.1/" "$work/view0" || fail "rank 0 not on client 0"
   # Split hosts: each proc is a host; on loopback the k-th of a client's

@@ -1,5 +1,6 @@
 /* pack_check.c - MPI_Pack on MPI_COMM_WORLD: native inside one client,
- * external32 with no header when the world spans IMPI clients (IMPI 4.1).
+ * external32 with no header when the world spans IMPI clients (IMPI 4.1);
+ * impi-wide (8-byte MPI_LONG) when every client is impi and advertised it.
  * Prints "rank R of N ok <format>". */
 #include <mpi.h>
 #include <stdio.h>
@@ -7,7 +8,8 @@
 
 int main(int argc, char **argv) {
   int rank, size, psize, pos = 0, bad = 0,
-                         expect_ext32 = argc > 1 && !strcmp(argv[1], "external32");
+                         expect_ext32 = argc > 1 && !strcmp(argv[1], "external32"),
+                         expect_wide = argc > 1 && !strcmp(argv[1], "wide");
   long v = -2;
   unsigned char buf[16];
   long back = 0;
@@ -18,6 +20,8 @@ int main(int argc, char **argv) {
   MPI_Pack(&v, 1, MPI_LONG, buf, sizeof buf, &pos, MPI_COMM_WORLD);
   if (expect_ext32) {
     bad = psize != 4 || pos != 4 || buf[0] != 0xff || buf[3] != 0xfe;
+  } else if (expect_wide) { /* impi-wide: external32 with an 8-byte long */
+    bad = psize != 8 || pos != 8 || buf[0] != 0xff || buf[6] != 0xff || buf[7] != 0xfe;
   } else {
     bad = psize != (int)sizeof(long) || pos != (int)sizeof(long) || memcmp(buf, &v, sizeof v) != 0;
   }
@@ -31,7 +35,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "rank %d: wrong packing (size %d, pos %d)\n", rank, psize, pos);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  printf("rank %d of %d ok %s\n", rank, size, expect_ext32 ? "external32" : "native");
+  printf("rank %d of %d ok %s\n", rank, size,
+         expect_ext32  ? "external32"
+         : expect_wide ? "wide"
+                       : "native");
   MPI_Finalize();
   return 0;
 }

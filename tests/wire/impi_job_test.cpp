@@ -154,3 +154,43 @@ TEST_CASE("decode_job refuses truncated or garbage input") {
   enc.push_back(std::byte{0});
   CHECK_FALSE(decode_job(enc).ok());
 }
+
+TEST_CASE("impi-wide is a pair's: both clients list impi's version in IMPI_C_VERSION") {
+  auto wide = advert(1, 4001, 100, 40000, 10, 20, 1);
+  wide.versions.push_back(kVersionImpiWide);
+  auto l = labels_of(wide);
+  REQUIRE(l.size() == 14);  // no label of our own: LAM fails on any broadcast it did not ask for
+  CHECK(l.front().second == encode_versions(wide.versions));
+  auto spec = advert(1, 4002, 100, 40000, 10, 20, 2);  // a client that is not impi
+  auto wide2 = advert(1, 4003, 100, 40000, 10, 20, 3);
+  wide2.versions.push_back(kVersionImpiWide);
+  // Clients 0 and 2 are impi, client 1 is not: the job's version stays 0.0.
+  auto j = derive_job(3, 0, broadcast({wide, spec, wide2}));
+  REQUIRE(j.ok());
+  CHECK(j->version_major == 0);
+  CHECK(j->version_minor == 0);
+  CHECK(j->wide_clients == 0x5u);
+  CHECK(j->wide_between(0, 2));
+  CHECK_FALSE(j->wide_between(0, 1));
+  CHECK_FALSE(j->wide_between(1, 1));
+  auto back = decode_job(encode_job(*j));
+  REQUIRE(back.ok());
+  CHECK(back->wide_clients == 0x5u);
+  CHECK(back->describe() == j->describe());
+  // Every client impi: the job's version is impi's (the highest all list).
+  auto all = derive_job(2, 1, broadcast({wide, wide2}));
+  REQUIRE(all.ok());
+  CHECK(all->version_minor == kVersionImpiWide.second);
+  CHECK(all->wide_clients == 0x3u);
+  // No client lists it (spec-only peers): external32 everywhere.
+  auto none = derive_job(2, 0, broadcast({spec, advert(1, 4004, 100, 40000, 10, 20, 4)}));
+  REQUIRE(none.ok());
+  CHECK(none->wide_clients == 0u);
+  // Another version besides 0.0 that is not ours: not wide.
+  auto other = advert(1, 4005, 100, 40000, 10, 20, 5);
+  other.versions.push_back({0, 1});
+  auto j2 = derive_job(2, 0, broadcast({wide, other}));
+  REQUIRE(j2.ok());
+  CHECK(j2->wide_clients == 0x1u);
+  CHECK(j2->version_minor == 0);
+}

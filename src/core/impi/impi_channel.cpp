@@ -39,10 +39,11 @@ bool external32_is_identity(const pack::Datatype &t) {
   return true;
 }
 
-// Native bytes that `ext` external32 bytes of `t` stand for (sizes differ
+// Native bytes that `ext` bytes of `t` in `rep` stand for (sizes differ
 // for some types, e.g. MPI_LONG: 4 bytes in external32, 8 here).
-std::int64_t native_bytes(const pack::Datatype &t, const pack::TypePtr &tp, std::int64_t ext) {
-  auto one = pack::external32_size(tp, 1);
+std::int64_t native_bytes(const pack::Datatype &t, const pack::TypePtr &tp, std::int64_t ext,
+                          pack::Rep rep) {
+  auto one = pack::external32_size(tp, 1, rep);
   std::int64_t per = one && *one > 0 ? *one : 1;
   return ext / per * t.size() + ext % per;
 }
@@ -86,6 +87,22 @@ void ImpiChannel::attach_agent(base::Fd link, std::uint32_t maxdatalen,
 
 void ImpiChannel::set_native_order(std::vector<transport::wire::ProcId> procs) {
   native_order_ = std::move(procs);
+}
+
+void ImpiChannel::set_external32_only(std::vector<transport::wire::ProcId> procs) {
+  external32_only_ = std::move(procs);
+}
+
+pack::Rep ImpiChannel::rep_of(const transport::wire::ProcId &p) const {
+  // (The list is empty unless the job has clients that are not impi.)
+  return std::find(external32_only_.begin(), external32_only_.end(), p) != external32_only_.end()
+             ? pack::Rep::external32
+             : pack::Rep::wide;
+}
+
+pack::Rep ImpiChannel::wire_rep(int w) const {
+  if (w < 0 || w >= static_cast<int>(ids_.size())) return pack::Rep::external32;
+  return rep_of(ids_[static_cast<std::size_t>(w)]);
 }
 
 bool LinkOut::write_to(int fd, bool &broken, std::string &why) {
@@ -201,8 +218,16 @@ base::Result<RequestPtr> ImpiChannel::start_send(const SendArgs &a) {
   const bool sync = a.sync;
   std::lock_guard<EngineLock> g(e_.mu_);
   if (link_broken_) return {Errc::io_error, "the link to the host agent is broken"};
-  auto len = pack::external32_size(type, count);
+  const pack::Rep rep = rep_of(ids_[static_cast<std::size_t>(dest_world)]);
+  auto len = pack::external32_size(type, count, rep);
   if (!len) return {len.error(), len.message()};
+  // A value the peer's form cannot hold (an 8-byte long in external32's 4
+  // bytes) fails the send before anything goes out: never altered.
+  if (rep == pack::Rep::external32 && !external32_is_identity(*type))
+    if (auto s = pack::check_fits(type, count, buf, rep); !s.ok())
+      return {s.error(),
+              fmt::format("{}; world rank {}'s client takes only external32: nothing was sent",
+                          s.message(), dest_world)};
   TrafficCounters::add(e_.traffic_.impi_messages, e_.traffic_.impi_bytes, *len);
   auto r = make_request();
   r->kind = Request::Kind::send;
@@ -232,7 +257,7 @@ base::Result<RequestPtr> ImpiChannel::start_send(const SendArgs &a) {
     if (first > 0)
       std::memcpy(at + kPacketHeaderSize, static_cast<const std::byte *>(buf) + type->lb(), first);
   } else {
-    cursor.emplace(type, count, native_order(p.dest));
+    cursor.emplace(type, count, native_order(p.dest), rep);
     cursor->pack(buf, std::span(at + kPacketHeaderSize, first));
   }
   link_out_.tail += kPacketHeaderSize + first;
@@ -431,8 +456,8 @@ void ImpiChannel::recv_bytes(RemoteRecv &rr, std::span<const std::byte> data) {
   rr.received += static_cast<std::int64_t>(data.size());
   if (rr.received < rr.msglen) return;
   std::int64_t got = std::min(rr.msglen, rr.capacity);
-  r.moved = native_bytes(*t, t, got);
-  r.msg_len = native_bytes(*t, t, rr.msglen);
+  r.moved = native_bytes(*t, t, got, rr.rep);
+  r.msg_len = native_bytes(*t, t, rr.msglen, rr.rep);
   r.status.bytes = r.moved;
   if (rr.msglen > rr.capacity && r.status.error == 0) r.status.error = kTruncated;
   r.done = true;
@@ -464,9 +489,10 @@ void ImpiChannel::start_recv(const RequestPtr &r, const transport::wire::ProcId 
   rr.req = r;
   rr.src = src;
   rr.msglen = msglen;
-  auto cap = pack::external32_size(t, r->count);
+  rr.rep = rep_of(src);
+  auto cap = pack::external32_size(t, r->count, rr.rep);
   rr.capacity = cap ? *cap : 0;
-  if (!external32_is_identity(*t)) rr.cursor.emplace(t, r->count, native_order(src));
+  if (!external32_is_identity(*t)) rr.cursor.emplace(t, r->count, native_order(src), rr.rep);
   if (msglen <= static_cast<std::int64_t>(first.size())) {  // short: complete now
     if (sync) send_control(PacketType::syncack, src, srqid, 0);
     recv_bytes(rr, first);

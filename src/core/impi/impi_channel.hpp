@@ -44,6 +44,13 @@ class ImpiChannel final : public Channel {
   // Procs whose user data travels in our byte order, not external32
   // (IMPI_NATIVE_ORDER_CLIENTS: peers that do so, as LAM/MPI 7.1.4).
   void set_native_order(std::vector<transport::wire::ProcId> procs);
+  // Procs whose user data travels in external32 only: those of clients
+  // that did not advertise impi's wide representation at startup (any
+  // peer that is not impi). With every other proc it travels impi-wide
+  // (docs/data-representation.md).
+  void set_external32_only(std::vector<transport::wire::ProcId> procs);
+  // The form of typed data to and from world rank `w` (a proc it knows).
+  pack::Rep wire_rep(int w) const override;
   // Direct channels: this host's only proc runs the host channels its
   // agent handed over, in its progress passes. Call after attach_agent.
   base::Status attach_direct(DirectLayout d);
@@ -69,6 +76,8 @@ class ImpiChannel final : public Channel {
  private:
   // Whether `p`'s user data travels in our byte order (set_native_order).
   bool native_order(const transport::wire::ProcId &p) const;
+  // The form of `p`'s user data (set_external32_only).
+  pack::Rep rep_of(const transport::wire::ProcId &p) const;
   bool poll_agent();  // reads what the agent sent (non-blocking); true if anything came
   void arrival(const transport::wire::Packet &p, std::span<const std::byte> data);
   // The receiver matched our message (and, for a long one, names its request).
@@ -120,6 +129,7 @@ class ImpiChannel final : public Channel {
   std::uint32_t maxdatalen_ = 0;
   std::vector<transport::wire::ProcId> ids_;  // by world rank
   std::vector<transport::wire::ProcId> native_order_;
+  std::vector<transport::wire::ProcId> external32_only_;
   std::shared_ptr<Direct> direct_;
   std::unordered_map<std::uint64_t, RemoteSend> sends_;  // by srqid
   std::unordered_map<std::uint64_t, RemoteRecv> recvs_;  // by drqid (our request id)

@@ -66,6 +66,7 @@ struct RemoteRecv {
   std::int64_t msglen = 0;
   std::int64_t capacity = 0;                     // external32 bytes the receive buffer holds
   std::optional<pack::External32Cursor> cursor;  // null: byte types, copied as they are
+  pack::Rep rep = pack::Rep::external32;         // the sender's form (external32 or impi-wide)
 };
 struct LinkOut {  // bytes for the agent that the socket has not taken yet
   std::unique_ptr<std::byte[]> buf;

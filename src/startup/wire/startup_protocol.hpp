@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/errc.hpp"
@@ -67,6 +68,16 @@ constexpr std::int32_t kLabelHAckmark = 0x2300;
 constexpr std::int32_t kLabelHHiwater = 0x2400;
 constexpr std::int32_t kLabelPIpv6 = 0x3000;
 constexpr std::int32_t kLabelPPid = 0x3100;
+// impi's own protocol version (docs/data-representation.md), listed in
+// IMPI_C_VERSION after 0.0 by an impi client: IMPI 0.0 with user data in
+// impi-wide (external32 with 8-byte MPI_LONG/MPI_UNSIGNED_LONG) between two
+// clients that both list it. A minor version of 0 (a compatible change)
+// whose value ('i' 'm' 0 1) no published IMPI version will take; a client
+// that does not list it (LAM/MPI, any other implementation) takes
+// external32, and the job's version (the highest all list) stays 0.0.
+// (A COLL label of our own would not do: LAM/MPI 7.1.4 fails on any
+// broadcast it did not ask for; it accepts version lists of any length.)
+constexpr std::pair<std::uint32_t, std::uint32_t> kVersionImpiWide{0, 0x696d0001};
 
 // The server can combine at most 32 clients: client_mask is one Int4.
 constexpr int kMaxClients = 32;

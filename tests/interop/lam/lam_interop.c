@@ -232,6 +232,57 @@ static void pingpong(int iters) {
            t[8]);
 }
 
+/* impi -> LAM: an MPI_LONG that external32's 4 bytes cannot hold fails at
+ * impi's sender with MPI_ERR_CONVERSION and nothing of it reaches LAM; the
+ * byte message after it arrives intact. (On the impi side only: LAM
+ * truncates silently.) */
+static void long_overflow(void) {
+  int impi_end = -1, lam_end = -1, flag = 1, at;
+  unsigned char b[SHORT_BYTES];
+  MPI_Status st;
+#ifdef LAM_MPI
+  int me_lam = 1;
+#else
+  int me_lam = 0;
+#endif
+  int mine[2], all_lam[2];
+  mine[0] = rank == 0 ? me_lam : 0;
+  mine[1] = rank == size - 1 ? me_lam : 0;
+  MPI_Allreduce(mine, all_lam, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (all_lam[0] == all_lam[1]) return; /* (both ends in one implementation) */
+  impi_end = all_lam[0] ? size - 1 : 0;
+  lam_end = all_lam[0] ? 0 : size - 1;
+  if (rank == impi_end) {
+#ifndef LAM_MPI /* (LAM may lack MPI_ERR_CONVERSION: built without ROMIO) */
+    long big = 0x123456789aL;
+    int rc, cls = -1, len = 0;
+    char text[MPI_MAX_ERROR_STRING];
+    text[0] = 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Send(&big, 1, MPI_LONG, lam_end, 50, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+      MPI_Error_class(rc, &cls);
+      MPI_Error_string(rc, text, &len);
+    }
+    CHECK(cls == MPI_ERR_CONVERSION, "long_overflow: MPI_Send returned class %d", cls);
+    CHECK(strstr(text, "MPI_LONG") && strstr(text, "0x123456789a"),
+          "long_overflow: error string '%s'", text);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+#endif
+    fill(b, SHORT_BYTES, 51);
+    MPI_Send(b, SHORT_BYTES, MPI_BYTE, lam_end, 51, MPI_COMM_WORLD);
+  } else if (rank == lam_end) {
+    memset(b, 0, sizeof b);
+    MPI_Recv(b, SHORT_BYTES, MPI_BYTE, impi_end, 51, MPI_COMM_WORLD, &st);
+    at = bad_at(b, SHORT_BYTES, 51);
+    CHECK(at < 0, "long_overflow: the byte message after it differs at %d", at);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Iprobe(MPI_ANY_SOURCE, 50, MPI_COMM_WORLD, &flag, &st);
+  CHECK(!flag, "long_overflow: the failed MPI_LONG message arrived");
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv) {
   int i;
   MPI_Init(&argc, &argv);
@@ -282,6 +333,8 @@ int main(int argc, char **argv) {
       reduce_bytes(0, 1);
     } else if (!strcmp(p, "allreduce")) {
       allreduce();
+    } else if (!strcmp(p, "long_overflow")) {
+      long_overflow();
     } else if (!strncmp(p, "pingpong=", 9)) {
       pingpong(atoi(p + 9));
     } else {
