@@ -51,16 +51,20 @@ std::optional<TypeRef> lookup_type(MPI_Datatype h) {
   return TypeRef{e->type, e->committed};
 }
 
+// A free slot of the table (g_mu held): a freed one first, else a new one.
+static std::uint32_t take_slot() {
+  if (!g_free.empty()) {
+    const std::uint32_t idx = g_free.back();
+    g_free.pop_back();
+    return idx;
+  }
+  g_types.emplace_back();
+  return kFirstDerived + static_cast<std::uint32_t>(g_types.size() - 1);
+}
+
 MPI_Datatype new_type_handle(pack::TypePtr t, bool committed) {
   std::lock_guard<std::mutex> lk(g_mu);
-  std::uint32_t idx;
-  if (!g_free.empty()) {
-    idx = g_free.back();
-    g_free.pop_back();
-  } else {
-    idx = kFirstDerived + static_cast<std::uint32_t>(g_types.size());
-    g_types.emplace_back();
-  }
+  const std::uint32_t idx = take_slot();
   g_types[idx - kFirstDerived] = {std::move(t), committed, {}};
   return make_handle<MPI_Datatype>(IMPI_KIND_DATATYPE, idx);
 }
@@ -73,14 +77,7 @@ MPI_Datatype f90_type(pack::Combiner c, int p, int r, int basic, std::string_vie
   std::vector<std::int64_t> args;
   if (c != pack::Combiner::f90_integer) args.push_back(p);
   args.push_back(r);
-  std::uint32_t idx;
-  if (!g_free.empty()) {
-    idx = g_free.back();
-    g_free.pop_back();
-  } else {
-    idx = kFirstDerived + static_cast<std::uint32_t>(g_types.size());
-    g_types.emplace_back();
-  }
+  const std::uint32_t idx = take_slot();
   // Committed from the start (MPI-3.1 17.1.9), named after its call.
   g_types[idx - kFirstDerived] = {pack::Datatype::f90(c, std::move(args), basic), true,
                                   std::string(name), true};
