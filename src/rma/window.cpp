@@ -97,10 +97,13 @@ Error Window::cma_access(int t, std::uint64_t addr, std::int64_t count, const pa
                          char *packed, bool write) {
   const Target &x = target(t);
   std::vector<iovec> remote;
-  if (type.is_contiguous()) {  // one run: no walk over the elements (2 MiB of MPI_CHAR: 2M)
+  // One run: no walk over the elements (2 MiB of MPI_CHAR: 2M). The run
+  // starts at the type's lower bound, which need not be 0.
+  if (type.is_contiguous() && !type.runs().empty()) {
+    const auto start = static_cast<std::uint64_t>(type.runs().front().disp);
     if (count * type.size() > 0)
       remote.push_back(
-          {reinterpret_cast<void *>(addr), static_cast<std::size_t>(count * type.size())});
+          {reinterpret_cast<void *>(addr + start), static_cast<std::size_t>(count * type.size())});
     count = 0;
   }
   for (std::int64_t i = 0; i < count; ++i)
