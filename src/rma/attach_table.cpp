@@ -97,14 +97,13 @@ base::Status AttachTable::publish(std::size_t from) {
     std::memcpy(seg->base(), &cap, sizeof cap);
     Entry *e = entries(seg->base());
     for (std::uint64_t i = 0; i < n; ++i) {
-      e[i].base.store(regions_[i].first, std::memory_order_relaxed);
-      e[i].size.store(regions_[i].second, std::memory_order_relaxed);
+      e[i].base.store(regions_[i].first, std::memory_order_release);
+      e[i].size.store(regions_[i].second, std::memory_order_release);
     }
     const std::uint64_t s = ctl_->seq.load(std::memory_order_relaxed);
     ctl_->seq.store(s + 1, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_release);
-    ctl_->serial.store(serial, std::memory_order_relaxed);
-    ctl_->count.store(n, std::memory_order_relaxed);
+    ctl_->serial.store(serial, std::memory_order_release);
+    ctl_->count.store(n, std::memory_order_release);
     ctl_->seq.store(s + 2, std::memory_order_release);
     if (!segments_.empty()) segments_.back().unlink();  // (mapped until the window goes)
     segments_.push_back(std::move(*seg));
@@ -114,12 +113,11 @@ base::Status AttachTable::publish(std::size_t from) {
   Entry *e = entries(segments_.back().base());
   const std::uint64_t s = ctl_->seq.load(std::memory_order_relaxed);
   ctl_->seq.store(s + 1, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_release);
   for (std::uint64_t i = from; i < n; ++i) {
-    e[i].base.store(regions_[i].first, std::memory_order_relaxed);
-    e[i].size.store(regions_[i].second, std::memory_order_relaxed);
+    e[i].base.store(regions_[i].first, std::memory_order_release);
+    e[i].size.store(regions_[i].second, std::memory_order_release);
   }
-  ctl_->count.store(n, std::memory_order_relaxed);
+  ctl_->count.store(n, std::memory_order_release);
   ctl_->seq.store(s + 2, std::memory_order_release);
   return {};
 }
@@ -165,8 +163,8 @@ base::Result<bool> AttachView::covers(const AttachCtl &ctl, std::uint64_t lo, st
       cpu_relax();
       continue;
     }
-    const std::uint64_t serial = ctl.serial.load(std::memory_order_relaxed);
-    std::uint64_t n = ctl.count.load(std::memory_order_relaxed);
+    const std::uint64_t serial = ctl.serial.load(std::memory_order_acquire);
+    std::uint64_t n = ctl.count.load(std::memory_order_acquire);
     bool found = false;
     if (serial != 0 && n != 0) {
       const Mapping *m = mapping(ctl.pid.load(std::memory_order_relaxed), serial);
@@ -180,7 +178,7 @@ base::Result<bool> AttachView::covers(const AttachCtl &ctl, std::uint64_t lo, st
       std::uint64_t first = 0, count = n;
       while (count > 0) {
         std::uint64_t half = count / 2;
-        if (e[first + half].base.load(std::memory_order_relaxed) <= lo) {
+        if (e[first + half].base.load(std::memory_order_acquire) <= lo) {
           first += half + 1;
           count -= half + 1;
         } else {
@@ -190,13 +188,14 @@ base::Result<bool> AttachView::covers(const AttachCtl &ctl, std::uint64_t lo, st
       if (first > 0) {
         std::uint64_t i = first - 1;
         std::uint64_t end =
-            e[i].base.load(std::memory_order_relaxed) + e[i].size.load(std::memory_order_relaxed);
-        while (end < hi && ++i < n && e[i].base.load(std::memory_order_relaxed) == end)
-          end += e[i].size.load(std::memory_order_relaxed);
+            e[i].base.load(std::memory_order_acquire) + e[i].size.load(std::memory_order_acquire);
+        while (end < hi && ++i < n && e[i].base.load(std::memory_order_acquire) == end)
+          end += e[i].size.load(std::memory_order_acquire);
         found = lo < end && hi <= end;
       }
     }
-    std::atomic_thread_fence(std::memory_order_acquire);
+    // The acquire loads above keep this re-check after them: if any of them
+    // saw a writer's store, this sees its odd sequence (no fence: TSan has none).
     if (ctl.seq.load(std::memory_order_relaxed) == s) return found;
   }
 }
