@@ -284,7 +284,9 @@ class P2P {
   void add_hook(std::function<bool()> h) { hooks_.push_back(std::move(h)); }
   std::atomic<int> &hook_work() { return hook_work_; }
   // Progresses until `done` says so; sleeps on the doorbell when idle.
-  // `done` must be safe to call without the engine lock.
+  // `done` must be safe to call without the engine lock, and may be called
+  // again after it said yes: one with a side effect (taking a lock) must
+  // remember its yes.
   template <typename Pred>
   void wait_until(Pred done, bool local = false) {
     // `local`: what we wait for comes through shared memory. When procs

@@ -211,8 +211,11 @@ Error Window::lock(bool exclusive, int t, int assert) {
     return {};
   }
   if (MemberCtl *ctl = target(t).ctl) {
-    if (!try_lock_word(ctl, exclusive))
-      cfg_.p2p->wait_until([&] { return try_lock_word(ctl, exclusive); });
+    // Waiting runs the engine: when `t` is this proc, that is what grants
+    // the remote requests this lock yields to.
+    // (wait_until may ask its predicate again after a yes: remember it.)
+    bool got = try_lock_local(ctl, exclusive);
+    if (!got) cfg_.p2p->wait_until([&] { return got || (got = try_lock_local(ctl, exclusive)); });
   } else {
     RequestHeader h;
     h.kind = Kind::lock;
@@ -252,7 +255,13 @@ Error Window::unlock(int t) {
   } else {
     e = wait_pending(t);
     sync();
-    if (held != 3) unlock_word(target(t).ctl);
+    if (held != 3) {
+      MemberCtl *ctl = target(t).ctl;
+      unlock_word(ctl);
+      // Hand the lock to a request from another client at once.
+      if (t == cfg_.rank && ctl->remote_waiting.load(std::memory_order_acquire) > 0)
+        cfg_.p2p->progress();
+    }
   }
   held = 0;
   return e;

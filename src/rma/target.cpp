@@ -361,6 +361,7 @@ bool Window::start_request(int origin, Incoming &in) {
         break;
       case Kind::lock:
         in.stage = Incoming::Stage::lock_wait;
+        target(cfg_.rank).ctl->remote_waiting.fetch_add(1, std::memory_order_acq_rel);
         break;
       case Kind::unlock:
         unlock_word(target(cfg_.rank).ctl);
@@ -380,6 +381,7 @@ bool Window::finish_request(int origin, Incoming &in) {
   MemberCtl *ctl = target(cfg_.rank).ctl;
   if (in.stage == Incoming::Stage::lock_wait) {
     if (!try_lock_word(ctl, h.flags & kExclusive)) return false;
+    ctl->remote_waiting.fetch_sub(1, std::memory_order_acq_rel);
     if (!(h.flags & kNoAnswer)) answer(origin, h.id, 0);
     return true;
   }

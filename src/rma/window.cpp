@@ -167,6 +167,11 @@ bool Window::try_lock_word(MemberCtl *ctl, bool exclusive) {
   return false;
 }
 
+bool Window::try_lock_local(MemberCtl *ctl, bool exclusive) {
+  if (ctl->remote_waiting.load(std::memory_order_acquire) > 0) return false;
+  return try_lock_word(ctl, exclusive);
+}
+
 void Window::unlock_word(MemberCtl *ctl) {
   std::int64_t v = ctl->lock.load(std::memory_order_relaxed);
   if (v < 0)

@@ -52,7 +52,12 @@ enum class Flavor : int { create = 1, allocate = 2, dynamic = 3, shared = 4 };
 struct alignas(64) MemberCtl {
   std::atomic<std::int64_t> lock;      // window lock: -1 exclusive, n > 0 shared holders
   std::atomic<std::int32_t> acc_lock;  // accumulates: -1 held alone, n > 0 shared by n
-  AttachCtl attach;                    // dynamic windows: the regions attached (attach_table.hpp)
+  // Lock requests from other clients that this proc's engine holds until
+  // the lock word is free. While there are any, procs of this host do not
+  // take the word themselves: they would otherwise always win it (the
+  // request is granted only when the owner runs its engine) and starve them.
+  std::atomic<std::int32_t> remote_waiting;
+  AttachCtl attach;  // dynamic windows: the regions attached (attach_table.hpp)
   // Rank 0's block only: the fence barrier of a window whose procs all
   // share this region (arrivals, and the generation that releases them).
   std::atomic<std::int32_t> bar_arrived;
@@ -101,6 +106,8 @@ class Window {
   static void lock_acc(MemberCtl *ctl, bool shared = false);
   static void unlock_acc(MemberCtl *ctl, bool shared = false);
   static bool try_lock_word(MemberCtl *ctl, bool exclusive);
+  // try_lock_word for a proc of this host: yields to waiting remote requests.
+  static bool try_lock_local(MemberCtl *ctl, bool exclusive);
   static void unlock_word(MemberCtl *ctl);
   struct Pending;   // an operation of ours awaiting its answer (window_detail.hpp)
   struct Incoming;  // an operation for us, being served

@@ -13,7 +13,11 @@
  * rank seeing only values in order. Then a window over a communicator
  * whose ranks are not the world's (reversed): the spin lock, fence and
  * post/start/complete/wait there; and exclusive epochs on the window of a
- * rank that polls with MPI_Iprobe. Prints "rank r of n ok". */
+ * rank that polls with MPI_Iprobe; and exclusive locks on a rank that
+ * polls its own window under exclusive locks of its own (MPICH's
+ * linked_list: the owner must hand its lock to the other clients' requests
+ * and its host's procs must not keep taking it first). Prints "rank r of n
+ * ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +143,38 @@ static void iprobe_poll(void) {
   free(words);
 }
 
+/* Every rank but the owner puts its mark into the owner's window under an
+ * exclusive lock; the owner, and every other rank once its mark is in,
+ * polls the marks under exclusive locks (lock, get, unlock) until all are
+ * there. The owner's own polling and its host's procs' must leave the
+ * lock free for the requests of other clients often enough. */
+static void exclusive_handoff(MPI_Win win) {
+  const int owner = 0;
+  enum { kRounds = 20 };
+  for (int round = 1; round <= kRounds; ++round) {
+    if (rank != owner) {
+      const int mark = round * 1000 + rank;
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, owner, 0, win);
+      MPI_Put(&mark, 1, MPI_INT, owner, rank, 1, MPI_INT, win);
+      MPI_Win_unlock(owner, win);
+    }
+    int seen[64];
+    int n = size < 64 ? size : 64, all = 0;
+    while (!all) {
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, owner, 0, win);
+      MPI_Get(seen, n, MPI_INT, owner, 0, n, MPI_INT, win);
+      MPI_Win_unlock(owner, win);
+      all = 1;
+      for (int r = 1; r < n; ++r) {
+        CHECK(seen[r] <= round * 1000 + r, "handoff: mark %d of rank %d in round %d", seen[r], r,
+              round);
+        if (seen[r] != round * 1000 + r) all = 0;
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -179,6 +215,12 @@ int main(int argc, char **argv) {
 
   reversed();
   iprobe_poll();
+
+  /* Exclusive-lock handoff in rank 0's window (created and dynamic) */
+  int marks[64] = {0};
+  MPI_Win_create(marks, sizeof marks, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  exclusive_handoff(win);
+  MPI_Win_free(&win);
 
   if (failures == 0) printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
