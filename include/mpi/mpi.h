@@ -483,6 +483,7 @@ typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...)
 typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn; /* deprecated names */
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1, removed in 3.0 */
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef int(MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state,
@@ -528,6 +529,7 @@ IMPI_API int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datat
 IMPI_API int MPI_Add_error_class(int *errorclass);
 IMPI_API int MPI_Add_error_code(int errorclass, int *errorcode);
 IMPI_API int MPI_Add_error_string(int errorcode, const char *string);
+IMPI_API int MPI_Address(void *location, MPI_Aint *address);
 IMPI_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 IMPI_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 IMPI_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
@@ -600,8 +602,11 @@ IMPI_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, con
 IMPI_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]);
 IMPI_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted);
 IMPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+IMPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 IMPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
 IMPI_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+IMPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+IMPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 IMPI_API int MPI_Error_class(int errorcode, int *errorclass);
 IMPI_API int MPI_Error_string(int errorcode, char *string, int *resultlen);
 IMPI_API int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
@@ -864,6 +869,7 @@ IMPI_API int MPI_Type_create_struct(int count, const int array_of_block_lengths[
 IMPI_API int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
 IMPI_API int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype);
+IMPI_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 IMPI_API MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
 IMPI_API int MPI_Type_free(MPI_Datatype *type);
 IMPI_API int MPI_Type_free_keyval(int *type_keyval);
@@ -875,12 +881,17 @@ IMPI_API int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *
 IMPI_API int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
 IMPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
 IMPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+IMPI_API int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+IMPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+IMPI_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 IMPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 IMPI_API int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 IMPI_API int MPI_Type_set_name(MPI_Datatype type, const char *type_name);
 IMPI_API int MPI_Type_size(MPI_Datatype type, int *size);
 IMPI_API int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
+IMPI_API int MPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+IMPI_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 IMPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
 IMPI_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
@@ -937,6 +948,7 @@ IMPI_API int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Data
 IMPI_API int PMPI_Add_error_class(int *errorclass);
 IMPI_API int PMPI_Add_error_code(int errorclass, int *errorcode);
 IMPI_API int PMPI_Add_error_string(int errorcode, const char *string);
+IMPI_API int PMPI_Address(void *location, MPI_Aint *address);
 IMPI_API MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 IMPI_API MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 IMPI_API int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
@@ -1009,8 +1021,11 @@ IMPI_API int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, co
 IMPI_API int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]);
 IMPI_API int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted);
 IMPI_API MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+IMPI_API int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 IMPI_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
 IMPI_API int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
+IMPI_API int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+IMPI_API int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 IMPI_API int PMPI_Error_class(int errorcode, int *errorclass);
 IMPI_API int PMPI_Error_string(int errorcode, char *string, int *resultlen);
 IMPI_API int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
@@ -1273,6 +1288,7 @@ IMPI_API int PMPI_Type_create_struct(int count, const int array_of_block_lengths
 IMPI_API int PMPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[], const int start_array[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int PMPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
 IMPI_API int PMPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype);
+IMPI_API int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 IMPI_API MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
 IMPI_API int PMPI_Type_free(MPI_Datatype *type);
 IMPI_API int PMPI_Type_free_keyval(int *type_keyval);
@@ -1284,12 +1300,17 @@ IMPI_API int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count 
 IMPI_API int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
 IMPI_API int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
 IMPI_API int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+IMPI_API int PMPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+IMPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+IMPI_API int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 IMPI_API int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 IMPI_API int PMPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 IMPI_API int PMPI_Type_set_name(MPI_Datatype type, const char *type_name);
 IMPI_API int PMPI_Type_size(MPI_Datatype type, int *size);
 IMPI_API int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size);
+IMPI_API int PMPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+IMPI_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 IMPI_API int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
 IMPI_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);

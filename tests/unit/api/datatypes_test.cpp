@@ -531,3 +531,57 @@ TEST_CASE("f90 types in local communication and reductions") {
   MPI_Error_class(MPI_Reduce_local(c, cs, 2, c8, MPI_MAX), &cls);
   CHECK(cls == MPI_ERR_OP);  // complex has no MAX: the class is the sized type's
 }
+
+extern "C" void ignore_errors(MPI_Comm *, int *, ...) {}
+
+TEST_CASE("MPI-1 names that MPI-3.0 removed still work (as in MPICH)") {
+  init();
+  double d[4] = {0, 0, 0, 0};
+  MPI_Aint a0 = 0, a2 = 0;
+  CHECK(MPI_Address(&d[0], &a0) == MPI_SUCCESS);
+  CHECK(MPI_Address(&d[2], &a2) == MPI_SUCCESS);
+  CHECK(a2 - a0 == 2 * static_cast<MPI_Aint>(sizeof(double)));
+
+  MPI_Datatype hv = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_hvector(3, 2, 40, MPI_INT, &hv) == MPI_SUCCESS);
+  MPI_Aint ext = -1, lb = -1, ub = -1;
+  CHECK(MPI_Type_extent(hv, &ext) == MPI_SUCCESS);
+  CHECK(ext == 2 * 40 + 2 * 4);
+  int ni = 0, na = 0, nd = 0, combiner = 0;
+  CHECK(MPI_Type_get_envelope(hv, &ni, &na, &nd, &combiner) == MPI_SUCCESS);
+  CHECK(combiner == MPI_COMBINER_HVECTOR);
+
+  int lens[2] = {1, 2};
+  MPI_Aint disps[2] = {8, 24};
+  MPI_Datatype hi = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_hindexed(2, lens, disps, MPI_DOUBLE, &hi) == MPI_SUCCESS);
+  CHECK(MPI_Type_lb(hi, &lb) == MPI_SUCCESS);
+  CHECK(MPI_Type_ub(hi, &ub) == MPI_SUCCESS);
+  CHECK(lb == 8);
+  CHECK(ub == 40);
+
+  MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
+  MPI_Aint sdisps[2] = {0, 8};
+  int slens[2] = {1, 1};
+  MPI_Datatype st = MPI_DATATYPE_NULL;
+  REQUIRE(MPI_Type_struct(2, slens, sdisps, types, &st) == MPI_SUCCESS);
+  int size = 0;
+  CHECK(MPI_Type_size(st, &size) == MPI_SUCCESS);
+  CHECK(size == 12);
+  CHECK(MPI_Type_extent(MPI_DATATYPE_NULL, &ext) == MPI_ERR_TYPE);
+  MPI_Type_free(&hv);
+  MPI_Type_free(&hi);
+  MPI_Type_free(&st);
+
+  MPI_Errhandler eh = MPI_ERRHANDLER_NULL, old = MPI_ERRHANDLER_NULL;
+  CHECK(MPI_Errhandler_get(MPI_COMM_SELF, &old) == MPI_SUCCESS);
+  CHECK(MPI_Errhandler_create(ignore_errors, &eh) == MPI_SUCCESS);
+  CHECK(MPI_Errhandler_set(MPI_COMM_SELF, eh) == MPI_SUCCESS);
+  MPI_Errhandler now = MPI_ERRHANDLER_NULL;
+  CHECK(MPI_Errhandler_get(MPI_COMM_SELF, &now) == MPI_SUCCESS);
+  CHECK(now == eh);
+  CHECK(MPI_Errhandler_set(MPI_COMM_SELF, old) == MPI_SUCCESS);
+  MPI_Errhandler_free(&eh);
+  MPI_Errhandler_free(&now);
+  MPI_Errhandler_free(&old);
+}
