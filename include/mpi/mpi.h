@@ -483,7 +483,7 @@ typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...)
 typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn; /* deprecated names */
-typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1, removed in 3.0 */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;   /* MPI-1, removed in 3.0 */
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef int(MPI_Copy_function)(MPI_Comm oldcomm, int keyval, void *extra_state,
