@@ -112,7 +112,8 @@ class P:
             else:
                 self.kind = "handle_ptr" if ptr == 1 else "handle"
         elif t == "MPI_Status":
-            if self.array:
+            if self.array or n == "array_of_statuses":
+                self.array = True
                 self.kind = "statuses"
             else:
                 self.kind = "status_in" if self.const else "status"
@@ -269,17 +270,35 @@ SKIP_CONSTANTS = {"MPI_BOTTOM", "MPI_IN_PLACE", "MPI_BUFFER_AUTOMATIC", "MPI_ARG
                   "MPI_DISPLACEMENT_CURRENT"}
 
 
-def gen_constants(header, banner):
-    names = []
+def header_constants(header):
+    """[(name, handle type or None)] of mpi.h's MPI_ constants Fortran has."""
+    out, types = [], {}
     for m in re.finditer(r"^#define (MPI_\w+) (.+)$", header, re.M):
-        name, value = m.group(1), m.group(2)
-        if name in SKIP_CONSTANTS or name.startswith("MPI_T_") or name in names:
+        name, value = m.group(1), m.group(2).strip()
+        if name in SKIP_CONSTANTS or name.startswith("MPI_T_") or name in types:
             continue
-        if re.fullmatch(r"impi_\w+_fn", value.strip()):
+        if re.fullmatch(r"impi_\w+_fn", value):
             continue  # predefined callbacks: functions, see mpif_commons.h
-        names.append(name)
-    out = [banner, "/* Every integer MPI_ constant of mpi.h; constants.c prints their values. */"]
-    out += [f"IMPI_F_CONST({n})" for n in names]
+        t = None
+        h = re.search(r"\b(MPI_(?:" + "|".join(x[4:] for x in HANDLES) + r"))\b", value)
+        if value.startswith("IMPI_DT_"):
+            t = "MPI_Datatype"
+        elif value.startswith("IMPI_OP_"):
+            t = "MPI_Op"
+        elif h and ("IMPI_HANDLE_" in value or value.startswith("((MPI_")):
+            t = h.group(1)
+        elif value in types:
+            t = types[value]
+        types[name] = t
+        out.append((name, t))
+    return out
+
+
+def gen_constants(header, banner):
+    out = [banner, "/* Every integer MPI_ constant of mpi.h (handles with their type);",
+           " * constants.c prints their values. */"]
+    for n, t in header_constants(header):
+        out.append(f"IMPI_F_HANDLE({n}, {t})" if t else f"IMPI_F_CONST({n})")
     return "\n".join(out) + "\n"
 
 
@@ -410,9 +429,108 @@ def generate(root, fns):
         gen / "mpi_interfaces.h": gen_interfaces(fns, banner),
         gen / "signatures.txt": gen_signatures(fns),
     }
-    try:
-        import gen_fortran_f08
-        out.update(gen_fortran_f08.generate(root, fns, banner))
-    except ImportError:
-        pass
+    out[gen / "mpi_f08.f90"] = gen_f08(fns, header, banner)
     return out
+
+
+# ---------------------------------------------------------------- mpi_f08
+def f08_decl(p, fname):
+    n, k = p.name, p.kind
+    intent = ", intent(in)" if p.const else ""
+    dim = "(3, *)" if k == "ranges" else "(*)" if p.array else ""
+    if k == "buf":
+        return f"type(*), dimension(..){intent}{', asynchronous' if fname[4] == 'I' else ''} :: {n}"
+    if k == "baseptr":
+        return f"type(c_ptr) :: {n}"
+    if k in ("scalar", "scalar_ptr"):
+        return f"integer(kind={SCALARS[p.base]}){', intent(in)' if k == 'scalar' else intent} :: {n}{dim}"
+    if k in ("attr", "extra"):
+        kind = "" if fname in ("MPI_Attr_get", "MPI_Attr_put", "MPI_Keyval_create") else "(kind=MPI_ADDRESS_KIND)"
+        return f"integer{kind} :: {n}"
+    if k == "callback":
+        return f"external :: {n}"
+    if k in ("str_in", "str_out"):
+        return f"character(len=*){', intent(in)' if k == 'str_in' else ''} :: {n}"
+    if k in ("status", "status_in", "statuses"):
+        return f"type(MPI_Status){intent if k != 'status_in' else ', intent(in)'} :: {n}{dim}"
+    if k in ("handle", "handle_ptr", "handle_arr"):
+        return f"type({p.base}){', intent(in)' if k == 'handle' else intent} :: {n}{dim}"
+    typ = "logical" if p.logical else "integer"
+    return f"{typ}{', intent(in)' if k == 'int' else intent} :: {n}{dim}"
+
+
+def f08_actual(p):
+    if p.kind == "buf":
+        return f"%val(impi_f08_addr({p.name}))"
+    if p.kind == "handle":
+        return f"{p.name}%MPI_VAL"
+    return p.name
+
+
+def f08_procedure(fn):
+    ps = fparams(fn)
+    lname = fn.name.lower()
+    names = [p.name for p in ps]
+    decls = [f08_decl(p, fn.name) for p in ps]
+    actual = ", ".join(f08_actual(p) for p in ps)
+    if is_function(fn):
+        rtype = F_RESULT[fn.ret].lower()
+        body = [f"{rtype}, external :: p{lname}", f"{rtype} :: {fn.name}",
+                f"{fn.name} = p{lname}({actual})"]
+        return ([wrap(f"function {fn.name}({', '.join(names)})")] + ["  " + d for d in decls] +
+                ["  " + wrap(b, "  ") for b in body] + [f"end function {fn.name}"])
+    body = ["integer :: ierror_c", f"external :: p{lname}",
+            f"call p{lname}({actual}{', ' if actual else ''}ierror_c)",
+            "if (present(ierror)) ierror = ierror_c"]
+    return ([wrap(f"subroutine {fn.name}({', '.join(names + ['ierror'])})")] +
+            ["  " + d for d in decls] + ["  integer, optional, intent(out) :: ierror"] +
+            ["  " + wrap(b, "  ") for b in body] + [f"end subroutine {fn.name}"])
+
+
+def gen_f08(fns, header, banner):
+    out = ["! " + banner.strip("/* \n").rstrip(" */"),
+           "! The mpi_f08 module: handles as TYPE(MPI_Comm) & co. (one INTEGER, MPI_VAL,",
+           "! the value mpif.h uses), TYPE(MPI_Status) with the layout of an mpif.h",
+           "! status, TYPE(*), DIMENSION(..) buffers, optional ierror. Each procedure",
+           "! calls the mpif.h entry point pmpi_x_ (src/fortran/generated/wrappers.c,",
+           "! special.c); buffers go as their address (impi_f08_addr, f08.c).",
+           "module mpi_f08",
+           "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_intptr_t",
+           "  implicit none",
+           "  private :: c_int, c_intptr_t, impi_f08_addr"]
+    for h in HANDLES:
+        out += [f"  type, bind(C) :: {h}", "    integer(c_int) :: MPI_VAL", f"  end type {h}"]
+    out += ["  type, bind(C) :: MPI_Status",
+            "    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+            "    integer(c_int) :: impi_cancelled, impi_count_lo, impi_count_hi  ! impi's",
+            "  end type MPI_Status"]
+    out.append("  include 'mpif_constants_f08.h'")
+    out += ["  ! MPI_BOTTOM & co.: the common blocks of mpif.h (src/fortran/special.c)."]
+    f08_commons = {"MPI_STATUS_IGNORE": "type(MPI_Status) :: MPI_STATUS_IGNORE",
+                   "MPI_STATUSES_IGNORE": "type(MPI_Status) :: MPI_STATUSES_IGNORE(1)"}
+    for decl, block, name in COMMONS:
+        out.append("  " + f08_commons.get(name, decl.replace("CHARACTER*1", "character(len=1)").lower()
+                                          .replace(name.lower(), name)))
+        out.append(f"  common /{block}/ {name}")
+        out.append(f"  save /{block}/")
+    out += [wrap("  external :: " + ", ".join(PREDEFINED_CALLBACKS), "  "),
+            "  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
+            "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
+    out += ["  interface", "    function impi_f08_addr(buf) bind(C, name='impi_f08_addr') result(a)",
+            "      import :: c_intptr_t", "      type(*), dimension(..), intent(in) :: buf",
+            "      integer(c_intptr_t) :: a", "    end function impi_f08_addr", "  end interface"]
+    for op, name in (("==", "eq"), ("/=", "ne")):
+        out.append(f"  interface operator({op})")
+        out.append(wrap("    module procedure " + ", ".join(f"impi_{h[4:].lower()}_{name}" for h in HANDLES), "    "))
+        out.append("  end interface")
+    out.append("contains")
+    for h in HANDLES:
+        for op, name in (("==", "eq"), ("/=", "ne")):
+            f = f"impi_{h[4:].lower()}_{name}"
+            out += [f"  elemental logical function {f}(a, b)", f"    type({h}), intent(in) :: a, b",
+                    f"    {f} = a%MPI_VAL {op} b%MPI_VAL", f"  end function {f}"]
+    for fn in fns:
+        if has_fortran(fn):
+            out += ["  " + line for line in "\n".join(f08_procedure(fn)).split("\n")]
+    out.append("end module mpi_f08")
+    return "\n".join(out) + "\n"

@@ -6813,7 +6813,7 @@ INTERFACE
     IMPORT
     INTEGER, INTENT(IN) :: count
     INTEGER :: array_of_requests(*)
-    INTEGER :: array_of_statuses(MPI_STATUS_SIZE)
+    INTEGER :: array_of_statuses(MPI_STATUS_SIZE, *)
     INTEGER :: ierror
   END SUBROUTINE MPI_Waitall
 END INTERFACE
@@ -6822,7 +6822,7 @@ INTERFACE
     IMPORT
     INTEGER, INTENT(IN) :: count
     INTEGER :: array_of_requests(*)
-    INTEGER :: array_of_statuses(MPI_STATUS_SIZE)
+    INTEGER :: array_of_statuses(MPI_STATUS_SIZE, *)
     INTEGER :: ierror
   END SUBROUTINE PMPI_Waitall
 END INTERFACE
