@@ -459,9 +459,23 @@ def f08_decl(p, fname):
     return f"{typ}{', intent(in)' if k == 'int' else intent} :: {n}{dim}"
 
 
-def f08_actual(p):
+def f08_buffer_mode(fname):
+    """How mpi_f08 passes a non-contiguous section (f08.c): 1 through a
+    contiguous copy (the routine is done with the buffer when it returns),
+    2 as the address of its first element (MPI_Get_address), 0 refused."""
+    if fname == "MPI_Get_address":
+        return 2
+    keeps = (fname.startswith(("MPI_I", "MPI_File_i", "MPI_Win_", "MPI_Buffer_"))
+             or fname.endswith(("_init", "_begin", "_end"))
+             or fname in ("MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate",
+                          "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget",
+                          "MPI_Raccumulate", "MPI_Rget_accumulate"))
+    return 0 if keeps else 1
+
+
+def f08_actual(p, fname=""):
     if p.kind == "buf":
-        return f"%val(impi_f08_addr({p.name}))"
+        return f"%val(impi_f08_buf({p.name}, impi_t_{p.name}, {f08_buffer_mode(fname)}))"
     if p.kind == "handle":
         return f"{p.name}%MPI_VAL"
     return p.name
@@ -472,15 +486,19 @@ def f08_procedure(fn):
     lname = fn.name.lower()
     names = [p.name for p in ps]
     decls = [f08_decl(p, fn.name) for p in ps]
-    actual = ", ".join(f08_actual(p) for p in ps)
+    actual = ", ".join(f08_actual(p, fn.name) for p in ps)
+    bufs = [p for p in ps if p.kind == "buf"]
+    temps = [f"integer(c_intptr_t) :: impi_t_{p.name}" for p in bufs]
+    done = [f"call impi_f08_buf_done({p.name}, impi_t_{p.name}, {0 if p.const else 1})"
+            for p in bufs if f08_buffer_mode(fn.name) == 1]
     if is_function(fn):
         rtype = F_RESULT[fn.ret].lower()
-        body = [f"{rtype}, external :: p{lname}", f"{rtype} :: {fn.name}",
-                f"{fn.name} = p{lname}({actual})"]
+        body = [f"{rtype}, external :: p{lname}", f"{rtype} :: {fn.name}"] + temps + [
+                f"{fn.name} = p{lname}({actual})"] + done
         return ([wrap(f"function {fn.name}({', '.join(names)})")] + ["  " + d for d in decls] +
                 ["  " + wrap(b, "  ") for b in body] + [f"end function {fn.name}"])
-    body = ["integer :: ierror_c", f"external :: p{lname}",
-            f"call p{lname}({actual}{', ' if actual else ''}ierror_c)",
+    body = ["integer :: ierror_c"] + temps + [f"external :: p{lname}",
+            f"call p{lname}({actual}{', ' if actual else ''}ierror_c)"] + done + [
             "if (present(ierror)) ierror = ierror_c"]
     return ([wrap(f"subroutine {fn.name}({', '.join(names + ['ierror'])})")] +
             ["  " + d for d in decls] + ["  integer, optional, intent(out) :: ierror"] +
@@ -497,7 +515,7 @@ def gen_f08(fns, header, banner):
            "module mpi_f08",
            "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_intptr_t",
            "  implicit none",
-           "  private :: c_int, c_intptr_t, impi_f08_addr"]
+           "  private :: c_int, c_intptr_t"]
     for h in HANDLES:
         out += [f"  type, bind(C) :: {h}", "    integer(c_int) :: MPI_VAL", f"  end type {h}"]
     out += ["  type, bind(C) :: MPI_Status",
@@ -516,9 +534,15 @@ def gen_f08(fns, header, banner):
     out += [wrap("  external :: " + ", ".join(PREDEFINED_CALLBACKS), "  "),
             "  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
             "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
-    out += ["  interface", "    function impi_f08_addr(buf) bind(C, name='impi_f08_addr') result(a)",
-            "      import :: c_intptr_t", "      type(*), dimension(..), intent(in) :: buf",
-            "      integer(c_intptr_t) :: a", "    end function impi_f08_addr", "  end interface"]
+    out += ["  interface  ! src/fortran/f08.c",
+            "    function impi_f08_buf(buf, tmp, mode) bind(C, name='impi_f08_buf') result(a)",
+            "      import :: c_int, c_intptr_t", "      type(*), dimension(..), intent(in) :: buf",
+            "      integer(c_intptr_t) :: tmp", "      integer(c_int), value :: mode",
+            "      integer(c_intptr_t) :: a", "    end function impi_f08_buf",
+            "    subroutine impi_f08_buf_done(buf, tmp, copy_back) bind(C, name='impi_f08_buf_done')",
+            "      import :: c_int, c_intptr_t", "      type(*), dimension(..) :: buf",
+            "      integer(c_intptr_t) :: tmp", "      integer(c_int), value :: copy_back",
+            "    end subroutine impi_f08_buf_done", "  end interface"]
     for op, name in (("==", "eq"), ("/=", "ne")):
         out.append(f"  interface operator({op})")
         out.append(wrap("    module procedure " + ", ".join(f"impi_{h[4:].lower()}_{name}" for h in HANDLES), "    "))

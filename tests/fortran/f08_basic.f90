@@ -66,6 +66,16 @@ program f08_basic
   if (any(req /= MPI_REQUEST_NULL)) call fail('requests freed')
   if (statuses(1)%MPI_SOURCE /= peer) call fail('statuses')
   if (any(rm(:, 1) /= [(peer * 100 + i * 10 + 3, i = 1, 4)])) call fail('column')
+  ! non-contiguous sections on blocking calls (copied in and out): a row to a row
+  rm = -1
+  call MPI_Sendrecv(m(2, :), 3, MPI_INTEGER, next, 8, rm(3, :), 3, MPI_INTEGER, peer, 8, &
+                    MPI_COMM_WORLD, status)
+  if (any(rm(3, :) /= [(peer * 100 + 20 + j, j = 1, 3)]) .or. any(rm(1:2, :) /= -1) &
+      .or. any(rm(4, :) /= -1)) call fail('row sections')
+  if (rank == 0) rm(1, :) = [11, 22, 33]
+  call MPI_Bcast(rm(1, 1:3:2), 2, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  if (rm(1, 1) /= 11 .or. rm(1, 3) /= 33 .or. (rank /= 0 .and. rm(1, 2) /= -1)) &
+    call fail('bcast section')
   ! scalars and MPI_STATUS_IGNORE
   call MPI_Send(rank, 1, MPI_INTEGER, next, 6, MPI_COMM_WORLD)
   call MPI_Recv(i, 1, MPI_INTEGER, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE)

@@ -7,7 +7,7 @@
 module mpi_f08
   use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_intptr_t
   implicit none
-  private :: c_int, c_intptr_t, impi_f08_addr
+  private :: c_int, c_intptr_t
   type, bind(C) :: MPI_Comm
     integer(c_int) :: MPI_VAL
   end type MPI_Comm
@@ -76,12 +76,20 @@ module mpi_f08
     MPI_WIN_NULL_DELETE_FN, MPI_WIN_DUP_FN, MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, MPI_DUP_FN
   logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.
   logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.
-  interface
-    function impi_f08_addr(buf) bind(C, name='impi_f08_addr') result(a)
-      import :: c_intptr_t
+  interface  ! src/fortran/f08.c
+    function impi_f08_buf(buf, tmp, mode) bind(C, name='impi_f08_buf') result(a)
+      import :: c_int, c_intptr_t
       type(*), dimension(..), intent(in) :: buf
+      integer(c_intptr_t) :: tmp
+      integer(c_int), value :: mode
       integer(c_intptr_t) :: a
-    end function impi_f08_addr
+    end function impi_f08_buf
+    subroutine impi_f08_buf_done(buf, tmp, copy_back) bind(C, name='impi_f08_buf_done')
+      import :: c_int, c_intptr_t
+      type(*), dimension(..) :: buf
+      integer(c_intptr_t) :: tmp
+      integer(c_int), value :: copy_back
+    end subroutine impi_f08_buf_done
   end interface
   interface operator(==)
     module procedure impi_comm_eq, impi_group_eq, impi_datatype_eq, impi_op_eq, &
@@ -194,10 +202,11 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
     external :: pmpi_accumulate
-    call pmpi_accumulate(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      target_rank, target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
-      ierror_c)
+    call pmpi_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      op%MPI_VAL, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Accumulate
   subroutine MPI_Add_error_class(errorclass, ierror)
@@ -250,9 +259,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_allgather
-    call pmpi_allgather(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgather
   subroutine MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
@@ -267,9 +281,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_allgatherv
-    call pmpi_allgatherv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, recvtype%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgatherv
   subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
@@ -291,9 +310,13 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_allreduce
-    call pmpi_allreduce(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_allreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allreduce
   subroutine MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
@@ -306,9 +329,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_alltoall
-    call pmpi_alltoall(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoall
   subroutine MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
@@ -324,9 +352,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_alltoallv
-    call pmpi_alltoallv(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoallv
   subroutine MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
@@ -342,9 +375,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_alltoallw
-    call pmpi_alltoallw(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtypes, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtypes, comm%MPI_VAL, ierror_c)
+    call pmpi_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+      sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, recvtypes, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoallw
   subroutine MPI_Attr_delete(comm, keyval, ierror)
@@ -393,8 +431,11 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
     external :: pmpi_bcast
-    call pmpi_bcast(%val(impi_f08_addr(buffer)), count, datatype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call pmpi_bcast(%val(impi_f08_buf(buffer, impi_t_buffer, 1)), count, datatype%MPI_VAL, root, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buffer, impi_t_buffer, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bcast
   subroutine MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
@@ -406,9 +447,11 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_bsend
-    call pmpi_bsend(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      ierror_c)
+    call pmpi_bsend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bsend
   subroutine MPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -421,9 +464,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_bsend_init
-    call pmpi_bsend_init(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_bsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bsend_init
   subroutine MPI_Buffer_attach(buffer, size, ierror)
@@ -431,8 +475,9 @@ contains
     integer, intent(in) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
     external :: pmpi_buffer_attach
-    call pmpi_buffer_attach(%val(impi_f08_addr(buffer)), size, ierror_c)
+    call pmpi_buffer_attach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Buffer_attach
   subroutine MPI_Buffer_detach(buffer, size, ierror)
@@ -440,8 +485,9 @@ contains
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
     external :: pmpi_buffer_detach
-    call pmpi_buffer_detach(%val(impi_f08_addr(buffer)), size, ierror_c)
+    call pmpi_buffer_detach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Buffer_detach
   subroutine MPI_Cancel(request, ierror)
@@ -878,10 +924,13 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_compare_addr
+    integer(c_intptr_t) :: impi_t_result_addr
     external :: pmpi_compare_and_swap
-    call pmpi_compare_and_swap(%val(impi_f08_addr(origin_addr)), %val(impi_f08_addr(compare_addr)), &
-      %val(impi_f08_addr(result_addr)), datatype%MPI_VAL, target_rank, target_disp, win%MPI_VAL, &
-      ierror_c)
+    call pmpi_compare_and_swap(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      %val(impi_f08_buf(compare_addr, impi_t_compare_addr, 0)), %val(impi_f08_buf(result_addr, &
+      impi_t_result_addr, 0)), datatype%MPI_VAL, target_rank, target_disp, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Compare_and_swap
   subroutine MPI_Dims_create(nnodes, ndims, dims, ierror)
@@ -994,9 +1043,13 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_exscan
-    call pmpi_exscan(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_exscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Exscan
   subroutine MPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
@@ -1010,9 +1063,12 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_result_addr
     external :: pmpi_fetch_and_op
-    call pmpi_fetch_and_op(%val(impi_f08_addr(origin_addr)), %val(impi_f08_addr(result_addr)), &
-      datatype%MPI_VAL, target_rank, target_disp, op%MPI_VAL, win%MPI_VAL, ierror_c)
+    call pmpi_fetch_and_op(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), datatype%MPI_VAL, target_rank, &
+      target_disp, op%MPI_VAL, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Fetch_and_op
   subroutine MPI_File_call_errhandler(fh, errorcode, ierror)
@@ -1162,9 +1218,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iread
-    call pmpi_file_iread(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_file_iread(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread
   subroutine MPI_File_iread_all(fh, buf, count, datatype, request, ierror)
@@ -1175,9 +1232,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iread_all
-    call pmpi_file_iread_all(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_file_iread_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_all
   subroutine MPI_File_iread_at(fh, offset, buf, count, datatype, request, ierror)
@@ -1189,9 +1247,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iread_at
-    call pmpi_file_iread_at(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_file_iread_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_at
   subroutine MPI_File_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
@@ -1203,8 +1262,9 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iread_at_all
-    call pmpi_file_iread_at_all(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, &
+    call pmpi_file_iread_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_at_all
@@ -1216,9 +1276,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iread_shared
-    call pmpi_file_iread_shared(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_file_iread_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_shared
   subroutine MPI_File_iwrite(fh, buf, count, datatype, request, ierror)
@@ -1229,9 +1290,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iwrite
-    call pmpi_file_iwrite(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_file_iwrite(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite
   subroutine MPI_File_iwrite_all(fh, buf, count, datatype, request, ierror)
@@ -1242,9 +1304,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iwrite_all
-    call pmpi_file_iwrite_all(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_file_iwrite_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_all
   subroutine MPI_File_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
@@ -1256,9 +1319,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iwrite_at
-    call pmpi_file_iwrite_at(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_file_iwrite_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_at
   subroutine MPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
@@ -1270,8 +1334,9 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iwrite_at_all
-    call pmpi_file_iwrite_at_all(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, &
+    call pmpi_file_iwrite_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_at_all
@@ -1283,9 +1348,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_iwrite_shared
-    call pmpi_file_iwrite_shared(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_file_iwrite_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_shared
   subroutine MPI_File_open(comm, filename, amode, info, fh, ierror)
@@ -1317,8 +1383,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read
-    call pmpi_file_read(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, status, ierror_c)
+    call pmpi_file_read(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, &
+      status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read
   subroutine MPI_File_read_all(fh, buf, count, datatype, status, ierror)
@@ -1329,9 +1398,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_all
-    call pmpi_file_read_all(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, status, &
-      ierror_c)
+    call pmpi_file_read_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_all
   subroutine MPI_File_read_all_begin(fh, buf, count, datatype, ierror)
@@ -1341,9 +1412,10 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_all_begin
-    call pmpi_file_read_all_begin(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      ierror_c)
+    call pmpi_file_read_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_all_begin
   subroutine MPI_File_read_all_end(fh, buf, status, ierror)
@@ -1352,8 +1424,9 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_all_end
-    call pmpi_file_read_all_end(fh%MPI_VAL, %val(impi_f08_addr(buf)), status, ierror_c)
+    call pmpi_file_read_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_all_end
   subroutine MPI_File_read_at(fh, offset, buf, count, datatype, status, ierror)
@@ -1365,9 +1438,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_at
-    call pmpi_file_read_at(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_file_read_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at
   subroutine MPI_File_read_at_all(fh, offset, buf, count, datatype, status, ierror)
@@ -1379,9 +1454,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_at_all
-    call pmpi_file_read_at_all(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_file_read_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at_all
   subroutine MPI_File_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
@@ -1392,9 +1469,10 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_at_all_begin
-    call pmpi_file_read_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, &
-      datatype%MPI_VAL, ierror_c)
+    call pmpi_file_read_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at_all_begin
   subroutine MPI_File_read_at_all_end(fh, buf, status, ierror)
@@ -1403,8 +1481,9 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_at_all_end
-    call pmpi_file_read_at_all_end(fh%MPI_VAL, %val(impi_f08_addr(buf)), status, ierror_c)
+    call pmpi_file_read_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at_all_end
   subroutine MPI_File_read_ordered(fh, buf, count, datatype, status, ierror)
@@ -1415,9 +1494,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_ordered
-    call pmpi_file_read_ordered(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_file_read_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_ordered
   subroutine MPI_File_read_ordered_begin(fh, buf, count, datatype, ierror)
@@ -1427,9 +1508,10 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_ordered_begin
-    call pmpi_file_read_ordered_begin(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      ierror_c)
+    call pmpi_file_read_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_ordered_begin
   subroutine MPI_File_read_ordered_end(fh, buf, status, ierror)
@@ -1438,8 +1520,10 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_ordered_end
-    call pmpi_file_read_ordered_end(fh%MPI_VAL, %val(impi_f08_addr(buf)), status, ierror_c)
+    call pmpi_file_read_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_ordered_end
   subroutine MPI_File_read_shared(fh, buf, count, datatype, status, ierror)
@@ -1450,9 +1534,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_read_shared
-    call pmpi_file_read_shared(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, status, &
-      ierror_c)
+    call pmpi_file_read_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_shared
   subroutine MPI_File_seek(fh, offset, whence, ierror)
@@ -1541,9 +1627,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write
-    call pmpi_file_write(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, status, &
-      ierror_c)
+    call pmpi_file_write(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, &
+      status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write
   subroutine MPI_File_write_all(fh, buf, count, datatype, status, ierror)
@@ -1554,9 +1642,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_all
-    call pmpi_file_write_all(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, status, &
-      ierror_c)
+    call pmpi_file_write_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_all
   subroutine MPI_File_write_all_begin(fh, buf, count, datatype, ierror)
@@ -1566,9 +1656,10 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_all_begin
-    call pmpi_file_write_all_begin(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      ierror_c)
+    call pmpi_file_write_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_all_begin
   subroutine MPI_File_write_all_end(fh, buf, status, ierror)
@@ -1577,8 +1668,9 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_all_end
-    call pmpi_file_write_all_end(fh%MPI_VAL, %val(impi_f08_addr(buf)), status, ierror_c)
+    call pmpi_file_write_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_all_end
   subroutine MPI_File_write_at(fh, offset, buf, count, datatype, status, ierror)
@@ -1590,9 +1682,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_at
-    call pmpi_file_write_at(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_file_write_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at
   subroutine MPI_File_write_at_all(fh, offset, buf, count, datatype, status, ierror)
@@ -1604,9 +1698,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_at_all
-    call pmpi_file_write_at_all(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, &
+    call pmpi_file_write_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at_all
   subroutine MPI_File_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
@@ -1617,9 +1713,10 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_at_all_begin
-    call pmpi_file_write_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_addr(buf)), count, &
-      datatype%MPI_VAL, ierror_c)
+    call pmpi_file_write_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at_all_begin
   subroutine MPI_File_write_at_all_end(fh, buf, status, ierror)
@@ -1628,8 +1725,10 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_at_all_end
-    call pmpi_file_write_at_all_end(fh%MPI_VAL, %val(impi_f08_addr(buf)), status, ierror_c)
+    call pmpi_file_write_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at_all_end
   subroutine MPI_File_write_ordered(fh, buf, count, datatype, status, ierror)
@@ -1640,9 +1739,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_ordered
-    call pmpi_file_write_ordered(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_file_write_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_ordered
   subroutine MPI_File_write_ordered_begin(fh, buf, count, datatype, ierror)
@@ -1652,9 +1753,10 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_ordered_begin
-    call pmpi_file_write_ordered_begin(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      ierror_c)
+    call pmpi_file_write_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_ordered_begin
   subroutine MPI_File_write_ordered_end(fh, buf, status, ierror)
@@ -1663,8 +1765,10 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_ordered_end
-    call pmpi_file_write_ordered_end(fh%MPI_VAL, %val(impi_f08_addr(buf)), status, ierror_c)
+    call pmpi_file_write_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_ordered_end
   subroutine MPI_File_write_shared(fh, buf, count, datatype, status, ierror)
@@ -1675,9 +1779,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_file_write_shared
-    call pmpi_file_write_shared(fh%MPI_VAL, %val(impi_f08_addr(buf)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_file_write_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_shared
   subroutine MPI_Finalize(ierror)
@@ -1699,8 +1805,10 @@ contains
     type(*), dimension(..) :: base
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
     external :: pmpi_free_mem
-    call pmpi_free_mem(%val(impi_f08_addr(base)), ierror_c)
+    call pmpi_free_mem(%val(impi_f08_buf(base, impi_t_base, 1)), ierror_c)
+    call impi_f08_buf_done(base, impi_t_base, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Free_mem
   subroutine MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
@@ -1715,9 +1823,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_gather
-    call pmpi_gather(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call pmpi_gather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, root, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gather
   subroutine MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
@@ -1733,10 +1846,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_gatherv
-    call pmpi_gatherv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, displs, recvtype%MPI_VAL, root, comm%MPI_VAL, &
-      ierror_c)
+    call pmpi_gatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, recvtype%MPI_VAL, root, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gatherv
   subroutine MPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
@@ -1751,9 +1868,11 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
     external :: pmpi_get
-    call pmpi_get(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      target_rank, target_disp, target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
+    call pmpi_get(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get
   subroutine MPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
@@ -1773,10 +1892,13 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_result_addr
     external :: pmpi_get_accumulate
-    call pmpi_get_accumulate(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      %val(impi_f08_addr(result_addr)), result_count, result_datatype%MPI_VAL, target_rank, &
-      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
+    call pmpi_get_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), &
+      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_accumulate
   subroutine MPI_Get_address(location, address, ierror)
@@ -1784,8 +1906,9 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: address
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_location
     external :: pmpi_get_address
-    call pmpi_get_address(%val(impi_f08_addr(location)), address, ierror_c)
+    call pmpi_get_address(%val(impi_f08_buf(location, impi_t_location, 2)), address, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_address
   subroutine MPI_Get_count(status, datatype, count, ierror)
@@ -2055,9 +2178,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iallgather
-    call pmpi_iallgather(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_iallgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
+      request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallgather
   subroutine MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
@@ -2073,10 +2199,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iallgatherv
-    call pmpi_iallgatherv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_iallgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallgatherv
   subroutine MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
@@ -2089,9 +2217,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iallreduce
-    call pmpi_iallreduce(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_iallreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallreduce
   subroutine MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
@@ -2106,9 +2236,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ialltoall
-    call pmpi_ialltoall(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ialltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
+      request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoall
   subroutine MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
@@ -2125,10 +2258,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ialltoallv
-    call pmpi_ialltoallv(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_ialltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoallv
   subroutine MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
@@ -2145,9 +2280,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ialltoallw
-    call pmpi_ialltoallw(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtypes, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtypes, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ialltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
+      sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, recvtypes, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoallw
   subroutine MPI_Ibarrier(comm, request, ierror)
@@ -2168,9 +2306,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
     external :: pmpi_ibcast
-    call pmpi_ibcast(%val(impi_f08_addr(buffer)), count, datatype%MPI_VAL, root, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_ibcast(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), count, datatype%MPI_VAL, root, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ibcast
   subroutine MPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -2183,9 +2322,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_ibsend
-    call pmpi_ibsend(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_ibsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ibsend
   subroutine MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
@@ -2198,9 +2338,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iexscan
-    call pmpi_iexscan(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_iexscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iexscan
   subroutine MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
@@ -2216,10 +2358,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_igather
-    call pmpi_igather(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, root, comm%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_igather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, root, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igather
   subroutine MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
@@ -2236,10 +2380,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_igatherv
-    call pmpi_igatherv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, displs, recvtype%MPI_VAL, root, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_igatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, recvtype%MPI_VAL, root, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igatherv
   subroutine MPI_Improbe(source, tag, comm, flag, message, status, ierror)
@@ -2263,8 +2409,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_imrecv
-    call pmpi_imrecv(%val(impi_f08_addr(buf)), count, type%MPI_VAL, message, request, ierror_c)
+    call pmpi_imrecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, type%MPI_VAL, message, request, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Imrecv
   subroutine MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
@@ -2279,9 +2427,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ineighbor_allgather
-    call pmpi_ineighbor_allgather(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ineighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_allgather
   subroutine MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
@@ -2297,10 +2448,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ineighbor_allgatherv
-    call pmpi_ineighbor_allgatherv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_ineighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_allgatherv
   subroutine MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
@@ -2315,9 +2468,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ineighbor_alltoall
-    call pmpi_ineighbor_alltoall(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ineighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoall
   subroutine MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
@@ -2334,10 +2490,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ineighbor_alltoallv
-    call pmpi_ineighbor_alltoallv(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, &
-      sendtype%MPI_VAL, %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtype%MPI_VAL, &
-      comm%MPI_VAL, request, ierror_c)
+    call pmpi_ineighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoallv
   subroutine MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
@@ -2354,9 +2512,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ineighbor_alltoallw
-    call pmpi_ineighbor_alltoallw(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtypes, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtypes, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ineighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoallw
   subroutine MPI_Info_create(info, ierror)
@@ -2516,9 +2677,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_irecv
-    call pmpi_irecv(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_irecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, source, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Irecv
   subroutine MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
@@ -2532,9 +2694,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ireduce
-    call pmpi_ireduce(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ireduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce
   subroutine MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
@@ -2547,9 +2711,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ireduce_scatter
-    call pmpi_ireduce_scatter(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), recvcounts, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ireduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce_scatter
   subroutine MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
@@ -2563,9 +2730,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_ireduce_scatter_block
-    call pmpi_ireduce_scatter_block(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), &
-      recvcount, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_ireduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce_scatter_block
   subroutine MPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -2578,9 +2748,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_irsend
-    call pmpi_irsend(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_irsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Irsend
   subroutine MPI_Is_thread_main(flag, ierror)
@@ -2601,9 +2772,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iscan
-    call pmpi_iscan(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    call pmpi_iscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscan
   subroutine MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
@@ -2619,10 +2792,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iscatter
-    call pmpi_iscatter(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, root, comm%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_iscatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, root, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscatter
   subroutine MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
@@ -2639,10 +2814,12 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_iscatterv
-    call pmpi_iscatterv(%val(impi_f08_addr(sendbuf)), sendcounts, displs, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, root, comm%MPI_VAL, request, &
-      ierror_c)
+    call pmpi_iscatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, displs, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscatterv
   subroutine MPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -2655,9 +2832,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_isend
-    call pmpi_isend(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_isend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Isend
   subroutine MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -2670,9 +2848,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_issend
-    call pmpi_issend(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_issend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Issend
   subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
@@ -2724,8 +2903,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_mrecv
-    call pmpi_mrecv(%val(impi_f08_addr(buf)), count, type%MPI_VAL, message, status, ierror_c)
+    call pmpi_mrecv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, type%MPI_VAL, message, status, &
+      ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Mrecv
   subroutine MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
@@ -2739,9 +2921,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_neighbor_allgather
-    call pmpi_neighbor_allgather(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_neighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_allgather
   subroutine MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
@@ -2756,9 +2943,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_neighbor_allgatherv
-    call pmpi_neighbor_allgatherv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, displs, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_neighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_allgatherv
   subroutine MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
@@ -2772,9 +2964,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_neighbor_alltoall
-    call pmpi_neighbor_alltoall(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_neighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoall
   subroutine MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
@@ -2790,9 +2987,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_neighbor_alltoallv
-    call pmpi_neighbor_alltoallv(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_neighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoallv
   subroutine MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
@@ -2808,9 +3010,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_neighbor_alltoallw
-    call pmpi_neighbor_alltoallw(%val(impi_f08_addr(sendbuf)), sendcounts, sdispls, sendtypes, &
-      %val(impi_f08_addr(recvbuf)), recvcounts, rdispls, recvtypes, comm%MPI_VAL, ierror_c)
+    call pmpi_neighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+      sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, recvtypes, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoallw
   subroutine MPI_Op_commutative(op, commute, ierror)
@@ -2859,9 +3066,13 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
     external :: pmpi_pack
-    call pmpi_pack(%val(impi_f08_addr(inbuf)), incount, datatype%MPI_VAL, &
-      %val(impi_f08_addr(outbuf)), outsize, position, comm%MPI_VAL, ierror_c)
+    call pmpi_pack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, datatype%MPI_VAL, &
+      %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outsize, position, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack
   subroutine MPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror)
@@ -2874,9 +3085,13 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: position
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
     external :: pmpi_pack_external
-    call pmpi_pack_external(datarep, %val(impi_f08_addr(inbuf)), incount, datatype%MPI_VAL, &
-      %val(impi_f08_addr(outbuf)), outsize, position, ierror_c)
+    call pmpi_pack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, &
+      datatype%MPI_VAL, %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outsize, position, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_external
   subroutine MPI_Pack_external_size(datarep, incount, datatype, size, ierror)
@@ -2942,9 +3157,11 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
     external :: pmpi_put
-    call pmpi_put(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      target_rank, target_disp, target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
+    call pmpi_put(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Put
   subroutine MPI_Query_thread(provided, ierror)
@@ -2969,10 +3186,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
     external :: pmpi_raccumulate
-    call pmpi_raccumulate(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      target_rank, target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_raccumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      op%MPI_VAL, win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Raccumulate
   subroutine MPI_Recv(buf, count, datatype, source, tag, comm, status, ierror)
@@ -2985,9 +3203,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_recv
-    call pmpi_recv(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_recv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, source, tag, &
+      comm%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Recv
   subroutine MPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror)
@@ -3000,9 +3220,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_recv_init
-    call pmpi_recv_init(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_recv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, source, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Recv_init
   subroutine MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
@@ -3015,9 +3236,13 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_reduce
-    call pmpi_reduce(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call pmpi_reduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce
   subroutine MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
@@ -3028,9 +3253,13 @@ contains
     type(MPI_Op), intent(in) :: op
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_inoutbuf
     external :: pmpi_reduce_local
-    call pmpi_reduce_local(%val(impi_f08_addr(inbuf)), %val(impi_f08_addr(inoutbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, ierror_c)
+    call pmpi_reduce_local(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), %val(impi_f08_buf(inoutbuf, &
+      impi_t_inoutbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(inoutbuf, impi_t_inoutbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_local
   subroutine MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
@@ -3042,9 +3271,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_reduce_scatter
-    call pmpi_reduce_scatter(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), recvcounts, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_reduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_scatter
   subroutine MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
@@ -3056,9 +3290,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_reduce_scatter_block
-    call pmpi_reduce_scatter_block(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), &
-      recvcount, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_reduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_scatter_block
   subroutine MPI_Request_free(request, ierror)
@@ -3092,9 +3331,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
     external :: pmpi_rget
-    call pmpi_rget(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      target_rank, target_disp, target_count, target_datatype%MPI_VAL, win%MPI_VAL, request, ierror_c)
+    call pmpi_rget(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rget
   subroutine MPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
@@ -3115,11 +3356,13 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_result_addr
     external :: pmpi_rget_accumulate
-    call pmpi_rget_accumulate(%val(impi_f08_addr(origin_addr)), origin_count, &
-      origin_datatype%MPI_VAL, %val(impi_f08_addr(result_addr)), result_count, &
-      result_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
-      op%MPI_VAL, win%MPI_VAL, request, ierror_c)
+    call pmpi_rget_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), &
+      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rget_accumulate
   subroutine MPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
@@ -3135,9 +3378,11 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
     external :: pmpi_rput
-    call pmpi_rput(%val(impi_f08_addr(origin_addr)), origin_count, origin_datatype%MPI_VAL, &
-      target_rank, target_disp, target_cout, target_datatype%MPI_VAL, win%MPI_VAL, request, ierror_c)
+    call pmpi_rput(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_cout, target_datatype%MPI_VAL, &
+      win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rput
   subroutine MPI_Rsend(ibuf, count, datatype, dest, tag, comm, ierror)
@@ -3149,9 +3394,11 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_ibuf
     external :: pmpi_rsend
-    call pmpi_rsend(%val(impi_f08_addr(ibuf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      ierror_c)
+    call pmpi_rsend(%val(impi_f08_buf(ibuf, impi_t_ibuf, 1)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(ibuf, impi_t_ibuf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rsend
   subroutine MPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -3164,9 +3411,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_rsend_init
-    call pmpi_rsend_init(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_rsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rsend_init
   subroutine MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
@@ -3178,9 +3426,13 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_scan
-    call pmpi_scan(%val(impi_f08_addr(sendbuf)), %val(impi_f08_addr(recvbuf)), count, &
-      datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_scan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scan
   subroutine MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
@@ -3195,9 +3447,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_scatter
-    call pmpi_scatter(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call pmpi_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, root, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatter
   subroutine MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
@@ -3213,9 +3470,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_scatterv
-    call pmpi_scatterv(%val(impi_f08_addr(sendbuf)), sendcounts, displs, sendtype%MPI_VAL, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call pmpi_scatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, displs, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatterv
   subroutine MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
@@ -3227,8 +3489,11 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_send
-    call pmpi_send(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
+    call pmpi_send(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Send
   subroutine MPI_Send_init(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -3241,9 +3506,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_send_init
-    call pmpi_send_init(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_send_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Send_init
   subroutine MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
@@ -3262,10 +3528,14 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
     external :: pmpi_sendrecv
-    call pmpi_sendrecv(%val(impi_f08_addr(sendbuf)), sendcount, sendtype%MPI_VAL, dest, sendtag, &
-      %val(impi_f08_addr(recvbuf)), recvcount, recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, &
-      status, ierror_c)
+    call pmpi_sendrecv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
+      dest, sendtag, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, &
+      source, recvtag, comm%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Sendrecv
   subroutine MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
@@ -3281,9 +3551,11 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_sendrecv_replace
-    call pmpi_sendrecv_replace(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, sendtag, &
-      source, recvtag, comm%MPI_VAL, status, ierror_c)
+    call pmpi_sendrecv_replace(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, &
+      sendtag, source, recvtag, comm%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Sendrecv_replace
   subroutine MPI_Ssend(buf, count, datatype, dest, tag, comm, ierror)
@@ -3295,9 +3567,11 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_ssend
-    call pmpi_ssend(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      ierror_c)
+    call pmpi_ssend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ssend
   subroutine MPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
@@ -3310,9 +3584,10 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
     external :: pmpi_ssend_init
-    call pmpi_ssend_init(%val(impi_f08_addr(buf)), count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      request, ierror_c)
+    call pmpi_ssend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ssend_init
   subroutine MPI_Start(request, ierror)
@@ -3807,9 +4082,14 @@ contains
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
     external :: pmpi_unpack
-    call pmpi_unpack(%val(impi_f08_addr(inbuf)), insize, position, %val(impi_f08_addr(outbuf)), &
-      outcount, datatype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call pmpi_unpack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, position, &
+      %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpack
   subroutine MPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
@@ -3822,9 +4102,13 @@ contains
     type(MPI_Datatype), intent(in) :: datatype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
     external :: pmpi_unpack_external
-    call pmpi_unpack_external(datarep, %val(impi_f08_addr(inbuf)), insize, position, &
-      %val(impi_f08_addr(outbuf)), outcount, datatype%MPI_VAL, ierror_c)
+    call pmpi_unpack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, position, &
+      %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpack_external
   subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
@@ -3913,8 +4197,9 @@ contains
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
     external :: pmpi_win_attach
-    call pmpi_win_attach(win%MPI_VAL, %val(impi_f08_addr(base)), size, ierror_c)
+    call pmpi_win_attach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_attach
   subroutine MPI_Win_call_errhandler(win, errorcode, ierror)
@@ -3943,9 +4228,10 @@ contains
     type(MPI_Win) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
     external :: pmpi_win_create
-    call pmpi_win_create(%val(impi_f08_addr(base)), size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win, &
-      ierror_c)
+    call pmpi_win_create(%val(impi_f08_buf(base, impi_t_base, 0)), size, disp_unit, info%MPI_VAL, &
+      comm%MPI_VAL, win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create
   subroutine MPI_Win_create_dynamic(info, comm, win, ierror)
@@ -3993,8 +4279,9 @@ contains
     type(*), dimension(..), intent(in) :: base
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
     external :: pmpi_win_detach
-    call pmpi_win_detach(win%MPI_VAL, %val(impi_f08_addr(base)), ierror_c)
+    call pmpi_win_detach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_detach
   subroutine MPI_Win_fence(assert, win, ierror)
