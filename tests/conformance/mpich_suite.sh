@@ -24,6 +24,11 @@
 #   IMPI_SUITE_RESULTS         result file (default:
 #                              <repo>/bench/results/mpich_suite.txt)
 #   IMPI_SUITE_RECONFIGURE=1   configure again even if already configured
+#   IMPI_SUITE_FORTRAN=1       configure with Fortran (impi's mpif77/mpifort,
+#                              or Open MPI's) in its own work tree
+#                              (work-fortran) and allow the f77 f90 f08
+#                              directories, e.g. `IMPI_SUITE_FORTRAN=1
+#                              tests/conformance/mpich_suite.sh f77 f90 f08`
 #   IMPI_SUITE_MPI=openmpi     run the same suite against Open MPI (Debian's
 #                              mpicc.openmpi / mpirun.openmpi, loopback only,
 #                              --oversubscribe) instead of impi, in its own
@@ -107,11 +112,23 @@ else
   cc=$build/bin/mpicc
 fi
 
+fortran=${IMPI_SUITE_FORTRAN:-0}
+fortran_dirs=""
+if [ "$fortran" = 1 ]; then
+  workname=$workname-fortran
+  fortran_dirs="f77 f90 f08"
+  if [ "$suite_mpi" = openmpi ]; then
+    f77=$(command -v mpif77.openmpi) fc=$(command -v mpifort.openmpi)
+  else
+    f77=$build/bin/mpif77 fc=$build/bin/mpifort
+  fi
+  [ -x "$fc" ] && [ -x "$f77" ] || die "no Fortran wrappers ($fc): build impi with Fortran"
+fi
 if [ $# -gt 0 ]; then dirs=("$@"); else dirs=("${default_dirs[@]}"); fi
 for d in "${dirs[@]}"; do
-  case " ${default_dirs[*]} errors " in
+  case " ${default_dirs[*]} errors $fortran_dirs " in
     *" $d "*) ;;
-    *) die "unknown or left-out directory '$d' (choose from: ${default_dirs[*]} errors)" ;;
+    *) die "unknown or left-out directory '$d' (choose from: ${default_dirs[*]} errors $fortran_dirs)" ;;
   esac
 done
 
@@ -289,6 +306,10 @@ conf_args=(--disable-fortran --disable-cxx --disable-romio --disable-part
   --disable-ft-tests --disable-checkpointing --disable-perftest --disable-dtpools
   --enable-strictmpi --enable-checkerrors --enable-threads=multiple
   "CC=$cc" "MPICC=$cc" "MPIEXEC=$wrapper")
+if [ "$fortran" = 1 ]; then
+  conf_args=("${conf_args[@]/--disable-fortran/--enable-fortran=all}")
+  conf_args+=("F77=$f77" "FC=$fc" "MPIF77=$f77" "MPIFC=$fc")
+fi
 # Open MPI 4.1's mpi.h turns the MPI-1 names removed in MPI-3.0 into static
 # assertions unless told otherwise; its libmpi still exports them, and the
 # suite's own dtpools library uses MPI_Type_hvector.

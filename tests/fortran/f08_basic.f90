@@ -123,6 +123,10 @@ program f08_basic
   if (dup /= MPI_COMM_NULL) call fail('comm free')
   call MPI_Comm_free_keyval(keyval)
 
+  call MPI_Sizeof(m, cnt)
+  if (cnt /= 4) call fail('sizeof integer')
+  call MPI_Sizeof(dmax(1), cnt)
+  if (cnt /= 8) call fail('sizeof real(8)')
   if (errs == 0) print '(A,I0,A,I0,A)', 'rank ', rank, ' of ', nprocs, ' ok'
   call MPI_Finalize()
 contains

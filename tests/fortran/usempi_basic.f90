@@ -140,6 +140,12 @@ program usempi_basic
   call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, val, flag, ierr)
   if (.not. flag .or. val < 32767) call fail('tag_ub')
   if (MPI_Wtime() <= 0.0d0) call fail('wtime')
+  call MPI_Sizeof(d, cnt, ierr)
+  if (cnt /= 8) call fail('sizeof double')
+  call MPI_Sizeof(r(1, 1), cnt, ierr)
+  if (cnt /= 4) call fail('sizeof real')
+  call MPI_Sizeof(flag, cnt, ierr)
+  if (cnt /= 4) call fail('sizeof logical')
 
   if (errs == 0) print '(A,I0,A,I0,A)', 'rank ', rank, ' of ', nprocs, ' ok'
   call MPI_Finalize(ierr)
