@@ -448,6 +448,8 @@ def f08_decl(p, fname):
         kind = "" if fname in ("MPI_Attr_get", "MPI_Attr_put", "MPI_Keyval_create") else "(kind=MPI_ADDRESS_KIND)"
         return f"integer{kind} :: {n}"
     if k == "callback":
+        if p.base in F08_CALLBACKS:
+            return f"procedure({p.base}) :: {n}"
         return f"external :: {n}"
     if k in ("str_in", "str_out"):
         return f"character(len=*){', intent(in)' if k == 'str_in' else ''} :: {n}"
@@ -471,6 +473,52 @@ def f08_buffer_mode(fname):
                           "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget",
                           "MPI_Raccumulate", "MPI_Rget_accumulate"))
     return 0 if keeps else 1
+
+
+# mpi_f08's abstract interfaces of the callbacks (MPI-3.1 A.3); the C library
+# calls them with the same conventions as the mpif.h ones (see special.c).
+F08_CALLBACKS = {
+    "MPI_User_function": ("invec, inoutvec, len, datatype",
+                          ["type(c_ptr), value :: invec, inoutvec", "integer :: len",
+                           "type(MPI_Datatype) :: datatype"]),
+}
+for _h, _t in (("MPI_Comm", "comm"), ("MPI_Datatype", "type"), ("MPI_Win", "win")):
+    _o = "old" + _t if _t != "type" else "oldtype"
+    _cap = _h[4:] if _t != "type" else "Type"
+    F08_CALLBACKS[f"MPI_{_cap}_copy_attr_function"] = (
+        f"{_o}, {_t}_keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror",
+        [f"type({_h}) :: {_o}", f"integer :: {_t}_keyval, ierror",
+         "integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out",
+         "logical :: flag"])
+    _d = _t if _t != "type" else "datatype"
+    F08_CALLBACKS[f"MPI_{_cap}_delete_attr_function"] = (
+        f"{_d}, {_t}_keyval, attribute_val, extra_state, ierror",
+        [f"type({_h}) :: {_d}", f"integer :: {_t}_keyval, ierror",
+         "integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state"])
+for _h, _t in (("MPI_Comm", "comm"), ("MPI_Win", "win"), ("MPI_File", "file")):
+    F08_CALLBACKS[f"{_h}_errhandler_function"] = (
+        f"{_t}, error_code", [f"type({_h}) :: {_t}", "integer :: error_code"])
+PREDEFINED_F08 = {"MPI_COMM_NULL_COPY_FN": "MPI_Comm_copy_attr_function",
+                  "MPI_COMM_DUP_FN": "MPI_Comm_copy_attr_function",
+                  "MPI_COMM_NULL_DELETE_FN": "MPI_Comm_delete_attr_function",
+                  "MPI_TYPE_NULL_COPY_FN": "MPI_Type_copy_attr_function",
+                  "MPI_TYPE_DUP_FN": "MPI_Type_copy_attr_function",
+                  "MPI_TYPE_NULL_DELETE_FN": "MPI_Type_delete_attr_function",
+                  "MPI_WIN_NULL_COPY_FN": "MPI_Win_copy_attr_function",
+                  "MPI_WIN_DUP_FN": "MPI_Win_copy_attr_function",
+                  "MPI_WIN_NULL_DELETE_FN": "MPI_Win_delete_attr_function"}
+
+
+def f08_abstract_interfaces():
+    out = ["  abstract interface"]
+    for name, (args, decls) in F08_CALLBACKS.items():
+        out += [wrap(f"    subroutine {name}({args})", "    "), "      import"]
+        out += ["      " + d for d in decls] + [f"    end subroutine {name}"]
+    out.append("  end interface")
+    for cb in PREDEFINED_CALLBACKS:
+        out.append(f"  procedure({PREDEFINED_F08[cb]}) :: {cb}" if cb in PREDEFINED_F08
+                   else f"  external :: {cb}")
+    return out
 
 
 def f08_actual(p, fname=""):
@@ -531,8 +579,8 @@ def gen_f08(fns, header, banner):
                                           .replace(name.lower(), name)))
         out.append(f"  common /{block}/ {name}")
         out.append(f"  save /{block}/")
-    out += [wrap("  external :: " + ", ".join(PREDEFINED_CALLBACKS), "  "),
-            "  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
+    out += f08_abstract_interfaces()
+    out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
             "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
     out += ["  interface  ! src/fortran/f08.c",
             "    function impi_f08_buf(buf, tmp, mode) bind(C, name='impi_f08_buf') result(a)",

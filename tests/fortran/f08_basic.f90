@@ -6,7 +6,13 @@ module f08_ops
   use mpi_f08
   use, intrinsic :: iso_c_binding
   implicit none
+  integer, save :: f08_handled = 0
 contains
+  subroutine on_error(comm, error_code)
+    type(MPI_Comm) :: comm
+    integer :: error_code
+    if (comm == MPI_COMM_WORLD) f08_handled = error_code
+  end subroutine
   subroutine absmax(invec, inoutvec, len, datatype)
     type(c_ptr), value :: invec, inoutvec
     integer :: len
@@ -123,6 +129,19 @@ program f08_basic
   if (dup /= MPI_COMM_NULL) call fail('comm free')
   call MPI_Comm_free_keyval(keyval)
 
+  ! an f08 error handler, called with the communicator and the code
+  block
+    type(MPI_Errhandler) :: eh
+    call MPI_Comm_create_errhandler(on_error, eh)
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh)
+    call MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER)
+    if (f08_handled /= MPI_ERR_OTHER) call fail('f08 error handler')
+    call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+    call MPI_Send(buf, 1, MPI_INTEGER, nprocs + 3, 0, MPI_COMM_WORLD, ierr)
+    if (ierr == MPI_SUCCESS) call fail('optional ierror of a failing call')
+    call MPI_Errhandler_free(eh)
+    if (eh /= MPI_ERRHANDLER_NULL) call fail('errhandler free')
+  end block
   call MPI_Sizeof(m, cnt)
   if (cnt /= 4) call fail('sizeof integer')
   call MPI_Sizeof(dmax(1), cnt)

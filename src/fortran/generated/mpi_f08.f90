@@ -71,9 +71,84 @@ module mpi_f08
   integer MPI_WEIGHTS_EMPTY(1)
   common /MPI_FORTRAN_WEIGHTS_EMPTY/ MPI_WEIGHTS_EMPTY
   save /MPI_FORTRAN_WEIGHTS_EMPTY/
-  external :: MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, MPI_COMM_DUP_FN, &
-    MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, MPI_TYPE_DUP_FN, MPI_WIN_NULL_COPY_FN, &
-    MPI_WIN_NULL_DELETE_FN, MPI_WIN_DUP_FN, MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, MPI_DUP_FN
+  abstract interface
+    subroutine MPI_User_function(invec, inoutvec, len, datatype)
+      import
+      type(c_ptr), value :: invec, inoutvec
+      integer :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function
+    subroutine MPI_Comm_copy_attr_function(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+      import
+      type(MPI_Comm) :: oldcomm
+      integer :: comm_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine MPI_Comm_copy_attr_function
+    subroutine MPI_Comm_delete_attr_function(comm, comm_keyval, attribute_val, extra_state, ierror)
+      import
+      type(MPI_Comm) :: comm
+      integer :: comm_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_Comm_delete_attr_function
+    subroutine MPI_Type_copy_attr_function(oldtype, type_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+      import
+      type(MPI_Datatype) :: oldtype
+      integer :: type_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine MPI_Type_copy_attr_function
+    subroutine MPI_Type_delete_attr_function(datatype, type_keyval, attribute_val, extra_state, &
+      ierror)
+      import
+      type(MPI_Datatype) :: datatype
+      integer :: type_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_Type_delete_attr_function
+    subroutine MPI_Win_copy_attr_function(oldwin, win_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+      import
+      type(MPI_Win) :: oldwin
+      integer :: win_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine MPI_Win_copy_attr_function
+    subroutine MPI_Win_delete_attr_function(win, win_keyval, attribute_val, extra_state, ierror)
+      import
+      type(MPI_Win) :: win
+      integer :: win_keyval, ierror
+      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine MPI_Win_delete_attr_function
+    subroutine MPI_Comm_errhandler_function(comm, error_code)
+      import
+      type(MPI_Comm) :: comm
+      integer :: error_code
+    end subroutine MPI_Comm_errhandler_function
+    subroutine MPI_Win_errhandler_function(win, error_code)
+      import
+      type(MPI_Win) :: win
+      integer :: error_code
+    end subroutine MPI_Win_errhandler_function
+    subroutine MPI_File_errhandler_function(file, error_code)
+      import
+      type(MPI_File) :: file
+      integer :: error_code
+    end subroutine MPI_File_errhandler_function
+  end interface
+  procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN
+  procedure(MPI_Comm_delete_attr_function) :: MPI_COMM_NULL_DELETE_FN
+  procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_DUP_FN
+  procedure(MPI_Type_copy_attr_function) :: MPI_TYPE_NULL_COPY_FN
+  procedure(MPI_Type_delete_attr_function) :: MPI_TYPE_NULL_DELETE_FN
+  procedure(MPI_Type_copy_attr_function) :: MPI_TYPE_DUP_FN
+  procedure(MPI_Win_copy_attr_function) :: MPI_WIN_NULL_COPY_FN
+  procedure(MPI_Win_delete_attr_function) :: MPI_WIN_NULL_DELETE_FN
+  procedure(MPI_Win_copy_attr_function) :: MPI_WIN_DUP_FN
+  external :: MPI_NULL_COPY_FN
+  external :: MPI_NULL_DELETE_FN
+  external :: MPI_DUP_FN
   logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.
   logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.
   interface  ! src/fortran/f08.c
@@ -651,7 +726,7 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_create
   subroutine MPI_Comm_create_errhandler(function, errhandler, ierror)
-    external :: function
+    procedure(MPI_Comm_errhandler_function) :: function
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
@@ -672,8 +747,8 @@ contains
   end subroutine MPI_Comm_create_group
   subroutine MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
       extra_state, ierror)
-    external :: comm_copy_attr_fn
-    external :: comm_delete_attr_fn
+    procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
+    procedure(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
     integer :: comm_keyval
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, optional, intent(out) :: ierror
@@ -1091,7 +1166,7 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_close
   subroutine MPI_File_create_errhandler(function, errhandler, ierror)
-    external :: function
+    procedure(MPI_File_errhandler_function) :: function
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
@@ -3032,7 +3107,7 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Op_commutative
   subroutine MPI_Op_create(function, commute, op, ierror)
-    external :: function
+    procedure(MPI_User_function) :: function
     logical, intent(in) :: commute
     type(MPI_Op) :: op
     integer, optional, intent(out) :: ierror
@@ -3825,8 +3900,8 @@ contains
   end subroutine MPI_Type_create_indexed_block
   subroutine MPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
       extra_state, ierror)
-    external :: type_copy_attr_fn
-    external :: type_delete_attr_fn
+    procedure(MPI_Type_copy_attr_function) :: type_copy_attr_fn
+    procedure(MPI_Type_delete_attr_function) :: type_delete_attr_fn
     integer :: type_keyval
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, optional, intent(out) :: ierror
@@ -4247,7 +4322,7 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create_dynamic
   subroutine MPI_Win_create_errhandler(function, errhandler, ierror)
-    external :: function
+    procedure(MPI_Win_errhandler_function) :: function
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
@@ -4257,8 +4332,8 @@ contains
   end subroutine MPI_Win_create_errhandler
   subroutine MPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, &
       ierror)
-    external :: win_copy_attr_fn
-    external :: win_delete_attr_fn
+    procedure(MPI_Win_copy_attr_function) :: win_copy_attr_fn
+    procedure(MPI_Win_delete_attr_function) :: win_delete_attr_fn
     integer :: win_keyval
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, optional, intent(out) :: ierror
