@@ -69,6 +69,10 @@ if [ -e "$p/bin/mpifort" ]; then
       fail "installed mpifort (binding $b)"
     "$p/bin/impirun" -np 2 "$work/fhello$b" | grep -q "rank 1 of 2" || fail "the mpifort build $b did not run"
   done
+  PKG_CONFIG_PATH=$p/$libdir/pkgconfig gfortran -cpp -DBINDING=2 "$src/tests/fortran/hello.F90" \
+    -o "$work/fhello_pc" -J "$work" $(PKG_CONFIG_PATH=$p/$libdir/pkgconfig pkg-config --cflags --libs mpi-fort) ||
+    fail "pkg-config mpi-fort"
+  "$p/bin/impirun" -np 2 "$work/fhello_pc" | grep -q "rank 1 of 2" || fail "the pkg-config Fortran build did not run"
   cmake -S "$src/tests/cmake_project_fortran" -B "$work/fcm" -DMPI_Fortran_COMPILER="$p/bin/mpifort" \
     > "$work/fcm.log" 2>&1 && cmake --build "$work/fcm" >> "$work/fcm.log" 2>&1 ||
     { cat "$work/fcm.log"; fail "FindMPI Fortran"; }
