@@ -351,7 +351,8 @@ def gen_commons(banner):
 
 def gen_externals(fns, banner):
     out = ["! " + banner.strip("/* \n").rstrip(" */"),
-           "! mpif.h: the types of the MPI functions (subroutines need none)."]
+           "! mpif.h: the types of the MPI functions (subroutines need none).",
+           fixed("EXTERNAL MPI_F_SYNC_REG")]
     for fn in fns:
         if has_fortran(fn) and is_function(fn):
             out.append(fixed(f"{F_RESULT[fn.ret]} {fn.name.upper()}"))

@@ -112,6 +112,7 @@ program f08_basic
   disp = 5
   call MPI_Get(buf, 2, MPI_INTEGER, next, disp, 2, MPI_INTEGER, win)
   call MPI_Win_fence(0, win)
+  call MPI_F_sync_reg(buf)
   if (buf(1) /= m(2, 2) - rank * 100 + next * 100 .or. buf(2) /= next * 100 + 32) call fail('rma get')
   call MPI_Win_free(win)
 

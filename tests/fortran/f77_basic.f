@@ -93,6 +93,7 @@
       call MPI_PUT(rank, 1, MPI_INTEGER, mod(rank + 1, nprocs), disp,
      &     1, MPI_INTEGER, win, ierr)
       call MPI_WIN_FENCE(0, win, ierr)
+      call MPI_F_SYNC_REG(rbuf)
       if (rbuf(1) .ne. peer) errs = errs + 1
       call MPI_WIN_FREE(win, ierr)
 ! predefined attribute reads as its value
