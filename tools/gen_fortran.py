@@ -30,16 +30,16 @@ def has_fortran(fn):
     n = fn.name
     if n.startswith("MPI_T_") or n.endswith("_c2f") or n.endswith("_f2c"):
         return False
-    # Not provided from Fortran yet: argv arrays of strings and datarep callbacks.
-    return n not in ("MPI_Comm_spawn", "MPI_Comm_spawn_multiple", "MPI_Register_datarep",
-                     "MPI_Grequest_start")
+    # Not provided from Fortran yet: datarep callbacks (MPI-IO).
+    return n != "MPI_Register_datarep"
 
 
 # C wrappers written by hand in src/fortran/special.c (arrays of handles or
 # statuses whose length is another argument, callbacks with Fortran calling
 # conventions, attributes, argc/argv, varargs). Their interfaces are generated.
 HAND_WRITTEN = {
-    "MPI_Init", "MPI_Init_thread", "MPI_Pcontrol",
+    "MPI_Init", "MPI_Init_thread", "MPI_Pcontrol", "MPI_Grequest_start",
+    "MPI_Comm_spawn", "MPI_Comm_spawn_multiple",
     "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Testall", "MPI_Testany", "MPI_Testsome",
     "MPI_Startall",
     "MPI_Alltoallw", "MPI_Ialltoallw", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw",
@@ -71,7 +71,9 @@ CALLBACKS = {"MPI_User_function", "MPI_Comm_errhandler_function", "MPI_Win_errha
              "MPI_File_errhandler_function", "MPI_Comm_copy_attr_function",
              "MPI_Comm_delete_attr_function", "MPI_Type_copy_attr_function",
              "MPI_Type_delete_attr_function", "MPI_Win_copy_attr_function",
-             "MPI_Win_delete_attr_function", "MPI_Copy_function", "MPI_Delete_function"}
+             "MPI_Win_delete_attr_function", "MPI_Copy_function", "MPI_Delete_function",
+             "MPI_Grequest_query_function", "MPI_Grequest_free_function",
+             "MPI_Grequest_cancel_function"}
 
 
 class P:
@@ -100,6 +102,9 @@ class P:
             self.kind = "attr"
         elif t == "void" and n == "extra_state":
             self.kind = "extra"
+        elif t == "char" and n in ("argv", "array_of_commands", "array_of_argv"):
+            self.kind = "argv"  # CHARACTER arrays, blank-terminated (hand-written)
+            self.dims = "(count, *)" if n == "array_of_argv" else "(*)"
         elif t == "char" and (ptr == 1 or (ptr == 0 and self.array)):
             self.kind = "str_in" if self.const else "str_out"
         elif t == "int" and n == "ranges":
@@ -141,6 +146,8 @@ class P:
             return [f"EXTERNAL :: {n}"]
         if k in ("str_in", "str_out"):
             return [f"CHARACTER(LEN=*) :: {n}"]
+        if k == "argv":
+            return [f"CHARACTER(LEN=*) :: {n}{self.dims.upper()}"]
         if k == "ranges":
             return [f"INTEGER :: {n}(3, *)"]
         if k in ("status", "status_in"):
@@ -353,8 +360,10 @@ def gen_externals(fns, banner):
     out = ["! " + banner.strip("/* \n").rstrip(" */"),
            "! mpif.h: the types of the MPI functions (subroutines need none).",
            fixed("EXTERNAL MPI_F_SYNC_REG")]
+    # Only MPI_WTIME and MPI_WTICK, as MPICH and Open MPI: programs declare
+    # MPI_AINT_ADD/MPI_AINT_DIFF themselves (MPICH's f77/rma/aintf does).
     for fn in fns:
-        if has_fortran(fn) and is_function(fn):
+        if has_fortran(fn) and is_function(fn) and fn.ret == "double":
             out.append(fixed(f"{F_RESULT[fn.ret]} {fn.name.upper()}"))
             out.append(fixed(f"EXTERNAL {fn.name.upper()}"))
             out.append(fixed(f"{F_RESULT[fn.ret]} P{fn.name.upper()}"))
@@ -454,6 +463,8 @@ def f08_decl(p, fname):
         return f"external :: {n}"
     if k in ("str_in", "str_out"):
         return f"character(len=*){', intent(in)' if k == 'str_in' else ''} :: {n}"
+    if k == "argv":
+        return f"character(len=*), intent(in) :: {n}{p.dims}"
     if k in ("status", "status_in", "statuses"):
         return f"type(MPI_Status){intent if k != 'status_in' else ', intent(in)'} :: {n}{dim}"
     if k in ("handle", "handle_ptr", "handle_arr"):

@@ -61,9 +61,11 @@ static inline MPI_Status *impi_f_status_in(const MPI_Fint *f, MPI_Status *c) {
     if (c) memcpy(f, c, sizeof(MPI_Status)); \
   } while (0)
 
-/* CHARACTER(LEN=n) -> malloc'd C string without the trailing blanks. */
+/* CHARACTER(LEN=n) -> malloc'd C string without leading and trailing
+ * blanks (as Open MPI; MPI-3.1 9 says so of info keys and values). */
 static inline char *impi_f2c_string(const char *f, size_t n) {
   while (n > 0 && f[n - 1] == ' ') --n;
+  while (n > 0 && f[0] == ' ') ++f, --n;
   char *c = (char *)malloc(n + 1);
   if (!c) return NULL;
   memcpy(c, f, n);

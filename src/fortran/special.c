@@ -480,3 +480,127 @@ IMPI_F_API void mpi_null_delete_fn_(const MPI_Fint *h, const MPI_Fint *k, const 
 PROTO(void, mpi_f_sync_reg, (void *buf)) {
   (void)buf;
 }
+
+/* ---- generalized requests: C callbacks calling the Fortran ones */
+typedef void (*FQuery)(const MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void (*FFree)(const MPI_Aint *, MPI_Fint *);
+typedef void (*FCancel)(const MPI_Aint *, const MPI_Fint *, MPI_Fint *);
+typedef struct {
+  FQuery query;
+  FFree free;
+  FCancel cancel;
+  MPI_Aint extra_state;
+} FGrequest;
+
+static int f_grequest_query(void *es, MPI_Status *status) {
+  FGrequest *g = (FGrequest *)es;
+  MPI_Fint f[MPI_F_STATUS_SIZE], ierr = MPI_SUCCESS;
+  memcpy(f, status, sizeof f);
+  g->query(&g->extra_state, f, &ierr);
+  memcpy(status, f, sizeof f);
+  return ierr;
+}
+static int f_grequest_free(void *es) {
+  FGrequest *g = (FGrequest *)es;
+  MPI_Fint ierr = MPI_SUCCESS;
+  g->free(&g->extra_state, &ierr);
+  free(g);  // the free function is the request's last callback
+  return ierr;
+}
+static int f_grequest_cancel(void *es, int complete) {
+  FGrequest *g = (FGrequest *)es;
+  MPI_Fint c = complete != 0, ierr = MPI_SUCCESS;
+  g->cancel(&g->extra_state, &c, &ierr);
+  return ierr;
+}
+PROTO(void, mpi_grequest_start,
+      (void (*query)(void), void (*free_fn)(void), void (*cancel)(void),
+       const MPI_Aint *extra_state, MPI_Fint *request, MPI_Fint *ierror)) {
+  FGrequest *g = (FGrequest *)malloc(sizeof *g);
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (!g) {
+    *ierror = MPI_ERR_NO_MEM;
+    return;
+  }
+  *g = (FGrequest){(FQuery)query, (FFree)free_fn, (FCancel)cancel, *extra_state};
+  *ierror = MPI_Grequest_start(f_grequest_query, f_grequest_free, f_grequest_cancel, g, &r);
+  if (*ierror != MPI_SUCCESS) free(g);
+  *request = IMPI_C2F(r);
+}
+
+/* ---- spawn: CHARACTER arrays ended by a blank entry -> NULL-terminated argv */
+static void free_argv(char **argv) {
+  if (!argv) return;
+  for (char **a = argv; *a; ++a) free(*a);
+  free(argv);
+}
+/* Entries at f, f + stride, ... (each len characters) up to the first blank one. */
+static char **f2c_argv(const char *f, size_t len, size_t stride) {
+  size_t n = 0;
+  for (;; ++n) {
+    const char *e = f + n * stride;
+    size_t k = 0;
+    while (k < len && e[k] == ' ') ++k;
+    if (k == len) break;
+  }
+  char **argv = (char **)calloc(n + 1, sizeof(char *));
+  if (!argv) return NULL;
+  for (size_t i = 0; i < n; ++i)
+    if (!(argv[i] = impi_f2c_string(f + i * stride, len))) {
+      free_argv(argv);
+      return NULL;
+    }
+  return argv;
+}
+
+PROTO(void, mpi_comm_spawn,
+      (const char *command, const char *argv, const MPI_Fint *maxprocs, const MPI_Fint *info,
+       const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+       MPI_Fint *ierror, size_t command_len, size_t argv_len)) {
+  char *cmd = impi_f2c_string(command, command_len);
+  char **cargv =
+      argv == &mpi_fortran_argv_null_ ? MPI_ARGV_NULL : f2c_argv(argv, argv_len, argv_len);
+  MPI_Comm ic = MPI_COMM_NULL;
+  if (!cmd || (argv != &mpi_fortran_argv_null_ && !cargv))
+    *ierror = MPI_ERR_NO_MEM;
+  else
+    *ierror = MPI_Comm_spawn(cmd, cargv, *maxprocs, IMPI_F2C(MPI_Info, *info), *root,
+                             IMPI_F2C(MPI_Comm, *comm), &ic, impi_f_ints(errcodes));
+  *intercomm = IMPI_C2F(ic);
+  free(cmd);
+  free_argv(cargv);
+}
+
+PROTO(void, mpi_comm_spawn_multiple,
+      (const MPI_Fint *count, const char *commands, const char *argvs, const MPI_Fint *maxprocs,
+       const MPI_Fint *infos, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
+       MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len, size_t argvs_len)) {
+  int n = *count > 0 ? *count : 0, rc = MPI_SUCCESS;
+  char **cmds = (char **)calloc((size_t)n + 1, sizeof(char *));
+  char ***cargvs = argvs == &mpi_fortran_argvs_null_
+                       ? MPI_ARGVS_NULL
+                       : (char ***)calloc((size_t)n + 1, sizeof(char **));
+  MPI_Info *cinfos = (MPI_Info *)calloc((size_t)n + 1, sizeof(MPI_Info));
+  MPI_Comm ic = MPI_COMM_NULL;
+  if (!cmds || !cinfos || (argvs != &mpi_fortran_argvs_null_ && !cargvs)) rc = MPI_ERR_NO_MEM;
+  for (int i = 0; rc == MPI_SUCCESS && i < n; ++i) {
+    cmds[i] = impi_f2c_string(commands + (size_t)i * commands_len, commands_len);
+    cinfos[i] = IMPI_F2C(MPI_Info, infos[i]);
+    /* array_of_argv(count, *): command i's arguments are row i. */
+    if (cargvs)
+      cargvs[i] = f2c_argv(argvs + (size_t)i * argvs_len, argvs_len, (size_t)n * argvs_len);
+    if (!cmds[i] || (cargvs && !cargvs[i])) rc = MPI_ERR_NO_MEM;
+  }
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Comm_spawn_multiple(n, cmds, cargvs, maxprocs, cinfos, *root,
+                                 IMPI_F2C(MPI_Comm, *comm), &ic, impi_f_ints(errcodes));
+  for (int i = 0; i < n; ++i) {
+    if (cmds) free(cmds[i]);
+    if (cargvs) free_argv(cargvs[i]);
+  }
+  free(cmds);
+  free(cargvs);
+  free(cinfos);
+  *intercomm = IMPI_C2F(ic);
+  *ierror = rc;
+}

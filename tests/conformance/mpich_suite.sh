@@ -341,7 +341,9 @@ leftout_file=$work/leftout.txt
 : >"$leftout_file"
 missing_names() {  # build output on stdin -> missing MPI identifiers, one per line
   perl -ne 'print "$1\n" while /(?:undefined reference to `|implicit declaration of function \x27|unknown type name \x27)(MPIX?_\w+)/g;
-            print "$1\n" while /\x27(MPIX?_\w+)\x27 undeclared/g' | sort -u
+            print "$1\n" while /\x27(MPIX?_\w+)\x27 undeclared/g;
+            # Fortran entry points (mpi_info_create_env_) as their MPI names (MPI_Info_create_env)
+            while (/undefined reference to `(mpix?)_(\w+?)_\x27/g) { print uc($1) . "_" . ucfirst($2) . "\n"; }' | sort -u
 }
 make_filtered() {  # dir (relative to work): write testlist.impi there, recursively
   local rel=$1 list line prog name names all4

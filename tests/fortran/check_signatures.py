@@ -23,7 +23,7 @@ finc = pathlib.Path(sys.argv[2])
 lib = sys.argv[3] if len(sys.argv) > 3 else None
 FORTRAN_ONLY = {"MPI_Init": [], "MPI_Init_thread": ["required", "provided"], "MPI_Pcontrol": ["level"]}
 NO_BINDING = re.compile(r"^MPI_T_|_c2f$|_f2c$")
-NOT_YET = {"MPI_Comm_spawn", "MPI_Comm_spawn_multiple", "MPI_Register_datarep", "MPI_Grequest_start"}
+NOT_YET = {"MPI_Register_datarep"}
 
 
 def c_table():
@@ -62,8 +62,8 @@ def c_entry_points():
             args = [a for a in re.split(r",(?![^(]*\))", text[m.end():i - 1]) if a.strip() not in ("", "void")]
             out[m.group(1)] = (len([a for a in args if "size_t" not in a]), len([a for a in args if "size_t" in a]))
         for m in re.finditer(r"PROTO\((?:void|double), (mpi_\w+), \((.*?)\)\) \{", text):
-            args = [a for a in m.group(2).split(",") if a.strip()]
-            out["p" + m.group(1)] = (len(args), 0)
+            args = [a for a in re.split(r",(?![^(]*\))", m.group(2)) if a.strip()]
+            out["p" + m.group(1)] = (len([a for a in args if "size_t" not in a]), len([a for a in args if "size_t" in a]))
     return out
 
 

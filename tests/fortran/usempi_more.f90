@@ -3,8 +3,32 @@
 ! codes returned through IERROR.
 module more_handlers
   implicit none
-  integer, save :: handled = 0, handled_code = 0
+  integer, save :: handled = 0, handled_code = 0, freed = 0
 contains
+  subroutine greq_query(extra_state, status, ierror)
+    use mpi
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: status(MPI_STATUS_SIZE), ierror
+    status(MPI_SOURCE) = int(extra_state)
+    status(MPI_TAG) = 77
+    status(MPI_ERROR) = MPI_SUCCESS
+    call MPI_Status_set_elements(status, MPI_INTEGER, 3, ierror)
+    call MPI_Status_set_cancelled(status, .false., ierror)
+  end subroutine
+  subroutine greq_free(extra_state, ierror)
+    use mpi
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    freed = freed + int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine greq_cancel(extra_state, complete, ierror)
+    use mpi
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine
   subroutine on_error(comm, code)
     use mpi
     integer :: comm, code, n, ierr
@@ -132,12 +156,20 @@ program usempi_more
   call MPI_Error_string(ierr, msg, resultlen, i)
   if (resultlen <= 0 .or. len_trim(msg) /= resultlen) call fail('error string')
 
+  ! a generalized request: Fortran query/free callbacks, status through them
+  call MPI_Grequest_start(greq_query, greq_free, greq_cancel, 5_MPI_ADDRESS_KIND, req(1), ierr)
+  call MPI_Grequest_complete(req(1), ierr)
+  call MPI_Wait(req(1), status, ierr)
+  if (req(1) /= MPI_REQUEST_NULL .or. freed /= 5) call fail('grequest free')
+  call MPI_Get_count(status, MPI_INTEGER, i, ierr)
+  if (status(MPI_SOURCE) /= 5 .or. status(MPI_TAG) /= 77 .or. i /= 3) call fail('grequest status')
+
   ! strings: names and info keys/values (trailing blanks dropped, results padded)
   call MPI_Comm_set_name(MPI_COMM_WORLD, 'world of fortran   ', ierr)
   call MPI_Comm_get_name(MPI_COMM_WORLD, cname, resultlen, ierr)
   if (cname /= 'world of fortran' .or. resultlen /= 16) call fail('comm name')
   call MPI_Info_create(info, ierr)
-  call MPI_Info_set(info, 'colour ', 'blue  ', ierr)
+  call MPI_Info_set(info, ' colour ', ' blue  ', ierr)
   call MPI_Info_get(info, 'colour', 20, value, flag, ierr)
   if (.not. flag .or. value /= 'blue') call fail('info get')
   call MPI_Info_get_valuelen(info, 'colour', i, flag, ierr)

@@ -958,6 +958,41 @@ contains
     call pmpi_comm_size(comm%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_size
+  subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    character(len=*), intent(in) :: command
+    character(len=*), intent(in) :: argv(*)
+    integer, intent(in) :: maxprocs
+    type(MPI_Info), intent(in) :: info
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: intercomm
+    integer :: array_of_errcodes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: pmpi_comm_spawn
+    call pmpi_comm_spawn(command, argv, maxprocs, info%MPI_VAL, root, comm%MPI_VAL, intercomm, &
+      array_of_errcodes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_spawn
+  subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    integer, intent(in) :: count
+    character(len=*), intent(in) :: array_of_commands(*)
+    character(len=*), intent(in) :: array_of_argv(count, *)
+    integer, intent(in) :: array_of_maxprocs(*)
+    type(MPI_Info), intent(in) :: array_of_info(*)
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: intercomm
+    integer :: array_of_errcodes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: pmpi_comm_spawn_multiple
+    call pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm%MPI_VAL, intercomm, array_of_errcodes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_spawn_multiple
   subroutine MPI_Comm_split(comm, color, key, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: color
@@ -2121,6 +2156,18 @@ contains
     call pmpi_grequest_complete(request%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Grequest_complete
+  subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    external :: query_fn
+    external :: free_fn
+    external :: cancel_fn
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: pmpi_grequest_start
+    call pmpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Grequest_start
   subroutine MPI_Group_compare(group1, group2, result, ierror)
     type(MPI_Group), intent(in) :: group1
     type(MPI_Group), intent(in) :: group2

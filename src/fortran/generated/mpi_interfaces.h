@@ -1223,6 +1223,68 @@ INTERFACE
   END SUBROUTINE PMPI_Comm_size
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    IMPORT
+    CHARACTER(LEN=*) :: command
+    CHARACTER(LEN=*) :: argv(*)
+    INTEGER, INTENT(IN) :: maxprocs
+    INTEGER, INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: intercomm
+    INTEGER :: array_of_errcodes(*)
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_spawn
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    IMPORT
+    CHARACTER(LEN=*) :: command
+    CHARACTER(LEN=*) :: argv(*)
+    INTEGER, INTENT(IN) :: maxprocs
+    INTEGER, INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: intercomm
+    INTEGER :: array_of_errcodes(*)
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_spawn
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    CHARACTER(LEN=*) :: array_of_commands(*)
+    CHARACTER(LEN=*) :: array_of_argv(COUNT, *)
+    INTEGER :: array_of_maxprocs(*)
+    INTEGER :: array_of_info(*)
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: intercomm
+    INTEGER :: array_of_errcodes(*)
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_spawn_multiple
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    CHARACTER(LEN=*) :: array_of_commands(*)
+    CHARACTER(LEN=*) :: array_of_argv(COUNT, *)
+    INTEGER :: array_of_maxprocs(*)
+    INTEGER :: array_of_info(*)
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: intercomm
+    INTEGER :: array_of_errcodes(*)
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_spawn_multiple
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Comm_split(comm, color, key, newcomm, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: comm
@@ -3223,6 +3285,28 @@ INTERFACE
     INTEGER, INTENT(IN) :: request
     INTEGER :: ierror
   END SUBROUTINE PMPI_Grequest_complete
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    IMPORT
+    EXTERNAL :: query_fn
+    EXTERNAL :: free_fn
+    EXTERNAL :: cancel_fn
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Grequest_start
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    IMPORT
+    EXTERNAL :: query_fn
+    EXTERNAL :: free_fn
+    EXTERNAL :: cancel_fn
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Grequest_start
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Group_compare(group1, group2, result, ierror)
