@@ -288,14 +288,17 @@ typedef void (*FCopyOld)(const MPI_Fint *, const MPI_Fint *, const MPI_Fint *, c
                          MPI_Fint *, MPI_Fint *, MPI_Fint *);
 typedef void (*FDeleteOld)(const MPI_Fint *, const MPI_Fint *, const MPI_Fint *, const MPI_Fint *,
                            MPI_Fint *);
-/* One per Fortran keyval, the C keyval's extra_state; freed with the
- * process (a keyval may outlive MPI_*_free_keyval while attributes use it). */
-typedef struct {
+/* One per Fortran keyval, the C keyval's extra_state. Kept for the life of
+ * the process, on a list (attributes may outlive MPI_*_free_keyval, and
+ * their delete callbacks need the record): a few bytes per keyval. */
+typedef struct FKeyval {
   void (*copy)(void);
   void (*del)(void);
   MPI_Aint extra_state;
   int old;  // MPI_KEYVAL_CREATE: INTEGER values and extra_state
+  struct FKeyval *next;
 } FKeyval;
+static FKeyval *g_fkeyvals;
 
 static int f_copy(MPI_Fint h, int keyval, FKeyval *k, void *in, void *out, int *flag) {
   MPI_Fint fk = keyval, fflag = 0, ierr = MPI_SUCCESS;
@@ -335,7 +338,11 @@ TRAMPOLINES(MPI_Win, win)
 
 static FKeyval *new_fkeyval(void (*copy)(void), void (*del)(void), MPI_Aint es, int old) {
   FKeyval *k = (FKeyval *)malloc(sizeof *k);
-  if (k) *k = (FKeyval){copy, del, es, old};
+  if (!k) return NULL;
+  *k = (FKeyval){copy, del, es, old, __atomic_load_n(&g_fkeyvals, __ATOMIC_RELAXED)};
+  while (!__atomic_compare_exchange_n(&g_fkeyvals, &k->next, k, 1, __ATOMIC_RELEASE,
+                                      __ATOMIC_RELAXED)) {
+  }
   return k;
 }
 
