@@ -235,7 +235,9 @@ def c_wrapper(fn):
             extra = "*valuelen" if any(q.name == "valuelen" for q in ps) else "0"
             pre.append(f"  char *c_{n} = impi_f_string_buffer({n}_len, {extra});")
             call.append(f"c_{n}")
-            post.append(f"  impi_c2f_string(c_{n}, {n}, {n}_len);")
+            # Written back only when MPI wrote it (MPI_Info_get: not for a missing key).
+            cond = "rc == MPI_SUCCESS" + (" && *flag" if any(q.name == "flag" for q in ps) else "")
+            post.append(f"  impi_c2f_string_if({cond}, c_{n}, {n}, {n}_len);")
         elif k == "callback":
             args.append(f"void (*{n})(void)")
             call.append(f"({p.base} *){n}")

@@ -81,9 +81,13 @@ static inline char *impi_f_string_buffer(size_t n, int extra) {
   return c;
 }
 
-/* C string -> blank-padded CHARACTER(LEN=n); frees c. */
-static inline void impi_c2f_string(char *c, char *f, size_t n) {
+/* C string -> blank-padded CHARACTER(LEN=n) if `cond`; frees c. */
+static inline void impi_c2f_string_if(int cond, char *c, char *f, size_t n) {
   if (!c) return;
+  if (!cond) {
+    free(c);
+    return;
+  }
   size_t len = strlen(c);
   if (len > n) len = n;
   memcpy(f, c, len);

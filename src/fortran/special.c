@@ -9,6 +9,7 @@
  * reads an INTEGER (4 bytes) there. Handle values are below 2^31 (mpi.h's
  * encoding), so on a little-endian machine the first 4 bytes are the
  * Fortran handle: the generated wrappers pass those callbacks unchanged. */
+#include <pthread.h>
 #include <stdint.h>
 
 #include "impi_fortran.h"
@@ -300,29 +301,85 @@ typedef struct FKeyval {
 } FKeyval;
 static FKeyval *g_fkeyvals;
 
+/* ---- Fortran-set attribute values (MPI-3.1 17.2.7; Open MPI's table):
+ * an attribute Fortran sets is stored in a cell the C attribute points to,
+ * so C reads "a pointer to the value"; Fortran reads a cell's value, and a
+ * C-set attribute as its address. The cells are registered so that any C
+ * attribute value can be told from one without dereferencing it. A cell is
+ * freed when the attribute is deleted through a Fortran keyval's delete
+ * callback (or replaced there); one set with a C keyval stays. */
+typedef struct FCell {
+  MPI_Aint value;
+  struct FCell *next;
+} FCell;
+enum { kCellBuckets = 1024 };
+static FCell *g_cells[kCellBuckets];
+static pthread_mutex_t g_cells_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static size_t cell_bucket(const void *p) {
+  return ((uintptr_t)p >> 4) % kCellBuckets;
+}
+static FCell *cell_new(MPI_Aint value) {
+  FCell *c = (FCell *)malloc(sizeof *c);
+  if (!c) return NULL;
+  c->value = value;
+  pthread_mutex_lock(&g_cells_mu);
+  c->next = g_cells[cell_bucket(c)];
+  g_cells[cell_bucket(c)] = c;
+  pthread_mutex_unlock(&g_cells_mu);
+  return c;
+}
+/* The cell at p, or NULL if p is not one (p is never dereferenced). */
+static FCell *cell_find(const void *p) {
+  pthread_mutex_lock(&g_cells_mu);
+  FCell *c = g_cells[cell_bucket(p)];
+  while (c && (const void *)c != p) c = c->next;
+  pthread_mutex_unlock(&g_cells_mu);
+  return c;
+}
+static void cell_free(FCell *c) {
+  pthread_mutex_lock(&g_cells_mu);
+  FCell **pp = &g_cells[cell_bucket(c)];
+  while (*pp && *pp != c) pp = &(*pp)->next;
+  if (*pp) *pp = c->next;
+  pthread_mutex_unlock(&g_cells_mu);
+  free(c);
+}
+/* A C attribute value as Fortran sees it: a cell's value, else the address. */
+static MPI_Aint fortran_value(void *v) {
+  FCell *c = cell_find(v);
+  return c ? c->value : (MPI_Aint)(intptr_t)v;
+}
+
 static int f_copy(MPI_Fint h, int keyval, FKeyval *k, void *in, void *out, int *flag) {
   MPI_Fint fk = keyval, fflag = 0, ierr = MPI_SUCCESS;
+  MPI_Aint vin = fortran_value(in), vout = 0;
   if (k->old) {
-    MPI_Fint es = (MPI_Fint)k->extra_state, vin = (MPI_Fint)(intptr_t)in, vout = 0;
-    ((FCopyOld)k->copy)(&h, &fk, &es, &vin, &vout, &fflag, &ierr);
-    *(void **)out = (void *)(intptr_t)vout;
+    MPI_Fint es = (MPI_Fint)k->extra_state, fin = (MPI_Fint)vin, fout = 0;
+    ((FCopyOld)k->copy)(&h, &fk, &es, &fin, &fout, &fflag, &ierr);
+    vout = fout;
   } else {
-    MPI_Aint vin = (MPI_Aint)(intptr_t)in, vout = 0;
     ((FCopy)k->copy)(&h, &fk, &k->extra_state, &vin, &vout, &fflag, &ierr);
-    *(void **)out = (void *)(intptr_t)vout;
   }
   *flag = fflag != 0;
+  if (*flag) {
+    FCell *c = cell_new(vout);
+    if (!c) return MPI_ERR_NO_MEM;
+    *(void **)out = c;
+  }
   return ierr;
 }
 static int f_delete(MPI_Fint h, int keyval, FKeyval *k, void *val) {
   MPI_Fint fk = keyval, ierr = MPI_SUCCESS;
+  FCell *c = cell_find(val);
+  MPI_Aint v = c ? c->value : (MPI_Aint)(intptr_t)val;
   if (k->old) {
-    MPI_Fint es = (MPI_Fint)k->extra_state, v = (MPI_Fint)(intptr_t)val;
-    ((FDeleteOld)k->del)(&h, &fk, &v, &es, &ierr);
+    MPI_Fint es = (MPI_Fint)k->extra_state, fv = (MPI_Fint)v;
+    ((FDeleteOld)k->del)(&h, &fk, &fv, &es, &ierr);
   } else {
-    MPI_Aint v = (MPI_Aint)(intptr_t)val;
     ((FDelete)k->del)(&h, &fk, &v, &k->extra_state, &ierr);
   }
+  if (c && ierr == MPI_SUCCESS) cell_free(c);
   return ierr;
 }
 #define TRAMPOLINES(T, t)                                                              \
@@ -371,16 +428,16 @@ PROTO(void, mpi_win_create_keyval,
   *ierror = k ? MPI_Win_create_keyval(f_win_copy, f_win_delete, keyval, k) : MPI_ERR_NO_MEM;
 }
 
-/* ---- attributes: Fortran values are stored as the C attribute's pointer
- * value; the predefined attributes (pointers to the library's values in C)
- * read as their values (MPI-3.1 17.2.7). */
+/* ---- attributes: the predefined ones (pointers to the library's values in
+ * C) read as their values; see the cells above for the others. */
 static MPI_Aint attr_value(int keyval, void *v, int win) {
   if (!win && keyval >= MPI_TAG_UB && keyval <= IMPI_HOST_COLOR) return *(int *)v;
   if (win && keyval == MPI_WIN_SIZE) return *(MPI_Aint *)v;
   if (win &&
       (keyval == MPI_WIN_DISP_UNIT || keyval == MPI_WIN_CREATE_FLAVOR || keyval == MPI_WIN_MODEL))
     return *(int *)v;
-  return (MPI_Aint)(intptr_t)v;  // MPI_WIN_BASE (the address) and user attributes
+  if (win && keyval == MPI_WIN_BASE) return (MPI_Aint)(intptr_t)v;  // the address itself
+  return fortran_value(v);
 }
 PROTO(void, mpi_comm_get_attr,
       (const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
@@ -404,7 +461,7 @@ PROTO(void, mpi_type_get_attr,
   void *v = NULL;
   *flag = 0;
   *ierror = MPI_Type_get_attr(IMPI_F2C(MPI_Datatype, *type), *keyval, &v, flag);
-  if (*ierror == MPI_SUCCESS && *flag) *value = (MPI_Aint)(intptr_t)v;
+  if (*ierror == MPI_SUCCESS && *flag) *value = fortran_value(v);
 }
 PROTO(void, mpi_win_get_attr,
       (const MPI_Fint *win, const MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
@@ -414,21 +471,32 @@ PROTO(void, mpi_win_get_attr,
   *ierror = MPI_Win_get_attr(IMPI_F2C(MPI_Win, *win), *keyval, &v, flag);
   if (*ierror == MPI_SUCCESS && *flag) *value = attr_value(*keyval, v, 1);
 }
+/* Sets a cell holding `value` with set(); frees it if that fails. */
+#define SET_CELL(call)                             \
+  do {                                             \
+    FCell *c = cell_new(value);                    \
+    *ierror = c ? (call) : MPI_ERR_NO_MEM;         \
+    if (c && *ierror != MPI_SUCCESS) cell_free(c); \
+  } while (0)
 PROTO(void, mpi_comm_set_attr,
-      (const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Aint *value, MPI_Fint *ierror)) {
-  *ierror = MPI_Comm_set_attr(IMPI_F2C(MPI_Comm, *comm), *keyval, (void *)(intptr_t)*value);
+      (const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Aint *fvalue, MPI_Fint *ierror)) {
+  MPI_Aint value = *fvalue;
+  SET_CELL(MPI_Comm_set_attr(IMPI_F2C(MPI_Comm, *comm), *keyval, c));
 }
 PROTO(void, mpi_attr_put,
-      (const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Fint *value, MPI_Fint *ierror)) {
-  *ierror = MPI_Comm_set_attr(IMPI_F2C(MPI_Comm, *comm), *keyval, (void *)(intptr_t)*value);
+      (const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Fint *fvalue, MPI_Fint *ierror)) {
+  MPI_Aint value = *fvalue;  // sign-extended, as Open MPI does
+  SET_CELL(MPI_Comm_set_attr(IMPI_F2C(MPI_Comm, *comm), *keyval, c));
 }
 PROTO(void, mpi_type_set_attr,
-      (const MPI_Fint *type, const MPI_Fint *keyval, const MPI_Aint *value, MPI_Fint *ierror)) {
-  *ierror = MPI_Type_set_attr(IMPI_F2C(MPI_Datatype, *type), *keyval, (void *)(intptr_t)*value);
+      (const MPI_Fint *type, const MPI_Fint *keyval, const MPI_Aint *fvalue, MPI_Fint *ierror)) {
+  MPI_Aint value = *fvalue;
+  SET_CELL(MPI_Type_set_attr(IMPI_F2C(MPI_Datatype, *type), *keyval, c));
 }
 PROTO(void, mpi_win_set_attr,
-      (const MPI_Fint *win, const MPI_Fint *keyval, const MPI_Aint *value, MPI_Fint *ierror)) {
-  *ierror = MPI_Win_set_attr(IMPI_F2C(MPI_Win, *win), *keyval, (void *)(intptr_t)*value);
+      (const MPI_Fint *win, const MPI_Fint *keyval, const MPI_Aint *fvalue, MPI_Fint *ierror)) {
+  MPI_Aint value = *fvalue;
+  SET_CELL(MPI_Win_set_attr(IMPI_F2C(MPI_Win, *win), *keyval, c));
 }
 
 /* ---- predefined Fortran attribute callbacks (MPI_COMM_NULL_COPY_FN ...) */
@@ -496,40 +564,42 @@ typedef struct {
   FQuery query;
   FFree free;
   FCancel cancel;
-  MPI_Aint extra_state;
+  /* The program's own variable, as MPICH and Open MPI pass it: the
+   * callbacks may update it (MPICH's f77/pt2pt/greqf relies on that). */
+  MPI_Aint *extra_state;
 } FGrequest;
 
 static int f_grequest_query(void *es, MPI_Status *status) {
   FGrequest *g = (FGrequest *)es;
   MPI_Fint f[MPI_F_STATUS_SIZE], ierr = MPI_SUCCESS;
   memcpy(f, status, sizeof f);
-  g->query(&g->extra_state, f, &ierr);
+  g->query(g->extra_state, f, &ierr);
   memcpy(status, f, sizeof f);
   return ierr;
 }
 static int f_grequest_free(void *es) {
   FGrequest *g = (FGrequest *)es;
   MPI_Fint ierr = MPI_SUCCESS;
-  g->free(&g->extra_state, &ierr);
+  g->free(g->extra_state, &ierr);
   free(g);  // the free function is the request's last callback
   return ierr;
 }
 static int f_grequest_cancel(void *es, int complete) {
   FGrequest *g = (FGrequest *)es;
   MPI_Fint c = complete != 0, ierr = MPI_SUCCESS;
-  g->cancel(&g->extra_state, &c, &ierr);
+  g->cancel(g->extra_state, &c, &ierr);
   return ierr;
 }
 PROTO(void, mpi_grequest_start,
-      (void (*query)(void), void (*free_fn)(void), void (*cancel)(void),
-       const MPI_Aint *extra_state, MPI_Fint *request, MPI_Fint *ierror)) {
+      (void (*query)(void), void (*free_fn)(void), void (*cancel)(void), MPI_Aint *extra_state,
+       MPI_Fint *request, MPI_Fint *ierror)) {
   FGrequest *g = (FGrequest *)malloc(sizeof *g);
   MPI_Request r = MPI_REQUEST_NULL;
   if (!g) {
     *ierror = MPI_ERR_NO_MEM;
     return;
   }
-  *g = (FGrequest){(FQuery)query, (FFree)free_fn, (FCancel)cancel, *extra_state};
+  *g = (FGrequest){(FQuery)query, (FFree)free_fn, (FCancel)cancel, extra_state};
   *ierror = MPI_Grequest_start(f_grequest_query, f_grequest_free, f_grequest_cancel, g, &r);
   if (*ierror != MPI_SUCCESS) free(g);
   *request = IMPI_C2F(r);

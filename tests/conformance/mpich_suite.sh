@@ -325,6 +325,13 @@ else
   msg "reusing the configured tree in $work"
 fi
 
+# MPICH's configure enables its f08 tests only inside an MPICH build tree
+# (FROM_MPICH): their support library (util/libmtest_f08.la) is switched on by hand.
+if [ "$fortran" = 1 ]; then
+  sed -i 's/^#am__append_4 = libmtest_f08.la/am__append_4 = libmtest_f08.la/;
+          s/^#am_libmtest_f08_la_OBJECTS = mtest_f08.lo/am_libmtest_f08_la_OBJECTS = mtest_f08.lo/' "$work/util/Makefile"
+fi
+
 # ---- build ------------------------------------------------------------------
 msg "building util, dtpools and ${dirs[*]} (make -k -j2; log: $work/build.log)"
 {

@@ -130,6 +130,12 @@ program usempi_basic
   if (val /= 1042) call fail('attribute seen from C')
   call impi_test_comm_size(dup, csize)
   if (csize /= nprocs) call fail('handle seen from C')
+  block  ! set in C, read in Fortran: the address C stored
+    integer(kind=MPI_ADDRESS_KIND) :: addr
+    call impi_test_c_set_attr(dup, keyval, addr)
+    call MPI_Comm_get_attr(dup, keyval, val, flag, ierr)
+    if (.not. flag .or. val /= addr) call fail('C attribute read in Fortran')
+  end block
   call MPI_Comm_free(dup, ierr)
   if (dup /= MPI_COMM_NULL) call fail('comm free')
   call MPI_Comm_free_keyval(keyval, ierr)

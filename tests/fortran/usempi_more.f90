@@ -174,8 +174,9 @@ program usempi_more
   if (.not. flag .or. value /= 'blue') call fail('info get')
   call MPI_Info_get_valuelen(info, 'colour', i, flag, ierr)
   if (.not. flag .or. i /= 4) call fail('info valuelen')
+  value = 'unchanged'
   call MPI_Info_get(info, 'shape', 20, value, flag, ierr)
-  if (flag) call fail('info missing key')
+  if (flag .or. value /= 'unchanged') call fail('info missing key')
   call MPI_Info_free(info, ierr)
   if (info /= MPI_INFO_NULL) call fail('info free')
 

@@ -912,7 +912,7 @@ void pmpi_comm_get_info_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ie
 void pmpi_comm_get_name_(const MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t comm_name_len) {
   char *c_comm_name = impi_f_string_buffer(comm_name_len, 0);
   int rc = MPI_Comm_get_name(IMPI_F2C(MPI_Comm, *comm), c_comm_name, resultlen);
-  impi_c2f_string(c_comm_name, comm_name, comm_name_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_comm_name, comm_name, comm_name_len);
   *ierror = rc;
 }
 
@@ -1053,7 +1053,7 @@ void pmpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint
 void pmpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierror, size_t string_len) {
   char *c_string = impi_f_string_buffer(string_len, 0);
   int rc = MPI_Error_string(*errorcode, c_string, resultlen);
-  impi_c2f_string(c_string, string, string_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_string, string, string_len);
   *ierror = rc;
 }
 
@@ -1156,7 +1156,7 @@ void pmpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, 
   int rc = MPI_File_get_view(IMPI_F2C(MPI_File, *fh), disp, &c_etype, &c_filetype, c_datarep);
   *etype = IMPI_C2F(c_etype);
   *filetype = IMPI_C2F(c_filetype);
-  impi_c2f_string(c_datarep, datarep, datarep_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_datarep, datarep, datarep_len);
   *ierror = rc;
 }
 
@@ -1503,14 +1503,14 @@ void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_
 void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror, size_t version_len) {
   char *c_version = impi_f_string_buffer(version_len, 0);
   int rc = MPI_Get_library_version(c_version, resultlen);
-  impi_c2f_string(c_version, version, version_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_version, version, version_len);
   *ierror = rc;
 }
 
 void pmpi_get_processor_name_(char *name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t name_len) {
   char *c_name = impi_f_string_buffer(name_len, 0);
   int rc = MPI_Get_processor_name(c_name, resultlen);
-  impi_c2f_string(c_name, name, name_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_name, name, name_len);
   *ierror = rc;
 }
 
@@ -1788,7 +1788,7 @@ void pmpi_info_get_(const MPI_Fint *info, const char *key, const MPI_Fint *value
   char *c_value = impi_f_string_buffer(value_len, *valuelen);
   int rc = MPI_Info_get(IMPI_F2C(MPI_Info, *info), c_key, *valuelen, c_value, flag);
   free(c_key);
-  impi_c2f_string(c_value, value, value_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS && *flag, c_value, value, value_len);
   *ierror = rc;
 }
 
@@ -1800,7 +1800,7 @@ void pmpi_info_get_nkeys_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint *ierro
 void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len) {
   char *c_key = impi_f_string_buffer(key_len, 0);
   int rc = MPI_Info_get_nthkey(IMPI_F2C(MPI_Info, *info), *n, c_key);
-  impi_c2f_string(c_key, key, key_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_key, key, key_len);
   *ierror = rc;
 }
 
@@ -1931,7 +1931,7 @@ void pmpi_lookup_name_(const char *service_name, const MPI_Fint *info, char *por
   char *c_port_name = impi_f_string_buffer(port_name_len, 0);
   int rc = MPI_Lookup_name(c_service_name, IMPI_F2C(MPI_Info, *info), c_port_name);
   free(c_service_name);
-  impi_c2f_string(c_port_name, port_name, port_name_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_port_name, port_name, port_name_len);
   *ierror = rc;
 }
 
@@ -1995,7 +1995,7 @@ void pmpi_op_free_(MPI_Fint *op, MPI_Fint *ierror) {
 void pmpi_open_port_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror, size_t port_name_len) {
   char *c_port_name = impi_f_string_buffer(port_name_len, 0);
   int rc = MPI_Open_port(IMPI_F2C(MPI_Info, *info), c_port_name);
-  impi_c2f_string(c_port_name, port_name, port_name_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_port_name, port_name, port_name_len);
   *ierror = rc;
 }
 
@@ -2364,7 +2364,7 @@ void pmpi_type_get_extent_x_(const MPI_Fint *type, MPI_Count *lb, MPI_Count *ext
 void pmpi_type_get_name_(const MPI_Fint *type, char *type_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t type_name_len) {
   char *c_type_name = impi_f_string_buffer(type_name_len, 0);
   int rc = MPI_Type_get_name(IMPI_F2C(MPI_Datatype, *type), c_type_name, resultlen);
-  impi_c2f_string(c_type_name, type_name, type_name_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_type_name, type_name, type_name_len);
   *ierror = rc;
 }
 
@@ -2567,7 +2567,7 @@ void pmpi_win_get_info_(const MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierr
 void pmpi_win_get_name_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len) {
   char *c_win_name = impi_f_string_buffer(win_name_len, 0);
   int rc = MPI_Win_get_name(IMPI_F2C(MPI_Win, *win), c_win_name, resultlen);
-  impi_c2f_string(c_win_name, win_name, win_name_len);
+  impi_c2f_string_if(rc == MPI_SUCCESS, c_win_name, win_name, win_name_len);
   *ierror = rc;
 }
 
