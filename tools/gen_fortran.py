@@ -248,11 +248,13 @@ def c_wrapper(fn):
         ret = C_RESULT[fn.ret]
         sig = ", ".join(args) or "void"
         body = f"  return {fn.name}({', '.join(call)});\n"
-        return ([f"IMPI_F_API {ret} p{lname}_({sig});", f"{ret} {lname}_({sig}) IMPI_F_ALIAS(p{lname}_);"],
+        return ([f"IMPI_F_API {ret} p{lname}_({sig});", f"{ret} {lname}_({sig}) IMPI_F_ALIAS(p{lname}_);",
+                 f"{ret} impi_fx_{lname}_({sig}) IMPI_F_ALIAS(p{lname}_);"],
                 f"{ret} p{lname}_({sig}) {{\n{body}}}\n")
     sig = ", ".join(args + ["MPI_Fint *ierror"] + hidden)
     lines = pre + [f"  int rc = {fn.name}({', '.join(call)});"] + post + ["  *ierror = rc;"]
-    return ([f"IMPI_F_API void p{lname}_({sig});", f"void {lname}_({sig}) IMPI_F_ALIAS(p{lname}_);"],
+    return ([f"IMPI_F_API void p{lname}_({sig});", f"void {lname}_({sig}) IMPI_F_ALIAS(p{lname}_);",
+             f"void impi_fx_{lname}_({sig}) IMPI_F_ALIAS(p{lname}_);"],
             f"void p{lname}_({sig}) {{\n" + "\n".join(lines) + "\n}\n")
 
 
@@ -266,7 +268,8 @@ def gen_wrappers(fns, banner):
         defs.append(body)
     out = [banner,
            "/* Fortran (mpif.h, use mpi) entry points: pmpi_x_ converts the arguments",
-           " * and calls the C MPI_x; mpi_x_ is a weak alias (profiling interface). */",
+           " * and calls the C MPI_x; mpi_x_ is a weak alias (profiling interface);",
+           " * impi_fx_mpi_x_ is the name mpi_f08's MPI_x and PMPI_x call. */",
            '#include "impi_fortran.h"', ""] + decls + [""] + defs
     return "\n".join(out)
 
@@ -543,9 +546,10 @@ def f08_actual(p, fname=""):
     return p.name
 
 
-def f08_procedure(fn):
+def f08_procedure(fn, prefix=""):
     ps = fparams(fn)
     lname = fn.name.lower()
+    name = prefix + fn.name
     names = [p.name for p in ps]
     decls = [f08_decl(p, fn.name) for p in ps]
     actual = ", ".join(f08_actual(p, fn.name) for p in ps)
@@ -555,16 +559,16 @@ def f08_procedure(fn):
             for p in bufs if f08_buffer_mode(fn.name) == 1]
     if is_function(fn):
         rtype = F_RESULT[fn.ret].lower()
-        body = [f"{rtype}, external :: p{lname}", f"{rtype} :: {fn.name}"] + temps + [
-                f"{fn.name} = p{lname}({actual})"] + done
-        return ([wrap(f"function {fn.name}({', '.join(names)})")] + ["  " + d for d in decls] +
-                ["  " + wrap(b, "  ") for b in body] + [f"end function {fn.name}"])
-    body = ["integer :: ierror_c"] + temps + [f"external :: p{lname}",
-            f"call p{lname}({actual}{', ' if actual else ''}ierror_c)"] + done + [
+        body = [f"{rtype}, external :: impi_fx_{lname}", f"{rtype} :: {name}"] + temps + [
+                f"{name} = impi_fx_{lname}({actual})"] + done
+        return ([wrap(f"function {name}({', '.join(names)})")] + ["  " + d for d in decls] +
+                ["  " + wrap(b, "  ") for b in body] + [f"end function {name}"])
+    body = ["integer :: ierror_c"] + temps + [f"external :: impi_fx_{lname}",
+            f"call impi_fx_{lname}({actual}{', ' if actual else ''}ierror_c)"] + done + [
             "if (present(ierror)) ierror = ierror_c"]
-    return ([wrap(f"subroutine {fn.name}({', '.join(names + ['ierror'])})")] +
+    return ([wrap(f"subroutine {name}({', '.join(names + ['ierror'])})")] +
             ["  " + d for d in decls] + ["  integer, optional, intent(out) :: ierror"] +
-            ["  " + wrap(b, "  ") for b in body] + [f"end subroutine {fn.name}"])
+            ["  " + wrap(b, "  ") for b in body] + [f"end subroutine {name}"])
 
 
 def gen_f08(fns, header, banner):
@@ -619,6 +623,7 @@ def gen_f08(fns, header, banner):
                     f"    {f} = a%MPI_VAL {op} b%MPI_VAL", f"  end function {f}"]
     for fn in fns:
         if has_fortran(fn):
-            out += ["  " + line for line in "\n".join(f08_procedure(fn)).split("\n")]
+            for prefix in ("", "P"):  # PMPI_: the profiling interface
+                out += ["  " + line for line in "\n".join(f08_procedure(fn, prefix)).split("\n")]
     out.append("end module mpi_f08")
     return "\n".join(out) + "\n"

@@ -61,16 +61,21 @@ static inline MPI_Status *impi_f_status_in(const MPI_Fint *f, MPI_Status *c) {
     if (c) memcpy(f, c, sizeof(MPI_Status)); \
   } while (0)
 
-/* CHARACTER(LEN=n) -> malloc'd C string without leading and trailing
- * blanks (as Open MPI; MPI-3.1 9 says so of info keys and values). */
-static inline char *impi_f2c_string(const char *f, size_t n) {
+/* CHARACTER(LEN=n) -> malloc'd C string without trailing blanks. */
+static inline char *impi_f2c_string_keep_leading(const char *f, size_t n) {
   while (n > 0 && f[n - 1] == ' ') --n;
-  while (n > 0 && f[0] == ' ') ++f, --n;
   char *c = (char *)malloc(n + 1);
   if (!c) return NULL;
   memcpy(c, f, n);
   c[n] = '\0';
   return c;
+}
+
+/* ... and without leading blanks either (as Open MPI; MPI-3.1 9 says so of
+ * info keys and values). */
+static inline char *impi_f2c_string(const char *f, size_t n) {
+  while (n > 0 && f[0] == ' ') ++f, --n;
+  return impi_f2c_string_keep_leading(f, n);
 }
 
 /* A C buffer big enough for any string MPI returns into a CHARACTER(LEN=n). */

@@ -30,9 +30,11 @@ IMPI_F_API char mpi_fortran_argvs_null_ __attribute__((aligned(16)));
 IMPI_F_API MPI_Fint mpi_fortran_unweighted_ __attribute__((aligned(16)));
 IMPI_F_API MPI_Fint mpi_fortran_weights_empty_ __attribute__((aligned(16)));
 
-#define PROTO(ret, name, args)                          \
-  IMPI_F_API ret p##name##_ args;                       \
-  IMPI_F_API ret name##_ args IMPI_F_ALIAS(p##name##_); \
+/* pmpi_x_, its weak alias mpi_x_, and impi_fx_mpi_x_ (what mpi_f08 calls). */
+#define PROTO(ret, name, args)                                    \
+  IMPI_F_API ret p##name##_ args;                                 \
+  IMPI_F_API ret name##_ args IMPI_F_ALIAS(p##name##_);           \
+  IMPI_F_API ret impi_fx_##name##_ args IMPI_F_ALIAS(p##name##_); \
   ret p##name##_ args
 
 /* ---- MPI_Init, MPI_Init_thread, MPI_Pcontrol */
@@ -623,7 +625,8 @@ static char **f2c_argv(const char *f, size_t len, size_t stride) {
   char **argv = (char **)calloc(n + 1, sizeof(char *));
   if (!argv) return NULL;
   for (size_t i = 0; i < n; ++i)
-    if (!(argv[i] = impi_f2c_string(f + i * stride, len))) {
+    /* Arguments keep their leading blanks (MPICH's spawnargvf90 passes " Ss"). */
+    if (!(argv[i] = impi_f2c_string_keep_leading(f + i * stride, len))) {
       free_argv(argv);
       return NULL;
     }

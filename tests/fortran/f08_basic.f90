@@ -143,6 +143,9 @@ program f08_basic
     call MPI_Errhandler_free(eh)
     if (eh /= MPI_ERRHANDLER_NULL) call fail('errhandler free')
   end block
+  call PMPI_Comm_size(MPI_COMM_WORLD, cnt)  ! the profiling interface
+  if (cnt /= nprocs) call fail('PMPI_Comm_size')
+  if (PMPI_Wtime() <= 0.0d0) call fail('PMPI_Wtime')
   call MPI_Sizeof(m, cnt)
   if (cnt /= 4) call fail('sizeof integer')
   call MPI_Sizeof(dmax(1), cnt)

@@ -25,7 +25,7 @@ program usempi_spawn
     end if
     if (n >= 2) then
       call get_command_argument(2, arg)
-      if (arg /= 'two words') got = -1
+      if (arg /= ' two words') got = -1  ! leading blanks kept, trailing ones dropped
     end if
     call MPI_Send(got, 1, MPI_INTEGER, 0, 1, parent, ierr)
     call MPI_Comm_disconnect(parent, ierr)
@@ -36,7 +36,7 @@ program usempi_spawn
 
   ! MPI_Comm_spawn: two children with the arguments 'one' 'two words'
   argv(1) = 'one'
-  argv(2) = '  two words'
+  argv(2) = ' two words'
   argv(3) = ' '
   errcodes = -7
   call MPI_Comm_spawn(prog, argv, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, inter, errcodes, ierr)
@@ -55,7 +55,7 @@ program usempi_spawn
   cmds = [character(len=16) :: 'x', 'x']
   argvs = ' '
   argvs(1, 1) = 'multi'
-  argvs(1, 2) = 'two words'
+  argvs(1, 2) = ' two words'
   infos = MPI_INFO_NULL
   maxprocs = 1
   call MPI_Comm_spawn_multiple(2, [prog, prog], argvs, maxprocs, infos, 0, MPI_COMM_WORLD, inter, &

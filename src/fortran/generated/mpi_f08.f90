@@ -262,10 +262,19 @@ contains
     integer, intent(in) :: errorcode
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_abort
-    call pmpi_abort(comm%MPI_VAL, errorcode, ierror_c)
+    external :: impi_fx_mpi_abort
+    call impi_fx_mpi_abort(comm%MPI_VAL, errorcode, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Abort
+  subroutine PMPI_Abort(comm, errorcode, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_abort
+    call impi_fx_mpi_abort(comm%MPI_VAL, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Abort
   subroutine MPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, op, win, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -280,52 +289,112 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
-    external :: pmpi_accumulate
-    call pmpi_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+    external :: impi_fx_mpi_accumulate
+    call impi_fx_mpi_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
       origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
       op%MPI_VAL, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Accumulate
+  subroutine PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    external :: impi_fx_mpi_accumulate
+    call impi_fx_mpi_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      op%MPI_VAL, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Accumulate
   subroutine MPI_Add_error_class(errorclass, ierror)
     integer :: errorclass
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_add_error_class
-    call pmpi_add_error_class(errorclass, ierror_c)
+    external :: impi_fx_mpi_add_error_class
+    call impi_fx_mpi_add_error_class(errorclass, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Add_error_class
+  subroutine PMPI_Add_error_class(errorclass, ierror)
+    integer :: errorclass
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_add_error_class
+    call impi_fx_mpi_add_error_class(errorclass, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Add_error_class
   subroutine MPI_Add_error_code(errorclass, errorcode, ierror)
     integer, intent(in) :: errorclass
     integer :: errorcode
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_add_error_code
-    call pmpi_add_error_code(errorclass, errorcode, ierror_c)
+    external :: impi_fx_mpi_add_error_code
+    call impi_fx_mpi_add_error_code(errorclass, errorcode, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Add_error_code
+  subroutine PMPI_Add_error_code(errorclass, errorcode, ierror)
+    integer, intent(in) :: errorclass
+    integer :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_add_error_code
+    call impi_fx_mpi_add_error_code(errorclass, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Add_error_code
   subroutine MPI_Add_error_string(errorcode, string, ierror)
     integer, intent(in) :: errorcode
     character(len=*), intent(in) :: string
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_add_error_string
-    call pmpi_add_error_string(errorcode, string, ierror_c)
+    external :: impi_fx_mpi_add_error_string
+    call impi_fx_mpi_add_error_string(errorcode, string, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Add_error_string
+  subroutine PMPI_Add_error_string(errorcode, string, ierror)
+    integer, intent(in) :: errorcode
+    character(len=*), intent(in) :: string
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_add_error_string
+    call impi_fx_mpi_add_error_string(errorcode, string, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Add_error_string
   function MPI_Aint_add(base, disp)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: base
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp
-    integer(kind=mpi_address_kind), external :: pmpi_aint_add
+    integer(kind=mpi_address_kind), external :: impi_fx_mpi_aint_add
     integer(kind=mpi_address_kind) :: MPI_Aint_add
-    MPI_Aint_add = pmpi_aint_add(base, disp)
+    MPI_Aint_add = impi_fx_mpi_aint_add(base, disp)
   end function MPI_Aint_add
+  function PMPI_Aint_add(base, disp)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: base
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp
+    integer(kind=mpi_address_kind), external :: impi_fx_mpi_aint_add
+    integer(kind=mpi_address_kind) :: PMPI_Aint_add
+    PMPI_Aint_add = impi_fx_mpi_aint_add(base, disp)
+  end function PMPI_Aint_add
   function MPI_Aint_diff(addr1, addr2)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2
-    integer(kind=mpi_address_kind), external :: pmpi_aint_diff
+    integer(kind=mpi_address_kind), external :: impi_fx_mpi_aint_diff
     integer(kind=mpi_address_kind) :: MPI_Aint_diff
-    MPI_Aint_diff = pmpi_aint_diff(addr1, addr2)
+    MPI_Aint_diff = impi_fx_mpi_aint_diff(addr1, addr2)
   end function MPI_Aint_diff
+  function PMPI_Aint_diff(addr1, addr2)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2
+    integer(kind=mpi_address_kind), external :: impi_fx_mpi_aint_diff
+    integer(kind=mpi_address_kind) :: PMPI_Aint_diff
+    PMPI_Aint_diff = impi_fx_mpi_aint_diff(addr1, addr2)
+  end function PMPI_Aint_diff
   subroutine MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     integer, intent(in) :: sendcount
@@ -338,14 +407,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_allgather
-    call pmpi_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
+    external :: impi_fx_mpi_allgather
+    call impi_fx_mpi_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgather
+  subroutine PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allgather
+    call impi_fx_mpi_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Allgather
   subroutine MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -360,24 +449,56 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_allgatherv
-    call pmpi_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, recvtype%MPI_VAL, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_allgatherv
+    call impi_fx_mpi_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgatherv
+  subroutine PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allgatherv
+    call impi_fx_mpi_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Allgatherv
   subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
     type(MPI_Info), intent(in) :: info
     type(c_ptr) :: baseptr
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_alloc_mem
-    call pmpi_alloc_mem(size, info%MPI_VAL, baseptr, ierror_c)
+    external :: impi_fx_mpi_alloc_mem
+    call impi_fx_mpi_alloc_mem(size, info%MPI_VAL, baseptr, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alloc_mem
+  subroutine PMPI_Alloc_mem(size, info, baseptr, ierror)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    type(MPI_Info), intent(in) :: info
+    type(c_ptr) :: baseptr
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_alloc_mem
+    call impi_fx_mpi_alloc_mem(size, info%MPI_VAL, baseptr, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alloc_mem
   subroutine MPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -389,13 +510,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_allreduce
-    call pmpi_allreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
-      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_allreduce
+    call impi_fx_mpi_allreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allreduce
+  subroutine PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allreduce
+    call impi_fx_mpi_allreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Allreduce
   subroutine MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     integer, intent(in) :: sendcount
@@ -408,14 +549,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_alltoall
-    call pmpi_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
+    external :: impi_fx_mpi_alltoall
+    call impi_fx_mpi_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoall
+  subroutine PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoall
+    call impi_fx_mpi_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alltoall
   subroutine MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -431,14 +592,37 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_alltoallv
-    call pmpi_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+    external :: impi_fx_mpi_alltoallv
+    call impi_fx_mpi_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoallv
+  subroutine PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoallv
+    call impi_fx_mpi_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alltoallv
   subroutine MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -454,23 +638,55 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_alltoallw
-    call pmpi_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+    external :: impi_fx_mpi_alltoallw
+    call impi_fx_mpi_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
       sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, recvtypes, &
       comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoallw
+  subroutine PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoallw
+    call impi_fx_mpi_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
+      sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, recvtypes, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alltoallw
   subroutine MPI_Attr_delete(comm, keyval, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_attr_delete
-    call pmpi_attr_delete(comm%MPI_VAL, keyval, ierror_c)
+    external :: impi_fx_mpi_attr_delete
+    call impi_fx_mpi_attr_delete(comm%MPI_VAL, keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Attr_delete
+  subroutine PMPI_Attr_delete(comm, keyval, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_attr_delete
+    call impi_fx_mpi_attr_delete(comm%MPI_VAL, keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Attr_delete
   subroutine MPI_Attr_get(comm, keyval, attribute_val, flag, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: keyval
@@ -478,28 +694,57 @@ contains
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_attr_get
-    call pmpi_attr_get(comm%MPI_VAL, keyval, attribute_val, flag, ierror_c)
+    external :: impi_fx_mpi_attr_get
+    call impi_fx_mpi_attr_get(comm%MPI_VAL, keyval, attribute_val, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Attr_get
+  subroutine PMPI_Attr_get(comm, keyval, attribute_val, flag, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: keyval
+    integer :: attribute_val
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_attr_get
+    call impi_fx_mpi_attr_get(comm%MPI_VAL, keyval, attribute_val, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Attr_get
   subroutine MPI_Attr_put(comm, keyval, attribute_val, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: keyval
     integer :: attribute_val
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_attr_put
-    call pmpi_attr_put(comm%MPI_VAL, keyval, attribute_val, ierror_c)
+    external :: impi_fx_mpi_attr_put
+    call impi_fx_mpi_attr_put(comm%MPI_VAL, keyval, attribute_val, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Attr_put
+  subroutine PMPI_Attr_put(comm, keyval, attribute_val, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: keyval
+    integer :: attribute_val
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_attr_put
+    call impi_fx_mpi_attr_put(comm%MPI_VAL, keyval, attribute_val, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Attr_put
   subroutine MPI_Barrier(comm, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_barrier
-    call pmpi_barrier(comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_barrier
+    call impi_fx_mpi_barrier(comm%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Barrier
+  subroutine PMPI_Barrier(comm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_barrier
+    call impi_fx_mpi_barrier(comm%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Barrier
   subroutine MPI_Bcast(buffer, count, datatype, root, comm, ierror)
     type(*), dimension(..) :: buffer
     integer, intent(in) :: count
@@ -509,12 +754,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buffer
-    external :: pmpi_bcast
-    call pmpi_bcast(%val(impi_f08_buf(buffer, impi_t_buffer, 1)), count, datatype%MPI_VAL, root, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_bcast
+    call impi_fx_mpi_bcast(%val(impi_f08_buf(buffer, impi_t_buffer, 1)), count, datatype%MPI_VAL, &
+      root, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(buffer, impi_t_buffer, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bcast
+  subroutine PMPI_Bcast(buffer, count, datatype, root, comm, ierror)
+    type(*), dimension(..) :: buffer
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
+    external :: impi_fx_mpi_bcast
+    call impi_fx_mpi_bcast(%val(impi_f08_buf(buffer, impi_t_buffer, 1)), count, datatype%MPI_VAL, &
+      root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buffer, impi_t_buffer, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Bcast
   subroutine MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -525,12 +785,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_bsend
-    call pmpi_bsend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_bsend
+    call impi_fx_mpi_bsend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bsend
+  subroutine PMPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_bsend
+    call impi_fx_mpi_bsend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Bsend
   subroutine MPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -542,39 +818,83 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_bsend_init
-    call pmpi_bsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_bsend_init
+    call impi_fx_mpi_bsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      dest, tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bsend_init
+  subroutine PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_bsend_init
+    call impi_fx_mpi_bsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      dest, tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Bsend_init
   subroutine MPI_Buffer_attach(buffer, size, ierror)
     type(*), dimension(..) :: buffer
     integer, intent(in) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buffer
-    external :: pmpi_buffer_attach
-    call pmpi_buffer_attach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
+    external :: impi_fx_mpi_buffer_attach
+    call impi_fx_mpi_buffer_attach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Buffer_attach
+  subroutine PMPI_Buffer_attach(buffer, size, ierror)
+    type(*), dimension(..) :: buffer
+    integer, intent(in) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
+    external :: impi_fx_mpi_buffer_attach
+    call impi_fx_mpi_buffer_attach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Buffer_attach
   subroutine MPI_Buffer_detach(buffer, size, ierror)
     type(*), dimension(..) :: buffer
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buffer
-    external :: pmpi_buffer_detach
-    call pmpi_buffer_detach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
+    external :: impi_fx_mpi_buffer_detach
+    call impi_fx_mpi_buffer_detach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Buffer_detach
+  subroutine PMPI_Buffer_detach(buffer, size, ierror)
+    type(*), dimension(..) :: buffer
+    integer :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
+    external :: impi_fx_mpi_buffer_detach
+    call impi_fx_mpi_buffer_detach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Buffer_detach
   subroutine MPI_Cancel(request, ierror)
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cancel
-    call pmpi_cancel(request, ierror_c)
+    external :: impi_fx_mpi_cancel
+    call impi_fx_mpi_cancel(request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cancel
+  subroutine PMPI_Cancel(request, ierror)
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cancel
+    call impi_fx_mpi_cancel(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cancel
   subroutine MPI_Cart_coords(comm, rank, maxdims, coords, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: rank
@@ -582,10 +902,21 @@ contains
     integer :: coords(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_coords
-    call pmpi_cart_coords(comm%MPI_VAL, rank, maxdims, coords, ierror_c)
+    external :: impi_fx_mpi_cart_coords
+    call impi_fx_mpi_cart_coords(comm%MPI_VAL, rank, maxdims, coords, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_coords
+  subroutine PMPI_Cart_coords(comm, rank, maxdims, coords, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: rank
+    integer, intent(in) :: maxdims
+    integer :: coords(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_coords
+    call impi_fx_mpi_cart_coords(comm%MPI_VAL, rank, maxdims, coords, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_coords
   subroutine MPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart, ierror)
     type(MPI_Comm), intent(in) :: old_comm
     integer, intent(in) :: ndims
@@ -595,10 +926,23 @@ contains
     type(MPI_Comm) :: comm_cart
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_create
-    call pmpi_cart_create(old_comm%MPI_VAL, ndims, dims, periods, reorder, comm_cart, ierror_c)
+    external :: impi_fx_mpi_cart_create
+    call impi_fx_mpi_cart_create(old_comm%MPI_VAL, ndims, dims, periods, reorder, comm_cart, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_create
+  subroutine PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart, ierror)
+    type(MPI_Comm), intent(in) :: old_comm
+    integer, intent(in) :: ndims
+    integer, intent(in) :: dims(*)
+    logical, intent(in) :: periods(*)
+    logical, intent(in) :: reorder
+    type(MPI_Comm) :: comm_cart
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_create
+    call impi_fx_mpi_cart_create(old_comm%MPI_VAL, ndims, dims, periods, reorder, comm_cart, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_create
   subroutine MPI_Cart_get(comm, maxdims, dims, periods, coords, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: maxdims
@@ -607,10 +951,22 @@ contains
     integer :: coords(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_get
-    call pmpi_cart_get(comm%MPI_VAL, maxdims, dims, periods, coords, ierror_c)
+    external :: impi_fx_mpi_cart_get
+    call impi_fx_mpi_cart_get(comm%MPI_VAL, maxdims, dims, periods, coords, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_get
+  subroutine PMPI_Cart_get(comm, maxdims, dims, periods, coords, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: maxdims
+    integer :: dims(*)
+    logical :: periods(*)
+    integer :: coords(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_get
+    call impi_fx_mpi_cart_get(comm%MPI_VAL, maxdims, dims, periods, coords, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_get
   subroutine MPI_Cart_map(comm, ndims, dims, periods, newrank, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: ndims
@@ -619,20 +975,42 @@ contains
     integer :: newrank
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_map
-    call pmpi_cart_map(comm%MPI_VAL, ndims, dims, periods, newrank, ierror_c)
+    external :: impi_fx_mpi_cart_map
+    call impi_fx_mpi_cart_map(comm%MPI_VAL, ndims, dims, periods, newrank, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_map
+  subroutine PMPI_Cart_map(comm, ndims, dims, periods, newrank, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: ndims
+    integer, intent(in) :: dims(*)
+    logical, intent(in) :: periods(*)
+    integer :: newrank
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_map
+    call impi_fx_mpi_cart_map(comm%MPI_VAL, ndims, dims, periods, newrank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_map
   subroutine MPI_Cart_rank(comm, coords, rank, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: coords(*)
     integer :: rank
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_rank
-    call pmpi_cart_rank(comm%MPI_VAL, coords, rank, ierror_c)
+    external :: impi_fx_mpi_cart_rank
+    call impi_fx_mpi_cart_rank(comm%MPI_VAL, coords, rank, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_rank
+  subroutine PMPI_Cart_rank(comm, coords, rank, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: coords(*)
+    integer :: rank
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_rank
+    call impi_fx_mpi_cart_rank(comm%MPI_VAL, coords, rank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_rank
   subroutine MPI_Cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: direction
@@ -641,37 +1019,76 @@ contains
     integer :: rank_dest
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_shift
-    call pmpi_cart_shift(comm%MPI_VAL, direction, disp, rank_source, rank_dest, ierror_c)
+    external :: impi_fx_mpi_cart_shift
+    call impi_fx_mpi_cart_shift(comm%MPI_VAL, direction, disp, rank_source, rank_dest, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_shift
+  subroutine PMPI_Cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: direction
+    integer, intent(in) :: disp
+    integer :: rank_source
+    integer :: rank_dest
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_shift
+    call impi_fx_mpi_cart_shift(comm%MPI_VAL, direction, disp, rank_source, rank_dest, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_shift
   subroutine MPI_Cart_sub(comm, remain_dims, new_comm, ierror)
     type(MPI_Comm), intent(in) :: comm
     logical, intent(in) :: remain_dims(*)
     type(MPI_Comm) :: new_comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cart_sub
-    call pmpi_cart_sub(comm%MPI_VAL, remain_dims, new_comm, ierror_c)
+    external :: impi_fx_mpi_cart_sub
+    call impi_fx_mpi_cart_sub(comm%MPI_VAL, remain_dims, new_comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_sub
+  subroutine PMPI_Cart_sub(comm, remain_dims, new_comm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    logical, intent(in) :: remain_dims(*)
+    type(MPI_Comm) :: new_comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cart_sub
+    call impi_fx_mpi_cart_sub(comm%MPI_VAL, remain_dims, new_comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cart_sub
   subroutine MPI_Cartdim_get(comm, ndims, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: ndims
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_cartdim_get
-    call pmpi_cartdim_get(comm%MPI_VAL, ndims, ierror_c)
+    external :: impi_fx_mpi_cartdim_get
+    call impi_fx_mpi_cartdim_get(comm%MPI_VAL, ndims, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cartdim_get
+  subroutine PMPI_Cartdim_get(comm, ndims, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: ndims
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_cartdim_get
+    call impi_fx_mpi_cartdim_get(comm%MPI_VAL, ndims, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Cartdim_get
   subroutine MPI_Close_port(port_name, ierror)
     character(len=*), intent(in) :: port_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_close_port
-    call pmpi_close_port(port_name, ierror_c)
+    external :: impi_fx_mpi_close_port
+    call impi_fx_mpi_close_port(port_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Close_port
+  subroutine PMPI_Close_port(port_name, ierror)
+    character(len=*), intent(in) :: port_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_close_port
+    call impi_fx_mpi_close_port(port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Close_port
   subroutine MPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
     character(len=*), intent(in) :: port_name
     type(MPI_Info), intent(in) :: info
@@ -680,29 +1097,60 @@ contains
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_accept
-    call pmpi_comm_accept(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_accept
+    call impi_fx_mpi_comm_accept(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_accept
+  subroutine PMPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
+    character(len=*), intent(in) :: port_name
+    type(MPI_Info), intent(in) :: info
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_accept
+    call impi_fx_mpi_comm_accept(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_accept
   subroutine MPI_Comm_call_errhandler(comm, errorcode, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: errorcode
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_call_errhandler
-    call pmpi_comm_call_errhandler(comm%MPI_VAL, errorcode, ierror_c)
+    external :: impi_fx_mpi_comm_call_errhandler
+    call impi_fx_mpi_comm_call_errhandler(comm%MPI_VAL, errorcode, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_call_errhandler
+  subroutine PMPI_Comm_call_errhandler(comm, errorcode, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_call_errhandler
+    call impi_fx_mpi_comm_call_errhandler(comm%MPI_VAL, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_call_errhandler
   subroutine MPI_Comm_compare(comm1, comm2, result, ierror)
     type(MPI_Comm), intent(in) :: comm1
     type(MPI_Comm), intent(in) :: comm2
     integer :: result
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_compare
-    call pmpi_comm_compare(comm1%MPI_VAL, comm2%MPI_VAL, result, ierror_c)
+    external :: impi_fx_mpi_comm_compare
+    call impi_fx_mpi_comm_compare(comm1%MPI_VAL, comm2%MPI_VAL, result, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_compare
+  subroutine PMPI_Comm_compare(comm1, comm2, result, ierror)
+    type(MPI_Comm), intent(in) :: comm1
+    type(MPI_Comm), intent(in) :: comm2
+    integer :: result
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_compare
+    call impi_fx_mpi_comm_compare(comm1%MPI_VAL, comm2%MPI_VAL, result, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_compare
   subroutine MPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
     character(len=*), intent(in) :: port_name
     type(MPI_Info), intent(in) :: info
@@ -711,29 +1159,60 @@ contains
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_connect
-    call pmpi_comm_connect(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_connect
+    call impi_fx_mpi_comm_connect(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_connect
+  subroutine PMPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
+    character(len=*), intent(in) :: port_name
+    type(MPI_Info), intent(in) :: info
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_connect
+    call impi_fx_mpi_comm_connect(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_connect
   subroutine MPI_Comm_create(comm, group, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Group), intent(in) :: group
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_create
-    call pmpi_comm_create(comm%MPI_VAL, group%MPI_VAL, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_create
+    call impi_fx_mpi_comm_create(comm%MPI_VAL, group%MPI_VAL, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_create
+  subroutine PMPI_Comm_create(comm, group, newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Group), intent(in) :: group
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_create
+    call impi_fx_mpi_comm_create(comm%MPI_VAL, group%MPI_VAL, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_create
   subroutine MPI_Comm_create_errhandler(function, errhandler, ierror)
     procedure(MPI_Comm_errhandler_function) :: function
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_create_errhandler
-    call pmpi_comm_create_errhandler(function, errhandler, ierror_c)
+    external :: impi_fx_mpi_comm_create_errhandler
+    call impi_fx_mpi_comm_create_errhandler(function, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_create_errhandler
+  subroutine PMPI_Comm_create_errhandler(function, errhandler, ierror)
+    procedure(MPI_Comm_errhandler_function) :: function
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_create_errhandler
+    call impi_fx_mpi_comm_create_errhandler(function, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_create_errhandler
   subroutine MPI_Comm_create_group(comm, group, tag, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Group), intent(in) :: group
@@ -741,10 +1220,21 @@ contains
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_create_group
-    call pmpi_comm_create_group(comm%MPI_VAL, group%MPI_VAL, tag, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_create_group
+    call impi_fx_mpi_comm_create_group(comm%MPI_VAL, group%MPI_VAL, tag, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_create_group
+  subroutine PMPI_Comm_create_group(comm, group, tag, newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: tag
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_create_group
+    call impi_fx_mpi_comm_create_group(comm%MPI_VAL, group%MPI_VAL, tag, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_create_group
   subroutine MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
       extra_state, ierror)
     procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
@@ -753,63 +1243,128 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_create_keyval
-    call pmpi_comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, &
-      ierror_c)
+    external :: impi_fx_mpi_comm_create_keyval
+    call impi_fx_mpi_comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
+      extra_state, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_create_keyval
+  subroutine PMPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
+      extra_state, ierror)
+    procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
+    procedure(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
+    integer :: comm_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_create_keyval
+    call impi_fx_mpi_comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
+      extra_state, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_create_keyval
   subroutine MPI_Comm_delete_attr(comm, comm_keyval, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: comm_keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_delete_attr
-    call pmpi_comm_delete_attr(comm%MPI_VAL, comm_keyval, ierror_c)
+    external :: impi_fx_mpi_comm_delete_attr
+    call impi_fx_mpi_comm_delete_attr(comm%MPI_VAL, comm_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_delete_attr
+  subroutine PMPI_Comm_delete_attr(comm, comm_keyval, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: comm_keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_delete_attr
+    call impi_fx_mpi_comm_delete_attr(comm%MPI_VAL, comm_keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_delete_attr
   subroutine MPI_Comm_disconnect(comm, ierror)
     type(MPI_Comm) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_disconnect
-    call pmpi_comm_disconnect(comm, ierror_c)
+    external :: impi_fx_mpi_comm_disconnect
+    call impi_fx_mpi_comm_disconnect(comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_disconnect
+  subroutine PMPI_Comm_disconnect(comm, ierror)
+    type(MPI_Comm) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_disconnect
+    call impi_fx_mpi_comm_disconnect(comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_disconnect
   subroutine MPI_Comm_dup(comm, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_dup
-    call pmpi_comm_dup(comm%MPI_VAL, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_dup
+    call impi_fx_mpi_comm_dup(comm%MPI_VAL, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_dup
+  subroutine PMPI_Comm_dup(comm, newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_dup
+    call impi_fx_mpi_comm_dup(comm%MPI_VAL, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_dup
   subroutine MPI_Comm_dup_with_info(comm, info, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Info), intent(in) :: info
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_dup_with_info
-    call pmpi_comm_dup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_dup_with_info
+    call impi_fx_mpi_comm_dup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_dup_with_info
+  subroutine PMPI_Comm_dup_with_info(comm, info, newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_dup_with_info
+    call impi_fx_mpi_comm_dup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_dup_with_info
   subroutine MPI_Comm_free(comm, ierror)
     type(MPI_Comm) :: comm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_free
-    call pmpi_comm_free(comm, ierror_c)
+    external :: impi_fx_mpi_comm_free
+    call impi_fx_mpi_comm_free(comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_free
+  subroutine PMPI_Comm_free(comm, ierror)
+    type(MPI_Comm) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_free
+    call impi_fx_mpi_comm_free(comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_free
   subroutine MPI_Comm_free_keyval(comm_keyval, ierror)
     integer :: comm_keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_free_keyval
-    call pmpi_comm_free_keyval(comm_keyval, ierror_c)
+    external :: impi_fx_mpi_comm_free_keyval
+    call impi_fx_mpi_comm_free_keyval(comm_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_free_keyval
+  subroutine PMPI_Comm_free_keyval(comm_keyval, ierror)
+    integer :: comm_keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_free_keyval
+    call impi_fx_mpi_comm_free_keyval(comm_keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_free_keyval
   subroutine MPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: comm_keyval
@@ -817,147 +1372,295 @@ contains
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_get_attr
-    call pmpi_comm_get_attr(comm%MPI_VAL, comm_keyval, attribute_val, flag, ierror_c)
+    external :: impi_fx_mpi_comm_get_attr
+    call impi_fx_mpi_comm_get_attr(comm%MPI_VAL, comm_keyval, attribute_val, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_attr
+  subroutine PMPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: comm_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_get_attr
+    call impi_fx_mpi_comm_get_attr(comm%MPI_VAL, comm_keyval, attribute_val, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_get_attr
   subroutine MPI_Comm_get_errhandler(comm, erhandler, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Errhandler) :: erhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_get_errhandler
-    call pmpi_comm_get_errhandler(comm%MPI_VAL, erhandler, ierror_c)
+    external :: impi_fx_mpi_comm_get_errhandler
+    call impi_fx_mpi_comm_get_errhandler(comm%MPI_VAL, erhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_errhandler
+  subroutine PMPI_Comm_get_errhandler(comm, erhandler, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Errhandler) :: erhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_get_errhandler
+    call impi_fx_mpi_comm_get_errhandler(comm%MPI_VAL, erhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_get_errhandler
   subroutine MPI_Comm_get_info(comm, info_used, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Info) :: info_used
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_get_info
-    call pmpi_comm_get_info(comm%MPI_VAL, info_used, ierror_c)
+    external :: impi_fx_mpi_comm_get_info
+    call impi_fx_mpi_comm_get_info(comm%MPI_VAL, info_used, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_info
+  subroutine PMPI_Comm_get_info(comm, info_used, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info) :: info_used
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_get_info
+    call impi_fx_mpi_comm_get_info(comm%MPI_VAL, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_get_info
   subroutine MPI_Comm_get_name(comm, comm_name, resultlen, ierror)
     type(MPI_Comm), intent(in) :: comm
     character(len=*) :: comm_name
     integer :: resultlen
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_get_name
-    call pmpi_comm_get_name(comm%MPI_VAL, comm_name, resultlen, ierror_c)
+    external :: impi_fx_mpi_comm_get_name
+    call impi_fx_mpi_comm_get_name(comm%MPI_VAL, comm_name, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_name
+  subroutine PMPI_Comm_get_name(comm, comm_name, resultlen, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    character(len=*) :: comm_name
+    integer :: resultlen
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_get_name
+    call impi_fx_mpi_comm_get_name(comm%MPI_VAL, comm_name, resultlen, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_get_name
   subroutine MPI_Comm_get_parent(parent, ierror)
     type(MPI_Comm) :: parent
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_get_parent
-    call pmpi_comm_get_parent(parent, ierror_c)
+    external :: impi_fx_mpi_comm_get_parent
+    call impi_fx_mpi_comm_get_parent(parent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_parent
+  subroutine PMPI_Comm_get_parent(parent, ierror)
+    type(MPI_Comm) :: parent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_get_parent
+    call impi_fx_mpi_comm_get_parent(parent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_get_parent
   subroutine MPI_Comm_group(comm, group, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Group) :: group
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_group
-    call pmpi_comm_group(comm%MPI_VAL, group, ierror_c)
+    external :: impi_fx_mpi_comm_group
+    call impi_fx_mpi_comm_group(comm%MPI_VAL, group, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_group
+  subroutine PMPI_Comm_group(comm, group, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Group) :: group
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_group
+    call impi_fx_mpi_comm_group(comm%MPI_VAL, group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_group
   subroutine MPI_Comm_idup(comm, newcomm, request, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Comm) :: newcomm
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_idup
-    call pmpi_comm_idup(comm%MPI_VAL, newcomm, request, ierror_c)
+    external :: impi_fx_mpi_comm_idup
+    call impi_fx_mpi_comm_idup(comm%MPI_VAL, newcomm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_idup
+  subroutine PMPI_Comm_idup(comm, newcomm, request, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: newcomm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_idup
+    call impi_fx_mpi_comm_idup(comm%MPI_VAL, newcomm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_idup
   subroutine MPI_Comm_join(fd, intercomm, ierror)
     integer, intent(in) :: fd
     type(MPI_Comm) :: intercomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_join
-    call pmpi_comm_join(fd, intercomm, ierror_c)
+    external :: impi_fx_mpi_comm_join
+    call impi_fx_mpi_comm_join(fd, intercomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_join
+  subroutine PMPI_Comm_join(fd, intercomm, ierror)
+    integer, intent(in) :: fd
+    type(MPI_Comm) :: intercomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_join
+    call impi_fx_mpi_comm_join(fd, intercomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_join
   subroutine MPI_Comm_rank(comm, rank, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: rank
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_rank
-    call pmpi_comm_rank(comm%MPI_VAL, rank, ierror_c)
+    external :: impi_fx_mpi_comm_rank
+    call impi_fx_mpi_comm_rank(comm%MPI_VAL, rank, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_rank
+  subroutine PMPI_Comm_rank(comm, rank, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: rank
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_rank
+    call impi_fx_mpi_comm_rank(comm%MPI_VAL, rank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_rank
   subroutine MPI_Comm_remote_group(comm, group, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Group) :: group
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_remote_group
-    call pmpi_comm_remote_group(comm%MPI_VAL, group, ierror_c)
+    external :: impi_fx_mpi_comm_remote_group
+    call impi_fx_mpi_comm_remote_group(comm%MPI_VAL, group, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_remote_group
+  subroutine PMPI_Comm_remote_group(comm, group, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Group) :: group
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_remote_group
+    call impi_fx_mpi_comm_remote_group(comm%MPI_VAL, group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_remote_group
   subroutine MPI_Comm_remote_size(comm, size, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_remote_size
-    call pmpi_comm_remote_size(comm%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_comm_remote_size
+    call impi_fx_mpi_comm_remote_size(comm%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_remote_size
+  subroutine PMPI_Comm_remote_size(comm, size, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_remote_size
+    call impi_fx_mpi_comm_remote_size(comm%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_remote_size
   subroutine MPI_Comm_set_attr(comm, comm_keyval, attribute_val, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: comm_keyval
     integer(kind=MPI_ADDRESS_KIND) :: attribute_val
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_set_attr
-    call pmpi_comm_set_attr(comm%MPI_VAL, comm_keyval, attribute_val, ierror_c)
+    external :: impi_fx_mpi_comm_set_attr
+    call impi_fx_mpi_comm_set_attr(comm%MPI_VAL, comm_keyval, attribute_val, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_set_attr
+  subroutine PMPI_Comm_set_attr(comm, comm_keyval, attribute_val, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: comm_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_set_attr
+    call impi_fx_mpi_comm_set_attr(comm%MPI_VAL, comm_keyval, attribute_val, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_set_attr
   subroutine MPI_Comm_set_errhandler(comm, errhandler, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Errhandler), intent(in) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_set_errhandler
-    call pmpi_comm_set_errhandler(comm%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_comm_set_errhandler
+    call impi_fx_mpi_comm_set_errhandler(comm%MPI_VAL, errhandler%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_set_errhandler
+  subroutine PMPI_Comm_set_errhandler(comm, errhandler, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Errhandler), intent(in) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_set_errhandler
+    call impi_fx_mpi_comm_set_errhandler(comm%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_set_errhandler
   subroutine MPI_Comm_set_info(comm, info, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Info), intent(in) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_set_info
-    call pmpi_comm_set_info(comm%MPI_VAL, info%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_comm_set_info
+    call impi_fx_mpi_comm_set_info(comm%MPI_VAL, info%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_set_info
+  subroutine PMPI_Comm_set_info(comm, info, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_set_info
+    call impi_fx_mpi_comm_set_info(comm%MPI_VAL, info%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_set_info
   subroutine MPI_Comm_set_name(comm, comm_name, ierror)
     type(MPI_Comm), intent(in) :: comm
     character(len=*), intent(in) :: comm_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_set_name
-    call pmpi_comm_set_name(comm%MPI_VAL, comm_name, ierror_c)
+    external :: impi_fx_mpi_comm_set_name
+    call impi_fx_mpi_comm_set_name(comm%MPI_VAL, comm_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_set_name
+  subroutine PMPI_Comm_set_name(comm, comm_name, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    character(len=*), intent(in) :: comm_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_set_name
+    call impi_fx_mpi_comm_set_name(comm%MPI_VAL, comm_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_set_name
   subroutine MPI_Comm_size(comm, size, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_size
-    call pmpi_comm_size(comm%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_comm_size
+    call impi_fx_mpi_comm_size(comm%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_size
+  subroutine PMPI_Comm_size(comm, size, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_size
+    call impi_fx_mpi_comm_size(comm%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_size
   subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
       array_of_errcodes, ierror)
     character(len=*), intent(in) :: command
@@ -970,11 +1673,28 @@ contains
     integer :: array_of_errcodes(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_spawn
-    call pmpi_comm_spawn(command, argv, maxprocs, info%MPI_VAL, root, comm%MPI_VAL, intercomm, &
+    external :: impi_fx_mpi_comm_spawn
+    call impi_fx_mpi_comm_spawn(command, argv, maxprocs, info%MPI_VAL, root, comm%MPI_VAL, intercomm, &
       array_of_errcodes, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_spawn
+  subroutine PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    character(len=*), intent(in) :: command
+    character(len=*), intent(in) :: argv(*)
+    integer, intent(in) :: maxprocs
+    type(MPI_Info), intent(in) :: info
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: intercomm
+    integer :: array_of_errcodes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_spawn
+    call impi_fx_mpi_comm_spawn(command, argv, maxprocs, info%MPI_VAL, root, comm%MPI_VAL, intercomm, &
+      array_of_errcodes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_spawn
   subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
       array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
     integer, intent(in) :: count
@@ -988,11 +1708,29 @@ contains
     integer :: array_of_errcodes(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_spawn_multiple
-    call pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+    external :: impi_fx_mpi_comm_spawn_multiple
+    call impi_fx_mpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
       array_of_info, root, comm%MPI_VAL, intercomm, array_of_errcodes, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_spawn_multiple
+  subroutine PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    integer, intent(in) :: count
+    character(len=*), intent(in) :: array_of_commands(*)
+    character(len=*), intent(in) :: array_of_argv(count, *)
+    integer, intent(in) :: array_of_maxprocs(*)
+    type(MPI_Info), intent(in) :: array_of_info(*)
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Comm) :: intercomm
+    integer :: array_of_errcodes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_spawn_multiple
+    call impi_fx_mpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm%MPI_VAL, intercomm, array_of_errcodes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_spawn_multiple
   subroutine MPI_Comm_split(comm, color, key, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: color
@@ -1000,10 +1738,21 @@ contains
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_split
-    call pmpi_comm_split(comm%MPI_VAL, color, key, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_split
+    call impi_fx_mpi_comm_split(comm%MPI_VAL, color, key, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_split
+  subroutine PMPI_Comm_split(comm, color, key, newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: color
+    integer, intent(in) :: key
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_split
+    call impi_fx_mpi_comm_split(comm%MPI_VAL, color, key, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_split
   subroutine MPI_Comm_split_type(comm, split_type, key, info, newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: split_type
@@ -1012,19 +1761,40 @@ contains
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_split_type
-    call pmpi_comm_split_type(comm%MPI_VAL, split_type, key, info%MPI_VAL, newcomm, ierror_c)
+    external :: impi_fx_mpi_comm_split_type
+    call impi_fx_mpi_comm_split_type(comm%MPI_VAL, split_type, key, info%MPI_VAL, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_split_type
+  subroutine PMPI_Comm_split_type(comm, split_type, key, info, newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: split_type
+    integer, intent(in) :: key
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_split_type
+    call impi_fx_mpi_comm_split_type(comm%MPI_VAL, split_type, key, info%MPI_VAL, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_split_type
   subroutine MPI_Comm_test_inter(comm, flag, ierror)
     type(MPI_Comm), intent(in) :: comm
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_comm_test_inter
-    call pmpi_comm_test_inter(comm%MPI_VAL, flag, ierror_c)
+    external :: impi_fx_mpi_comm_test_inter
+    call impi_fx_mpi_comm_test_inter(comm%MPI_VAL, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_test_inter
+  subroutine PMPI_Comm_test_inter(comm, flag, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_test_inter
+    call impi_fx_mpi_comm_test_inter(comm%MPI_VAL, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_test_inter
   subroutine MPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
       target_disp, win, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -1039,22 +1809,52 @@ contains
     integer(c_intptr_t) :: impi_t_origin_addr
     integer(c_intptr_t) :: impi_t_compare_addr
     integer(c_intptr_t) :: impi_t_result_addr
-    external :: pmpi_compare_and_swap
-    call pmpi_compare_and_swap(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+    external :: impi_fx_mpi_compare_and_swap
+    call impi_fx_mpi_compare_and_swap(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
       %val(impi_f08_buf(compare_addr, impi_t_compare_addr, 0)), %val(impi_f08_buf(result_addr, &
       impi_t_result_addr, 0)), datatype%MPI_VAL, target_rank, target_disp, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Compare_and_swap
+  subroutine PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
+      target_disp, win, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    type(*), dimension(..), intent(in) :: compare_addr
+    type(*), dimension(..) :: result_addr
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_compare_addr
+    integer(c_intptr_t) :: impi_t_result_addr
+    external :: impi_fx_mpi_compare_and_swap
+    call impi_fx_mpi_compare_and_swap(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      %val(impi_f08_buf(compare_addr, impi_t_compare_addr, 0)), %val(impi_f08_buf(result_addr, &
+      impi_t_result_addr, 0)), datatype%MPI_VAL, target_rank, target_disp, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Compare_and_swap
   subroutine MPI_Dims_create(nnodes, ndims, dims, ierror)
     integer, intent(in) :: nnodes
     integer, intent(in) :: ndims
     integer :: dims(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_dims_create
-    call pmpi_dims_create(nnodes, ndims, dims, ierror_c)
+    external :: impi_fx_mpi_dims_create
+    call impi_fx_mpi_dims_create(nnodes, ndims, dims, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Dims_create
+  subroutine PMPI_Dims_create(nnodes, ndims, dims, ierror)
+    integer, intent(in) :: nnodes
+    integer, intent(in) :: ndims
+    integer :: dims(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_dims_create
+    call impi_fx_mpi_dims_create(nnodes, ndims, dims, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Dims_create
   subroutine MPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, &
       newcomm, ierror)
     type(MPI_Comm), intent(in) :: comm_old
@@ -1068,11 +1868,29 @@ contains
     type(MPI_Comm) :: newcomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_dist_graph_create
-    call pmpi_dist_graph_create(comm_old%MPI_VAL, n, nodes, degrees, targets, weights, info%MPI_VAL, &
-      reorder, newcomm, ierror_c)
+    external :: impi_fx_mpi_dist_graph_create
+    call impi_fx_mpi_dist_graph_create(comm_old%MPI_VAL, n, nodes, degrees, targets, weights, &
+      info%MPI_VAL, reorder, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Dist_graph_create
+  subroutine PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights, info, reorder, &
+      newcomm, ierror)
+    type(MPI_Comm), intent(in) :: comm_old
+    integer, intent(in) :: n
+    integer, intent(in) :: nodes(*)
+    integer, intent(in) :: degrees(*)
+    integer, intent(in) :: targets(*)
+    integer, intent(in) :: weights(*)
+    type(MPI_Info), intent(in) :: info
+    logical, intent(in) :: reorder
+    type(MPI_Comm) :: newcomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_dist_graph_create
+    call impi_fx_mpi_dist_graph_create(comm_old%MPI_VAL, n, nodes, degrees, targets, weights, &
+      info%MPI_VAL, reorder, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Dist_graph_create
   subroutine MPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, &
       destinations, destweights, info, reorder, comm_dist_graph, ierror)
     type(MPI_Comm), intent(in) :: comm_old
@@ -1087,11 +1905,30 @@ contains
     type(MPI_Comm) :: comm_dist_graph
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_dist_graph_create_adjacent
-    call pmpi_dist_graph_create_adjacent(comm_old%MPI_VAL, indegree, sources, sourceweights, &
+    external :: impi_fx_mpi_dist_graph_create_adjacent
+    call impi_fx_mpi_dist_graph_create_adjacent(comm_old%MPI_VAL, indegree, sources, sourceweights, &
       outdegree, destinations, destweights, info%MPI_VAL, reorder, comm_dist_graph, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Dist_graph_create_adjacent
+  subroutine PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, &
+      destinations, destweights, info, reorder, comm_dist_graph, ierror)
+    type(MPI_Comm), intent(in) :: comm_old
+    integer, intent(in) :: indegree
+    integer, intent(in) :: sources(*)
+    integer, intent(in) :: sourceweights(*)
+    integer, intent(in) :: outdegree
+    integer, intent(in) :: destinations(*)
+    integer, intent(in) :: destweights(*)
+    type(MPI_Info), intent(in) :: info
+    logical, intent(in) :: reorder
+    type(MPI_Comm) :: comm_dist_graph
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_dist_graph_create_adjacent
+    call impi_fx_mpi_dist_graph_create_adjacent(comm_old%MPI_VAL, indegree, sources, sourceweights, &
+      outdegree, destinations, destweights, info%MPI_VAL, reorder, comm_dist_graph, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Dist_graph_create_adjacent
   subroutine MPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
       destinations, destweights, ierror)
     type(MPI_Comm), intent(in) :: comm
@@ -1103,11 +1940,27 @@ contains
     integer :: destweights(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_dist_graph_neighbors
-    call pmpi_dist_graph_neighbors(comm%MPI_VAL, maxindegree, sources, sourceweights, maxoutdegree, &
-      destinations, destweights, ierror_c)
+    external :: impi_fx_mpi_dist_graph_neighbors
+    call impi_fx_mpi_dist_graph_neighbors(comm%MPI_VAL, maxindegree, sources, sourceweights, &
+      maxoutdegree, destinations, destweights, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Dist_graph_neighbors
+  subroutine PMPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
+      destinations, destweights, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: maxindegree
+    integer :: sources(*)
+    integer :: sourceweights(*)
+    integer, intent(in) :: maxoutdegree
+    integer :: destinations(*)
+    integer :: destweights(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_dist_graph_neighbors
+    call impi_fx_mpi_dist_graph_neighbors(comm%MPI_VAL, maxindegree, sources, sourceweights, &
+      maxoutdegree, destinations, destweights, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Dist_graph_neighbors
   subroutine MPI_Dist_graph_neighbors_count(comm, inneighbors, outneighbors, weighted, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: inneighbors
@@ -1115,37 +1968,77 @@ contains
     logical :: weighted
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_dist_graph_neighbors_count
-    call pmpi_dist_graph_neighbors_count(comm%MPI_VAL, inneighbors, outneighbors, weighted, ierror_c)
+    external :: impi_fx_mpi_dist_graph_neighbors_count
+    call impi_fx_mpi_dist_graph_neighbors_count(comm%MPI_VAL, inneighbors, outneighbors, weighted, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Dist_graph_neighbors_count
+  subroutine PMPI_Dist_graph_neighbors_count(comm, inneighbors, outneighbors, weighted, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: inneighbors
+    integer :: outneighbors
+    logical :: weighted
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_dist_graph_neighbors_count
+    call impi_fx_mpi_dist_graph_neighbors_count(comm%MPI_VAL, inneighbors, outneighbors, weighted, &
+      ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Dist_graph_neighbors_count
   subroutine MPI_Errhandler_free(errhandler, ierror)
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_errhandler_free
-    call pmpi_errhandler_free(errhandler, ierror_c)
+    external :: impi_fx_mpi_errhandler_free
+    call impi_fx_mpi_errhandler_free(errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Errhandler_free
+  subroutine PMPI_Errhandler_free(errhandler, ierror)
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_free
+    call impi_fx_mpi_errhandler_free(errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Errhandler_free
   subroutine MPI_Error_class(errorcode, errorclass, ierror)
     integer, intent(in) :: errorcode
     integer :: errorclass
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_error_class
-    call pmpi_error_class(errorcode, errorclass, ierror_c)
+    external :: impi_fx_mpi_error_class
+    call impi_fx_mpi_error_class(errorcode, errorclass, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Error_class
+  subroutine PMPI_Error_class(errorcode, errorclass, ierror)
+    integer, intent(in) :: errorcode
+    integer :: errorclass
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_error_class
+    call impi_fx_mpi_error_class(errorcode, errorclass, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Error_class
   subroutine MPI_Error_string(errorcode, string, resultlen, ierror)
     integer, intent(in) :: errorcode
     character(len=*) :: string
     integer :: resultlen
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_error_string
-    call pmpi_error_string(errorcode, string, resultlen, ierror_c)
+    external :: impi_fx_mpi_error_string
+    call impi_fx_mpi_error_string(errorcode, string, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Error_string
+  subroutine PMPI_Error_string(errorcode, string, resultlen, ierror)
+    integer, intent(in) :: errorcode
+    character(len=*) :: string
+    integer :: resultlen
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_error_string
+    call impi_fx_mpi_error_string(errorcode, string, resultlen, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Error_string
   subroutine MPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -1157,13 +2050,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_exscan
-    call pmpi_exscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
-      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_exscan
+    call impi_fx_mpi_exscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Exscan
+  subroutine PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_exscan
+    call impi_fx_mpi_exscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Exscan
   subroutine MPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
       win, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -1177,139 +2090,285 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
     integer(c_intptr_t) :: impi_t_result_addr
-    external :: pmpi_fetch_and_op
-    call pmpi_fetch_and_op(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+    external :: impi_fx_mpi_fetch_and_op
+    call impi_fx_mpi_fetch_and_op(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
       %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), datatype%MPI_VAL, target_rank, &
       target_disp, op%MPI_VAL, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Fetch_and_op
+  subroutine PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
+      win, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    type(*), dimension(..) :: result_addr
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_result_addr
+    external :: impi_fx_mpi_fetch_and_op
+    call impi_fx_mpi_fetch_and_op(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), datatype%MPI_VAL, target_rank, &
+      target_disp, op%MPI_VAL, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Fetch_and_op
   subroutine MPI_File_call_errhandler(fh, errorcode, ierror)
     type(MPI_File), intent(in) :: fh
     integer, intent(in) :: errorcode
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_call_errhandler
-    call pmpi_file_call_errhandler(fh%MPI_VAL, errorcode, ierror_c)
+    external :: impi_fx_mpi_file_call_errhandler
+    call impi_fx_mpi_file_call_errhandler(fh%MPI_VAL, errorcode, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_call_errhandler
+  subroutine PMPI_File_call_errhandler(fh, errorcode, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_call_errhandler
+    call impi_fx_mpi_file_call_errhandler(fh%MPI_VAL, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_call_errhandler
   subroutine MPI_File_close(fh, ierror)
     type(MPI_File) :: fh
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_close
-    call pmpi_file_close(fh, ierror_c)
+    external :: impi_fx_mpi_file_close
+    call impi_fx_mpi_file_close(fh, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_close
+  subroutine PMPI_File_close(fh, ierror)
+    type(MPI_File) :: fh
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_close
+    call impi_fx_mpi_file_close(fh, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_close
   subroutine MPI_File_create_errhandler(function, errhandler, ierror)
     procedure(MPI_File_errhandler_function) :: function
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_create_errhandler
-    call pmpi_file_create_errhandler(function, errhandler, ierror_c)
+    external :: impi_fx_mpi_file_create_errhandler
+    call impi_fx_mpi_file_create_errhandler(function, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_create_errhandler
+  subroutine PMPI_File_create_errhandler(function, errhandler, ierror)
+    procedure(MPI_File_errhandler_function) :: function
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_create_errhandler
+    call impi_fx_mpi_file_create_errhandler(function, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_create_errhandler
   subroutine MPI_File_delete(filename, info, ierror)
     character(len=*), intent(in) :: filename
     type(MPI_Info), intent(in) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_delete
-    call pmpi_file_delete(filename, info%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_delete
+    call impi_fx_mpi_file_delete(filename, info%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_delete
+  subroutine PMPI_File_delete(filename, info, ierror)
+    character(len=*), intent(in) :: filename
+    type(MPI_Info), intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_delete
+    call impi_fx_mpi_file_delete(filename, info%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_delete
   subroutine MPI_File_get_amode(fh, amode, ierror)
     type(MPI_File), intent(in) :: fh
     integer :: amode
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_amode
-    call pmpi_file_get_amode(fh%MPI_VAL, amode, ierror_c)
+    external :: impi_fx_mpi_file_get_amode
+    call impi_fx_mpi_file_get_amode(fh%MPI_VAL, amode, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_amode
+  subroutine PMPI_File_get_amode(fh, amode, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer :: amode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_amode
+    call impi_fx_mpi_file_get_amode(fh%MPI_VAL, amode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_amode
   subroutine MPI_File_get_atomicity(fh, flag, ierror)
     type(MPI_File), intent(in) :: fh
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_atomicity
-    call pmpi_file_get_atomicity(fh%MPI_VAL, flag, ierror_c)
+    external :: impi_fx_mpi_file_get_atomicity
+    call impi_fx_mpi_file_get_atomicity(fh%MPI_VAL, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_atomicity
+  subroutine PMPI_File_get_atomicity(fh, flag, ierror)
+    type(MPI_File), intent(in) :: fh
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_atomicity
+    call impi_fx_mpi_file_get_atomicity(fh%MPI_VAL, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_atomicity
   subroutine MPI_File_get_byte_offset(fh, offset, disp, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
     integer(kind=MPI_OFFSET_KIND) :: disp
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_byte_offset
-    call pmpi_file_get_byte_offset(fh%MPI_VAL, offset, disp, ierror_c)
+    external :: impi_fx_mpi_file_get_byte_offset
+    call impi_fx_mpi_file_get_byte_offset(fh%MPI_VAL, offset, disp, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_byte_offset
+  subroutine PMPI_File_get_byte_offset(fh, offset, disp, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    integer(kind=MPI_OFFSET_KIND) :: disp
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_byte_offset
+    call impi_fx_mpi_file_get_byte_offset(fh%MPI_VAL, offset, disp, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_byte_offset
   subroutine MPI_File_get_errhandler(file, errhandler, ierror)
     type(MPI_File), intent(in) :: file
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_errhandler
-    call pmpi_file_get_errhandler(file%MPI_VAL, errhandler, ierror_c)
+    external :: impi_fx_mpi_file_get_errhandler
+    call impi_fx_mpi_file_get_errhandler(file%MPI_VAL, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_errhandler
+  subroutine PMPI_File_get_errhandler(file, errhandler, ierror)
+    type(MPI_File), intent(in) :: file
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_errhandler
+    call impi_fx_mpi_file_get_errhandler(file%MPI_VAL, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_errhandler
   subroutine MPI_File_get_group(fh, group, ierror)
     type(MPI_File), intent(in) :: fh
     type(MPI_Group) :: group
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_group
-    call pmpi_file_get_group(fh%MPI_VAL, group, ierror_c)
+    external :: impi_fx_mpi_file_get_group
+    call impi_fx_mpi_file_get_group(fh%MPI_VAL, group, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_group
+  subroutine PMPI_File_get_group(fh, group, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(MPI_Group) :: group
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_group
+    call impi_fx_mpi_file_get_group(fh%MPI_VAL, group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_group
   subroutine MPI_File_get_info(fh, info_used, ierror)
     type(MPI_File), intent(in) :: fh
     type(MPI_Info) :: info_used
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_info
-    call pmpi_file_get_info(fh%MPI_VAL, info_used, ierror_c)
+    external :: impi_fx_mpi_file_get_info
+    call impi_fx_mpi_file_get_info(fh%MPI_VAL, info_used, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_info
+  subroutine PMPI_File_get_info(fh, info_used, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(MPI_Info) :: info_used
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_info
+    call impi_fx_mpi_file_get_info(fh%MPI_VAL, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_info
   subroutine MPI_File_get_position(fh, offset, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND) :: offset
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_position
-    call pmpi_file_get_position(fh%MPI_VAL, offset, ierror_c)
+    external :: impi_fx_mpi_file_get_position
+    call impi_fx_mpi_file_get_position(fh%MPI_VAL, offset, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_position
+  subroutine PMPI_File_get_position(fh, offset, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND) :: offset
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_position
+    call impi_fx_mpi_file_get_position(fh%MPI_VAL, offset, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_position
   subroutine MPI_File_get_position_shared(fh, offset, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND) :: offset
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_position_shared
-    call pmpi_file_get_position_shared(fh%MPI_VAL, offset, ierror_c)
+    external :: impi_fx_mpi_file_get_position_shared
+    call impi_fx_mpi_file_get_position_shared(fh%MPI_VAL, offset, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_position_shared
+  subroutine PMPI_File_get_position_shared(fh, offset, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND) :: offset
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_position_shared
+    call impi_fx_mpi_file_get_position_shared(fh%MPI_VAL, offset, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_position_shared
   subroutine MPI_File_get_size(fh, size, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_size
-    call pmpi_file_get_size(fh%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_file_get_size
+    call impi_fx_mpi_file_get_size(fh%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_size
+  subroutine PMPI_File_get_size(fh, size, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_size
+    call impi_fx_mpi_file_get_size(fh%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_size
   subroutine MPI_File_get_type_extent(fh, datatype, extent, ierror)
     type(MPI_File), intent(in) :: fh
     type(MPI_Datatype), intent(in) :: datatype
     integer(kind=MPI_ADDRESS_KIND) :: extent
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_type_extent
-    call pmpi_file_get_type_extent(fh%MPI_VAL, datatype%MPI_VAL, extent, ierror_c)
+    external :: impi_fx_mpi_file_get_type_extent
+    call impi_fx_mpi_file_get_type_extent(fh%MPI_VAL, datatype%MPI_VAL, extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_type_extent
+  subroutine PMPI_File_get_type_extent(fh, datatype, extent, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_type_extent
+    call impi_fx_mpi_file_get_type_extent(fh%MPI_VAL, datatype%MPI_VAL, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_type_extent
   subroutine MPI_File_get_view(fh, disp, etype, filetype, datarep, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND) :: disp
@@ -1318,10 +2377,22 @@ contains
     character(len=*) :: datarep
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_get_view
-    call pmpi_file_get_view(fh%MPI_VAL, disp, etype, filetype, datarep, ierror_c)
+    external :: impi_fx_mpi_file_get_view
+    call impi_fx_mpi_file_get_view(fh%MPI_VAL, disp, etype, filetype, datarep, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_get_view
+  subroutine PMPI_File_get_view(fh, disp, etype, filetype, datarep, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND) :: disp
+    type(MPI_Datatype) :: etype
+    type(MPI_Datatype) :: filetype
+    character(len=*) :: datarep
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_get_view
+    call impi_fx_mpi_file_get_view(fh%MPI_VAL, disp, etype, filetype, datarep, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_get_view
   subroutine MPI_File_iread(fh, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1331,11 +2402,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iread
-    call pmpi_file_iread(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
-      request, ierror_c)
+    external :: impi_fx_mpi_file_iread
+    call impi_fx_mpi_file_iread(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread
+  subroutine PMPI_File_iread(fh, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iread
+    call impi_fx_mpi_file_iread(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iread
   subroutine MPI_File_iread_all(fh, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1345,11 +2430,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iread_all
-    call pmpi_file_iread_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_iread_all
+    call impi_fx_mpi_file_iread_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_all
+  subroutine PMPI_File_iread_all(fh, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iread_all
+    call impi_fx_mpi_file_iread_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iread_all
   subroutine MPI_File_iread_at(fh, offset, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1360,11 +2459,26 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iread_at
-    call pmpi_file_iread_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_iread_at
+    call impi_fx_mpi_file_iread_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_at
+  subroutine PMPI_File_iread_at(fh, offset, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iread_at
+    call impi_fx_mpi_file_iread_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iread_at
   subroutine MPI_File_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1375,11 +2489,26 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iread_at_all
-    call pmpi_file_iread_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
-      datatype%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_file_iread_at_all
+    call impi_fx_mpi_file_iread_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_at_all
+  subroutine PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iread_at_all
+    call impi_fx_mpi_file_iread_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iread_at_all
   subroutine MPI_File_iread_shared(fh, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1389,11 +2518,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iread_shared
-    call pmpi_file_iread_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_iread_shared
+    call impi_fx_mpi_file_iread_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iread_shared
+  subroutine PMPI_File_iread_shared(fh, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iread_shared
+    call impi_fx_mpi_file_iread_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iread_shared
   subroutine MPI_File_iwrite(fh, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1403,11 +2546,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iwrite
-    call pmpi_file_iwrite(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_iwrite
+    call impi_fx_mpi_file_iwrite(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite
+  subroutine PMPI_File_iwrite(fh, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iwrite
+    call impi_fx_mpi_file_iwrite(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iwrite
   subroutine MPI_File_iwrite_all(fh, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1417,11 +2574,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iwrite_all
-    call pmpi_file_iwrite_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_iwrite_all
+    call impi_fx_mpi_file_iwrite_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_all
+  subroutine PMPI_File_iwrite_all(fh, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iwrite_all
+    call impi_fx_mpi_file_iwrite_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iwrite_all
   subroutine MPI_File_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1432,11 +2603,26 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iwrite_at
-    call pmpi_file_iwrite_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
-      datatype%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_file_iwrite_at
+    call impi_fx_mpi_file_iwrite_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_at
+  subroutine PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iwrite_at
+    call impi_fx_mpi_file_iwrite_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iwrite_at
   subroutine MPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1447,11 +2633,26 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iwrite_at_all
-    call pmpi_file_iwrite_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
-      datatype%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_file_iwrite_at_all
+    call impi_fx_mpi_file_iwrite_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_at_all
+  subroutine PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iwrite_at_all
+    call impi_fx_mpi_file_iwrite_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iwrite_at_all
   subroutine MPI_File_iwrite_shared(fh, buf, count, datatype, request, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1461,11 +2662,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_iwrite_shared
-    call pmpi_file_iwrite_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_iwrite_shared
+    call impi_fx_mpi_file_iwrite_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_iwrite_shared
+  subroutine PMPI_File_iwrite_shared(fh, buf, count, datatype, request, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_iwrite_shared
+    call impi_fx_mpi_file_iwrite_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_iwrite_shared
   subroutine MPI_File_open(comm, filename, amode, info, fh, ierror)
     type(MPI_Comm), intent(in) :: comm
     character(len=*), intent(in) :: filename
@@ -1474,19 +2689,40 @@ contains
     type(MPI_File) :: fh
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_open
-    call pmpi_file_open(comm%MPI_VAL, filename, amode, info%MPI_VAL, fh, ierror_c)
+    external :: impi_fx_mpi_file_open
+    call impi_fx_mpi_file_open(comm%MPI_VAL, filename, amode, info%MPI_VAL, fh, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_open
+  subroutine PMPI_File_open(comm, filename, amode, info, fh, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    character(len=*), intent(in) :: filename
+    integer, intent(in) :: amode
+    type(MPI_Info), intent(in) :: info
+    type(MPI_File) :: fh
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_open
+    call impi_fx_mpi_file_open(comm%MPI_VAL, filename, amode, info%MPI_VAL, fh, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_open
   subroutine MPI_File_preallocate(fh, size, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_preallocate
-    call pmpi_file_preallocate(fh%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_file_preallocate
+    call impi_fx_mpi_file_preallocate(fh%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_preallocate
+  subroutine PMPI_File_preallocate(fh, size, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_preallocate
+    call impi_fx_mpi_file_preallocate(fh%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_preallocate
   subroutine MPI_File_read(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1496,12 +2732,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read
-    call pmpi_file_read(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    external :: impi_fx_mpi_file_read
+    call impi_fx_mpi_file_read(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read
+  subroutine PMPI_File_read(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read
+    call impi_fx_mpi_file_read(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read
   subroutine MPI_File_read_all(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1511,12 +2762,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_all
-    call pmpi_file_read_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_read_all
+    call impi_fx_mpi_file_read_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_all
+  subroutine PMPI_File_read_all(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_all
+    call impi_fx_mpi_file_read_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_all
   subroutine MPI_File_read_all_begin(fh, buf, count, datatype, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1525,11 +2791,24 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_all_begin
-    call pmpi_file_read_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_read_all_begin
+    call impi_fx_mpi_file_read_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_all_begin
+  subroutine PMPI_File_read_all_begin(fh, buf, count, datatype, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_all_begin
+    call impi_fx_mpi_file_read_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_all_begin
   subroutine MPI_File_read_all_end(fh, buf, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1537,10 +2816,23 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_all_end
-    call pmpi_file_read_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, ierror_c)
+    external :: impi_fx_mpi_file_read_all_end
+    call impi_fx_mpi_file_read_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_all_end
+  subroutine PMPI_File_read_all_end(fh, buf, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_all_end
+    call impi_fx_mpi_file_read_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_all_end
   subroutine MPI_File_read_at(fh, offset, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1551,12 +2843,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_at
-    call pmpi_file_read_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_read_at
+    call impi_fx_mpi_file_read_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at
+  subroutine PMPI_File_read_at(fh, offset, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_at
+    call impi_fx_mpi_file_read_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_at
   subroutine MPI_File_read_at_all(fh, offset, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1567,12 +2875,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_at_all
-    call pmpi_file_read_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
-      datatype%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_file_read_at_all
+    call impi_fx_mpi_file_read_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), &
+      count, datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at_all
+  subroutine PMPI_File_read_at_all(fh, offset, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_at_all
+    call impi_fx_mpi_file_read_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), &
+      count, datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_at_all
   subroutine MPI_File_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1582,11 +2906,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_at_all_begin
-    call pmpi_file_read_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
-      count, datatype%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_read_at_all_begin
+    call impi_fx_mpi_file_read_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, &
+      0)), count, datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at_all_begin
+  subroutine PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_at_all_begin
+    call impi_fx_mpi_file_read_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, &
+      0)), count, datatype%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_at_all_begin
   subroutine MPI_File_read_at_all_end(fh, buf, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1594,10 +2932,23 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_at_all_end
-    call pmpi_file_read_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, ierror_c)
+    external :: impi_fx_mpi_file_read_at_all_end
+    call impi_fx_mpi_file_read_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_at_all_end
+  subroutine PMPI_File_read_at_all_end(fh, buf, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_at_all_end
+    call impi_fx_mpi_file_read_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_at_all_end
   subroutine MPI_File_read_ordered(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1607,12 +2958,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_ordered
-    call pmpi_file_read_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_read_ordered
+    call impi_fx_mpi_file_read_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_ordered
+  subroutine PMPI_File_read_ordered(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_ordered
+    call impi_fx_mpi_file_read_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_ordered
   subroutine MPI_File_read_ordered_begin(fh, buf, count, datatype, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1621,11 +2987,24 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_ordered_begin
-    call pmpi_file_read_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
-      datatype%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_read_ordered_begin
+    call impi_fx_mpi_file_read_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_ordered_begin
+  subroutine PMPI_File_read_ordered_begin(fh, buf, count, datatype, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_ordered_begin
+    call impi_fx_mpi_file_read_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_ordered_begin
   subroutine MPI_File_read_ordered_end(fh, buf, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1633,11 +3012,23 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_ordered_end
-    call pmpi_file_read_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
-      ierror_c)
+    external :: impi_fx_mpi_file_read_ordered_end
+    call impi_fx_mpi_file_read_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_ordered_end
+  subroutine PMPI_File_read_ordered_end(fh, buf, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_ordered_end
+    call impi_fx_mpi_file_read_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_ordered_end
   subroutine MPI_File_read_shared(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..) :: buf
@@ -1647,68 +3038,139 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_read_shared
-    call pmpi_file_read_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_read_shared
+    call impi_fx_mpi_file_read_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_read_shared
+  subroutine PMPI_File_read_shared(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_read_shared
+    call impi_fx_mpi_file_read_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_read_shared
   subroutine MPI_File_seek(fh, offset, whence, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
     integer, intent(in) :: whence
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_seek
-    call pmpi_file_seek(fh%MPI_VAL, offset, whence, ierror_c)
+    external :: impi_fx_mpi_file_seek
+    call impi_fx_mpi_file_seek(fh%MPI_VAL, offset, whence, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_seek
+  subroutine PMPI_File_seek(fh, offset, whence, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    integer, intent(in) :: whence
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_seek
+    call impi_fx_mpi_file_seek(fh%MPI_VAL, offset, whence, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_seek
   subroutine MPI_File_seek_shared(fh, offset, whence, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
     integer, intent(in) :: whence
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_seek_shared
-    call pmpi_file_seek_shared(fh%MPI_VAL, offset, whence, ierror_c)
+    external :: impi_fx_mpi_file_seek_shared
+    call impi_fx_mpi_file_seek_shared(fh%MPI_VAL, offset, whence, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_seek_shared
+  subroutine PMPI_File_seek_shared(fh, offset, whence, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    integer, intent(in) :: whence
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_seek_shared
+    call impi_fx_mpi_file_seek_shared(fh%MPI_VAL, offset, whence, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_seek_shared
   subroutine MPI_File_set_atomicity(fh, flag, ierror)
     type(MPI_File), intent(in) :: fh
     logical, intent(in) :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_set_atomicity
-    call pmpi_file_set_atomicity(fh%MPI_VAL, flag, ierror_c)
+    external :: impi_fx_mpi_file_set_atomicity
+    call impi_fx_mpi_file_set_atomicity(fh%MPI_VAL, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_set_atomicity
+  subroutine PMPI_File_set_atomicity(fh, flag, ierror)
+    type(MPI_File), intent(in) :: fh
+    logical, intent(in) :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_set_atomicity
+    call impi_fx_mpi_file_set_atomicity(fh%MPI_VAL, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_set_atomicity
   subroutine MPI_File_set_errhandler(file, errhandler, ierror)
     type(MPI_File), intent(in) :: file
     type(MPI_Errhandler), intent(in) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_set_errhandler
-    call pmpi_file_set_errhandler(file%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_set_errhandler
+    call impi_fx_mpi_file_set_errhandler(file%MPI_VAL, errhandler%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_set_errhandler
+  subroutine PMPI_File_set_errhandler(file, errhandler, ierror)
+    type(MPI_File), intent(in) :: file
+    type(MPI_Errhandler), intent(in) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_set_errhandler
+    call impi_fx_mpi_file_set_errhandler(file%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_set_errhandler
   subroutine MPI_File_set_info(fh, info, ierror)
     type(MPI_File), intent(in) :: fh
     type(MPI_Info), intent(in) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_set_info
-    call pmpi_file_set_info(fh%MPI_VAL, info%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_set_info
+    call impi_fx_mpi_file_set_info(fh%MPI_VAL, info%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_set_info
+  subroutine PMPI_File_set_info(fh, info, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(MPI_Info), intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_set_info
+    call impi_fx_mpi_file_set_info(fh%MPI_VAL, info%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_set_info
   subroutine MPI_File_set_size(fh, size, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_set_size
-    call pmpi_file_set_size(fh%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_file_set_size
+    call impi_fx_mpi_file_set_size(fh%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_set_size
+  subroutine PMPI_File_set_size(fh, size, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_set_size
+    call impi_fx_mpi_file_set_size(fh%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_set_size
   subroutine MPI_File_set_view(fh, disp, etype, filetype, datarep, info, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: disp
@@ -1718,19 +3180,41 @@ contains
     type(MPI_Info), intent(in) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_set_view
-    call pmpi_file_set_view(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, info%MPI_VAL, &
-      ierror_c)
+    external :: impi_fx_mpi_file_set_view
+    call impi_fx_mpi_file_set_view(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, &
+      info%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_set_view
+  subroutine PMPI_File_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: disp
+    type(MPI_Datatype), intent(in) :: etype
+    type(MPI_Datatype), intent(in) :: filetype
+    character(len=*), intent(in) :: datarep
+    type(MPI_Info), intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_set_view
+    call impi_fx_mpi_file_set_view(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, &
+      info%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_set_view
   subroutine MPI_File_sync(fh, ierror)
     type(MPI_File), intent(in) :: fh
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_file_sync
-    call pmpi_file_sync(fh%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_sync
+    call impi_fx_mpi_file_sync(fh%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_sync
+  subroutine PMPI_File_sync(fh, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_file_sync
+    call impi_fx_mpi_file_sync(fh%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_sync
   subroutine MPI_File_write(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1740,12 +3224,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write
-    call pmpi_file_write(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, &
-      status, ierror_c)
+    external :: impi_fx_mpi_file_write
+    call impi_fx_mpi_file_write(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write
+  subroutine PMPI_File_write(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write
+    call impi_fx_mpi_file_write(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write
   subroutine MPI_File_write_all(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1755,12 +3254,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_all
-    call pmpi_file_write_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_write_all
+    call impi_fx_mpi_file_write_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_all
+  subroutine PMPI_File_write_all(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_all
+    call impi_fx_mpi_file_write_all(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_all
   subroutine MPI_File_write_all_begin(fh, buf, count, datatype, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1769,11 +3283,24 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_all_begin
-    call pmpi_file_write_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+    external :: impi_fx_mpi_file_write_all_begin
+    call impi_fx_mpi_file_write_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
       datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_all_begin
+  subroutine PMPI_File_write_all_begin(fh, buf, count, datatype, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_all_begin
+    call impi_fx_mpi_file_write_all_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_all_begin
   subroutine MPI_File_write_all_end(fh, buf, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1781,10 +3308,23 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_all_end
-    call pmpi_file_write_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, ierror_c)
+    external :: impi_fx_mpi_file_write_all_end
+    call impi_fx_mpi_file_write_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_all_end
+  subroutine PMPI_File_write_all_end(fh, buf, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_all_end
+    call impi_fx_mpi_file_write_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
+      ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_all_end
   subroutine MPI_File_write_at(fh, offset, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1795,12 +3335,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_at
-    call pmpi_file_write_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_write_at
+    call impi_fx_mpi_file_write_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at
+  subroutine PMPI_File_write_at(fh, offset, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_at
+    call impi_fx_mpi_file_write_at(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_at
   subroutine MPI_File_write_at_all(fh, offset, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1811,12 +3367,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_at_all
-    call pmpi_file_write_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
-      datatype%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_file_write_at_all
+    call impi_fx_mpi_file_write_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), &
+      count, datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at_all
+  subroutine PMPI_File_write_at_all(fh, offset, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_at_all
+    call impi_fx_mpi_file_write_at_all(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 1)), &
+      count, datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_at_all
   subroutine MPI_File_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
     type(MPI_File), intent(in) :: fh
     integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
@@ -1826,11 +3398,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_at_all_begin
-    call pmpi_file_write_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
-      count, datatype%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_write_at_all_begin
+    call impi_fx_mpi_file_write_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, &
+      0)), count, datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at_all_begin
+  subroutine PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
+    type(MPI_File), intent(in) :: fh
+    integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_at_all_begin
+    call impi_fx_mpi_file_write_at_all_begin(fh%MPI_VAL, offset, %val(impi_f08_buf(buf, impi_t_buf, &
+      0)), count, datatype%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_at_all_begin
   subroutine MPI_File_write_at_all_end(fh, buf, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1838,11 +3424,23 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_at_all_end
-    call pmpi_file_write_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
-      ierror_c)
+    external :: impi_fx_mpi_file_write_at_all_end
+    call impi_fx_mpi_file_write_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_at_all_end
+  subroutine PMPI_File_write_at_all_end(fh, buf, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_at_all_end
+    call impi_fx_mpi_file_write_at_all_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_at_all_end
   subroutine MPI_File_write_ordered(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1852,12 +3450,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_ordered
-    call pmpi_file_write_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_write_ordered
+    call impi_fx_mpi_file_write_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_ordered
+  subroutine PMPI_File_write_ordered(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_ordered
+    call impi_fx_mpi_file_write_ordered(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_ordered
   subroutine MPI_File_write_ordered_begin(fh, buf, count, datatype, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1866,11 +3479,24 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_ordered_begin
-    call pmpi_file_write_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
-      datatype%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_file_write_ordered_begin
+    call impi_fx_mpi_file_write_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_ordered_begin
+  subroutine PMPI_File_write_ordered_begin(fh, buf, count, datatype, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_ordered_begin
+    call impi_fx_mpi_file_write_ordered_begin(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      count, datatype%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_ordered_begin
   subroutine MPI_File_write_ordered_end(fh, buf, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1878,11 +3504,23 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_ordered_end
-    call pmpi_file_write_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), status, &
-      ierror_c)
+    external :: impi_fx_mpi_file_write_ordered_end
+    call impi_fx_mpi_file_write_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_ordered_end
+  subroutine PMPI_File_write_ordered_end(fh, buf, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_ordered_end
+    call impi_fx_mpi_file_write_ordered_end(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 0)), &
+      status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_ordered_end
   subroutine MPI_File_write_shared(fh, buf, count, datatype, status, ierror)
     type(MPI_File), intent(in) :: fh
     type(*), dimension(..), intent(in) :: buf
@@ -1892,37 +3530,77 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_file_write_shared
-    call pmpi_file_write_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+    external :: impi_fx_mpi_file_write_shared
+    call impi_fx_mpi_file_write_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
       datatype%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_write_shared
+  subroutine PMPI_File_write_shared(fh, buf, count, datatype, status, ierror)
+    type(MPI_File), intent(in) :: fh
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_file_write_shared
+    call impi_fx_mpi_file_write_shared(fh%MPI_VAL, %val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_File_write_shared
   subroutine MPI_Finalize(ierror)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_finalize
-    call pmpi_finalize(ierror_c)
+    external :: impi_fx_mpi_finalize
+    call impi_fx_mpi_finalize(ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Finalize
+  subroutine PMPI_Finalize(ierror)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_finalize
+    call impi_fx_mpi_finalize(ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Finalize
   subroutine MPI_Finalized(flag, ierror)
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_finalized
-    call pmpi_finalized(flag, ierror_c)
+    external :: impi_fx_mpi_finalized
+    call impi_fx_mpi_finalized(flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Finalized
+  subroutine PMPI_Finalized(flag, ierror)
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_finalized
+    call impi_fx_mpi_finalized(flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Finalized
   subroutine MPI_Free_mem(base, ierror)
     type(*), dimension(..) :: base
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_base
-    external :: pmpi_free_mem
-    call pmpi_free_mem(%val(impi_f08_buf(base, impi_t_base, 1)), ierror_c)
+    external :: impi_fx_mpi_free_mem
+    call impi_fx_mpi_free_mem(%val(impi_f08_buf(base, impi_t_base, 1)), ierror_c)
     call impi_f08_buf_done(base, impi_t_base, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Free_mem
+  subroutine PMPI_Free_mem(base, ierror)
+    type(*), dimension(..) :: base
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
+    external :: impi_fx_mpi_free_mem
+    call impi_fx_mpi_free_mem(%val(impi_f08_buf(base, impi_t_base, 1)), ierror_c)
+    call impi_f08_buf_done(base, impi_t_base, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Free_mem
   subroutine MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -1937,14 +3615,36 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_gather
-    call pmpi_gather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_gather
+    call impi_fx_mpi_gather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gather
+  subroutine PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_gather
+    call impi_fx_mpi_gather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Gather
   subroutine MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -1960,14 +3660,37 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_gatherv
-    call pmpi_gatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_gatherv
+    call impi_fx_mpi_gatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gatherv
+  subroutine PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_gatherv
+    call impi_fx_mpi_gatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Gatherv
   subroutine MPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, ierror)
     type(*), dimension(..) :: origin_addr
@@ -1981,12 +3704,31 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
-    external :: pmpi_get
-    call pmpi_get(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+    external :: impi_fx_mpi_get
+    call impi_fx_mpi_get(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
       origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
       win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get
+  subroutine PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    type(*), dimension(..) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    external :: impi_fx_mpi_get
+    call impi_fx_mpi_get(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get
   subroutine MPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
       result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
       win, ierror)
@@ -2006,80 +3748,173 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
     integer(c_intptr_t) :: impi_t_result_addr
-    external :: pmpi_get_accumulate
-    call pmpi_get_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
-      origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+    external :: impi_fx_mpi_get_accumulate
+    call impi_fx_mpi_get_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      origin_count, origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, &
+      0)), result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_accumulate
+  subroutine PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    type(*), dimension(..) :: result_addr
+    integer, intent(in) :: result_count
+    type(MPI_Datatype), intent(in) :: result_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_result_addr
+    external :: impi_fx_mpi_get_accumulate
+    call impi_fx_mpi_get_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      origin_count, origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, &
+      0)), result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_accumulate
   subroutine MPI_Get_address(location, address, ierror)
     type(*), dimension(..), intent(in) :: location
     integer(kind=MPI_ADDRESS_KIND) :: address
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_location
-    external :: pmpi_get_address
-    call pmpi_get_address(%val(impi_f08_buf(location, impi_t_location, 2)), address, ierror_c)
+    external :: impi_fx_mpi_get_address
+    call impi_fx_mpi_get_address(%val(impi_f08_buf(location, impi_t_location, 2)), address, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_address
+  subroutine PMPI_Get_address(location, address, ierror)
+    type(*), dimension(..), intent(in) :: location
+    integer(kind=MPI_ADDRESS_KIND) :: address
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_location
+    external :: impi_fx_mpi_get_address
+    call impi_fx_mpi_get_address(%val(impi_f08_buf(location, impi_t_location, 2)), address, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_address
   subroutine MPI_Get_count(status, datatype, count, ierror)
     type(MPI_Status), intent(in) :: status
     type(MPI_Datatype), intent(in) :: datatype
     integer :: count
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_get_count
-    call pmpi_get_count(status, datatype%MPI_VAL, count, ierror_c)
+    external :: impi_fx_mpi_get_count
+    call impi_fx_mpi_get_count(status, datatype%MPI_VAL, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_count
+  subroutine PMPI_Get_count(status, datatype, count, ierror)
+    type(MPI_Status), intent(in) :: status
+    type(MPI_Datatype), intent(in) :: datatype
+    integer :: count
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_get_count
+    call impi_fx_mpi_get_count(status, datatype%MPI_VAL, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_count
   subroutine MPI_Get_elements(status, datatype, count, ierror)
     type(MPI_Status), intent(in) :: status
     type(MPI_Datatype), intent(in) :: datatype
     integer :: count
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_get_elements
-    call pmpi_get_elements(status, datatype%MPI_VAL, count, ierror_c)
+    external :: impi_fx_mpi_get_elements
+    call impi_fx_mpi_get_elements(status, datatype%MPI_VAL, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_elements
+  subroutine PMPI_Get_elements(status, datatype, count, ierror)
+    type(MPI_Status), intent(in) :: status
+    type(MPI_Datatype), intent(in) :: datatype
+    integer :: count
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_get_elements
+    call impi_fx_mpi_get_elements(status, datatype%MPI_VAL, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_elements
   subroutine MPI_Get_elements_x(status, datatype, count, ierror)
     type(MPI_Status), intent(in) :: status
     type(MPI_Datatype), intent(in) :: datatype
     integer(kind=MPI_COUNT_KIND) :: count
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_get_elements_x
-    call pmpi_get_elements_x(status, datatype%MPI_VAL, count, ierror_c)
+    external :: impi_fx_mpi_get_elements_x
+    call impi_fx_mpi_get_elements_x(status, datatype%MPI_VAL, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_elements_x
+  subroutine PMPI_Get_elements_x(status, datatype, count, ierror)
+    type(MPI_Status), intent(in) :: status
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_COUNT_KIND) :: count
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_get_elements_x
+    call impi_fx_mpi_get_elements_x(status, datatype%MPI_VAL, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_elements_x
   subroutine MPI_Get_library_version(version, resultlen, ierror)
     character(len=*) :: version
     integer :: resultlen
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_get_library_version
-    call pmpi_get_library_version(version, resultlen, ierror_c)
+    external :: impi_fx_mpi_get_library_version
+    call impi_fx_mpi_get_library_version(version, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_library_version
+  subroutine PMPI_Get_library_version(version, resultlen, ierror)
+    character(len=*) :: version
+    integer :: resultlen
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_get_library_version
+    call impi_fx_mpi_get_library_version(version, resultlen, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_library_version
   subroutine MPI_Get_processor_name(name, resultlen, ierror)
     character(len=*) :: name
     integer :: resultlen
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_get_processor_name
-    call pmpi_get_processor_name(name, resultlen, ierror_c)
+    external :: impi_fx_mpi_get_processor_name
+    call impi_fx_mpi_get_processor_name(name, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_processor_name
+  subroutine PMPI_Get_processor_name(name, resultlen, ierror)
+    character(len=*) :: name
+    integer :: resultlen
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_get_processor_name
+    call impi_fx_mpi_get_processor_name(name, resultlen, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_processor_name
   subroutine MPI_Get_version(version, subversion, ierror)
     integer :: version
     integer :: subversion
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_get_version
-    call pmpi_get_version(version, subversion, ierror_c)
+    external :: impi_fx_mpi_get_version
+    call impi_fx_mpi_get_version(version, subversion, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_version
+  subroutine PMPI_Get_version(version, subversion, ierror)
+    integer :: version
+    integer :: subversion
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_get_version
+    call impi_fx_mpi_get_version(version, subversion, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Get_version
   subroutine MPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
     type(MPI_Comm), intent(in) :: comm_old
     integer, intent(in) :: nnodes
@@ -2089,10 +3924,23 @@ contains
     type(MPI_Comm) :: comm_graph
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_graph_create
-    call pmpi_graph_create(comm_old%MPI_VAL, nnodes, index, edges, reorder, comm_graph, ierror_c)
+    external :: impi_fx_mpi_graph_create
+    call impi_fx_mpi_graph_create(comm_old%MPI_VAL, nnodes, index, edges, reorder, comm_graph, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graph_create
+  subroutine PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
+    type(MPI_Comm), intent(in) :: comm_old
+    integer, intent(in) :: nnodes
+    integer, intent(in) :: index(*)
+    integer, intent(in) :: edges(*)
+    logical, intent(in) :: reorder
+    type(MPI_Comm) :: comm_graph
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_graph_create
+    call impi_fx_mpi_graph_create(comm_old%MPI_VAL, nnodes, index, edges, reorder, comm_graph, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Graph_create
   subroutine MPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: maxindex
@@ -2101,10 +3949,22 @@ contains
     integer :: edges(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_graph_get
-    call pmpi_graph_get(comm%MPI_VAL, maxindex, maxedges, index, edges, ierror_c)
+    external :: impi_fx_mpi_graph_get
+    call impi_fx_mpi_graph_get(comm%MPI_VAL, maxindex, maxedges, index, edges, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graph_get
+  subroutine PMPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: maxindex
+    integer, intent(in) :: maxedges
+    integer :: index(*)
+    integer :: edges(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_graph_get
+    call impi_fx_mpi_graph_get(comm%MPI_VAL, maxindex, maxedges, index, edges, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Graph_get
   subroutine MPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: nnodes
@@ -2113,10 +3973,22 @@ contains
     integer :: newrank
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_graph_map
-    call pmpi_graph_map(comm%MPI_VAL, nnodes, index, edges, newrank, ierror_c)
+    external :: impi_fx_mpi_graph_map
+    call impi_fx_mpi_graph_map(comm%MPI_VAL, nnodes, index, edges, newrank, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graph_map
+  subroutine PMPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: nnodes
+    integer, intent(in) :: index(*)
+    integer, intent(in) :: edges(*)
+    integer :: newrank
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_graph_map
+    call impi_fx_mpi_graph_map(comm%MPI_VAL, nnodes, index, edges, newrank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Graph_map
   subroutine MPI_Graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: rank
@@ -2124,38 +3996,77 @@ contains
     integer :: neighbors(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_graph_neighbors
-    call pmpi_graph_neighbors(comm%MPI_VAL, rank, maxneighbors, neighbors, ierror_c)
+    external :: impi_fx_mpi_graph_neighbors
+    call impi_fx_mpi_graph_neighbors(comm%MPI_VAL, rank, maxneighbors, neighbors, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graph_neighbors
+  subroutine PMPI_Graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: rank
+    integer, intent(in) :: maxneighbors
+    integer :: neighbors(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_graph_neighbors
+    call impi_fx_mpi_graph_neighbors(comm%MPI_VAL, rank, maxneighbors, neighbors, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Graph_neighbors
   subroutine MPI_Graph_neighbors_count(comm, rank, nneighbors, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: rank
     integer :: nneighbors
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_graph_neighbors_count
-    call pmpi_graph_neighbors_count(comm%MPI_VAL, rank, nneighbors, ierror_c)
+    external :: impi_fx_mpi_graph_neighbors_count
+    call impi_fx_mpi_graph_neighbors_count(comm%MPI_VAL, rank, nneighbors, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graph_neighbors_count
+  subroutine PMPI_Graph_neighbors_count(comm, rank, nneighbors, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: rank
+    integer :: nneighbors
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_graph_neighbors_count
+    call impi_fx_mpi_graph_neighbors_count(comm%MPI_VAL, rank, nneighbors, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Graph_neighbors_count
   subroutine MPI_Graphdims_get(comm, nnodes, nedges, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: nnodes
     integer :: nedges
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_graphdims_get
-    call pmpi_graphdims_get(comm%MPI_VAL, nnodes, nedges, ierror_c)
+    external :: impi_fx_mpi_graphdims_get
+    call impi_fx_mpi_graphdims_get(comm%MPI_VAL, nnodes, nedges, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graphdims_get
+  subroutine PMPI_Graphdims_get(comm, nnodes, nedges, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: nnodes
+    integer :: nedges
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_graphdims_get
+    call impi_fx_mpi_graphdims_get(comm%MPI_VAL, nnodes, nedges, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Graphdims_get
   subroutine MPI_Grequest_complete(request, ierror)
     type(MPI_Request), intent(in) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_grequest_complete
-    call pmpi_grequest_complete(request%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_grequest_complete
+    call impi_fx_mpi_grequest_complete(request%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Grequest_complete
+  subroutine PMPI_Grequest_complete(request, ierror)
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_grequest_complete
+    call impi_fx_mpi_grequest_complete(request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Grequest_complete
   subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
     external :: query_fn
     external :: free_fn
@@ -2164,30 +4075,62 @@ contains
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_grequest_start
-    call pmpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror_c)
+    external :: impi_fx_mpi_grequest_start
+    call impi_fx_mpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Grequest_start
+  subroutine PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    external :: query_fn
+    external :: free_fn
+    external :: cancel_fn
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_grequest_start
+    call impi_fx_mpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Grequest_start
   subroutine MPI_Group_compare(group1, group2, result, ierror)
     type(MPI_Group), intent(in) :: group1
     type(MPI_Group), intent(in) :: group2
     integer :: result
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_compare
-    call pmpi_group_compare(group1%MPI_VAL, group2%MPI_VAL, result, ierror_c)
+    external :: impi_fx_mpi_group_compare
+    call impi_fx_mpi_group_compare(group1%MPI_VAL, group2%MPI_VAL, result, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_compare
+  subroutine PMPI_Group_compare(group1, group2, result, ierror)
+    type(MPI_Group), intent(in) :: group1
+    type(MPI_Group), intent(in) :: group2
+    integer :: result
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_compare
+    call impi_fx_mpi_group_compare(group1%MPI_VAL, group2%MPI_VAL, result, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_compare
   subroutine MPI_Group_difference(group1, group2, newgroup, ierror)
     type(MPI_Group), intent(in) :: group1
     type(MPI_Group), intent(in) :: group2
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_difference
-    call pmpi_group_difference(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_difference
+    call impi_fx_mpi_group_difference(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_difference
+  subroutine PMPI_Group_difference(group1, group2, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group1
+    type(MPI_Group), intent(in) :: group2
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_difference
+    call impi_fx_mpi_group_difference(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_difference
   subroutine MPI_Group_excl(group, n, ranks, newgroup, ierror)
     type(MPI_Group), intent(in) :: group
     integer, intent(in) :: n
@@ -2195,18 +4138,37 @@ contains
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_excl
-    call pmpi_group_excl(group%MPI_VAL, n, ranks, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_excl
+    call impi_fx_mpi_group_excl(group%MPI_VAL, n, ranks, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_excl
+  subroutine PMPI_Group_excl(group, n, ranks, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: n
+    integer, intent(in) :: ranks(*)
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_excl
+    call impi_fx_mpi_group_excl(group%MPI_VAL, n, ranks, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_excl
   subroutine MPI_Group_free(group, ierror)
     type(MPI_Group) :: group
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_free
-    call pmpi_group_free(group, ierror_c)
+    external :: impi_fx_mpi_group_free
+    call impi_fx_mpi_group_free(group, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_free
+  subroutine PMPI_Group_free(group, ierror)
+    type(MPI_Group) :: group
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_free
+    call impi_fx_mpi_group_free(group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_free
   subroutine MPI_Group_incl(group, n, ranks, newgroup, ierror)
     type(MPI_Group), intent(in) :: group
     integer, intent(in) :: n
@@ -2214,20 +4176,41 @@ contains
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_incl
-    call pmpi_group_incl(group%MPI_VAL, n, ranks, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_incl
+    call impi_fx_mpi_group_incl(group%MPI_VAL, n, ranks, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_incl
+  subroutine PMPI_Group_incl(group, n, ranks, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: n
+    integer, intent(in) :: ranks(*)
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_incl
+    call impi_fx_mpi_group_incl(group%MPI_VAL, n, ranks, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_incl
   subroutine MPI_Group_intersection(group1, group2, newgroup, ierror)
     type(MPI_Group), intent(in) :: group1
     type(MPI_Group), intent(in) :: group2
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_intersection
-    call pmpi_group_intersection(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_intersection
+    call impi_fx_mpi_group_intersection(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_intersection
+  subroutine PMPI_Group_intersection(group1, group2, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group1
+    type(MPI_Group), intent(in) :: group2
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_intersection
+    call impi_fx_mpi_group_intersection(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_intersection
   subroutine MPI_Group_range_excl(group, n, ranges, newgroup, ierror)
     type(MPI_Group), intent(in) :: group
     integer, intent(in) :: n
@@ -2235,10 +4218,21 @@ contains
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_range_excl
-    call pmpi_group_range_excl(group%MPI_VAL, n, ranges, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_range_excl
+    call impi_fx_mpi_group_range_excl(group%MPI_VAL, n, ranges, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_range_excl
+  subroutine PMPI_Group_range_excl(group, n, ranges, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: n
+    integer :: ranges(3, *)
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_range_excl
+    call impi_fx_mpi_group_range_excl(group%MPI_VAL, n, ranges, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_range_excl
   subroutine MPI_Group_range_incl(group, n, ranges, newgroup, ierror)
     type(MPI_Group), intent(in) :: group
     integer, intent(in) :: n
@@ -2246,28 +4240,57 @@ contains
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_range_incl
-    call pmpi_group_range_incl(group%MPI_VAL, n, ranges, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_range_incl
+    call impi_fx_mpi_group_range_incl(group%MPI_VAL, n, ranges, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_range_incl
+  subroutine PMPI_Group_range_incl(group, n, ranges, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: n
+    integer :: ranges(3, *)
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_range_incl
+    call impi_fx_mpi_group_range_incl(group%MPI_VAL, n, ranges, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_range_incl
   subroutine MPI_Group_rank(group, rank, ierror)
     type(MPI_Group), intent(in) :: group
     integer :: rank
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_rank
-    call pmpi_group_rank(group%MPI_VAL, rank, ierror_c)
+    external :: impi_fx_mpi_group_rank
+    call impi_fx_mpi_group_rank(group%MPI_VAL, rank, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_rank
+  subroutine PMPI_Group_rank(group, rank, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer :: rank
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_rank
+    call impi_fx_mpi_group_rank(group%MPI_VAL, rank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_rank
   subroutine MPI_Group_size(group, size, ierror)
     type(MPI_Group), intent(in) :: group
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_size
-    call pmpi_group_size(group%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_group_size
+    call impi_fx_mpi_group_size(group%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_size
+  subroutine PMPI_Group_size(group, size, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_size
+    call impi_fx_mpi_group_size(group%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_size
   subroutine MPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2, ierror)
     type(MPI_Group), intent(in) :: group1
     integer, intent(in) :: n
@@ -2276,20 +4299,42 @@ contains
     integer :: ranks2(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_translate_ranks
-    call pmpi_group_translate_ranks(group1%MPI_VAL, n, ranks1, group2%MPI_VAL, ranks2, ierror_c)
+    external :: impi_fx_mpi_group_translate_ranks
+    call impi_fx_mpi_group_translate_ranks(group1%MPI_VAL, n, ranks1, group2%MPI_VAL, ranks2, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_translate_ranks
+  subroutine PMPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2, ierror)
+    type(MPI_Group), intent(in) :: group1
+    integer, intent(in) :: n
+    integer, intent(in) :: ranks1(*)
+    type(MPI_Group), intent(in) :: group2
+    integer :: ranks2(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_translate_ranks
+    call impi_fx_mpi_group_translate_ranks(group1%MPI_VAL, n, ranks1, group2%MPI_VAL, ranks2, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_translate_ranks
   subroutine MPI_Group_union(group1, group2, newgroup, ierror)
     type(MPI_Group), intent(in) :: group1
     type(MPI_Group), intent(in) :: group2
     type(MPI_Group) :: newgroup
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_group_union
-    call pmpi_group_union(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
+    external :: impi_fx_mpi_group_union
+    call impi_fx_mpi_group_union(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_union
+  subroutine PMPI_Group_union(group1, group2, newgroup, ierror)
+    type(MPI_Group), intent(in) :: group1
+    type(MPI_Group), intent(in) :: group2
+    type(MPI_Group) :: newgroup
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_group_union
+    call impi_fx_mpi_group_union(group1%MPI_VAL, group2%MPI_VAL, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Group_union
   subroutine MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2304,12 +4349,32 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iallgather
-    call pmpi_iallgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
-      request, ierror_c)
+    external :: impi_fx_mpi_iallgather
+    call impi_fx_mpi_iallgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallgather
+  subroutine PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iallgather
+    call impi_fx_mpi_iallgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iallgather
   subroutine MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2325,12 +4390,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iallgatherv
-    call pmpi_iallgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+    external :: impi_fx_mpi_iallgatherv
+    call impi_fx_mpi_iallgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallgatherv
+  subroutine PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iallgatherv
+    call impi_fx_mpi_iallgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iallgatherv
   subroutine MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
     type(*), dimension(..), asynchronous :: recvbuf
@@ -2343,11 +4429,30 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iallreduce
-    call pmpi_iallreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
-      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_iallreduce
+    call impi_fx_mpi_iallreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallreduce
+  subroutine PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iallreduce
+    call impi_fx_mpi_iallreduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iallreduce
   subroutine MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2362,12 +4467,32 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ialltoall
-    call pmpi_ialltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, comm%MPI_VAL, &
-      request, ierror_c)
+    external :: impi_fx_mpi_ialltoall
+    call impi_fx_mpi_ialltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoall
+  subroutine PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ialltoall
+    call impi_fx_mpi_ialltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ialltoall
   subroutine MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2384,12 +4509,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ialltoallv
-    call pmpi_ialltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
+    external :: impi_fx_mpi_ialltoallv
+    call impi_fx_mpi_ialltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
       recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoallv
+  subroutine PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ialltoallv
+    call impi_fx_mpi_ialltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ialltoallv
   subroutine MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2406,21 +4553,52 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ialltoallw
-    call pmpi_ialltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
+    external :: impi_fx_mpi_ialltoallw
+    call impi_fx_mpi_ialltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
       sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, recvtypes, &
       comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoallw
+  subroutine PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ialltoallw
+    call impi_fx_mpi_ialltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, sdispls, &
+      sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, recvtypes, &
+      comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ialltoallw
   subroutine MPI_Ibarrier(comm, request, ierror)
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_ibarrier
-    call pmpi_ibarrier(comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_ibarrier
+    call impi_fx_mpi_ibarrier(comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ibarrier
+  subroutine PMPI_Ibarrier(comm, request, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_ibarrier
+    call impi_fx_mpi_ibarrier(comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ibarrier
   subroutine MPI_Ibcast(buffer, count, datatype, root, comm, request, ierror)
     type(*), dimension(..), asynchronous :: buffer
     integer, intent(in) :: count
@@ -2431,11 +4609,26 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buffer
-    external :: pmpi_ibcast
-    call pmpi_ibcast(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), count, datatype%MPI_VAL, root, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_ibcast
+    call impi_fx_mpi_ibcast(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), count, datatype%MPI_VAL, &
+      root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ibcast
+  subroutine PMPI_Ibcast(buffer, count, datatype, root, comm, request, ierror)
+    type(*), dimension(..), asynchronous :: buffer
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
+    external :: impi_fx_mpi_ibcast
+    call impi_fx_mpi_ibcast(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), count, datatype%MPI_VAL, &
+      root, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ibcast
   subroutine MPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: buf
     integer, intent(in) :: count
@@ -2447,11 +4640,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_ibsend
-    call pmpi_ibsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_ibsend
+    call impi_fx_mpi_ibsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ibsend
+  subroutine PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_ibsend
+    call impi_fx_mpi_ibsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ibsend
   subroutine MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
     type(*), dimension(..), asynchronous :: recvbuf
@@ -2464,11 +4673,30 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iexscan
-    call pmpi_iexscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
-      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_iexscan
+    call impi_fx_mpi_iexscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iexscan
+  subroutine PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iexscan
+    call impi_fx_mpi_iexscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iexscan
   subroutine MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2484,12 +4712,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_igather
-    call pmpi_igather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_igather
+    call impi_fx_mpi_igather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igather
+  subroutine PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_igather
+    call impi_fx_mpi_igather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Igather
   subroutine MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       root, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2506,12 +4755,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_igatherv
-    call pmpi_igatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_igatherv
+    call impi_fx_mpi_igatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igatherv
+  subroutine PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_igatherv
+    call impi_fx_mpi_igatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Igatherv
   subroutine MPI_Improbe(source, tag, comm, flag, message, status, ierror)
     integer, intent(in) :: source
     integer, intent(in) :: tag
@@ -2521,10 +4792,23 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_improbe
-    call pmpi_improbe(source, tag, comm%MPI_VAL, flag, message, status, ierror_c)
+    external :: impi_fx_mpi_improbe
+    call impi_fx_mpi_improbe(source, tag, comm%MPI_VAL, flag, message, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Improbe
+  subroutine PMPI_Improbe(source, tag, comm, flag, message, status, ierror)
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    logical :: flag
+    type(MPI_Message) :: message
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_improbe
+    call impi_fx_mpi_improbe(source, tag, comm%MPI_VAL, flag, message, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Improbe
   subroutine MPI_Imrecv(buf, count, type, message, request, ierror)
     type(*), dimension(..), asynchronous :: buf
     integer, intent(in) :: count
@@ -2534,11 +4818,25 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_imrecv
-    call pmpi_imrecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, type%MPI_VAL, message, request, &
-      ierror_c)
+    external :: impi_fx_mpi_imrecv
+    call impi_fx_mpi_imrecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, type%MPI_VAL, message, &
+      request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Imrecv
+  subroutine PMPI_Imrecv(buf, count, type, message, request, ierror)
+    type(*), dimension(..), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Message) :: message
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_imrecv
+    call impi_fx_mpi_imrecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, type%MPI_VAL, message, &
+      request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Imrecv
   subroutine MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2553,12 +4851,32 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ineighbor_allgather
-    call pmpi_ineighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+    external :: impi_fx_mpi_ineighbor_allgather
+    call impi_fx_mpi_ineighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
       recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_allgather
+  subroutine PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ineighbor_allgather
+    call impi_fx_mpi_ineighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ineighbor_allgather
   subroutine MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2574,12 +4892,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ineighbor_allgatherv
-    call pmpi_ineighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+    external :: impi_fx_mpi_ineighbor_allgatherv
+    call impi_fx_mpi_ineighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_allgatherv
+  subroutine PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ineighbor_allgatherv
+    call impi_fx_mpi_ineighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ineighbor_allgatherv
   subroutine MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2594,12 +4933,32 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ineighbor_alltoall
-    call pmpi_ineighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+    external :: impi_fx_mpi_ineighbor_alltoall
+    call impi_fx_mpi_ineighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
       recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoall
+  subroutine PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ineighbor_alltoall
+    call impi_fx_mpi_ineighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ineighbor_alltoall
   subroutine MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
       rdispls, recvtype, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2616,12 +4975,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ineighbor_alltoallv
-    call pmpi_ineighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+    external :: impi_fx_mpi_ineighbor_alltoallv
+    call impi_fx_mpi_ineighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
       sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoallv
+  subroutine PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ineighbor_alltoallv
+    call impi_fx_mpi_ineighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ineighbor_alltoallv
   subroutine MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2638,46 +5019,102 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ineighbor_alltoallw
-    call pmpi_ineighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+    external :: impi_fx_mpi_ineighbor_alltoallw
+    call impi_fx_mpi_ineighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
       sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
       recvtypes, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoallw
+  subroutine PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ineighbor_alltoallw
+    call impi_fx_mpi_ineighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ineighbor_alltoallw
   subroutine MPI_Info_create(info, ierror)
     type(MPI_Info) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_create
-    call pmpi_info_create(info, ierror_c)
+    external :: impi_fx_mpi_info_create
+    call impi_fx_mpi_info_create(info, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_create
+  subroutine PMPI_Info_create(info, ierror)
+    type(MPI_Info) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_create
+    call impi_fx_mpi_info_create(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_create
   subroutine MPI_Info_delete(info, key, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: key
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_delete
-    call pmpi_info_delete(info%MPI_VAL, key, ierror_c)
+    external :: impi_fx_mpi_info_delete
+    call impi_fx_mpi_info_delete(info%MPI_VAL, key, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_delete
+  subroutine PMPI_Info_delete(info, key, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_delete
+    call impi_fx_mpi_info_delete(info%MPI_VAL, key, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_delete
   subroutine MPI_Info_dup(info, newinfo, ierror)
     type(MPI_Info), intent(in) :: info
     type(MPI_Info) :: newinfo
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_dup
-    call pmpi_info_dup(info%MPI_VAL, newinfo, ierror_c)
+    external :: impi_fx_mpi_info_dup
+    call impi_fx_mpi_info_dup(info%MPI_VAL, newinfo, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_dup
+  subroutine PMPI_Info_dup(info, newinfo, ierror)
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Info) :: newinfo
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_dup
+    call impi_fx_mpi_info_dup(info%MPI_VAL, newinfo, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_dup
   subroutine MPI_Info_free(info, ierror)
     type(MPI_Info) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_free
-    call pmpi_info_free(info, ierror_c)
+    external :: impi_fx_mpi_info_free
+    call impi_fx_mpi_info_free(info, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_free
+  subroutine PMPI_Info_free(info, ierror)
+    type(MPI_Info) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_free
+    call impi_fx_mpi_info_free(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_free
   subroutine MPI_Info_get(info, key, valuelen, value, flag, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: key
@@ -2686,29 +5123,60 @@ contains
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_get
-    call pmpi_info_get(info%MPI_VAL, key, valuelen, value, flag, ierror_c)
+    external :: impi_fx_mpi_info_get
+    call impi_fx_mpi_info_get(info%MPI_VAL, key, valuelen, value, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_get
+  subroutine PMPI_Info_get(info, key, valuelen, value, flag, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    integer, intent(in) :: valuelen
+    character(len=*) :: value
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_get
+    call impi_fx_mpi_info_get(info%MPI_VAL, key, valuelen, value, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_get
   subroutine MPI_Info_get_nkeys(info, nkeys, ierror)
     type(MPI_Info), intent(in) :: info
     integer :: nkeys
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_get_nkeys
-    call pmpi_info_get_nkeys(info%MPI_VAL, nkeys, ierror_c)
+    external :: impi_fx_mpi_info_get_nkeys
+    call impi_fx_mpi_info_get_nkeys(info%MPI_VAL, nkeys, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_get_nkeys
+  subroutine PMPI_Info_get_nkeys(info, nkeys, ierror)
+    type(MPI_Info), intent(in) :: info
+    integer :: nkeys
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_get_nkeys
+    call impi_fx_mpi_info_get_nkeys(info%MPI_VAL, nkeys, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_get_nkeys
   subroutine MPI_Info_get_nthkey(info, n, key, ierror)
     type(MPI_Info), intent(in) :: info
     integer, intent(in) :: n
     character(len=*) :: key
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_get_nthkey
-    call pmpi_info_get_nthkey(info%MPI_VAL, n, key, ierror_c)
+    external :: impi_fx_mpi_info_get_nthkey
+    call impi_fx_mpi_info_get_nthkey(info%MPI_VAL, n, key, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_get_nthkey
+  subroutine PMPI_Info_get_nthkey(info, n, key, ierror)
+    type(MPI_Info), intent(in) :: info
+    integer, intent(in) :: n
+    character(len=*) :: key
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_get_nthkey
+    call impi_fx_mpi_info_get_nthkey(info%MPI_VAL, n, key, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_get_nthkey
   subroutine MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: key
@@ -2716,44 +5184,89 @@ contains
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_get_valuelen
-    call pmpi_info_get_valuelen(info%MPI_VAL, key, valuelen, flag, ierror_c)
+    external :: impi_fx_mpi_info_get_valuelen
+    call impi_fx_mpi_info_get_valuelen(info%MPI_VAL, key, valuelen, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_get_valuelen
+  subroutine PMPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    integer :: valuelen
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_get_valuelen
+    call impi_fx_mpi_info_get_valuelen(info%MPI_VAL, key, valuelen, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_get_valuelen
   subroutine MPI_Info_set(info, key, value, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: key
     character(len=*), intent(in) :: value
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_info_set
-    call pmpi_info_set(info%MPI_VAL, key, value, ierror_c)
+    external :: impi_fx_mpi_info_set
+    call impi_fx_mpi_info_set(info%MPI_VAL, key, value, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_set
+  subroutine PMPI_Info_set(info, key, value, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    character(len=*), intent(in) :: value
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_set
+    call impi_fx_mpi_info_set(info%MPI_VAL, key, value, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_set
   subroutine MPI_Init(ierror)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_init
-    call pmpi_init(ierror_c)
+    external :: impi_fx_mpi_init
+    call impi_fx_mpi_init(ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Init
+  subroutine PMPI_Init(ierror)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_init
+    call impi_fx_mpi_init(ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Init
   subroutine MPI_Init_thread(required, provided, ierror)
     integer, intent(in) :: required
     integer :: provided
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_init_thread
-    call pmpi_init_thread(required, provided, ierror_c)
+    external :: impi_fx_mpi_init_thread
+    call impi_fx_mpi_init_thread(required, provided, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Init_thread
+  subroutine PMPI_Init_thread(required, provided, ierror)
+    integer, intent(in) :: required
+    integer :: provided
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_init_thread
+    call impi_fx_mpi_init_thread(required, provided, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Init_thread
   subroutine MPI_Initialized(flag, ierror)
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_initialized
-    call pmpi_initialized(flag, ierror_c)
+    external :: impi_fx_mpi_initialized
+    call impi_fx_mpi_initialized(flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Initialized
+  subroutine PMPI_Initialized(flag, ierror)
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_initialized
+    call impi_fx_mpi_initialized(flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Initialized
   subroutine MPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, &
       newintercomm, ierror)
     type(MPI_Comm), intent(in) :: local_comm
@@ -2764,21 +5277,46 @@ contains
     type(MPI_Comm) :: newintercomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_intercomm_create
-    call pmpi_intercomm_create(local_comm%MPI_VAL, local_leader, bridge_comm%MPI_VAL, remote_leader, &
-      tag, newintercomm, ierror_c)
+    external :: impi_fx_mpi_intercomm_create
+    call impi_fx_mpi_intercomm_create(local_comm%MPI_VAL, local_leader, bridge_comm%MPI_VAL, &
+      remote_leader, tag, newintercomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Intercomm_create
+  subroutine PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, &
+      newintercomm, ierror)
+    type(MPI_Comm), intent(in) :: local_comm
+    integer, intent(in) :: local_leader
+    type(MPI_Comm), intent(in) :: bridge_comm
+    integer, intent(in) :: remote_leader
+    integer, intent(in) :: tag
+    type(MPI_Comm) :: newintercomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_intercomm_create
+    call impi_fx_mpi_intercomm_create(local_comm%MPI_VAL, local_leader, bridge_comm%MPI_VAL, &
+      remote_leader, tag, newintercomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Intercomm_create
   subroutine MPI_Intercomm_merge(intercomm, high, newintercomm, ierror)
     type(MPI_Comm), intent(in) :: intercomm
     logical, intent(in) :: high
     type(MPI_Comm) :: newintercomm
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_intercomm_merge
-    call pmpi_intercomm_merge(intercomm%MPI_VAL, high, newintercomm, ierror_c)
+    external :: impi_fx_mpi_intercomm_merge
+    call impi_fx_mpi_intercomm_merge(intercomm%MPI_VAL, high, newintercomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Intercomm_merge
+  subroutine PMPI_Intercomm_merge(intercomm, high, newintercomm, ierror)
+    type(MPI_Comm), intent(in) :: intercomm
+    logical, intent(in) :: high
+    type(MPI_Comm) :: newintercomm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_intercomm_merge
+    call impi_fx_mpi_intercomm_merge(intercomm%MPI_VAL, high, newintercomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Intercomm_merge
   subroutine MPI_Iprobe(source, tag, comm, flag, status, ierror)
     integer, intent(in) :: source
     integer, intent(in) :: tag
@@ -2787,10 +5325,22 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_iprobe
-    call pmpi_iprobe(source, tag, comm%MPI_VAL, flag, status, ierror_c)
+    external :: impi_fx_mpi_iprobe
+    call impi_fx_mpi_iprobe(source, tag, comm%MPI_VAL, flag, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iprobe
+  subroutine PMPI_Iprobe(source, tag, comm, flag, status, ierror)
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    logical :: flag
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_iprobe
+    call impi_fx_mpi_iprobe(source, tag, comm%MPI_VAL, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iprobe
   subroutine MPI_Irecv(buf, count, datatype, source, tag, comm, request, ierror)
     type(*), dimension(..), asynchronous :: buf
     integer, intent(in) :: count
@@ -2802,11 +5352,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_irecv
-    call pmpi_irecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, source, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_irecv
+    call impi_fx_mpi_irecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, source, &
+      tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Irecv
+  subroutine PMPI_Irecv(buf, count, datatype, source, tag, comm, request, ierror)
+    type(*), dimension(..), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_irecv
+    call impi_fx_mpi_irecv(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, source, &
+      tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Irecv
   subroutine MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
     type(*), dimension(..), asynchronous :: recvbuf
@@ -2820,11 +5386,31 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ireduce
-    call pmpi_ireduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
-      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_ireduce
+    call impi_fx_mpi_ireduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce
+  subroutine PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ireduce
+    call impi_fx_mpi_ireduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ireduce
   subroutine MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
     type(*), dimension(..), asynchronous :: recvbuf
@@ -2837,12 +5423,30 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ireduce_scatter
-    call pmpi_ireduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+    external :: impi_fx_mpi_ireduce_scatter
+    call impi_fx_mpi_ireduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
       %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce_scatter
+  subroutine PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ireduce_scatter
+    call impi_fx_mpi_ireduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ireduce_scatter
   subroutine MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
       ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2856,12 +5460,31 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_ireduce_scatter_block
-    call pmpi_ireduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+    external :: impi_fx_mpi_ireduce_scatter_block
+    call impi_fx_mpi_ireduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
       %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce_scatter_block
+  subroutine PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+      ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_ireduce_scatter_block
+    call impi_fx_mpi_ireduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ireduce_scatter_block
   subroutine MPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: buf
     integer, intent(in) :: count
@@ -2873,19 +5496,43 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_irsend
-    call pmpi_irsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_irsend
+    call impi_fx_mpi_irsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Irsend
+  subroutine PMPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_irsend
+    call impi_fx_mpi_irsend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Irsend
   subroutine MPI_Is_thread_main(flag, ierror)
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_is_thread_main
-    call pmpi_is_thread_main(flag, ierror_c)
+    external :: impi_fx_mpi_is_thread_main
+    call impi_fx_mpi_is_thread_main(flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Is_thread_main
+  subroutine PMPI_Is_thread_main(flag, ierror)
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_is_thread_main
+    call impi_fx_mpi_is_thread_main(flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Is_thread_main
   subroutine MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
     type(*), dimension(..), asynchronous :: recvbuf
@@ -2898,11 +5545,28 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iscan
-    call pmpi_iscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
+    external :: impi_fx_mpi_iscan
+    call impi_fx_mpi_iscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
       impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscan
+  subroutine PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iscan
+    call impi_fx_mpi_iscan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iscan
   subroutine MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2918,12 +5582,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iscatter
-    call pmpi_iscatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_iscatter
+    call impi_fx_mpi_iscatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscatter
+  subroutine PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iscatter
+    call impi_fx_mpi_iscatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iscatter
   subroutine MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
@@ -2940,12 +5625,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_iscatterv
-    call pmpi_iscatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, displs, &
+    external :: impi_fx_mpi_iscatterv
+    call impi_fx_mpi_iscatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, displs, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscatterv
+  subroutine PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_iscatterv
+    call impi_fx_mpi_iscatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, displs, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Iscatterv
   subroutine MPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: buf
     integer, intent(in) :: count
@@ -2957,11 +5664,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_isend
-    call pmpi_isend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_isend
+    call impi_fx_mpi_isend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Isend
+  subroutine PMPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_isend
+    call impi_fx_mpi_isend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Isend
   subroutine MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: buf
     integer, intent(in) :: count
@@ -2973,11 +5696,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_issend
-    call pmpi_issend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_issend
+    call impi_fx_mpi_issend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Issend
+  subroutine PMPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_issend
+    call impi_fx_mpi_issend(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Issend
   subroutine MPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
     external :: copy_fn
     external :: delete_fn
@@ -2985,28 +5724,57 @@ contains
     integer :: extra_state
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_keyval_create
-    call pmpi_keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror_c)
+    external :: impi_fx_mpi_keyval_create
+    call impi_fx_mpi_keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Keyval_create
+  subroutine PMPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
+    external :: copy_fn
+    external :: delete_fn
+    integer :: keyval
+    integer :: extra_state
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_keyval_create
+    call impi_fx_mpi_keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Keyval_create
   subroutine MPI_Keyval_free(keyval, ierror)
     integer :: keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_keyval_free
-    call pmpi_keyval_free(keyval, ierror_c)
+    external :: impi_fx_mpi_keyval_free
+    call impi_fx_mpi_keyval_free(keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Keyval_free
+  subroutine PMPI_Keyval_free(keyval, ierror)
+    integer :: keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_keyval_free
+    call impi_fx_mpi_keyval_free(keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Keyval_free
   subroutine MPI_Lookup_name(service_name, info, port_name, ierror)
     character(len=*), intent(in) :: service_name
     type(MPI_Info), intent(in) :: info
     character(len=*) :: port_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_lookup_name
-    call pmpi_lookup_name(service_name, info%MPI_VAL, port_name, ierror_c)
+    external :: impi_fx_mpi_lookup_name
+    call impi_fx_mpi_lookup_name(service_name, info%MPI_VAL, port_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Lookup_name
+  subroutine PMPI_Lookup_name(service_name, info, port_name, ierror)
+    character(len=*), intent(in) :: service_name
+    type(MPI_Info), intent(in) :: info
+    character(len=*) :: port_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_lookup_name
+    call impi_fx_mpi_lookup_name(service_name, info%MPI_VAL, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Lookup_name
   subroutine MPI_Mprobe(source, tag, comm, message, status, ierror)
     integer, intent(in) :: source
     integer, intent(in) :: tag
@@ -3015,10 +5783,22 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_mprobe
-    call pmpi_mprobe(source, tag, comm%MPI_VAL, message, status, ierror_c)
+    external :: impi_fx_mpi_mprobe
+    call impi_fx_mpi_mprobe(source, tag, comm%MPI_VAL, message, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Mprobe
+  subroutine PMPI_Mprobe(source, tag, comm, message, status, ierror)
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Message) :: message
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_mprobe
+    call impi_fx_mpi_mprobe(source, tag, comm%MPI_VAL, message, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Mprobe
   subroutine MPI_Mrecv(buf, count, type, message, status, ierror)
     type(*), dimension(..) :: buf
     integer, intent(in) :: count
@@ -3028,12 +5808,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_mrecv
-    call pmpi_mrecv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, type%MPI_VAL, message, status, &
-      ierror_c)
+    external :: impi_fx_mpi_mrecv
+    call impi_fx_mpi_mrecv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, type%MPI_VAL, message, &
+      status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Mrecv
+  subroutine PMPI_Mrecv(buf, count, type, message, status, ierror)
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Message) :: message
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_mrecv
+    call impi_fx_mpi_mrecv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, type%MPI_VAL, message, &
+      status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Mrecv
   subroutine MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3047,14 +5842,35 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_neighbor_allgather
-    call pmpi_neighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+    external :: impi_fx_mpi_neighbor_allgather
+    call impi_fx_mpi_neighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_allgather
+  subroutine PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_allgather
+    call impi_fx_mpi_neighbor_allgather(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_allgather
   subroutine MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3069,14 +5885,36 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_neighbor_allgatherv
-    call pmpi_neighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+    external :: impi_fx_mpi_neighbor_allgatherv
+    call impi_fx_mpi_neighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_allgatherv
+  subroutine PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_allgatherv
+    call impi_fx_mpi_neighbor_allgatherv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_allgatherv
   subroutine MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3090,14 +5928,35 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_neighbor_alltoall
-    call pmpi_neighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+    external :: impi_fx_mpi_neighbor_alltoall
+    call impi_fx_mpi_neighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoall
+  subroutine PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoall
+    call impi_fx_mpi_neighbor_alltoall(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_alltoall
   subroutine MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
       rdispls, recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3113,14 +5972,37 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_neighbor_alltoallv
-    call pmpi_neighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
-      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_neighbor_alltoallv
+    call impi_fx_mpi_neighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, &
+      sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoallv
+  subroutine PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoallv
+    call impi_fx_mpi_neighbor_alltoallv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, &
+      sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_alltoallv
   subroutine MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3136,50 +6018,109 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_neighbor_alltoallw
-    call pmpi_neighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, sdispls, &
-      sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, recvtypes, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_neighbor_alltoallw
+    call impi_fx_mpi_neighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, &
+      sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoallw
+  subroutine PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoallw
+    call impi_fx_mpi_neighbor_alltoallw(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, &
+      sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_alltoallw
   subroutine MPI_Op_commutative(op, commute, ierror)
     type(MPI_Op), intent(in) :: op
     logical :: commute
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_op_commutative
-    call pmpi_op_commutative(op%MPI_VAL, commute, ierror_c)
+    external :: impi_fx_mpi_op_commutative
+    call impi_fx_mpi_op_commutative(op%MPI_VAL, commute, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Op_commutative
+  subroutine PMPI_Op_commutative(op, commute, ierror)
+    type(MPI_Op), intent(in) :: op
+    logical :: commute
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_op_commutative
+    call impi_fx_mpi_op_commutative(op%MPI_VAL, commute, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Op_commutative
   subroutine MPI_Op_create(function, commute, op, ierror)
     procedure(MPI_User_function) :: function
     logical, intent(in) :: commute
     type(MPI_Op) :: op
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_op_create
-    call pmpi_op_create(function, commute, op, ierror_c)
+    external :: impi_fx_mpi_op_create
+    call impi_fx_mpi_op_create(function, commute, op, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Op_create
+  subroutine PMPI_Op_create(function, commute, op, ierror)
+    procedure(MPI_User_function) :: function
+    logical, intent(in) :: commute
+    type(MPI_Op) :: op
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_op_create
+    call impi_fx_mpi_op_create(function, commute, op, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Op_create
   subroutine MPI_Op_free(op, ierror)
     type(MPI_Op) :: op
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_op_free
-    call pmpi_op_free(op, ierror_c)
+    external :: impi_fx_mpi_op_free
+    call impi_fx_mpi_op_free(op, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Op_free
+  subroutine PMPI_Op_free(op, ierror)
+    type(MPI_Op) :: op
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_op_free
+    call impi_fx_mpi_op_free(op, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Op_free
   subroutine MPI_Open_port(info, port_name, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*) :: port_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_open_port
-    call pmpi_open_port(info%MPI_VAL, port_name, ierror_c)
+    external :: impi_fx_mpi_open_port
+    call impi_fx_mpi_open_port(info%MPI_VAL, port_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Open_port
+  subroutine PMPI_Open_port(info, port_name, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*) :: port_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_open_port
+    call impi_fx_mpi_open_port(info%MPI_VAL, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Open_port
   subroutine MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
     type(*), dimension(..), intent(in) :: inbuf
     integer, intent(in) :: incount
@@ -3192,13 +6133,32 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_inbuf
     integer(c_intptr_t) :: impi_t_outbuf
-    external :: pmpi_pack
-    call pmpi_pack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, datatype%MPI_VAL, &
+    external :: impi_fx_mpi_pack
+    call impi_fx_mpi_pack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, datatype%MPI_VAL, &
       %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outsize, position, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
     call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack
+  subroutine PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    type(*), dimension(..), intent(in) :: inbuf
+    integer, intent(in) :: incount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(*), dimension(..) :: outbuf
+    integer, intent(in) :: outsize
+    integer :: position
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
+    external :: impi_fx_mpi_pack
+    call impi_fx_mpi_pack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, datatype%MPI_VAL, &
+      %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outsize, position, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pack
   subroutine MPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror)
     character(len=*), intent(in) :: datarep
     type(*), dimension(..), intent(in) :: inbuf
@@ -3211,13 +6171,32 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_inbuf
     integer(c_intptr_t) :: impi_t_outbuf
-    external :: pmpi_pack_external
-    call pmpi_pack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, &
+    external :: impi_fx_mpi_pack_external
+    call impi_fx_mpi_pack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, &
       datatype%MPI_VAL, %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outsize, position, ierror_c)
     call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
     call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_external
+  subroutine PMPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror)
+    character(len=*), intent(in) :: datarep
+    type(*), dimension(..), intent(in) :: inbuf
+    integer, intent(in) :: incount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(*), dimension(..) :: outbuf
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: outsize
+    integer(kind=MPI_ADDRESS_KIND) :: position
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
+    external :: impi_fx_mpi_pack_external
+    call impi_fx_mpi_pack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), incount, &
+      datatype%MPI_VAL, %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outsize, position, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pack_external
   subroutine MPI_Pack_external_size(datarep, incount, datatype, size, ierror)
     character(len=*), intent(in) :: datarep
     integer, intent(in) :: incount
@@ -3225,10 +6204,21 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_pack_external_size
-    call pmpi_pack_external_size(datarep, incount, datatype%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_pack_external_size
+    call impi_fx_mpi_pack_external_size(datarep, incount, datatype%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_external_size
+  subroutine PMPI_Pack_external_size(datarep, incount, datatype, size, ierror)
+    character(len=*), intent(in) :: datarep
+    integer, intent(in) :: incount
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pack_external_size
+    call impi_fx_mpi_pack_external_size(datarep, incount, datatype%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pack_external_size
   subroutine MPI_Pack_size(incount, datatype, comm, size, ierror)
     integer, intent(in) :: incount
     type(MPI_Datatype), intent(in) :: datatype
@@ -3236,18 +6226,37 @@ contains
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_pack_size
-    call pmpi_pack_size(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_pack_size
+    call impi_fx_mpi_pack_size(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_size
+  subroutine PMPI_Pack_size(incount, datatype, comm, size, ierror)
+    integer, intent(in) :: incount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Comm), intent(in) :: comm
+    integer :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pack_size
+    call impi_fx_mpi_pack_size(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pack_size
   subroutine MPI_Pcontrol(level, ierror)
     integer, intent(in) :: level
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_pcontrol
-    call pmpi_pcontrol(level, ierror_c)
+    external :: impi_fx_mpi_pcontrol
+    call impi_fx_mpi_pcontrol(level, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pcontrol
+  subroutine PMPI_Pcontrol(level, ierror)
+    integer, intent(in) :: level
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pcontrol
+    call impi_fx_mpi_pcontrol(level, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pcontrol
   subroutine MPI_Probe(source, tag, comm, status, ierror)
     integer, intent(in) :: source
     integer, intent(in) :: tag
@@ -3255,20 +6264,41 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_probe
-    call pmpi_probe(source, tag, comm%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_probe
+    call impi_fx_mpi_probe(source, tag, comm%MPI_VAL, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Probe
+  subroutine PMPI_Probe(source, tag, comm, status, ierror)
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_probe
+    call impi_fx_mpi_probe(source, tag, comm%MPI_VAL, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Probe
   subroutine MPI_Publish_name(service_name, info, port_name, ierror)
     character(len=*), intent(in) :: service_name
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: port_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_publish_name
-    call pmpi_publish_name(service_name, info%MPI_VAL, port_name, ierror_c)
+    external :: impi_fx_mpi_publish_name
+    call impi_fx_mpi_publish_name(service_name, info%MPI_VAL, port_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Publish_name
+  subroutine PMPI_Publish_name(service_name, info, port_name, ierror)
+    character(len=*), intent(in) :: service_name
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: port_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_publish_name
+    call impi_fx_mpi_publish_name(service_name, info%MPI_VAL, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Publish_name
   subroutine MPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -3282,20 +6312,47 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
-    external :: pmpi_put
-    call pmpi_put(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+    external :: impi_fx_mpi_put
+    call impi_fx_mpi_put(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
       origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
       win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Put
+  subroutine PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    external :: impi_fx_mpi_put
+    call impi_fx_mpi_put(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Put
   subroutine MPI_Query_thread(provided, ierror)
     integer :: provided
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_query_thread
-    call pmpi_query_thread(provided, ierror_c)
+    external :: impi_fx_mpi_query_thread
+    call impi_fx_mpi_query_thread(provided, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Query_thread
+  subroutine PMPI_Query_thread(provided, ierror)
+    integer :: provided
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_query_thread
+    call impi_fx_mpi_query_thread(provided, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Query_thread
   subroutine MPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, op, win, request, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -3311,12 +6368,33 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
-    external :: pmpi_raccumulate
-    call pmpi_raccumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
-      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
-      op%MPI_VAL, win%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_raccumulate
+    call impi_fx_mpi_raccumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Raccumulate
+  subroutine PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, request, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    external :: impi_fx_mpi_raccumulate
+    call impi_fx_mpi_raccumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Raccumulate
   subroutine MPI_Recv(buf, count, datatype, source, tag, comm, status, ierror)
     type(*), dimension(..) :: buf
     integer, intent(in) :: count
@@ -3328,12 +6406,29 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_recv
-    call pmpi_recv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, source, tag, &
-      comm%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_recv
+    call impi_fx_mpi_recv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, source, &
+      tag, comm%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Recv
+  subroutine PMPI_Recv(buf, count, datatype, source, tag, comm, status, ierror)
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_recv
+    call impi_fx_mpi_recv(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, source, &
+      tag, comm%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Recv
   subroutine MPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror)
     type(*), dimension(..) :: buf
     integer, intent(in) :: count
@@ -3345,11 +6440,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_recv_init
-    call pmpi_recv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, source, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_recv_init
+    call impi_fx_mpi_recv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      source, tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Recv_init
+  subroutine PMPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror)
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_recv_init
+    call impi_fx_mpi_recv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      source, tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Recv_init
   subroutine MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -3362,13 +6473,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_reduce
-    call pmpi_reduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
-      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_reduce
+    call impi_fx_mpi_reduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce
+  subroutine PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce
+    call impi_fx_mpi_reduce(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce
   subroutine MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
     type(*), dimension(..), intent(in) :: inbuf
     type(*), dimension(..) :: inoutbuf
@@ -3379,13 +6511,30 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_inbuf
     integer(c_intptr_t) :: impi_t_inoutbuf
-    external :: pmpi_reduce_local
-    call pmpi_reduce_local(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), %val(impi_f08_buf(inoutbuf, &
-      impi_t_inoutbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_reduce_local
+    call impi_fx_mpi_reduce_local(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), &
+      %val(impi_f08_buf(inoutbuf, impi_t_inoutbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
     call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
     call impi_f08_buf_done(inoutbuf, impi_t_inoutbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_local
+  subroutine PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
+    type(*), dimension(..), intent(in) :: inbuf
+    type(*), dimension(..) :: inoutbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_inoutbuf
+    external :: impi_fx_mpi_reduce_local
+    call impi_fx_mpi_reduce_local(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), &
+      %val(impi_f08_buf(inoutbuf, impi_t_inoutbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(inoutbuf, impi_t_inoutbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce_local
   subroutine MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -3397,14 +6546,33 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_reduce_scatter
-    call pmpi_reduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+    external :: impi_fx_mpi_reduce_scatter
+    call impi_fx_mpi_reduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
       %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_scatter
+  subroutine PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_scatter
+    call impi_fx_mpi_reduce_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce_scatter
   subroutine MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -3416,32 +6584,69 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_reduce_scatter_block
-    call pmpi_reduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+    external :: impi_fx_mpi_reduce_scatter_block
+    call impi_fx_mpi_reduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
       %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
       comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_scatter_block
+  subroutine PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_scatter_block
+    call impi_fx_mpi_reduce_scatter_block(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce_scatter_block
   subroutine MPI_Request_free(request, ierror)
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_request_free
-    call pmpi_request_free(request, ierror_c)
+    external :: impi_fx_mpi_request_free
+    call impi_fx_mpi_request_free(request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Request_free
+  subroutine PMPI_Request_free(request, ierror)
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_request_free
+    call impi_fx_mpi_request_free(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Request_free
   subroutine MPI_Request_get_status(request, flag, status, ierror)
     type(MPI_Request), intent(in) :: request
     logical :: flag
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_request_get_status
-    call pmpi_request_get_status(request%MPI_VAL, flag, status, ierror_c)
+    external :: impi_fx_mpi_request_get_status
+    call impi_fx_mpi_request_get_status(request%MPI_VAL, flag, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Request_get_status
+  subroutine PMPI_Request_get_status(request, flag, status, ierror)
+    type(MPI_Request), intent(in) :: request
+    logical :: flag
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_request_get_status
+    call impi_fx_mpi_request_get_status(request%MPI_VAL, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Request_get_status
   subroutine MPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, request, ierror)
     type(*), dimension(..) :: origin_addr
@@ -3456,12 +6661,32 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
-    external :: pmpi_rget
-    call pmpi_rget(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+    external :: impi_fx_mpi_rget
+    call impi_fx_mpi_rget(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
       origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
       win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rget
+  subroutine PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    type(*), dimension(..) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    external :: impi_fx_mpi_rget
+    call impi_fx_mpi_rget(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_count, target_datatype%MPI_VAL, &
+      win%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Rget
   subroutine MPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
       result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
       win, request, ierror)
@@ -3482,13 +6707,40 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
     integer(c_intptr_t) :: impi_t_result_addr
-    external :: pmpi_rget_accumulate
-    call pmpi_rget_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
-      origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, 0)), &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+    external :: impi_fx_mpi_rget_accumulate
+    call impi_fx_mpi_rget_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      origin_count, origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, &
+      0)), result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rget_accumulate
+  subroutine PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    type(*), dimension(..) :: result_addr
+    integer, intent(in) :: result_count
+    type(MPI_Datatype), intent(in) :: result_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_count
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    integer(c_intptr_t) :: impi_t_result_addr
+    external :: impi_fx_mpi_rget_accumulate
+    call impi_fx_mpi_rget_accumulate(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), &
+      origin_count, origin_datatype%MPI_VAL, %val(impi_f08_buf(result_addr, impi_t_result_addr, &
+      0)), result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Rget_accumulate
   subroutine MPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_cout, target_datatype, win, request, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -3503,12 +6755,32 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_origin_addr
-    external :: pmpi_rput
-    call pmpi_rput(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+    external :: impi_fx_mpi_rput
+    call impi_fx_mpi_rput(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
       origin_datatype%MPI_VAL, target_rank, target_disp, target_cout, target_datatype%MPI_VAL, &
       win%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rput
+  subroutine PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_cout, target_datatype, win, request, ierror)
+    type(*), dimension(..), intent(in) :: origin_addr
+    integer, intent(in) :: origin_count
+    type(MPI_Datatype), intent(in) :: origin_datatype
+    integer, intent(in) :: target_rank
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(in) :: target_cout
+    type(MPI_Datatype), intent(in) :: target_datatype
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_origin_addr
+    external :: impi_fx_mpi_rput
+    call impi_fx_mpi_rput(%val(impi_f08_buf(origin_addr, impi_t_origin_addr, 0)), origin_count, &
+      origin_datatype%MPI_VAL, target_rank, target_disp, target_cout, target_datatype%MPI_VAL, &
+      win%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Rput
   subroutine MPI_Rsend(ibuf, count, datatype, dest, tag, comm, ierror)
     type(*), dimension(..), intent(in) :: ibuf
     integer, intent(in) :: count
@@ -3519,12 +6791,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_ibuf
-    external :: pmpi_rsend
-    call pmpi_rsend(%val(impi_f08_buf(ibuf, impi_t_ibuf, 1)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_rsend
+    call impi_fx_mpi_rsend(%val(impi_f08_buf(ibuf, impi_t_ibuf, 1)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(ibuf, impi_t_ibuf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rsend
+  subroutine PMPI_Rsend(ibuf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: ibuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_ibuf
+    external :: impi_fx_mpi_rsend
+    call impi_fx_mpi_rsend(%val(impi_f08_buf(ibuf, impi_t_ibuf, 1)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(ibuf, impi_t_ibuf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Rsend
   subroutine MPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -3536,11 +6824,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_rsend_init
-    call pmpi_rsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_rsend_init
+    call impi_fx_mpi_rsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      dest, tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Rsend_init
+  subroutine PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_rsend_init
+    call impi_fx_mpi_rsend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      dest, tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Rsend_init
   subroutine MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..) :: recvbuf
@@ -3552,13 +6856,31 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_scan
-    call pmpi_scan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
+    external :: impi_fx_mpi_scan
+    call impi_fx_mpi_scan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
       impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scan
+  subroutine PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scan
+    call impi_fx_mpi_scan(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), %val(impi_f08_buf(recvbuf, &
+      impi_t_recvbuf, 1)), count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Scan
   subroutine MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3573,14 +6895,36 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_scatter
-    call pmpi_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_scatter
+    call impi_fx_mpi_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatter
+  subroutine PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scatter
+    call impi_fx_mpi_scatter(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Scatter
   subroutine MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3596,14 +6940,37 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_scatterv
-    call pmpi_scatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, displs, &
+    external :: impi_fx_mpi_scatterv
+    call impi_fx_mpi_scatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, displs, &
       sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatterv
+  subroutine PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scatterv
+    call impi_fx_mpi_scatterv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcounts, displs, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Scatterv
   subroutine MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -3614,12 +6981,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_send
-    call pmpi_send(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
+    external :: impi_fx_mpi_send
+    call impi_fx_mpi_send(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
       comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Send
+  subroutine PMPI_Send(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_send
+    call impi_fx_mpi_send(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
+      comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Send
   subroutine MPI_Send_init(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -3631,11 +7014,27 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_send_init
-    call pmpi_send_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_send_init
+    call impi_fx_mpi_send_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Send_init
+  subroutine PMPI_Send_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_send_init
+    call impi_fx_mpi_send_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Send_init
   subroutine MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
       recvtype, source, recvtag, comm, status, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3654,14 +7053,40 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_sendbuf
     integer(c_intptr_t) :: impi_t_recvbuf
-    external :: pmpi_sendrecv
-    call pmpi_sendrecv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, sendtype%MPI_VAL, &
-      dest, sendtag, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, recvtype%MPI_VAL, &
-      source, recvtag, comm%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_sendrecv
+    call impi_fx_mpi_sendrecv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, dest, sendtag, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Sendrecv
+  subroutine PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    integer, intent(in) :: dest
+    integer, intent(in) :: sendtag
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: source
+    integer, intent(in) :: recvtag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_sendrecv
+    call impi_fx_mpi_sendrecv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 1)), sendcount, &
+      sendtype%MPI_VAL, dest, sendtag, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 1)), recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(sendbuf, impi_t_sendbuf, 0)
+    call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Sendrecv
   subroutine MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
       status, ierror)
     type(*), dimension(..) :: buf
@@ -3676,12 +7101,32 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_sendrecv_replace
-    call pmpi_sendrecv_replace(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, &
-      sendtag, source, recvtag, comm%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_sendrecv_replace
+    call impi_fx_mpi_sendrecv_replace(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, dest, sendtag, source, recvtag, comm%MPI_VAL, status, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Sendrecv_replace
+  subroutine PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: sendtag
+    integer, intent(in) :: source
+    integer, intent(in) :: recvtag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_sendrecv_replace
+    call impi_fx_mpi_sendrecv_replace(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, &
+      datatype%MPI_VAL, dest, sendtag, source, recvtag, comm%MPI_VAL, status, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Sendrecv_replace
   subroutine MPI_Ssend(buf, count, datatype, dest, tag, comm, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -3692,12 +7137,28 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_ssend
-    call pmpi_ssend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_ssend
+    call impi_fx_mpi_ssend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, ierror_c)
     call impi_f08_buf_done(buf, impi_t_buf, 0)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ssend
+  subroutine PMPI_Ssend(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_ssend
+    call impi_fx_mpi_ssend(%val(impi_f08_buf(buf, impi_t_buf, 1)), count, datatype%MPI_VAL, dest, &
+      tag, comm%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(buf, impi_t_buf, 0)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ssend
   subroutine MPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -3709,76 +7170,157 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_buf
-    external :: pmpi_ssend_init
-    call pmpi_ssend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, dest, tag, &
-      comm%MPI_VAL, request, ierror_c)
+    external :: impi_fx_mpi_ssend_init
+    call impi_fx_mpi_ssend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      dest, tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ssend_init
+  subroutine PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_ssend_init
+    call impi_fx_mpi_ssend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, datatype%MPI_VAL, &
+      dest, tag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Ssend_init
   subroutine MPI_Start(request, ierror)
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_start
-    call pmpi_start(request, ierror_c)
+    external :: impi_fx_mpi_start
+    call impi_fx_mpi_start(request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Start
+  subroutine PMPI_Start(request, ierror)
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_start
+    call impi_fx_mpi_start(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Start
   subroutine MPI_Startall(count, array_of_requests, ierror)
     integer, intent(in) :: count
     type(MPI_Request) :: array_of_requests(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_startall
-    call pmpi_startall(count, array_of_requests, ierror_c)
+    external :: impi_fx_mpi_startall
+    call impi_fx_mpi_startall(count, array_of_requests, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Startall
+  subroutine PMPI_Startall(count, array_of_requests, ierror)
+    integer, intent(in) :: count
+    type(MPI_Request) :: array_of_requests(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_startall
+    call impi_fx_mpi_startall(count, array_of_requests, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Startall
   subroutine MPI_Status_set_cancelled(status, flag, ierror)
     type(MPI_Status) :: status
     logical, intent(in) :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_status_set_cancelled
-    call pmpi_status_set_cancelled(status, flag, ierror_c)
+    external :: impi_fx_mpi_status_set_cancelled
+    call impi_fx_mpi_status_set_cancelled(status, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Status_set_cancelled
+  subroutine PMPI_Status_set_cancelled(status, flag, ierror)
+    type(MPI_Status) :: status
+    logical, intent(in) :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_cancelled
+    call impi_fx_mpi_status_set_cancelled(status, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_set_cancelled
   subroutine MPI_Status_set_elements(status, datatype, count, ierror)
     type(MPI_Status) :: status
     type(MPI_Datatype), intent(in) :: datatype
     integer, intent(in) :: count
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_status_set_elements
-    call pmpi_status_set_elements(status, datatype%MPI_VAL, count, ierror_c)
+    external :: impi_fx_mpi_status_set_elements
+    call impi_fx_mpi_status_set_elements(status, datatype%MPI_VAL, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Status_set_elements
+  subroutine PMPI_Status_set_elements(status, datatype, count, ierror)
+    type(MPI_Status) :: status
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: count
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_elements
+    call impi_fx_mpi_status_set_elements(status, datatype%MPI_VAL, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_set_elements
   subroutine MPI_Status_set_elements_x(status, datatype, count, ierror)
     type(MPI_Status) :: status
     type(MPI_Datatype), intent(in) :: datatype
     integer(kind=MPI_COUNT_KIND), intent(in) :: count
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_status_set_elements_x
-    call pmpi_status_set_elements_x(status, datatype%MPI_VAL, count, ierror_c)
+    external :: impi_fx_mpi_status_set_elements_x
+    call impi_fx_mpi_status_set_elements_x(status, datatype%MPI_VAL, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Status_set_elements_x
+  subroutine PMPI_Status_set_elements_x(status, datatype, count, ierror)
+    type(MPI_Status) :: status
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_COUNT_KIND), intent(in) :: count
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_elements_x
+    call impi_fx_mpi_status_set_elements_x(status, datatype%MPI_VAL, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_set_elements_x
   subroutine MPI_Test(request, flag, status, ierror)
     type(MPI_Request) :: request
     logical :: flag
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_test
-    call pmpi_test(request, flag, status, ierror_c)
+    external :: impi_fx_mpi_test
+    call impi_fx_mpi_test(request, flag, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Test
+  subroutine PMPI_Test(request, flag, status, ierror)
+    type(MPI_Request) :: request
+    logical :: flag
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_test
+    call impi_fx_mpi_test(request, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Test
   subroutine MPI_Test_cancelled(status, flag, ierror)
     type(MPI_Status), intent(in) :: status
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_test_cancelled
-    call pmpi_test_cancelled(status, flag, ierror_c)
+    external :: impi_fx_mpi_test_cancelled
+    call impi_fx_mpi_test_cancelled(status, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Test_cancelled
+  subroutine PMPI_Test_cancelled(status, flag, ierror)
+    type(MPI_Status), intent(in) :: status
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_test_cancelled
+    call impi_fx_mpi_test_cancelled(status, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Test_cancelled
   subroutine MPI_Testall(count, array_of_requests, flag, array_of_statuses, ierror)
     integer, intent(in) :: count
     type(MPI_Request) :: array_of_requests(*)
@@ -3786,10 +7328,21 @@ contains
     type(MPI_Status) :: array_of_statuses(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_testall
-    call pmpi_testall(count, array_of_requests, flag, array_of_statuses, ierror_c)
+    external :: impi_fx_mpi_testall
+    call impi_fx_mpi_testall(count, array_of_requests, flag, array_of_statuses, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Testall
+  subroutine PMPI_Testall(count, array_of_requests, flag, array_of_statuses, ierror)
+    integer, intent(in) :: count
+    type(MPI_Request) :: array_of_requests(*)
+    logical :: flag
+    type(MPI_Status) :: array_of_statuses(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_testall
+    call impi_fx_mpi_testall(count, array_of_requests, flag, array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Testall
   subroutine MPI_Testany(count, array_of_requests, index, flag, status, ierror)
     integer, intent(in) :: count
     type(MPI_Request) :: array_of_requests(*)
@@ -3798,10 +7351,22 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_testany
-    call pmpi_testany(count, array_of_requests, index, flag, status, ierror_c)
+    external :: impi_fx_mpi_testany
+    call impi_fx_mpi_testany(count, array_of_requests, index, flag, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Testany
+  subroutine PMPI_Testany(count, array_of_requests, index, flag, status, ierror)
+    integer, intent(in) :: count
+    type(MPI_Request) :: array_of_requests(*)
+    integer :: index
+    logical :: flag
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_testany
+    call impi_fx_mpi_testany(count, array_of_requests, index, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Testany
   subroutine MPI_Testsome(incount, array_of_requests, outcount, array_of_indices, &
       array_of_statuses, ierror)
     integer, intent(in) :: incount
@@ -3811,38 +7376,79 @@ contains
     type(MPI_Status) :: array_of_statuses(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_testsome
-    call pmpi_testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
-      ierror_c)
+    external :: impi_fx_mpi_testsome
+    call impi_fx_mpi_testsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Testsome
+  subroutine PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    integer, intent(in) :: incount
+    type(MPI_Request) :: array_of_requests(*)
+    integer :: outcount
+    integer :: array_of_indices(*)
+    type(MPI_Status) :: array_of_statuses(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_testsome
+    call impi_fx_mpi_testsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Testsome
   subroutine MPI_Topo_test(comm, status, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_topo_test
-    call pmpi_topo_test(comm%MPI_VAL, status, ierror_c)
+    external :: impi_fx_mpi_topo_test
+    call impi_fx_mpi_topo_test(comm%MPI_VAL, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Topo_test
+  subroutine PMPI_Topo_test(comm, status, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    integer :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_topo_test
+    call impi_fx_mpi_topo_test(comm%MPI_VAL, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Topo_test
   subroutine MPI_Type_commit(type, ierror)
     type(MPI_Datatype) :: type
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_commit
-    call pmpi_type_commit(type, ierror_c)
+    external :: impi_fx_mpi_type_commit
+    call impi_fx_mpi_type_commit(type, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_commit
+  subroutine PMPI_Type_commit(type, ierror)
+    type(MPI_Datatype) :: type
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_commit
+    call impi_fx_mpi_type_commit(type, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_commit
   subroutine MPI_Type_contiguous(count, oldtype, newtype, ierror)
     integer, intent(in) :: count
     type(MPI_Datatype), intent(in) :: oldtype
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_contiguous
-    call pmpi_type_contiguous(count, oldtype%MPI_VAL, newtype, ierror_c)
+    external :: impi_fx_mpi_type_contiguous
+    call impi_fx_mpi_type_contiguous(count, oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_contiguous
+  subroutine PMPI_Type_contiguous(count, oldtype, newtype, ierror)
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_contiguous
+    call impi_fx_mpi_type_contiguous(count, oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_contiguous
   subroutine MPI_Type_create_darray(size, rank, ndims, gsize_array, distrib_array, darg_array, &
       psize_array, order, oldtype, newtype, ierror)
     integer, intent(in) :: size
@@ -3857,40 +7463,88 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_darray
-    call pmpi_type_create_darray(size, rank, ndims, gsize_array, distrib_array, darg_array, &
+    external :: impi_fx_mpi_type_create_darray
+    call impi_fx_mpi_type_create_darray(size, rank, ndims, gsize_array, distrib_array, darg_array, &
       psize_array, order, oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_darray
+  subroutine PMPI_Type_create_darray(size, rank, ndims, gsize_array, distrib_array, darg_array, &
+      psize_array, order, oldtype, newtype, ierror)
+    integer, intent(in) :: size
+    integer, intent(in) :: rank
+    integer, intent(in) :: ndims
+    integer, intent(in) :: gsize_array(*)
+    integer, intent(in) :: distrib_array(*)
+    integer, intent(in) :: darg_array(*)
+    integer, intent(in) :: psize_array(*)
+    integer, intent(in) :: order
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_darray
+    call impi_fx_mpi_type_create_darray(size, rank, ndims, gsize_array, distrib_array, darg_array, &
+      psize_array, order, oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_darray
   subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
     integer, intent(in) :: p
     integer, intent(in) :: r
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_f90_complex
-    call pmpi_type_create_f90_complex(p, r, newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_f90_complex
+    call impi_fx_mpi_type_create_f90_complex(p, r, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_f90_complex
+  subroutine PMPI_Type_create_f90_complex(p, r, newtype, ierror)
+    integer, intent(in) :: p
+    integer, intent(in) :: r
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_f90_complex
+    call impi_fx_mpi_type_create_f90_complex(p, r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_f90_complex
   subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
     integer, intent(in) :: r
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_f90_integer
-    call pmpi_type_create_f90_integer(r, newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_f90_integer
+    call impi_fx_mpi_type_create_f90_integer(r, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_f90_integer
+  subroutine PMPI_Type_create_f90_integer(r, newtype, ierror)
+    integer, intent(in) :: r
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_f90_integer
+    call impi_fx_mpi_type_create_f90_integer(r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_f90_integer
   subroutine MPI_Type_create_f90_real(p, r, newtype, ierror)
     integer, intent(in) :: p
     integer, intent(in) :: r
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_f90_real
-    call pmpi_type_create_f90_real(p, r, newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_f90_real
+    call impi_fx_mpi_type_create_f90_real(p, r, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_f90_real
+  subroutine PMPI_Type_create_f90_real(p, r, newtype, ierror)
+    integer, intent(in) :: p
+    integer, intent(in) :: r
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_f90_real
+    call impi_fx_mpi_type_create_f90_real(p, r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_f90_real
   subroutine MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
       oldtype, newtype, ierror)
     integer, intent(in) :: count
@@ -3900,11 +7554,25 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_hindexed
-    call pmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
+    external :: impi_fx_mpi_type_create_hindexed
+    call impi_fx_mpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
       oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hindexed
+  subroutine PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
+      oldtype, newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: array_of_blocklengths(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: array_of_displacements(*)
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_hindexed
+    call impi_fx_mpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_hindexed
   subroutine MPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, &
       newtype, ierror)
     integer, intent(in) :: count
@@ -3914,11 +7582,25 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_hindexed_block
-    call pmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype%MPI_VAL, &
-      newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_hindexed_block
+    call impi_fx_mpi_type_create_hindexed_block(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hindexed_block
+  subroutine PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: blocklength
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: array_of_displacements(*)
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_hindexed_block
+    call impi_fx_mpi_type_create_hindexed_block(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_hindexed_block
   subroutine MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror)
     integer, intent(in) :: count
     integer, intent(in) :: blocklength
@@ -3927,10 +7609,22 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_hvector
-    call pmpi_type_create_hvector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_hvector
+    call impi_fx_mpi_type_create_hvector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hvector
+  subroutine PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: blocklength
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_hvector
+    call impi_fx_mpi_type_create_hvector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_hvector
   subroutine MPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, &
       newtype, ierror)
     integer, intent(in) :: count
@@ -3940,11 +7634,25 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_indexed_block
-    call pmpi_type_create_indexed_block(count, blocklength, array_of_displacements, oldtype%MPI_VAL, &
-      newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_indexed_block
+    call impi_fx_mpi_type_create_indexed_block(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_indexed_block
+  subroutine PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: blocklength
+    integer, intent(in) :: array_of_displacements(*)
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_indexed_block
+    call impi_fx_mpi_type_create_indexed_block(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_indexed_block
   subroutine MPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
       extra_state, ierror)
     procedure(MPI_Type_copy_attr_function) :: type_copy_attr_fn
@@ -3953,11 +7661,24 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_keyval
-    call pmpi_type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state, &
-      ierror_c)
+    external :: impi_fx_mpi_type_create_keyval
+    call impi_fx_mpi_type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
+      extra_state, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_keyval
+  subroutine PMPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
+      extra_state, ierror)
+    procedure(MPI_Type_copy_attr_function) :: type_copy_attr_fn
+    procedure(MPI_Type_delete_attr_function) :: type_delete_attr_fn
+    integer :: type_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_keyval
+    call impi_fx_mpi_type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
+      extra_state, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_keyval
   subroutine MPI_Type_create_resized(oldtype, lb, extent, newtype, ierror)
     type(MPI_Datatype), intent(in) :: oldtype
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: lb
@@ -3965,10 +7686,21 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_resized
-    call pmpi_type_create_resized(oldtype%MPI_VAL, lb, extent, newtype, ierror_c)
+    external :: impi_fx_mpi_type_create_resized
+    call impi_fx_mpi_type_create_resized(oldtype%MPI_VAL, lb, extent, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_resized
+  subroutine PMPI_Type_create_resized(oldtype, lb, extent, newtype, ierror)
+    type(MPI_Datatype), intent(in) :: oldtype
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: lb
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: extent
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_resized
+    call impi_fx_mpi_type_create_resized(oldtype%MPI_VAL, lb, extent, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_resized
   subroutine MPI_Type_create_struct(count, array_of_block_lengths, array_of_displacements, &
       array_of_types, newtype, ierror)
     integer, intent(in) :: count
@@ -3978,11 +7710,25 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_struct
-    call pmpi_type_create_struct(count, array_of_block_lengths, array_of_displacements, &
+    external :: impi_fx_mpi_type_create_struct
+    call impi_fx_mpi_type_create_struct(count, array_of_block_lengths, array_of_displacements, &
       array_of_types, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_struct
+  subroutine PMPI_Type_create_struct(count, array_of_block_lengths, array_of_displacements, &
+      array_of_types, newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: array_of_block_lengths(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: array_of_displacements(*)
+    type(MPI_Datatype), intent(in) :: array_of_types(*)
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_struct
+    call impi_fx_mpi_type_create_struct(count, array_of_block_lengths, array_of_displacements, &
+      array_of_types, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_struct
   subroutine MPI_Type_create_subarray(ndims, size_array, subsize_array, start_array, order, &
       oldtype, newtype, ierror)
     integer, intent(in) :: ndims
@@ -3994,45 +7740,95 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_create_subarray
-    call pmpi_type_create_subarray(ndims, size_array, subsize_array, start_array, order, &
+    external :: impi_fx_mpi_type_create_subarray
+    call impi_fx_mpi_type_create_subarray(ndims, size_array, subsize_array, start_array, order, &
       oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_subarray
+  subroutine PMPI_Type_create_subarray(ndims, size_array, subsize_array, start_array, order, &
+      oldtype, newtype, ierror)
+    integer, intent(in) :: ndims
+    integer, intent(in) :: size_array(*)
+    integer, intent(in) :: subsize_array(*)
+    integer, intent(in) :: start_array(*)
+    integer, intent(in) :: order
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_create_subarray
+    call impi_fx_mpi_type_create_subarray(ndims, size_array, subsize_array, start_array, order, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_create_subarray
   subroutine MPI_Type_delete_attr(type, type_keyval, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer, intent(in) :: type_keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_delete_attr
-    call pmpi_type_delete_attr(type%MPI_VAL, type_keyval, ierror_c)
+    external :: impi_fx_mpi_type_delete_attr
+    call impi_fx_mpi_type_delete_attr(type%MPI_VAL, type_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_delete_attr
+  subroutine PMPI_Type_delete_attr(type, type_keyval, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer, intent(in) :: type_keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_delete_attr
+    call impi_fx_mpi_type_delete_attr(type%MPI_VAL, type_keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_delete_attr
   subroutine MPI_Type_dup(type, newtype, ierror)
     type(MPI_Datatype), intent(in) :: type
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_dup
-    call pmpi_type_dup(type%MPI_VAL, newtype, ierror_c)
+    external :: impi_fx_mpi_type_dup
+    call impi_fx_mpi_type_dup(type%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_dup
+  subroutine PMPI_Type_dup(type, newtype, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_dup
+    call impi_fx_mpi_type_dup(type%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_dup
   subroutine MPI_Type_free(type, ierror)
     type(MPI_Datatype) :: type
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_free
-    call pmpi_type_free(type, ierror_c)
+    external :: impi_fx_mpi_type_free
+    call impi_fx_mpi_type_free(type, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_free
+  subroutine PMPI_Type_free(type, ierror)
+    type(MPI_Datatype) :: type
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_free
+    call impi_fx_mpi_type_free(type, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_free
   subroutine MPI_Type_free_keyval(type_keyval, ierror)
     integer :: type_keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_free_keyval
-    call pmpi_type_free_keyval(type_keyval, ierror_c)
+    external :: impi_fx_mpi_type_free_keyval
+    call impi_fx_mpi_type_free_keyval(type_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_free_keyval
+  subroutine PMPI_Type_free_keyval(type_keyval, ierror)
+    integer :: type_keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_free_keyval
+    call impi_fx_mpi_type_free_keyval(type_keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_free_keyval
   subroutine MPI_Type_get_attr(type, type_keyval, attribute_val, flag, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer, intent(in) :: type_keyval
@@ -4040,10 +7836,21 @@ contains
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_attr
-    call pmpi_type_get_attr(type%MPI_VAL, type_keyval, attribute_val, flag, ierror_c)
+    external :: impi_fx_mpi_type_get_attr
+    call impi_fx_mpi_type_get_attr(type%MPI_VAL, type_keyval, attribute_val, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_attr
+  subroutine PMPI_Type_get_attr(type, type_keyval, attribute_val, flag, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer, intent(in) :: type_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_attr
+    call impi_fx_mpi_type_get_attr(type%MPI_VAL, type_keyval, attribute_val, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_attr
   subroutine MPI_Type_get_contents(mtype, max_integers, max_addresses, max_datatypes, &
       array_of_integers, array_of_addresses, array_of_datatypes, ierror)
     type(MPI_Datatype), intent(in) :: mtype
@@ -4055,11 +7862,27 @@ contains
     type(MPI_Datatype) :: array_of_datatypes(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_contents
-    call pmpi_type_get_contents(mtype%MPI_VAL, max_integers, max_addresses, max_datatypes, &
+    external :: impi_fx_mpi_type_get_contents
+    call impi_fx_mpi_type_get_contents(mtype%MPI_VAL, max_integers, max_addresses, max_datatypes, &
       array_of_integers, array_of_addresses, array_of_datatypes, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_contents
+  subroutine PMPI_Type_get_contents(mtype, max_integers, max_addresses, max_datatypes, &
+      array_of_integers, array_of_addresses, array_of_datatypes, ierror)
+    type(MPI_Datatype), intent(in) :: mtype
+    integer, intent(in) :: max_integers
+    integer, intent(in) :: max_addresses
+    integer, intent(in) :: max_datatypes
+    integer :: array_of_integers(*)
+    integer(kind=MPI_ADDRESS_KIND) :: array_of_addresses(*)
+    type(MPI_Datatype) :: array_of_datatypes(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_contents
+    call impi_fx_mpi_type_get_contents(mtype%MPI_VAL, max_integers, max_addresses, max_datatypes, &
+      array_of_integers, array_of_addresses, array_of_datatypes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_contents
   subroutine MPI_Type_get_envelope(type, num_integers, num_addresses, num_datatypes, combiner, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer :: num_integers
@@ -4068,61 +7891,125 @@ contains
     integer :: combiner
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_envelope
-    call pmpi_type_get_envelope(type%MPI_VAL, num_integers, num_addresses, num_datatypes, combiner, &
-      ierror_c)
+    external :: impi_fx_mpi_type_get_envelope
+    call impi_fx_mpi_type_get_envelope(type%MPI_VAL, num_integers, num_addresses, num_datatypes, &
+      combiner, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_envelope
+  subroutine PMPI_Type_get_envelope(type, num_integers, num_addresses, num_datatypes, combiner, &
+      ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer :: num_integers
+    integer :: num_addresses
+    integer :: num_datatypes
+    integer :: combiner
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_envelope
+    call impi_fx_mpi_type_get_envelope(type%MPI_VAL, num_integers, num_addresses, num_datatypes, &
+      combiner, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_envelope
   subroutine MPI_Type_get_extent(type, lb, extent, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer(kind=MPI_ADDRESS_KIND) :: lb
     integer(kind=MPI_ADDRESS_KIND) :: extent
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_extent
-    call pmpi_type_get_extent(type%MPI_VAL, lb, extent, ierror_c)
+    external :: impi_fx_mpi_type_get_extent
+    call impi_fx_mpi_type_get_extent(type%MPI_VAL, lb, extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_extent
+  subroutine PMPI_Type_get_extent(type, lb, extent, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer(kind=MPI_ADDRESS_KIND) :: lb
+    integer(kind=MPI_ADDRESS_KIND) :: extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_extent
+    call impi_fx_mpi_type_get_extent(type%MPI_VAL, lb, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_extent
   subroutine MPI_Type_get_extent_x(type, lb, extent, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer(kind=MPI_COUNT_KIND) :: lb
     integer(kind=MPI_COUNT_KIND) :: extent
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_extent_x
-    call pmpi_type_get_extent_x(type%MPI_VAL, lb, extent, ierror_c)
+    external :: impi_fx_mpi_type_get_extent_x
+    call impi_fx_mpi_type_get_extent_x(type%MPI_VAL, lb, extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_extent_x
+  subroutine PMPI_Type_get_extent_x(type, lb, extent, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer(kind=MPI_COUNT_KIND) :: lb
+    integer(kind=MPI_COUNT_KIND) :: extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_extent_x
+    call impi_fx_mpi_type_get_extent_x(type%MPI_VAL, lb, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_extent_x
   subroutine MPI_Type_get_name(type, type_name, resultlen, ierror)
     type(MPI_Datatype), intent(in) :: type
     character(len=*) :: type_name
     integer :: resultlen
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_name
-    call pmpi_type_get_name(type%MPI_VAL, type_name, resultlen, ierror_c)
+    external :: impi_fx_mpi_type_get_name
+    call impi_fx_mpi_type_get_name(type%MPI_VAL, type_name, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_name
+  subroutine PMPI_Type_get_name(type, type_name, resultlen, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    character(len=*) :: type_name
+    integer :: resultlen
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_name
+    call impi_fx_mpi_type_get_name(type%MPI_VAL, type_name, resultlen, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_name
   subroutine MPI_Type_get_true_extent(datatype, true_lb, true_extent, ierror)
     type(MPI_Datatype), intent(in) :: datatype
     integer(kind=MPI_ADDRESS_KIND) :: true_lb
     integer(kind=MPI_ADDRESS_KIND) :: true_extent
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_true_extent
-    call pmpi_type_get_true_extent(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
+    external :: impi_fx_mpi_type_get_true_extent
+    call impi_fx_mpi_type_get_true_extent(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_true_extent
+  subroutine PMPI_Type_get_true_extent(datatype, true_lb, true_extent, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: true_lb
+    integer(kind=MPI_ADDRESS_KIND) :: true_extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_true_extent
+    call impi_fx_mpi_type_get_true_extent(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_true_extent
   subroutine MPI_Type_get_true_extent_x(datatype, true_lb, true_extent, ierror)
     type(MPI_Datatype), intent(in) :: datatype
     integer(kind=MPI_COUNT_KIND) :: true_lb
     integer(kind=MPI_COUNT_KIND) :: true_extent
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_get_true_extent_x
-    call pmpi_type_get_true_extent_x(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
+    external :: impi_fx_mpi_type_get_true_extent_x
+    call impi_fx_mpi_type_get_true_extent_x(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_true_extent_x
+  subroutine PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_COUNT_KIND) :: true_lb
+    integer(kind=MPI_COUNT_KIND) :: true_extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_true_extent_x
+    call impi_fx_mpi_type_get_true_extent_x(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_true_extent_x
   subroutine MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
       newtype, ierror)
     integer, intent(in) :: count
@@ -4132,58 +8019,119 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_indexed
-    call pmpi_type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype%MPI_VAL, &
-      newtype, ierror_c)
+    external :: impi_fx_mpi_type_indexed
+    call impi_fx_mpi_type_indexed(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_indexed
+  subroutine PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: array_of_blocklengths(*)
+    integer, intent(in) :: array_of_displacements(*)
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_indexed
+    call impi_fx_mpi_type_indexed(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_indexed
   subroutine MPI_Type_match_size(typeclass, size, type, ierror)
     integer, intent(in) :: typeclass
     integer, intent(in) :: size
     type(MPI_Datatype) :: type
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_match_size
-    call pmpi_type_match_size(typeclass, size, type, ierror_c)
+    external :: impi_fx_mpi_type_match_size
+    call impi_fx_mpi_type_match_size(typeclass, size, type, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_match_size
+  subroutine PMPI_Type_match_size(typeclass, size, type, ierror)
+    integer, intent(in) :: typeclass
+    integer, intent(in) :: size
+    type(MPI_Datatype) :: type
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_match_size
+    call impi_fx_mpi_type_match_size(typeclass, size, type, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_match_size
   subroutine MPI_Type_set_attr(type, type_keyval, attr_val, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer, intent(in) :: type_keyval
     integer(kind=MPI_ADDRESS_KIND) :: attr_val
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_set_attr
-    call pmpi_type_set_attr(type%MPI_VAL, type_keyval, attr_val, ierror_c)
+    external :: impi_fx_mpi_type_set_attr
+    call impi_fx_mpi_type_set_attr(type%MPI_VAL, type_keyval, attr_val, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_set_attr
+  subroutine PMPI_Type_set_attr(type, type_keyval, attr_val, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer, intent(in) :: type_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: attr_val
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_set_attr
+    call impi_fx_mpi_type_set_attr(type%MPI_VAL, type_keyval, attr_val, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_set_attr
   subroutine MPI_Type_set_name(type, type_name, ierror)
     type(MPI_Datatype), intent(in) :: type
     character(len=*), intent(in) :: type_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_set_name
-    call pmpi_type_set_name(type%MPI_VAL, type_name, ierror_c)
+    external :: impi_fx_mpi_type_set_name
+    call impi_fx_mpi_type_set_name(type%MPI_VAL, type_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_set_name
+  subroutine PMPI_Type_set_name(type, type_name, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    character(len=*), intent(in) :: type_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_set_name
+    call impi_fx_mpi_type_set_name(type%MPI_VAL, type_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_set_name
   subroutine MPI_Type_size(type, size, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_size
-    call pmpi_type_size(type%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_type_size
+    call impi_fx_mpi_type_size(type%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_size
+  subroutine PMPI_Type_size(type, size, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_size
+    call impi_fx_mpi_type_size(type%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_size
   subroutine MPI_Type_size_x(type, size, ierror)
     type(MPI_Datatype), intent(in) :: type
     integer(kind=MPI_COUNT_KIND) :: size
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_size_x
-    call pmpi_type_size_x(type%MPI_VAL, size, ierror_c)
+    external :: impi_fx_mpi_type_size_x
+    call impi_fx_mpi_type_size_x(type%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_size_x
+  subroutine PMPI_Type_size_x(type, size, ierror)
+    type(MPI_Datatype), intent(in) :: type
+    integer(kind=MPI_COUNT_KIND) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_size_x
+    call impi_fx_mpi_type_size_x(type%MPI_VAL, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_size_x
   subroutine MPI_Type_vector(count, blocklength, stride, oldtype, newtype, ierror)
     integer, intent(in) :: count
     integer, intent(in) :: blocklength
@@ -4192,10 +8140,22 @@ contains
     type(MPI_Datatype) :: newtype
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_type_vector
-    call pmpi_type_vector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
+    external :: impi_fx_mpi_type_vector
+    call impi_fx_mpi_type_vector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_vector
+  subroutine PMPI_Type_vector(count, blocklength, stride, oldtype, newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: blocklength
+    integer, intent(in) :: stride
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_vector
+    call impi_fx_mpi_type_vector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_vector
   subroutine MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
     type(*), dimension(..), intent(in) :: inbuf
     integer, intent(in) :: insize
@@ -4208,14 +8168,34 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_inbuf
     integer(c_intptr_t) :: impi_t_outbuf
-    external :: pmpi_unpack
-    call pmpi_unpack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, position, &
+    external :: impi_fx_mpi_unpack
+    call impi_fx_mpi_unpack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, position, &
       %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, comm%MPI_VAL, &
       ierror_c)
     call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
     call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpack
+  subroutine PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    type(*), dimension(..), intent(in) :: inbuf
+    integer, intent(in) :: insize
+    integer :: position
+    type(*), dimension(..) :: outbuf
+    integer, intent(in) :: outcount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
+    external :: impi_fx_mpi_unpack
+    call impi_fx_mpi_unpack(%val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, position, &
+      %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Unpack
   subroutine MPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, ierror)
     character(len=*), intent(in) :: datarep
     type(*), dimension(..), intent(in) :: inbuf
@@ -4228,42 +8208,91 @@ contains
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_inbuf
     integer(c_intptr_t) :: impi_t_outbuf
-    external :: pmpi_unpack_external
-    call pmpi_unpack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, position, &
-      %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_unpack_external
+    call impi_fx_mpi_unpack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, &
+      position, %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, ierror_c)
     call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
     call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpack_external
+  subroutine PMPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+      ierror)
+    character(len=*), intent(in) :: datarep
+    type(*), dimension(..), intent(in) :: inbuf
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: insize
+    integer(kind=MPI_ADDRESS_KIND) :: position
+    type(*), dimension(..) :: outbuf
+    integer, intent(in) :: outcount
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_inbuf
+    integer(c_intptr_t) :: impi_t_outbuf
+    external :: impi_fx_mpi_unpack_external
+    call impi_fx_mpi_unpack_external(datarep, %val(impi_f08_buf(inbuf, impi_t_inbuf, 1)), insize, &
+      position, %val(impi_f08_buf(outbuf, impi_t_outbuf, 1)), outcount, datatype%MPI_VAL, ierror_c)
+    call impi_f08_buf_done(inbuf, impi_t_inbuf, 0)
+    call impi_f08_buf_done(outbuf, impi_t_outbuf, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Unpack_external
   subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
     character(len=*), intent(in) :: service_name
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: port_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_unpublish_name
-    call pmpi_unpublish_name(service_name, info%MPI_VAL, port_name, ierror_c)
+    external :: impi_fx_mpi_unpublish_name
+    call impi_fx_mpi_unpublish_name(service_name, info%MPI_VAL, port_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpublish_name
+  subroutine PMPI_Unpublish_name(service_name, info, port_name, ierror)
+    character(len=*), intent(in) :: service_name
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: port_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_unpublish_name
+    call impi_fx_mpi_unpublish_name(service_name, info%MPI_VAL, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Unpublish_name
   subroutine MPI_Wait(request, status, ierror)
     type(MPI_Request) :: request
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_wait
-    call pmpi_wait(request, status, ierror_c)
+    external :: impi_fx_mpi_wait
+    call impi_fx_mpi_wait(request, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Wait
+  subroutine PMPI_Wait(request, status, ierror)
+    type(MPI_Request) :: request
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_wait
+    call impi_fx_mpi_wait(request, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Wait
   subroutine MPI_Waitall(count, array_of_requests, array_of_statuses, ierror)
     integer, intent(in) :: count
     type(MPI_Request) :: array_of_requests(*)
     type(MPI_Status) :: array_of_statuses(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_waitall
-    call pmpi_waitall(count, array_of_requests, array_of_statuses, ierror_c)
+    external :: impi_fx_mpi_waitall
+    call impi_fx_mpi_waitall(count, array_of_requests, array_of_statuses, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Waitall
+  subroutine PMPI_Waitall(count, array_of_requests, array_of_statuses, ierror)
+    integer, intent(in) :: count
+    type(MPI_Request) :: array_of_requests(*)
+    type(MPI_Status) :: array_of_statuses(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_waitall
+    call impi_fx_mpi_waitall(count, array_of_requests, array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Waitall
   subroutine MPI_Waitany(count, array_of_requests, index, status, ierror)
     integer, intent(in) :: count
     type(MPI_Request) :: array_of_requests(*)
@@ -4271,10 +8300,21 @@ contains
     type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_waitany
-    call pmpi_waitany(count, array_of_requests, index, status, ierror_c)
+    external :: impi_fx_mpi_waitany
+    call impi_fx_mpi_waitany(count, array_of_requests, index, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Waitany
+  subroutine PMPI_Waitany(count, array_of_requests, index, status, ierror)
+    integer, intent(in) :: count
+    type(MPI_Request) :: array_of_requests(*)
+    integer :: index
+    type(MPI_Status) :: status
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_waitany
+    call impi_fx_mpi_waitany(count, array_of_requests, index, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Waitany
   subroutine MPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, &
       array_of_statuses, ierror)
     integer, intent(in) :: incount
@@ -4284,11 +8324,25 @@ contains
     type(MPI_Status) :: array_of_statuses(*)
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_waitsome
-    call pmpi_waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
-      ierror_c)
+    external :: impi_fx_mpi_waitsome
+    call impi_fx_mpi_waitsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Waitsome
+  subroutine PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    integer, intent(in) :: incount
+    type(MPI_Request) :: array_of_requests(*)
+    integer :: outcount
+    integer :: array_of_indices(*)
+    type(MPI_Status) :: array_of_statuses(*)
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_waitsome
+    call impi_fx_mpi_waitsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Waitsome
   subroutine MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
     integer, intent(in) :: disp_unit
@@ -4298,10 +8352,23 @@ contains
     type(MPI_Win) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_allocate
-    call pmpi_win_allocate(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win, ierror_c)
+    external :: impi_fx_mpi_win_allocate
+    call impi_fx_mpi_win_allocate(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_allocate
+  subroutine PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr) :: baseptr
+    type(MPI_Win) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_allocate
+    call impi_fx_mpi_win_allocate(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_allocate
   subroutine MPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
     integer, intent(in) :: disp_unit
@@ -4311,10 +8378,25 @@ contains
     type(MPI_Win) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_allocate_shared
-    call pmpi_win_allocate_shared(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win, ierror_c)
+    external :: impi_fx_mpi_win_allocate_shared
+    call impi_fx_mpi_win_allocate_shared(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_allocate_shared
+  subroutine PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(c_ptr) :: baseptr
+    type(MPI_Win) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_allocate_shared
+    call impi_fx_mpi_win_allocate_shared(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win, &
+      ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_allocate_shared
   subroutine MPI_Win_attach(win, base, size, ierror)
     type(MPI_Win), intent(in) :: win
     type(*), dimension(..) :: base
@@ -4322,27 +8404,55 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_base
-    external :: pmpi_win_attach
-    call pmpi_win_attach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), size, ierror_c)
+    external :: impi_fx_mpi_win_attach
+    call impi_fx_mpi_win_attach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_attach
+  subroutine PMPI_Win_attach(win, base, size, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(*), dimension(..) :: base
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
+    external :: impi_fx_mpi_win_attach
+    call impi_fx_mpi_win_attach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_attach
   subroutine MPI_Win_call_errhandler(win, errorcode, ierror)
     type(MPI_Win), intent(in) :: win
     integer, intent(in) :: errorcode
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_call_errhandler
-    call pmpi_win_call_errhandler(win%MPI_VAL, errorcode, ierror_c)
+    external :: impi_fx_mpi_win_call_errhandler
+    call impi_fx_mpi_win_call_errhandler(win%MPI_VAL, errorcode, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_call_errhandler
+  subroutine PMPI_Win_call_errhandler(win, errorcode, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_call_errhandler
+    call impi_fx_mpi_win_call_errhandler(win%MPI_VAL, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_call_errhandler
   subroutine MPI_Win_complete(win, ierror)
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_complete
-    call pmpi_win_complete(win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_complete
+    call impi_fx_mpi_win_complete(win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_complete
+  subroutine PMPI_Win_complete(win, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_complete
+    call impi_fx_mpi_win_complete(win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_complete
   subroutine MPI_Win_create(base, size, disp_unit, info, comm, win, ierror)
     type(*), dimension(..) :: base
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
@@ -4353,30 +8463,64 @@ contains
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_base
-    external :: pmpi_win_create
-    call pmpi_win_create(%val(impi_f08_buf(base, impi_t_base, 0)), size, disp_unit, info%MPI_VAL, &
-      comm%MPI_VAL, win, ierror_c)
+    external :: impi_fx_mpi_win_create
+    call impi_fx_mpi_win_create(%val(impi_f08_buf(base, impi_t_base, 0)), size, disp_unit, &
+      info%MPI_VAL, comm%MPI_VAL, win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create
+  subroutine PMPI_Win_create(base, size, disp_unit, info, comm, win, ierror)
+    type(*), dimension(..) :: base
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Win) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
+    external :: impi_fx_mpi_win_create
+    call impi_fx_mpi_win_create(%val(impi_f08_buf(base, impi_t_base, 0)), size, disp_unit, &
+      info%MPI_VAL, comm%MPI_VAL, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_create
   subroutine MPI_Win_create_dynamic(info, comm, win, ierror)
     type(MPI_Info), intent(in) :: info
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Win) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_create_dynamic
-    call pmpi_win_create_dynamic(info%MPI_VAL, comm%MPI_VAL, win, ierror_c)
+    external :: impi_fx_mpi_win_create_dynamic
+    call impi_fx_mpi_win_create_dynamic(info%MPI_VAL, comm%MPI_VAL, win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create_dynamic
+  subroutine PMPI_Win_create_dynamic(info, comm, win, ierror)
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Win) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_create_dynamic
+    call impi_fx_mpi_win_create_dynamic(info%MPI_VAL, comm%MPI_VAL, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_create_dynamic
   subroutine MPI_Win_create_errhandler(function, errhandler, ierror)
     procedure(MPI_Win_errhandler_function) :: function
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_create_errhandler
-    call pmpi_win_create_errhandler(function, errhandler, ierror_c)
+    external :: impi_fx_mpi_win_create_errhandler
+    call impi_fx_mpi_win_create_errhandler(function, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create_errhandler
+  subroutine PMPI_Win_create_errhandler(function, errhandler, ierror)
+    procedure(MPI_Win_errhandler_function) :: function
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_create_errhandler
+    call impi_fx_mpi_win_create_errhandler(function, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_create_errhandler
   subroutine MPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, &
       ierror)
     procedure(MPI_Win_copy_attr_function) :: win_copy_attr_fn
@@ -4385,88 +8529,180 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_create_keyval
-    call pmpi_win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, ierror_c)
+    external :: impi_fx_mpi_win_create_keyval
+    call impi_fx_mpi_win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, &
+      ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create_keyval
+  subroutine PMPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, &
+      ierror)
+    procedure(MPI_Win_copy_attr_function) :: win_copy_attr_fn
+    procedure(MPI_Win_delete_attr_function) :: win_delete_attr_fn
+    integer :: win_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_create_keyval
+    call impi_fx_mpi_win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, &
+      ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_create_keyval
   subroutine MPI_Win_delete_attr(win, win_keyval, ierror)
     type(MPI_Win), intent(in) :: win
     integer, intent(in) :: win_keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_delete_attr
-    call pmpi_win_delete_attr(win%MPI_VAL, win_keyval, ierror_c)
+    external :: impi_fx_mpi_win_delete_attr
+    call impi_fx_mpi_win_delete_attr(win%MPI_VAL, win_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_delete_attr
+  subroutine PMPI_Win_delete_attr(win, win_keyval, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: win_keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_delete_attr
+    call impi_fx_mpi_win_delete_attr(win%MPI_VAL, win_keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_delete_attr
   subroutine MPI_Win_detach(win, base, ierror)
     type(MPI_Win), intent(in) :: win
     type(*), dimension(..), intent(in) :: base
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
     integer(c_intptr_t) :: impi_t_base
-    external :: pmpi_win_detach
-    call pmpi_win_detach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), ierror_c)
+    external :: impi_fx_mpi_win_detach
+    call impi_fx_mpi_win_detach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_detach
+  subroutine PMPI_Win_detach(win, base, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(*), dimension(..), intent(in) :: base
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_base
+    external :: impi_fx_mpi_win_detach
+    call impi_fx_mpi_win_detach(win%MPI_VAL, %val(impi_f08_buf(base, impi_t_base, 0)), ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_detach
   subroutine MPI_Win_fence(assert, win, ierror)
     integer, intent(in) :: assert
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_fence
-    call pmpi_win_fence(assert, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_fence
+    call impi_fx_mpi_win_fence(assert, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_fence
+  subroutine PMPI_Win_fence(assert, win, ierror)
+    integer, intent(in) :: assert
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_fence
+    call impi_fx_mpi_win_fence(assert, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_fence
   subroutine MPI_Win_flush(rank, win, ierror)
     integer, intent(in) :: rank
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_flush
-    call pmpi_win_flush(rank, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_flush
+    call impi_fx_mpi_win_flush(rank, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_flush
+  subroutine PMPI_Win_flush(rank, win, ierror)
+    integer, intent(in) :: rank
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_flush
+    call impi_fx_mpi_win_flush(rank, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_flush
   subroutine MPI_Win_flush_all(win, ierror)
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_flush_all
-    call pmpi_win_flush_all(win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_flush_all
+    call impi_fx_mpi_win_flush_all(win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_flush_all
+  subroutine PMPI_Win_flush_all(win, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_flush_all
+    call impi_fx_mpi_win_flush_all(win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_flush_all
   subroutine MPI_Win_flush_local(rank, win, ierror)
     integer, intent(in) :: rank
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_flush_local
-    call pmpi_win_flush_local(rank, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_flush_local
+    call impi_fx_mpi_win_flush_local(rank, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_flush_local
+  subroutine PMPI_Win_flush_local(rank, win, ierror)
+    integer, intent(in) :: rank
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_flush_local
+    call impi_fx_mpi_win_flush_local(rank, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_flush_local
   subroutine MPI_Win_flush_local_all(win, ierror)
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_flush_local_all
-    call pmpi_win_flush_local_all(win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_flush_local_all
+    call impi_fx_mpi_win_flush_local_all(win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_flush_local_all
+  subroutine PMPI_Win_flush_local_all(win, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_flush_local_all
+    call impi_fx_mpi_win_flush_local_all(win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_flush_local_all
   subroutine MPI_Win_free(win, ierror)
     type(MPI_Win) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_free
-    call pmpi_win_free(win, ierror_c)
+    external :: impi_fx_mpi_win_free
+    call impi_fx_mpi_win_free(win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_free
+  subroutine PMPI_Win_free(win, ierror)
+    type(MPI_Win) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_free
+    call impi_fx_mpi_win_free(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_free
   subroutine MPI_Win_free_keyval(win_keyval, ierror)
     integer :: win_keyval
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_free_keyval
-    call pmpi_win_free_keyval(win_keyval, ierror_c)
+    external :: impi_fx_mpi_win_free_keyval
+    call impi_fx_mpi_win_free_keyval(win_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_free_keyval
+  subroutine PMPI_Win_free_keyval(win_keyval, ierror)
+    integer :: win_keyval
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_free_keyval
+    call impi_fx_mpi_win_free_keyval(win_keyval, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_free_keyval
   subroutine MPI_Win_get_attr(win, win_keyval, attribute_val, flag, ierror)
     type(MPI_Win), intent(in) :: win
     integer, intent(in) :: win_keyval
@@ -4474,47 +8710,95 @@ contains
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_get_attr
-    call pmpi_win_get_attr(win%MPI_VAL, win_keyval, attribute_val, flag, ierror_c)
+    external :: impi_fx_mpi_win_get_attr
+    call impi_fx_mpi_win_get_attr(win%MPI_VAL, win_keyval, attribute_val, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_attr
+  subroutine PMPI_Win_get_attr(win, win_keyval, attribute_val, flag, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: win_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_get_attr
+    call impi_fx_mpi_win_get_attr(win%MPI_VAL, win_keyval, attribute_val, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_get_attr
   subroutine MPI_Win_get_errhandler(win, errhandler, ierror)
     type(MPI_Win), intent(in) :: win
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_get_errhandler
-    call pmpi_win_get_errhandler(win%MPI_VAL, errhandler, ierror_c)
+    external :: impi_fx_mpi_win_get_errhandler
+    call impi_fx_mpi_win_get_errhandler(win%MPI_VAL, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_errhandler
+  subroutine PMPI_Win_get_errhandler(win, errhandler, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_get_errhandler
+    call impi_fx_mpi_win_get_errhandler(win%MPI_VAL, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_get_errhandler
   subroutine MPI_Win_get_group(win, group, ierror)
     type(MPI_Win), intent(in) :: win
     type(MPI_Group) :: group
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_get_group
-    call pmpi_win_get_group(win%MPI_VAL, group, ierror_c)
+    external :: impi_fx_mpi_win_get_group
+    call impi_fx_mpi_win_get_group(win%MPI_VAL, group, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_group
+  subroutine PMPI_Win_get_group(win, group, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Group) :: group
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_get_group
+    call impi_fx_mpi_win_get_group(win%MPI_VAL, group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_get_group
   subroutine MPI_Win_get_info(win, info_used, ierror)
     type(MPI_Win), intent(in) :: win
     type(MPI_Info) :: info_used
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_get_info
-    call pmpi_win_get_info(win%MPI_VAL, info_used, ierror_c)
+    external :: impi_fx_mpi_win_get_info
+    call impi_fx_mpi_win_get_info(win%MPI_VAL, info_used, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_info
+  subroutine PMPI_Win_get_info(win, info_used, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Info) :: info_used
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_get_info
+    call impi_fx_mpi_win_get_info(win%MPI_VAL, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_get_info
   subroutine MPI_Win_get_name(win, win_name, resultlen, ierror)
     type(MPI_Win), intent(in) :: win
     character(len=*) :: win_name
     integer :: resultlen
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_get_name
-    call pmpi_win_get_name(win%MPI_VAL, win_name, resultlen, ierror_c)
+    external :: impi_fx_mpi_win_get_name
+    call impi_fx_mpi_win_get_name(win%MPI_VAL, win_name, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_name
+  subroutine PMPI_Win_get_name(win, win_name, resultlen, ierror)
+    type(MPI_Win), intent(in) :: win
+    character(len=*) :: win_name
+    integer :: resultlen
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_get_name
+    call impi_fx_mpi_win_get_name(win%MPI_VAL, win_name, resultlen, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_get_name
   subroutine MPI_Win_lock(lock_type, rank, assert, win, ierror)
     integer, intent(in) :: lock_type
     integer, intent(in) :: rank
@@ -4522,66 +8806,133 @@ contains
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_lock
-    call pmpi_win_lock(lock_type, rank, assert, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_lock
+    call impi_fx_mpi_win_lock(lock_type, rank, assert, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_lock
+  subroutine PMPI_Win_lock(lock_type, rank, assert, win, ierror)
+    integer, intent(in) :: lock_type
+    integer, intent(in) :: rank
+    integer, intent(in) :: assert
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_lock
+    call impi_fx_mpi_win_lock(lock_type, rank, assert, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_lock
   subroutine MPI_Win_lock_all(assert, win, ierror)
     integer, intent(in) :: assert
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_lock_all
-    call pmpi_win_lock_all(assert, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_lock_all
+    call impi_fx_mpi_win_lock_all(assert, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_lock_all
+  subroutine PMPI_Win_lock_all(assert, win, ierror)
+    integer, intent(in) :: assert
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_lock_all
+    call impi_fx_mpi_win_lock_all(assert, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_lock_all
   subroutine MPI_Win_post(group, assert, win, ierror)
     type(MPI_Group), intent(in) :: group
     integer, intent(in) :: assert
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_post
-    call pmpi_win_post(group%MPI_VAL, assert, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_post
+    call impi_fx_mpi_win_post(group%MPI_VAL, assert, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_post
+  subroutine PMPI_Win_post(group, assert, win, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: assert
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_post
+    call impi_fx_mpi_win_post(group%MPI_VAL, assert, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_post
   subroutine MPI_Win_set_attr(win, win_keyval, attribute_val, ierror)
     type(MPI_Win), intent(in) :: win
     integer, intent(in) :: win_keyval
     integer(kind=MPI_ADDRESS_KIND) :: attribute_val
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_set_attr
-    call pmpi_win_set_attr(win%MPI_VAL, win_keyval, attribute_val, ierror_c)
+    external :: impi_fx_mpi_win_set_attr
+    call impi_fx_mpi_win_set_attr(win%MPI_VAL, win_keyval, attribute_val, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_set_attr
+  subroutine PMPI_Win_set_attr(win, win_keyval, attribute_val, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: win_keyval
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_set_attr
+    call impi_fx_mpi_win_set_attr(win%MPI_VAL, win_keyval, attribute_val, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_set_attr
   subroutine MPI_Win_set_errhandler(win, errhandler, ierror)
     type(MPI_Win), intent(in) :: win
     type(MPI_Errhandler), intent(in) :: errhandler
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_set_errhandler
-    call pmpi_win_set_errhandler(win%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_set_errhandler
+    call impi_fx_mpi_win_set_errhandler(win%MPI_VAL, errhandler%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_set_errhandler
+  subroutine PMPI_Win_set_errhandler(win, errhandler, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Errhandler), intent(in) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_set_errhandler
+    call impi_fx_mpi_win_set_errhandler(win%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_set_errhandler
   subroutine MPI_Win_set_info(win, info, ierror)
     type(MPI_Win), intent(in) :: win
     type(MPI_Info), intent(in) :: info
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_set_info
-    call pmpi_win_set_info(win%MPI_VAL, info%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_set_info
+    call impi_fx_mpi_win_set_info(win%MPI_VAL, info%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_set_info
+  subroutine PMPI_Win_set_info(win, info, ierror)
+    type(MPI_Win), intent(in) :: win
+    type(MPI_Info), intent(in) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_set_info
+    call impi_fx_mpi_win_set_info(win%MPI_VAL, info%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_set_info
   subroutine MPI_Win_set_name(win, win_name, ierror)
     type(MPI_Win), intent(in) :: win
     character(len=*), intent(in) :: win_name
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_set_name
-    call pmpi_win_set_name(win%MPI_VAL, win_name, ierror_c)
+    external :: impi_fx_mpi_win_set_name
+    call impi_fx_mpi_win_set_name(win%MPI_VAL, win_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_set_name
+  subroutine PMPI_Win_set_name(win, win_name, ierror)
+    type(MPI_Win), intent(in) :: win
+    character(len=*), intent(in) :: win_name
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_set_name
+    call impi_fx_mpi_win_set_name(win%MPI_VAL, win_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_set_name
   subroutine MPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
     type(MPI_Win), intent(in) :: win
     integer, intent(in) :: rank
@@ -4590,70 +8941,144 @@ contains
     type(c_ptr) :: baseptr
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_shared_query
-    call pmpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr, ierror_c)
+    external :: impi_fx_mpi_win_shared_query
+    call impi_fx_mpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_shared_query
+  subroutine PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, intent(in) :: rank
+    integer(kind=MPI_ADDRESS_KIND) :: size
+    integer :: disp_unit
+    type(c_ptr) :: baseptr
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_shared_query
+    call impi_fx_mpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_shared_query
   subroutine MPI_Win_start(group, assert, win, ierror)
     type(MPI_Group), intent(in) :: group
     integer, intent(in) :: assert
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_start
-    call pmpi_win_start(group%MPI_VAL, assert, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_start
+    call impi_fx_mpi_win_start(group%MPI_VAL, assert, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_start
+  subroutine PMPI_Win_start(group, assert, win, ierror)
+    type(MPI_Group), intent(in) :: group
+    integer, intent(in) :: assert
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_start
+    call impi_fx_mpi_win_start(group%MPI_VAL, assert, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_start
   subroutine MPI_Win_sync(win, ierror)
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_sync
-    call pmpi_win_sync(win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_sync
+    call impi_fx_mpi_win_sync(win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_sync
+  subroutine PMPI_Win_sync(win, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_sync
+    call impi_fx_mpi_win_sync(win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_sync
   subroutine MPI_Win_test(win, flag, ierror)
     type(MPI_Win), intent(in) :: win
     logical :: flag
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_test
-    call pmpi_win_test(win%MPI_VAL, flag, ierror_c)
+    external :: impi_fx_mpi_win_test
+    call impi_fx_mpi_win_test(win%MPI_VAL, flag, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_test
+  subroutine PMPI_Win_test(win, flag, ierror)
+    type(MPI_Win), intent(in) :: win
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_test
+    call impi_fx_mpi_win_test(win%MPI_VAL, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_test
   subroutine MPI_Win_unlock(rank, win, ierror)
     integer, intent(in) :: rank
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_unlock
-    call pmpi_win_unlock(rank, win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_unlock
+    call impi_fx_mpi_win_unlock(rank, win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_unlock
+  subroutine PMPI_Win_unlock(rank, win, ierror)
+    integer, intent(in) :: rank
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_unlock
+    call impi_fx_mpi_win_unlock(rank, win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_unlock
   subroutine MPI_Win_unlock_all(win, ierror)
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_unlock_all
-    call pmpi_win_unlock_all(win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_unlock_all
+    call impi_fx_mpi_win_unlock_all(win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_unlock_all
+  subroutine PMPI_Win_unlock_all(win, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_unlock_all
+    call impi_fx_mpi_win_unlock_all(win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_unlock_all
   subroutine MPI_Win_wait(win, ierror)
     type(MPI_Win), intent(in) :: win
     integer, optional, intent(out) :: ierror
     integer :: ierror_c
-    external :: pmpi_win_wait
-    call pmpi_win_wait(win%MPI_VAL, ierror_c)
+    external :: impi_fx_mpi_win_wait
+    call impi_fx_mpi_win_wait(win%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_wait
+  subroutine PMPI_Win_wait(win, ierror)
+    type(MPI_Win), intent(in) :: win
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_win_wait
+    call impi_fx_mpi_win_wait(win%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Win_wait
   function MPI_Wtick()
-    double precision, external :: pmpi_wtick
+    double precision, external :: impi_fx_mpi_wtick
     double precision :: MPI_Wtick
-    MPI_Wtick = pmpi_wtick()
+    MPI_Wtick = impi_fx_mpi_wtick()
   end function MPI_Wtick
+  function PMPI_Wtick()
+    double precision, external :: impi_fx_mpi_wtick
+    double precision :: PMPI_Wtick
+    PMPI_Wtick = impi_fx_mpi_wtick()
+  end function PMPI_Wtick
   function MPI_Wtime()
-    double precision, external :: pmpi_wtime
+    double precision, external :: impi_fx_mpi_wtime
     double precision :: MPI_Wtime
-    MPI_Wtime = pmpi_wtime()
+    MPI_Wtime = impi_fx_mpi_wtime()
   end function MPI_Wtime
+  function PMPI_Wtime()
+    double precision, external :: impi_fx_mpi_wtime
+    double precision :: PMPI_Wtime
+    PMPI_Wtime = impi_fx_mpi_wtime()
+  end function PMPI_Wtime
 end module mpi_f08
