@@ -613,9 +613,9 @@ def gen_f08(fns, header, banner):
         out.append(f"  interface operator({op})")
         out.append(wrap("    module procedure " + ", ".join(f"impi_{h[4:].lower()}_{name}" for h in HANDLES), "    "))
         out.append("  end interface")
-    out.append("  include 'mpi_sizeof_interface.h'  ! src/fortran, hand-written")
+    out.append("  include 'mpi_sizeof_interface.inc'  ! src/fortran, hand-written")
     out.append("contains")
-    out.append("  include 'mpi_sizeof_procs.h'")
+    out.append("  include 'mpi_sizeof_procs.inc'")
     for h in HANDLES:
         for op, name in (("==", "eq"), ("/=", "ne")):
             f = f"impi_{h[4:].lower()}_{name}"

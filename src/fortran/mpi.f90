@@ -7,7 +7,7 @@ module mpi
   include 'mpif_constants.h'
   include 'mpif_commons.h'
   include 'mpi_interfaces.h'
-  include 'mpi_sizeof_interface.h'
+  include 'mpi_sizeof_interface.inc'
 contains
-  include 'mpi_sizeof_procs.h'
+  include 'mpi_sizeof_procs.inc'
 end module mpi

@@ -174,9 +174,9 @@ module mpi_f08
     module procedure impi_comm_ne, impi_group_ne, impi_datatype_ne, impi_op_ne, &
       impi_errhandler_ne, impi_request_ne, impi_info_ne, impi_win_ne, impi_file_ne, impi_message_ne
   end interface
-  include 'mpi_sizeof_interface.h'  ! src/fortran, hand-written
+  include 'mpi_sizeof_interface.inc'  ! src/fortran, hand-written
 contains
-  include 'mpi_sizeof_procs.h'
+  include 'mpi_sizeof_procs.inc'
   elemental logical function impi_comm_eq(a, b)
     type(MPI_Comm), intent(in) :: a, b
     impi_comm_eq = a%MPI_VAL == b%MPI_VAL
