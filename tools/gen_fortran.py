@@ -13,10 +13,12 @@ wrappers and the Fortran interfaces cannot disagree:
                                         wrappers recognise) and the predefined
                                         callbacks; fixed and free form
   src/fortran/generated/mpi_interfaces.h explicit interfaces of `use mpi`
+                                        (MPI_x and PMPI_x)
   src/fortran/generated/mpif_externals.h  mpif.h's declarations of functions
-  src/fortran/generated/mpi_f08.f90     the mpi_f08 module
-  src/fortran/generated/f08_shims.c     C entry points taking the descriptors of
-                                        mpi_f08's TYPE(*), DIMENSION(..) buffers
+  src/fortran/generated/mpi_f08.f90     the mpi_f08 module (its procedures call
+                                        the wrappers above; buffers go by the
+                                        address src/fortran/f08.c takes from
+                                        their descriptors)
   src/fortran/generated/signatures.txt  every Fortran binding's argument list
                                         (tests/fortran/check_signatures.py
                                         compares it with the C table and the

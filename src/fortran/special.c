@@ -613,8 +613,12 @@ static void free_argv(char **argv) {
   for (char **a = argv; *a; ++a) free(*a);
   free(argv);
 }
-/* Entries at f, f + stride, ... (each len characters) up to the first blank one. */
-static char **f2c_argv(const char *f, size_t len, size_t stride) {
+/* Entries at f, f + stride, ... (each len characters) up to the first blank
+ * one, without trailing blanks; leading blanks are dropped too unless `keep`
+ * (MPICH's f77/f90 tests expect " Ss" to arrive as "Ss", its f08 ones as
+ * " Ss": mpif.h and `use mpi` drop them, as Open MPI does, mpi_f08 keeps
+ * them). */
+static char **f2c_argv(const char *f, size_t len, size_t stride, int keep) {
   size_t n = 0;
   for (;; ++n) {
     const char *e = f + n * stride;
@@ -625,21 +629,21 @@ static char **f2c_argv(const char *f, size_t len, size_t stride) {
   char **argv = (char **)calloc(n + 1, sizeof(char *));
   if (!argv) return NULL;
   for (size_t i = 0; i < n; ++i)
-    /* Arguments keep their leading blanks (MPICH's spawnargvf90 passes " Ss"). */
-    if (!(argv[i] = impi_f2c_string_keep_leading(f + i * stride, len))) {
+    if (!(argv[i] = keep ? impi_f2c_string_keep_leading(f + i * stride, len)
+                         : impi_f2c_string(f + i * stride, len))) {
       free_argv(argv);
       return NULL;
     }
   return argv;
 }
 
-PROTO(void, mpi_comm_spawn,
-      (const char *command, const char *argv, const MPI_Fint *maxprocs, const MPI_Fint *info,
-       const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
-       MPI_Fint *ierror, size_t command_len, size_t argv_len)) {
+static void spawn(int keep, const char *command, const char *argv, const MPI_Fint *maxprocs,
+                  const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm,
+                  MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len,
+                  size_t argv_len) {
   char *cmd = impi_f2c_string(command, command_len);
   char **cargv =
-      argv == &mpi_fortran_argv_null_ ? MPI_ARGV_NULL : f2c_argv(argv, argv_len, argv_len);
+      argv == &mpi_fortran_argv_null_ ? MPI_ARGV_NULL : f2c_argv(argv, argv_len, argv_len, keep);
   MPI_Comm ic = MPI_COMM_NULL;
   if (!cmd || (argv != &mpi_fortran_argv_null_ && !cargv))
     *ierror = MPI_ERR_NO_MEM;
@@ -651,10 +655,10 @@ PROTO(void, mpi_comm_spawn,
   free_argv(cargv);
 }
 
-PROTO(void, mpi_comm_spawn_multiple,
-      (const MPI_Fint *count, const char *commands, const char *argvs, const MPI_Fint *maxprocs,
-       const MPI_Fint *infos, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,
-       MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len, size_t argvs_len)) {
+static void spawn_multiple(int keep, const MPI_Fint *count, const char *commands, const char *argvs,
+                           const MPI_Fint *maxprocs, const MPI_Fint *infos, const MPI_Fint *root,
+                           const MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                           MPI_Fint *ierror, size_t commands_len, size_t argvs_len) {
   int n = *count > 0 ? *count : 0, rc = MPI_SUCCESS;
   char **cmds = (char **)calloc((size_t)n + 1, sizeof(char *));
   char ***cargvs = argvs == &mpi_fortran_argvs_null_
@@ -668,7 +672,7 @@ PROTO(void, mpi_comm_spawn_multiple,
     cinfos[i] = IMPI_F2C(MPI_Info, infos[i]);
     /* array_of_argv(count, *): command i's arguments are row i. */
     if (cargvs)
-      cargvs[i] = f2c_argv(argvs + (size_t)i * argvs_len, argvs_len, (size_t)n * argvs_len);
+      cargvs[i] = f2c_argv(argvs + (size_t)i * argvs_len, argvs_len, (size_t)n * argvs_len, keep);
     if (!cmds[i] || (cargvs && !cargvs[i])) rc = MPI_ERR_NO_MEM;
   }
   if (rc == MPI_SUCCESS)
@@ -683,4 +687,39 @@ PROTO(void, mpi_comm_spawn_multiple,
   free(cinfos);
   *intercomm = IMPI_C2F(ic);
   *ierror = rc;
+}
+
+/* mpif.h / use mpi entry points (pmpi_, mpi_) and mpi_f08's (impi_fx_): see f2c_argv. */
+#define SPAWN_ARGS                                                                        \
+  (const char *command, const char *argv, const MPI_Fint *maxprocs, const MPI_Fint *info, \
+   const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,   \
+   MPI_Fint *ierror, size_t command_len, size_t argv_len)
+#define SPAWN_CALL(keep)                                                                           \
+  spawn(keep, command, argv, maxprocs, info, root, comm, intercomm, errcodes, ierror, command_len, \
+        argv_len)
+#define SPAWN_MULTIPLE_ARGS                                                                  \
+  (const MPI_Fint *count, const char *commands, const char *argvs, const MPI_Fint *maxprocs, \
+   const MPI_Fint *infos, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *intercomm,   \
+   MPI_Fint *errcodes, MPI_Fint *ierror, size_t commands_len, size_t argvs_len)
+#define SPAWN_MULTIPLE_CALL(keep)                                                                \
+  spawn_multiple(keep, count, commands, argvs, maxprocs, infos, root, comm, intercomm, errcodes, \
+                 ierror, commands_len, argvs_len)
+IMPI_F_API void pmpi_comm_spawn_ SPAWN_ARGS;
+IMPI_F_API void mpi_comm_spawn_ SPAWN_ARGS IMPI_F_ALIAS(pmpi_comm_spawn_);
+IMPI_F_API void impi_fx_mpi_comm_spawn_ SPAWN_ARGS;
+void pmpi_comm_spawn_ SPAWN_ARGS {
+  SPAWN_CALL(0);
+}
+void impi_fx_mpi_comm_spawn_ SPAWN_ARGS {
+  SPAWN_CALL(1);
+}
+IMPI_F_API void pmpi_comm_spawn_multiple_ SPAWN_MULTIPLE_ARGS;
+IMPI_F_API void mpi_comm_spawn_multiple_ SPAWN_MULTIPLE_ARGS
+    IMPI_F_ALIAS(pmpi_comm_spawn_multiple_);
+IMPI_F_API void impi_fx_mpi_comm_spawn_multiple_ SPAWN_MULTIPLE_ARGS;
+void pmpi_comm_spawn_multiple_ SPAWN_MULTIPLE_ARGS {
+  SPAWN_MULTIPLE_CALL(0);
+}
+void impi_fx_mpi_comm_spawn_multiple_ SPAWN_MULTIPLE_ARGS {
+  SPAWN_MULTIPLE_CALL(1);
 }

@@ -51,7 +51,10 @@ def fortran_interfaces(text):
 def c_entry_points():
     out = {}
     for f in [src / "src/fortran/generated/wrappers.c", src / "src/fortran/special.c"]:
-        text = re.sub(r"\s+", " ", f.read_text())
+        text = re.sub(r"\s+", " ", f.read_text().replace("\\\n", " "))
+        # argument lists spelled as macros (#define SPAWN_ARGS (...))
+        for m in re.finditer(r"#define (\w+_ARGS) \((.*?)\) #define", text):
+            text = text.replace(f" {m.group(1)} {{", f"({m.group(2)}) {{")
         for m in re.finditer(r"\b(?:void|double|MPI_Aint) (pmpi_\w+)_\(", text):
             depth, i = 1, m.end()
             while depth:  # to the matching parenthesis

@@ -25,7 +25,7 @@ program usempi_spawn
     end if
     if (n >= 2) then
       call get_command_argument(2, arg)
-      if (arg /= ' two words') got = -1  ! leading blanks kept, trailing ones dropped
+      if (arg /= 'two words') got = -1  ! use mpi: leading and trailing blanks dropped
     end if
     call MPI_Send(got, 1, MPI_INTEGER, 0, 1, parent, ierr)
     call MPI_Comm_disconnect(parent, ierr)
