@@ -309,6 +309,10 @@ conf_args=(--disable-fortran --disable-cxx --disable-romio --disable-part
 if [ "$fortran" = 1 ]; then
   conf_args=("${conf_args[@]/--disable-fortran/--enable-fortran=all}")
   conf_args+=("F77=$f77" "FC=$fc" "MPIF77=$f77" "MPIFC=$fc")
+  # Open MPI's wrappers do not add what gfortran >= 10 needs for mpif.h
+  # programs (impi's and MPICH's do).
+  [ "$suite_mpi" = openmpi ] &&
+    conf_args+=("FFLAGS=-fallow-argument-mismatch" "FCFLAGS=-fallow-argument-mismatch")
 fi
 # Open MPI 4.1's mpi.h turns the MPI-1 names removed in MPI-3.0 into static
 # assertions unless told otherwise; its libmpi still exports them, and the
