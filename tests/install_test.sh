@@ -59,6 +59,25 @@ cp -r "$src/tests/make_project" "$work/mk"
 cp "$src/tests/cmake_project/hello.c" "$work/mk/"
 PATH=$p/bin:$PATH make -C "$work/mk" > "$work/mk.log" 2>&1 || { cat "$work/mk.log"; fail "plain Makefile"; }
 "$p/bin/impirun" -np 2 "$work/mk/hello" | grep -q "rank 1 of 2" || fail "the Makefile build did not run"
+# Fortran (when built): mpifort with mpif.h, use mpi and use mpi_f08; FindMPI's Fortran
+if [ -e "$p/bin/mpifort" ]; then
+  for f in bin/mpif77 bin/mpif90 include/mpif.h include/mpi.mod include/mpi_f08.mod "$libdir/libmpifort.so"; do
+    [ -e "$p/$f" ] || fail "$f is not installed"
+  done
+  for b in 1 2 3; do
+    "$p/bin/mpifort" -cpp -DBINDING=$b "$src/tests/fortran/hello.F90" -o "$work/fhello$b" -J "$work" ||
+      fail "installed mpifort (binding $b)"
+    "$p/bin/impirun" -np 2 "$work/fhello$b" | grep -q "rank 1 of 2" || fail "the mpifort build $b did not run"
+  done
+  PKG_CONFIG_PATH=$p/$libdir/pkgconfig gfortran -cpp -DBINDING=2 "$src/tests/fortran/hello.F90" \
+    -o "$work/fhello_pc" -J "$work" $(PKG_CONFIG_PATH=$p/$libdir/pkgconfig pkg-config --cflags --libs mpi-fort) ||
+    fail "pkg-config mpi-fort"
+  "$p/bin/impirun" -np 2 "$work/fhello_pc" | grep -q "rank 1 of 2" || fail "the pkg-config Fortran build did not run"
+  cmake -S "$src/tests/cmake_project_fortran" -B "$work/fcm" -DMPI_Fortran_COMPILER="$p/bin/mpifort" \
+    > "$work/fcm.log" 2>&1 && cmake --build "$work/fcm" >> "$work/fcm.log" 2>&1 ||
+    { cat "$work/fcm.log"; fail "FindMPI Fortran"; }
+  "$p/bin/impirun" -np 2 "$work/fcm/hello" | grep -q "rank 1 of 2" || fail "the FindMPI Fortran build did not run"
+fi
 # impi_info
 "$p/bin/impi_info" | grep -q "IMPI_DATALEN = 65536" || fail "impi_info lists no tunables"
 "$p/bin/impi_info" --functions --parsable | grep -q "^function:MPI_Send:yes" || fail "impi_info --functions"

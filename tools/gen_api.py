@@ -13,6 +13,7 @@ with --check and fails when they are stale):
   tests/unit/api/generated/all_symbols.c  references every MPI_/PMPI_ symbol
   src/startup/cmd/generated/mpi_functions.inc  every function and whether it is implemented (impi_info)
   README.md                         list of unsupported functions between markers
+  src/fortran/generated/*           Fortran bindings (tools/gen_fortran.py)
 
 Usage: tools/gen_api.py [--check]
 """
@@ -234,6 +235,8 @@ def main():
         if f'#include "{inc}"' not in src.read_text():
             raise SystemExit(f"{src.relative_to(ROOT)} must end with #include \"{inc}\"")
         outputs[ROOT / "src" / inc] = gen_alias_include([by_name[n] for n in names])
+    import gen_fortran  # Fortran bindings (tools/gen_fortran.py)
+    outputs.update(gen_fortran.generate(ROOT, fns))
     readme = ROOT / "README.md"
     if readme.exists():
         outputs[readme] = gen_readme(fns, impl, readme.read_text())

@@ -24,6 +24,11 @@
 #   IMPI_SUITE_RESULTS         result file (default:
 #                              <repo>/bench/results/mpich_suite.txt)
 #   IMPI_SUITE_RECONFIGURE=1   configure again even if already configured
+#   IMPI_SUITE_FORTRAN=1       configure with Fortran (impi's mpif77/mpifort,
+#                              or Open MPI's) in its own work tree
+#                              (work-fortran) and allow the f77 f90 f08
+#                              directories, e.g. `IMPI_SUITE_FORTRAN=1
+#                              tests/conformance/mpich_suite.sh f77 f90 f08`
 #   IMPI_SUITE_MPI=openmpi     run the same suite against Open MPI (Debian's
 #                              mpicc.openmpi / mpirun.openmpi, loopback only,
 #                              --oversubscribe) instead of impi, in its own
@@ -107,11 +112,23 @@ else
   cc=$build/bin/mpicc
 fi
 
+fortran=${IMPI_SUITE_FORTRAN:-0}
+fortran_dirs=""
+if [ "$fortran" = 1 ]; then
+  workname=$workname-fortran
+  fortran_dirs="f77 f90 f08"
+  if [ "$suite_mpi" = openmpi ]; then
+    f77=$(command -v mpif77.openmpi) fc=$(command -v mpifort.openmpi)
+  else
+    f77=$build/bin/mpif77 fc=$build/bin/mpifort
+  fi
+  [ -x "$fc" ] && [ -x "$f77" ] || die "no Fortran wrappers ($fc): build impi with Fortran"
+fi
 if [ $# -gt 0 ]; then dirs=("$@"); else dirs=("${default_dirs[@]}"); fi
 for d in "${dirs[@]}"; do
-  case " ${default_dirs[*]} errors " in
+  case " ${default_dirs[*]} errors $fortran_dirs " in
     *" $d "*) ;;
-    *) die "unknown or left-out directory '$d' (choose from: ${default_dirs[*]} errors)" ;;
+    *) die "unknown or left-out directory '$d' (choose from: ${default_dirs[*]} errors $fortran_dirs)" ;;
   esac
 done
 
@@ -289,6 +306,14 @@ conf_args=(--disable-fortran --disable-cxx --disable-romio --disable-part
   --disable-ft-tests --disable-checkpointing --disable-perftest --disable-dtpools
   --enable-strictmpi --enable-checkerrors --enable-threads=multiple
   "CC=$cc" "MPICC=$cc" "MPIEXEC=$wrapper")
+if [ "$fortran" = 1 ]; then
+  conf_args=("${conf_args[@]/--disable-fortran/--enable-fortran=all}")
+  conf_args+=("F77=$f77" "FC=$fc" "MPIF77=$f77" "MPIFC=$fc")
+  # Open MPI's wrappers do not add what gfortran >= 10 needs for mpif.h
+  # programs (impi's and MPICH's do).
+  [ "$suite_mpi" = openmpi ] &&
+    conf_args+=("FFLAGS=-fallow-argument-mismatch" "FCFLAGS=-fallow-argument-mismatch")
+fi
 # Open MPI 4.1's mpi.h turns the MPI-1 names removed in MPI-3.0 into static
 # assertions unless told otherwise; its libmpi still exports them, and the
 # suite's own dtpools library uses MPI_Type_hvector.
@@ -302,6 +327,13 @@ if [ "${IMPI_SUITE_RECONFIGURE:-0}" = 1 ] || [ ! -f "$work/config.status" ] ||
   echo "$stamp" >"$work/.impi-configure-args"
 else
   msg "reusing the configured tree in $work"
+fi
+
+# MPICH's configure enables its f08 tests only inside an MPICH build tree
+# (FROM_MPICH): their support library (util/libmtest_f08.la) is switched on by hand.
+if [ "$fortran" = 1 ]; then
+  sed -i 's/^#am__append_4 = libmtest_f08.la/am__append_4 = libmtest_f08.la/;
+          s/^#am_libmtest_f08_la_OBJECTS = mtest_f08.lo/am_libmtest_f08_la_OBJECTS = mtest_f08.lo/' "$work/util/Makefile"
 fi
 
 # ---- build ------------------------------------------------------------------
@@ -320,7 +352,9 @@ leftout_file=$work/leftout.txt
 : >"$leftout_file"
 missing_names() {  # build output on stdin -> missing MPI identifiers, one per line
   perl -ne 'print "$1\n" while /(?:undefined reference to `|implicit declaration of function \x27|unknown type name \x27)(MPIX?_\w+)/g;
-            print "$1\n" while /\x27(MPIX?_\w+)\x27 undeclared/g' | sort -u
+            print "$1\n" while /\x27(MPIX?_\w+)\x27 undeclared/g;
+            # Fortran entry points (mpi_info_create_env_) as their MPI names (MPI_Info_create_env)
+            while (/undefined reference to `(mpix?)_(\w+?)_\x27/g) { print uc($1) . "_" . ucfirst($2) . "\n"; }' | sort -u
 }
 make_filtered() {  # dir (relative to work): write testlist.impi there, recursively
   local rel=$1 list line prog name names all4
