@@ -69,7 +69,7 @@ LOGICALS = {"flag", "reorder", "periods", "remain_dims", "high", "commute", "wei
 # Callbacks called with Fortran's conventions directly (handles are read as
 # INTEGER: see special.c on the byte order); keyval callbacks go through
 # trampolines in special.c.
-CALLBACKS = {"MPI_User_function", "MPI_Comm_errhandler_function", "MPI_Win_errhandler_function",
+CALLBACKS = {"MPI_User_function", "MPI_Comm_errhandler_function", "MPI_Handler_function", "MPI_Win_errhandler_function",
              "MPI_File_errhandler_function", "MPI_Comm_copy_attr_function",
              "MPI_Comm_delete_attr_function", "MPI_Type_copy_attr_function",
              "MPI_Type_delete_attr_function", "MPI_Win_copy_attr_function",
@@ -517,6 +517,8 @@ for _h, _t in (("MPI_Comm", "comm"), ("MPI_Datatype", "type"), ("MPI_Win", "win"
 for _h, _t in (("MPI_Comm", "comm"), ("MPI_Win", "win"), ("MPI_File", "file")):
     F08_CALLBACKS[f"{_h}_errhandler_function"] = (
         f"{_t}, error_code", [f"type({_h}) :: {_t}", "integer :: error_code"])
+# MPI-1's name of the communicator error handler (MPI_Errhandler_create).
+F08_CALLBACKS["MPI_Handler_function"] = F08_CALLBACKS["MPI_Comm_errhandler_function"]
 PREDEFINED_F08 = {"MPI_COMM_NULL_COPY_FN": "MPI_Comm_copy_attr_function",
                   "MPI_COMM_DUP_FN": "MPI_Comm_copy_attr_function",
                   "MPI_COMM_NULL_DELETE_FN": "MPI_Comm_delete_attr_function",

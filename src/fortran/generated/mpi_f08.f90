@@ -136,6 +136,11 @@ module mpi_f08
       type(MPI_File) :: file
       integer :: error_code
     end subroutine MPI_File_errhandler_function
+    subroutine MPI_Handler_function(comm, error_code)
+      import
+      type(MPI_Comm) :: comm
+      integer :: error_code
+    end subroutine MPI_Handler_function
   end interface
   procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN
   procedure(MPI_Comm_delete_attr_function) :: MPI_COMM_NULL_DELETE_FN
@@ -367,6 +372,28 @@ contains
     call impi_fx_mpi_add_error_string(errorcode, string, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Add_error_string
+  subroutine MPI_Address(location, address, ierror)
+    type(*), dimension(..) :: location
+    integer(kind=MPI_ADDRESS_KIND) :: address
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_location
+    external :: impi_fx_mpi_address
+    call impi_fx_mpi_address(%val(impi_f08_buf(location, impi_t_location, 1)), address, ierror_c)
+    call impi_f08_buf_done(location, impi_t_location, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Address
+  subroutine PMPI_Address(location, address, ierror)
+    type(*), dimension(..) :: location
+    integer(kind=MPI_ADDRESS_KIND) :: address
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_location
+    external :: impi_fx_mpi_address
+    call impi_fx_mpi_address(%val(impi_f08_buf(location, impi_t_location, 1)), address, ierror_c)
+    call impi_f08_buf_done(location, impi_t_location, 1)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Address
   function MPI_Aint_add(base, disp)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: base
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp
@@ -1985,6 +2012,24 @@ contains
       ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Dist_graph_neighbors_count
+  subroutine MPI_Errhandler_create(function, errhandler, ierror)
+    procedure(MPI_Handler_function) :: function
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_create
+    call impi_fx_mpi_errhandler_create(function, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Errhandler_create
+  subroutine PMPI_Errhandler_create(function, errhandler, ierror)
+    procedure(MPI_Handler_function) :: function
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_create
+    call impi_fx_mpi_errhandler_create(function, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Errhandler_create
   subroutine MPI_Errhandler_free(errhandler, ierror)
     type(MPI_Errhandler) :: errhandler
     integer, optional, intent(out) :: ierror
@@ -2001,6 +2046,42 @@ contains
     call impi_fx_mpi_errhandler_free(errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Errhandler_free
+  subroutine MPI_Errhandler_get(comm, errhandler, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_get
+    call impi_fx_mpi_errhandler_get(comm%MPI_VAL, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Errhandler_get
+  subroutine PMPI_Errhandler_get(comm, errhandler, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Errhandler) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_get
+    call impi_fx_mpi_errhandler_get(comm%MPI_VAL, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Errhandler_get
+  subroutine MPI_Errhandler_set(comm, errhandler, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Errhandler), intent(in) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_set
+    call impi_fx_mpi_errhandler_set(comm%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Errhandler_set
+  subroutine PMPI_Errhandler_set(comm, errhandler, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Errhandler), intent(in) :: errhandler
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_errhandler_set
+    call impi_fx_mpi_errhandler_set(comm%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Errhandler_set
   subroutine MPI_Error_class(errorcode, errorclass, ierror)
     integer, intent(in) :: errorcode
     integer :: errorclass
@@ -7797,6 +7878,24 @@ contains
     call impi_fx_mpi_type_dup(type%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Type_dup
+  subroutine MPI_Type_extent(datatype, extent, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_extent
+    call impi_fx_mpi_type_extent(datatype%MPI_VAL, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_extent
+  subroutine PMPI_Type_extent(datatype, extent, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: extent
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_extent
+    call impi_fx_mpi_type_extent(datatype%MPI_VAL, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_extent
   subroutine MPI_Type_free(type, ierror)
     type(MPI_Datatype) :: type
     integer, optional, intent(out) :: ierror
@@ -8010,6 +8109,58 @@ contains
     call impi_fx_mpi_type_get_true_extent_x(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Type_get_true_extent_x
+  subroutine MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer :: array_of_blocklengths
+    integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_hindexed
+    call impi_fx_mpi_type_hindexed(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_hindexed
+  subroutine PMPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer :: array_of_blocklengths
+    integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_hindexed
+    call impi_fx_mpi_type_hindexed(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_hindexed
+  subroutine MPI_Type_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: blocklength
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_hvector
+    call impi_fx_mpi_type_hvector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_hvector
+  subroutine PMPI_Type_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+    integer, intent(in) :: count
+    integer, intent(in) :: blocklength
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+    type(MPI_Datatype), intent(in) :: oldtype
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_hvector
+    call impi_fx_mpi_type_hvector(count, blocklength, stride, oldtype%MPI_VAL, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_hvector
   subroutine MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
       newtype, ierror)
     integer, intent(in) :: count
@@ -8038,6 +8189,24 @@ contains
       oldtype%MPI_VAL, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Type_indexed
+  subroutine MPI_Type_lb(datatype, displacement, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: displacement
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_lb
+    call impi_fx_mpi_type_lb(datatype%MPI_VAL, displacement, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_lb
+  subroutine PMPI_Type_lb(datatype, displacement, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: displacement
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_lb
+    call impi_fx_mpi_type_lb(datatype%MPI_VAL, displacement, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_lb
   subroutine MPI_Type_match_size(typeclass, size, type, ierror)
     integer, intent(in) :: typeclass
     integer, intent(in) :: size
@@ -8132,6 +8301,52 @@ contains
     call impi_fx_mpi_type_size_x(type%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Type_size_x
+  subroutine MPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer :: array_of_blocklengths
+    integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+    type(MPI_Datatype) :: array_of_types
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_struct
+    call impi_fx_mpi_type_struct(count, array_of_blocklengths, array_of_displacements, &
+      array_of_types, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_struct
+  subroutine PMPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, &
+      newtype, ierror)
+    integer, intent(in) :: count
+    integer :: array_of_blocklengths
+    integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+    type(MPI_Datatype) :: array_of_types
+    type(MPI_Datatype) :: newtype
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_struct
+    call impi_fx_mpi_type_struct(count, array_of_blocklengths, array_of_displacements, &
+      array_of_types, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_struct
+  subroutine MPI_Type_ub(datatype, displacement, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: displacement
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_ub
+    call impi_fx_mpi_type_ub(datatype%MPI_VAL, displacement, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_ub
+  subroutine PMPI_Type_ub(datatype, displacement, ierror)
+    type(MPI_Datatype), intent(in) :: datatype
+    integer(kind=MPI_ADDRESS_KIND) :: displacement
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_ub
+    call impi_fx_mpi_type_ub(datatype%MPI_VAL, displacement, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_ub
   subroutine MPI_Type_vector(count, blocklength, stride, oldtype, newtype, ierror)
     integer, intent(in) :: count
     integer, intent(in) :: blocklength

@@ -97,6 +97,24 @@ INTERFACE
   END SUBROUTINE PMPI_Add_error_string
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Address(location, address, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
+    TYPE(*), DIMENSION(*) :: location
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: address
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Address
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Address(location, address, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
+    TYPE(*), DIMENSION(*) :: location
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: address
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Address
+END INTERFACE
+INTERFACE
   FUNCTION MPI_Aint_add(base, disp)
     IMPORT
     INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: base
@@ -1509,6 +1527,22 @@ INTERFACE
   END SUBROUTINE PMPI_Dist_graph_neighbors_count
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Errhandler_create(function, errhandler, ierror)
+    IMPORT
+    EXTERNAL :: function
+    INTEGER :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Errhandler_create
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Errhandler_create(function, errhandler, ierror)
+    IMPORT
+    EXTERNAL :: function
+    INTEGER :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Errhandler_create
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Errhandler_free(errhandler, ierror)
     IMPORT
     INTEGER :: errhandler
@@ -1521,6 +1555,38 @@ INTERFACE
     INTEGER :: errhandler
     INTEGER :: ierror
   END SUBROUTINE PMPI_Errhandler_free
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Errhandler_get(comm, errhandler, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Errhandler_get
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Errhandler_get(comm, errhandler, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Errhandler_get
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Errhandler_set(comm, errhandler, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Errhandler_set
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Errhandler_set(comm, errhandler, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Errhandler_set
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Error_class(errorcode, errorclass, ierror)
@@ -6479,6 +6545,22 @@ INTERFACE
   END SUBROUTINE PMPI_Type_dup
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Type_extent(datatype, extent, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_extent
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_extent(datatype, extent, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_extent
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Type_free(type, ierror)
     IMPORT
     INTEGER :: type
@@ -6668,6 +6750,52 @@ INTERFACE
   END SUBROUTINE PMPI_Type_get_true_extent_x
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_blocklengths
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
+    INTEGER, INTENT(IN) :: oldtype
+    INTEGER :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_hindexed
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_blocklengths
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
+    INTEGER, INTENT(IN) :: oldtype
+    INTEGER :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_hindexed
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Type_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: stride
+    INTEGER, INTENT(IN) :: oldtype
+    INTEGER :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_hvector
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_hvector(count, blocklength, stride, oldtype, newtype, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: stride
+    INTEGER, INTENT(IN) :: oldtype
+    INTEGER :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_hvector
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
       newtype, ierror)
     IMPORT
@@ -6690,6 +6818,22 @@ INTERFACE
     INTEGER :: newtype
     INTEGER :: ierror
   END SUBROUTINE PMPI_Type_indexed
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Type_lb(datatype, displacement, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_lb
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_lb(datatype, displacement, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_lb
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Type_match_size(typeclass, size, type, ierror)
@@ -6774,6 +6918,46 @@ INTERFACE
     INTEGER(KIND=MPI_COUNT_KIND) :: size
     INTEGER :: ierror
   END SUBROUTINE PMPI_Type_size_x
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, &
+      newtype, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_blocklengths
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
+    INTEGER :: array_of_types
+    INTEGER :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_struct
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, &
+      newtype, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_blocklengths
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
+    INTEGER :: array_of_types
+    INTEGER :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_struct
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Type_ub(datatype, displacement, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_ub
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_ub(datatype, displacement, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_ub
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Type_vector(count, blocklength, stride, oldtype, newtype, ierror)

@@ -19,6 +19,9 @@ void impi_fx_mpi_add_error_code_(const MPI_Fint *errorclass, MPI_Fint *errorcode
 IMPI_F_API void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len);
 void mpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len) IMPI_F_ALIAS(pmpi_add_error_string_);
 void impi_fx_mpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len) IMPI_F_ALIAS(pmpi_add_error_string_);
+IMPI_F_API void pmpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror);
+void mpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_address_);
+void impi_fx_mpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_address_);
 IMPI_F_API MPI_Aint pmpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp);
 MPI_Aint mpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp) IMPI_F_ALIAS(pmpi_aint_add_);
 MPI_Aint impi_fx_mpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp) IMPI_F_ALIAS(pmpi_aint_add_);
@@ -202,9 +205,18 @@ void impi_fx_mpi_dist_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *max
 IMPI_F_API void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors, MPI_Fint *weighted, MPI_Fint *ierror);
 void mpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors, MPI_Fint *weighted, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_dist_graph_neighbors_count_);
 void impi_fx_mpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *inneighbors, MPI_Fint *outneighbors, MPI_Fint *weighted, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_dist_graph_neighbors_count_);
+IMPI_F_API void pmpi_errhandler_create_(void (*function)(void), MPI_Fint *errhandler, MPI_Fint *ierror);
+void mpi_errhandler_create_(void (*function)(void), MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_create_);
+void impi_fx_mpi_errhandler_create_(void (*function)(void), MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_create_);
 IMPI_F_API void pmpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror);
 void mpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_free_);
 void impi_fx_mpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_free_);
+IMPI_F_API void pmpi_errhandler_get_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);
+void mpi_errhandler_get_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_get_);
+void impi_fx_mpi_errhandler_get_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_get_);
+IMPI_F_API void pmpi_errhandler_set_(const MPI_Fint *comm, const MPI_Fint *errhandler, MPI_Fint *ierror);
+void mpi_errhandler_set_(const MPI_Fint *comm, const MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_set_);
+void impi_fx_mpi_errhandler_set_(const MPI_Fint *comm, const MPI_Fint *errhandler, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_errhandler_set_);
 IMPI_F_API void pmpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror);
 void mpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_error_class_);
 void impi_fx_mpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_error_class_);
@@ -808,6 +820,9 @@ void impi_fx_mpi_type_delete_attr_(const MPI_Fint *type, const MPI_Fint *type_ke
 IMPI_F_API void pmpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_dup_);
 void impi_fx_mpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_dup_);
+IMPI_F_API void pmpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror);
+void mpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_extent_);
+void impi_fx_mpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_extent_);
 IMPI_F_API void pmpi_type_free_(MPI_Fint *type, MPI_Fint *ierror);
 void mpi_type_free_(MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_free_);
 void impi_fx_mpi_type_free_(MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_free_);
@@ -832,9 +847,18 @@ void impi_fx_mpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_
 IMPI_F_API void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror);
 void mpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_true_extent_x_);
 void impi_fx_mpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_true_extent_x_);
+IMPI_F_API void pmpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
+void mpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hindexed_);
+void impi_fx_mpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hindexed_);
+IMPI_F_API void pmpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
+void mpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hvector_);
+void impi_fx_mpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hvector_);
 IMPI_F_API void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_indexed_);
 void impi_fx_mpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_indexed_);
+IMPI_F_API void pmpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror);
+void mpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_lb_);
+void impi_fx_mpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_lb_);
 IMPI_F_API void pmpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierror);
 void mpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_match_size_);
 void impi_fx_mpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_match_size_);
@@ -847,6 +871,12 @@ void impi_fx_mpi_type_size_(const MPI_Fint *type, MPI_Fint *size, MPI_Fint *ierr
 IMPI_F_API void pmpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror);
 void mpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_size_x_);
 void impi_fx_mpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_size_x_);
+IMPI_F_API void pmpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror);
+void mpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_struct_);
+void impi_fx_mpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_struct_);
+IMPI_F_API void pmpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror);
+void mpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_ub_);
+void impi_fx_mpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_ub_);
 IMPI_F_API void pmpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_vector_);
 void impi_fx_mpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_vector_);
@@ -995,6 +1025,11 @@ void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_F
   char *c_string = impi_f2c_string(string, string_len);
   int rc = MPI_Add_error_string(*errorcode, c_string);
   free(c_string);
+  *ierror = rc;
+}
+
+void pmpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror) {
+  int rc = MPI_Address(IMPI_F_BUF(location), address);
   *ierror = rc;
 }
 
@@ -1361,10 +1396,29 @@ void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *inneighbor
   *ierror = rc;
 }
 
+void pmpi_errhandler_create_(void (*function)(void), MPI_Fint *errhandler, MPI_Fint *ierror) {
+  MPI_Errhandler c_errhandler = IMPI_F2C(MPI_Errhandler, *errhandler);
+  int rc = MPI_Errhandler_create((MPI_Handler_function *)function, &c_errhandler);
+  *errhandler = IMPI_C2F(c_errhandler);
+  *ierror = rc;
+}
+
 void pmpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror) {
   MPI_Errhandler c_errhandler = IMPI_F2C(MPI_Errhandler, *errhandler);
   int rc = MPI_Errhandler_free(&c_errhandler);
   *errhandler = IMPI_C2F(c_errhandler);
+  *ierror = rc;
+}
+
+void pmpi_errhandler_get_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror) {
+  MPI_Errhandler c_errhandler = IMPI_F2C(MPI_Errhandler, *errhandler);
+  int rc = MPI_Errhandler_get(IMPI_F2C(MPI_Comm, *comm), &c_errhandler);
+  *errhandler = IMPI_C2F(c_errhandler);
+  *ierror = rc;
+}
+
+void pmpi_errhandler_set_(const MPI_Fint *comm, const MPI_Fint *errhandler, MPI_Fint *ierror) {
+  int rc = MPI_Errhandler_set(IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Errhandler, *errhandler));
   *ierror = rc;
 }
 
@@ -2657,6 +2711,11 @@ void pmpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror) {
   *ierror = rc;
 }
 
+void pmpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror) {
+  int rc = MPI_Type_extent(IMPI_F2C(MPI_Datatype, *datatype), extent);
+  *ierror = rc;
+}
+
 void pmpi_type_free_(MPI_Fint *type, MPI_Fint *ierror) {
   MPI_Datatype c_type = IMPI_F2C(MPI_Datatype, *type);
   int rc = MPI_Type_free(&c_type);
@@ -2701,10 +2760,29 @@ void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, 
   *ierror = rc;
 }
 
+void pmpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) {
+  MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
+  int rc = MPI_Type_hindexed(*count, array_of_blocklengths, array_of_displacements, IMPI_F2C(MPI_Datatype, *oldtype), &c_newtype);
+  *newtype = IMPI_C2F(c_newtype);
+  *ierror = rc;
+}
+
+void pmpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) {
+  MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
+  int rc = MPI_Type_hvector(*count, *blocklength, *stride, IMPI_F2C(MPI_Datatype, *oldtype), &c_newtype);
+  *newtype = IMPI_C2F(c_newtype);
+  *ierror = rc;
+}
+
 void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) {
   MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
   int rc = MPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements, IMPI_F2C(MPI_Datatype, *oldtype), &c_newtype);
   *newtype = IMPI_C2F(c_newtype);
+  *ierror = rc;
+}
+
+void pmpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) {
+  int rc = MPI_Type_lb(IMPI_F2C(MPI_Datatype, *datatype), displacement);
   *ierror = rc;
 }
 
@@ -2729,6 +2807,20 @@ void pmpi_type_size_(const MPI_Fint *type, MPI_Fint *size, MPI_Fint *ierror) {
 
 void pmpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror) {
   int rc = MPI_Type_size_x(IMPI_F2C(MPI_Datatype, *type), size);
+  *ierror = rc;
+}
+
+void pmpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror) {
+  MPI_Datatype c_array_of_types = IMPI_F2C(MPI_Datatype, *array_of_types);
+  MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
+  int rc = MPI_Type_struct(*count, array_of_blocklengths, array_of_displacements, &c_array_of_types, &c_newtype);
+  *array_of_types = IMPI_C2F(c_array_of_types);
+  *newtype = IMPI_C2F(c_newtype);
+  *ierror = rc;
+}
+
+void pmpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) {
+  int rc = MPI_Type_ub(IMPI_F2C(MPI_Datatype, *datatype), displacement);
   *ierror = rc;
 }
 
