@@ -21,6 +21,7 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/requests.hpp"
+#include "io/collective.hpp"
 #include "io/file.hpp"
 
 namespace impi::io {
@@ -255,13 +256,23 @@ std::int64_t start_of(FileObject &f, Ptr p, MPI_Offset off, std::int64_t total) 
 }
 
 int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
-             int count, MPI_Datatype dt, MPI_Status *st) {
+             int count, MPI_Datatype dt, MPI_Status *st, bool coll = false) {
   if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
   FileObject *f = lookup_file(fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
   pack::TypePtr type;
   if (int rc = check_access(f, fn, p, write, off, count, dt, type); rc != MPI_SUCCESS) return rc;
   std::int64_t total = file_bytes(f->view, type, count);
+  if (coll && two_phase_wanted(*f, write)) {
+    // (Argument errors above are the same at every process: none gets here alone.)
+    std::int64_t at = p == Ptr::individual ? f->pos : off, native = 0;
+    std::string why;
+    int e = two_phase(*f, write, at, buf, count, dt, type, native, why);
+    if (p == Ptr::individual) f->pos = at + total / f->view.et_size;
+    if (e != MPI_SUCCESS) return file_error(f, e, fn, why);
+    set_io_status(st, native);
+    return MPI_SUCCESS;
+  }
   std::int64_t at = p == Ptr::individual ? f->pos : start_of(*f, p, off, total);
   if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
   Result r = perform(*f, write, at, buf, count, dt, type);
@@ -362,8 +373,9 @@ int split_begin(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
   f->split_active = true;
   f->split_buf = buf;
   f->split_status = MPI_Status{};
-  f->split_err = is_ordered ? ordered(fn, fh, write, buf, count, dt, &f->split_status)
-                            : blocking(fn, fh, p, write, off, buf, count, dt, &f->split_status);
+  f->split_err = is_ordered
+                     ? ordered(fn, fh, write, buf, count, dt, &f->split_status)
+                     : blocking(fn, fh, p, write, off, buf, count, dt, &f->split_status, true);
   return MPI_SUCCESS;
 }
 int split_end(const char *fn, MPI_File fh, const void *buf, MPI_Status *st) {
@@ -403,7 +415,7 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status) {
   return blocking("MPI_File_read_at_all", fh, Ptr::explicit_, false, offset, buf, count, datatype,
-                  status);
+                  status, true);
 }
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                        MPI_Datatype datatype, MPI_Status *status) {
@@ -413,7 +425,7 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status) {
   return blocking("MPI_File_write_at_all", fh, Ptr::explicit_, true, offset, buf, count, datatype,
-                  status);
+                  status, true);
 }
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                        MPI_Request *request) {
@@ -458,7 +470,8 @@ int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
 }
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                        MPI_Status *status) {
-  return blocking("MPI_File_read_all", fh, Ptr::individual, false, 0, buf, count, datatype, status);
+  return blocking("MPI_File_read_all", fh, Ptr::individual, false, 0, buf, count, datatype, status,
+                  true);
 }
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                     MPI_Status *status) {
@@ -466,7 +479,8 @@ int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
 }
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                         MPI_Status *status) {
-  return blocking("MPI_File_write_all", fh, Ptr::individual, true, 0, buf, count, datatype, status);
+  return blocking("MPI_File_write_all", fh, Ptr::individual, true, 0, buf, count, datatype, status,
+                  true);
 }
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                     MPI_Request *request) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -42,16 +43,21 @@ std::string reason(int err) {
 }
 
 // The hints files start with (reported by MPI_File_get_info).
-void default_hints(FileObject &f, int nprocs) {
+// cb_nodes: one aggregator per IMPI client of the communicator.
+void default_hints(FileObject &f, const core::Communicator &c) {
   auto &h = f.hints;
+  const int nprocs = c.size;
+  std::vector<int> clients(c.client);
+  std::sort(clients.begin(), clients.end());
+  clients.erase(std::unique(clients.begin(), clients.end()), clients.end());
   h["filename"] = f.path;
-  h["collective_buffering"] = "false";
+  h["collective_buffering"] = "true";
   h["cb_buffer_size"] = "16777216";
   h["cb_block_size"] = "1048576";
-  h["cb_nodes"] = "1";
+  h["cb_nodes"] = std::to_string(std::max<std::size_t>(1, clients.size()));
   h["cb_config_list"] = "*:1";
-  h["romio_cb_read"] = "disable";
-  h["romio_cb_write"] = "disable";
+  h["romio_cb_read"] = "automatic";
+  h["romio_cb_write"] = "automatic";
   h["romio_ds_read"] = "automatic";
   h["romio_ds_write"] = "disable";
   h["romio_no_indep_rw"] = "false";
@@ -288,7 +294,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   FileObject &f = *obj;
   f.path = path;
   f.amode = amode;
-  impi::io::default_hints(f, c->size);
+  impi::io::default_hints(f, *c);
   impi::io::apply_hints(f, info, true);
   mode_t perm = 0644;
   if (auto it = f.hints.find("file_perm"); it != f.hints.end())
