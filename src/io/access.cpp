@@ -121,10 +121,11 @@ struct Result {
 };
 
 // Moves (buf, count, type) to or from the view's stream at etype `off`.
-Result perform(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,
-               MPI_Datatype th, const pack::TypePtr &type) {
+// `v`: the view in force when the operation started (a non-blocking one
+// runs on while the program sets another).
+Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const void *buf,
+               std::int64_t count, MPI_Datatype th, const pack::TypePtr &type) {
   Result res;
-  const View &v = f.view;
   std::int64_t total = file_bytes(v, type, count);
   if (total <= 0) return res;
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
@@ -183,8 +184,9 @@ Result perform(FileObject &f, bool write, std::int64_t off, const void *buf, std
   std::int64_t sieve = 4 << 20;
   if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
     sieve = std::strtoll(it->second.c_str(), nullptr, 10);
-  bool ds = ranges.size() > 1 && hi - lo <= sieve && f.hints["romio_ds_read"] != "disable" &&
-            hi - lo <= 4 * total;
+  auto ds_hint = f.hints.find("romio_ds_read");
+  bool ds = ranges.size() > 1 && hi - lo <= sieve &&
+            (ds_hint == f.hints.end() || ds_hint->second != "disable") && hi - lo <= 4 * total;
   if (ds) {
     std::vector<std::byte> span(static_cast<std::size_t>(hi - lo));
     std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
@@ -275,7 +277,7 @@ int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, con
   }
   std::int64_t at = p == Ptr::individual ? f->pos : start_of(*f, p, off, total);
   if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
-  Result r = perform(*f, write, at, buf, count, dt, type);
+  Result r = perform(*f, f->view, write, at, buf, count, dt, type);
   if (p == Ptr::individual) f->pos = at + r.file / f->view.et_size;
   if (r.err != MPI_SUCCESS) return file_error(f, r.err, fn, r.why);
   set_io_status(st, r.native);
@@ -306,7 +308,7 @@ int ordered(const char *fn, MPI_File fh, bool write, const void *buf, int count,
   PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
   if (rc != MPI_SUCCESS) return rc;
   if (base < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
-  Result r = perform(*f, write, base + before, buf, count, dt, type);
+  Result r = perform(*f, f->view, write, base + before, buf, count, dt, type);
   if (r.err != MPI_SUCCESS) return file_error(f, r.err, fn, r.why);
   set_io_status(st, r.native);
   return MPI_SUCCESS;
@@ -350,8 +352,9 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
     ++f->pending;
   }
   // A derived type the program may free meanwhile: the job holds `type`.
-  g_pool.submit([state, f, write, at, buf, count, dt, type, creq] {
-    state->r = perform(*f, write, at, buf, count, dt, type);
+  auto view = std::make_shared<const View>(f->view);
+  g_pool.submit([state, f, view, write, at, buf, count, dt, type, creq] {
+    state->r = perform(*f, *view, write, at, buf, count, dt, type);
     {
       std::lock_guard<std::mutex> lk(f->pending_mu);
       --f->pending;

@@ -76,7 +76,8 @@ bool two_phase_wanted(FileObject &f, bool write) {
   if (f.atomic) return false;
   int size = 1;
   PMPI_Comm_size(f.comm, &size);
-  const std::string &h = f.hints[write ? "romio_cb_write" : "romio_cb_read"];
+  auto it = f.hints.find(write ? "romio_cb_write" : "romio_cb_read");
+  const std::string h = it == f.hints.end() ? "automatic" : it->second;
   if (h == "disable" || size == 1) return false;
   if (h == "enable") return true;
   // automatic: when some process's view is not contiguous (the hints are

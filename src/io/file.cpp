@@ -363,7 +363,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   f.view.etype = f.view.filetype = impi::pack::Datatype::predefined(impi::pack::dt::byte);
   f.view.etype_h = f.view.filetype_h = MPI_BYTE;
   std::string vwhy;
-  impi::io::build_view(f.view, vwhy);
+  impi::io::build_view(f.view, false, vwhy);
   if (amode & MPI_MODE_APPEND) {
     struct stat st {};
     if (::fstat(f.fd, &st) == 0) {
@@ -550,7 +550,8 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   v.filetype_h = filetype;
   v.datarep = datarep;
   std::string why;
-  if (int e = impi::io::build_view(v, why); e != MPI_SUCCESS) return file_error(f, e, fn, why);
+  if (int e = impi::io::build_view(v, !(f->amode & MPI_MODE_RDONLY), why); e != MPI_SUCCESS)
+    return file_error(f, e, fn, why);
   // Derived types: the view keeps its own handles (the program may free its).
   if (!impi::api::is_predefined_type(etype)) v.etype_h = impi::api::new_type_handle(et, true);
   if (!impi::api::is_predefined_type(filetype)) v.filetype_h = impi::api::new_type_handle(ft, true);

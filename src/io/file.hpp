@@ -86,8 +86,9 @@ int errno_class(int err);
 
 // ---- views (view.cpp)
 // Fills the layout of `v` from its etype, filetype and representation;
-// MPI_SUCCESS or the error class (the reason in `why`).
-int build_view(View &v, std::string &why);
+// MPI_SUCCESS or the error class (the reason in `why`). `may_write`: the
+// file is open for writing (then the types may not overlap themselves).
+int build_view(View &v, bool may_write, std::string &why);
 // Bytes of the file representation that (count, type) takes.
 std::int64_t file_bytes(const View &v, const pack::TypePtr &type, std::int64_t count);
 // The file byte ranges of data bytes [start, start+len) of the view's stream.

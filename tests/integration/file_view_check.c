@@ -124,6 +124,41 @@ static void test_interleaved(void) {
   /* a view whose filetype is not made of etypes */
   int rc = MPI_File_set_view(fh, 0, MPI_DOUBLE, MPI_INT, "native", MPI_INFO_NULL);
   CHECK(eclass(rc) == MPI_ERR_TYPE, "int filetype with double etype: class %d", eclass(rc));
+  /* displacements that decrease, or overlap in a file open for writing: MPI_ERR_IO (as ROMIO) */
+  {
+    int bl[2] = {1, 1}, ds[2] = {3, 0}, bl2[2] = {3, 1}, ds2[2] = {0, 1};
+    MPI_Datatype bad;
+    MPI_Type_indexed(2, bl, ds, MPI_INT, &bad);
+    MPI_Type_commit(&bad);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, bad, "native", MPI_INFO_NULL);
+    CHECK(eclass(rc) == MPI_ERR_IO, "decreasing filetype: class %d", eclass(rc));
+    MPI_Type_free(&bad);
+    MPI_Type_indexed(2, bl2, ds2, MPI_INT, &bad);
+    MPI_Type_commit(&bad);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, bad, "native", MPI_INFO_NULL);
+    CHECK(eclass(rc) == MPI_ERR_IO, "overlapping filetype: class %d", eclass(rc));
+    MPI_Type_free(&bad);
+  }
+  /* a non-blocking write keeps the view it started with */
+  {
+    MPI_Request rq[2];
+    int x[B * NB], y[B * NB];
+    for (i = 0; i < B * NB; ++i) {
+      x[i] = rank * 7 + i;
+      y[i] = -(rank * 7 + i);
+    }
+    OK(MPI_File_set_view(fh, disp, MPI_INT, ftype, "native", MPI_INFO_NULL));
+    OK(MPI_File_iwrite_at_all(fh, 0, x, B * NB, MPI_INT, &rq[0]));
+    OK(MPI_File_set_view(fh, disp + (MPI_Offset)size * B * NB * 4, MPI_INT, ftype, "native",
+                         MPI_INFO_NULL));
+    OK(MPI_File_iwrite_at_all(fh, 0, y, B * NB, MPI_INT, &rq[1]));
+    OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    OK(MPI_File_set_view(fh, disp, MPI_INT, ftype, "native", MPI_INFO_NULL));
+    OK(MPI_File_read_at(fh, 0, back, B * NB, MPI_INT, &st));
+    for (i = 0; i < B * NB; ++i) CHECK(back[i] == x[i], "first view's data %d: %d", i, back[i]);
+    OK(MPI_File_read_at(fh, B * NB, back, B * NB, MPI_INT, &st));
+    for (i = 0; i < B * NB; ++i) CHECK(back[i] == y[i], "second view's data %d: %d", i, back[i]);
+  }
   OK(MPI_File_close(&fh));
   MPI_Type_free(&ftype);
 }
