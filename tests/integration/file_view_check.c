@@ -233,7 +233,7 @@ static int wide_read(void *userbuf, MPI_Datatype t, int count, void *filebuf, MP
   if (t != MPI_INT) return MPI_ERR_TYPE;
   for (int i = 0; i < count; ++i) {
     int64_t v = 0;
-    for (int b = 7; b >= 0; --b) v = (v << 8) | f[8 * i + b];
+    for (int b = 7; b >= 0; --b) v = (int64_t)(((uint64_t)v << 8) | f[8 * i + b]);
     u[i] = (int)v;
   }
   return MPI_SUCCESS;
