@@ -158,7 +158,7 @@ Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const
   const bool direct = v.rep == RepKind::native && type->is_contiguous();
   const std::byte *mem = static_cast<const std::byte *>(buf) + (direct ? type->lb() : 0);
   if (write) {
-    std::vector<std::byte> data;
+    Bytes data;
     if (!direct) {
       int e = encode(v, buf, count, th, type, data, res.why);
       if (e != MPI_SUCCESS) return finish(e, 0);
@@ -173,7 +173,7 @@ Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const
     res.native = type->size() * count;
     return finish(MPI_SUCCESS, 0);
   }
-  std::vector<std::byte> data;
+  Bytes data;
   std::byte *dst = const_cast<std::byte *>(mem);
   if (!direct) {
     data.resize(static_cast<std::size_t>(total));
@@ -188,7 +188,8 @@ Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const
   bool ds = ranges.size() > 1 && hi - lo <= sieve &&
             (ds_hint == f.hints.end() || ds_hint->second != "disable") && hi - lo <= 4 * total;
   if (ds) {
-    std::vector<std::byte> span(static_cast<std::size_t>(hi - lo));
+    Bytes span;
+    span.resize(static_cast<std::size_t>(hi - lo));
     std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
     if (r < 0) return finish(errno_class(errno), errno);
     for (auto [pos, n] : ranges) {

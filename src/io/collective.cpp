@@ -95,7 +95,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   PMPI_Comm_size(f.comm, &size);
   std::int64_t total = file_bytes(v, type, count);
   int err = MPI_SUCCESS;
-  std::vector<std::byte> stream;
+  Bytes stream;
   if (write && total > 0) err = encode(v, buf, count, th, type, stream, why);
   if (!write) stream.resize(static_cast<std::size_t>(total));
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges;

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -99,10 +100,30 @@ std::int64_t stream_pos_of(const View &v, std::int64_t at);
 // Finds a registered representation; false if unknown.
 bool find_datarep(const std::string &name, UserRep &out);
 
+// A byte buffer that is not zero-filled when it grows (I/O buffers are
+// written whole before they are read).
+class Bytes {
+ public:
+  void resize(std::size_t n) {
+    if (n > cap_) {
+      p_.reset(new std::byte[n]);
+      cap_ = n;
+    }
+    n_ = n;
+  }
+  std::byte *data() { return p_.get(); }
+  const std::byte *data() const { return p_.get(); }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::unique_ptr<std::byte[]> p_;
+  std::size_t n_ = 0, cap_ = 0;
+};
+
 // ---- conversions between memory and the file representation (view.cpp)
 // Encodes (buf, count, type) into `out` (file_bytes of it); an error class.
 int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
-           const pack::TypePtr &type, std::vector<std::byte> &out, std::string &why);
+           const pack::TypePtr &type, Bytes &out, std::string &why);
 // Decodes the first `got` bytes of `in` into (buf, count, type): returns the
 // native bytes filled (whole elements), or a negative error class.
 std::int64_t decode(const View &v, const std::byte *in, std::int64_t got, void *buf,

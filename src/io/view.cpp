@@ -216,12 +216,12 @@ std::int64_t stream_pos_of(const View &v, std::int64_t at) {
 }
 
 int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
-           const pack::TypePtr &type, std::vector<std::byte> &out, std::string &why) {
+           const pack::TypePtr &type, Bytes &out, std::string &why) {
   switch (v.rep) {
     case RepKind::native: {
       out.resize(static_cast<std::size_t>(type->size() * count));
       pack::PackCursor c(type, count);
-      c.pack(buf, out);
+      c.pack(buf, std::span<std::byte>(out.data(), out.size()));
       return MPI_SUCCESS;
     }
     case RepKind::external32: {
@@ -236,7 +236,7 @@ int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
       }
       out.resize(static_cast<std::size_t>(*n));
       pack::External32Cursor c(type, count);
-      c.pack(buf, out);
+      c.pack(buf, std::span<std::byte>(out.data(), out.size()));
       return MPI_SUCCESS;
     }
     case RepKind::user: {
@@ -248,7 +248,7 @@ int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
           return MPI_ERR_CONVERSION;
         }
         pack::PackCursor c(type, count);
-        c.pack(buf, out);
+        c.pack(buf, std::span<std::byte>(out.data(), out.size()));
         return MPI_SUCCESS;
       }
       int rc = v.user.write(const_cast<void *>(buf), th, static_cast<int>(count), out.data(), 0,
