@@ -122,7 +122,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   native = 0;
   if (glo >= ghi) return MPI_SUCCESS;  // nobody accesses anything
 
-  const std::int64_t cbs = hint_int(f, "cb_buffer_size", 16 << 20);
+  // (Counts of MPI_Alltoallv are ints: a window stays below 1 GiB.)
+  const std::int64_t cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
   const int naggr = static_cast<int>(std::clamp<std::int64_t>(hint_int(f, "cb_nodes", 1), 1, size));
   std::vector<int> aggr(static_cast<std::size_t>(naggr));
   for (int a = 0; a < naggr; ++a) aggr[static_cast<std::size_t>(a)] = a * size / naggr;
