@@ -121,10 +121,26 @@ struct Result {
 };
 
 // Moves (buf, count, type) to or from the view's stream at etype `off`.
-// `v`: the view in force when the operation started (a non-blocking one
-// runs on while the program sets another).
-Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const void *buf,
-               std::int64_t count, MPI_Datatype th, const pack::TypePtr &type) {
+// What an access needs of the file's settings, read when it starts (a
+// non-blocking one runs on an I/O thread while the program may change them).
+struct Knobs {
+  bool atomic = false;
+  bool ds_read = true;           // romio_ds_read != disable
+  std::int64_t sieve = 4 << 20;  // ind_rd_buffer_size
+};
+Knobs knobs_of(const FileObject &f) {
+  Knobs k;
+  k.atomic = f.atomic;
+  if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
+    k.sieve = std::strtoll(it->second.c_str(), nullptr, 10);
+  if (auto it = f.hints.find("romio_ds_read"); it != f.hints.end())
+    k.ds_read = it->second != "disable";
+  return k;
+}
+
+// `v`, `k`: the view and settings in force when the operation started.
+Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::int64_t off,
+               const void *buf, std::int64_t count, MPI_Datatype th, const pack::TypePtr &type) {
   Result res;
   std::int64_t total = file_bytes(v, type, count);
   if (total <= 0) return res;
@@ -137,7 +153,7 @@ Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const
   }
   std::unique_lock<std::mutex> atomic_lk;
   std::int64_t lo = ranges.front().first, hi = ranges.back().first + ranges.back().second;
-  if (f.atomic) {
+  if (k.atomic) {
     atomic_lk = std::unique_lock<std::mutex>(f.atomic_mu);
     if (!range_lock(f.fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) {
       res.err = errno_class(errno);
@@ -147,7 +163,7 @@ Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const
     }
   }
   auto finish = [&](int e, int sys) {
-    if (f.atomic) range_lock(f.fd, F_UNLCK, lo, hi - lo);
+    if (k.atomic) range_lock(f.fd, F_UNLCK, lo, hi - lo);
     if (e != MPI_SUCCESS) {
       res.err = e;
       if (res.why.empty()) res.why = fmt::format("{}: {}", f.path, std::strerror(sys));
@@ -181,12 +197,7 @@ Result perform(FileObject &f, const View &v, bool write, std::int64_t off, const
   }
   std::int64_t got = 0;
   // Data sieving: many pieces close together are read as one span.
-  std::int64_t sieve = 4 << 20;
-  if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
-    sieve = std::strtoll(it->second.c_str(), nullptr, 10);
-  auto ds_hint = f.hints.find("romio_ds_read");
-  bool ds = ranges.size() > 1 && hi - lo <= sieve &&
-            (ds_hint == f.hints.end() || ds_hint->second != "disable") && hi - lo <= 4 * total;
+  bool ds = ranges.size() > 1 && k.ds_read && hi - lo <= k.sieve && hi - lo <= 4 * total;
   if (ds) {
     Bytes span;
     span.resize(static_cast<std::size_t>(hi - lo));
@@ -278,7 +289,7 @@ int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, con
   }
   std::int64_t at = p == Ptr::individual ? f->pos : start_of(*f, p, off, total);
   if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
-  Result r = perform(*f, f->view, write, at, buf, count, dt, type);
+  Result r = perform(*f, f->view, knobs_of(*f), write, at, buf, count, dt, type);
   if (p == Ptr::individual) f->pos = at + r.file / f->view.et_size;
   if (r.err != MPI_SUCCESS) return file_error(f, r.err, fn, r.why);
   set_io_status(st, r.native);
@@ -309,7 +320,7 @@ int ordered(const char *fn, MPI_File fh, bool write, const void *buf, int count,
   PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
   if (rc != MPI_SUCCESS) return rc;
   if (base < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
-  Result r = perform(*f, f->view, write, base + before, buf, count, dt, type);
+  Result r = perform(*f, f->view, knobs_of(*f), write, base + before, buf, count, dt, type);
   if (r.err != MPI_SUCCESS) return file_error(f, r.err, fn, r.why);
   set_io_status(st, r.native);
   return MPI_SUCCESS;
@@ -354,8 +365,9 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
   }
   // A derived type the program may free meanwhile: the job holds `type`.
   auto view = std::make_shared<const View>(f->view);
-  g_pool.submit([state, f, view, write, at, buf, count, dt, type, creq] {
-    state->r = perform(*f, *view, write, at, buf, count, dt, type);
+  Knobs knobs = knobs_of(*f);
+  g_pool.submit([state, f, view, knobs, write, at, buf, count, dt, type, creq] {
+    state->r = perform(*f, *view, knobs, write, at, buf, count, dt, type);
     {
       std::lock_guard<std::mutex> lk(f->pending_mu);
       --f->pending;
