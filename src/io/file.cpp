@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -168,6 +169,29 @@ std::string make_side_file(const std::string &path) {
   return {};
 }
 
+// Network and parallel file systems (statfs magic numbers).
+bool on_shared_fs(int fd) {
+  struct statfs sf {};
+  if (::fstatfs(fd, &sf) != 0) return false;
+  switch (static_cast<unsigned long>(sf.f_type)) {
+    case 0x6969UL:      // NFS
+    case 0x0BD00BD0UL:  // Lustre
+    case 0x47504653UL:  // GPFS
+    case 0x19830326UL:  // BeeGFS
+    case 0xFF534D42UL:  // CIFS
+    case 0xFE534D42UL:  // SMB2
+    case 0xAAD7AAEAUL:  // PanFS
+    case 0x00C36400UL:  // CephFS
+    case 0x65735546UL:  // FUSE (GlusterFS and others)
+    case 0x013111A8UL:  // IBRIX
+    case 0x5346414FUL:  // OrangeFS/PVFS2 (0x20030528 too)
+    case 0x20030528UL:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool lock_side(int fd, short type) {
   struct flock fl {};
   fl.l_type = type;
@@ -312,6 +336,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   int err = 0;  // errno of this proc's failure
   struct {
     int err;
+    int shared_fs;
     char side[4096];
   } first{};
   if (rank == 0) {
@@ -329,6 +354,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         std::memcpy(first.side, side.c_str(), side.size());
     }
     first.err = err;
+    first.shared_fs = f.fd >= 0 && impi::io::on_shared_fs(f.fd);
   }
   PMPI_Bcast(&first, sizeof first, MPI_BYTE, 0, f.comm);
   if (first.err != 0) {
@@ -340,6 +366,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
                                   rank == 0 ? "" : " (at rank 0)"));
   }
   f.shfp_path = first.side;
+  f.shared_fs = first.shared_fs != 0;
   if (rank != 0) {
     f.fd = ::open(path.c_str(), flags, perm);
     if (f.fd < 0) err = errno;

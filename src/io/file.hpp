@@ -59,6 +59,10 @@ struct FileObject {
   int amode = 0;
   std::uintptr_t errhandler = 0;  // 0: MPI_ERRORS_RETURN (files' default)
   bool atomic = false;
+  // The file lives on a network or parallel file system (NFS, Lustre,
+  // GPFS...), where collective buffering pays; on a local one the page
+  // cache merges small accesses better (romio_cb_* "automatic").
+  bool shared_fs = false;
   std::map<std::string, std::string> hints;  // the values in force (get_info)
   View view;
   std::int64_t pos = 0;  // the individual file pointer, in etypes of the view
