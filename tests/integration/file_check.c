@@ -119,9 +119,27 @@ static void test_open_errors(void) {
     MPI_Error_string(rc, msg, &len);
     CHECK(strstr(msg, q) != NULL && strstr(msg, "denied") != NULL, "path and reason: %s", msg);
   }
-  /* a directory is no file */
+  /* a directory is no file; nor is a name longer than the system allows */
   rc = MPI_File_open(MPI_COMM_WORLD, dir, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
-  CHECK(rc != MPI_SUCCESS, "opening a directory fails");
+  CHECK(eclass(rc) == MPI_ERR_BAD_FILE, "opening a directory: class %d", eclass(rc));
+  {
+    char longname[301], lp[1024];
+    memset(longname, 'x', 300);
+    longname[300] = '\0';
+    snprintf(lp, sizeof lp, "%s/%s", dir, longname);
+    rc = MPI_File_open(MPI_COMM_WORLD, lp, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+    CHECK(eclass(rc) == MPI_ERR_BAD_FILE, "a 300-byte name: class %d", eclass(rc));
+  }
+  /* a full device: the write fails with MPI_ERR_NO_SPACE, naming the reason */
+  if (rank == 0 && access("/dev/full", W_OK) == 0) {
+    OK(MPI_File_open(MPI_COMM_SELF, "/dev/full", MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
+    rc = MPI_File_write_at(fh, 0, "abcd", 4, MPI_CHAR, MPI_STATUS_IGNORE);
+    CHECK(eclass(rc) == MPI_ERR_NO_SPACE, "write to /dev/full: class %d", eclass(rc));
+    MPI_Error_string(rc, msg, &len);
+    CHECK(strstr(msg, "/dev/full") != NULL && strstr(msg, "space") != NULL, "path and reason: %s",
+          msg);
+    OK(MPI_File_close(&fh));
+  }
   /* MPI_FILE_NULL's handler is used by open */
   MPI_Errhandler eh, got;
   OK(MPI_File_create_errhandler(file_handler, &eh));
