@@ -144,8 +144,7 @@ static void strided(long bytes) {
     /* the file: block j of proc r holds that proc's stream bytes */
     for (long j = 0; j < nblk; ++j)
       for (int r = 0; r < size; ++r)
-        for (int i = 0; i < blk; ++i)
-          buf[(j * size + r) * blk + i] = (char)((j * blk + i) * 7 + r);
+        for (int i = 0; i < blk; ++i) buf[(j * size + r) * blk + i] = (char)((j * blk + i) * 7 + r);
     MPI_File_write_at(fh, 0, buf, (int)(bytes * size), MPI_BYTE, MPI_STATUS_IGNORE);
   }
   MPI_Barrier(MPI_COMM_WORLD);
