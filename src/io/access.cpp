@@ -126,6 +126,7 @@ struct Result {
 struct Knobs {
   bool atomic = false;
   bool ds_read = true;           // romio_ds_read != disable
+  bool ds_write = false;         // romio_ds_write == enable
   std::int64_t sieve = 4 << 20;  // ind_rd_buffer_size
 };
 Knobs knobs_of(const FileObject &f) {
@@ -135,6 +136,8 @@ Knobs knobs_of(const FileObject &f) {
     k.sieve = std::strtoll(it->second.c_str(), nullptr, 10);
   if (auto it = f.hints.find("romio_ds_read"); it != f.hints.end())
     k.ds_read = it->second != "disable";
+  if (auto it = f.hints.find("romio_ds_write"); it != f.hints.end())
+    k.ds_write = it->second == "enable";
   return k;
 }
 
@@ -181,9 +184,33 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
       mem = data.data();
     }
     std::int64_t at = 0;
-    for (auto [pos, n] : ranges) {
-      if (full_pwrite(f.fd, mem + at, n, pos) < 0) return finish(errno_class(errno), errno);
-      at += n;
+    if (ranges.size() > 1 && k.ds_write && hi - lo <= k.sieve && hi - lo <= 4 * total) {
+      // Data sieving (romio_ds_write=enable): read the span, put the pieces
+      // in, write it back whole, under a write lock of the span (other
+      // sieving writers' read-modify-writes must not interleave with ours).
+      if (!k.atomic && !range_lock(f.fd, F_WRLCK, lo, hi - lo))
+        return finish(errno_class(errno), errno);
+      Bytes span;
+      span.resize(static_cast<std::size_t>(hi - lo));
+      std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
+      int e = 0;
+      if (r < 0) {
+        e = errno;
+      } else {
+        std::memset(span.data() + r, 0, static_cast<std::size_t>(hi - lo - r));
+        for (auto [pos, n] : ranges) {
+          std::memcpy(span.data() + (pos - lo), mem + at, static_cast<std::size_t>(n));
+          at += n;
+        }
+        if (full_pwrite(f.fd, span.data(), hi - lo, lo) < 0) e = errno;
+      }
+      if (!k.atomic) range_lock(f.fd, F_UNLCK, lo, hi - lo);
+      if (e) return finish(errno_class(e), e);
+    } else {
+      for (auto [pos, n] : ranges) {
+        if (full_pwrite(f.fd, mem + at, n, pos) < 0) return finish(errno_class(errno), errno);
+        at += n;
+      }
     }
     res.file = total;
     res.native = type->size() * count;

@@ -393,6 +393,50 @@ static void test_atomic(void) {
   free(in);
 }
 
+/* Data sieving for writes (romio_ds_write=enable): every rank writes its
+ * 3-byte blocks of an interleaved view at once, each a read-modify-write of
+ * a span holding the others' blocks too, under a lock of the span. */
+static void test_ds_write(void) {
+  enum { BL = 3, NBL = 200, ROUNDS = 5 };
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Info info;
+  MPI_Datatype blk, ftype;
+  unsigned char out[BL * NBL];
+  int i, k;
+  path(p, "dswrite.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_ds_write", "enable");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
+  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
+  MPI_Type_commit(&ftype);
+  MPI_Type_free(&blk);
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  for (k = 0; k < ROUNDS; ++k) {
+    for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 50 + k * 7 + i);
+    OK(MPI_File_write_at(fh, 0, out, BL * NBL, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) == BL * NBL, "sieved write count");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long n0 = (long)size * BL * NBL;
+    unsigned char *all = malloc((size_t)n0);
+    long n = raw(p, all, n0);
+    CHECK(n == n0, "sieved file size %ld", n);
+    for (long b = 0; b < n; ++b) {
+      int r = (int)((b / BL) % size), x = (int)((b / BL) / size) * BL + (int)(b % BL);
+      CHECK(all[b] == (unsigned char)(r * 50 + (ROUNDS - 1) * 7 + x), "sieved byte %ld: %d", b,
+            all[b]);
+    }
+    free(all);
+  }
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+}
+
 /* Two-phase collective buffering forced on, with tiny buffers (many steps)
  * and up to 3 aggregators: a view of 5-byte blocks interleaved by rank. */
 static void test_two_phase(void) {
@@ -464,12 +508,13 @@ int main(int argc, char **argv) {
   test_datareps();
   test_atomic();
   test_two_phase();
+  test_ds_write();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
-    const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",
-                           "user.dat",        "atomic.dat",   "twophase.dat"};
+    const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",  "user.dat",
+                           "atomic.dat",      "twophase.dat", "dswrite.dat"};
     char q[512];
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 7; ++i) {
       path(q, names[i]);
       CHECK(unlink(q) == 0, "unlink %s: %s", q, strerror(errno));
     }
