@@ -5,7 +5,8 @@ Outputs (all checked in; CTest's api_generated_up_to_date test re-runs this
 with --check and fails when they are stale):
   include/mpi/mpi.h                 prototypes between the GENERATED markers
   src/api/generated/<file>_aliases.inc MPI_x as a weak alias of PMPI_x, one
-                                       list per src/api/<file>.cpp
+                                       list per src/api/<file>.cpp (src/io/generated/
+                                       for src/io/<file>.cpp)
   src/api/generated/unsupported.cpp    PMPI_x for every function that no
                                        src/api/*.cpp defines: returns
                                        MPI_ERR_UNSUPPORTED_OPERATION through
@@ -79,9 +80,10 @@ DEF_RE = re.compile(r"^\s*(?:int|double|MPI_\w+)\s+PMPI_(\w+)\s*\(", re.M)
 
 
 def implemented_by_file():
-    """{source file: [MPI_ names whose PMPI_ it defines]} for hand-written src/api/*.cpp."""
+    """{source file: [MPI_ names whose PMPI_ it defines]} for hand-written src/api/*.cpp
+    and src/io/*.cpp (MPI-IO)."""
     out = {}
-    for f in sorted((ROOT / "src/api").glob("*.cpp")):
+    for f in sorted((ROOT / "src/api").glob("*.cpp")) + sorted((ROOT / "src/io").glob("*.cpp")):
         names = ["MPI_" + m.group(1) for m in DEF_RE.finditer(f.read_text())]
         if names:
             out[f] = names
@@ -192,6 +194,9 @@ def gen_readme(fns, impl, text):
     if begin not in text:
         return text
     missing = [fn.name for fn in fns if fn.name not in impl]
+    if not missing:
+        i, j = text.index(begin) + len(begin), text.index(end)
+        return text[:i] + f"All {len(fns)} MPI-3.1 functions are implemented.\n" + text[j:]
     groups = {}
     for n in missing:
         key = n.split("_")[1] if not n.startswith("MPI_T_") else "T"
@@ -231,7 +236,7 @@ def main():
     }
     by_name = {fn.name: fn for fn in fns}
     for src, names in implemented_by_file().items():
-        inc = f"api/generated/{src.stem}_aliases.inc"
+        inc = f"{src.parent.name}/generated/{src.stem}_aliases.inc"
         if f'#include "{inc}"' not in src.read_text():
             raise SystemExit(f"{src.relative_to(ROOT)} must end with #include \"{inc}\"")
         outputs[ROOT / "src" / inc] = gen_alias_include([by_name[n] for n in names])

@@ -295,6 +295,21 @@ int report_file(int code, std::string_view fn, std::string_view detail) {
   return code;  // MPI_FILE_NULL's handler is MPI_ERRORS_RETURN
 }
 
+int report_file_on(MPI_File fh, std::uintptr_t errhandler, int code, std::string_view fn,
+                   std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  if (!detail.empty() && code > 0 && code <= MPI_ERR_LASTCODE) {
+    code = detailed_code(code, fmt::format("{}: {}", fn, detail));
+    detail = {};
+  }
+  std::uint32_t idx =
+      errhandler ? handle_index(reinterpret_cast<MPI_Errhandler>(errhandler)) : kReturn;
+  return run_handler(idx, code, fn, detail, [&](MPI_Comm_errhandler_function *user, int *e) {
+    MPI_File f = fh;  // (a file handler, kept in the same table: called alike)
+    reinterpret_cast<MPI_File_errhandler_function *>(user)(&f, e);
+  });
+}
+
 int unsupported(std::string_view fn, MPI_Comm comm) {
   return report(
       comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,

@@ -28,6 +28,12 @@ int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_vie
 
 // Reports an error on an MPI_File object; files default to MPI_ERRORS_RETURN.
 int report_file(int code, std::string_view fn, std::string_view detail = {});
+// Reports `code` on file `fh` through its handler `errhandler` (an
+// MPI_Errhandler handle value; 0: MPI_ERRORS_RETURN, files' default). With
+// a detail, the code returned carries it (MPI_Error_string names the path
+// and the reason); its class stays `code`'s.
+int report_file_on(MPI_File fh, std::uintptr_t errhandler, int code, std::string_view fn,
+                   std::string_view detail = {});
 
 // For functions not implemented yet.
 int unsupported(std::string_view fn, MPI_Comm comm);

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# io.sh - MPI-IO on this machine, side by side: impi (one client, and split
+# into 2 IMPI clients), Open MPI (OMPIO) and MPICH (ROMIO), each running
+# bench/io_bench.c built by its own wrapper, on a tmpfs directory
+# (/dev/shm) and on the disk ($TMPDIR or /tmp); rounds interleaved, medians
+# of MB/s (open_close: us per MPI_File_open + MPI_File_close), ratios
+# impi/theirs (>1: impi faster; open_close: theirs/impi).
+# Usage: bench/io.sh [build-dir] [rounds] [np] [max_bytes]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
+# Writes the tables to bench/results/io_npNP.txt (IMPI_BENCH_RESULTS=FILE: there instead).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rounds=${2:-3}
+np=${3:-4}
+max=${4:-16777216}
+. "$here/bench/header.sh"
+cmdline=$(bench_cmdline "$@")
+out=${IMPI_BENCH_RESULTS:-$here/bench/results/io_np$np.txt}
+work=$(mktemp -d)
+shm=$(mktemp -d /dev/shm/impi-io-bench.XXXXXX)
+disk=$(mktemp -d "${TMPDIR:-/tmp}/impi-io-bench.XXXXXX")
+trap 'rm -rf "$work" "$shm" "$disk"' EXIT
+res=$work/results.txt
+src=$here/bench/io_bench.c
+"$build/bin/mpicc" -O2 -o "$work/impi" "$src"
+libs=(impi impi2c)
+run_impi() { "$build/bin/impirun" -np "$np" "$work/impi" "$@"; }
+run_impi2c() { "$build/bin/impirun" -np "$np" --clients 2 "$work/impi" "$@"; }
+if command -v mpicc.openmpi >/dev/null; then
+  mpicc.openmpi -O2 -o "$work/ompi" "$src" 2>/dev/null; libs+=(ompi)
+fi
+run_ompi() {
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np "$np" --oversubscribe \
+    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
+}
+if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; then
+  mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
+fi
+run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
+bench_header "$cmdline" "${libs[@]}" >"$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs; impi2c: impi split into 2 clients" | tee -a "$res"
+for r in $(seq "$rounds"); do
+  for where in shm disk; do
+    d=$shm
+    [ $where = disk ] && d=$disk
+    for l in "${libs[@]}"; do
+      "run_$l" "$d" "$max" | sed "s/^/$l $where $r /" >> "$work/all"
+    done
+  done
+done
+python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+libs = sys.argv[2:]
+val = {}
+for lib, where, rnd, case, size, w, r in rows:
+    val.setdefault((where, case, int(size), lib), []).append((float(w), float(r)))
+peers = [l for l in libs if l in ("ompi", "mpich")]
+for where in ("shm", "disk"):
+    print(f"\n{where}: MB/s (write / read), median of rounds; 'vs best': impi (1 client) over the better peer")
+    print(f"{'case':<10}{'bytes':>10}" + "".join(f"{l:>19}" for l in libs) + (f"{'vs best (w/r)':>16}" if peers else ""))
+    keys = sorted({(c, s) for (w, c, s, l) in val if w == where}, key=lambda k: (k[0] != "n1", k[0] != "nn", k[0], k[1]))
+    for case, size in keys:
+        med = {}
+        for l in libs:
+            got = val.get((where, case, size, l))
+            if got:
+                med[l] = (statistics.median(g[0] for g in got), statistics.median(g[1] for g in got))
+        line = f"{case:<10}{size:>10}" + "".join(
+            f"{med[l][0]:>9.1f}/{med[l][1]:<9.1f}" if l in med else f"{'-':>19}" for l in libs)
+        if peers and "impi" in med and all(p in med for p in peers):
+            if case == "open_close":  # microseconds: lower is better
+                best = min(med[p][0] for p in peers)
+                line += f"{best / med['impi'][0]:>15.2f}x"
+            else:
+                bw = max(med[p][0] for p in peers)
+                br = max(med[p][1] for p in peers)
+                fw = f"{med['impi'][0] / bw:.2f}x" if bw > 0 else "-"
+                fr = f"{med['impi'][1] / br:.2f}x" if br > 0 else "-"
+                line += f"{fw + '/' + fr:>16}"
+        print(line)
+print("\nopen_close: the write column is us per open+close (the ratio: theirs/impi)")
+PY
+mkdir -p "$(dirname "$out")"
+cp "$res" "$out"

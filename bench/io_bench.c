@@ -1,0 +1,204 @@
+/* io_bench.c - MPI-IO bandwidth and latency, the same program for impi,
+ * Open MPI and MPICH (bench/io.sh).
+ *   io_bench DIR
+ * prints, rank 0, one line per case:
+ *   <case> <bytes per proc> <write MB/s> <read MB/s>
+ * (MB/s: all procs' bytes over the slowest proc's time, best of 3) and
+ *   open_close 0 <us per open+close> 0
+ * Cases: n1 (one shared file, each proc a contiguous block, write_at_all
+ * / read_at_all), nn (a file per proc, write_at / read_at), subarray (a
+ * 3-D block of doubles of a global array through a subarray view,
+ * write_all / read_all: the checkpoint pattern), strided (independent
+ * read through a view of 256-byte blocks interleaved by rank). Every read
+ * is checked. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size;
+static char dir[512];
+
+static double best_of(double t[3]) {
+  double b = t[0];
+  for (int i = 1; i < 3; ++i)
+    if (t[i] < b) b = t[i];
+  return b;
+}
+static double maxtime(double t) {
+  double m;
+  MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return m;
+}
+static void fill(char *b, long n, int seed) {
+  for (long i = 0; i < n; ++i) b[i] = (char)(i * 7 + seed);
+}
+static void check(const char *b, long n, int seed, const char *what) {
+  for (long i = 0; i < n; ++i)
+    if (b[i] != (char)(i * 7 + seed)) {
+      fprintf(stderr, "rank %d: %s: byte %ld wrong\n", rank, what, i);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+static void report(const char *name, long bytes, double tw, double tr) {
+  double total = (double)bytes * size / 1e6;
+  if (rank == 0) printf("%s %ld %.1f %.1f\n", name, bytes, total / tw, total / tr);
+}
+
+static void contiguous(long bytes, int per_proc_file) {
+  char path[600];
+  MPI_File fh;
+  char *buf = malloc((size_t)bytes), *in = malloc((size_t)bytes);
+  double tw[3], tr[3];
+  MPI_Comm comm = per_proc_file ? MPI_COMM_SELF : MPI_COMM_WORLD;
+  if (per_proc_file)
+    snprintf(path, sizeof path, "%s/nn.%d", dir, rank);
+  else
+    snprintf(path, sizeof path, "%s/n1", dir);
+  MPI_Offset off = per_proc_file ? 0 : (MPI_Offset)rank * bytes;
+  fill(buf, bytes, rank);
+  MPI_File_open(comm, path, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  for (int k = 0; k < 3; ++k) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (per_proc_file)
+      MPI_File_write_at(fh, off, buf, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    else
+      MPI_File_write_at_all(fh, off, buf, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    tw[k] = maxtime(MPI_Wtime() - t0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    if (per_proc_file)
+      MPI_File_read_at(fh, off, in, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    else
+      MPI_File_read_at_all(fh, off, in, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    tr[k] = maxtime(MPI_Wtime() - t0);
+    check(in, bytes, rank, "contiguous read");
+  }
+  MPI_File_close(&fh);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (per_proc_file || rank == 0) MPI_File_delete(path, MPI_INFO_NULL);
+  report(per_proc_file ? "nn" : "n1", bytes, best_of(tw), best_of(tr));
+  free(buf);
+  free(in);
+}
+
+static void subarray(int n) {
+  int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0}, coords[3];
+  MPI_Comm cart;
+  MPI_Dims_create(size, 3, dims);
+  MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);
+  MPI_Cart_coords(cart, rank, 3, coords);
+  int gsz[3] = {dims[0] * n, dims[1] * n, dims[2] * n}, sub[3] = {n, n, n};
+  int st[3] = {coords[0] * n, coords[1] * n, coords[2] * n};
+  MPI_Datatype ft;
+  MPI_Type_create_subarray(3, gsz, sub, st, MPI_ORDER_C, MPI_DOUBLE, &ft);
+  MPI_Type_commit(&ft);
+  long cnt = (long)n * n * n, bytes = cnt * 8;
+  double *a = malloc((size_t)bytes), *b = malloc((size_t)bytes);
+  for (long i = 0; i < cnt; ++i) a[i] = rank * 1e9 + (double)i;
+  char path[600];
+  snprintf(path, sizeof path, "%s/subarray", dir);
+  MPI_File fh;
+  double tw[3], tr[3];
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  MPI_File_set_view(fh, 0, MPI_DOUBLE, ft, "native", MPI_INFO_NULL);
+  for (int k = 0; k < 3; ++k) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    MPI_File_write_at_all(fh, 0, a, (int)cnt, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    tw[k] = maxtime(MPI_Wtime() - t0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    MPI_File_read_at_all(fh, 0, b, (int)cnt, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    tr[k] = maxtime(MPI_Wtime() - t0);
+    if (memcmp(a, b, (size_t)bytes) != 0) {
+      fprintf(stderr, "rank %d: subarray read wrong\n", rank);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  MPI_File_close(&fh);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) MPI_File_delete(path, MPI_INFO_NULL);
+  report("subarray", bytes, best_of(tw), best_of(tr));
+  MPI_Type_free(&ft);
+  MPI_Comm_free(&cart);
+  free(a);
+  free(b);
+}
+
+static void strided(long bytes) {
+  const int blk = 256;
+  long nblk = bytes / blk;
+  char path[600];
+  snprintf(path, sizeof path, "%s/strided", dir);
+  char *buf = malloc((size_t)bytes * size), *in = malloc((size_t)bytes);
+  MPI_File fh;
+  MPI_Datatype b, ft;
+  MPI_Type_contiguous(blk, MPI_BYTE, &b);
+  MPI_Type_create_resized(b, 0, (MPI_Aint)blk * size, &ft);
+  MPI_Type_commit(&ft);
+  MPI_Type_free(&b);
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  if (rank == 0) {
+    /* the file: block j of proc r holds that proc's stream bytes */
+    for (long j = 0; j < nblk; ++j)
+      for (int r = 0; r < size; ++r)
+        for (int i = 0; i < blk; ++i) buf[(j * size + r) * blk + i] = (char)((j * blk + i) * 7 + r);
+    MPI_File_write_at(fh, 0, buf, (int)(bytes * size), MPI_BYTE, MPI_STATUS_IGNORE);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_File_set_view(fh, (MPI_Offset)rank * blk, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+  double tr[3];
+  for (int k = 0; k < 3; ++k) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    MPI_File_read_at(fh, 0, in, (int)bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    tr[k] = maxtime(MPI_Wtime() - t0);
+    check(in, bytes, rank, "strided read");
+  }
+  MPI_File_close(&fh);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) MPI_File_delete(path, MPI_INFO_NULL);
+  double total = (double)bytes * size / 1e6;
+  if (rank == 0) printf("strided %ld 0 %.1f\n", bytes, total / best_of(tr));
+  MPI_Type_free(&ft);
+  free(buf);
+  free(in);
+}
+
+static void open_close(void) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/oc", dir);
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  MPI_File_close(&fh);
+  const int reps = 20;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < reps; ++i) {
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    MPI_File_close(&fh);
+  }
+  double t = maxtime(MPI_Wtime() - t0);
+  if (rank == 0) {
+    MPI_File_delete(path, MPI_INFO_NULL);
+    printf("open_close 0 %.1f 0\n", t / reps * 1e6);
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  snprintf(dir, sizeof dir, "%s", argc > 1 ? argv[1] : ".");
+  long max = argc > 2 ? atol(argv[2]) : 16L << 20;
+  for (long b = 4096; b <= max; b *= 16) contiguous(b, 0);
+  for (long b = 4096; b <= max; b *= 16) contiguous(b, 1);
+  subarray(32);
+  subarray(64);
+  strided(1L << 20);
+  open_close();
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,607 @@
+// access.cpp - MPI-IO data access (MPI-3.1 13.4): explicit offsets,
+// individual and shared file pointers, blocking, non-blocking and split
+// collective forms, atomic mode.
+//
+// Non-blocking operations run on a small pool of I/O threads (started on
+// the first one): the transfer then overlaps the caller's computation
+// without the caller entering MPI, on any file system (Linux AIO is
+// asynchronous only for O_DIRECT files; io_uring is not everywhere).
+// Their MPI_Requests are generalized requests, so every wait and test call
+// completes them like any other.
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <thread>
+
+#include "api/datatypes.hpp"
+#include "api/errors.hpp"
+#include "api/requests.hpp"
+#include "io/collective.hpp"
+#include "io/file.hpp"
+
+namespace impi::io {
+
+namespace {
+
+enum class Ptr { explicit_, individual, shared };
+
+// ---- the I/O threads
+class Pool {
+ public:
+  void submit(std::function<void()> job) {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (threads_.empty())
+      for (int i = 0; i < kThreads; ++i) threads_.emplace_back([this] { loop(); });
+    jobs_.push_back(std::move(job));
+    cv_.notify_one();
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      stop_ = true;
+      cv_.notify_all();
+    }
+    for (auto &t : threads_) t.join();
+  }
+
+ private:
+  static constexpr int kThreads = 2;
+  void loop() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return stop_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      job();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;
+  bool stop_ = false;
+};
+Pool g_pool;
+
+// Whole transfers: loops over short transfers; stops early only at the end
+// of the file (reads). Returns bytes moved, or -1 (errno).
+std::int64_t full_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
+  std::int64_t done = 0;
+  while (done < n) {
+    ssize_t r = ::pread(fd, p + done, static_cast<std::size_t>(n - done), at + done);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (r == 0) break;
+    done += r;
+  }
+  return done;
+}
+std::int64_t full_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_t at) {
+  std::int64_t done = 0;
+  while (done < n) {
+    ssize_t r = ::pwrite(fd, p + done, static_cast<std::size_t>(n - done), at + done);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    done += r;
+  }
+  return done;
+}
+
+// An fcntl lock over [start, start+len) of the file (atomic mode): it holds
+// between processes, of one client or of several sharing the file system.
+bool range_lock(int fd, short type, std::int64_t start, std::int64_t len) {
+  struct flock fl {};
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = start;
+  fl.l_len = len;
+  while (::fcntl(fd, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) != 0)
+    if (errno != EINTR) return false;
+  return true;
+}
+
+struct Result {
+  int err = MPI_SUCCESS;
+  std::string why;
+  std::int64_t native = 0;  // bytes of memory filled or taken (the status's count)
+  std::int64_t file = 0;    // bytes of the file's stream moved
+};
+
+// Moves (buf, count, type) to or from the view's stream at etype `off`.
+// What an access needs of the file's settings, read when it starts (a
+// non-blocking one runs on an I/O thread while the program may change them).
+struct Knobs {
+  bool atomic = false;
+  bool ds_read = true;           // romio_ds_read != disable
+  bool ds_write = false;         // romio_ds_write == enable
+  std::int64_t sieve = 4 << 20;  // ind_rd_buffer_size
+};
+Knobs knobs_of(const FileObject &f) {
+  Knobs k;
+  k.atomic = f.atomic;
+  if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
+    k.sieve = std::strtoll(it->second.c_str(), nullptr, 10);
+  if (auto it = f.hints.find("romio_ds_read"); it != f.hints.end())
+    k.ds_read = it->second != "disable";
+  if (auto it = f.hints.find("romio_ds_write"); it != f.hints.end())
+    k.ds_write = it->second == "enable";
+  return k;
+}
+
+// `v`, `k`: the view and settings in force when the operation started.
+Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::int64_t off,
+               const void *buf, std::int64_t count, MPI_Datatype th, const pack::TypePtr &type) {
+  Result res;
+  std::int64_t total = file_bytes(v, type, count);
+  if (total <= 0) return res;
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  map_ranges(v, off * v.et_size, total, ranges);
+  if (ranges.empty() || ranges.front().first < 0) {
+    res.err = MPI_ERR_ARG;
+    res.why = "the access would start before the beginning of the file";
+    return res;
+  }
+  std::unique_lock<std::mutex> atomic_lk;
+  std::int64_t lo = ranges.front().first, hi = ranges.back().first + ranges.back().second;
+  if (k.atomic) {
+    atomic_lk = std::unique_lock<std::mutex>(f.atomic_mu);
+    if (!range_lock(f.fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) {
+      res.err = errno_class(errno);
+      res.why =
+          fmt::format("{}: cannot lock bytes {}..{}: {}", f.path, lo, hi, std::strerror(errno));
+      return res;
+    }
+  }
+  auto finish = [&](int e, int sys) {
+    if (k.atomic) range_lock(f.fd, F_UNLCK, lo, hi - lo);
+    if (e != MPI_SUCCESS) {
+      res.err = e;
+      if (res.why.empty()) res.why = fmt::format("{}: {}", f.path, std::strerror(sys));
+    }
+    return res;
+  };
+  // Memory that is the stream itself: no copy.
+  const bool direct = v.rep == RepKind::native && type->is_contiguous();
+  const std::byte *mem = static_cast<const std::byte *>(buf) + (direct ? type->lb() : 0);
+  if (write) {
+    Bytes data;
+    if (!direct) {
+      int e = encode(v, buf, count, th, type, data, res.why);
+      if (e != MPI_SUCCESS) return finish(e, 0);
+      mem = data.data();
+    }
+    std::int64_t at = 0;
+    if (ranges.size() > 1 && k.ds_write && hi - lo <= k.sieve && hi - lo <= 4 * total) {
+      // Data sieving (romio_ds_write=enable): read the span, put the pieces
+      // in, write it back whole, under a write lock of the span (other
+      // sieving writers' read-modify-writes must not interleave with ours).
+      if (!k.atomic && !range_lock(f.fd, F_WRLCK, lo, hi - lo))
+        return finish(errno_class(errno), errno);
+      Bytes span;
+      span.resize(static_cast<std::size_t>(hi - lo));
+      std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
+      int e = 0;
+      if (r < 0) {
+        e = errno;
+      } else {
+        std::memset(span.data() + r, 0, static_cast<std::size_t>(hi - lo - r));
+        for (auto [pos, n] : ranges) {
+          std::memcpy(span.data() + (pos - lo), mem + at, static_cast<std::size_t>(n));
+          at += n;
+        }
+        if (full_pwrite(f.fd, span.data(), hi - lo, lo) < 0) e = errno;
+      }
+      if (!k.atomic) range_lock(f.fd, F_UNLCK, lo, hi - lo);
+      if (e) return finish(errno_class(e), e);
+    } else {
+      for (auto [pos, n] : ranges) {
+        if (full_pwrite(f.fd, mem + at, n, pos) < 0) return finish(errno_class(errno), errno);
+        at += n;
+      }
+    }
+    res.file = total;
+    res.native = type->size() * count;
+    return finish(MPI_SUCCESS, 0);
+  }
+  Bytes data;
+  std::byte *dst = const_cast<std::byte *>(mem);
+  if (!direct) {
+    data.resize(static_cast<std::size_t>(total));
+    dst = data.data();
+  }
+  std::int64_t got = 0;
+  // Data sieving: many pieces close together are read as one span.
+  bool ds = ranges.size() > 1 && k.ds_read && hi - lo <= k.sieve && hi - lo <= 4 * total;
+  if (ds) {
+    Bytes span;
+    span.resize(static_cast<std::size_t>(hi - lo));
+    std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
+    if (r < 0) return finish(errno_class(errno), errno);
+    for (auto [pos, n] : ranges) {
+      std::int64_t have = std::clamp<std::int64_t>(r - (pos - lo), 0, n);
+      std::memcpy(dst + got, span.data() + (pos - lo), static_cast<std::size_t>(have));
+      got += have;
+      if (have < n) break;
+    }
+  } else {
+    for (auto [pos, n] : ranges) {
+      std::int64_t r = full_pread(f.fd, dst + got, n, pos);
+      if (r < 0) return finish(errno_class(errno), errno);
+      got += r;
+      if (r < n) break;  // the end of the file
+    }
+  }
+  res.file = got;
+  if (direct) {
+    res.native = got;
+  } else {
+    std::int64_t n = decode(v, dst, got, const_cast<void *>(buf), count, th, type, res.why);
+    if (n < 0) return finish(static_cast<int>(-n), 0);
+    res.native = n;
+  }
+  return finish(MPI_SUCCESS, 0);
+}
+
+void set_io_status(MPI_Status *st, std::int64_t bytes) {
+  if (st == MPI_STATUS_IGNORE) return;
+  st->MPI_SOURCE = MPI_ANY_SOURCE;
+  st->MPI_TAG = MPI_ANY_TAG;
+  st->impi_count = bytes;
+  st->impi_cancelled = 0;
+}
+
+// The checks every access makes; `type` keeps the datatype alive.
+int check_access(FileObject *f, const char *fn, Ptr p, bool write, MPI_Offset off, int count,
+                 MPI_Datatype dt, pack::TypePtr &type) {
+  int rc;
+  if (p != Ptr::shared && (f->amode & MPI_MODE_SEQUENTIAL))
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                      "the file was opened MPI_MODE_SEQUENTIAL: only shared file pointers");
+  if (count < 0)
+    return file_error(f, MPI_ERR_COUNT, fn, fmt::format("count {} is negative", count));
+  if (!api::get_type(dt, fn, type, rc, true))
+    return file_error(f, MPI_ERR_TYPE, fn, "not a committed datatype");
+  if (p == Ptr::explicit_ && off < 0)
+    return file_error(f, MPI_ERR_ARG, fn, fmt::format("offset {} is negative", off));
+  if (write && (f->amode & MPI_MODE_RDONLY))
+    return file_error(f, MPI_ERR_READ_ONLY, fn,
+                      fmt::format("{} was opened MPI_MODE_RDONLY", f->path));
+  if (!write && (f->amode & MPI_MODE_WRONLY))
+    return file_error(f, MPI_ERR_ACCESS, fn, fmt::format("{} was opened MPI_MODE_WRONLY", f->path));
+  return MPI_SUCCESS;
+}
+
+// Where an access starts (etypes), moving the file pointer it uses past it.
+std::int64_t start_of(FileObject &f, Ptr p, MPI_Offset off, std::int64_t total) {
+  std::int64_t n = total / f.view.et_size;
+  if (p == Ptr::explicit_) return off;
+  if (p == Ptr::individual) {
+    std::int64_t at = f.pos;
+    f.pos += n;
+    return at;
+  }
+  return shared_fetch_add(f, n);
+}
+
+int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
+             int count, MPI_Datatype dt, MPI_Status *st, bool coll = false) {
+  if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = lookup_file(fh);
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  pack::TypePtr type;
+  if (int rc = check_access(f, fn, p, write, off, count, dt, type); rc != MPI_SUCCESS) return rc;
+  std::int64_t total = file_bytes(f->view, type, count);
+  if (coll && two_phase_wanted(*f, write)) {
+    // (Argument errors above are the same at every process: none gets here alone.)
+    std::int64_t at = p == Ptr::individual ? f->pos : off, native = 0;
+    std::string why;
+    int e = two_phase(*f, write, at, buf, count, dt, type, native, why);
+    if (p == Ptr::individual) f->pos = at + total / f->view.et_size;
+    if (e != MPI_SUCCESS) return file_error(f, e, fn, why);
+    set_io_status(st, native);
+    return MPI_SUCCESS;
+  }
+  std::int64_t at = p == Ptr::individual ? f->pos : start_of(*f, p, off, total);
+  if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
+  Result r = perform(*f, f->view, knobs_of(*f), write, at, buf, count, dt, type);
+  if (p == Ptr::individual) f->pos = at + r.file / f->view.et_size;
+  if (r.err != MPI_SUCCESS) return file_error(f, r.err, fn, r.why);
+  set_io_status(st, r.native);
+  return MPI_SUCCESS;
+}
+
+// Collective accesses in rank order through the shared pointer.
+int ordered(const char *fn, MPI_File fh, bool write, const void *buf, int count, MPI_Datatype dt,
+            MPI_Status *st) {
+  if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = lookup_file(fh);
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  pack::TypePtr type;
+  int rc = check_access(f, fn, Ptr::shared, write, 0, count, dt, type);
+  long long n = rc == MPI_SUCCESS ? file_bytes(f->view, type, count) / f->view.et_size : 0;
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(f->comm, &rank);
+  PMPI_Comm_size(f->comm, &size);
+  std::vector<long long> all(static_cast<std::size_t>(size));
+  PMPI_Allgather(&n, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, f->comm);
+  long long before = 0, tot = 0;
+  for (int i = 0; i < size; ++i) {
+    if (i < rank) before += all[static_cast<std::size_t>(i)];
+    tot += all[static_cast<std::size_t>(i)];
+  }
+  long long base = 0;
+  if (rank == 0) base = shared_fetch_add(*f, tot);
+  PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
+  if (rc != MPI_SUCCESS) return rc;
+  if (base < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
+  Result r = perform(*f, f->view, knobs_of(*f), write, base + before, buf, count, dt, type);
+  if (r.err != MPI_SUCCESS) return file_error(f, r.err, fn, r.why);
+  set_io_status(st, r.native);
+  return MPI_SUCCESS;
+}
+
+// ---- non-blocking operations: generalized requests completed by the pool
+struct IoState {
+  Result r;
+};
+int io_query(void *extra, MPI_Status *st) {
+  auto &s = **static_cast<std::shared_ptr<IoState> *>(extra);
+  set_io_status(st, s.r.native);
+  return s.r.err;
+}
+int io_free(void *extra) {
+  delete static_cast<std::shared_ptr<IoState> *>(extra);
+  return MPI_SUCCESS;
+}
+int io_cancel(void *, int) {
+  return MPI_SUCCESS;  // (an operation in progress runs to its end)
+}
+
+int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
+                int count, MPI_Datatype dt, MPI_Request *req) {
+  if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = lookup_file(fh);
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  if (!req) return file_error(f, MPI_ERR_ARG, fn, "request is NULL");
+  pack::TypePtr type;
+  if (int rc = check_access(f, fn, p, write, off, count, dt, type); rc != MPI_SUCCESS) return rc;
+  std::int64_t total = file_bytes(f->view, type, count);
+  std::int64_t at = start_of(*f, p, off, total);
+  if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
+  auto state = std::make_shared<IoState>();
+  int rc =
+      PMPI_Grequest_start(io_query, io_free, io_cancel, new std::shared_ptr<IoState>(state), req);
+  if (rc != MPI_SUCCESS) return file_error(f, rc, fn, "cannot make a request");
+  core::Request *creq = api::req::find_entry(*req)->active.get();
+  {
+    std::lock_guard<std::mutex> lk(f->pending_mu);
+    ++f->pending;
+  }
+  // A derived type the program may free meanwhile: the job holds `type`.
+  auto view = std::make_shared<const View>(f->view);
+  Knobs knobs = knobs_of(*f);
+  g_pool.submit([state, f, view, knobs, write, at, buf, count, dt, type, creq] {
+    state->r = perform(*f, *view, knobs, write, at, buf, count, dt, type);
+    {
+      std::lock_guard<std::mutex> lk(f->pending_mu);
+      --f->pending;
+      f->pending_cv.notify_all();
+    }
+    creq->done = true;  // (last: the status is written)
+  });
+  return MPI_SUCCESS;
+}
+
+// Split collectives: the operation runs at _begin, _end hands its status over.
+int split_begin(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
+                int count, MPI_Datatype dt, bool is_ordered) {
+  if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = lookup_file(fh);
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  if (f->split_active)
+    return file_error(f, MPI_ERR_OTHER, fn, "a split collective is already active on this file");
+  f->split_active = true;
+  f->split_buf = buf;
+  f->split_status = MPI_Status{};
+  f->split_err = is_ordered
+                     ? ordered(fn, fh, write, buf, count, dt, &f->split_status)
+                     : blocking(fn, fh, p, write, off, buf, count, dt, &f->split_status, true);
+  return MPI_SUCCESS;
+}
+int split_end(const char *fn, MPI_File fh, const void *buf, MPI_Status *st) {
+  if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = lookup_file(fh);
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  if (!f->split_active) return file_error(f, MPI_ERR_OTHER, fn, "no split collective is active");
+  if (buf != f->split_buf)
+    return file_error(f, MPI_ERR_BUFFER, fn, "not the buffer the split collective began with");
+  f->split_active = false;
+  if (st != MPI_STATUS_IGNORE) {
+    int keep = st->MPI_ERROR;
+    *st = f->split_status;
+    st->MPI_ERROR = keep;
+  }
+  return f->split_err;
+}
+
+}  // namespace
+}  // namespace impi::io
+
+using impi::io::blocking;
+using impi::io::nonblocking;
+using impi::io::ordered;
+using impi::io::Ptr;
+using impi::io::split_begin;
+using impi::io::split_end;
+
+extern "C" {
+
+// ---- explicit offsets
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Status *status) {
+  return blocking("MPI_File_read_at", fh, Ptr::explicit_, false, offset, buf, count, datatype,
+                  status);
+}
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_read_at_all", fh, Ptr::explicit_, false, offset, buf, count, datatype,
+                  status, true);
+}
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                       MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_write_at", fh, Ptr::explicit_, true, offset, buf, count, datatype,
+                  status);
+}
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_write_at_all", fh, Ptr::explicit_, true, offset, buf, count, datatype,
+                  status, true);
+}
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request) {
+  return nonblocking("MPI_File_iread_at", fh, Ptr::explicit_, false, offset, buf, count, datatype,
+                     request);
+}
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iread_at_all", fh, Ptr::explicit_, false, offset, buf, count,
+                     datatype, request);
+}
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_at", fh, Ptr::explicit_, true, offset, buf, count, datatype,
+                     request);
+}
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_at_all", fh, Ptr::explicit_, true, offset, buf, count,
+                     datatype, request);
+}
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                MPI_Datatype datatype) {
+  return split_begin("MPI_File_read_at_all_begin", fh, Ptr::explicit_, false, offset, buf, count,
+                     datatype, false);
+}
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
+  return split_end("MPI_File_read_at_all_end", fh, buf, status);
+}
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                 MPI_Datatype datatype) {
+  return split_begin("MPI_File_write_at_all_begin", fh, Ptr::explicit_, true, offset, buf, count,
+                     datatype, false);
+}
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
+  return split_end("MPI_File_write_at_all_end", fh, buf, status);
+}
+
+// ---- individual file pointers
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_read", fh, Ptr::individual, false, 0, buf, count, datatype, status);
+}
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Status *status) {
+  return blocking("MPI_File_read_all", fh, Ptr::individual, false, 0, buf, count, datatype, status,
+                  true);
+}
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                    MPI_Status *status) {
+  return blocking("MPI_File_write", fh, Ptr::individual, true, 0, buf, count, datatype, status);
+}
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Status *status) {
+  return blocking("MPI_File_write_all", fh, Ptr::individual, true, 0, buf, count, datatype, status,
+                  true);
+}
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                    MPI_Request *request) {
+  return nonblocking("MPI_File_iread", fh, Ptr::individual, false, 0, buf, count, datatype,
+                     request);
+}
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request) {
+  return nonblocking("MPI_File_iread_all", fh, Ptr::individual, false, 0, buf, count, datatype,
+                     request);
+}
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                     MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite", fh, Ptr::individual, true, 0, buf, count, datatype,
+                     request);
+}
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                         MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_all", fh, Ptr::individual, true, 0, buf, count, datatype,
+                     request);
+}
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
+  return split_begin("MPI_File_read_all_begin", fh, Ptr::individual, false, 0, buf, count, datatype,
+                     false);
+}
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
+  return split_end("MPI_File_read_all_end", fh, buf, status);
+}
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
+  return split_begin("MPI_File_write_all_begin", fh, Ptr::individual, true, 0, buf, count, datatype,
+                     false);
+}
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
+  return split_end("MPI_File_write_all_end", fh, buf, status);
+}
+
+// ---- shared file pointers
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) {
+  return blocking("MPI_File_read_shared", fh, Ptr::shared, false, 0, buf, count, datatype, status);
+}
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) {
+  return blocking("MPI_File_write_shared", fh, Ptr::shared, true, 0, buf, count, datatype, status);
+}
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request) {
+  return nonblocking("MPI_File_iread_shared", fh, Ptr::shared, false, 0, buf, count, datatype,
+                     request);
+}
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_shared", fh, Ptr::shared, true, 0, buf, count, datatype,
+                     request);
+}
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) {
+  return ordered("MPI_File_read_ordered", fh, false, buf, count, datatype, status);
+}
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status) {
+  return ordered("MPI_File_write_ordered", fh, true, buf, count, datatype, status);
+}
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
+  return split_begin("MPI_File_read_ordered_begin", fh, Ptr::shared, false, 0, buf, count, datatype,
+                     true);
+}
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
+  return split_end("MPI_File_read_ordered_end", fh, buf, status);
+}
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
+  return split_begin("MPI_File_write_ordered_begin", fh, Ptr::shared, true, 0, buf, count, datatype,
+                     true);
+}
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) {
+  return split_end("MPI_File_write_ordered_end", fh, buf, status);
+}
+
+}  // extern "C"
+
+#include "io/generated/access_aliases.inc"

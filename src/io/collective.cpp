@@ -1,0 +1,312 @@
+// collective.cpp - two-phase collective buffering (MPI-IO collective reads
+// and writes): the processes' pieces of the file are exchanged so that a
+// few aggregators each access one contiguous window of the file at a time,
+// instead of every process accessing its many small pieces.
+//
+// The file range the collective call touches, [lo, hi), is cut into steps
+// of (aggregators x cb_buffer_size) bytes; in each step aggregator a owns
+// the window a of the step. Every process sends (writes) or asks for
+// (reads) the parts of its pieces that fall into each window with one
+// MPI_Alltoallv for the pieces' positions and one for the data, over the
+// file's communicator: across IMPI clients that is ordinary collective
+// traffic. An aggregator writes the pieces it got as merged runs, or reads
+// the span its window's requests cover with one pread and sends each
+// process its parts back.
+#include "io/collective.hpp"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+namespace impi::io {
+
+namespace {
+
+std::int64_t hint_int(FileObject &f, const char *key, std::int64_t dflt) {
+  auto it = f.hints.find(key);
+  if (it == f.hints.end()) return dflt;
+  long long v = std::strtoll(it->second.c_str(), nullptr, 10);
+  return v > 0 ? v : dflt;
+}
+
+struct Piece {
+  std::int64_t off, len, stream;  // file offset, bytes, position in the process's stream
+};
+
+bool all_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_t at) {
+  while (n > 0) {
+    ssize_t r = ::pwrite(fd, p, static_cast<std::size_t>(n), at);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += r;
+    n -= r;
+    at += r;
+  }
+  return true;
+}
+// Reads what there is (zeros past the end of the file); false on an error.
+bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
+  while (n > 0) {
+    ssize_t r = ::pread(fd, p, static_cast<std::size_t>(n), at);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (r == 0) {
+      std::memset(p, 0, static_cast<std::size_t>(n));
+      return true;
+    }
+    p += r;
+    n -= r;
+    at += r;
+  }
+  return true;
+}
+}  // namespace
+
+bool two_phase_wanted(FileObject &f, bool write) {
+  if (f.atomic) return false;
+  int size = 1;
+  PMPI_Comm_size(f.comm, &size);
+  auto it = f.hints.find(write ? "romio_cb_write" : "romio_cb_read");
+  const std::string h = it == f.hints.end() ? "automatic" : it->second;
+  if (h == "disable" || size == 1) return false;
+  if (h == "enable") return true;
+  // automatic: on a network or parallel file system (rank 0 looked at
+  // open: the same everywhere), when some process's view is not
+  // contiguous (the views need not be the same: agree on it). On a local
+  // file system independent accesses are faster: the page cache merges
+  // them (bench/io.sh: a 3-D subarray on one host, 10x).
+  if (!f.shared_fs) return false;
+  int mine = f.view.contiguous ? 0 : 1, any = 0;
+  PMPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, f.comm);
+  return any != 0;
+}
+
+int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,
+              MPI_Datatype th, const pack::TypePtr &type, std::int64_t &native, std::string &why) {
+  const View &v = f.view;
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(f.comm, &rank);
+  PMPI_Comm_size(f.comm, &size);
+  std::int64_t total = file_bytes(v, type, count);
+  int err = MPI_SUCCESS;
+  Bytes stream;
+  if (write && total > 0) err = encode(v, buf, count, th, type, stream, why);
+  if (!write) stream.resize(static_cast<std::size_t>(total));
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  if (total > 0) map_ranges(v, off * v.et_size, total, ranges);
+  if (!ranges.empty() && ranges.front().first < 0) {
+    err = MPI_ERR_ARG;
+    why = "the access would start before the beginning of the file";
+  }
+  // Agree on the range, the errors and the amount of data.
+  long long mine[3] = {LLONG_MAX, LLONG_MAX, -err}, all[3];
+  if (!ranges.empty() && err == MPI_SUCCESS) {
+    mine[0] = ranges.front().first;
+    mine[1] = -(ranges.back().first + ranges.back().second);
+  }
+  PMPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MIN, f.comm);
+  if (all[2] != 0) {
+    if (err == MPI_SUCCESS) {
+      err = static_cast<int>(-all[2]);
+      why = "failed at another process";
+    }
+    return err;
+  }
+  const std::int64_t glo = all[0], ghi = -all[1];
+  native = 0;
+  if (glo >= ghi) return MPI_SUCCESS;  // nobody accesses anything
+
+  // (Counts of MPI_Alltoallv are ints: a window stays below 1 GiB.)
+  const std::int64_t cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
+  const int naggr = static_cast<int>(std::clamp<std::int64_t>(hint_int(f, "cb_nodes", 1), 1, size));
+  std::vector<int> aggr(static_cast<std::size_t>(naggr));
+  for (int a = 0; a < naggr; ++a) aggr[static_cast<std::size_t>(a)] = a * size / naggr;
+  int my_aggr = -1;
+  for (int a = 0; a < naggr; ++a)
+    if (aggr[static_cast<std::size_t>(a)] == rank) my_aggr = a;
+
+  // The pieces in file order (a view's ranges are), with their stream positions.
+  std::vector<Piece> pieces;
+  {
+    std::int64_t s = 0;
+    for (auto [o, n] : ranges) {
+      pieces.push_back({o, n, s});
+      s += n;
+    }
+  }
+  std::size_t next = 0;        // first piece not wholly done
+  std::int64_t next_done = 0;  // bytes of it done
+  const std::int64_t step = cbs * naggr;
+  std::vector<int> scount(static_cast<std::size_t>(size)), sdisp(static_cast<std::size_t>(size)),
+      rcount(static_cast<std::size_t>(size)), rdisp(static_cast<std::size_t>(size));
+  std::vector<int> smeta(static_cast<std::size_t>(size)), smdisp(static_cast<std::size_t>(size)),
+      rmeta(static_cast<std::size_t>(size)), rmdisp(static_cast<std::size_t>(size));
+  std::vector<long long> meta_out, meta_in;
+  std::vector<std::byte> data_out, data_in, window;
+  std::vector<Piece> mine_now;  // this step's pieces, in send order (stream = where in data_out)
+  int io_err = 0;
+
+  for (std::int64_t wlo = glo; wlo < ghi; wlo += step) {
+    // Split my pieces by aggregator window.
+    meta_out.clear();
+    data_out.clear();
+    mine_now.clear();
+    std::fill(scount.begin(), scount.end(), 0);
+    std::fill(smeta.begin(), smeta.end(), 0);
+    for (int a = 0; a < naggr; ++a) {
+      const std::int64_t alo = wlo + a * cbs, ahi = std::min(alo + cbs, ghi);
+      const int dst = aggr[static_cast<std::size_t>(a)];
+      while (next < pieces.size()) {
+        const Piece &p = pieces[next];
+        std::int64_t o = p.off + next_done, n = p.len - next_done;
+        if (o >= ahi) break;
+        std::int64_t take = std::min(n, ahi - o);
+        meta_out.push_back(o);
+        meta_out.push_back(take);
+        smeta[static_cast<std::size_t>(dst)] += 2;
+        scount[static_cast<std::size_t>(dst)] += static_cast<int>(take);
+        mine_now.push_back({o, take, p.stream + next_done});
+        if (write) {
+          const std::byte *src = stream.data() + p.stream + next_done;
+          data_out.insert(data_out.end(), src, src + take);
+        }
+        next_done += take;
+        if (next_done == p.len) {
+          ++next;
+          next_done = 0;
+        }
+      }
+    }
+    // Exchange the piece lists.
+    PMPI_Alltoall(smeta.data(), 1, MPI_INT, rmeta.data(), 1, MPI_INT, f.comm);
+    int sm = 0, rm = 0;
+    for (int r = 0; r < size; ++r) {
+      smdisp[static_cast<std::size_t>(r)] = sm;
+      sm += smeta[static_cast<std::size_t>(r)];
+      rmdisp[static_cast<std::size_t>(r)] = rm;
+      rm += rmeta[static_cast<std::size_t>(r)];
+    }
+    meta_in.resize(static_cast<std::size_t>(rm));
+    PMPI_Alltoallv(meta_out.data(), smeta.data(), smdisp.data(), MPI_LONG_LONG, meta_in.data(),
+                   rmeta.data(), rmdisp.data(), MPI_LONG_LONG, f.comm);
+    // Bytes each source sends me (writes) or asks of me (reads).
+    int rb = 0;
+    for (int r = 0; r < size; ++r) {
+      int n = 0;
+      for (int i = rmdisp[static_cast<std::size_t>(r)];
+           i < rmdisp[static_cast<std::size_t>(r)] + rmeta[static_cast<std::size_t>(r)]; i += 2)
+        n += static_cast<int>(meta_in[static_cast<std::size_t>(i) + 1]);
+      rcount[static_cast<std::size_t>(r)] = n;
+      rdisp[static_cast<std::size_t>(r)] = rb;
+      rb += n;
+    }
+    int sb = 0;
+    for (int r = 0; r < size; ++r) {
+      sdisp[static_cast<std::size_t>(r)] = sb;
+      sb += scount[static_cast<std::size_t>(r)];
+    }
+    // The window this aggregator serves in this step: the span of the pieces in it.
+    std::int64_t span_lo = LLONG_MAX, span_hi = LLONG_MIN;
+    for (std::size_t i = 0; i < meta_in.size(); i += 2) {
+      span_lo = std::min<std::int64_t>(span_lo, meta_in[i]);
+      span_hi = std::max<std::int64_t>(span_hi, meta_in[i] + meta_in[i + 1]);
+    }
+    if (write) {
+      data_in.resize(static_cast<std::size_t>(rb));
+      PMPI_Alltoallv(data_out.data(), scount.data(), sdisp.data(), MPI_BYTE, data_in.data(),
+                     rcount.data(), rdisp.data(), MPI_BYTE, f.comm);
+      if (my_aggr >= 0 && !meta_in.empty() && !io_err) {
+        // Sort the pieces by offset and write merged runs.
+        struct In {
+          std::int64_t off, len, at;
+        };
+        std::vector<In> ins;
+        std::int64_t at = 0;
+        for (std::size_t i = 0; i < meta_in.size(); i += 2) {
+          ins.push_back({meta_in[i], meta_in[i + 1], at});
+          at += meta_in[i + 1];
+        }
+        std::sort(ins.begin(), ins.end(), [](const In &a, const In &b) { return a.off < b.off; });
+        window.assign(static_cast<std::size_t>(span_hi - span_lo), std::byte{0});
+        // Runs of the window that pieces cover, written as they close.
+        std::int64_t run_lo = ins[0].off, run_hi = ins[0].off;
+        for (const In &p : ins) {
+          if (p.off > run_hi) {
+            if (!all_pwrite(f.fd, window.data() + (run_lo - span_lo), run_hi - run_lo, run_lo))
+              io_err = errno;
+            run_lo = p.off;
+          }
+          std::memcpy(window.data() + (p.off - span_lo), data_in.data() + p.at,
+                      static_cast<std::size_t>(p.len));
+          run_hi = std::max(run_hi, p.off + p.len);
+        }
+        if (!io_err &&
+            !all_pwrite(f.fd, window.data() + (run_lo - span_lo), run_hi - run_lo, run_lo))
+          io_err = errno;
+      }
+    } else {
+      // Aggregators read their span, then answer every request in order.
+      data_in.resize(static_cast<std::size_t>(rb));
+      if (my_aggr >= 0 && !meta_in.empty()) {
+        window.resize(static_cast<std::size_t>(span_hi - span_lo));
+        if (!io_err && !all_pread(f.fd, window.data(), span_hi - span_lo, span_lo)) io_err = errno;
+        std::int64_t at = 0;
+        for (std::size_t i = 0; i < meta_in.size(); i += 2) {
+          std::memcpy(data_in.data() + at, window.data() + (meta_in[i] - span_lo),
+                      static_cast<std::size_t>(meta_in[i + 1]));
+          at += meta_in[i + 1];
+        }
+      }
+      data_out.resize(static_cast<std::size_t>(sb));
+      PMPI_Alltoallv(data_in.data(), rcount.data(), rdisp.data(), MPI_BYTE, data_out.data(),
+                     scount.data(), sdisp.data(), MPI_BYTE, f.comm);
+      std::int64_t at = 0;
+      for (const Piece &p : mine_now) {
+        std::memcpy(stream.data() + p.stream, data_out.data() + at,
+                    static_cast<std::size_t>(p.len));
+        at += p.len;
+      }
+    }
+  }
+  // Errors of the aggregators are everyone's.
+  int cls = io_err ? errno_class(io_err) : 0, any = 0;
+  PMPI_Allreduce(&cls, &any, 1, MPI_INT, MPI_MAX, f.comm);
+  if (any) {
+    why = io_err ? fmt::format("{}: {}", f.path, std::strerror(io_err))
+                 : std::string("an aggregator's access failed");
+    return any;
+  }
+  if (write) {
+    native = type->size() * count;
+    return MPI_SUCCESS;
+  }
+  // What was there to read: the stream up to the end of the file.
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) {
+    why = std::strerror(errno);
+    return errno_class(errno);
+  }
+  std::int64_t got = 0;
+  for (auto [o, n] : ranges) {
+    std::int64_t have = std::clamp<std::int64_t>(st.st_size - o, 0, n);
+    got += have;
+    if (have < n) break;
+  }
+  if (total <= 0) return MPI_SUCCESS;
+  std::int64_t n = decode(v, stream.data(), got, const_cast<void *>(buf), count, th, type, why);
+  if (n < 0) return static_cast<int>(-n);
+  native = n;
+  return MPI_SUCCESS;
+}
+
+}  // namespace impi::io

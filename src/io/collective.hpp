@@ -1,0 +1,24 @@
+// collective.hpp - two-phase collective buffering for MPI-IO's collective
+// reads and writes (collective.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "io/file.hpp"
+
+namespace impi::io {
+
+// Whether a collective access of `f` goes through the aggregators (the
+// romio_cb_read/write hints; "automatic": when some process's view is not
+// contiguous). Collective: every process of the file calls it.
+bool two_phase_wanted(FileObject &f, bool write);
+
+// The collective access of (buf, count, type) at etype `off` of each
+// process's view, through the aggregators. Collective. Returns an error
+// class (the same at every process) or MPI_SUCCESS; `native`: bytes of
+// memory moved (the status's count).
+int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,
+              MPI_Datatype th, const pack::TypePtr &type, std::int64_t &native, std::string &why);
+
+}  // namespace impi::io

@@ -1,0 +1,831 @@
+// file.cpp - MPI-IO files (MPI-3.1 13.2, 13.3, 13.6, 13.7): open, close,
+// delete, sizes, hints, views, atomicity, file pointers, error handlers.
+#include "io/file.hpp"
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+
+#include "api/datatypes.hpp"
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "core/runtime.hpp"
+
+namespace impi::io {
+
+namespace {
+std::mutex g_files_mu;
+std::deque<FileObject *> g_files;      // index i: handle index i + 1 (nullptr: closed)
+std::uintptr_t g_null_errhandler = 0;  // MPI_FILE_NULL's (0: MPI_ERRORS_RETURN)
+
+MPI_File new_file_handle(FileObject *f) {
+  std::lock_guard<std::mutex> lk(g_files_mu);
+  std::size_t i = 0;
+  while (i < g_files.size() && g_files[i]) ++i;
+  if (i == g_files.size()) g_files.push_back(nullptr);
+  g_files[i] = f;
+  return api::make_handle<MPI_File>(IMPI_KIND_FILE, static_cast<std::uint32_t>(i + 1));
+}
+void drop_file_handle(MPI_File fh) {
+  std::lock_guard<std::mutex> lk(g_files_mu);
+  g_files[api::handle_index(fh) - 1] = nullptr;
+}
+
+std::string reason(int err) {
+  return std::strerror(err);
+}
+
+// The hints files start with (reported by MPI_File_get_info).
+// cb_nodes: one aggregator per IMPI client of the communicator.
+void default_hints(FileObject &f, const core::Communicator &c) {
+  auto &h = f.hints;
+  const int nprocs = c.size;
+  std::vector<int> clients(c.client);
+  std::sort(clients.begin(), clients.end());
+  clients.erase(std::unique(clients.begin(), clients.end()), clients.end());
+  h["filename"] = f.path;
+  h["collective_buffering"] = "true";
+  h["cb_buffer_size"] = "16777216";
+  h["cb_block_size"] = "1048576";
+  h["cb_nodes"] = std::to_string(std::max<std::size_t>(1, clients.size()));
+  h["cb_config_list"] = "*:1";
+  h["romio_cb_read"] = "automatic";
+  h["romio_cb_write"] = "automatic";
+  h["romio_ds_read"] = "automatic";
+  h["romio_ds_write"] = "disable";
+  h["romio_no_indep_rw"] = "false";
+  h["nb_proc"] = std::to_string(nprocs);
+  h["ind_rd_buffer_size"] = "4194304";
+}
+
+bool is_number(const std::string &s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// Takes the hints of `info` impi knows (others are ignored, as the standard
+// allows); `at_open`: file_perm and the like still mean something.
+void apply_hints(FileObject &f, MPI_Info info, bool at_open) {
+  if (info == MPI_INFO_NULL) return;
+  int n = 0;
+  if (PMPI_Info_get_nkeys(info, &n) != MPI_SUCCESS) return;
+  for (int i = 0; i < n; ++i) {
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    if (PMPI_Info_get_nthkey(info, i, key) != MPI_SUCCESS) continue;
+    if (PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag) continue;
+    std::string k(key), v(val);
+    if (k == "filename") continue;  // ours, read-only
+    if (k == "file_perm") {
+      if (at_open && !v.empty() && v.find_first_not_of("01234567") == std::string::npos)
+        f.hints[k] = v;
+      continue;
+    }
+    if (k == "cb_buffer_size" || k == "cb_block_size" || k == "cb_nodes" ||
+        k == "striping_factor" || k == "striping_unit" || k == "num_io_nodes" ||
+        k == "ind_rd_buffer_size" || k == "ind_wr_buffer_size" || k == "chunked_size") {
+      if (is_number(v) && std::strtoll(v.c_str(), nullptr, 10) > 0) f.hints[k] = v;
+      continue;
+    }
+    if (k == "collective_buffering" || k == "romio_no_indep_rw") {
+      if (v == "true" || v == "false") f.hints[k] = v;
+      continue;
+    }
+    if (k == "romio_cb_read" || k == "romio_cb_write" || k == "romio_ds_read" ||
+        k == "romio_ds_write") {
+      if (v == "enable" || v == "disable" || v == "automatic") f.hints[k] = v;
+      continue;
+    }
+    if (k == "access_style" || k == "cb_config_list" || k == "io_node_list" || k == "chunked" ||
+        k == "chunked_item" || k == "nb_proc") {
+      f.hints[k] = v;
+      continue;
+    }
+  }
+}
+
+// Whether every proc of the communicator runs impi (advertised impi's wide
+// representation at startup): a LAM/MPI or other client's procs would not
+// take part in impi's file protocol.
+bool all_impi(const core::Communicator &c) {
+  const auto &job = core::Runtime::instance().job();
+  if (!job.impi) return true;
+  for (int cl : c.client)
+    if (cl < 0 || cl >= 32 || !(job.impi->wide_clients >> cl & 1u)) return false;
+  return true;
+}
+
+int check_amode(int amode, std::string &why) {
+  const int known = MPI_MODE_RDONLY | MPI_MODE_WRONLY | MPI_MODE_RDWR | MPI_MODE_CREATE |
+                    MPI_MODE_EXCL | MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_UNIQUE_OPEN |
+                    MPI_MODE_SEQUENTIAL | MPI_MODE_APPEND;
+  int rw = ((amode & MPI_MODE_RDONLY) != 0) + ((amode & MPI_MODE_WRONLY) != 0) +
+           ((amode & MPI_MODE_RDWR) != 0);
+  if (amode & ~known)
+    why = fmt::format("amode {:#x} has bits that are no MPI_MODE_ constant", amode);
+  else if (rw != 1)
+    why = "amode must have exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY and MPI_MODE_RDWR";
+  else if ((amode & MPI_MODE_RDONLY) && (amode & (MPI_MODE_CREATE | MPI_MODE_EXCL)))
+    why = "MPI_MODE_RDONLY with MPI_MODE_CREATE or MPI_MODE_EXCL";
+  else if ((amode & MPI_MODE_RDWR) && (amode & MPI_MODE_SEQUENTIAL))
+    why = "MPI_MODE_RDWR with MPI_MODE_SEQUENTIAL";
+  else
+    return MPI_SUCCESS;
+  return MPI_ERR_AMODE;
+}
+
+// The side file for the shared pointer: in the data file's directory (so
+// procs on other hosts see it), else in $TMPDIR (a read-only directory).
+std::string make_side_file(const std::string &path) {
+  std::string dir = ".";
+  std::string base = path;
+  if (auto s = path.rfind('/'); s != std::string::npos) {
+    dir = s == 0 ? "/" : path.substr(0, s);
+    base = path.substr(s + 1);
+  }
+  for (const std::string &d :
+       {dir, std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp")}) {
+    std::string t = fmt::format("{}/.{}.impi-shfp.XXXXXX", d, base);
+    std::vector<char> buf(t.begin(), t.end());
+    buf.push_back('\0');
+    int fd = ::mkstemp(buf.data());
+    if (fd < 0) continue;
+    std::int64_t zero = 0;
+    bool ok = ::pwrite(fd, &zero, sizeof zero, 0) == sizeof zero;
+    ::close(fd);
+    if (ok) return std::string(buf.data());
+    ::unlink(buf.data());
+  }
+  return {};
+}
+
+// Network and parallel file systems (statfs magic numbers).
+bool on_shared_fs(int fd) {
+  struct statfs sf {};
+  if (::fstatfs(fd, &sf) != 0) return false;
+  switch (static_cast<unsigned long>(sf.f_type)) {
+    case 0x6969UL:      // NFS
+    case 0x0BD00BD0UL:  // Lustre
+    case 0x47504653UL:  // GPFS
+    case 0x19830326UL:  // BeeGFS
+    case 0xFF534D42UL:  // CIFS
+    case 0xFE534D42UL:  // SMB2
+    case 0xAAD7AAEAUL:  // PanFS
+    case 0x00C36400UL:  // CephFS
+    case 0x65735546UL:  // FUSE (GlusterFS and others)
+    case 0x013111A8UL:  // IBRIX
+    case 0x5346414FUL:  // OrangeFS/PVFS2 (0x20030528 too)
+    case 0x20030528UL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool lock_side(int fd, short type) {
+  struct flock fl {};
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = 0;
+  fl.l_len = sizeof(std::int64_t);
+  while (::fcntl(fd, F_SETLKW, &fl) != 0)
+    if (errno != EINTR) return false;
+  return true;
+}
+void unlock_side(int fd) {
+  struct flock fl {};
+  fl.l_type = F_UNLCK;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = 0;
+  fl.l_len = sizeof(std::int64_t);
+  ::fcntl(fd, F_SETLK, &fl);
+}
+}  // namespace
+
+FileObject *lookup_file(MPI_File fh) {
+  if (api::handle_kind(fh) != IMPI_KIND_FILE) return nullptr;
+  std::uint32_t i = api::handle_index(fh);
+  std::lock_guard<std::mutex> lk(g_files_mu);
+  if (i == 0 || i > g_files.size()) return nullptr;
+  return g_files[i - 1];
+}
+
+int file_error(FileObject *f, int code, const char *fn, const std::string &detail) {
+  if (f) return api::report_file_on(f->handle, f->errhandler, code, fn, detail);
+  std::uintptr_t eh;
+  {
+    std::lock_guard<std::mutex> lk(g_files_mu);
+    eh = g_null_errhandler;
+  }
+  return api::report_file_on(MPI_FILE_NULL, eh, code, fn, detail);
+}
+
+int errno_class(int err) {
+  switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+      return MPI_ERR_NO_SUCH_FILE;
+    case EEXIST:
+      return MPI_ERR_FILE_EXISTS;
+    case EACCES:
+    case EPERM:
+      return MPI_ERR_ACCESS;
+    case EROFS:
+      return MPI_ERR_READ_ONLY;
+    case ENOSPC:
+    case EFBIG:
+      return MPI_ERR_NO_SPACE;
+    case EDQUOT:
+      return MPI_ERR_QUOTA;
+    case ENAMETOOLONG:
+    case EISDIR:
+    case ELOOP:
+      return MPI_ERR_BAD_FILE;
+    case ETXTBSY:
+    case EBUSY:
+      return MPI_ERR_FILE_IN_USE;
+    case ENOMEM:
+      return MPI_ERR_NO_MEM;
+    default:
+      return MPI_ERR_IO;
+  }
+}
+
+std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta) {
+  if (!lock_side(f.shfp_fd, F_WRLCK)) return -1;
+  std::int64_t v = 0;
+  bool ok = ::pread(f.shfp_fd, &v, sizeof v, 0) == sizeof v;
+  std::int64_t nv = v + delta;
+  if (ok && delta != 0) ok = ::pwrite(f.shfp_fd, &nv, sizeof nv, 0) == sizeof nv;
+  unlock_side(f.shfp_fd);
+  return ok ? v : -1;
+}
+
+bool shared_set(FileObject &f, std::int64_t value) {
+  if (!lock_side(f.shfp_fd, F_WRLCK)) return false;
+  bool ok = ::pwrite(f.shfp_fd, &value, sizeof value, 0) == sizeof value;
+  unlock_side(f.shfp_fd);
+  return ok;
+}
+
+}  // namespace impi::io
+
+using impi::api::check_initialized;
+using impi::io::errno_class;
+using impi::io::file_error;
+using impi::io::FileObject;
+using impi::io::lookup_file;
+
+#define IMPI_FILE_ARG(fh, fn)                       \
+  if (!check_initialized(fn)) return MPI_ERR_OTHER; \
+  FileObject *f = lookup_file(fh);                  \
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle")
+
+extern "C" {
+
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) {
+  constexpr const char *fn = "MPI_File_open";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  auto *c = impi::api::lookup_comm(comm);
+  if (!c) return impi::api::report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  if (c->inter) return file_error(nullptr, MPI_ERR_COMM, fn, "an intercommunicator");
+  if (!fh) return file_error(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
+  if (!filename || !*filename) return file_error(nullptr, MPI_ERR_BAD_FILE, fn, "no file name");
+  if (!impi::io::all_impi(*c))
+    return file_error(nullptr, MPI_ERR_FILE, fn,
+                      "the communicator includes procs of a client that is not impi "
+                      "(e.g. LAM/MPI): their MPI-IO cannot share a file with impi's");
+  std::string why;
+  if (int rc = impi::io::check_amode(amode, why); rc != MPI_SUCCESS)
+    return file_error(nullptr, rc, fn, why);
+  std::string path(filename);
+  // ROMIO's "fs:" prefixes (ufs:, nfs:...) name the file system: the path follows.
+  if (auto colon = path.find(':');
+      colon != std::string::npos && colon >= 2 && colon <= 8 && path.find('/') > colon)
+    path = path.substr(colon + 1);
+
+  auto obj = std::make_unique<FileObject>();
+  FileObject &f = *obj;
+  f.path = path;
+  f.amode = amode;
+  impi::io::default_hints(f, *c);
+  impi::io::apply_hints(f, info, true);
+  mode_t perm = 0644;
+  if (auto it = f.hints.find("file_perm"); it != f.hints.end())
+    perm = static_cast<mode_t>(std::strtol(it->second.c_str(), nullptr, 8));
+  else
+    f.hints["file_perm"] = "0644";
+  int flags = (amode & MPI_MODE_RDONLY) ? O_RDONLY : (amode & MPI_MODE_WRONLY) ? O_WRONLY : O_RDWR;
+  flags |= O_CLOEXEC;
+  if (PMPI_Comm_dup(comm, &f.comm) != MPI_SUCCESS)
+    return file_error(nullptr, MPI_ERR_INTERN, fn, "cannot duplicate the communicator");
+  int rank = 0;
+  PMPI_Comm_rank(f.comm, &rank);
+
+  // Rank 0 creates (so that MPI_MODE_EXCL means what it says), then the others open.
+  int err = 0;  // errno of this proc's failure
+  struct {
+    int err;
+    int shared_fs;
+    char side[4096];
+  } first{};
+  if (rank == 0) {
+    int fl =
+        flags | ((amode & MPI_MODE_CREATE) ? O_CREAT : 0) | ((amode & MPI_MODE_EXCL) ? O_EXCL : 0);
+    f.fd = ::open(path.c_str(), fl, perm);
+    if (f.fd < 0) {
+      err = errno;
+    } else {
+      struct stat st {};
+      if (::fstat(f.fd, &st) == 0 && S_ISDIR(st.st_mode)) err = EISDIR;
+      std::string side = err ? std::string() : impi::io::make_side_file(path);
+      if (!err && side.empty()) err = errno ? errno : EIO;
+      if (!err && side.size() < sizeof first.side)
+        std::memcpy(first.side, side.c_str(), side.size());
+    }
+    first.err = err;
+    first.shared_fs = f.fd >= 0 && impi::io::on_shared_fs(f.fd);
+  }
+  PMPI_Bcast(&first, sizeof first, MPI_BYTE, 0, f.comm);
+  if (first.err != 0) {
+    if (f.fd >= 0) ::close(f.fd);
+    PMPI_Comm_free(&f.comm);
+    int cls = errno_class(first.err);
+    return file_error(nullptr, cls, fn,
+                      fmt::format("{}: {}{}", path, impi::io::reason(first.err),
+                                  rank == 0 ? "" : " (at rank 0)"));
+  }
+  f.shfp_path = first.side;
+  f.shared_fs = first.shared_fs != 0;
+  if (rank != 0) {
+    f.fd = ::open(path.c_str(), flags, perm);
+    if (f.fd < 0) err = errno;
+  }
+  if (!err) {
+    f.shfp_fd = ::open(f.shfp_path.c_str(), O_RDWR | O_CLOEXEC);
+    if (f.shfp_fd < 0) err = errno;
+  }
+  int worst = err ? errno_class(err) : 0, any = 0;
+  PMPI_Allreduce(&worst, &any, 1, MPI_INT, MPI_MAX, f.comm);
+  if (any != 0) {
+    if (f.fd >= 0) ::close(f.fd);
+    if (f.shfp_fd >= 0) ::close(f.shfp_fd);
+    PMPI_Barrier(f.comm);
+    if (rank == 0) ::unlink(f.shfp_path.c_str());
+    PMPI_Comm_free(&f.comm);
+    if (err)
+      return file_error(nullptr, worst, fn, fmt::format("{}: {}", path, impi::io::reason(err)));
+    return file_error(nullptr, any, fn, fmt::format("{}: another process could not open it", path));
+  }
+  f.view.etype = f.view.filetype = impi::pack::Datatype::predefined(impi::pack::dt::byte);
+  f.view.etype_h = f.view.filetype_h = MPI_BYTE;
+  std::string vwhy;
+  impi::io::build_view(f.view, false, vwhy);
+  if (amode & MPI_MODE_APPEND) {
+    struct stat st {};
+    if (::fstat(f.fd, &st) == 0) {
+      f.pos = st.st_size;
+      if (rank == 0) impi::io::shared_set(f, st.st_size);
+    }
+  }
+  PMPI_Barrier(f.comm);  // (the shared pointer is set before anyone uses it)
+  f.handle = impi::io::new_file_handle(obj.release());
+  *fh = f.handle;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_close(MPI_File *fh) {
+  constexpr const char *fn = "MPI_File_close";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!fh) return file_error(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
+  FileObject *f = lookup_file(*fh);
+  if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  {
+    std::unique_lock<std::mutex> lk(f->pending_mu);
+    f->pending_cv.wait(lk, [&] { return f->pending == 0; });
+  }
+  int rank = 0, err = 0;
+  PMPI_Comm_rank(f->comm, &rank);
+  if (::close(f->fd) != 0) err = errno;
+  ::close(f->shfp_fd);
+  PMPI_Barrier(f->comm);  // every proc is done with the file
+  if (rank == 0) {
+    ::unlink(f->shfp_path.c_str());
+    if ((f->amode & MPI_MODE_DELETE_ON_CLOSE) && ::unlink(f->path.c_str()) != 0 && !err)
+      err = errno;
+  }
+  if (f->amode & MPI_MODE_DELETE_ON_CLOSE) PMPI_Barrier(f->comm);  // gone when close returns
+  PMPI_Comm_free(&f->comm);
+  impi::io::drop_file_handle(*fh);
+  std::string path = f->path;
+  std::uintptr_t eh = f->errhandler;
+  delete f;
+  *fh = MPI_FILE_NULL;
+  if (err)
+    return impi::api::report_file_on(MPI_FILE_NULL, eh, errno_class(err), fn,
+                                     fmt::format("{}: {}", path, impi::io::reason(err)));
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_delete(const char *filename, MPI_Info info) {
+  constexpr const char *fn = "MPI_File_delete";
+  (void)info;
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!filename || !*filename) return file_error(nullptr, MPI_ERR_BAD_FILE, fn, "no file name");
+  std::string path(filename);
+  if (auto colon = path.find(':');
+      colon != std::string::npos && colon >= 2 && colon <= 8 && path.find('/') > colon)
+    path = path.substr(colon + 1);
+  if (::unlink(path.c_str()) != 0) {
+    int e = errno;
+    return file_error(nullptr, errno_class(e), fn,
+                      fmt::format("{}: {}", path, impi::io::reason(e)));
+  }
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
+  constexpr const char *fn = "MPI_File_set_size";
+  IMPI_FILE_ARG(fh, fn);
+  if (size < 0) return file_error(f, MPI_ERR_ARG, fn, fmt::format("size {} is negative", size));
+  if (f->amode & MPI_MODE_SEQUENTIAL)
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                      "the file was opened MPI_MODE_SEQUENTIAL");
+  if (f->amode & MPI_MODE_RDONLY) return file_error(f, MPI_ERR_ACCESS, fn, "the file is read-only");
+  int rank = 0, err = 0;
+  PMPI_Comm_rank(f->comm, &rank);
+  PMPI_Barrier(f->comm);  // (every proc is done with what it did before)
+  if (rank == 0 && ::ftruncate(f->fd, size) != 0) err = errno;
+  int cls = err ? errno_class(err) : 0;
+  PMPI_Bcast(&cls, 1, MPI_INT, 0, f->comm);
+  if (cls)
+    return file_error(
+        f, cls, fn,
+        fmt::format("{}: {}", f->path, err ? impi::io::reason(err) : "failed at rank 0"));
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
+  constexpr const char *fn = "MPI_File_preallocate";
+  IMPI_FILE_ARG(fh, fn);
+  if (size < 0) return file_error(f, MPI_ERR_ARG, fn, fmt::format("size {} is negative", size));
+  if (f->amode & MPI_MODE_SEQUENTIAL)
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                      "the file was opened MPI_MODE_SEQUENTIAL");
+  if (f->amode & MPI_MODE_RDONLY) return file_error(f, MPI_ERR_ACCESS, fn, "the file is read-only");
+  int rank = 0, err = 0;
+  PMPI_Comm_rank(f->comm, &rank);
+  PMPI_Barrier(f->comm);  // (every proc is done with what it did before)
+  if (rank == 0 && size > 0) {
+    struct stat st {};
+    if (::fstat(f->fd, &st) != 0)
+      err = errno;
+    else if (st.st_size < size) {
+      int rc = ::posix_fallocate(f->fd, 0, size);
+      if (rc == EOPNOTSUPP || rc == EINVAL) rc = ::ftruncate(f->fd, size) != 0 ? errno : 0;
+      err = rc;
+    }
+  }
+  int cls = err ? errno_class(err) : 0;
+  PMPI_Bcast(&cls, 1, MPI_INT, 0, f->comm);
+  if (cls)
+    return file_error(
+        f, cls, fn,
+        fmt::format("{}: {}", f->path, err ? impi::io::reason(err) : "failed at rank 0"));
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size) {
+  constexpr const char *fn = "MPI_File_get_size";
+  IMPI_FILE_ARG(fh, fn);
+  if (!size) return file_error(f, MPI_ERR_ARG, fn, "size is NULL");
+  struct stat st {};
+  if (::fstat(f->fd, &st) != 0)
+    return file_error(f, errno_class(errno), fn, impi::io::reason(errno));
+  *size = st.st_size;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group) {
+  constexpr const char *fn = "MPI_File_get_group";
+  IMPI_FILE_ARG(fh, fn);
+  if (!group) return file_error(f, MPI_ERR_ARG, fn, "group is NULL");
+  return PMPI_Comm_group(f->comm, group);
+}
+
+int PMPI_File_get_amode(MPI_File fh, int *amode) {
+  constexpr const char *fn = "MPI_File_get_amode";
+  IMPI_FILE_ARG(fh, fn);
+  if (!amode) return file_error(f, MPI_ERR_ARG, fn, "amode is NULL");
+  *amode = f->amode;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_set_info(MPI_File fh, MPI_Info info) {
+  constexpr const char *fn = "MPI_File_set_info";
+  IMPI_FILE_ARG(fh, fn);
+  impi::io::apply_hints(*f, info, false);
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
+  constexpr const char *fn = "MPI_File_get_info";
+  IMPI_FILE_ARG(fh, fn);
+  if (!info_used) return file_error(f, MPI_ERR_ARG, fn, "info_used is NULL");
+  if (int rc = PMPI_Info_create(info_used); rc != MPI_SUCCESS) return file_error(f, rc, fn);
+  for (const auto &[k, v] : f->hints) PMPI_Info_set(*info_used, k.c_str(), v.c_str());
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                       const char *datarep, MPI_Info info) {
+  constexpr const char *fn = "MPI_File_set_view";
+  IMPI_FILE_ARG(fh, fn);
+  impi::pack::TypePtr et, ft;
+  int rc;
+  if (!impi::api::get_type(etype, fn, et, rc, true) ||
+      !impi::api::get_type(filetype, fn, ft, rc, true))
+    return file_error(f, MPI_ERR_TYPE, fn, "the etype or filetype is not a committed datatype");
+  if (!datarep) return file_error(f, MPI_ERR_ARG, fn, "datarep is NULL");
+  if ((f->amode & MPI_MODE_SEQUENTIAL) && disp != MPI_DISPLACEMENT_CURRENT && disp < 0)
+    return file_error(f, MPI_ERR_ARG, fn, "negative displacement");
+  if (disp == MPI_DISPLACEMENT_CURRENT) {
+    if (!(f->amode & MPI_MODE_SEQUENTIAL))
+      return file_error(f, MPI_ERR_ARG, fn, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
+    std::int64_t cur = impi::io::shared_fetch_add(*f, 0);
+    std::vector<std::pair<std::int64_t, std::int64_t>> r;
+    impi::io::map_ranges(f->view, cur * f->view.et_size, 1, r);
+    disp = r.empty() ? 0 : r[0].first;
+  }
+  if (disp < 0)
+    return file_error(f, MPI_ERR_ARG, fn, fmt::format("displacement {} is negative", disp));
+  impi::io::View v;
+  v.disp = disp;
+  v.etype = et;
+  v.filetype = ft;
+  v.etype_h = etype;
+  v.filetype_h = filetype;
+  v.datarep = datarep;
+  std::string why;
+  if (int e = impi::io::build_view(v, !(f->amode & MPI_MODE_RDONLY), why); e != MPI_SUCCESS)
+    return file_error(f, e, fn, why);
+  // Derived types: the view keeps its own handles (the program may free its).
+  if (!impi::api::is_predefined_type(etype)) v.etype_h = impi::api::new_type_handle(et, true);
+  if (!impi::api::is_predefined_type(filetype)) v.filetype_h = impi::api::new_type_handle(ft, true);
+  if (!impi::api::is_predefined_type(f->view.etype_h)) impi::api::free_type(f->view.etype_h);
+  if (!impi::api::is_predefined_type(f->view.filetype_h)) impi::api::free_type(f->view.filetype_h);
+  f->view = std::move(v);
+  f->pos = 0;
+  impi::io::apply_hints(*f, info, false);
+  int rank = 0;
+  PMPI_Comm_rank(f->comm, &rank);
+  PMPI_Barrier(f->comm);  // everyone is done with the old shared pointer
+  if (rank == 0) impi::io::shared_set(*f, 0);
+  PMPI_Barrier(f->comm);
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                       char *datarep) {
+  constexpr const char *fn = "MPI_File_get_view";
+  IMPI_FILE_ARG(fh, fn);
+  if (!disp || !etype || !filetype || !datarep)
+    return file_error(f, MPI_ERR_ARG, fn, "NULL argument");
+  *disp = f->view.disp;
+  // Derived types: a new handle the program frees (MPI-3.1 13.3).
+  *etype = impi::api::is_predefined_type(f->view.etype_h)
+               ? f->view.etype_h
+               : impi::api::new_type_handle(f->view.etype, true);
+  *filetype = impi::api::is_predefined_type(f->view.filetype_h)
+                  ? f->view.filetype_h
+                  : impi::api::new_type_handle(f->view.filetype, true);
+  std::snprintf(datarep, MPI_MAX_DATAREP_STRING, "%s", f->view.datarep.c_str());
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) {
+  constexpr const char *fn = "MPI_File_get_type_extent";
+  IMPI_FILE_ARG(fh, fn);
+  impi::pack::TypePtr t;
+  int rc;
+  if (!impi::api::get_type(datatype, fn, t, rc))
+    return file_error(f, MPI_ERR_TYPE, fn, "invalid datatype");
+  if (!extent) return file_error(f, MPI_ERR_ARG, fn, "extent is NULL");
+  if (f->view.rep == impi::io::RepKind::native) {
+    *extent = t->extent();
+    return MPI_SUCCESS;
+  }
+  std::int64_t one = impi::io::file_bytes(f->view, t, 1);
+  // Holes keep their native size; the data takes its size in the file.
+  *extent = t->extent() - t->size() + one;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
+  constexpr const char *fn = "MPI_File_get_byte_offset";
+  IMPI_FILE_ARG(fh, fn);
+  if (!disp) return file_error(f, MPI_ERR_ARG, fn, "disp is NULL");
+  if (offset < 0)
+    return file_error(f, MPI_ERR_ARG, fn, fmt::format("offset {} is negative", offset));
+  if (f->amode & MPI_MODE_SEQUENTIAL)
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                      "the file was opened MPI_MODE_SEQUENTIAL");
+  std::vector<std::pair<std::int64_t, std::int64_t>> r;
+  impi::io::map_ranges(f->view, offset * f->view.et_size, 1, r);
+  *disp = r.empty() ? f->view.disp : r[0].first;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_set_atomicity(MPI_File fh, int flag) {
+  constexpr const char *fn = "MPI_File_set_atomicity";
+  IMPI_FILE_ARG(fh, fn);
+  PMPI_Barrier(f->comm);  // (collective: the operations before it finish first)
+  f->atomic = flag != 0;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_atomicity(MPI_File fh, int *flag) {
+  constexpr const char *fn = "MPI_File_get_atomicity";
+  IMPI_FILE_ARG(fh, fn);
+  if (!flag) return file_error(f, MPI_ERR_ARG, fn, "flag is NULL");
+  *flag = f->atomic;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_sync(MPI_File fh) {
+  constexpr const char *fn = "MPI_File_sync";
+  IMPI_FILE_ARG(fh, fn);
+  int err = 0;
+  if (!(f->amode & MPI_MODE_RDONLY) && ::fsync(f->fd) != 0) err = errno;
+  PMPI_Barrier(f->comm);
+  if (err)
+    return file_error(f, errno_class(err), fn,
+                      fmt::format("{}: {}", f->path, impi::io::reason(err)));
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
+  constexpr const char *fn = "MPI_File_seek";
+  IMPI_FILE_ARG(fh, fn);
+  if (f->amode & MPI_MODE_SEQUENTIAL)
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                      "the file was opened MPI_MODE_SEQUENTIAL");
+  std::int64_t base;
+  if (whence == MPI_SEEK_SET) {
+    base = 0;
+  } else if (whence == MPI_SEEK_CUR) {
+    base = f->pos;
+  } else if (whence == MPI_SEEK_END) {
+    struct stat st {};
+    if (::fstat(f->fd, &st) != 0)
+      return file_error(f, errno_class(errno), fn, impi::io::reason(errno));
+    base = (impi::io::stream_pos_of(f->view, st.st_size) + f->view.et_size - 1) / f->view.et_size;
+  } else {
+    return file_error(f, MPI_ERR_ARG, fn,
+                      fmt::format("whence {} is not an MPI_SEEK_ constant", whence));
+  }
+  if (base + offset < 0)
+    return file_error(f, MPI_ERR_ARG, fn,
+                      fmt::format("the position {} would be negative", base + offset));
+  f->pos = base + offset;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
+  constexpr const char *fn = "MPI_File_get_position";
+  IMPI_FILE_ARG(fh, fn);
+  if (!offset) return file_error(f, MPI_ERR_ARG, fn, "offset is NULL");
+  if (f->amode & MPI_MODE_SEQUENTIAL)
+    return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                      "the file was opened MPI_MODE_SEQUENTIAL");
+  *offset = f->pos;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
+  constexpr const char *fn = "MPI_File_seek_shared";
+  IMPI_FILE_ARG(fh, fn);
+  int rank = 0, cls = 0;
+  std::string why;
+  PMPI_Comm_rank(f->comm, &rank);
+  // Collective: every proc gives the same arguments; rank 0 moves the pointer.
+  long long args[2] = {offset, whence}, root[2] = {offset, whence};
+  PMPI_Bcast(root, 2, MPI_LONG_LONG, 0, f->comm);
+  if (root[0] != args[0] || root[1] != args[1]) {
+    cls = MPI_ERR_NOT_SAME;
+    why = "the processes gave different offsets or whence";
+  }
+  PMPI_Barrier(f->comm);  // accesses through the pointer before the call are done
+  if (rank == 0 && !cls) {
+    std::int64_t base = 0;
+    if (whence == MPI_SEEK_CUR) {
+      base = impi::io::shared_fetch_add(*f, 0);
+    } else if (whence == MPI_SEEK_END) {
+      struct stat st {};
+      ::fstat(f->fd, &st);
+      base = (impi::io::stream_pos_of(f->view, st.st_size) + f->view.et_size - 1) / f->view.et_size;
+    } else if (whence != MPI_SEEK_SET) {
+      cls = MPI_ERR_ARG;
+      why = fmt::format("whence {} is not an MPI_SEEK_ constant", whence);
+    }
+    if (!cls && base + offset < 0) {
+      cls = MPI_ERR_ARG;
+      why = fmt::format("the position {} would be negative", base + offset);
+    }
+    if (!cls && !impi::io::shared_set(*f, base + offset)) {
+      cls = errno_class(errno);
+      why = impi::io::reason(errno);
+    }
+  }
+  int all = 0;
+  PMPI_Allreduce(&cls, &all, 1, MPI_INT, MPI_MAX, f->comm);
+  if (all) return file_error(f, all, fn, why.empty() ? "failed at another process" : why);
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
+  constexpr const char *fn = "MPI_File_get_position_shared";
+  IMPI_FILE_ARG(fh, fn);
+  if (!offset) return file_error(f, MPI_ERR_ARG, fn, "offset is NULL");
+  std::int64_t v = impi::io::shared_fetch_add(*f, 0);
+  if (v < 0) return file_error(f, MPI_ERR_IO, fn, "cannot read the shared file pointer");
+  *offset = v;
+  return MPI_SUCCESS;
+}
+
+// ---- error handlers
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *function,
+                                MPI_Errhandler *errhandler) {
+  constexpr const char *fn = "MPI_File_create_errhandler";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!function || !errhandler) return file_error(nullptr, MPI_ERR_ARG, fn, "NULL argument");
+  *errhandler =
+      impi::api::create_comm_errhandler(reinterpret_cast<MPI_Comm_errhandler_function *>(function));
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
+  constexpr const char *fn = "MPI_File_set_errhandler";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = file == MPI_FILE_NULL ? nullptr : lookup_file(file);
+  if (file != MPI_FILE_NULL && !f)
+    return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  if (!impi::api::valid_errhandler(errhandler))
+    return file_error(f, MPI_ERR_ARG, fn, "invalid error handler");
+  impi::api::retain_errhandler(errhandler);
+  std::uintptr_t v = impi::api::handle_value(errhandler), old;
+  if (f) {
+    old = f->errhandler;
+    f->errhandler = v;
+  } else {
+    std::lock_guard<std::mutex> lk(impi::io::g_files_mu);
+    old = impi::io::g_null_errhandler;
+    impi::io::g_null_errhandler = v;
+  }
+  if (old) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(old));
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
+  constexpr const char *fn = "MPI_File_get_errhandler";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = file == MPI_FILE_NULL ? nullptr : lookup_file(file);
+  if (file != MPI_FILE_NULL && !f)
+    return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  if (!errhandler) return file_error(f, MPI_ERR_ARG, fn, "errhandler is NULL");
+  std::uintptr_t v;
+  if (f) {
+    v = f->errhandler;
+  } else {
+    std::lock_guard<std::mutex> lk(impi::io::g_files_mu);
+    v = impi::io::g_null_errhandler;
+  }
+  MPI_Errhandler eh = v ? reinterpret_cast<MPI_Errhandler>(v) : MPI_ERRORS_RETURN;
+  impi::api::retain_errhandler(eh);
+  *errhandler = eh;
+  return MPI_SUCCESS;
+}
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode) {
+  constexpr const char *fn = "MPI_File_call_errhandler";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  FileObject *f = fh == MPI_FILE_NULL ? nullptr : lookup_file(fh);
+  if (fh != MPI_FILE_NULL && !f)
+    return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  file_error(f, errorcode, fn);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+#include "io/generated/file_aliases.inc"

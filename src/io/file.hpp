@@ -1,0 +1,142 @@
+// file.hpp - MPI-IO (MPI-3.1 chapter 13): the file objects behind MPI_File
+// handles, their views, data representations and the shared file pointer.
+//
+// A file is a POSIX file every process of the communicator opens itself
+// (the procs of every IMPI client share the file system). What the procs
+// must agree on goes through ordinary MPI calls on a duplicate of the
+// file's communicator (so across clients it is ordinary IMPI traffic); the
+// shared file pointer lives in a hidden side file next to the data file,
+// updated under an fcntl byte-range lock, so it needs no messages at all.
+// docs/io.md describes the design.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mpi.h"
+#include "pack/datatype.hpp"
+
+namespace impi::io {
+
+// A registered data representation (MPI_Register_datarep).
+struct UserRep {
+  MPI_Datarep_conversion_function *read = nullptr;
+  MPI_Datarep_conversion_function *write = nullptr;
+  MPI_Datarep_extent_function *extent = nullptr;
+  void *extra = nullptr;
+};
+
+enum class RepKind { native, external32, user };
+
+struct View {
+  MPI_Offset disp = 0;
+  pack::TypePtr etype, filetype;
+  MPI_Datatype etype_h = MPI_BYTE, filetype_h = MPI_BYTE;  // as the program named them
+  std::string datarep = "native";
+  RepKind rep = RepKind::native;
+  UserRep user;
+  // The filetype's layout in the file (bytes of the file representation):
+  // its data runs in typemap order, their prefix sums, the size of its
+  // data and the extent it tiles with; the etype's size there.
+  std::vector<pack::ByteRun> runs;
+  std::vector<std::int64_t> prefix;  // prefix[i]: data bytes before runs[i]
+  std::int64_t ft_size = 1, ft_extent = 1, et_size = 1;
+  bool contiguous = true;  // the data of successive tiles is one byte range
+};
+
+struct FileObject {
+  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate: the file's own context
+  MPI_File handle = MPI_FILE_NULL;
+  int fd = -1;
+  std::string path;
+  int amode = 0;
+  std::uintptr_t errhandler = 0;  // 0: MPI_ERRORS_RETURN (files' default)
+  bool atomic = false;
+  // The file lives on a network or parallel file system (NFS, Lustre,
+  // GPFS...), where collective buffering pays; on a local one the page
+  // cache merges small accesses better (romio_cb_* "automatic").
+  bool shared_fs = false;
+  std::map<std::string, std::string> hints;  // the values in force (get_info)
+  View view;
+  std::int64_t pos = 0;  // the individual file pointer, in etypes of the view
+  // The shared file pointer: an int64 (etypes) at offset 0 of this file.
+  std::string shfp_path;
+  int shfp_fd = -1;
+  // Atomic mode within this process (fcntl locks do not exclude threads).
+  std::mutex atomic_mu;
+  // Non-blocking operations in flight (close waits for them).
+  std::mutex pending_mu;
+  std::condition_variable pending_cv;
+  int pending = 0;
+  // A split collective in progress (_begin .. _end).
+  bool split_active = false;
+  MPI_Status split_status{};
+  int split_err = MPI_SUCCESS;
+  const void *split_buf = nullptr;
+};
+
+// The file behind a handle, or nullptr.
+FileObject *lookup_file(MPI_File fh);
+// Reports `code` for `fn` on file `f` (nullptr: MPI_FILE_NULL's handler).
+int file_error(FileObject *f, int code, const char *fn, const std::string &detail = {});
+// The MPI error class of a system errno.
+int errno_class(int err);
+
+// ---- views (view.cpp)
+// Fills the layout of `v` from its etype, filetype and representation;
+// MPI_SUCCESS or the error class (the reason in `why`). `may_write`: the
+// file is open for writing (then the types may not overlap themselves).
+int build_view(View &v, bool may_write, std::string &why);
+// Bytes of the file representation that (count, type) takes.
+std::int64_t file_bytes(const View &v, const pack::TypePtr &type, std::int64_t count);
+// The file byte ranges of data bytes [start, start+len) of the view's stream.
+void map_ranges(const View &v, std::int64_t start, std::int64_t len,
+                std::vector<std::pair<std::int64_t, std::int64_t>> &out);
+// The data byte of the view's stream at or after file byte `at` (for seek to the end).
+std::int64_t stream_pos_of(const View &v, std::int64_t at);
+// Finds a registered representation; false if unknown.
+bool find_datarep(const std::string &name, UserRep &out);
+
+// A byte buffer that is not zero-filled when it grows (I/O buffers are
+// written whole before they are read).
+class Bytes {
+ public:
+  void resize(std::size_t n) {
+    if (n > cap_) {
+      p_.reset(new std::byte[n]);
+      cap_ = n;
+    }
+    n_ = n;
+  }
+  std::byte *data() { return p_.get(); }
+  const std::byte *data() const { return p_.get(); }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::unique_ptr<std::byte[]> p_;
+  std::size_t n_ = 0, cap_ = 0;
+};
+
+// ---- conversions between memory and the file representation (view.cpp)
+// Encodes (buf, count, type) into `out` (file_bytes of it); an error class.
+int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
+           const pack::TypePtr &type, Bytes &out, std::string &why);
+// Decodes the first `got` bytes of `in` into (buf, count, type): returns the
+// native bytes filled (whole elements), or a negative error class.
+std::int64_t decode(const View &v, const std::byte *in, std::int64_t got, void *buf,
+                    std::int64_t count, MPI_Datatype th, const pack::TypePtr &type,
+                    std::string &why);
+
+// ---- shared file pointer (file.cpp)
+// Adds `delta` etypes to the shared pointer, returns its old value (-1: error, errno set).
+std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta);
+bool shared_set(FileObject &f, std::int64_t value);
+
+}  // namespace impi::io

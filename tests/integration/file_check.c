@@ -1,0 +1,558 @@
+/* file_check.c - MPI-IO files (MPI-3.1 13.2, 13.4, 13.7): open with every
+ * amode and its errors, close, delete, sizes, hints, groups, error handlers,
+ * and data access at explicit offsets, through individual and shared file
+ * pointers, in order, non-blocking and split collective, checked byte by
+ * byte with the statuses' counts. Files live in a directory from mkdtemp
+ * (rank 0's, shared with every client through the file system), removed at
+ * the end. At any np >= 1, in one client or across clients. Prints
+ * "rank r of n ok". */
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int rank, size;
+static char dir[256];
+
+#define CHECK(cond, ...)                                     \
+  do {                                                       \
+    if (!(cond)) {                                           \
+      fprintf(stderr, "rank %d: line %d: ", rank, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                          \
+      fprintf(stderr, "\n");                                 \
+      MPI_Abort(MPI_COMM_WORLD, 1);                          \
+    }                                                        \
+  } while (0)
+#define OK(call)                            \
+  do {                                      \
+    int rc_ = (call);                       \
+    if (rc_ != MPI_SUCCESS) {               \
+      char s_[MPI_MAX_ERROR_STRING];        \
+      int l_;                               \
+      MPI_Error_string(rc_, s_, &l_);       \
+      CHECK(0, "%s failed: %s", #call, s_); \
+    }                                       \
+  } while (0)
+
+static int eclass(int rc) {
+  int c;
+  MPI_Error_class(rc, &c);
+  return c;
+}
+static void path(char *out, const char *name) {
+  snprintf(out, 512, "%s/%s", dir, name);
+}
+static int count_of(MPI_Status *st, MPI_Datatype t) {
+  int n;
+  MPI_Get_count(st, t, &n);
+  return n;
+}
+static unsigned char pattern(int r, int i) {
+  return (unsigned char)(r * 37 + i * 11 + 5);
+}
+
+static int handler_calls, handler_code;
+static void file_handler(MPI_File *fh, int *code, ...) {
+  (void)fh;
+  ++handler_calls;
+  handler_code = *code;
+}
+
+static void test_open_errors(void) {
+  char p[512], q[512];
+  MPI_File fh;
+  int rc;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len;
+  path(p, "missing/none.dat");
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_NO_SUCH_FILE, "missing file: class %d", eclass(rc));
+  MPI_Error_string(rc, msg, &len);
+  CHECK(strstr(msg, "none.dat") != NULL, "the error string names the path: %s", msg);
+  /* amode errors */
+  path(p, "amode.dat");
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_AMODE, "RDONLY|CREATE: class %d", eclass(rc));
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY | MPI_MODE_EXCL, MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_AMODE, "RDONLY|EXCL: class %d", eclass(rc));
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_WRONLY | MPI_MODE_CREATE,
+                     MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_AMODE, "RDWR|WRONLY: class %d", eclass(rc));
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_AMODE, "no access mode: class %d", eclass(rc));
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_SEQUENTIAL | MPI_MODE_CREATE,
+                     MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_AMODE, "RDWR|SEQUENTIAL: class %d", eclass(rc));
+  /* CREATE|EXCL: created once, then MPI_ERR_FILE_EXISTS at every rank */
+  path(p, "excl.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL,
+                   MPI_INFO_NULL, &fh));
+  OK(MPI_File_close(&fh));
+  CHECK(fh == MPI_FILE_NULL, "close sets MPI_FILE_NULL");
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL,
+                     MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_FILE_EXISTS, "EXCL on an existing file: class %d", eclass(rc));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+  MPI_Barrier(MPI_COMM_WORLD);
+  rc = MPI_File_delete(p, MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_NO_SUCH_FILE, "delete of a deleted file: class %d", eclass(rc));
+  /* a file the process may not write */
+  if (geteuid() == 0) {
+    snprintf(q, sizeof q, "/sys/kernel/notes");
+  } else {
+    path(q, "readonly.dat");
+    if (rank == 0) {
+      FILE *fp = fopen(q, "w");
+      fputs("x", fp);
+      fclose(fp);
+      chmod(q, 0444);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  if (access(q, F_OK) == 0) {
+    rc = MPI_File_open(MPI_COMM_WORLD, q, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    CHECK(eclass(rc) == MPI_ERR_ACCESS, "read-only file opened for writing: class %d", eclass(rc));
+    MPI_Error_string(rc, msg, &len);
+    CHECK(strstr(msg, q) != NULL && strstr(msg, "denied") != NULL, "path and reason: %s", msg);
+  }
+  /* a directory is no file; nor is a name longer than the system allows */
+  rc = MPI_File_open(MPI_COMM_WORLD, dir, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_BAD_FILE, "opening a directory: class %d", eclass(rc));
+  {
+    char longname[301], lp[1024];
+    memset(longname, 'x', 300);
+    longname[300] = '\0';
+    snprintf(lp, sizeof lp, "%s/%s", dir, longname);
+    rc = MPI_File_open(MPI_COMM_WORLD, lp, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh);
+    CHECK(eclass(rc) == MPI_ERR_BAD_FILE, "a 300-byte name: class %d", eclass(rc));
+  }
+  /* a full device: the write fails with MPI_ERR_NO_SPACE, naming the reason */
+  if (rank == 0 && access("/dev/full", W_OK) == 0) {
+    OK(MPI_File_open(MPI_COMM_SELF, "/dev/full", MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
+    rc = MPI_File_write_at(fh, 0, "abcd", 4, MPI_CHAR, MPI_STATUS_IGNORE);
+    CHECK(eclass(rc) == MPI_ERR_NO_SPACE, "write to /dev/full: class %d", eclass(rc));
+    MPI_Error_string(rc, msg, &len);
+    CHECK(strstr(msg, "/dev/full") != NULL && strstr(msg, "space") != NULL, "path and reason: %s",
+          msg);
+    OK(MPI_File_close(&fh));
+  }
+  /* MPI_FILE_NULL's handler is used by open */
+  MPI_Errhandler eh, got;
+  OK(MPI_File_create_errhandler(file_handler, &eh));
+  OK(MPI_File_set_errhandler(MPI_FILE_NULL, eh));
+  OK(MPI_File_get_errhandler(MPI_FILE_NULL, &got));
+  CHECK(got == eh, "get_errhandler(MPI_FILE_NULL)");
+  OK(MPI_Errhandler_free(&got));
+  path(p, "missing/none.dat");
+  handler_calls = 0;
+  rc = MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  CHECK(handler_calls == 1 && eclass(handler_code) == MPI_ERR_NO_SUCH_FILE,
+        "the handler of MPI_FILE_NULL ran once for open (%d calls)", handler_calls);
+  OK(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+  OK(MPI_Errhandler_free(&eh));
+}
+
+static void test_manage(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Info info, used;
+  int amode, flag, n, res;
+  char v[MPI_MAX_INFO_VAL + 1];
+  MPI_Offset sz;
+  MPI_Group g, wg;
+  path(p, "manage.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "cb_buffer_size", "8388608");
+  MPI_Info_set(info, "romio_ds_read", "disable");
+  MPI_Info_set(info, "access_style", "read_mostly");
+  MPI_Info_set(info, "cb_nodes", "not-a-number");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  OK(MPI_File_get_amode(fh, &amode));
+  CHECK(amode == (MPI_MODE_RDWR | MPI_MODE_CREATE), "amode %d", amode);
+  OK(MPI_File_get_info(fh, &used));
+  MPI_Info_get(used, "cb_buffer_size", MPI_MAX_INFO_VAL, v, &flag);
+  CHECK(flag && strcmp(v, "8388608") == 0, "cb_buffer_size in force: %s", flag ? v : "(none)");
+  MPI_Info_get(used, "romio_ds_read", MPI_MAX_INFO_VAL, v, &flag);
+  CHECK(flag && strcmp(v, "disable") == 0, "romio_ds_read in force");
+  MPI_Info_get(used, "access_style", MPI_MAX_INFO_VAL, v, &flag);
+  CHECK(flag && strcmp(v, "read_mostly") == 0, "access_style");
+  MPI_Info_get(used, "cb_nodes", MPI_MAX_INFO_VAL, v, &flag);
+  CHECK(flag && strcmp(v, "not-a-number") != 0, "an invalid cb_nodes is not in force");
+  MPI_Info_get(used, "filename", MPI_MAX_INFO_VAL, v, &flag);
+  CHECK(flag && strcmp(v, p) == 0, "filename hint");
+  MPI_Info_get_nkeys(used, &n);
+  CHECK(n >= 8, "hints reported: %d", n);
+  MPI_Info_free(&used);
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_cb_write", "enable");
+  OK(MPI_File_set_info(fh, info));
+  MPI_Info_free(&info);
+  OK(MPI_File_get_info(fh, &used));
+  MPI_Info_get(used, "romio_cb_write", MPI_MAX_INFO_VAL, v, &flag);
+  CHECK(flag && strcmp(v, "enable") == 0, "set_info's hint in force");
+  MPI_Info_free(&used);
+  OK(MPI_File_get_group(fh, &g));
+  MPI_Comm_group(MPI_COMM_WORLD, &wg);
+  MPI_Group_compare(g, wg, &res);
+  CHECK(res == MPI_IDENT, "get_group: %d", res);
+  MPI_Group_free(&g);
+  MPI_Group_free(&wg);
+  OK(MPI_File_set_size(fh, 1000));
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 1000, "set_size: %lld", (long long)sz);
+  OK(MPI_File_preallocate(fh, 4096));
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 4096, "preallocate: %lld", (long long)sz);
+  OK(MPI_File_preallocate(fh, 100));
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 4096, "preallocate never shrinks: %lld", (long long)sz);
+  OK(MPI_File_set_size(fh, 10));
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 10, "set_size shrinks: %lld", (long long)sz);
+  /* c2f / f2c */
+  MPI_Fint fi = MPI_File_c2f(fh);
+  CHECK(MPI_File_f2c(fi) == fh, "f2c(c2f(fh))");
+  /* a file's own handler, called with the file and the code */
+  MPI_Errhandler eh, cur;
+  OK(MPI_File_get_errhandler(fh, &cur));
+  CHECK(cur == MPI_ERRORS_RETURN, "files default to MPI_ERRORS_RETURN");
+  OK(MPI_File_create_errhandler(file_handler, &eh));
+  OK(MPI_File_set_errhandler(fh, eh));
+  handler_calls = 0;
+  int rc = MPI_File_seek(fh, -5, MPI_SEEK_SET);
+  CHECK(eclass(rc) == MPI_ERR_ARG && handler_calls == 1, "seek to -5: class %d, %d calls",
+        eclass(rc), handler_calls);
+  OK(MPI_File_call_errhandler(fh, MPI_ERR_IO));
+  CHECK(handler_calls == 2 && handler_code == MPI_ERR_IO, "call_errhandler");
+  OK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+  OK(MPI_Errhandler_free(&eh));
+  OK(MPI_File_close(&fh));
+  /* invalid handles: MPI_ERR_FILE */
+  rc = MPI_File_get_size(MPI_FILE_NULL, &sz);
+  CHECK(eclass(rc) == MPI_ERR_FILE, "MPI_FILE_NULL: class %d", eclass(rc));
+  /* read-only handle: writes fail, reads work */
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+  rc = MPI_File_write_at(fh, 0, "abc", 3, MPI_CHAR, MPI_STATUS_IGNORE);
+  CHECK(eclass(rc) == MPI_ERR_READ_ONLY, "write to a RDONLY file: class %d", eclass(rc));
+  OK(MPI_File_close(&fh));
+  /* DELETE_ON_CLOSE */
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_WRONLY | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                   &fh));
+  rc = MPI_File_read_at(fh, 0, v, 1, MPI_CHAR, MPI_STATUS_IGNORE);
+  CHECK(eclass(rc) == MPI_ERR_ACCESS, "read of a WRONLY file: class %d", eclass(rc));
+  OK(MPI_File_close(&fh));
+  CHECK(access(p, F_OK) != 0, "DELETE_ON_CLOSE removed the file");
+}
+
+/* Explicit offsets, individual pointers, statuses, EOF. */
+static void test_access(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  enum { N = 1000 };
+  unsigned char out[N], in[2 * N];
+  int i;
+  path(p, "access.dat");
+  for (i = 0; i < N; ++i) out[i] = pattern(rank, i);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_UNIQUE_OPEN,
+                   MPI_INFO_NULL, &fh));
+  OK(MPI_File_write_at(fh, (MPI_Offset)rank * N, out, N, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == N, "write_at count %d", count_of(&st, MPI_BYTE));
+  OK(MPI_File_sync(fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_sync(fh));
+  int other = (rank + 1) % size;
+  memset(in, 0, sizeof in);
+  OK(MPI_File_read_at_all(fh, (MPI_Offset)other * N, in, N, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == N, "read_at_all count");
+  for (i = 0; i < N; ++i) CHECK(in[i] == pattern(other, i), "byte %d of rank %d's block", i, other);
+  /* reading across the end of the file: a short count */
+  OK(MPI_File_read_at(fh, (MPI_Offset)size * N - 100, in, 300, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == 100, "read across EOF: count %d", count_of(&st, MPI_BYTE));
+  for (i = 0; i < 100; ++i) CHECK(in[i] == pattern(size - 1, N - 100 + i), "EOF read byte %d", i);
+  OK(MPI_File_read_at(fh, (MPI_Offset)size * N + 5, in, 10, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == 0, "read beyond EOF: count 0");
+  /* ints and MPI_Get_count in ints, MPI_UNDEFINED for a partial one */
+  OK(MPI_File_read_at(fh, (MPI_Offset)size * N - 6, in, 2, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == MPI_UNDEFINED, "6 bytes are not whole ints");
+  CHECK(count_of(&st, MPI_BYTE) == 6, "6 bytes read");
+  /* individual file pointers: seek, read, position */
+  MPI_Offset pos;
+  OK(MPI_File_seek(fh, (MPI_Offset)other * N + 10, MPI_SEEK_SET));
+  OK(MPI_File_read(fh, in, 20, MPI_BYTE, &st));
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == (MPI_Offset)other * N + 30, "position after read: %lld", (long long)pos);
+  for (i = 0; i < 20; ++i) CHECK(in[i] == pattern(other, 10 + i), "read byte %d", i);
+  OK(MPI_File_seek(fh, -10, MPI_SEEK_CUR));
+  OK(MPI_File_read_all(fh, in, 5, MPI_BYTE, &st));
+  for (i = 0; i < 5; ++i) CHECK(in[i] == pattern(other, 20 + i), "seek_cur byte %d", i);
+  OK(MPI_File_seek(fh, -4, MPI_SEEK_END));
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == (MPI_Offset)size * N - 4, "seek_end: %lld", (long long)pos);
+  /* write through the individual pointer, read back */
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_seek(fh, (MPI_Offset)rank * N, MPI_SEEK_SET));
+  for (i = 0; i < N; ++i) out[i] = (unsigned char)(pattern(rank, i) ^ 0xff);
+  OK(MPI_File_write_all(fh, out, N / 2, MPI_BYTE, &st));
+  OK(MPI_File_write(fh, out + N / 2, N / 2, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == N / 2, "write count");
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == (MPI_Offset)(rank + 1) * N, "position after writes");
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, (MPI_Offset)other * N, in, N, MPI_BYTE, &st));
+  for (i = 0; i < N; ++i)
+    CHECK(in[i] == (unsigned char)(pattern(other, i) ^ 0xff), "rewritten byte %d", i);
+  /* a derived memory type: every other int of a buffer */
+  int ints[20], back[20];
+  MPI_Datatype every_other;
+  MPI_Type_vector(10, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  for (i = 0; i < 20; ++i) ints[i] = rank * 1000 + i;
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_write_at(fh, (MPI_Offset)rank * 40, ints, 1, every_other, &st));
+  CHECK(count_of(&st, every_other) == 1, "count of a derived type");
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, (MPI_Offset)other * 40, back, 10, MPI_INT, &st));
+  for (i = 0; i < 10; ++i) CHECK(back[i] == other * 1000 + 2 * i, "strided int %d: %d", i, back[i]);
+  memset(back, 0, sizeof back);
+  OK(MPI_File_read_at(fh, (MPI_Offset)other * 40, back, 1, every_other, &st));
+  for (i = 0; i < 20; ++i)
+    CHECK(back[i] == (i % 2 == 0 ? other * 1000 + i : 0), "into a strided buffer %d", i);
+  MPI_Type_free(&every_other);
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+}
+
+/* Shared file pointers and ordered access. */
+static void test_shared(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  int i, r, k;
+  enum { M = 16, ROUNDS = 5 };
+  int rec[M], all[M];
+  MPI_Offset pos;
+  path(p, "shared.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+  OK(MPI_File_get_position_shared(fh, &pos));
+  CHECK(pos == 0, "shared pointer starts at 0");
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* every rank appends ROUNDS records of M ints through the shared pointer */
+  for (k = 0; k < ROUNDS; ++k) {
+    for (i = 0; i < M; ++i) rec[i] = (rank << 16) | (k << 8) | i;
+    OK(MPI_File_write_shared(fh, rec, M, MPI_INT, &st));
+    CHECK(count_of(&st, MPI_INT) == M, "write_shared count");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_get_position_shared(fh, &pos));
+  CHECK(pos == (MPI_Offset)size * ROUNDS * M, "shared pointer at the end: %lld", (long long)pos);
+  /* every record is whole and each (rank, round) appears once */
+  int *seen = calloc((size_t)size * ROUNDS, sizeof(int));
+  for (r = 0; r < size * ROUNDS; ++r) {
+    OK(MPI_File_read_at(fh, (MPI_Offset)r * M, all, M, MPI_INT, &st));
+    int who = all[0] >> 16, round = (all[0] >> 8) & 0xff;
+    CHECK(who >= 0 && who < size && round < ROUNDS, "record %d: %x", r, all[0]);
+    for (i = 0; i < M; ++i)
+      CHECK(all[i] == ((who << 16) | (round << 8) | i), "record %d int %d", r, i);
+    seen[who * ROUNDS + round]++;
+  }
+  for (r = 0; r < size * ROUNDS; ++r) CHECK(seen[r] == 1, "record %d seen %d times", r, seen[r]);
+  free(seen);
+  /* seek_shared back, read_shared: each rank gets whole distinct records */
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  OK(MPI_File_read_shared(fh, all, M, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == M, "read_shared count");
+  for (i = 1; i < M; ++i)
+    CHECK((all[i] & 0xff) == i && (all[i] >> 8) == (all[0] >> 8), "read_shared record");
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_get_position_shared(fh, &pos));
+  CHECK(pos == (MPI_Offset)size * M, "after read_shared: %lld", (long long)pos);
+  /* ordered: rank r's block lands r-th after the pointer */
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  int n = rank + 1, blk[64];
+  for (i = 0; i < n; ++i) blk[i] = rank * 100 + i;
+  OK(MPI_File_write_ordered(fh, blk, n, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == n, "write_ordered count");
+  OK(MPI_File_get_position_shared(fh, &pos));
+  CHECK(pos == (MPI_Offset)size * (size + 1) / 2, "after write_ordered: %lld", (long long)pos);
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  memset(blk, 0, sizeof blk);
+  OK(MPI_File_read_ordered(fh, blk, n, MPI_INT, &st));
+  for (i = 0; i < n; ++i) CHECK(blk[i] == rank * 100 + i, "read_ordered int %d: %d", i, blk[i]);
+  int start = 0;
+  for (r = 0; r < rank; ++r) start += r + 1;
+  OK(MPI_File_read_at(fh, start, blk, n, MPI_INT, &st));
+  for (i = 0; i < n; ++i) CHECK(blk[i] == rank * 100 + i, "ordered placement int %d", i);
+  /* split collective, ordered */
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  OK(MPI_File_read_ordered_begin(fh, blk, n, MPI_INT));
+  OK(MPI_File_read_ordered_end(fh, blk, &st));
+  CHECK(count_of(&st, MPI_INT) == n && blk[0] == rank * 100, "read_ordered_begin/end");
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+  /* APPEND: both pointers start at the end; SEQUENTIAL: shared only */
+  path(p, "append.dat");
+  if (rank == 0) {
+    FILE *fp = fopen(p, "w");
+    fputs("0123456789", fp);
+    fclose(fp);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_WRONLY | MPI_MODE_APPEND | MPI_MODE_SEQUENTIAL,
+                   MPI_INFO_NULL, &fh));
+  OK(MPI_File_get_position_shared(fh, &pos));
+  CHECK(pos == 10, "APPEND: shared pointer at the end (%lld)", (long long)pos);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int rc = MPI_File_write_at(fh, 0, "x", 1, MPI_CHAR, &st);
+  CHECK(eclass(rc) == MPI_ERR_UNSUPPORTED_OPERATION, "write_at on a SEQUENTIAL file: %d",
+        eclass(rc));
+  char c = (char)('a' + rank);
+  OK(MPI_File_write_ordered(fh, &c, 1, MPI_CHAR, &st));
+  OK(MPI_File_close(&fh));
+  if (rank == 0) {
+    char buf[64] = {0};
+    FILE *fp = fopen(p, "r");
+    size_t got = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    CHECK(got == (size_t)(10 + size), "appended size %zu", got);
+    CHECK(memcmp(buf, "0123456789", 10) == 0, "old contents kept");
+    for (i = 0; i < size; ++i) CHECK(buf[10 + i] == 'a' + i, "appended byte %d", i);
+    OK(MPI_File_delete(p, MPI_INFO_NULL));
+  }
+}
+
+/* Non-blocking operations and split collectives. */
+static void test_nonblocking(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st, sts[4];
+  MPI_Request req[4];
+  enum { N = 1 << 16 };
+  int i, flag = 0;
+  int *a = malloc(N * sizeof(int)), *b = malloc(N * sizeof(int));
+  path(p, "nb.dat");
+  for (i = 0; i < N; ++i) a[i] = rank * N + i;
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_iwrite_at(fh, (MPI_Offset)rank * N * 4, a, N / 2, MPI_INT, &req[0]));
+  OK(MPI_File_iwrite_at_all(fh, (MPI_Offset)rank * N * 4 + N * 2, a + N / 2, N / 2, MPI_INT,
+                            &req[1]));
+  OK(MPI_Waitall(2, req, sts));
+  CHECK(req[0] == MPI_REQUEST_NULL && count_of(&sts[0], MPI_INT) == N / 2 &&
+            count_of(&sts[1], MPI_INT) == N / 2,
+        "iwrite statuses");
+  MPI_Barrier(MPI_COMM_WORLD);
+  int other = (rank + 1) % size;
+  OK(MPI_File_iread_at(fh, (MPI_Offset)other * N * 4, b, N, MPI_INT, &req[0]));
+  while (!flag) OK(MPI_Test(&req[0], &flag, &st));
+  CHECK(count_of(&st, MPI_INT) == N, "iread count %d", count_of(&st, MPI_INT));
+  for (i = 0; i < N; ++i) CHECK(b[i] == other * N + i, "iread int %d", i);
+  /* individual pointer moves at the start of the operation */
+  MPI_Offset pos;
+  OK(MPI_File_seek(fh, (MPI_Offset)other * N * 4, MPI_SEEK_SET));
+  OK(MPI_File_iread(fh, b, 10, MPI_INT, &req[0]));
+  OK(MPI_File_iread_all(fh, b + 10, 10, MPI_INT, &req[1]));
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == (MPI_Offset)other * N * 4 + 80, "pointer after two ireads: %lld", (long long)pos);
+  int idx;
+  OK(MPI_Waitany(2, req, &idx, &st));
+  OK(MPI_Wait(&req[1 - idx], &st));
+  for (i = 0; i < 20; ++i) CHECK(b[i] == other * N + i, "iread/iread_all int %d", i);
+  /* iwrite / iwrite_all through the individual pointer */
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_seek(fh, (MPI_Offset)rank * N * 4, MPI_SEEK_SET));
+  for (i = 0; i < 20; ++i) a[i] = -(rank * 100 + i);
+  OK(MPI_File_iwrite(fh, a, 10, MPI_INT, &req[0]));
+  OK(MPI_File_iwrite_all(fh, a + 10, 10, MPI_INT, &req[1]));
+  OK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, (MPI_Offset)other * N * 4, b, 20, MPI_INT, &st));
+  for (i = 0; i < 20; ++i) CHECK(b[i] == -(other * 100 + i), "iwrite int %d", i);
+  /* shared: iwrite_shared from every rank, then iread_shared */
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  int rec[4] = {rank, rank, rank, rank};
+  OK(MPI_File_iwrite_shared(fh, rec, 4, MPI_INT, &req[0]));
+  OK(MPI_Wait(&req[0], &st));
+  CHECK(count_of(&st, MPI_INT) == 4, "iwrite_shared count");
+  MPI_Barrier(MPI_COMM_WORLD);
+  int *seen = calloc((size_t)size, sizeof(int));
+  OK(MPI_File_read_at(fh, 0, b, 4 * size, MPI_INT, &st));
+  for (i = 0; i < size; ++i) {
+    CHECK(b[4 * i] >= 0 && b[4 * i] < size && b[4 * i + 3] == b[4 * i], "shared record %d", i);
+    seen[b[4 * i]]++;
+  }
+  for (i = 0; i < size; ++i) CHECK(seen[i] == 1, "rank %d's record seen %d times", i, seen[i]);
+  free(seen);
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  OK(MPI_File_iread_shared(fh, rec, 4, MPI_INT, &req[0]));
+  OK(MPI_Wait(&req[0], &st));
+  CHECK(count_of(&st, MPI_INT) == 4 && rec[3] == rec[0], "iread_shared");
+  /* split collectives */
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (i = 0; i < 8; ++i) a[i] = 7000 + rank * 8 + i;
+  OK(MPI_File_write_at_all_begin(fh, (MPI_Offset)rank * 32, a, 8, MPI_INT));
+  int rc = MPI_File_write_at_all_begin(fh, 0, a, 8, MPI_INT);
+  CHECK(rc != MPI_SUCCESS, "two split collectives at once");
+  OK(MPI_File_write_at_all_end(fh, a, &st));
+  CHECK(count_of(&st, MPI_INT) == 8, "write_at_all_end count");
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at_all_begin(fh, (MPI_Offset)other * 32, b, 8, MPI_INT));
+  OK(MPI_File_read_at_all_end(fh, b, &st));
+  for (i = 0; i < 8; ++i) CHECK(b[i] == 7000 + other * 8 + i, "split read int %d", i);
+  OK(MPI_File_seek(fh, (MPI_Offset)rank * 32, MPI_SEEK_SET));
+  OK(MPI_File_write_all_begin(fh, a, 8, MPI_INT));
+  OK(MPI_File_write_all_end(fh, a, &st));
+  OK(MPI_File_seek(fh, (MPI_Offset)other * 32, MPI_SEEK_SET));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_all_begin(fh, b, 8, MPI_INT));
+  OK(MPI_File_read_all_end(fh, b, &st));
+  CHECK(count_of(&st, MPI_INT) == 8 && b[7] == 7000 + other * 8 + 7, "read_all_begin/end");
+  OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
+  OK(MPI_File_write_ordered_begin(fh, a, 8, MPI_INT));
+  OK(MPI_File_write_ordered_end(fh, a, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, (MPI_Offset)other * 32, b, 8, MPI_INT, &st));
+  for (i = 0; i < 8; ++i) CHECK(b[i] == 7000 + other * 8 + i, "write_ordered_begin int %d", i);
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+  free(a);
+  free(b);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank == 0) {
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/impi-file-XXXXXX", t && *t ? t : "/tmp");
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+  }
+  MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+  test_open_errors();
+  test_manage();
+  test_access();
+  test_shared();
+  test_nonblocking();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    char q[512];
+    path(q, "readonly.dat");
+    unlink(q);
+    CHECK(rmdir(dir) == 0, "the directory is left empty: %s", strerror(errno));
+  }
+  printf("rank %d of %d ok\n", rank, size);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,526 @@
+/* file_view_check.c - MPI-IO views and data representations (MPI-3.1 13.3,
+ * 13.5) and atomic mode (13.6.1): an interleaved view from a resized type,
+ * a 2-D subarray view written and read collectively, get_view,
+ * get_type_extent, get_byte_offset and pointers in etypes; external32
+ * (big-endian bytes in the file), a registered representation that keeps
+ * sizes and one that widens ints to 8 bytes, the datarep errors; atomic
+ * writes of overlapping ranges by every rank. Every file is checked byte by
+ * byte. At any np >= 1, in one client or across clients. Prints
+ * "rank r of n ok". */
+#include <errno.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rank, size;
+static char dir[256];
+
+#define CHECK(cond, ...)                                     \
+  do {                                                       \
+    if (!(cond)) {                                           \
+      fprintf(stderr, "rank %d: line %d: ", rank, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                          \
+      fprintf(stderr, "\n");                                 \
+      MPI_Abort(MPI_COMM_WORLD, 1);                          \
+    }                                                        \
+  } while (0)
+#define OK(call)                            \
+  do {                                      \
+    int rc_ = (call);                       \
+    if (rc_ != MPI_SUCCESS) {               \
+      char s_[MPI_MAX_ERROR_STRING];        \
+      int l_;                               \
+      MPI_Error_string(rc_, s_, &l_);       \
+      CHECK(0, "%s failed: %s", #call, s_); \
+    }                                       \
+  } while (0)
+
+static int eclass(int rc) {
+  int c;
+  MPI_Error_class(rc, &c);
+  return c;
+}
+static void path(char *out, const char *name) {
+  snprintf(out, 512, "%s/%s", dir, name);
+}
+static int count_of(MPI_Status *st, MPI_Datatype t) {
+  int n;
+  MPI_Get_count(st, t, &n);
+  return n;
+}
+/* The file's bytes as rank 0 reads them with POSIX calls. */
+static long raw(const char *p, unsigned char *buf, long max) {
+  FILE *fp = fopen(p, "rb");
+  CHECK(fp != NULL, "fopen %s: %s", p, strerror(errno));
+  long n = (long)fread(buf, 1, (size_t)max, fp);
+  fclose(fp);
+  return n;
+}
+
+enum { B = 3, NB = 4 }; /* blocks of B ints, NB blocks per rank */
+
+static void test_interleaved(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Datatype contig, ftype, et, ft;
+  int i, buf[B * NB], back[B * NB];
+  path(p, "interleaved.dat");
+  MPI_Type_contiguous(B, MPI_INT, &contig);
+  MPI_Type_create_resized(contig, 0, (MPI_Aint)size * B * sizeof(int), &ftype);
+  MPI_Type_commit(&ftype);
+  MPI_Type_free(&contig);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  MPI_Offset disp = (MPI_Offset)rank * B * sizeof(int) + 16; /* a 16-byte header first */
+  OK(MPI_File_set_view(fh, disp, MPI_INT, ftype, "native", MPI_INFO_NULL));
+  for (i = 0; i < B * NB; ++i) buf[i] = rank * 1000 + i;
+  OK(MPI_File_write_all(fh, buf, B * NB, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == B * NB, "write_all count");
+  MPI_Offset pos, off;
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == B * NB, "position in etypes: %lld", (long long)pos);
+  OK(MPI_File_get_byte_offset(fh, B + 1, &off));
+  CHECK(off == disp + (MPI_Offset)size * B * 4 + 4, "byte offset of etype B+1: %lld",
+        (long long)off);
+  /* get_view: the derived filetype comes back as a new handle of the same type */
+  MPI_Offset d;
+  char rep[MPI_MAX_DATAREP_STRING];
+  OK(MPI_File_get_view(fh, &d, &et, &ft, rep));
+  CHECK(d == disp && et == MPI_INT && strcmp(rep, "native") == 0, "get_view");
+  int ni, na, nd, comb;
+  MPI_Type_get_envelope(ft, &ni, &na, &nd, &comb);
+  CHECK(comb == MPI_COMBINER_RESIZED, "get_view's filetype combiner %d", comb);
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(ft, &lb, &ext);
+  CHECK(ext == (MPI_Aint)size * B * 4, "filetype extent");
+  MPI_Type_free(&ft);
+  OK(MPI_File_get_type_extent(fh, ftype, &ext));
+  CHECK(ext == (MPI_Aint)size * B * 4, "get_type_extent");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    int *all = malloc((size_t)size * B * NB * sizeof(int) + 16);
+    long n = raw(p, (unsigned char *)all, (long)size * B * NB * 4 + 16);
+    CHECK(n == (long)size * B * NB * 4 + 16, "file size %ld", n);
+    int *data = (int *)((char *)all + 16);
+    for (i = 0; i < size * B * NB; ++i) {
+      int blk = i / B, r = blk % size, k = (blk / size) * B + i % B;
+      CHECK(data[i] == r * 1000 + k, "int %d of the file: %d, not %d", i, data[i], r * 1000 + k);
+    }
+    free(all);
+  }
+  /* read back through the view (the strided pieces: data sieving), via the pointer */
+  OK(MPI_File_seek(fh, 0, MPI_SEEK_SET));
+  memset(back, 0, sizeof back);
+  OK(MPI_File_read_all(fh, back, B * NB, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == B * NB, "read_all count");
+  for (i = 0; i < B * NB; ++i) CHECK(back[i] == buf[i], "read through view int %d", i);
+  /* seek to the end in etypes */
+  OK(MPI_File_seek(fh, 0, MPI_SEEK_END));
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == B * NB, "seek_end position: %lld", (long long)pos);
+  /* a view whose filetype is not made of etypes */
+  int rc = MPI_File_set_view(fh, 0, MPI_DOUBLE, MPI_INT, "native", MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_TYPE, "int filetype with double etype: class %d", eclass(rc));
+  /* displacements that decrease, or overlap in a file open for writing: MPI_ERR_IO (as ROMIO) */
+  {
+    int bl[2] = {1, 1}, ds[2] = {3, 0}, bl2[2] = {3, 1}, ds2[2] = {0, 1};
+    MPI_Datatype bad;
+    MPI_Type_indexed(2, bl, ds, MPI_INT, &bad);
+    MPI_Type_commit(&bad);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, bad, "native", MPI_INFO_NULL);
+    CHECK(eclass(rc) == MPI_ERR_IO, "decreasing filetype: class %d", eclass(rc));
+    MPI_Type_free(&bad);
+    MPI_Type_indexed(2, bl2, ds2, MPI_INT, &bad);
+    MPI_Type_commit(&bad);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, bad, "native", MPI_INFO_NULL);
+    CHECK(eclass(rc) == MPI_ERR_IO, "overlapping filetype: class %d", eclass(rc));
+    MPI_Type_free(&bad);
+  }
+  /* a non-blocking write keeps the view it started with */
+  {
+    MPI_Request rq[2];
+    int x[B * NB], y[B * NB];
+    for (i = 0; i < B * NB; ++i) {
+      x[i] = rank * 7 + i;
+      y[i] = -(rank * 7 + i);
+    }
+    OK(MPI_File_set_view(fh, disp, MPI_INT, ftype, "native", MPI_INFO_NULL));
+    OK(MPI_File_iwrite_at_all(fh, 0, x, B * NB, MPI_INT, &rq[0]));
+    OK(MPI_File_set_view(fh, disp + (MPI_Offset)size * B * NB * 4, MPI_INT, ftype, "native",
+                         MPI_INFO_NULL));
+    OK(MPI_File_iwrite_at_all(fh, 0, y, B * NB, MPI_INT, &rq[1]));
+    OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    OK(MPI_File_set_view(fh, disp, MPI_INT, ftype, "native", MPI_INFO_NULL));
+    OK(MPI_File_read_at(fh, 0, back, B * NB, MPI_INT, &st));
+    for (i = 0; i < B * NB; ++i) CHECK(back[i] == x[i], "first view's data %d: %d", i, back[i]);
+    OK(MPI_File_read_at(fh, B * NB, back, B * NB, MPI_INT, &st));
+    for (i = 0; i < B * NB; ++i) CHECK(back[i] == y[i], "second view's data %d: %d", i, back[i]);
+  }
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+}
+
+static void test_subarray(void) {
+  enum { R = 5, C = 3 };
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Datatype sub;
+  int sizes[2] = {R, C * size}, subs[2] = {R, C}, starts[2] = {0, rank * C};
+  double local[R][C], back[R][C];
+  int i, j;
+  path(p, "subarray.dat");
+  MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &sub);
+  MPI_Type_commit(&sub);
+  for (i = 0; i < R; ++i)
+    for (j = 0; j < C; ++j) local[i][j] = i * 100 + rank * C + j + 0.5;
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_set_view(fh, 0, MPI_DOUBLE, sub, "native", MPI_INFO_NULL));
+  OK(MPI_File_write_at_all(fh, 0, local, R * C, MPI_DOUBLE, &st));
+  CHECK(count_of(&st, MPI_DOUBLE) == R * C, "subarray write count");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    double *g = malloc(sizeof(double) * R * C * size);
+    long n = raw(p, (unsigned char *)g, (long)sizeof(double) * R * C * size);
+    CHECK(n == (long)sizeof(double) * R * C * size, "subarray file size %ld", n);
+    for (i = 0; i < R; ++i)
+      for (j = 0; j < C * size; ++j)
+        CHECK(g[i * C * size + j] == i * 100 + j + 0.5, "global [%d][%d] = %g", i, j,
+              g[i * C * size + j]);
+    free(g);
+  }
+  memset(back, 0, sizeof back);
+  OK(MPI_File_read_at_all(fh, 0, back, R * C, MPI_DOUBLE, &st));
+  for (i = 0; i < R; ++i)
+    for (j = 0; j < C; ++j) CHECK(back[i][j] == local[i][j], "subarray read [%d][%d]", i, j);
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&sub);
+}
+
+/* A representation that keeps sizes: bytes XORed with 0x5a. */
+static int xor_conv(void *userbuf, MPI_Datatype t, int count, void *filebuf, MPI_Offset position,
+                    void *extra) {
+  int sz;
+  MPI_Type_size(t, &sz);
+  unsigned char *u = (unsigned char *)userbuf + position * sz, *f = filebuf;
+  (void)extra;
+  for (long i = 0; i < (long)count * sz; ++i) u[i] = f[i] ^ 0x5a;
+  return MPI_SUCCESS;
+}
+static int xor_write(void *userbuf, MPI_Datatype t, int count, void *filebuf, MPI_Offset position,
+                     void *extra) {
+  int sz;
+  MPI_Type_size(t, &sz);
+  unsigned char *u = (unsigned char *)userbuf + position * sz, *f = filebuf;
+  (void)extra;
+  for (long i = 0; i < (long)count * sz; ++i) f[i] = u[i] ^ 0x5a;
+  return MPI_SUCCESS;
+}
+static int same_extent(MPI_Datatype t, MPI_Aint *ext, void *extra) {
+  MPI_Aint lb;
+  (void)extra;
+  return MPI_Type_get_extent(t, &lb, ext);
+}
+/* A representation that stores ints as 8-byte little-endian integers. */
+static int wide_read(void *userbuf, MPI_Datatype t, int count, void *filebuf, MPI_Offset position,
+                     void *extra) {
+  int *u = (int *)userbuf + position;
+  unsigned char *f = filebuf;
+  (void)extra;
+  if (t != MPI_INT) return MPI_ERR_TYPE;
+  for (int i = 0; i < count; ++i) {
+    int64_t v = 0;
+    for (int b = 7; b >= 0; --b) v = (int64_t)(((uint64_t)v << 8) | f[8 * i + b]);
+    u[i] = (int)v;
+  }
+  return MPI_SUCCESS;
+}
+static int wide_write(void *userbuf, MPI_Datatype t, int count, void *filebuf, MPI_Offset position,
+                      void *extra) {
+  int *u = (int *)userbuf + position;
+  unsigned char *f = filebuf;
+  (void)extra;
+  if (t != MPI_INT) return MPI_ERR_TYPE;
+  for (int i = 0; i < count; ++i) {
+    int64_t v = u[i];
+    for (int b = 0; b < 8; ++b) f[8 * i + b] = (unsigned char)(v >> (8 * b));
+  }
+  return MPI_SUCCESS;
+}
+static int wide_extent(MPI_Datatype t, MPI_Aint *ext, void *extra) {
+  (void)extra;
+  *ext = t == MPI_INT ? 8 : 0;
+  return MPI_SUCCESS;
+}
+
+static void test_datareps(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  int i, v[4], back[4];
+  unsigned char bytes[1024];
+  /* external32: big-endian in the file */
+  path(p, "ext32.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "external32", MPI_INFO_NULL));
+  for (i = 0; i < 4; ++i) v[i] = 0x01020304 + (rank << 24) + i;
+  OK(MPI_File_write_at_all(fh, rank * 4, v, 4, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == 4, "external32 write count");
+  MPI_Aint ext;
+  OK(MPI_File_get_type_extent(fh, MPI_LONG, &ext));
+  CHECK(ext == 4, "MPI_LONG's extent in external32: %ld", (long)ext);
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, ((rank + 1) % size) * 4, back, 4, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == 4, "external32 read count");
+  for (i = 0; i < 4; ++i)
+    CHECK(back[i] == 0x01020304 + (((rank + 1) % size) << 24) + i, "external32 round trip %d", i);
+  /* MPI_LONG: 8 bytes here, 4 in external32 */
+  long lv[2] = {-2, 70000}, lb[2] = {0, 0};
+  OK(MPI_File_set_view(fh, 0, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_write_at(fh, 100, lv, 2, MPI_LONG, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, 100, lb, 2, MPI_LONG, &st));
+  CHECK(lb[0] == -2 && lb[1] == 70000, "external32 MPI_LONG round trip: %ld %ld", lb[0], lb[1]);
+  CHECK(count_of(&st, MPI_LONG) == 2, "MPI_LONG count %d", count_of(&st, MPI_LONG));
+  long big = 1L << 40;
+  int rc = MPI_File_write_at(fh, 110, &big, 1, MPI_LONG, &st);
+  CHECK(eclass(rc) == MPI_ERR_CONVERSION, "2^40 in external32's MPI_LONG: class %d", eclass(rc));
+  OK(MPI_File_close(&fh));
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n >= 16 * size, "ext32 size");
+    for (int r = 0; r < size; ++r)
+      for (i = 0; i < 4; ++i) {
+        unsigned char *b = bytes + 16 * r + 4 * i;
+        CHECK(b[0] == 1 + r && b[1] == 2 && b[2] == 3 && b[3] == 4 + i,
+              "big-endian int %d of rank %d", i, r);
+      }
+    unsigned char want[8] = {0xff, 0xff, 0xff, 0xfe, 0x00, 0x01, 0x11, 0x70};
+    CHECK(memcmp(bytes + 400, want, 8) == 0, "external32 MPI_LONG bytes");
+  }
+  /* registered representations */
+  OK(MPI_Register_datarep("impi-test-xor", xor_conv, xor_write, same_extent, NULL));
+  rc = MPI_Register_datarep("impi-test-xor", xor_conv, xor_write, same_extent, NULL);
+  CHECK(eclass(rc) == MPI_ERR_DUP_DATAREP, "second registration: class %d", eclass(rc));
+  rc = MPI_Register_datarep("external32", xor_conv, xor_write, same_extent, NULL);
+  CHECK(eclass(rc) == MPI_ERR_DUP_DATAREP, "registering external32: class %d", eclass(rc));
+  OK(MPI_Register_datarep("impi-test-wide", wide_read, wide_write, wide_extent, NULL));
+  path(p, "user.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "no-such-rep", MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_UNSUPPORTED_DATAREP, "unknown datarep: class %d", eclass(rc));
+  OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "impi-test-xor", MPI_INFO_NULL));
+  for (i = 0; i < 4; ++i) v[i] = rank * 16 + i;
+  OK(MPI_File_write_at_all(fh, rank * 4, v, 4, MPI_INT, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at_all(fh, ((rank + 1) % size) * 4, back, 4, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == 4, "xor read count");
+  for (i = 0; i < 4; ++i) CHECK(back[i] == ((rank + 1) % size) * 16 + i, "xor round trip %d", i);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n == 16 * size, "xor file size %ld", n);
+    for (int r = 0; r < size; ++r)
+      for (i = 0; i < 4; ++i) {
+        int x = r * 16 + i;
+        unsigned char *b = bytes + 16 * r + 4 * i, *xb = (unsigned char *)&x;
+        for (int k = 0; k < 4; ++k) CHECK(b[k] == (xb[k] ^ 0x5a), "xor byte");
+      }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* ints widened to 8 bytes: offsets count etypes of 8 file bytes */
+  OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "impi-test-wide", MPI_INFO_NULL));
+  OK(MPI_File_get_type_extent(fh, MPI_INT, &ext));
+  CHECK(ext == 8, "wide extent %ld", (long)ext);
+  for (i = 0; i < 4; ++i) v[i] = -(rank * 16 + i);
+  OK(MPI_File_write_at_all(fh, rank * 4, v, 4, MPI_INT, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at_all(fh, ((rank + 1) % size) * 4, back, 4, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == 4, "wide read count %d", count_of(&st, MPI_INT));
+  for (i = 0; i < 4; ++i)
+    CHECK(back[i] == -(((rank + 1) % size) * 16 + i), "wide round trip %d", i);
+  MPI_Offset sz;
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 32 * size, "wide file size %lld", (long long)sz);
+  OK(MPI_File_close(&fh));
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n == 32 * size, "wide size");
+    for (i = 0; i < 4 * size; ++i) {
+      int64_t x;
+      memcpy(&x, bytes + 8 * i, 8);
+      CHECK(x == -((i / 4) * 16 + i % 4), "wide int64 %d: %lld", i, (long long)x);
+    }
+  }
+}
+
+/* Atomic mode: every rank writes the same overlapping range with its own
+ * byte, many times; each read sees one writer's bytes, never a mix. */
+static void test_atomic(void) {
+  enum { N = 1 << 18, ROUNDS = 8 };
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  int flag, i, k;
+  unsigned char *buf = malloc(N), *in = malloc(N);
+  path(p, "atomic.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_get_atomicity(fh, &flag));
+  CHECK(flag == 0, "non-atomic by default");
+  OK(MPI_File_set_atomicity(fh, 1));
+  OK(MPI_File_get_atomicity(fh, &flag));
+  CHECK(flag == 1, "atomic after set_atomicity");
+  memset(buf, 'A' + rank, N);
+  /* a strided view too: every other 4 KiB block, offset by 1 KiB per rank mod 2 */
+  for (k = 0; k < ROUNDS; ++k) {
+    OK(MPI_File_write_at(fh, 0, buf, N, MPI_BYTE, &st));
+    OK(MPI_File_read_at(fh, 0, in, N, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) == N, "atomic read count");
+    for (i = 1; i < N; ++i)
+      CHECK(in[i] == in[0], "torn read at byte %d: %c vs %c", i, in[i], in[0]);
+    CHECK(in[0] >= 'A' && in[0] < 'A' + size, "a writer's byte");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at(fh, 0, in, N, MPI_BYTE, &st));
+  for (i = 1; i < N; ++i) CHECK(in[i] == in[0], "final contents torn at %d", i);
+  OK(MPI_File_set_atomicity(fh, 0));
+  OK(MPI_File_close(&fh));
+  free(buf);
+  free(in);
+}
+
+/* Data sieving for writes (romio_ds_write=enable): every rank writes its
+ * 3-byte blocks of an interleaved view at once, each a read-modify-write of
+ * a span holding the others' blocks too, under a lock of the span. */
+static void test_ds_write(void) {
+  enum { BL = 3, NBL = 200, ROUNDS = 5 };
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Info info;
+  MPI_Datatype blk, ftype;
+  unsigned char out[BL * NBL];
+  int i, k;
+  path(p, "dswrite.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_ds_write", "enable");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
+  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
+  MPI_Type_commit(&ftype);
+  MPI_Type_free(&blk);
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  for (k = 0; k < ROUNDS; ++k) {
+    for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 50 + k * 7 + i);
+    OK(MPI_File_write_at(fh, 0, out, BL * NBL, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) == BL * NBL, "sieved write count");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long n0 = (long)size * BL * NBL;
+    unsigned char *all = malloc((size_t)n0);
+    long n = raw(p, all, n0);
+    CHECK(n == n0, "sieved file size %ld", n);
+    for (long b = 0; b < n; ++b) {
+      int r = (int)((b / BL) % size), x = (int)((b / BL) / size) * BL + (int)(b % BL);
+      CHECK(all[b] == (unsigned char)(r * 50 + (ROUNDS - 1) * 7 + x), "sieved byte %ld: %d", b,
+            all[b]);
+    }
+    free(all);
+  }
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+}
+
+/* Two-phase collective buffering forced on, with tiny buffers (many steps)
+ * and up to 3 aggregators: a view of 5-byte blocks interleaved by rank. */
+static void test_two_phase(void) {
+  enum { BL = 5, NBL = 40 };
+  char p[512], nodes[16];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Info info;
+  MPI_Datatype blk, ftype;
+  unsigned char out[BL * NBL], in[BL * NBL + 64];
+  int i;
+  path(p, "twophase.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_cb_write", "enable");
+  MPI_Info_set(info, "romio_cb_read", "enable");
+  MPI_Info_set(info, "cb_buffer_size", "64");
+  snprintf(nodes, sizeof nodes, "%d", size < 3 ? size : 3);
+  MPI_Info_set(info, "cb_nodes", nodes);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
+  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
+  MPI_Type_commit(&ftype);
+  MPI_Type_free(&blk);
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 31 + i);
+  /* rank r writes r+1 fewer blocks at the end: ragged, and rank 0's half in two calls */
+  int mine = BL * (NBL - rank % 3);
+  OK(MPI_File_write_all(fh, out, mine, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == mine, "two-phase write count %d", count_of(&st, MPI_BYTE));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long max = (long)size * BL * NBL;
+    unsigned char *all = calloc((size_t)max, 1);
+    long n = raw(p, all, max);
+    for (long b = 0; b < n; ++b) {
+      int r = (int)((b / BL) % size), k = (int)((b / BL) / size) * BL + (int)(b % BL);
+      if (k < BL * (NBL - r % 3))
+        CHECK(all[b] == (unsigned char)(r * 31 + k), "two-phase file byte %ld: %d", b, all[b]);
+      else
+        CHECK(all[b] == 0, "two-phase hole byte %ld", b);
+    }
+    free(all);
+  }
+  /* read back, asking for more than there is */
+  memset(in, 0xee, sizeof in);
+  OK(MPI_File_read_at_all(fh, 0, in, BL * NBL + 64, MPI_BYTE, &st));
+  int got = count_of(&st, MPI_BYTE);
+  CHECK(got >= mine, "two-phase read count %d < %d", got, mine);
+  for (i = 0; i < mine; ++i) CHECK(in[i] == out[i], "two-phase read byte %d", i);
+  if (rank == size - 1 && (NBL - rank % 3) == NBL)
+    CHECK(got == mine, "the last rank reads to EOF: %d", got);
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank == 0) {
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/impi-view-XXXXXX", t && *t ? t : "/tmp");
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+  }
+  MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+  test_interleaved();
+  test_subarray();
+  test_datareps();
+  test_atomic();
+  test_two_phase();
+  test_ds_write();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",  "user.dat",
+                           "atomic.dat",      "twophase.dat", "dswrite.dat"};
+    char q[512];
+    for (int i = 0; i < 7; ++i) {
+      path(q, names[i]);
+      CHECK(unlink(q) == 0, "unlink %s: %s", q, strerror(errno));
+    }
+    CHECK(rmdir(dir) == 0, "the directory is left empty: %s", strerror(errno));
+  }
+  printf("rank %d of %d ok\n", rank, size);
+  MPI_Finalize();
+  return 0;
+}
