@@ -77,6 +77,16 @@ if [ -e "$p/bin/mpifort" ]; then
     > "$work/fcm.log" 2>&1 && cmake --build "$work/fcm" >> "$work/fcm.log" 2>&1 ||
     { cat "$work/fcm.log"; fail "FindMPI Fortran"; }
   "$p/bin/impirun" -np 2 "$work/fcm/hello" | grep -q "rank 1 of 2" || fail "the FindMPI Fortran build did not run"
+  # autotools: AC_PROG_FC([mpifort]) with the install first in PATH
+  if command -v autoreconf >/dev/null; then
+    cp -r "$src/tests/autotools_project_fortran" "$work/fat"
+    cp "$src/tests/fortran/hello.F90" "$work/fat/"
+    (cd "$work/fat" && export PATH=$p/bin:$PATH && autoreconf -fi && ./configure && make) \
+      > "$work/fat.log" 2>&1 || { cat "$work/fat.log"; fail "autotools Fortran project"; }
+    grep -q "^FC='mpifort'" "$work/fat/config.log" || fail "configure did not pick mpifort"
+    "$p/bin/impirun" -np 2 "$work/fat/fhello" | grep -q "rank 1 of 2" ||
+      fail "the autotools Fortran build did not run"
+  fi
 fi
 # impi_info
 "$p/bin/impi_info" | grep -q "IMPI_DATALEN = 65536" || fail "impi_info lists no tunables"
