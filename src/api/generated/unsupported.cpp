@@ -6,6 +6,109 @@
 #include "mpi.h"
 
 extern "C" {
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Allgather_init", comm);
+}
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)displs;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Allgatherv_init", comm);
+}
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)recvbuf;
+  (void)count;
+  (void)datatype;
+  (void)op;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Allreduce_init", comm);
+}
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Alltoall_init", comm);
+}
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcounts;
+  (void)sdispls;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)rdispls;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Alltoallv_init", comm);
+}
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcounts;
+  (void)sdispls;
+  (void)sendtypes;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)rdispls;
+  (void)recvtypes;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Alltoallw_init", comm);
+}
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Barrier_init", comm);
+}
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)buffer;
+  (void)count;
+  (void)datatype;
+  (void)root;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Bcast_init", comm);
+}
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)recvbuf;
+  (void)count;
+  (void)datatype;
+  (void)op;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Exscan_init", comm);
+}
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode) {
   (void)fh;
   (void)errorcode;
@@ -407,6 +510,132 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   (void)status;
   return impi::api::unsupported_file("MPI_File_write_shared");
 }
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)root;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Gather_init", comm);
+}
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)displs;
+  (void)recvtype;
+  (void)root;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Gatherv_init", comm);
+}
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Neighbor_allgather_init", comm);
+}
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)displs;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Neighbor_allgatherv_init", comm);
+}
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Neighbor_alltoall_init", comm);
+}
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcounts;
+  (void)sdispls;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)rdispls;
+  (void)recvtype;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Neighbor_alltoallv_init", comm);
+}
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcounts;
+  (void)sdispls;
+  (void)sendtypes;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)rdispls;
+  (void)recvtypes;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Neighbor_alltoallw_init", comm);
+}
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)recvbuf;
+  (void)count;
+  (void)datatype;
+  (void)op;
+  (void)root;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Reduce_init", comm);
+}
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)datatype;
+  (void)op;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Reduce_scatter_block_init", comm);
+}
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)recvbuf;
+  (void)recvcounts;
+  (void)datatype;
+  (void)op;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Reduce_scatter_init", comm);
+}
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
   (void)datarep;
   (void)read_conversion_fn;
@@ -415,8 +644,55 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
   (void)extra_state;
   return impi::api::unsupported("MPI_Register_datarep", MPI_COMM_NULL);
 }
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)recvbuf;
+  (void)count;
+  (void)datatype;
+  (void)op;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Scan_init", comm);
+}
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcount;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)root;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Scatter_init", comm);
+}
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  (void)sendbuf;
+  (void)sendcounts;
+  (void)displs;
+  (void)sendtype;
+  (void)recvbuf;
+  (void)recvcount;
+  (void)recvtype;
+  (void)root;
+  (void)comm;
+  (void)info;
+  (void)request;
+  return impi::api::unsupported("MPI_Scatterv_init", comm);
+}
 
 // MPI_ names of the functions above (see gen_alias_include).
+int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Allgather_init")));
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Allgatherv_init")));
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Allreduce_init")));
+int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Alltoall_init")));
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Alltoallv_init")));
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Alltoallw_init")));
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Barrier_init")));
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Bcast_init")));
+int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Exscan_init")));
 int MPI_File_call_errhandler(MPI_File fh, int errorcode) __attribute__((weak, alias("PMPI_File_call_errhandler")));
 int MPI_File_close(MPI_File *fh) __attribute__((weak, alias("PMPI_File_close")));
 int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler) __attribute__((weak, alias("PMPI_File_create_errhandler")));
@@ -476,5 +752,18 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
 int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) __attribute__((weak, alias("PMPI_File_write_ordered_begin")));
 int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_ordered_end")));
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak, alias("PMPI_File_write_shared")));
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Gather_init")));
+int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Gatherv_init")));
+int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Neighbor_allgather_init")));
+int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Neighbor_allgatherv_init")));
+int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Neighbor_alltoall_init")));
+int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Neighbor_alltoallv_init")));
+int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Neighbor_alltoallw_init")));
+int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Reduce_init")));
+int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Reduce_scatter_block_init")));
+int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Reduce_scatter_init")));
 int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) __attribute__((weak, alias("PMPI_Register_datarep")));
+int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Scan_init")));
+int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Scatter_init")));
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) __attribute__((weak, alias("PMPI_Scatterv_init")));
 }
