@@ -152,8 +152,11 @@ int PMPI_Request_free(MPI_Request *request) {
     release_request(request);
     return g->free(g->extra);
   }
-  if (auto &p = find_entry(*request)->persistent; p && !impi::api::lookup_predefined_type(p->type))
+  if (auto &p = find_entry(*request)->persistent; p && p->coll) {
+    for (MPI_Datatype t : p->coll->types) impi::api::free_type(t);
+  } else if (p && !impi::api::lookup_predefined_type(p->type)) {
     impi::api::free_type(p->type);
+  }
   {
     TableLock lk;
     g_requests[i] = Entry{};
@@ -194,6 +197,9 @@ int PMPI_Cancel(MPI_Request *request) {
   RequestPtr *slot = request ? find_request(*request) : nullptr;
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel", "not an active request");
   Entry *e = find_entry(*request);
+  if (e->persistent && e->persistent->coll)  // (MPI-4.0 3.8.4)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel",
+                  "a persistent collective operation cannot be cancelled");
   if (auto g = e->greq)  // the callback decides (MPI-3.1 12.2)
     return g->cancel(g->extra, (*slot)->done ? 1 : 0);
   // If too late, the operation completes normally.

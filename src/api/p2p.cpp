@@ -439,7 +439,7 @@ int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatyp
   // The program may free a derived type right after this call (MPI-3.1
   // 4.1.9): the request keeps a handle of its own.
   if (!impi::api::lookup_predefined_type(type)) type = impi::api::new_type_handle(t.keep, true);
-  *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm});
+  *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm, nullptr});
   return MPI_SUCCESS;
 }
 }  // namespace
@@ -539,6 +539,17 @@ int PMPI_Start(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
   if (e->active)
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
+  if (e->persistent->coll) {  // a persistent collective: its nonblocking form, started now
+    std::shared_ptr<CollStart> cs = e->persistent->coll;
+    MPI_Request started = MPI_REQUEST_NULL;
+    if (int rc = cs->start(&started); rc != MPI_SUCCESS) return rc;
+    Entry *s = find_entry(started);
+    RequestPtr r = std::move(s->active);
+    release_entry(&started, *s);
+    e = find_entry(*request);
+    e->active = std::move(r);
+    return MPI_SUCCESS;
+  }
   Persistent p = *e->persistent;
   RequestPtr r, copy_send;
   if (int rc = start_mode(p.mode, p, r, "MPI_Start", &copy_send); rc != MPI_SUCCESS) return rc;

@@ -1,7 +1,7 @@
 # MPI-4 additions (issue 49), included from CMakeLists.txt: Isendrecv,
 # persistent collectives, the MPI-4.1 small calls. Each in one client
 # (np 1, 2, 4), across 2 and 3 clients, and with 2 procs per client.
-foreach(prog isendrecv_check)
+foreach(prog isendrecv_check pcoll_check)
   add_executable(${prog} ${prog}.c)
   target_link_libraries(${prog} PRIVATE mpi)
   foreach(np 1 2 4)
