@@ -110,6 +110,8 @@ typedef struct MPI_Status {
 
 #define MPI_ERRORS_ARE_FATAL IMPI_HANDLE_(MPI_Errhandler, IMPI_KIND_ERRHANDLER, 1)
 #define MPI_ERRORS_RETURN IMPI_HANDLE_(MPI_Errhandler, IMPI_KIND_ERRHANDLER, 2)
+/* MPI-4.0 9.3: aborts the processes of the communicator (MPI_Abort on it). */
+#define MPI_ERRORS_ABORT IMPI_HANDLE_(MPI_Errhandler, IMPI_KIND_ERRHANDLER, 3)
 
 /* Predefined datatypes: index order is the table in src/pack. */
 #define IMPI_DT_(i) IMPI_HANDLE_(MPI_Datatype, IMPI_KIND_DATATYPE, i)
@@ -262,7 +264,12 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH 55
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
-#define MPI_ERR_LASTCODE 57
+/* MPI-4 classes (58, 59; then after the MPI_T codes, which are valid
+ * codes too). */
+#define MPI_ERR_SESSION 58
+#define MPI_ERR_PROC_ABORTED 59
+#define MPI_ERR_VALUE_TOO_LARGE 76
+#define MPI_ERR_LASTCODE 76
 
 /* Tool-interface return codes (MPI_T_*). */
 #define MPI_T_ERR_MEMORY 60
@@ -589,6 +596,7 @@ IMPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 IMPI_API int MPI_Comm_get_parent(MPI_Comm *parent);
 IMPI_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 IMPI_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+IMPI_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 IMPI_API int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 IMPI_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
 IMPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
@@ -740,6 +748,7 @@ IMPI_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[]
 IMPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
 IMPI_API MPI_Fint MPI_Info_c2f(MPI_Info info);
 IMPI_API int MPI_Info_create(MPI_Info *info);
+IMPI_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 IMPI_API int MPI_Info_delete(MPI_Info info, const char *key);
 IMPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 IMPI_API MPI_Info MPI_Info_f2c(MPI_Fint info);
@@ -747,6 +756,7 @@ IMPI_API int MPI_Info_free(MPI_Info *info);
 IMPI_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
 IMPI_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 IMPI_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+IMPI_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
 IMPI_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
 IMPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 IMPI_API int MPI_Init(int *argc, char ***argv);
@@ -811,10 +821,16 @@ IMPI_API int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int re
 IMPI_API int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+IMPI_API int MPI_Remove_error_class(int errorclass);
+IMPI_API int MPI_Remove_error_code(int errorcode);
+IMPI_API int MPI_Remove_error_string(int errorcode);
 IMPI_API MPI_Fint MPI_Request_c2f(MPI_Request request);
 IMPI_API MPI_Request MPI_Request_f2c(MPI_Fint request);
 IMPI_API int MPI_Request_free(MPI_Request *request);
 IMPI_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+IMPI_API int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
+IMPI_API int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status);
+IMPI_API int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
 IMPI_API int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
 IMPI_API int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
 IMPI_API int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
@@ -836,6 +852,9 @@ IMPI_API int MPI_Start(MPI_Request *request);
 IMPI_API int MPI_Startall(int count, MPI_Request array_of_requests[]);
 IMPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 IMPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+IMPI_API int MPI_Status_get_error(MPI_Status *status, int *error);
+IMPI_API int MPI_Status_get_source(MPI_Status *status, int *source);
+IMPI_API int MPI_Status_get_tag(MPI_Status *status, int *tag);
 IMPI_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 IMPI_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 IMPI_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
@@ -870,6 +889,9 @@ IMPI_API int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
 IMPI_API int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 IMPI_API int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 IMPI_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+IMPI_API int MPI_Status_set_error(MPI_Status *status, int error);
+IMPI_API int MPI_Status_set_source(MPI_Status *status, int source);
+IMPI_API int MPI_Status_set_tag(MPI_Status *status, int tag);
 IMPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 IMPI_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 IMPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
@@ -1032,6 +1054,7 @@ IMPI_API int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 IMPI_API int PMPI_Comm_get_parent(MPI_Comm *parent);
 IMPI_API int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 IMPI_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+IMPI_API int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 IMPI_API int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
 IMPI_API int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 IMPI_API int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
@@ -1183,6 +1206,7 @@ IMPI_API int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[
 IMPI_API int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
 IMPI_API MPI_Fint PMPI_Info_c2f(MPI_Info info);
 IMPI_API int PMPI_Info_create(MPI_Info *info);
+IMPI_API int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 IMPI_API int PMPI_Info_delete(MPI_Info info, const char *key);
 IMPI_API int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 IMPI_API MPI_Info PMPI_Info_f2c(MPI_Fint info);
@@ -1190,6 +1214,7 @@ IMPI_API int PMPI_Info_free(MPI_Info *info);
 IMPI_API int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
 IMPI_API int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 IMPI_API int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+IMPI_API int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
 IMPI_API int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
 IMPI_API int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 IMPI_API int PMPI_Init(int *argc, char ***argv);
@@ -1254,10 +1279,16 @@ IMPI_API int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int r
 IMPI_API int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+IMPI_API int PMPI_Remove_error_class(int errorclass);
+IMPI_API int PMPI_Remove_error_code(int errorcode);
+IMPI_API int PMPI_Remove_error_string(int errorcode);
 IMPI_API MPI_Fint PMPI_Request_c2f(MPI_Request request);
 IMPI_API MPI_Request PMPI_Request_f2c(MPI_Fint request);
 IMPI_API int PMPI_Request_free(MPI_Request *request);
 IMPI_API int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+IMPI_API int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
+IMPI_API int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status);
+IMPI_API int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
 IMPI_API int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
 IMPI_API int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
 IMPI_API int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
@@ -1279,6 +1310,9 @@ IMPI_API int PMPI_Start(MPI_Request *request);
 IMPI_API int PMPI_Startall(int count, MPI_Request array_of_requests[]);
 IMPI_API int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 IMPI_API int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+IMPI_API int PMPI_Status_get_error(MPI_Status *status, int *error);
+IMPI_API int PMPI_Status_get_source(MPI_Status *status, int *source);
+IMPI_API int PMPI_Status_get_tag(MPI_Status *status, int *tag);
 IMPI_API int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 IMPI_API int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 IMPI_API int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
@@ -1313,6 +1347,9 @@ IMPI_API int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
 IMPI_API int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 IMPI_API int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 IMPI_API int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+IMPI_API int PMPI_Status_set_error(MPI_Status *status, int error);
+IMPI_API int PMPI_Status_set_source(MPI_Status *status, int source);
+IMPI_API int PMPI_Status_set_tag(MPI_Status *status, int tag);
 IMPI_API int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 IMPI_API int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
 IMPI_API int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);

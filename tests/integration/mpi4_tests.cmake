@@ -1,7 +1,7 @@
 # MPI-4 additions (issue 49), included from CMakeLists.txt: Isendrecv,
 # persistent collectives, the MPI-4.1 small calls. Each in one client
 # (np 1, 2, 4), across 2 and 3 clients, and with 2 procs per client.
-foreach(prog isendrecv_check pcoll_check)
+foreach(prog isendrecv_check pcoll_check mpi41_check)
   add_executable(${prog} ${prog}.c)
   target_link_libraries(${prog} PRIVATE mpi)
   foreach(np 1 2 4)
@@ -16,3 +16,10 @@ foreach(prog isendrecv_check pcoll_check)
   impi_add_mpi_test(${prog}_np6_3clients NP 6 PROGRAM ${prog} LAUNCHER_ARGS --clients 3
     EXPECT_RANKS 6 MAX_SECONDS 60)
 endforeach()
+# MPI_ERRORS_ABORT on MPI_COMM_SELF: the job ends with the error's class
+# (MPI_ERR_RANK, 6), reported as MPI_ERRORS_ABORT's.
+impi_add_mpi_test(mpi41_errors_abort NP 2 PROGRAM mpi41_check ARGS abort EXPECT_EXIT 6
+  EXPECT_STDERR "MPI_ERRORS_ABORT" REJECT_STDERR "returned" MAX_SECONDS 30)
+impi_add_mpi_test(mpi41_errors_abort_2clients NP 2 PROGRAM mpi41_check ARGS abort
+  LAUNCHER_ARGS --clients 2 EXPECT_EXIT 6 EXPECT_STDERR "MPI_ERRORS_ABORT" REJECT_STDERR "returned"
+  MAX_SECONDS 30)
