@@ -196,7 +196,8 @@ def gen_readme(fns, impl, text):
     missing = [fn.name for fn in fns if fn.name not in impl]
     if not missing:
         i, j = text.index(begin) + len(begin), text.index(end)
-        return text[:i] + f"All {len(fns)} MPI-3.1 functions are implemented.\n" + text[j:]
+        return text[:i] + (f"All {len(fns)} functions of `src/api/mpi_functions.txt` (MPI-3.1, its removed "
+                           "MPI-1 names, and the MPI-4 calls listed above) are implemented.\n") + text[j:]
     groups = {}
     for n in missing:
         key = n.split("_")[1] if not n.startswith("MPI_T_") else "T"

@@ -264,6 +264,15 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   return MPI_SUCCESS;
 }
 
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request) {
+  // (No info key changes how we build communicators, as MPI_Comm_dup_with_info.)
+  int nkeys = 0;
+  if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
+    return report(comm, MPI_ERR_INFO, "MPI_Comm_idup_with_info", "not a valid info object");
+  return PMPI_Comm_idup(comm, newcomm, request);
+}
+
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
   const char *fn = "MPI_Comm_create_group";
   Communicator *c;

@@ -152,8 +152,11 @@ int PMPI_Request_free(MPI_Request *request) {
     release_request(request);
     return g->free(g->extra);
   }
-  if (auto &p = find_entry(*request)->persistent; p && !impi::api::lookup_predefined_type(p->type))
+  if (auto &p = find_entry(*request)->persistent; p && p->coll) {
+    for (MPI_Datatype t : p->coll->types) impi::api::free_type(t);
+  } else if (p && !impi::api::lookup_predefined_type(p->type)) {
     impi::api::free_type(p->type);
+  }
   {
     TableLock lk;
     g_requests[i] = Entry{};
@@ -188,12 +191,146 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) 
   return MPI_SUCCESS;
 }
 
+// ---- MPI-4.1 3.7.3 / 3.7.5: statuses' fields, and the status of several
+// requests without completing them
+int PMPI_Status_set_source(MPI_Status *status, int source) {
+  if (!status) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_set_source", "NULL status");
+  status->MPI_SOURCE = source;
+  return MPI_SUCCESS;
+}
+int PMPI_Status_set_tag(MPI_Status *status, int tag) {
+  if (!status) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_set_tag", "NULL status");
+  status->MPI_TAG = tag;
+  return MPI_SUCCESS;
+}
+int PMPI_Status_set_error(MPI_Status *status, int error) {
+  if (!status) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_set_error", "NULL status");
+  status->MPI_ERROR = error;
+  return MPI_SUCCESS;
+}
+int PMPI_Status_get_source(MPI_Status *status, int *source) {
+  if (!status || !source)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_get_source", "NULL argument");
+  *source = status->MPI_SOURCE;
+  return MPI_SUCCESS;
+}
+int PMPI_Status_get_tag(MPI_Status *status, int *tag) {
+  if (!status || !tag)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_get_tag", "NULL argument");
+  *tag = status->MPI_TAG;
+  return MPI_SUCCESS;
+}
+int PMPI_Status_get_error(MPI_Status *status, int *error) {
+  if (!status || !error)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Status_get_error", "NULL argument");
+  *error = status->MPI_ERROR;
+  return MPI_SUCCESS;
+}
+
+// Whether request i is null or inactive (counts as complete, empty status).
+static bool idle(MPI_Request h) {
+  return h == MPI_REQUEST_NULL || (find_entry(h) && !find_request(h));
+}
+
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status) {
+  const char *fn = "MPI_Request_get_status_any";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!index || !flag || count < 0 || (count > 0 && !array_of_requests))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arguments");
+  impi::core::Runtime::instance().p2p().progress();
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (idle(array_of_requests[i])) continue;
+    if (!find_entry(array_of_requests[i]))
+      return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a valid request");
+    any_active = true;
+    int done = 0;
+    if (int rc = PMPI_Request_get_status(array_of_requests[i], &done, status); rc != MPI_SUCCESS)
+      return rc;
+    if (done) {
+      *index = i;
+      *flag = 1;
+      return MPI_SUCCESS;
+    }
+  }
+  *index = MPI_UNDEFINED;
+  *flag = !any_active;
+  if (!any_active) set_empty_status(status);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[]) {
+  const char *fn = "MPI_Request_get_status_all";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!flag || count < 0 || (count > 0 && !array_of_requests))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arguments");
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  p2p.progress();
+  for (int i = 0; i < count; ++i) {
+    if (idle(array_of_requests[i])) continue;
+    RequestPtr *slot = find_request(array_of_requests[i]);
+    if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a valid request");
+    if (!p2p.completed(**slot)) {
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+  }
+  *flag = 1;
+  bool failed = false;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status tmp;
+    MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
+    int done = 0, err = PMPI_Request_get_status(array_of_requests[i], &done, st);
+    if (!find_entry(array_of_requests[i]) || !find_request(array_of_requests[i]) ||
+        find_entry(array_of_requests[i])->greq)
+      st->MPI_ERROR = err;
+    else
+      st->MPI_ERROR = err = request_error(**find_request(array_of_requests[i]));
+    failed = failed || err != MPI_SUCCESS;
+  }
+  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[]) {
+  const char *fn = "MPI_Request_get_status_some";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!outcount || incount < 0 || (incount > 0 && (!array_of_requests || !array_of_indices)))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad arguments");
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  p2p.progress();
+  int n = 0;
+  bool active = false, failed = false;
+  for (int i = 0; i < incount; ++i) {
+    if (idle(array_of_requests[i])) continue;
+    RequestPtr *slot = find_request(array_of_requests[i]);
+    if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "not a valid request");
+    active = true;
+    if (!p2p.completed(**slot)) continue;
+    MPI_Status tmp;
+    MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[n];
+    int done = 0, err = PMPI_Request_get_status(array_of_requests[i], &done, st);
+    if (!find_entry(array_of_requests[i])->greq)
+      err = request_error(**find_request(array_of_requests[i]));
+    st->MPI_ERROR = err;
+    failed = failed || err != MPI_SUCCESS;
+    array_of_indices[n++] = i;
+  }
+  *outcount = active ? n : MPI_UNDEFINED;
+  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
+}
+
 // ---- cancel
 int PMPI_Cancel(MPI_Request *request) {
   if (!check_initialized("MPI_Cancel")) return MPI_ERR_OTHER;
   RequestPtr *slot = request ? find_request(*request) : nullptr;
   if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel", "not an active request");
   Entry *e = find_entry(*request);
+  if (e->persistent && e->persistent->coll)  // (MPI-4.0 3.8.4)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel",
+                  "a persistent collective operation cannot be cancelled");
   if (auto g = e->greq)  // the callback decides (MPI-3.1 12.2)
     return g->cancel(g->extra, (*slot)->done ? 1 : 0);
   // If too late, the operation completes normally.

@@ -244,6 +244,34 @@ int PMPI_Add_error_string(int errorcode, const char *string) {
   return MPI_SUCCESS;
 }
 
+// MPI-4.1 9.5: user-defined classes, codes and strings removed again.
+int PMPI_Remove_error_class(int errorclass) {
+  const char *fn = "MPI_Remove_error_class";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (impi::api::remove_error_code(errorclass, true) != MPI_SUCCESS)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                  fmt::format("{} is not a user-defined error class without codes", errorclass));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Remove_error_code(int errorcode) {
+  const char *fn = "MPI_Remove_error_code";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (impi::api::remove_error_code(errorcode, false) != MPI_SUCCESS)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                  fmt::format("{} is not a user-defined error code", errorcode));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Remove_error_string(int errorcode) {
+  const char *fn = "MPI_Remove_error_string";
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!impi::api::set_error_string(errorcode, ""))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                  fmt::format("{} is not a user-defined error code or class", errorcode));
+  return MPI_SUCCESS;
+}
+
 int PMPI_Pcontrol(const int level, ...) {
   (void)level;  // profiling control: meaningful only to a profiling library
   return MPI_SUCCESS;

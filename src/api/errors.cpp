@@ -80,12 +80,42 @@ constexpr ClassText kClasses[] = {
     {MPI_ERR_RMA_ATTACH, "MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
     {MPI_ERR_RMA_SHARED, "MPI_ERR_RMA_SHARED", "memory cannot be shared"},
     {MPI_ERR_RMA_FLAVOR, "MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+    {MPI_ERR_SESSION, "MPI_ERR_SESSION", "invalid session"},
+    {MPI_ERR_PROC_ABORTED, "MPI_ERR_PROC_ABORTED", "a process taking part was aborted"},
+    // The MPI_T return codes (mpi.h: 60 .. 75), then the MPI-4 class after them.
+    {MPI_T_ERR_MEMORY, "MPI_T_ERR_MEMORY", "out of memory (tool interface)"},
+    {MPI_T_ERR_NOT_INITIALIZED, "MPI_T_ERR_NOT_INITIALIZED",
+     "the tool interface is not initialized"},
+    {MPI_T_ERR_CANNOT_INIT, "MPI_T_ERR_CANNOT_INIT", "the tool interface cannot be initialized"},
+    {MPI_T_ERR_INVALID_INDEX, "MPI_T_ERR_INVALID_INDEX", "invalid tool-interface index"},
+    {MPI_T_ERR_INVALID_ITEM, "MPI_T_ERR_INVALID_ITEM", "invalid tool-interface item"},
+    {MPI_T_ERR_INVALID_HANDLE, "MPI_T_ERR_INVALID_HANDLE", "invalid tool-interface handle"},
+    {MPI_T_ERR_OUT_OF_HANDLES, "MPI_T_ERR_OUT_OF_HANDLES", "out of tool-interface handles"},
+    {MPI_T_ERR_OUT_OF_SESSIONS, "MPI_T_ERR_OUT_OF_SESSIONS", "out of tool-interface sessions"},
+    {MPI_T_ERR_INVALID_SESSION, "MPI_T_ERR_INVALID_SESSION", "invalid tool-interface session"},
+    {MPI_T_ERR_CVAR_SET_NOT_NOW, "MPI_T_ERR_CVAR_SET_NOT_NOW", "the variable cannot be set now"},
+    {MPI_T_ERR_CVAR_SET_NEVER, "MPI_T_ERR_CVAR_SET_NEVER", "the variable cannot be set"},
+    {MPI_T_ERR_PVAR_NO_STARTSTOP, "MPI_T_ERR_PVAR_NO_STARTSTOP",
+     "the variable cannot be started or stopped"},
+    {MPI_T_ERR_PVAR_NO_WRITE, "MPI_T_ERR_PVAR_NO_WRITE", "the variable cannot be written"},
+    {MPI_T_ERR_PVAR_NO_ATOMIC, "MPI_T_ERR_PVAR_NO_ATOMIC",
+     "the variable cannot be read and reset at once"},
+    {MPI_T_ERR_INVALID_NAME, "MPI_T_ERR_INVALID_NAME", "invalid tool-interface name"},
+    {MPI_T_ERR_INVALID, "MPI_T_ERR_INVALID", "invalid use of the tool interface"},
+    {MPI_ERR_VALUE_TOO_LARGE, "MPI_ERR_VALUE_TOO_LARGE", "value too large for the output argument"},
 };
 static_assert(sizeof kClasses / sizeof kClasses[0] == MPI_ERR_LASTCODE + 1,
               "every error class has a text");
+static_assert(
+    [] {
+      for (int i = 0; i <= MPI_ERR_LASTCODE; ++i)
+        if (kClasses[i].code != i) return false;
+      return true;
+    }(),
+    "kClasses is in code order");
 
 // Error handler registry. Index 1 and 2 are the predefined handlers.
-constexpr std::uint32_t kFatal = 1, kReturn = 2, kFirstUser = 16;
+constexpr std::uint32_t kFatal = 1, kReturn = 2, kAbort = 3, kFirstUser = 16;
 struct Handler {
   MPI_Comm_errhandler_function *fn = nullptr;
   int refs = 0;  // 0: slot free
@@ -120,6 +150,7 @@ namespace {
 struct UserCode {
   int error_class;
   std::string text;
+  bool removed = false;  // by MPI_Remove_error_class/code (MPI-4.1)
 };
 std::mutex g_codes_mu;
 std::deque<UserCode> g_user_codes;
@@ -180,7 +211,23 @@ bool valid_error_code(int code) {
     return detailed_class(code) > 0 && detailed_class(code) <= MPI_ERR_LASTCODE;
   std::lock_guard<std::mutex> lk(g_codes_mu);
   return code > MPI_ERR_LASTCODE &&
-         code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size());
+         code - MPI_ERR_LASTCODE - 1 < static_cast<int>(g_user_codes.size()) &&
+         !g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].removed;
+}
+
+int remove_error_code(int code, bool is_class) {
+  std::lock_guard<std::mutex> lk(g_codes_mu);
+  if (code <= MPI_ERR_LASTCODE ||
+      code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(g_user_codes.size()))
+    return MPI_ERR_ARG;
+  UserCode &u = g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
+  if (u.removed || (u.error_class == code) != is_class) return MPI_ERR_ARG;
+  if (is_class)  // a class still in use by a code cannot go (MPI-4.1 9.5)
+    for (const UserCode &o : g_user_codes)
+      if (&o != &u && !o.removed && o.error_class == code) return MPI_ERR_ARG;
+  u.removed = true;
+  u.text.clear();
+  return MPI_SUCCESS;
 }
 
 int class_of_code(int code) {
@@ -202,7 +249,9 @@ bool set_error_string(int code, std::string text) {
   if (code <= MPI_ERR_LASTCODE ||
       code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(g_user_codes.size()))
     return false;
-  g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text = std::move(text);
+  UserCode &u = g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
+  if (u.removed) return false;
+  u.text = std::move(text);
   return true;
 }
 
@@ -248,9 +297,15 @@ namespace {
 // MPI_ERRORS_ARE_FATAL ends the job.
 template <typename Call>
 int run_handler(std::uint32_t idx, int code, std::string_view fn, std::string_view detail,
-                Call call) {
+                Call call, MPI_Comm abort_comm = MPI_COMM_WORLD) {
   if (idx == kReturn) {
     if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
+    return code;
+  }
+  if (idx == kAbort) {  // MPI_ERRORS_ABORT: the handler's object's processes end
+    base::log_error("{}: {}{}{} (error class {}; MPI_ERRORS_ABORT)", fn, error_text(code),
+                    detail.empty() ? "" : ": ", detail, class_of_code(code));
+    PMPI_Abort(abort_comm, class_of_code(code));
     return code;
   }
   MPI_Comm_errhandler_function *user = nullptr;
@@ -272,11 +327,13 @@ int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail
     code = detailed_code(code, detail);
     detail = {};
   }
-  return run_handler(handler_index(comm), code, fn, detail,
-                     [&](MPI_Comm_errhandler_function *user, int *e) {
-                       MPI_Comm c = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
-                       user(&c, e);
-                     });
+  return run_handler(
+      handler_index(comm), code, fn, detail,
+      [&](MPI_Comm_errhandler_function *user, int *e) {
+        MPI_Comm c = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
+        user(&c, e);
+      },
+      comm == MPI_COMM_NULL || !lookup_comm(comm) ? MPI_COMM_WORLD : comm);
 }
 
 int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_view fn,
@@ -331,7 +388,7 @@ void not_initialized(std::string_view fn) {
 bool valid_errhandler(MPI_Errhandler eh) {
   if (handle_kind(eh) != IMPI_KIND_ERRHANDLER) return false;
   std::uint32_t i = handle_index(eh);
-  if (i == kFatal || i == kReturn) return true;
+  if (i == kFatal || i == kReturn || i == kAbort) return true;
   std::lock_guard<std::mutex> lk(g_eh_mu);
   return i >= kFirstUser && i < g_handlers.size() && g_handlers[i].refs > 0;
 }

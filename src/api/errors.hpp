@@ -55,6 +55,9 @@ bool valid_error_code(int code);
 int class_of_code(int code);                        // valid codes only
 int add_error_code(int error_class);                // error_class < 0: a new class (its own class)
 bool set_error_string(int code, std::string text);  // user codes only
+// MPI_Remove_error_class/code: MPI_SUCCESS, or MPI_ERR_ARG (not a user
+// class/code, already removed, or a class that codes still use).
+int remove_error_code(int code, bool is_class);
 int last_used_error_code();
 
 // True when MPI_Init has run and MPI_Finalize has not; otherwise reports a

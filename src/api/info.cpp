@@ -137,6 +137,41 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
   return MPI_SUCCESS;
 }
 
+// MPI-4.0 9: the value and its length (NUL included) in one call; a
+// short buffer gets a truncated, NUL-terminated value.
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) {
+  const char *fn = "MPI_Info_get_string";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
+  if (!flag || !buflen || *buflen < 0 || (*buflen > 0 && !value))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
+  Pairs env, *p = lookup(info, env);
+  if (!p) return report(MPI_COMM_NULL, MPI_ERR_INFO, fn, "not a valid info object");
+  auto it = find(*p, key);
+  *flag = it != p->end();
+  if (!*flag) return MPI_SUCCESS;
+  if (*buflen > 0) {
+    std::size_t n = std::min<std::size_t>(it->second.size(), static_cast<std::size_t>(*buflen) - 1);
+    std::memcpy(value, it->second.data(), n);
+    value[n] = '\0';
+  }
+  *buflen = static_cast<int>(it->second.size()) + 1;
+  return MPI_SUCCESS;
+}
+
+// MPI-4.0 11.2.3: a new info object holding what MPI_INFO_ENV holds.
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
+  (void)argc;  // (the launcher's settings, not the command line, fill MPI_INFO_ENV)
+  (void)argv;
+  const char *fn = "MPI_Info_create_env";
+  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
+  *info = new_info(env_info());
+  return MPI_SUCCESS;
+}
+
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
   const char *fn = "MPI_Info_get_valuelen";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;

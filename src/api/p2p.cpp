@@ -14,6 +14,8 @@
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "api/requests.hpp"
+#include "collectives/nonblocking.hpp"
+#include "collectives/task.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 #include "pack/external32.hpp"
@@ -437,7 +439,7 @@ int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatyp
   // The program may free a derived type right after this call (MPI-3.1
   // 4.1.9): the request keeps a handle of its own.
   if (!impi::api::lookup_predefined_type(type)) type = impi::api::new_type_handle(t.keep, true);
-  *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm});
+  *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm, nullptr});
   return MPI_SUCCESS;
 }
 }  // namespace
@@ -537,6 +539,17 @@ int PMPI_Start(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
   if (e->active)
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
+  if (e->persistent->coll) {  // a persistent collective: its nonblocking form, started now
+    std::shared_ptr<CollStart> cs = e->persistent->coll;
+    MPI_Request started = MPI_REQUEST_NULL;
+    if (int rc = cs->start(&started); rc != MPI_SUCCESS) return rc;
+    Entry *s = find_entry(started);
+    RequestPtr r = std::move(s->active);
+    release_entry(&started, *s);
+    e = find_entry(*request);
+    e->active = std::move(r);
+    return MPI_SUCCESS;
+  }
   Persistent p = *e->persistent;
   RequestPtr r, copy_send;
   if (int rc = start_mode(p.mode, p, r, "MPI_Start", &copy_send); rc != MPI_SUCCESS) return rc;
@@ -680,6 +693,118 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
   MPI_Request req;
   if (int rc = PMPI_Imrecv(buf, count, datatype, message, &req); rc != MPI_SUCCESS) return rc;
   return PMPI_Wait(&req, status);
+}
+
+}  // extern "C"
+
+// ---- MPI_Isendrecv, MPI_Isendrecv_replace (MPI-4.0 3.10)
+namespace {
+// Suspends the task until `done` says both halves have completed.
+struct AwaitBoth {
+  impi::core::P2P *p2p;
+  RequestPtr send, recv;
+  bool ready() const { return (!send || p2p->completed(*send)) && p2p->completed(*recv); }
+  bool await_ready() const { return ready(); }
+  void await_suspend(std::coroutine_handle<impi::collectives::Task::promise_type> h) {
+    impi::collectives::Driver *d = h.promise().driver;
+    d->suspended = h;
+    d->until = [this] { return ready(); };
+  }
+  void await_resume() const noexcept {}
+};
+
+// Completes `whole` with the receive's status once both halves are done;
+// `copy` (the replace form's packed send data) lives until then.
+impi::collectives::Task sendrecv_task(impi::core::P2P *p2p, RequestPtr send, RequestPtr recv,
+                                      RequestPtr whole, std::vector<std::byte> copy) {
+  co_await AwaitBoth{p2p, send, recv};
+  whole->status = recv->status;
+  whole->cancelled = recv->cancelled;
+  if (send && send->status.error != 0 && whole->status.error == 0)
+    whole->status.error = send->status.error;
+  whole->done = true;
+  copy.clear();
+  co_return impi::base::Status{};
+}
+
+int start_isendrecv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Request *request,
+                    std::vector<std::byte> copy) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
+  // The send's arguments first: once the receive is posted, a failing send
+  // must take it back.
+  Target t;
+  if (int rc = check_args(fn, sendbuf, sendcount, sendtype, dest, sendtag, comm, false, t);
+      rc != MPI_SUCCESS)
+    return rc;
+  RequestPtr rr, sr;
+  if (int rc = start_recv(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, rr);
+      rc != MPI_SUCCESS)
+    return rc;
+  auto &p = impi::core::Runtime::instance().p2p();
+  if (int rc = start_send(fn, sendbuf, sendcount, sendtype, dest, sendtag, comm, sr);
+      rc != MPI_SUCCESS) {
+    if (!p.completed(*rr) && !p.cancel(rr)) p.wait_until([&] { return p.completed(*rr); });
+    return rc;
+  }
+  auto whole = impi::core::make_request();
+  whole->kind = impi::core::Request::Kind::recv;
+  if (p.completed(*sr) && p.completed(*rr)) {  // both done already: no task
+    whole->status = rr->status;
+    whole->cancelled = rr->cancelled;
+    whole->done = true;
+  } else {
+    // Advanced by the progress engine, on a queue of its own (the request's
+    // address): it never waits for the communicator's collectives.
+    const void *key = whole.get();
+    impi::collectives::start_nonblocking(key, p, sendrecv_task(&p, sr, rr, whole, std::move(copy)));
+  }
+  *request = new_request(std::move(whole));
+  return MPI_SUCCESS;
+}
+}  // namespace
+
+extern "C" {
+
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request) {
+  return start_isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, request, {});
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+  // As MPI_Sendrecv_replace: the send takes a packed copy (external32 to
+  // another client), so the receive may overwrite the buffer at once.
+  const char *fn = "MPI_Isendrecv_replace";
+  Target t;
+  if (int rc = check_args(fn, buf, count, datatype, dest, sendtag, comm, false, t);
+      rc != MPI_SUCCESS)
+    return rc;
+  std::vector<std::byte> copy;
+  if (dest != MPI_PROC_NULL && t.via->external32()) {
+    const impi::pack::Rep rep = t.via->wire_rep(t.world);
+    auto n = impi::pack::external32_size(*t.type, count, rep);
+    if (!n) return report(comm, impi::api::error_class_of(n.error()), fn, n.message());
+    if (auto s = impi::pack::check_fits(*t.type, count, buf, rep); !s.ok())
+      return report(comm, impi::api::error_class_of(s.error()), fn,
+                    fmt::format("{}; rank {}'s client takes only external32: nothing was sent",
+                                s.message(), dest));
+    copy.resize(static_cast<size_t>(*n));
+    impi::pack::External32Cursor(*t.type, count, false, rep).pack(buf, copy);
+  } else if (dest != MPI_PROC_NULL) {
+    impi::pack::PackCursor c(*t.type, count);
+    copy.resize(static_cast<size_t>(c.total()));
+    c.pack(buf, copy);
+  }
+  if (copy.size() > static_cast<std::size_t>(INT_MAX))
+    return report(comm, MPI_ERR_COUNT, fn, "the packed message is larger than INT_MAX bytes");
+  const void *data = copy.data();
+  const int bytes = static_cast<int>(copy.size());
+  return start_isendrecv(fn, data, bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
+                         recvtag, comm, request, std::move(copy));
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,6 +50,14 @@ struct TableLock {
 // A handle holds the active operation, and for persistent requests the
 // arguments to start it again (MPI_Start).
 enum class Mode { standard, buffered, synchronous, ready, receive };
+// A persistent collective (MPI-4.0 6.12, src/api/coll_persistent.cpp):
+// `start` starts the nonblocking collective with the saved arguments (its
+// request handle in *out); `types`: the request's own handles to derived
+// types (freed with the request).
+struct CollStart {
+  std::function<int(MPI_Request *out)> start;
+  std::vector<MPI_Datatype> types;
+};
 struct Persistent {
   Mode mode;
   const void *sbuf;
@@ -57,6 +66,7 @@ struct Persistent {
   MPI_Datatype type;  // a derived type: the request's own handle to it (freed with the request)
   int peer, tag;
   MPI_Comm comm;
+  std::shared_ptr<CollStart> coll;  // set: a persistent collective (the fields above unused)
 };
 // A generalized request's callbacks (MPI-3.1 12.2). `user_freed`: the
 // program freed the handle before MPI_Grequest_complete, which then

@@ -44,6 +44,11 @@ PROTO(void, mpi_init, (MPI_Fint * ierror)) {
 PROTO(void, mpi_init_thread, (const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)) {
   *ierror = MPI_Init_thread(NULL, NULL, *required, provided);
 }
+PROTO(void, mpi_info_create_env, (MPI_Fint * info, MPI_Fint *ierror)) {
+  MPI_Info i = MPI_INFO_NULL;
+  *ierror = MPI_Info_create_env(0, NULL, &i);
+  *info = IMPI_C2F(i);
+}
 PROTO(void, mpi_pcontrol, (const MPI_Fint *level, MPI_Fint *ierror)) {
   *ierror = MPI_Pcontrol(*level);
 }
@@ -190,10 +195,11 @@ static int w_counts(MPI_Comm comm, int neighbor, int *nsend, int *nrecv) {
   return rc;
 }
 
+/* `info`: the persistent form (MPI_Alltoallw_init, MPI_Neighbor_alltoallw_init). */
 static void alltoallw(int neighbor, MPI_Request *req, const void *sendbuf, const MPI_Fint *scounts,
                       const void *sdispls, const MPI_Fint *stypes, void *recvbuf,
                       const MPI_Fint *rcounts, const void *rdispls, const MPI_Fint *rtypes,
-                      const MPI_Fint *comm, MPI_Fint *ierror) {
+                      const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *ierror) {
   MPI_Comm c = IMPI_F2C(MPI_Comm, *comm);
   int ns = 0, nr = 0;
   int rc = w_counts(c, neighbor, &ns, &nr);
@@ -202,7 +208,14 @@ static void alltoallw(int neighbor, MPI_Request *req, const void *sendbuf, const
   MPI_Datatype *rt = types_in(rtypes, nr);
   if (rc == MPI_SUCCESS && (!rt || (sb != MPI_IN_PLACE && !st))) rc = MPI_ERR_NO_MEM;
   if (rc == MPI_SUCCESS) {
-    if (neighbor && req)
+    if (info && neighbor)
+      rc = MPI_Neighbor_alltoallw_init(sb, scounts, (const MPI_Aint *)sdispls, st, recvbuf, rcounts,
+                                       (const MPI_Aint *)rdispls, rt, c,
+                                       IMPI_F2C(MPI_Info, *info), req);
+    else if (info)
+      rc = MPI_Alltoallw_init(sb, scounts, (const int *)sdispls, st, recvbuf, rcounts,
+                              (const int *)rdispls, rt, c, IMPI_F2C(MPI_Info, *info), req);
+    else if (neighbor && req)
       rc = MPI_Ineighbor_alltoallw(sb, scounts, (const MPI_Aint *)sdispls, st, recvbuf, rcounts,
                                    (const MPI_Aint *)rdispls, rt, c, req);
     else if (neighbor)
@@ -227,7 +240,7 @@ PROTO(void, mpi_alltoallw,
        const MPI_Fint *rdispls, const MPI_Fint *recvtypes, const MPI_Fint *comm,
        MPI_Fint *ierror)) {
   alltoallw(0, NULL, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-            recvtypes, comm, ierror);
+            recvtypes, comm, NULL, ierror);
 }
 PROTO(void, mpi_ialltoallw,
       (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
@@ -236,7 +249,7 @@ PROTO(void, mpi_ialltoallw,
        MPI_Fint *ierror)) {
   MPI_Request r = MPI_REQUEST_NULL;
   alltoallw(0, &r, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-            comm, ierror);
+            comm, NULL, ierror);
   *request = IMPI_C2F(r);
 }
 PROTO(void, mpi_neighbor_alltoallw,
@@ -245,7 +258,7 @@ PROTO(void, mpi_neighbor_alltoallw,
        const MPI_Aint *rdispls, const MPI_Fint *recvtypes, const MPI_Fint *comm,
        MPI_Fint *ierror)) {
   alltoallw(1, NULL, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-            recvtypes, comm, ierror);
+            recvtypes, comm, NULL, ierror);
 }
 PROTO(void, mpi_ineighbor_alltoallw,
       (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Aint *sdispls,
@@ -254,7 +267,27 @@ PROTO(void, mpi_ineighbor_alltoallw,
        MPI_Fint *ierror)) {
   MPI_Request r = MPI_REQUEST_NULL;
   alltoallw(1, &r, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-            comm, ierror);
+            comm, NULL, ierror);
+  *request = IMPI_C2F(r);
+}
+PROTO(void, mpi_alltoallw_init,
+      (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
+       const MPI_Fint *sendtypes, void *recvbuf, const MPI_Fint *recvcounts,
+       const MPI_Fint *rdispls, const MPI_Fint *recvtypes, const MPI_Fint *comm,
+       const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)) {
+  MPI_Request r = MPI_REQUEST_NULL;
+  alltoallw(0, &r, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+            comm, info, ierror);
+  *request = IMPI_C2F(r);
+}
+PROTO(void, mpi_neighbor_alltoallw_init,
+      (const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Aint *sdispls,
+       const MPI_Fint *sendtypes, void *recvbuf, const MPI_Fint *recvcounts,
+       const MPI_Aint *rdispls, const MPI_Fint *recvtypes, const MPI_Fint *comm,
+       const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)) {
+  MPI_Request r = MPI_REQUEST_NULL;
+  alltoallw(1, &r, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+            comm, info, ierror);
   *request = IMPI_C2F(r);
 }
 

@@ -462,6 +462,48 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Allgather
+  subroutine MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allgather_init
+    call impi_fx_mpi_allgather_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgather_init
+  subroutine PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allgather_init
+    call impi_fx_mpi_allgather_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Allgather_init
   subroutine MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -506,6 +548,50 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Allgatherv
+  subroutine MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allgatherv_init
+    call impi_fx_mpi_allgatherv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgatherv_init
+  subroutine PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allgatherv_init
+    call impi_fx_mpi_allgatherv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Allgatherv_init
   subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
     integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
     type(MPI_Info), intent(in) :: info
@@ -564,6 +650,44 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Allreduce
+  subroutine MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allreduce_init
+    call impi_fx_mpi_allreduce_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allreduce_init
+  subroutine PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_allreduce_init
+    call impi_fx_mpi_allreduce_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Allreduce_init
   subroutine MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     integer, intent(in) :: sendcount
@@ -604,6 +728,48 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Alltoall
+  subroutine MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoall_init
+    call impi_fx_mpi_alltoall_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoall_init
+  subroutine PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoall_init
+    call impi_fx_mpi_alltoall_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alltoall_init
   subroutine MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -650,6 +816,52 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Alltoallv
+  subroutine MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoallv_init
+    call impi_fx_mpi_alltoallv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallv_init
+  subroutine PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoallv_init
+    call impi_fx_mpi_alltoallv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alltoallv_init
   subroutine MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -696,6 +908,52 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Alltoallw
+  subroutine MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoallw_init
+    call impi_fx_mpi_alltoallw_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallw_init
+  subroutine PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_alltoallw_init
+    call impi_fx_mpi_alltoallw_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Alltoallw_init
   subroutine MPI_Attr_delete(comm, keyval, ierror)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: keyval
@@ -772,6 +1030,26 @@ contains
     call impi_fx_mpi_barrier(comm%MPI_VAL, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Barrier
+  subroutine MPI_Barrier_init(comm, info, request, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_barrier_init
+    call impi_fx_mpi_barrier_init(comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Barrier_init
+  subroutine PMPI_Barrier_init(comm, info, request, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_barrier_init
+    call impi_fx_mpi_barrier_init(comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Barrier_init
   subroutine MPI_Bcast(buffer, count, datatype, root, comm, ierror)
     type(*), dimension(..) :: buffer
     integer, intent(in) :: count
@@ -802,6 +1080,38 @@ contains
     call impi_f08_buf_done(buffer, impi_t_buffer, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Bcast
+  subroutine MPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
+    type(*), dimension(..) :: buffer
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
+    external :: impi_fx_mpi_bcast_init
+    call impi_fx_mpi_bcast_init(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), count, &
+      datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Bcast_init
+  subroutine PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
+    type(*), dimension(..) :: buffer
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buffer
+    external :: impi_fx_mpi_bcast_init
+    call impi_fx_mpi_bcast_init(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), count, &
+      datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Bcast_init
   subroutine MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -1524,6 +1834,28 @@ contains
     call impi_fx_mpi_comm_idup(comm%MPI_VAL, newcomm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Comm_idup
+  subroutine MPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm) :: newcomm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_idup_with_info
+    call impi_fx_mpi_comm_idup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_idup_with_info
+  subroutine PMPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Comm) :: newcomm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_comm_idup_with_info
+    call impi_fx_mpi_comm_idup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Comm_idup_with_info
   subroutine MPI_Comm_join(fd, intercomm, ierror)
     integer, intent(in) :: fd
     type(MPI_Comm) :: intercomm
@@ -2158,6 +2490,44 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Exscan
+  subroutine MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_exscan_init
+    call impi_fx_mpi_exscan_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Exscan_init
+  subroutine PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_exscan_init
+    call impi_fx_mpi_exscan_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Exscan_init
   subroutine MPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
       win, ierror)
     type(*), dimension(..), intent(in) :: origin_addr
@@ -3726,6 +4096,50 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Gather
+  subroutine MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_gather_init
+    call impi_fx_mpi_gather_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gather_init
+  subroutine PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_gather_init
+    call impi_fx_mpi_gather_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Gather_init
   subroutine MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -3772,6 +4186,52 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Gatherv
+  subroutine MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_gatherv_init
+    call impi_fx_mpi_gatherv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gatherv_init
+  subroutine PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_gatherv_init
+    call impi_fx_mpi_gatherv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Gatherv_init
   subroutine MPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, ierror)
     type(*), dimension(..) :: origin_addr
@@ -5144,6 +5604,22 @@ contains
     call impi_fx_mpi_info_create(info, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Info_create
+  subroutine MPI_Info_create_env(info, ierror)
+    type(MPI_Info) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_create_env
+    call impi_fx_mpi_info_create_env(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_create_env
+  subroutine PMPI_Info_create_env(info, ierror)
+    type(MPI_Info) :: info
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_create_env
+    call impi_fx_mpi_info_create_env(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_create_env
   subroutine MPI_Info_delete(info, key, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: key
@@ -5258,6 +5734,30 @@ contains
     call impi_fx_mpi_info_get_nthkey(info%MPI_VAL, n, key, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Info_get_nthkey
+  subroutine MPI_Info_get_string(info, key, buflen, value, flag, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    integer :: buflen
+    character(len=*) :: value
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_get_string
+    call impi_fx_mpi_info_get_string(info%MPI_VAL, key, buflen, value, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get_string
+  subroutine PMPI_Info_get_string(info, key, buflen, value, flag, ierror)
+    type(MPI_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    integer :: buflen
+    character(len=*) :: value
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_info_get_string
+    call impi_fx_mpi_info_get_string(info%MPI_VAL, key, buflen, value, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Info_get_string
   subroutine MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
     type(MPI_Info), intent(in) :: info
     character(len=*), intent(in) :: key
@@ -5766,6 +6266,92 @@ contains
       tag, comm%MPI_VAL, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Isend
+  subroutine MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    integer, intent(in) :: dest
+    integer, intent(in) :: sendtag
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: source
+    integer, intent(in) :: recvtag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_isendrecv
+    call impi_fx_mpi_isendrecv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, dest, sendtag, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Isendrecv
+  subroutine PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    integer, intent(in) :: dest
+    integer, intent(in) :: sendtag
+    type(*), dimension(..), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: source
+    integer, intent(in) :: recvtag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_isendrecv
+    call impi_fx_mpi_isendrecv(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, dest, sendtag, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Isendrecv
+  subroutine MPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    type(*), dimension(..), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: sendtag
+    integer, intent(in) :: source
+    integer, intent(in) :: recvtag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_isendrecv_replace
+    call impi_fx_mpi_isendrecv_replace(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, dest, sendtag, source, recvtag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Isendrecv_replace
+  subroutine PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    type(*), dimension(..), asynchronous :: buf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: sendtag
+    integer, intent(in) :: source
+    integer, intent(in) :: recvtag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_isendrecv_replace
+    call impi_fx_mpi_isendrecv_replace(%val(impi_f08_buf(buf, impi_t_buf, 0)), count, &
+      datatype%MPI_VAL, dest, sendtag, source, recvtag, comm%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Isendrecv_replace
   subroutine MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: buf
     integer, intent(in) :: count
@@ -5952,6 +6538,48 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Neighbor_allgather
+  subroutine MPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_allgather_init
+    call impi_fx_mpi_neighbor_allgather_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcount, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgather_init
+  subroutine PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_allgather_init
+    call impi_fx_mpi_neighbor_allgather_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcount, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_allgather_init
   subroutine MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -5996,6 +6624,50 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Neighbor_allgatherv
+  subroutine MPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_allgatherv_init
+    call impi_fx_mpi_neighbor_allgatherv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcount, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgatherv_init
+  subroutine PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_allgatherv_init
+    call impi_fx_mpi_neighbor_allgatherv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcount, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_allgatherv_init
   subroutine MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -6038,6 +6710,48 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Neighbor_alltoall
+  subroutine MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoall_init
+    call impi_fx_mpi_neighbor_alltoall_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcount, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoall_init
+  subroutine PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoall_init
+    call impi_fx_mpi_neighbor_alltoall_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcount, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_alltoall_init
   subroutine MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
       rdispls, recvtype, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -6084,6 +6798,52 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Neighbor_alltoallv
+  subroutine MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoallv_init
+    call impi_fx_mpi_neighbor_alltoallv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcounts, sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallv_init
+  subroutine PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer, intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtype
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoallv_init
+    call impi_fx_mpi_neighbor_alltoallv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcounts, sdispls, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_alltoallv_init
   subroutine MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -6130,6 +6890,52 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Neighbor_alltoallw
+  subroutine MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoallw_init
+    call impi_fx_mpi_neighbor_alltoallw_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcounts, sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallw_init
+  subroutine PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtypes(*)
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+    type(MPI_Datatype), intent(in) :: recvtypes(*)
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_neighbor_alltoallw_init
+    call impi_fx_mpi_neighbor_alltoallw_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      sendcounts, sdispls, sendtypes, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Neighbor_alltoallw_init
   subroutine MPI_Op_commutative(op, commute, ierror)
     type(MPI_Op), intent(in) :: op
     logical :: commute
@@ -6582,6 +7388,47 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Reduce
+  subroutine MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_init
+    call impi_fx_mpi_reduce_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_init
+  subroutine PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_init
+    call impi_fx_mpi_reduce_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce_init
   subroutine MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
     type(*), dimension(..), intent(in) :: inbuf
     type(*), dimension(..) :: inoutbuf
@@ -6692,6 +7539,134 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Reduce_scatter_block
+  subroutine MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_scatter_block_init
+    call impi_fx_mpi_reduce_scatter_block_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_block_init
+  subroutine PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_scatter_block_init
+    call impi_fx_mpi_reduce_scatter_block_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce_scatter_block_init
+  subroutine MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_scatter_init
+    call impi_fx_mpi_reduce_scatter_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_init
+  subroutine PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcounts(*)
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_reduce_scatter_init
+    call impi_fx_mpi_reduce_scatter_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Reduce_scatter_init
+  subroutine MPI_Remove_error_class(errorclass, ierror)
+    integer, intent(in) :: errorclass
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_remove_error_class
+    call impi_fx_mpi_remove_error_class(errorclass, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Remove_error_class
+  subroutine PMPI_Remove_error_class(errorclass, ierror)
+    integer, intent(in) :: errorclass
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_remove_error_class
+    call impi_fx_mpi_remove_error_class(errorclass, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Remove_error_class
+  subroutine MPI_Remove_error_code(errorcode, ierror)
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_remove_error_code
+    call impi_fx_mpi_remove_error_code(errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Remove_error_code
+  subroutine PMPI_Remove_error_code(errorcode, ierror)
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_remove_error_code
+    call impi_fx_mpi_remove_error_code(errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Remove_error_code
+  subroutine MPI_Remove_error_string(errorcode, ierror)
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_remove_error_string
+    call impi_fx_mpi_remove_error_string(errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Remove_error_string
+  subroutine PMPI_Remove_error_string(errorcode, ierror)
+    integer, intent(in) :: errorcode
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_remove_error_string
+    call impi_fx_mpi_remove_error_string(errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Remove_error_string
   subroutine MPI_Request_free(request, ierror)
     type(MPI_Request) :: request
     integer, optional, intent(out) :: ierror
@@ -6962,6 +7937,44 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Scan
+  subroutine MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scan_init
+    call impi_fx_mpi_scan_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scan_init
+  subroutine PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    type(MPI_Op), intent(in) :: op
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scan_init
+    call impi_fx_mpi_scan_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), &
+      %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), count, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Scan_init
   subroutine MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -7006,6 +8019,50 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Scatter
+  subroutine MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scatter_init
+    call impi_fx_mpi_scatter_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatter_init
+  subroutine PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcount
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scatter_init
+    call impi_fx_mpi_scatter_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcount, &
+      sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Scatter_init
   subroutine MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
@@ -7052,6 +8109,52 @@ contains
     call impi_f08_buf_done(recvbuf, impi_t_recvbuf, 1)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Scatterv
+  subroutine MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scatterv_init
+    call impi_fx_mpi_scatterv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      displs, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatterv_init
+  subroutine PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    integer, intent(in) :: sendcounts(*)
+    integer, intent(in) :: displs(*)
+    type(MPI_Datatype), intent(in) :: sendtype
+    type(*), dimension(..) :: recvbuf
+    integer, intent(in) :: recvcount
+    type(MPI_Datatype), intent(in) :: recvtype
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_sendbuf
+    integer(c_intptr_t) :: impi_t_recvbuf
+    external :: impi_fx_mpi_scatterv_init
+    call impi_fx_mpi_scatterv_init(%val(impi_f08_buf(sendbuf, impi_t_sendbuf, 0)), sendcounts, &
+      displs, sendtype%MPI_VAL, %val(impi_f08_buf(recvbuf, impi_t_recvbuf, 0)), recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Scatterv_init
   subroutine MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
     type(*), dimension(..), intent(in) :: buf
     integer, intent(in) :: count
@@ -7306,6 +8409,60 @@ contains
     call impi_fx_mpi_startall(count, array_of_requests, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Startall
+  subroutine MPI_Status_get_error(status, error, ierror)
+    type(MPI_Status) :: status
+    integer :: error
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_get_error
+    call impi_fx_mpi_status_get_error(status, error, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_get_error
+  subroutine PMPI_Status_get_error(status, error, ierror)
+    type(MPI_Status) :: status
+    integer :: error
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_get_error
+    call impi_fx_mpi_status_get_error(status, error, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_get_error
+  subroutine MPI_Status_get_source(status, source, ierror)
+    type(MPI_Status) :: status
+    integer :: source
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_get_source
+    call impi_fx_mpi_status_get_source(status, source, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_get_source
+  subroutine PMPI_Status_get_source(status, source, ierror)
+    type(MPI_Status) :: status
+    integer :: source
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_get_source
+    call impi_fx_mpi_status_get_source(status, source, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_get_source
+  subroutine MPI_Status_get_tag(status, tag, ierror)
+    type(MPI_Status) :: status
+    integer :: tag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_get_tag
+    call impi_fx_mpi_status_get_tag(status, tag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_get_tag
+  subroutine PMPI_Status_get_tag(status, tag, ierror)
+    type(MPI_Status) :: status
+    integer :: tag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_get_tag
+    call impi_fx_mpi_status_get_tag(status, tag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_get_tag
   subroutine MPI_Status_set_cancelled(status, flag, ierror)
     type(MPI_Status) :: status
     logical, intent(in) :: flag
@@ -7364,6 +8521,60 @@ contains
     call impi_fx_mpi_status_set_elements_x(status, datatype%MPI_VAL, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Status_set_elements_x
+  subroutine MPI_Status_set_error(status, error, ierror)
+    type(MPI_Status) :: status
+    integer, intent(in) :: error
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_error
+    call impi_fx_mpi_status_set_error(status, error, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_error
+  subroutine PMPI_Status_set_error(status, error, ierror)
+    type(MPI_Status) :: status
+    integer, intent(in) :: error
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_error
+    call impi_fx_mpi_status_set_error(status, error, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_set_error
+  subroutine MPI_Status_set_source(status, source, ierror)
+    type(MPI_Status) :: status
+    integer, intent(in) :: source
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_source
+    call impi_fx_mpi_status_set_source(status, source, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_source
+  subroutine PMPI_Status_set_source(status, source, ierror)
+    type(MPI_Status) :: status
+    integer, intent(in) :: source
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_source
+    call impi_fx_mpi_status_set_source(status, source, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_set_source
+  subroutine MPI_Status_set_tag(status, tag, ierror)
+    type(MPI_Status) :: status
+    integer, intent(in) :: tag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_tag
+    call impi_fx_mpi_status_set_tag(status, tag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_tag
+  subroutine PMPI_Status_set_tag(status, tag, ierror)
+    type(MPI_Status) :: status
+    integer, intent(in) :: tag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_status_set_tag
+    call impi_fx_mpi_status_set_tag(status, tag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Status_set_tag
   subroutine MPI_Test(request, flag, status, ierror)
     type(MPI_Request) :: request
     logical :: flag

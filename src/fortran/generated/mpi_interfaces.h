@@ -177,6 +177,42 @@ INTERFACE
   END SUBROUTINE PMPI_Allgather
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Allgather_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Allgather_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, ierror)
     IMPORT
@@ -209,6 +245,44 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Allgatherv
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Allgatherv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Allgatherv_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Alloc_mem(size, info, baseptr, ierror)
@@ -257,6 +331,38 @@ INTERFACE
   END SUBROUTINE PMPI_Allreduce
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Allreduce_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Allreduce_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     IMPORT
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -285,6 +391,42 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Alltoall
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Alltoall_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Alltoall_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
@@ -323,6 +465,46 @@ INTERFACE
   END SUBROUTINE PMPI_Alltoallv
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: sdispls(*)
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: rdispls(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Alltoallv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: sdispls(*)
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: rdispls(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Alltoallv_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, ierror)
     IMPORT
@@ -357,6 +539,46 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Alltoallw
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: sdispls(*)
+    INTEGER :: sendtypes(*)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: rdispls(*)
+    INTEGER :: recvtypes(*)
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Alltoallw_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: sdispls(*)
+    INTEGER :: sendtypes(*)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: rdispls(*)
+    INTEGER :: recvtypes(*)
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Alltoallw_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Attr_delete(comm, keyval, ierror)
@@ -427,6 +649,24 @@ INTERFACE
   END SUBROUTINE PMPI_Barrier
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Barrier_init(comm, info, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Barrier_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Barrier_init(comm, info, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Barrier_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Bcast(buffer, count, datatype, root, comm, ierror)
     IMPORT
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
@@ -449,6 +689,34 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Bcast
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Bcast_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Bcast_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
@@ -1095,6 +1363,26 @@ INTERFACE
   END SUBROUTINE PMPI_Comm_idup
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: newcomm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_idup_with_info
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: newcomm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_idup_with_info
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Comm_join(fd, intercomm, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: fd
@@ -1649,6 +1937,38 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Exscan
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Exscan_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Exscan_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
@@ -2983,6 +3303,44 @@ INTERFACE
   END SUBROUTINE PMPI_Gather
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Gather_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Gather_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
       comm, ierror)
     IMPORT
@@ -3017,6 +3375,46 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Gatherv
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Gatherv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Gatherv_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
@@ -4221,6 +4619,20 @@ INTERFACE
   END SUBROUTINE PMPI_Info_create
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Info_create_env(info, ierror)
+    IMPORT
+    INTEGER :: info
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Info_create_env
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Info_create_env(info, ierror)
+    IMPORT
+    INTEGER :: info
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Info_create_env
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Info_delete(info, key, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: info
@@ -4321,6 +4733,28 @@ INTERFACE
     CHARACTER(LEN=*) :: key
     INTEGER :: ierror
   END SUBROUTINE PMPI_Info_get_nthkey
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Info_get_string(info, key, buflen, value, flag, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: info
+    CHARACTER(LEN=*) :: key
+    INTEGER :: buflen
+    CHARACTER(LEN=*) :: value
+    LOGICAL :: flag
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Info_get_string
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Info_get_string(info, key, buflen, value, flag, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: info
+    CHARACTER(LEN=*) :: key
+    INTEGER :: buflen
+    CHARACTER(LEN=*) :: value
+    LOGICAL :: flag
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Info_get_string
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
@@ -4765,6 +5199,82 @@ INTERFACE
   END SUBROUTINE PMPI_Isend
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Isendrecv
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Isendrecv
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Isendrecv_replace
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Isendrecv_replace
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -4923,6 +5433,42 @@ INTERFACE
   END SUBROUTINE PMPI_Neighbor_allgather
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Neighbor_allgather_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgather_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, ierror)
     IMPORT
@@ -4957,6 +5503,44 @@ INTERFACE
   END SUBROUTINE PMPI_Neighbor_allgatherv
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Neighbor_allgatherv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgatherv_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)
     IMPORT
@@ -4987,6 +5571,42 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Neighbor_alltoall
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoall_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoall_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
@@ -5025,6 +5645,46 @@ INTERFACE
   END SUBROUTINE PMPI_Neighbor_alltoallv
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: sdispls(*)
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: rdispls(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: sdispls(*)
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER :: rdispls(*)
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallv_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, ierror)
     IMPORT
@@ -5059,6 +5719,46 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Neighbor_alltoallw
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+    INTEGER :: sendtypes(*)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+    INTEGER :: recvtypes(*)
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallw_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: sdispls(*)
+    INTEGER :: sendtypes(*)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: rdispls(*)
+    INTEGER :: recvtypes(*)
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallw_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Op_commutative(op, commute, ierror)
@@ -5445,6 +6145,41 @@ INTERFACE
   END SUBROUTINE PMPI_Reduce
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Reduce_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Reduce_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
     IMPORT
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
@@ -5525,6 +6260,116 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Reduce_scatter_block
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_block_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_block_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER :: recvcounts(*)
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Remove_error_class(errorclass, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: errorclass
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Remove_error_class
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Remove_error_class(errorclass, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: errorclass
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Remove_error_class
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Remove_error_code(errorcode, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Remove_error_code
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Remove_error_code(errorcode, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Remove_error_code
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Remove_error_string(errorcode, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Remove_error_string
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Remove_error_string(errorcode, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Remove_error_string
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Request_free(request, ierror)
@@ -5755,6 +6600,38 @@ INTERFACE
   END SUBROUTINE PMPI_Scan
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Scan_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Scan_init
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
     IMPORT
@@ -5787,6 +6664,44 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Scatter
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Scatter_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Scatter_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
@@ -5823,6 +6738,46 @@ INTERFACE
     INTEGER, INTENT(IN) :: comm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Scatterv
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Scatterv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    INTEGER :: sendcounts(*)
+    INTEGER :: displs(*)
+    INTEGER, INTENT(IN) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Scatterv_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
@@ -6039,6 +6994,54 @@ INTERFACE
   END SUBROUTINE PMPI_Startall
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Status_get_error(status, error, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: error
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_get_error
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_get_error(status, error, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: error
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_get_error
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_get_source(status, source, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: source
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_get_source
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_get_source(status, source, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: source
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_get_source
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_get_tag(status, tag, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: tag
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_get_tag
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_get_tag(status, tag, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: tag
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_get_tag
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Status_set_cancelled(status, flag, ierror)
     IMPORT
     INTEGER :: status(MPI_STATUS_SIZE)
@@ -6089,6 +7092,54 @@ INTERFACE
     INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
     INTEGER :: ierror
   END SUBROUTINE PMPI_Status_set_elements_x
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_set_error(status, error, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER, INTENT(IN) :: error
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_set_error
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_set_error(status, error, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER, INTENT(IN) :: error
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_set_error
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_set_source(status, source, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER, INTENT(IN) :: source
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_set_source
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_set_source(status, source, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER, INTENT(IN) :: source
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_set_source
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_set_tag(status, tag, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER, INTENT(IN) :: tag
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_set_tag
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_set_tag(status, tag, ierror)
+    IMPORT
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER, INTENT(IN) :: tag
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_set_tag
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Test(request, flag, status, ierror)

@@ -31,30 +31,51 @@ MPI_Aint impi_fx_mpi_aint_diff_(const MPI_Aint *addr1, const MPI_Aint *addr2) IM
 IMPI_F_API void pmpi_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgather_);
 void impi_fx_mpi_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgather_);
+IMPI_F_API void pmpi_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgather_init_);
+void impi_fx_mpi_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgather_init_);
 IMPI_F_API void pmpi_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgatherv_);
 void impi_fx_mpi_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgatherv_);
+IMPI_F_API void pmpi_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgatherv_init_);
+void impi_fx_mpi_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allgatherv_init_);
 IMPI_F_API void pmpi_alloc_mem_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr, MPI_Fint *ierror);
 void mpi_alloc_mem_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alloc_mem_);
 void impi_fx_mpi_alloc_mem_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alloc_mem_);
 IMPI_F_API void pmpi_allreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_allreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allreduce_);
 void impi_fx_mpi_allreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allreduce_);
+IMPI_F_API void pmpi_allreduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_allreduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allreduce_init_);
+void impi_fx_mpi_allreduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_allreduce_init_);
 IMPI_F_API void pmpi_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoall_);
 void impi_fx_mpi_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoall_);
+IMPI_F_API void pmpi_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoall_init_);
+void impi_fx_mpi_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoall_init_);
 IMPI_F_API void pmpi_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoallv_);
 void impi_fx_mpi_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoallv_);
+IMPI_F_API void pmpi_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoallv_init_);
+void impi_fx_mpi_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_alltoallv_init_);
 IMPI_F_API void pmpi_attr_delete_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror);
 void mpi_attr_delete_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_attr_delete_);
 void impi_fx_mpi_attr_delete_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_attr_delete_);
 IMPI_F_API void pmpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_barrier_);
 void impi_fx_mpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_barrier_);
+IMPI_F_API void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_barrier_init_);
+void impi_fx_mpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_barrier_init_);
 IMPI_F_API void pmpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_bcast_);
 void impi_fx_mpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_bcast_);
+IMPI_F_API void pmpi_bcast_init_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_bcast_init_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_bcast_init_);
+void impi_fx_mpi_bcast_init_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_bcast_init_);
 IMPI_F_API void pmpi_bsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_bsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_bsend_);
 void impi_fx_mpi_bsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_bsend_);
@@ -154,6 +175,9 @@ void impi_fx_mpi_comm_group_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ie
 IMPI_F_API void pmpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_idup_);
 void impi_fx_mpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_idup_);
+IMPI_F_API void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_idup_with_info_);
+void impi_fx_mpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_idup_with_info_);
 IMPI_F_API void pmpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror);
 void mpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_join_);
 void impi_fx_mpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_join_);
@@ -226,6 +250,9 @@ void impi_fx_mpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint
 IMPI_F_API void pmpi_exscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_exscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_exscan_);
 void impi_fx_mpi_exscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_exscan_);
+IMPI_F_API void pmpi_exscan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_exscan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_exscan_init_);
+void impi_fx_mpi_exscan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_exscan_init_);
 IMPI_F_API void pmpi_fetch_and_op_(const void *origin_addr, void *result_addr, const MPI_Fint *datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror);
 void mpi_fetch_and_op_(const void *origin_addr, void *result_addr, const MPI_Fint *datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_fetch_and_op_);
 void impi_fx_mpi_fetch_and_op_(const void *origin_addr, void *result_addr, const MPI_Fint *datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_fetch_and_op_);
@@ -418,9 +445,15 @@ void impi_fx_mpi_free_mem_(void *base, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_free_
 IMPI_F_API void pmpi_gather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_gather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gather_);
 void impi_fx_mpi_gather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gather_);
+IMPI_F_API void pmpi_gather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_gather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gather_init_);
+void impi_fx_mpi_gather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gather_init_);
 IMPI_F_API void pmpi_gatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_gatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gatherv_);
 void impi_fx_mpi_gatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gatherv_);
+IMPI_F_API void pmpi_gatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_gatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gatherv_init_);
+void impi_fx_mpi_gatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_gatherv_init_);
 IMPI_F_API void pmpi_get_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror);
 void mpi_get_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_get_);
 void impi_fx_mpi_get_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_get_);
@@ -577,6 +610,9 @@ void impi_fx_mpi_info_get_nkeys_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint
 IMPI_F_API void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len);
 void mpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_nthkey_);
 void impi_fx_mpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_nthkey_);
+IMPI_F_API void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len);
+void mpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len) IMPI_F_ALIAS(pmpi_info_get_string_);
+void impi_fx_mpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len) IMPI_F_ALIAS(pmpi_info_get_string_);
 IMPI_F_API void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len);
 void mpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_valuelen_);
 void impi_fx_mpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_valuelen_);
@@ -625,6 +661,12 @@ void impi_fx_mpi_iscatterv_(const void *sendbuf, const MPI_Fint *sendcounts, con
 IMPI_F_API void pmpi_isend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_isend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_isend_);
 void impi_fx_mpi_isend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_isend_);
+IMPI_F_API void pmpi_isendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_isendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_isendrecv_);
+void impi_fx_mpi_isendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_isendrecv_);
+IMPI_F_API void pmpi_isendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_isendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_isendrecv_replace_);
+void impi_fx_mpi_isendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_isendrecv_replace_);
 IMPI_F_API void pmpi_issend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_issend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_issend_);
 void impi_fx_mpi_issend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_issend_);
@@ -643,15 +685,27 @@ void impi_fx_mpi_mrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *type, 
 IMPI_F_API void pmpi_neighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgather_);
 void impi_fx_mpi_neighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgather_);
+IMPI_F_API void pmpi_neighbor_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_neighbor_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgather_init_);
+void impi_fx_mpi_neighbor_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgather_init_);
 IMPI_F_API void pmpi_neighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgatherv_);
 void impi_fx_mpi_neighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgatherv_);
+IMPI_F_API void pmpi_neighbor_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_neighbor_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgatherv_init_);
+void impi_fx_mpi_neighbor_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_allgatherv_init_);
 IMPI_F_API void pmpi_neighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoall_);
 void impi_fx_mpi_neighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoall_);
+IMPI_F_API void pmpi_neighbor_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_neighbor_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoall_init_);
+void impi_fx_mpi_neighbor_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoall_init_);
 IMPI_F_API void pmpi_neighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoallv_);
 void impi_fx_mpi_neighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoallv_);
+IMPI_F_API void pmpi_neighbor_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_neighbor_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoallv_init_);
+void impi_fx_mpi_neighbor_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_neighbor_alltoallv_init_);
 IMPI_F_API void pmpi_op_commutative_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror);
 void mpi_op_commutative_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_op_commutative_);
 void impi_fx_mpi_op_commutative_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_op_commutative_);
@@ -700,6 +754,9 @@ void impi_fx_mpi_recv_init_(void *buf, const MPI_Fint *count, const MPI_Fint *da
 IMPI_F_API void pmpi_reduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_reduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_);
 void impi_fx_mpi_reduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_);
+IMPI_F_API void pmpi_reduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_reduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_init_);
+void impi_fx_mpi_reduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_init_);
 IMPI_F_API void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror);
 void mpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_local_);
 void impi_fx_mpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_local_);
@@ -709,6 +766,21 @@ void impi_fx_mpi_reduce_scatter_(const void *sendbuf, void *recvbuf, const MPI_F
 IMPI_F_API void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_scatter_block_);
 void impi_fx_mpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_scatter_block_);
+IMPI_F_API void pmpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_scatter_block_init_);
+void impi_fx_mpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_scatter_block_init_);
+IMPI_F_API void pmpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_scatter_init_);
+void impi_fx_mpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_reduce_scatter_init_);
+IMPI_F_API void pmpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror);
+void mpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_remove_error_class_);
+void impi_fx_mpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_remove_error_class_);
+IMPI_F_API void pmpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror);
+void mpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_remove_error_code_);
+void impi_fx_mpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_remove_error_code_);
+IMPI_F_API void pmpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror);
+void mpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_remove_error_string_);
+void impi_fx_mpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_remove_error_string_);
 IMPI_F_API void pmpi_request_free_(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_request_free_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_request_free_);
 void impi_fx_mpi_request_free_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_request_free_);
@@ -733,12 +805,21 @@ void impi_fx_mpi_rsend_init_(const void *buf, const MPI_Fint *count, const MPI_F
 IMPI_F_API void pmpi_scan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_scan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scan_);
 void impi_fx_mpi_scan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scan_);
+IMPI_F_API void pmpi_scan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_scan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scan_init_);
+void impi_fx_mpi_scan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scan_init_);
 IMPI_F_API void pmpi_scatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_scatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatter_);
 void impi_fx_mpi_scatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatter_);
+IMPI_F_API void pmpi_scatter_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_scatter_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatter_init_);
+void impi_fx_mpi_scatter_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatter_init_);
 IMPI_F_API void pmpi_scatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_scatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatterv_);
 void impi_fx_mpi_scatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatterv_);
+IMPI_F_API void pmpi_scatterv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_scatterv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatterv_init_);
+void impi_fx_mpi_scatterv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_scatterv_init_);
 IMPI_F_API void pmpi_send_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_send_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_send_);
 void impi_fx_mpi_send_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_send_);
@@ -760,6 +841,15 @@ void impi_fx_mpi_ssend_init_(const void *buf, const MPI_Fint *count, const MPI_F
 IMPI_F_API void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_start_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_start_);
 void impi_fx_mpi_start_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_start_);
+IMPI_F_API void pmpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror);
+void mpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_error_);
+void impi_fx_mpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_error_);
+IMPI_F_API void pmpi_status_get_source_(MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror);
+void mpi_status_get_source_(MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_source_);
+void impi_fx_mpi_status_get_source_(MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_source_);
+IMPI_F_API void pmpi_status_get_tag_(MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror);
+void mpi_status_get_tag_(MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_tag_);
+void impi_fx_mpi_status_get_tag_(MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_tag_);
 IMPI_F_API void pmpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror);
 void mpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_cancelled_);
 void impi_fx_mpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_cancelled_);
@@ -769,6 +859,15 @@ void impi_fx_mpi_status_set_elements_(MPI_Fint *status, const MPI_Fint *datatype
 IMPI_F_API void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Count *count, MPI_Fint *ierror);
 void mpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Count *count, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_elements_x_);
 void impi_fx_mpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Count *count, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_elements_x_);
+IMPI_F_API void pmpi_status_set_error_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror);
+void mpi_status_set_error_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_error_);
+void impi_fx_mpi_status_set_error_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_error_);
+IMPI_F_API void pmpi_status_set_source_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror);
+void mpi_status_set_source_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_source_);
+void impi_fx_mpi_status_set_source_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_source_);
+IMPI_F_API void pmpi_status_set_tag_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror);
+void mpi_status_set_tag_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_tag_);
+void impi_fx_mpi_status_set_tag_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_set_tag_);
 IMPI_F_API void pmpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_test_);
 void impi_fx_mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_test_);
@@ -1046,8 +1145,22 @@ void pmpi_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_F
   *ierror = rc;
 }
 
+void pmpi_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Allgather_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Allgatherv(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, displs, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Allgatherv_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, displs, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -1061,13 +1174,34 @@ void pmpi_allreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, 
   *ierror = rc;
 }
 
+void pmpi_allreduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Allreduce_init(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *count, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Alltoall(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm));
   *ierror = rc;
 }
 
+void pmpi_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Alltoall_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Alltoallv(IMPI_F_BUF(sendbuf), sendcounts, sdispls, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, rdispls, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Alltoallv_init(IMPI_F_BUF(sendbuf), sendcounts, sdispls, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, rdispls, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -1081,8 +1215,22 @@ void pmpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror) {
   *ierror = rc;
 }
 
+void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Barrier_init(IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Bcast(IMPI_F_BUF(buffer), *count, IMPI_F2C(MPI_Datatype, *datatype), *root, IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_bcast_init_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Bcast_init(IMPI_F_BUF(buffer), *count, IMPI_F2C(MPI_Datatype, *datatype), *root, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -1297,6 +1445,15 @@ void pmpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
   *ierror = rc;
 }
 
+void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Comm c_newcomm = IMPI_F2C(MPI_Comm, *newcomm);
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Comm_idup_with_info(IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_newcomm, &c_request);
+  *newcomm = IMPI_C2F(c_newcomm);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) {
   MPI_Comm c_intercomm = IMPI_F2C(MPI_Comm, *intercomm);
   int rc = MPI_Comm_join(*fd, &c_intercomm);
@@ -1436,6 +1593,13 @@ void pmpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint *resul
 
 void pmpi_exscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Exscan(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *count, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_exscan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Exscan_init(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *count, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -1839,8 +2003,22 @@ void pmpi_gather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint
   *ierror = rc;
 }
 
+void pmpi_gather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Gather_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_gatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Gatherv(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, displs, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_gatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Gatherv_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, displs, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -2181,6 +2359,15 @@ void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, M
   *ierror = rc;
 }
 
+void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len) {
+  char *c_key = impi_f2c_string(key, key_len);
+  char *c_value = impi_f_string_buffer(value_len, 0);
+  int rc = MPI_Info_get_string(IMPI_F2C(MPI_Info, *info), c_key, buflen, c_value, flag);
+  free(c_key);
+  impi_c2f_string_if(rc == MPI_SUCCESS && *flag, c_value, value, value_len);
+  *ierror = rc;
+}
+
 void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len) {
   char *c_key = impi_f2c_string(key, key_len);
   int rc = MPI_Info_get_valuelen(IMPI_F2C(MPI_Info, *info), c_key, valuelen, flag);
@@ -2291,6 +2478,20 @@ void pmpi_isend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatyp
   *ierror = rc;
 }
 
+void pmpi_isendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Isendrecv(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), *dest, *sendtag, IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), *source, *recvtag, IMPI_F2C(MPI_Comm, *comm), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
+void pmpi_isendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Isendrecv_replace(IMPI_F_BUF(buf), *count, IMPI_F2C(MPI_Datatype, *datatype), *dest, *sendtag, *source, *recvtag, IMPI_F2C(MPI_Comm, *comm), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_issend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) {
   MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
   int rc = MPI_Issend(IMPI_F_BUF(buf), *count, IMPI_F2C(MPI_Datatype, *datatype), *dest, *tag, IMPI_F2C(MPI_Comm, *comm), &c_request);
@@ -2335,8 +2536,22 @@ void pmpi_neighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount, co
   *ierror = rc;
 }
 
+void pmpi_neighbor_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Neighbor_allgather_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_neighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Neighbor_allgatherv(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, displs, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_neighbor_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Neighbor_allgatherv_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, displs, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -2345,8 +2560,22 @@ void pmpi_neighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, con
   *ierror = rc;
 }
 
+void pmpi_neighbor_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Neighbor_alltoall_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_neighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Neighbor_alltoallv(IMPI_F_BUF(sendbuf), sendcounts, sdispls, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, rdispls, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_neighbor_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Neighbor_alltoallv_init(IMPI_F_BUF(sendbuf), sendcounts, sdispls, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), recvcounts, rdispls, IMPI_F2C(MPI_Datatype, *recvtype), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -2452,6 +2681,13 @@ void pmpi_reduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, con
   *ierror = rc;
 }
 
+void pmpi_reduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Reduce_init(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *count, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), *root, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror) {
   int rc = MPI_Reduce_local(IMPI_F_BUF(inbuf), IMPI_F_BUF(inoutbuf), *count, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op));
   *ierror = rc;
@@ -2464,6 +2700,35 @@ void pmpi_reduce_scatter_(const void *sendbuf, void *recvbuf, const MPI_Fint *re
 
 void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Reduce_scatter_block(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Reduce_scatter_block_init(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
+void pmpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Reduce_scatter_init(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), recvcounts, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
+void pmpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror) {
+  int rc = MPI_Remove_error_class(*errorclass);
+  *ierror = rc;
+}
+
+void pmpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror) {
+  int rc = MPI_Remove_error_code(*errorcode);
+  *ierror = rc;
+}
+
+void pmpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror) {
+  int rc = MPI_Remove_error_string(*errorcode);
   *ierror = rc;
 }
 
@@ -2519,13 +2784,34 @@ void pmpi_scan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const
   *ierror = rc;
 }
 
+void pmpi_scan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Scan_init(IMPI_F_BUF(sendbuf), IMPI_F_BUF(recvbuf), *count, IMPI_F2C(MPI_Datatype, *datatype), IMPI_F2C(MPI_Op, *op), IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_scatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Scatter(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm));
   *ierror = rc;
 }
 
+void pmpi_scatter_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Scatter_init(IMPI_F_BUF(sendbuf), *sendcount, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_scatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror) {
   int rc = MPI_Scatterv(IMPI_F_BUF(sendbuf), sendcounts, displs, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm));
+  *ierror = rc;
+}
+
+void pmpi_scatterv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Scatterv_init(IMPI_F_BUF(sendbuf), sendcounts, displs, IMPI_F2C(MPI_Datatype, *sendtype), IMPI_F_BUF(recvbuf), *recvcount, IMPI_F2C(MPI_Datatype, *recvtype), *root, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 
@@ -2574,6 +2860,27 @@ void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror) {
   *ierror = rc;
 }
 
+void pmpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror) {
+  MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
+  int rc = MPI_Status_get_error(p_status, error);
+  IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
+void pmpi_status_get_source_(MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror) {
+  MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
+  int rc = MPI_Status_get_source(p_status, source);
+  IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
+void pmpi_status_get_tag_(MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror) {
+  MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
+  int rc = MPI_Status_get_tag(p_status, tag);
+  IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
 void pmpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror) {
   MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
   int rc = MPI_Status_set_cancelled(p_status, *flag);
@@ -2591,6 +2898,27 @@ void pmpi_status_set_elements_(MPI_Fint *status, const MPI_Fint *datatype, const
 void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Count *count, MPI_Fint *ierror) {
   MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
   int rc = MPI_Status_set_elements_x(p_status, IMPI_F2C(MPI_Datatype, *datatype), *count);
+  IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
+void pmpi_status_set_error_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror) {
+  MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
+  int rc = MPI_Status_set_error(p_status, *error);
+  IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
+void pmpi_status_set_source_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror) {
+  MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
+  int rc = MPI_Status_set_source(p_status, *source);
+  IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
+void pmpi_status_set_tag_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror) {
+  MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
+  int rc = MPI_Status_set_tag(p_status, *tag);
   IMPI_F_STATUS_OUT(p_status, status);
   *ierror = rc;
 }

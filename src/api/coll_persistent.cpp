@@ -1,0 +1,384 @@
+// coll_persistent.cpp - persistent collectives (MPI-4.0 6.12): MPI_Barrier_init
+// through MPI_Neighbor_alltoallw_init. The request keeps the arguments (its
+// own copies of the count, displacement and type arrays, and its own handles
+// to derived types, so the program may free or reuse them after the init
+// call); each MPI_Start starts the corresponding nonblocking collective with
+// them (requests.hpp: CollStart), so the algorithm and, across IMPI clients,
+// the wire are the nonblocking collective's. The request is inactive after
+// init and after every completion; MPI_Request_free releases it.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "api/datatypes.hpp"
+#include "api/errors.hpp"
+#include "api/handles.hpp"
+#include "api/requests.hpp"
+#include "mpi.h"
+
+using impi::api::report;
+using namespace impi::api::req;
+
+namespace {
+
+// What the init calls share: the checks, the request's own type handles.
+struct Init {
+  const char *fn;
+  MPI_Comm comm;
+  std::shared_ptr<CollStart> cs = std::make_shared<CollStart>();
+  int local = 0, remote = 0, rank = 0;  // group sizes (remote: the peers'), our rank
+  bool inter = false;
+
+  Init(const char *f, MPI_Comm c) : fn(f), comm(c) {}
+  int check(MPI_Info info, MPI_Request *request) {
+    if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
+    if (!impi::api::lookup_comm(comm))
+      return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+    if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
+    int flag = 0;
+    if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &flag) != MPI_SUCCESS)
+      return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
+    PMPI_Comm_test_inter(comm, &flag);
+    inter = flag != 0;
+    PMPI_Comm_size(comm, &local);
+    PMPI_Comm_rank(comm, &rank);
+    remote = local;
+    if (inter) PMPI_Comm_remote_size(comm, &remote);
+    return MPI_SUCCESS;
+  }
+  // The request's own handle to a derived type (the program may free its
+  // handle right after the init call, MPI-3.1 4.1.9); others as they are.
+  MPI_Datatype own(MPI_Datatype h) {
+    if (h == MPI_DATATYPE_NULL || impi::api::lookup_predefined_type(h)) return h;
+    auto t = impi::api::lookup_type(h);
+    if (!t) return h;  // (reported by the start)
+    MPI_Datatype mine = impi::api::new_type_handle(t->type, t->committed);
+    cs->types.push_back(mine);
+    return mine;
+  }
+  std::vector<MPI_Datatype> own(const MPI_Datatype *hs, int n) {
+    std::vector<MPI_Datatype> out;
+    if (hs)
+      for (int i = 0; i < n; ++i) out.push_back(own(hs[i]));
+    return out;
+  }
+  // Whether this rank is a rooted operation's root (its root-only arrays count).
+  bool is_root(int root) const { return inter ? root == MPI_ROOT : root == rank; }
+  int done(MPI_Request *request, std::function<int(MPI_Request *)> start) {
+    cs->start = std::move(start);
+    Persistent p{};
+    p.type = MPI_DATATYPE_NULL;
+    p.comm = comm;
+    p.coll = std::move(cs);
+    *request = new_request(nullptr, p);
+    return MPI_SUCCESS;
+  }
+};
+
+// A copy of array `a` of n elements (empty if `a` is NULL or unused); data()
+// of the copy, or `a` itself when not copied.
+template <typename T>
+struct Arr {
+  std::vector<T> v;
+  const T *orig = nullptr;
+  Arr(const T *a, int n, bool used = true) : orig(a) {
+    if (a && used && n > 0) v.assign(a, a + n);
+  }
+  const T *get() const { return v.empty() ? orig : v.data(); }
+};
+
+// The neighbourhood sizes of a topology communicator (0 if it has none:
+// the start reports that).
+void degrees(MPI_Comm comm, int &in, int &out) {
+  in = out = 0;
+  int kind = MPI_UNDEFINED;
+  if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS) return;
+  if (kind == MPI_CART) {
+    int nd = 0;
+    PMPI_Cartdim_get(comm, &nd);
+    in = out = 2 * nd;
+  } else if (kind == MPI_GRAPH) {
+    int r = 0;
+    PMPI_Comm_rank(comm, &r);
+    PMPI_Graph_neighbors_count(comm, r, &in);
+    out = in;
+  } else if (kind == MPI_DIST_GRAPH) {
+    int w = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &in, &out, &w);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Barrier_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  return in.done(request, [comm](MPI_Request *r) { return PMPI_Ibarrier(comm, r); });
+}
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Bcast_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request,
+                 [=](MPI_Request *r) { return PMPI_Ibcast(buffer, count, t, root, comm, r); });
+}
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request) {
+  Init in("MPI_Gather_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Igather(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Gatherv_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  const bool at_root = in.is_root(root);
+  Arr<int> rc(recvcounts, in.remote, at_root), d(displs, in.remote, at_root);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Igatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
+  });
+}
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request) {
+  Init in("MPI_Scatter_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iscatter(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Scatterv_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  const bool at_root = in.is_root(root);
+  Arr<int> sc(sendcounts, in.remote, at_root), d(displs, in.remote, at_root);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iscatterv(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  Init in("MPI_Allgather_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iallgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Allgatherv_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<int> rc(recvcounts, in.remote), d(displs, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iallgatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
+  });
+}
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request) {
+  Init in("MPI_Alltoall_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ialltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  Init in("MPI_Alltoallv_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  const bool sends = sendbuf != MPI_IN_PLACE;
+  MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
+  Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
+  Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ialltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
+                           r);
+  });
+}
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Alltoallw_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  const bool sends = sendbuf != MPI_IN_PLACE;
+  Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
+  Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
+  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
+  if (sends && sendtypes) stv.v = in.own(sendtypes, in.remote);
+  if (recvtypes) rtv.v = in.own(recvtypes, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ialltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(),
+                           rtv.get(), comm, r);
+  });
+}
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Reduce_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ireduce(sendbuf, recvbuf, count, t, op, root, comm, r);
+  });
+}
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Allreduce_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iallreduce(sendbuf, recvbuf, count, t, op, comm, r);
+  });
+}
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request) {
+  Init in("MPI_Reduce_scatter_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  Arr<int> rc(recvcounts, in.local);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ireduce_scatter(sendbuf, recvbuf, rc.get(), t, op, comm, r);
+  });
+}
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  Init in("MPI_Reduce_scatter_block_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm, r);
+  });
+}
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Scan_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(
+      request, [=](MPI_Request *r) { return PMPI_Iscan(sendbuf, recvbuf, count, t, op, comm, r); });
+}
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Exscan_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iexscan(sendbuf, recvbuf, count, t, op, comm, r);
+  });
+}
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_allgather_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_allgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request) {
+  Init in("MPI_Neighbor_allgatherv_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<int> rc(recvcounts, indeg), d(displs, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm,
+                                     r);
+  });
+}
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_alltoall_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_alltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_alltoallv_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<int> sc(sendcounts, outdeg), sd(sdispls, outdeg), rc(recvcounts, indeg), rd(rdispls, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_alltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
+                                    rt, comm, r);
+  });
+}
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request) {
+  Init in("MPI_Neighbor_alltoallw_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  Arr<int> sc(sendcounts, outdeg), rc(recvcounts, indeg);
+  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
+  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
+  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
+  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_alltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
+                                    rd.get(), rtv.get(), comm, r);
+  });
+}
+
+}  // extern "C"
+
+#include "api/generated/coll_persistent_aliases.inc"

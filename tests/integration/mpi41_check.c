@@ -1,0 +1,189 @@
+/* MPI-4.1's small calls: MPI_Status_set/get_source/tag/error,
+ * MPI_Info_get_string, MPI_Info_create_env, MPI_Request_get_status_any/
+ * all/some, MPI_Remove_error_class/code/string, MPI_Comm_idup_with_info,
+ * the MPI-4 error classes and their strings, MPI_ERRORS_ABORT (with the
+ * argument "abort": rank size-1 raises an error on MPI_COMM_SELF, whose
+ * handler is MPI_ERRORS_ABORT: the job ends with the error class). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, rank, size;
+#define CHECK(c, ...)                                    \
+  do {                                                   \
+    if (!(c)) {                                          \
+      fprintf(stderr, "rank %d: ", rank);                \
+      fprintf(stderr, __VA_ARGS__);                      \
+      fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__); \
+      ++failures;                                        \
+    }                                                    \
+  } while (0)
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+  if (argc > 1 && strcmp(argv[1], "abort") == 0) {
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ABORT);
+    MPI_Errhandler eh;
+    MPI_Comm_get_errhandler(MPI_COMM_SELF, &eh);
+    CHECK(eh == MPI_ERRORS_ABORT, "MPI_Comm_get_errhandler");
+    MPI_Errhandler_free(&eh);
+    if (rank == size - 1) {
+      int x = 0;
+      MPI_Send(&x, 1, MPI_INT, 5, 0, MPI_COMM_SELF); /* no rank 5: MPI_ERR_RANK, aborts */
+      fprintf(stderr, "rank %d: MPI_ERRORS_ABORT returned\n", rank);
+      return 3;
+    }
+    MPI_Barrier(MPI_COMM_WORLD); /* (ended by the abort) */
+    MPI_Finalize();
+    return 4;
+  }
+
+  /* Status fields. */
+  {
+    MPI_Status st;
+    MPI_Status_set_source(&st, 3);
+    MPI_Status_set_tag(&st, 44);
+    MPI_Status_set_error(&st, MPI_ERR_TAG);
+    MPI_Status_set_elements(&st, MPI_INT, 7);
+    int s = -1, t = -1, e = -1, n = -1;
+    MPI_Status_get_source(&st, &s);
+    MPI_Status_get_tag(&st, &t);
+    MPI_Status_get_error(&st, &e);
+    MPI_Get_count(&st, MPI_INT, &n);
+    CHECK(s == 3 && t == 44 && e == MPI_ERR_TAG && n == 7, "status %d %d %d %d", s, t, e, n);
+    CHECK(st.MPI_SOURCE == 3 && st.MPI_TAG == 44 && st.MPI_ERROR == MPI_ERR_TAG, "fields");
+  }
+
+  /* Info_get_string, Info_create_env. */
+  {
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "color", "turquoise");
+    int flag = 0, len = 0;
+    char buf[64];
+    MPI_Info_get_string(info, "color", &len, NULL, &flag);
+    CHECK(flag && len == 10, "length query: flag %d len %d", flag, len);
+    len = 4;
+    MPI_Info_get_string(info, "color", &len, buf, &flag);
+    CHECK(flag && len == 10 && strcmp(buf, "tur") == 0, "truncated: %d '%s'", len, buf);
+    len = sizeof buf;
+    MPI_Info_get_string(info, "color", &len, buf, &flag);
+    CHECK(flag && len == 10 && strcmp(buf, "turquoise") == 0, "full: %d '%s'", len, buf);
+    len = sizeof buf;
+    MPI_Info_get_string(info, "size", &len, buf, &flag);
+    CHECK(!flag, "a missing key was found");
+    MPI_Info_free(&info);
+    MPI_Info_create_env(argc, argv, &info);
+    len = sizeof buf;
+    MPI_Info_get_string(info, "maxprocs", &len, buf, &flag);
+    CHECK(flag && atoi(buf) == size, "create_env maxprocs: %d '%s'", flag, buf);
+    MPI_Info_free(&info);
+  }
+
+  /* Error classes, codes and strings: the MPI-4 classes, and removal. */
+  {
+    const int classes[] = {MPI_ERR_SESSION, MPI_ERR_PROC_ABORTED, MPI_ERR_VALUE_TOO_LARGE};
+    for (int i = 0; i < 3; ++i) {
+      char s[MPI_MAX_ERROR_STRING];
+      int len = 0, cls = -1;
+      CHECK(classes[i] > 0 && classes[i] <= MPI_ERR_LASTCODE, "class %d", classes[i]);
+      MPI_Error_string(classes[i], s, &len);
+      CHECK(len > 0 && strcmp(s, "unknown error") != 0, "class %d: '%s'", classes[i], s);
+      MPI_Error_class(classes[i], &cls);
+      CHECK(cls == classes[i], "MPI_Error_class(%d) = %d", classes[i], cls);
+    }
+    int cls, code, rc, ecls = -1;
+    MPI_Add_error_class(&cls);
+    MPI_Add_error_code(cls, &code);
+    MPI_Add_error_string(code, "my code");
+    MPI_Add_error_string(cls, "my class");
+    rc = MPI_Remove_error_class(cls); /* a code still uses it */
+    MPI_Error_class(rc, &ecls);
+    CHECK(ecls == MPI_ERR_ARG, "removing a class with codes: %d", ecls);
+    rc = MPI_Remove_error_code(MPI_ERR_TAG); /* predefined */
+    MPI_Error_class(rc, &ecls);
+    CHECK(ecls == MPI_ERR_ARG, "removing a predefined code: %d", ecls);
+    CHECK(MPI_Remove_error_string(code) == MPI_SUCCESS, "Remove_error_string");
+    char s[MPI_MAX_ERROR_STRING];
+    int len = -1;
+    MPI_Error_string(code, s, &len);
+    CHECK(len == 0, "string after removal: '%s'", s);
+    CHECK(MPI_Remove_error_code(code) == MPI_SUCCESS, "Remove_error_code");
+    CHECK(MPI_Remove_error_class(cls) == MPI_SUCCESS, "Remove_error_class");
+    rc = MPI_Remove_error_code(code);
+    MPI_Error_class(rc, &ecls);
+    CHECK(ecls == MPI_ERR_ARG, "removing twice: %d", ecls);
+    rc = MPI_Add_error_string(code, "again");
+    CHECK(rc != MPI_SUCCESS, "a string for a removed code");
+  }
+
+  /* Request_get_status_any/all/some: nothing completes or is freed. */
+  {
+    const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int in[2] = {-1, -1}, out = rank;
+    MPI_Request r[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Irecv(&in[0], 1, MPI_INT, left, 8, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&in[1], 1, MPI_INT, left, 9, MPI_COMM_WORLD, &r[2]);
+    int idx = -5, flag = -5, outc = -5, ind[3];
+    MPI_Status st, sts[3];
+    MPI_Request_get_status_any(3, r, &idx, &flag, &st);
+    CHECK(!flag && idx == MPI_UNDEFINED, "any before the send: %d %d", flag, idx);
+    MPI_Request_get_status_all(3, r, &flag, sts);
+    CHECK(!flag, "all before the send");
+    MPI_Request_get_status_some(3, r, &outc, ind, sts);
+    CHECK(outc == 0, "some before the send: %d", outc);
+    MPI_Barrier(MPI_COMM_WORLD); /* (every rank has looked before any sends) */
+    MPI_Send(&out, 1, MPI_INT, right, 8, MPI_COMM_WORLD);
+    do MPI_Request_get_status_any(3, r, &idx, &flag, &st);
+    while (!flag);
+    CHECK(idx == 0 && st.MPI_SOURCE == left && st.MPI_TAG == 8, "any: %d %d %d", idx, st.MPI_SOURCE,
+          st.MPI_TAG);
+    CHECK(r[0] != MPI_REQUEST_NULL, "get_status_any freed the request");
+    MPI_Request_get_status_some(3, r, &outc, ind, sts);
+    CHECK(outc == 1 && ind[0] == 0 && sts[0].MPI_TAG == 8 && sts[0].MPI_ERROR == MPI_SUCCESS,
+          "some: %d", outc);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Send(&out, 1, MPI_INT, right, 9, MPI_COMM_WORLD);
+    do MPI_Request_get_status_all(3, r, &flag, sts);
+    while (!flag);
+    CHECK(sts[0].MPI_TAG == 8 && sts[2].MPI_TAG == 9 && sts[2].MPI_SOURCE == left &&
+              sts[1].MPI_SOURCE == MPI_ANY_SOURCE,
+          "all: %d %d %d", sts[0].MPI_TAG, sts[2].MPI_TAG, sts[1].MPI_SOURCE);
+    CHECK(r[0] != MPI_REQUEST_NULL && r[2] != MPI_REQUEST_NULL, "get_status_all freed");
+    MPI_Waitall(3, r, MPI_STATUSES_IGNORE);
+    CHECK(in[0] == left && in[1] == left, "values %d %d", in[0], in[1]);
+    MPI_Request_get_status_some(3, r, &outc, ind, sts);
+    CHECK(outc == MPI_UNDEFINED, "some over null requests: %d", outc);
+    MPI_Request_get_status_any(3, r, &idx, &flag, &st);
+    CHECK(flag && idx == MPI_UNDEFINED, "any over null requests");
+  }
+
+  /* Comm_idup_with_info: a working duplicate. */
+  {
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
+    MPI_Comm dup;
+    MPI_Request req;
+    MPI_Comm_idup_with_info(MPI_COMM_WORLD, info, &dup, &req);
+    MPI_Info_free(&info);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    int sum = 0, one = rank + 1, result;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, dup);
+    CHECK(sum == size * (size + 1) / 2, "Allreduce on the duplicate: %d", sum);
+    MPI_Comm_compare(dup, MPI_COMM_WORLD, &result);
+    CHECK(result == MPI_CONGRUENT, "compare: %d", result);
+    MPI_Comm_free(&dup);
+  }
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  if (failures) return 1;
+  printf("rank %d of %d ok\n", rank, size);
+  return 0;
+}

@@ -1,0 +1,25 @@
+# MPI-4 additions (issue 49), included from CMakeLists.txt: Isendrecv,
+# persistent collectives, the MPI-4.1 small calls. Each in one client
+# (np 1, 2, 4), across 2 and 3 clients, and with 2 procs per client.
+foreach(prog isendrecv_check pcoll_check mpi41_check)
+  add_executable(${prog} ${prog}.c)
+  target_link_libraries(${prog} PRIVATE mpi)
+  foreach(np 1 2 4)
+    impi_add_mpi_test(${prog}_np${np} NP ${np} PROGRAM ${prog} EXPECT_RANKS ${np} MAX_SECONDS 60)
+  endforeach()
+  impi_add_mpi_test(${prog}_2clients NP 2 PROGRAM ${prog} LAUNCHER_ARGS --clients 2
+    EXPECT_RANKS 2 MAX_SECONDS 60)
+  impi_add_mpi_test(${prog}_3clients NP 3 PROGRAM ${prog} LAUNCHER_ARGS --clients 3
+    EXPECT_RANKS 3 MAX_SECONDS 60)
+  impi_add_mpi_test(${prog}_np4_2clients NP 4 PROGRAM ${prog} LAUNCHER_ARGS --clients 2
+    EXPECT_RANKS 4 MAX_SECONDS 60)
+  impi_add_mpi_test(${prog}_np6_3clients NP 6 PROGRAM ${prog} LAUNCHER_ARGS --clients 3
+    EXPECT_RANKS 6 MAX_SECONDS 60)
+endforeach()
+# MPI_ERRORS_ABORT on MPI_COMM_SELF: the job ends with the error's class
+# (MPI_ERR_RANK, 6), reported as MPI_ERRORS_ABORT's.
+impi_add_mpi_test(mpi41_errors_abort NP 2 PROGRAM mpi41_check ARGS abort EXPECT_EXIT 6
+  EXPECT_STDERR "MPI_ERRORS_ABORT" REJECT_STDERR "returned" MAX_SECONDS 30)
+impi_add_mpi_test(mpi41_errors_abort_2clients NP 2 PROGRAM mpi41_check ARGS abort
+  LAUNCHER_ARGS --clients 2 EXPECT_EXIT 6 EXPECT_STDERR "MPI_ERRORS_ABORT" REJECT_STDERR "returned"
+  MAX_SECONDS 30)
