@@ -210,8 +210,8 @@ static void alltoallw(int neighbor, MPI_Request *req, const void *sendbuf, const
   if (rc == MPI_SUCCESS) {
     if (info && neighbor)
       rc = MPI_Neighbor_alltoallw_init(sb, scounts, (const MPI_Aint *)sdispls, st, recvbuf, rcounts,
-                                       (const MPI_Aint *)rdispls, rt, c,
-                                       IMPI_F2C(MPI_Info, *info), req);
+                                       (const MPI_Aint *)rdispls, rt, c, IMPI_F2C(MPI_Info, *info),
+                                       req);
     else if (info)
       rc = MPI_Alltoallw_init(sb, scounts, (const int *)sdispls, st, recvbuf, rcounts,
                               (const int *)rdispls, rt, c, IMPI_F2C(MPI_Info, *info), req);

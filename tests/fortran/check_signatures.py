@@ -6,7 +6,8 @@ the `use mpi` interfaces (mpi_interfaces.h), the mpi_f08 module source, and the
 C entry points (generated/wrappers.c, special.c); checks for every function
 with a Fortran binding that
   - `use mpi` declares it with the C parameters in C's order, plus IERROR
-    (MPI-3.1's Fortran lists; MPI_Init/MPI_Init_thread/MPI_Pcontrol excepted),
+    (MPI-3.1's Fortran lists; MPI_Init/MPI_Init_thread/MPI_Pcontrol and MPI-4's
+    MPI_Info_create_env excepted),
   - mpi_f08 declares it with the same names (ierror optional),
   - its C entry point pmpi_x_ takes as many arguments as the Fortran routine,
     plus one hidden length per CHARACTER argument,
@@ -21,9 +22,11 @@ import sys
 src = pathlib.Path(sys.argv[1])
 finc = pathlib.Path(sys.argv[2])
 lib = sys.argv[3] if len(sys.argv) > 3 else None
-FORTRAN_ONLY = {"MPI_Init": [], "MPI_Init_thread": ["required", "provided"], "MPI_Pcontrol": ["level"]}
+FORTRAN_ONLY = {"MPI_Init": [], "MPI_Init_thread": ["required", "provided"], "MPI_Pcontrol": ["level"],
+                "MPI_Info_create_env": ["info"]}
 NO_BINDING = re.compile(r"^MPI_T_|_c2f$|_f2c$")
-NOT_YET = {"MPI_Register_datarep"}
+NOT_YET = {"MPI_Register_datarep", "MPI_Request_get_status_all", "MPI_Request_get_status_any",
+           "MPI_Request_get_status_some"}
 
 
 def c_table():
