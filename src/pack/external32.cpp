@@ -439,8 +439,8 @@ std::size_t External32Cursor::run(std::byte *user, std::byte *stream, std::size_
   return n;
 }
 
-void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n,
-                 bool to_external) {
+void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n, bool to_external,
+                 Rep rep) {
   const Predefined &p = predefined(basic);
   if (bulk_convertible(p)) {
     if (p.size == 1) {
@@ -454,9 +454,9 @@ void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n
   for (std::int64_t k = 0; k < n; ++k) {
     const std::byte *f = from + k * p.size;
     if (to_external)
-      to_external32(basic, f, tmp);
+      to_external32(basic, f, tmp, rep);
     else
-      from_external32(basic, f, tmp);
+      from_external32(basic, f, tmp, rep);
     std::memcpy(to + k * p.size, tmp, p.size);
   }
 }

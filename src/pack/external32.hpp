@@ -55,8 +55,9 @@ void to_external32(int basic, const std::byte *native, std::byte *ext, Rep rep =
 void from_external32(int basic, const std::byte *ext, std::byte *native, Rep rep = Rep::external32);
 // `n` consecutive elements of `basic` from `from` to `to` (both packed),
 // into external32 (`to_external`) or back; sizes must be equal in both
-// forms. A copy or a byte-swap loop for plain numbers.
-void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n, bool to_external);
+// forms (in `rep`). A copy or a byte-swap loop for plain numbers.
+void convert_run(int basic, const std::byte *from, std::byte *to, std::int64_t n, bool to_external,
+                 Rep rep = Rep::external32);
 
 // Resumable external32 packing of (type, count), like PackCursor: any byte
 // offset, any output size (an element split across two buffers is staged).

@@ -49,30 +49,30 @@ bool elements_of(const pack::Datatype &type, int basic) {
 }
 
 namespace {
-bool same_size(int basic) {
-  const auto &p = pack::predefined(basic);
-  return p.ext32_size == p.size;
+bool same_size(int basic, pack::Rep rep) {
+  return pack::rep_size(basic, rep) == pack::predefined(basic).size;
 }
 }  // namespace
 
 // (A packed pair is its value then its index, no padding: each part
 // converts in place when its two forms have one size.)
-bool inline_convertible(const pack::Datatype &type) {
+bool inline_convertible(const pack::Datatype &type, pack::Rep rep) {
   for (const auto &s : type.segments()) {
     const auto &p = pack::predefined(s.basic);
-    if (p.kind == pack::Kind::pair ? !same_size(p.pair_value) || !same_size(p.pair_index)
-                                   : !same_size(s.basic))
+    if (p.kind == pack::Kind::pair ? !same_size(p.pair_value, rep) || !same_size(p.pair_index, rep)
+                                   : !same_size(s.basic, rep))
       return false;
   }
   return true;
 }
 
-void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external) {
+void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external,
+                    pack::Rep rep) {
   auto *p = reinterpret_cast<std::byte *>(buf);
   const auto &segs = type.segments();
   if (segs.size() == 1 && pack::predefined(segs[0].basic).kind != pack::Kind::pair) {
     // (packed, the instances are one run)
-    pack::convert_run(segs[0].basic, p, p, count * segs[0].count, to_external);
+    pack::convert_run(segs[0].basic, p, p, count * segs[0].count, to_external, rep);
     return;
   }
   // Neighbouring segments of one basic type convert as one run.
@@ -83,20 +83,20 @@ void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, b
     for (const auto &s : segs) {
       const auto &pd = pack::predefined(s.basic);
       if (pd.kind == pack::Kind::pair) {
-        if (n > 0) pack::convert_run(basic, run, run, n, to_external);
+        if (n > 0) pack::convert_run(basic, run, run, n, to_external, rep);
         basic = -1;
         n = 0;
         const std::size_t vsize = pack::predefined(pd.pair_value).size,
                           isize = pack::predefined(pd.pair_index).size;
         for (std::int64_t k = 0; k < s.count; ++k) {
-          pack::convert_run(pd.pair_value, p, p, 1, to_external);
-          pack::convert_run(pd.pair_index, p + vsize, p + vsize, 1, to_external);
+          pack::convert_run(pd.pair_value, p, p, 1, to_external, rep);
+          pack::convert_run(pd.pair_index, p + vsize, p + vsize, 1, to_external, rep);
           p += vsize + isize;
         }
         continue;
       }
       if (s.basic != basic) {
-        if (n > 0) pack::convert_run(basic, run, run, n, to_external);
+        if (n > 0) pack::convert_run(basic, run, run, n, to_external, rep);
         basic = s.basic;
         run = p;
         n = 0;
@@ -104,7 +104,7 @@ void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, b
       n += s.count;
       p += pack::predefined(s.basic).size * static_cast<std::size_t>(s.count);
     }
-  if (n > 0) pack::convert_run(basic, run, run, n, to_external);
+  if (n > 0) pack::convert_run(basic, run, run, n, to_external, rep);
 }
 
 Error outcome(const Window::Pending &p, const Target &t) {
@@ -149,9 +149,10 @@ int Window::apply_inline(int origin, const RequestHeader &h, char *payload, std:
   if (len != h.count * h.type->size()) return MPI_ERR_TYPE;
   if (Error e = check_range(cfg_.rank, h.disp, h.count, *h.type)) return e.code;
   if (h.kind == Kind::acc && !detail::elements_of(*h.type, h.basic)) return MPI_ERR_TYPE;
-  if (target(origin).via->external32()) {
-    if (!detail::inline_convertible(*h.type)) return MPI_ERR_TYPE;
-    detail::convert_packed(payload, h.count, *h.type, false);
+  if (const Target &o = target(origin); o.via->external32()) {
+    const pack::Rep rep = o.via->wire_rep(o.world);
+    if (!detail::inline_convertible(*h.type, rep)) return MPI_ERR_TYPE;
+    detail::convert_packed(payload, h.count, *h.type, false, rep);
   }
   if (h.count == 0) return 0;
   char *addr = local_address(cfg_.rank, h.disp);
@@ -332,10 +333,11 @@ bool Window::start_request(int origin, Incoming &in) {
           if (!in.error) {
             const char *data = in.buf.data() + h0.length;
             in.tmp.assign(data, data + len);
-            if (target(origin).via->external32()) {
+            if (const Target &o = target(origin); o.via->external32()) {
               const auto &etype = *pack::Datatype::predefined(h0.basic);
-              if (detail::inline_convertible(etype))
-                detail::convert_packed(in.tmp.data(), h0.nelem, etype, false);
+              const pack::Rep rep = o.via->wire_rep(o.world);
+              if (detail::inline_convertible(etype, rep))
+                detail::convert_packed(in.tmp.data(), h0.nelem, etype, false, rep);
               else
                 in.error = MPI_ERR_TYPE;
             }

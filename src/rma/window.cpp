@@ -234,14 +234,15 @@ std::optional<std::vector<char>> Window::inline_message(int t, RequestHeader h, 
   const std::int64_t bytes = ocount * otype->size();
   if (bytes > kInlineBytes) return std::nullopt;
   const bool external = target(t).via->external32();
-  if (external && !detail::inline_convertible(*otype)) return std::nullopt;
+  const pack::Rep rep = external ? target(t).via->wire_rep(target(t).world) : pack::Rep::external32;
+  if (external && !detail::inline_convertible(*otype, rep)) return std::nullopt;
   h.flags |= kInline;
   std::vector<char> msg = encode(h);
   const std::size_t at = msg.size();
   msg.resize(at + static_cast<std::size_t>(bytes));
   pack::PackCursor c(otype, ocount);
   c.pack(origin, {reinterpret_cast<std::byte *>(msg.data() + at), static_cast<std::size_t>(bytes)});
-  if (external) detail::convert_packed(msg.data() + at, ocount, *otype, true);
+  if (external) detail::convert_packed(msg.data() + at, ocount, *otype, true, rep);
   return msg;
 }
 

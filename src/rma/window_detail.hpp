@@ -124,11 +124,13 @@ inline void scatter_elements(const char *elems, std::int64_t nelem, int basic, v
 }
 
 // Converts a packed stream of `count` of `type` between our representation
-// and external32, element by element in place (the inline payloads of the
-// message path, toward another client: IMPI 4.1). Only for types whose
-// elements have one size in both (inline_convertible).
-void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external);
-bool inline_convertible(const pack::Datatype &type);
+// and external32 or impi-wide (`rep`: the channel's form for that peer),
+// element by element in place (the inline payloads of the message path,
+// toward another client: IMPI 4.1). Only for types whose elements have one
+// size in both (inline_convertible).
+void convert_packed(char *buf, std::int64_t count, const pack::Datatype &type, bool to_external,
+                    pack::Rep rep);
+bool inline_convertible(const pack::Datatype &type, pack::Rep rep);
 // Whether every element of `type` is of predefined type `basic`.
 bool elements_of(const pack::Datatype &type, int basic);
 
