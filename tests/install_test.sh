@@ -61,7 +61,7 @@ PATH=$p/bin:$PATH make -C "$work/mk" > "$work/mk.log" 2>&1 || { cat "$work/mk.lo
 "$p/bin/impirun" -np 2 "$work/mk/hello" | grep -q "rank 1 of 2" || fail "the Makefile build did not run"
 # Fortran (when built): mpifort with mpif.h, use mpi and use mpi_f08; FindMPI's Fortran
 if [ -e "$p/bin/mpifort" ]; then
-  for f in bin/mpif77 bin/mpif90 include/mpif.h include/mpi.mod include/mpi_f08.mod "$libdir/libmpifort.so"; do
+  for f in bin/mpif77 bin/mpif90 include/mpif.h include/mpi.mod include/mpi_f08.mod include/mpi_f08_types.mod "$libdir/libmpifort.so"; do
     [ -e "$p/$f" ] || fail "$f is not installed"
   done
   for b in 1 2 3; do

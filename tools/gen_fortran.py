@@ -26,19 +26,12 @@ wrappers and the Fortran interfaces cannot disagree:
 """
 import re
 
-# Functions with no Fortran binding (MPI-3.1: conversion functions are C only;
-# the tool interface has no Fortran binding).
+# Functions with no Fortran binding (MPI-4.1 19.3: the conversions between C
+# and Fortran handles and statuses are C only, except MPI_Status_f082f and
+# MPI_Status_f2f08; the tool interface has no Fortran binding).
 def has_fortran(fn):
     n = fn.name
-    if n.startswith("MPI_T_") or n.endswith("_c2f") or n.endswith("_f2c"):
-        return False
-    # Not provided from Fortran yet: datarep callbacks (MPI-IO), and MPI-4
-    # calls whose arrays need a hand-written wrapper (docs/fortran.md).
-    return n not in NOT_YET_IN_FORTRAN
-
-
-NOT_YET_IN_FORTRAN = {"MPI_Register_datarep", "MPI_Request_get_status_all",
-                      "MPI_Request_get_status_any", "MPI_Request_get_status_some"}
+    return not (n.startswith("MPI_T_") or n.endswith(("_c2f", "_f2c", "_c2f08", "_f082c")))
 
 
 # C wrappers written by hand in src/fortran/special.c (arrays of handles or
@@ -55,6 +48,8 @@ HAND_WRITTEN = {
     "MPI_Keyval_create", "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval",
     "MPI_Attr_get", "MPI_Attr_put", "MPI_Comm_get_attr", "MPI_Comm_set_attr",
     "MPI_Type_get_attr", "MPI_Type_set_attr", "MPI_Win_get_attr", "MPI_Win_set_attr",
+    "MPI_Register_datarep", "MPI_Request_get_status_all", "MPI_Request_get_status_any",
+    "MPI_Request_get_status_some",
 }
 
 # Fortran argument lists that differ from C's (besides the trailing IERROR).
@@ -82,7 +77,8 @@ CALLBACKS = {"MPI_User_function", "MPI_Comm_errhandler_function", "MPI_Handler_f
              "MPI_Type_delete_attr_function", "MPI_Win_copy_attr_function",
              "MPI_Win_delete_attr_function", "MPI_Copy_function", "MPI_Delete_function",
              "MPI_Grequest_query_function", "MPI_Grequest_free_function",
-             "MPI_Grequest_cancel_function"}
+             "MPI_Grequest_cancel_function", "MPI_Datarep_conversion_function",
+             "MPI_Datarep_extent_function"}
 
 
 class P:
@@ -131,6 +127,10 @@ class P:
                 self.kind = "statuses"
             else:
                 self.kind = "status_in" if self.const else "status"
+        elif t == "MPI_F08_status":
+            self.kind = "f08status"  # TYPE(MPI_Status), in `use mpi` too (MPI-4.1 19.3.5)
+        elif t == "MPI_Fint" and n == "f_status":
+            self.kind = "fstatus"
         elif t in SCALARS:
             self.kind = "scalar" if ptr == 0 and not self.array else "scalar_ptr"
         else:
@@ -159,8 +159,10 @@ class P:
             return [f"CHARACTER(LEN=*) :: {n}{self.dims.upper()}"]
         if k == "ranges":
             return [f"INTEGER :: {n}(3, *)"]
-        if k in ("status", "status_in"):
+        if k in ("status", "status_in", "fstatus"):
             return [f"INTEGER :: {n}(MPI_STATUS_SIZE)"]
+        if k == "f08status":
+            return [f"TYPE(MPI_Status) :: {n}"]
         if k == "statuses":
             return [f"INTEGER :: {n}(MPI_STATUS_SIZE, *)"]
         typ = "LOGICAL" if self.logical else "INTEGER"
@@ -247,6 +249,10 @@ def c_wrapper(fn):
             # Written back only when MPI wrote it (MPI_Info_get: not for a missing key).
             cond = "rc == MPI_SUCCESS" + (" && *flag" if any(q.name == "flag" for q in ps) else "")
             post.append(f"  impi_c2f_string_if({cond}, c_{n}, {n}, {n}_len);")
+        elif k in ("fstatus", "f08status"):
+            t = "MPI_Fint" if k == "fstatus" else "MPI_F08_status"
+            args.append(f"{'const ' if p.const else ''}MPI_Fint *{n}")
+            call.append(f"({'const ' if p.const else ''}{t} *){n}" if k == "f08status" else n)
         elif k == "callback":
             args.append(f"void (*{n})(void)")
             call.append(f"({p.base} *){n}")
@@ -288,7 +294,8 @@ SKIP_CONSTANTS = {"MPI_BOTTOM", "MPI_IN_PLACE", "MPI_BUFFER_AUTOMATIC", "MPI_ARG
                   "MPI_ARGVS_NULL", "MPI_ERRCODES_IGNORE", "MPI_STATUS_IGNORE",
                   "MPI_STATUSES_IGNORE", "MPI_F_STATUS_IGNORE", "MPI_F_STATUSES_IGNORE",
                   "MPI_F_STATUS_SIZE", "MPI_F_SOURCE", "MPI_F_TAG", "MPI_F_ERROR",
-                  "MPI_DISPLACEMENT_CURRENT"}
+                  "MPI_DISPLACEMENT_CURRENT", "MPI_F08_STATUS_IGNORE", "MPI_F08_STATUSES_IGNORE",
+                  "MPI_CONVERSION_FN_NULL"}
 
 
 def header_constants(header):
@@ -340,7 +347,8 @@ COMMONS = [
 PREDEFINED_CALLBACKS = ["MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_FN",
                         "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
                         "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN",
-                        "MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN"]
+                        "MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN",
+                        "MPI_CONVERSION_FN_NULL"]
 
 
 def fixed(line):
@@ -454,6 +462,7 @@ def generate(root, fns):
         gen / "signatures.txt": gen_signatures(fns),
     }
     out[gen / "mpi_f08.f90"] = gen_f08(fns, header, banner)
+    out[gen / "mpi_f08_procs.f90"] = gen_f08_procs(fns, banner)
     return out
 
 
@@ -481,6 +490,10 @@ def f08_decl(p, fname):
         return f"character(len=*), intent(in) :: {n}{p.dims}"
     if k in ("status", "status_in", "statuses"):
         return f"type(MPI_Status){intent if k != 'status_in' else ', intent(in)'} :: {n}{dim}"
+    if k == "f08status":
+        return f"type(MPI_Status), intent({'in' if p.const else 'out'}) :: {n}"
+    if k == "fstatus":
+        return f"integer, intent({'in' if p.const else 'out'}) :: {n}(MPI_STATUS_SIZE)"
     if k in ("handle", "handle_ptr", "handle_arr"):
         return f"type({p.base}){', intent(in)' if k == 'handle' else intent} :: {n}{dim}"
     typ = "logical" if p.logical else "integer"
@@ -524,6 +537,17 @@ for _h, _t in (("MPI_Comm", "comm"), ("MPI_Datatype", "type"), ("MPI_Win", "win"
 for _h, _t in (("MPI_Comm", "comm"), ("MPI_Win", "win"), ("MPI_File", "file")):
     F08_CALLBACKS[f"{_h}_errhandler_function"] = (
         f"{_t}, error_code", [f"type({_h}) :: {_t}", "integer :: error_code"])
+# MPI-IO's data representation callbacks: the buffers are C pointers by
+# value, which is how mpif.h's conversion function receives its arrays.
+F08_CALLBACKS["MPI_Datarep_conversion_function"] = (
+    "userbuf, datatype, count, filebuf, position, extra_state, ierror",
+    ["type(c_ptr), value :: userbuf, filebuf", "type(MPI_Datatype) :: datatype",
+     "integer :: count, ierror", "integer(kind=MPI_OFFSET_KIND) :: position",
+     "integer(kind=MPI_ADDRESS_KIND) :: extra_state"])
+F08_CALLBACKS["MPI_Datarep_extent_function"] = (
+    "datatype, extent, extra_state, ierror",
+    ["type(MPI_Datatype) :: datatype", "integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state",
+     "integer :: ierror"])
 # MPI-1's name of the communicator error handler (MPI_Errhandler_create).
 F08_CALLBACKS["MPI_Handler_function"] = F08_CALLBACKS["MPI_Comm_errhandler_function"]
 PREDEFINED_F08 = {"MPI_COMM_NULL_COPY_FN": "MPI_Comm_copy_attr_function",
@@ -534,7 +558,8 @@ PREDEFINED_F08 = {"MPI_COMM_NULL_COPY_FN": "MPI_Comm_copy_attr_function",
                   "MPI_TYPE_NULL_DELETE_FN": "MPI_Type_delete_attr_function",
                   "MPI_WIN_NULL_COPY_FN": "MPI_Win_copy_attr_function",
                   "MPI_WIN_DUP_FN": "MPI_Win_copy_attr_function",
-                  "MPI_WIN_NULL_DELETE_FN": "MPI_Win_delete_attr_function"}
+                  "MPI_WIN_NULL_DELETE_FN": "MPI_Win_delete_attr_function",
+                  "MPI_CONVERSION_FN_NULL": "MPI_Datarep_conversion_function"}
 
 
 def f08_abstract_interfaces():
@@ -557,10 +582,19 @@ def f08_actual(p, fname=""):
     return p.name
 
 
-def f08_procedure(fn, prefix=""):
+def f08_specific(fn, prefix=""):
+    """The specific procedure name (MPI-4.1 19.1.5, Table 19.1): MPI_Send_f08ts
+    for a routine with a TYPE(*), DIMENSION(..) choice buffer, MPI_Comm_rank_f08
+    for the others; PMPI_ ones for the profiling interface."""
+    ts = any(p.kind == "buf" for p in fparams(fn))
+    return prefix + fn.name + ("_f08ts" if ts else "_f08")
+
+
+def f08_procedure(fn, prefix="", body=True):
+    """The external procedure (body) or its interface (not body)."""
     ps = fparams(fn)
     lname = fn.name.lower()
-    name = prefix + fn.name
+    name = f08_specific(fn, prefix)
     names = [p.name for p in ps]
     decls = [f08_decl(p, fn.name) for p in ps]
     actual = ", ".join(f08_actual(p, fn.name) for p in ps)
@@ -568,31 +602,39 @@ def f08_procedure(fn, prefix=""):
     temps = [f"integer(c_intptr_t) :: impi_t_{p.name}" for p in bufs]
     done = [f"call impi_f08_buf_done({p.name}, impi_t_{p.name}, {0 if p.const else 1})"
             for p in bufs if f08_buffer_mode(fn.name) == 1]
+    head = ["use mpi_f08_types", "implicit none"] if body else ["import", "implicit none"]
     if is_function(fn):
         rtype = F_RESULT[fn.ret].lower()
-        body = [f"{rtype}, external :: impi_fx_{lname}", f"{rtype} :: {name}"] + temps + [
+        code = [f"{rtype}, external :: impi_fx_{lname}"] + temps + [
                 f"{name} = impi_fx_{lname}({actual})"] + done
-        return ([wrap(f"function {name}({', '.join(names)})")] + ["  " + d for d in decls] +
-                ["  " + wrap(b, "  ") for b in body] + [f"end function {name}"])
-    body = ["integer :: ierror_c"] + temps + [f"external :: impi_fx_{lname}",
+        return ([wrap(f"function {name}({', '.join(names)})")] + ["  " + h for h in head] +
+                ["  " + d for d in decls] + [f"  {rtype} :: {name}"] +
+                (["  " + wrap(b, "  ") for b in code] if body else []) + [f"end function {name}"])
+    code = ["integer :: ierror_c"] + temps + [f"external :: impi_fx_{lname}",
             f"call impi_fx_{lname}({actual}{', ' if actual else ''}ierror_c)"] + done + [
             "if (present(ierror)) ierror = ierror_c"]
-    return ([wrap(f"subroutine {name}({', '.join(names + ['ierror'])})")] +
+    return ([wrap(f"subroutine {name}({', '.join(names + ['ierror'])})")] + ["  " + h for h in head] +
             ["  " + d for d in decls] + ["  integer, optional, intent(out) :: ierror"] +
-            ["  " + wrap(b, "  ") for b in body] + [f"end subroutine {name}"])
+            (["  " + wrap(b, "  ") for b in code] if body else []) + [f"end subroutine {name}"])
 
 
 def gen_f08(fns, header, banner):
+    """mpi_f08.f90: the modules mpi_f08_types (types, constants, callbacks'
+    interfaces) and mpi_f08 (a generic interface per routine, whose specific
+    procedure is MPI_x_f08ts or MPI_x_f08 and PMPI_ likewise: external
+    procedures, in mpi_f08_procs.f90, that a tool can replace)."""
     out = ["! " + banner.strip("/* \n").rstrip(" */"),
            "! The mpi_f08 module: handles as TYPE(MPI_Comm) & co. (one INTEGER, MPI_VAL,",
            "! the value mpif.h uses), TYPE(MPI_Status) with the layout of an mpif.h",
-           "! status, TYPE(*), DIMENSION(..) buffers, optional ierror. Each procedure",
-           "! calls the mpif.h entry point pmpi_x_ (src/fortran/generated/wrappers.c,",
-           "! special.c); buffers go as their address (impi_f08_addr, f08.c).",
-           "module mpi_f08",
+           "! status, TYPE(*), DIMENSION(..) buffers, optional ierror. Each routine is a",
+           "! generic name whose specific procedure (MPI_Send_f08ts, MPI_Comm_rank_f08,",
+           "! MPI-4.1 19.1.5) is an external procedure (mpi_f08_procs.f90) calling the",
+           "! mpif.h entry point (src/fortran/generated/wrappers.c, special.c); buffers",
+           "! go as their address (impi_f08_buf, f08.c).",
+           "module mpi_f08_types",
            "  use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_intptr_t",
            "  implicit none",
-           "  private :: c_int, c_intptr_t"]
+           "  private :: c_int"]
     for h in HANDLES:
         out += [f"  type, bind(C) :: {h}", "    integer(c_int) :: MPI_VAL", f"  end type {h}"]
     out += ["  type, bind(C) :: MPI_Status",
@@ -611,7 +653,7 @@ def gen_f08(fns, header, banner):
     out += f08_abstract_interfaces()
     out += ["  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.",
             "  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false."]
-    out += ["  interface  ! src/fortran/f08.c",
+    out += ["  interface  ! src/fortran/f08.c (for mpi_f08_procs.f90; mpi_f08 hides them)",
             "    function impi_f08_buf(buf, tmp, mode) bind(C, name='impi_f08_buf') result(a)",
             "      import :: c_int, c_intptr_t", "      type(*), dimension(..), intent(in) :: buf",
             "      integer(c_intptr_t) :: tmp", "      integer(c_int), value :: mode",
@@ -624,17 +666,35 @@ def gen_f08(fns, header, banner):
         out.append(f"  interface operator({op})")
         out.append(wrap("    module procedure " + ", ".join(f"impi_{h[4:].lower()}_{name}" for h in HANDLES), "    "))
         out.append("  end interface")
-    out.append("  include 'mpi_sizeof_interface.inc'  ! src/fortran, hand-written")
     out.append("contains")
-    out.append("  include 'mpi_sizeof_procs.inc'")
     for h in HANDLES:
         for op, name in (("==", "eq"), ("/=", "ne")):
             f = f"impi_{h[4:].lower()}_{name}"
             out += [f"  elemental logical function {f}(a, b)", f"    type({h}), intent(in) :: a, b",
                     f"    {f} = a%MPI_VAL {op} b%MPI_VAL", f"  end function {f}"]
+    out.append("end module mpi_f08_types")
+    out += ["", "module mpi_f08", "  use mpi_f08_types", "  implicit none",
+            "  private :: impi_f08_buf, impi_f08_buf_done, c_intptr_t"]
     for fn in fns:
         if has_fortran(fn):
             for prefix in ("", "P"):  # PMPI_: the profiling interface
-                out += ["  " + line for line in "\n".join(f08_procedure(fn, prefix)).split("\n")]
+                out.append(f"  interface {prefix}{fn.name}")
+                out += ["    " + line for line in "\n".join(f08_procedure(fn, prefix, False)).split("\n")]
+                out.append(f"  end interface {prefix}{fn.name}")
+    out.append("  include 'mpi_sizeof_interface.inc'  ! src/fortran, hand-written")
+    out.append("contains")
+    out.append("  include 'mpi_sizeof_procs.inc'")
     out.append("end module mpi_f08")
+    return "\n".join(out) + "\n"
+
+
+def gen_f08_procs(fns, banner):
+    out = ["! " + banner.strip("/* \n").rstrip(" */"),
+           "! mpi_f08's specific procedures (MPI_Send_f08ts, PMPI_Send_f08ts, ...): external",
+           "! procedures, so that a tool can replace one (MPI-4.1 19.1.5); the generic",
+           "! names of mpi_f08.f90 resolve to them."]
+    for fn in fns:
+        if has_fortran(fn):
+            for prefix in ("", "P"):
+                out += f08_procedure(fn, prefix, True)
     return "\n".join(out) + "\n"

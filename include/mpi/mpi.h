@@ -86,6 +86,15 @@ typedef struct MPI_Status {
 #define MPI_F_SOURCE 0
 #define MPI_F_TAG 1
 #define MPI_F_ERROR 2
+/* mpi_f08's TYPE(MPI_Status) (MPI-4.1 19.3.5): MPI_F_STATUS_SIZE INTEGERs. */
+typedef struct MPI_F08_status {
+  MPI_Fint MPI_SOURCE;
+  MPI_Fint MPI_TAG;
+  MPI_Fint MPI_ERROR;
+  MPI_Fint impi_internal[3]; /* private */
+} MPI_F08_status;
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)
 
 /* ------------------------------------------------------------ null and predefined handles */
 #define MPI_COMM_NULL ((MPI_Comm)0)
@@ -852,6 +861,10 @@ IMPI_API int MPI_Start(MPI_Request *request);
 IMPI_API int MPI_Startall(int count, MPI_Request array_of_requests[]);
 IMPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 IMPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+IMPI_API int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+IMPI_API int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+IMPI_API int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+IMPI_API int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 IMPI_API int MPI_Status_get_error(MPI_Status *status, int *error);
 IMPI_API int MPI_Status_get_source(MPI_Status *status, int *source);
 IMPI_API int MPI_Status_get_tag(MPI_Status *status, int *tag);
@@ -1310,6 +1323,10 @@ IMPI_API int PMPI_Start(MPI_Request *request);
 IMPI_API int PMPI_Startall(int count, MPI_Request array_of_requests[]);
 IMPI_API int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 IMPI_API int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+IMPI_API int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+IMPI_API int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+IMPI_API int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+IMPI_API int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 IMPI_API int PMPI_Status_get_error(MPI_Status *status, int *error);
 IMPI_API int PMPI_Status_get_source(MPI_Status *status, int *source);
 IMPI_API int PMPI_Status_get_tag(MPI_Status *status, int *tag);

@@ -532,6 +532,31 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status) {
   return MPI_SUCCESS;
 }
 
+// ---- mpi_f08 statuses (MPI-4.1 19.3.5): the same six integers again.
+static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status));
+
+static int status_copy(const void *from, void *to, const char *fn) {
+  if (!from || !to) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "a status is NULL or ignored");
+  std::memcpy(to, from, sizeof(MPI_Status));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status) {
+  return status_copy(f08_status, c_status, "MPI_Status_f082c");
+}
+
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status) {
+  return status_copy(c_status, f08_status, "MPI_Status_c2f08");
+}
+
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status) {
+  return status_copy(f08_status, f_status, "MPI_Status_f082f");
+}
+
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status) {
+  return status_copy(f_status, f08_status, "MPI_Status_f2f08");
+}
+
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
   const char *fn = "MPI_Get_elements_x";
   TypePtr t;

@@ -3,9 +3,16 @@
 ! Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as
 ! Open MPI does: any type, kind and rank is accepted.
 module mpi
+  use, intrinsic :: iso_c_binding, only: c_int
   implicit none
+  private :: c_int
   include 'mpif_constants.h'
   include 'mpif_commons.h'
+  ! mpi_f08's status type, for MPI_Status_f082f/MPI_Status_f2f08 (MPI-4.1 19.3.5).
+  type, bind(C) :: MPI_Status
+    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+    integer(c_int) :: impi_cancelled, impi_count_lo, impi_count_hi  ! impi's
+  end type MPI_Status
   include 'mpi_interfaces.h'
   include 'mpi_sizeof_interface.inc'
 contains

@@ -156,6 +156,44 @@ PROTO(void, mpi_startall, (const MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *ierr
   *ierror = rc;
 }
 
+/* MPI-4's MPI_Request_get_status_all/any/some: as Testall/any/some, but the
+ * requests stay as they are. */
+PROTO(void, mpi_request_get_status_all,
+      (const MPI_Fint *count, const MPI_Fint *reqs, MPI_Fint *flag, MPI_Fint *statuses,
+       MPI_Fint *ierror)) {
+  ReqArrays a = {0};  // (gcc cannot tell that req_arrays_init fills it)
+  int rc = req_arrays_init(&a, *count, reqs, statuses);
+  *flag = 0;
+  if (rc == MPI_SUCCESS) rc = MPI_Request_get_status_all(*count, a.req, flag, a.st);
+  req_arrays_done(&a, 0, NULL, statuses, *flag ? *count : 0);
+  *ierror = rc;
+}
+PROTO(void, mpi_request_get_status_any,
+      (const MPI_Fint *count, const MPI_Fint *reqs, MPI_Fint *index, MPI_Fint *flag,
+       MPI_Fint *status, MPI_Fint *ierror)) {
+  ReqArrays a = {0};  // (gcc cannot tell that req_arrays_init fills it)
+  int rc = req_arrays_init(&a, *count, reqs, mpi_fortran_sts_ign_);
+  MPI_Status c, *pc = impi_f_status_in(status, &c);
+  *flag = 0;
+  if (rc == MPI_SUCCESS) rc = MPI_Request_get_status_any(*count, a.req, index, flag, pc);
+  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) ++*index;
+  IMPI_F_STATUS_OUT(pc, status);
+  req_arrays_done(&a, 0, NULL, NULL, 0);
+  *ierror = rc;
+}
+PROTO(void, mpi_request_get_status_some,
+      (const MPI_Fint *incount, const MPI_Fint *reqs, MPI_Fint *outcount, MPI_Fint *indices,
+       MPI_Fint *statuses, MPI_Fint *ierror)) {
+  ReqArrays a = {0};  // (gcc cannot tell that req_arrays_init fills it)
+  int rc = req_arrays_init(&a, *incount, reqs, statuses);
+  *outcount = 0;
+  if (rc == MPI_SUCCESS) rc = MPI_Request_get_status_some(*incount, a.req, outcount, indices, a.st);
+  int n = *outcount == MPI_UNDEFINED ? 0 : *outcount;
+  for (int i = 0; i < n; ++i) ++indices[i];
+  req_arrays_done(&a, 0, NULL, statuses, n);
+  *ierror = rc;
+}
+
 /* ---- arrays of datatypes */
 static MPI_Datatype *types_in(const MPI_Fint *f, int n) {
   MPI_Datatype *c = (MPI_Datatype *)malloc((n > 0 ? (size_t)n : 1) * sizeof(MPI_Datatype));
@@ -638,6 +676,75 @@ PROTO(void, mpi_grequest_start,
   *ierror = MPI_Grequest_start(f_grequest_query, f_grequest_free, f_grequest_cancel, g, &r);
   if (*ierror != MPI_SUCCESS) free(g);
   *request = IMPI_C2F(r);
+}
+
+/* ---- MPI_Register_datarep: C callbacks calling the Fortran ones. mpif.h's
+ * conversion function takes its buffers as arrays (by reference), mpi_f08's
+ * as TYPE(C_PTR), VALUE: both receive the address. The other arguments go by
+ * reference; extra_state is a copy kept with the representation (which
+ * lives until MPI_Finalize: it cannot be unregistered). */
+typedef void (*FConversion)(void *, const MPI_Fint *, const MPI_Fint *, void *, const MPI_Offset *,
+                            const MPI_Aint *, MPI_Fint *);
+typedef void (*FExtent)(const MPI_Fint *, MPI_Aint *, const MPI_Aint *, MPI_Fint *);
+typedef struct {
+  FConversion read, write;
+  FExtent extent;
+  MPI_Aint extra_state;
+} FDatarep;
+
+/* MPI_CONVERSION_FN_NULL: only its address matters (the wrapper passes
+ * MPI-IO a NULL conversion function for it). */
+IMPI_F_API void mpi_conversion_fn_null_(void *userbuf, const MPI_Fint *type, const MPI_Fint *count,
+                                        void *filebuf, const MPI_Offset *position,
+                                        const MPI_Aint *es, MPI_Fint *ierror) {
+  (void)userbuf, (void)type, (void)count, (void)filebuf, (void)position, (void)es;
+  *ierror = MPI_ERR_CONVERSION;
+}
+
+static int f_datarep_convert(FConversion fn, void *userbuf, MPI_Datatype type, int count,
+                             void *filebuf, MPI_Offset position, FDatarep *d) {
+  MPI_Fint ft = IMPI_C2F(type), fc = count, ierr = MPI_SUCCESS;
+  fn(userbuf, &ft, &fc, filebuf, &position, &d->extra_state, &ierr);
+  return ierr;
+}
+static int f_datarep_read(void *userbuf, MPI_Datatype type, int count, void *filebuf,
+                          MPI_Offset position, void *es) {
+  FDatarep *d = (FDatarep *)es;
+  return f_datarep_convert(d->read, userbuf, type, count, filebuf, position, d);
+}
+static int f_datarep_write(void *userbuf, MPI_Datatype type, int count, void *filebuf,
+                           MPI_Offset position, void *es) {
+  FDatarep *d = (FDatarep *)es;
+  return f_datarep_convert(d->write, userbuf, type, count, filebuf, position, d);
+}
+static int f_datarep_extent(MPI_Datatype type, MPI_Aint *extent, void *es) {
+  FDatarep *d = (FDatarep *)es;
+  MPI_Fint ft = IMPI_C2F(type), ierr = MPI_SUCCESS;
+  MPI_Aint e = 0;
+  d->extent(&ft, &e, &d->extra_state, &ierr);
+  *extent = e;
+  return ierr;
+}
+PROTO(void, mpi_register_datarep,
+      (const char *datarep, void (*read_fn)(void), void (*write_fn)(void), void (*extent_fn)(void),
+       const MPI_Aint *extra_state, MPI_Fint *ierror, size_t datarep_len)) {
+  void (*null_fn)(void) = (void (*)(void))mpi_conversion_fn_null_;
+  char *name = impi_f2c_string(datarep, datarep_len);
+  FDatarep *d = (FDatarep *)malloc(sizeof *d);
+  if (!name || !d) {
+    free(name);
+    free(d);
+    *ierror = MPI_ERR_NO_MEM;
+    return;
+  }
+  *d = (FDatarep){read_fn == null_fn ? NULL : (FConversion)read_fn,
+                  write_fn == null_fn ? NULL : (FConversion)write_fn, (FExtent)extent_fn,
+                  *extra_state};
+  *ierror = MPI_Register_datarep(name, d->read ? f_datarep_read : MPI_CONVERSION_FN_NULL,
+                                 d->write ? f_datarep_write : MPI_CONVERSION_FN_NULL,
+                                 extent_fn ? f_datarep_extent : NULL, d);
+  if (*ierror != MPI_SUCCESS) free(d);
+  free(name);
 }
 
 /* ---- spawn: CHARACTER arrays ended by a blank entry -> NULL-terminated argv */

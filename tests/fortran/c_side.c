@@ -1,6 +1,7 @@
 /* c_side.c - the C half of the Fortran interlanguage tests: handles and
  * attributes that Fortran made, used from C (MPI-3.1 17.2). */
 #include <stdint.h>
+#include <string.h>
 
 #include "mpi.h"
 
@@ -33,4 +34,25 @@ void impi_test_c_type_(MPI_Fint *ftype) {
   MPI_Type_contiguous(3, MPI_INT, &t);
   MPI_Type_commit(&t);
   *ftype = MPI_Type_c2f(t);
+}
+
+/* An mpi_f08 status through MPI-4's C conversions (MPI_Status_f082c, then
+ * back with MPI_Status_c2f08, and through MPI_Status_f082f/f2f08): its
+ * source, tag and MPI_INT count as C reads them, and whether both round
+ * trips give the same six integers (same = 1). */
+void impi_test_f08_status_(const MPI_F08_status *f08, MPI_Fint *source, MPI_Fint *tag,
+                           MPI_Fint *count, MPI_Fint *same) {
+  MPI_Status c;
+  MPI_F08_status back, back2;
+  MPI_Fint f[MPI_F_STATUS_SIZE];
+  int n = -1, ok = MPI_Status_f082c(f08, &c) == MPI_SUCCESS;
+  MPI_Get_count(&c, MPI_INT, &n);
+  *source = c.MPI_SOURCE;
+  *tag = c.MPI_TAG;
+  *count = n;
+  ok = ok && MPI_Status_c2f08(&c, &back) == MPI_SUCCESS;
+  ok = ok && MPI_Status_f082f(f08, f) == MPI_SUCCESS && f[MPI_F_SOURCE] == c.MPI_SOURCE;
+  ok = ok && MPI_Status_f2f08(f, &back2) == MPI_SUCCESS;
+  ok = ok && memcmp(&back, f08, sizeof back) == 0 && memcmp(&back2, f08, sizeof back2) == 0;
+  *same = ok;
 }

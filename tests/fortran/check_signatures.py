@@ -2,7 +2,8 @@
 """The C and Fortran argument lists agree.
 
 Reads, independently of the generator: the C table (src/api/mpi_functions.txt),
-the `use mpi` interfaces (mpi_interfaces.h), the mpi_f08 module source, and the
+the `use mpi` interfaces (mpi_interfaces.h), mpi_f08's specific procedures
+(mpi_f08_procs.f90), and the
 C entry points (generated/wrappers.c, special.c); checks for every function
 with a Fortran binding that
   - `use mpi` declares it with the C parameters in C's order, plus IERROR
@@ -11,7 +12,10 @@ with a Fortran binding that
   - mpi_f08 declares it with the same names (ierror optional),
   - its C entry point pmpi_x_ takes as many arguments as the Fortran routine,
     plus one hidden length per CHARACTER argument,
-  - libmpifort.so exports mpi_x_ and pmpi_x_ (when the library path is given).
+  - mpi_f08's specific procedure is MPI_x_f08ts when the routine has a choice
+    buffer, MPI_x_f08 otherwise (MPI-4.1 19.1.5), PMPI_ likewise,
+  - libmpifort.so exports mpi_x_ and pmpi_x_, and mpi_x_f08(ts)_ and
+    pmpi_x_f08(ts)_ (when the library path is given).
 Usage: check_signatures.py <source dir> <fortran include dir> [libmpifort.so]
 """
 import pathlib
@@ -24,9 +28,7 @@ finc = pathlib.Path(sys.argv[2])
 lib = sys.argv[3] if len(sys.argv) > 3 else None
 FORTRAN_ONLY = {"MPI_Init": [], "MPI_Init_thread": ["required", "provided"], "MPI_Pcontrol": ["level"],
                 "MPI_Info_create_env": ["info"]}
-NO_BINDING = re.compile(r"^MPI_T_|_c2f$|_f2c$")
-NOT_YET = {"MPI_Register_datarep", "MPI_Request_get_status_all", "MPI_Request_get_status_any",
-           "MPI_Request_get_status_some"}
+NO_BINDING = re.compile(r"^MPI_T_|_c2f$|_f2c$|_c2f08$|_f082c$")
 
 
 def c_table():
@@ -47,7 +49,7 @@ def fortran_interfaces(text):
                          text, re.M | re.S):
         args = [a.strip() for a in m.group(2).split(",") if a.strip()]
         chars = [a for a in args if re.search(rf"CHARACTER\(LEN=\*\)[^\n]*::\s*{a}\b", m.group(3), re.I)]
-        out[m.group(1).lower()] = (args, chars)
+        out[m.group(1).lower()] = (args, chars, m.group(3))
     return out
 
 
@@ -76,7 +78,7 @@ def c_entry_points():
 errors = []
 table = c_table()
 usempi = fortran_interfaces((finc / "mpi_interfaces.h").read_text())
-f08_path = src / "src/fortran/generated/mpi_f08.f90"
+f08_path = src / "src/fortran/generated/mpi_f08_procs.f90"
 f08 = fortran_interfaces(f08_path.read_text()) if f08_path.exists() else None
 entries = c_entry_points()
 exported = None
@@ -85,7 +87,7 @@ if lib:
     exported = {line.split()[-1] for line in nm.stdout.splitlines()}
 checked = 0
 for name, (ret, cparams) in table.items():
-    if NO_BINDING.search(name) or name in NOT_YET:
+    if NO_BINDING.search(name):
         continue
     checked += 1
     expect = FORTRAN_ONLY.get(name, cparams) + ([] if ret != "int" else ["ierror"])
@@ -96,9 +98,12 @@ for name, (ret, cparams) in table.items():
     if got[0] != expect:
         errors.append(f"{name}: `use mpi` has ({', '.join(got[0])}), C has ({', '.join(expect)})")
     if f08 is not None:
-        g8 = f08.get(name.lower())
+        # The specific procedure names (MPI-4.1 19.1.5): _f08ts with a choice buffer.
+        ts = any(re.search(r"TYPE\(\*\)", d) for d in [got[2]])
+        specific = name.lower() + ("_f08ts" if ts else "_f08")
+        g8 = f08.get(specific)
         if not g8:
-            errors.append(f"{name}: no mpi_f08 procedure")
+            errors.append(f"{name}: no mpi_f08 procedure {specific}")
         elif g8[0] != expect:
             errors.append(f"{name}: mpi_f08 has ({', '.join(g8[0])}), C has ({', '.join(expect)})")
     e = entries.get("p" + name.lower())
@@ -108,7 +113,10 @@ for name, (ret, cparams) in table.items():
         errors.append(f"{name}: C entry point takes {e[0]} arguments + {e[1]} lengths, Fortran passes "
                       f"{len(expect)} + {len(got[1])}")
     if exported is not None:
-        for sym in (name.lower() + "_", "p" + name.lower() + "_"):
+        syms = [name.lower() + "_", "p" + name.lower() + "_"]
+        if f08 is not None:  # mpi_f08's specific procedures: external, replaceable
+            syms += [specific + "_", "p" + specific + "_"]
+        for sym in syms:
             if sym not in exported:
                 errors.append(f"{name}: libmpifort does not export {sym}")
 for e in errors:

@@ -6330,6 +6330,30 @@ INTERFACE
   END SUBROUTINE PMPI_Reduce_scatter_init
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
+      dtype_file_extent_fn, extra_state, ierror)
+    IMPORT
+    CHARACTER(LEN=*) :: datarep
+    EXTERNAL :: read_conversion_fn
+    EXTERNAL :: write_conversion_fn
+    EXTERNAL :: dtype_file_extent_fn
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Register_datarep
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
+      dtype_file_extent_fn, extra_state, ierror)
+    IMPORT
+    CHARACTER(LEN=*) :: datarep
+    EXTERNAL :: read_conversion_fn
+    EXTERNAL :: write_conversion_fn
+    EXTERNAL :: dtype_file_extent_fn
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Register_datarep
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Remove_error_class(errorclass, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: errorclass
@@ -6402,6 +6426,72 @@ INTERFACE
     INTEGER :: status(MPI_STATUS_SIZE)
     INTEGER :: ierror
   END SUBROUTINE PMPI_Request_get_status
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_requests(*)
+    LOGICAL :: flag
+    INTEGER :: array_of_statuses(MPI_STATUS_SIZE, *)
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Request_get_status_all
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_requests(*)
+    LOGICAL :: flag
+    INTEGER :: array_of_statuses(MPI_STATUS_SIZE, *)
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Request_get_status_all
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_requests(*)
+    INTEGER :: index
+    LOGICAL :: flag
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Request_get_status_any
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: count
+    INTEGER :: array_of_requests(*)
+    INTEGER :: index
+    LOGICAL :: flag
+    INTEGER :: status(MPI_STATUS_SIZE)
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Request_get_status_any
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: incount
+    INTEGER :: array_of_requests(*)
+    INTEGER :: outcount
+    INTEGER :: array_of_indices(*)
+    INTEGER :: array_of_statuses(MPI_STATUS_SIZE, *)
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Request_get_status_some
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: incount
+    INTEGER :: array_of_requests(*)
+    INTEGER :: outcount
+    INTEGER :: array_of_indices(*)
+    INTEGER :: array_of_statuses(MPI_STATUS_SIZE, *)
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Request_get_status_some
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
@@ -6992,6 +7082,38 @@ INTERFACE
     INTEGER :: array_of_requests(*)
     INTEGER :: ierror
   END SUBROUTINE PMPI_Startall
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_f082f(f08_status, f_status, ierror)
+    IMPORT
+    TYPE(MPI_Status) :: f08_status
+    INTEGER :: f_status(MPI_STATUS_SIZE)
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_f082f
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_f082f(f08_status, f_status, ierror)
+    IMPORT
+    TYPE(MPI_Status) :: f08_status
+    INTEGER :: f_status(MPI_STATUS_SIZE)
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_f082f
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Status_f2f08(f_status, f08_status, ierror)
+    IMPORT
+    INTEGER :: f_status(MPI_STATUS_SIZE)
+    TYPE(MPI_Status) :: f08_status
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Status_f2f08
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Status_f2f08(f_status, f08_status, ierror)
+    IMPORT
+    INTEGER :: f_status(MPI_STATUS_SIZE)
+    TYPE(MPI_Status) :: f08_status
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Status_f2f08
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Status_get_error(status, error, ierror)

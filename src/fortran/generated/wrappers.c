@@ -841,6 +841,12 @@ void impi_fx_mpi_ssend_init_(const void *buf, const MPI_Fint *count, const MPI_F
 IMPI_F_API void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_start_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_start_);
 void impi_fx_mpi_start_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_start_);
+IMPI_F_API void pmpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror);
+void mpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_f082f_);
+void impi_fx_mpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_f082f_);
+IMPI_F_API void pmpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror);
+void mpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_f2f08_);
+void impi_fx_mpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_f2f08_);
 IMPI_F_API void pmpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror);
 void mpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_error_);
 void impi_fx_mpi_status_get_error_(MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_status_get_error_);
@@ -2857,6 +2863,16 @@ void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror) {
   MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
   int rc = MPI_Start(&c_request);
   *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
+void pmpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror) {
+  int rc = MPI_Status_f082f((const MPI_F08_status *)f08_status, f_status);
+  *ierror = rc;
+}
+
+void pmpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror) {
+  int rc = MPI_Status_f2f08(f_status, (MPI_F08_status *)f08_status);
   *ierror = rc;
 }
 
