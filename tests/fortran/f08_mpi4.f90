@@ -85,6 +85,7 @@ contains
     if (inb /= 1000 + prev) errs = errs + 1
 
     reqs(1) = MPI_REQUEST_NULL
+    st = 0  ! (MPI_ERROR is not set by a single-request call)
     call MPI_Irecv(inb, 1, MPI_INTEGER, prev, 22, MPI_COMM_WORLD, reqs(2), ierr)
     call MPI_Send(outb, 1, MPI_INTEGER, next, 22, MPI_COMM_WORLD, ierr)
     flag = .false.
@@ -209,6 +210,7 @@ program f08_mpi4
 
   ! get_status_any: index 2 (1-based) when only the second is active.
   reqs(1) = MPI_REQUEST_NULL
+  st = MPI_Status(0, 0, 0, 0, 0, 0)  ! (MPI_ERROR is not set by a single-request call)
   call MPI_Irecv(inb, 3, MPI_INTEGER, prev, 12, MPI_COMM_WORLD, reqs(2))
   call MPI_Send(outb, 2, MPI_INTEGER, next, 12, MPI_COMM_WORLD)
   flag = .false.

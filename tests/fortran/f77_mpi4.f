@@ -22,6 +22,9 @@
       prev = mod(rank + nprocs - 1, nprocs)
       next = mod(rank + 1, nprocs)
       outb = 500 + rank
+      do i = 1, MPI_STATUS_SIZE
+        st(i) = 0
+      end do
 ! get_status_all / any / some: the requests stay active
       call MPI_IRECV(inb, 1, MPI_INTEGER, prev, 31, MPI_COMM_WORLD,
      &     req(1), ierr)
