@@ -49,8 +49,15 @@ HAND_WRITTEN = {
     "MPI_Attr_get", "MPI_Attr_put", "MPI_Comm_get_attr", "MPI_Comm_set_attr",
     "MPI_Type_get_attr", "MPI_Type_set_attr", "MPI_Win_get_attr", "MPI_Win_set_attr",
     "MPI_Register_datarep", "MPI_Request_get_status_all", "MPI_Request_get_status_any",
-    "MPI_Request_get_status_some",
-}
+    "MPI_Request_get_status_some", "MPI_Info_get_string",
+} | set()
+
+# MPI-1 routines removed by MPI-3.0 whose Fortran addresses were default
+# INTEGERs (MPI-1.3 Annex A; MPICH and Open MPI keep them so): their MPI_Aint
+# parameters are INTEGER in Fortran and converted in special.c.
+MPI1_INTEGER_ADDRESSES = {"MPI_Address", "MPI_Type_extent", "MPI_Type_hindexed", "MPI_Type_hvector",
+                          "MPI_Type_lb", "MPI_Type_ub", "MPI_Type_struct"}
+HAND_WRITTEN |= MPI1_INTEGER_ADDRESSES
 
 # Fortran argument lists that differ from C's (besides the trailing IERROR).
 FORTRAN_PARAMS = {
@@ -97,6 +104,8 @@ class P:
         ptr = base.count("*")
         self.base = t
         n = self.name
+        if fn in MPI1_INTEGER_ADDRESSES and n.startswith("array_of") and ptr == 1:
+            self.array, ptr = True, 0  # `int *array_of_blocklengths`: an array
         if t in CALLBACKS and ptr == 1:
             self.kind = "callback"
         elif t == "void" and n in BUFFERS:
@@ -127,6 +136,8 @@ class P:
                 self.kind = "statuses"
             else:
                 self.kind = "status_in" if self.const else "status"
+        elif t == "MPI_Aint" and fn in MPI1_INTEGER_ADDRESSES:
+            self.kind = "int_ptr" if ptr or self.array else "int"  # INTEGER (MPI-1)
         elif t == "MPI_F08_status":
             self.kind = "f08status"  # TYPE(MPI_Status), in `use mpi` too (MPI-4.1 19.3.5)
         elif t == "MPI_Fint" and n == "f_status":

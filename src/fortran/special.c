@@ -11,6 +11,7 @@
  * Fortran handle: the generated wrappers pass those callbacks unchanged. */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "impi_fortran.h"
 
@@ -350,6 +351,105 @@ PROTO(void, mpi_type_get_contents,
   if (rc == MPI_SUCCESS)
     for (int i = 0; i < n; ++i) types[i] = IMPI_C2F(t[i]);
   free(t);
+  *ierror = rc;
+}
+
+/* ---- MPI-1's routines with INTEGER addresses (removed by MPI-3.0; MPICH and
+ * Open MPI keep them with MPI-1's Fortran arguments): converted to and from
+ * MPI_Aint. A value that does not fit in an INTEGER is an error (MPI_ERR_ARG
+ * through MPI_COMM_WORLD's handler), never a truncated address. */
+static int fint_of(MPI_Aint a, MPI_Fint *f, const char *fn) {
+  *f = (MPI_Fint)a;
+  if ((MPI_Aint)*f == a) return MPI_SUCCESS;
+  fprintf(stderr, "impi: %s: %ld does not fit in a Fortran INTEGER (use the MPI-2 routine)\n", fn,
+          (long)a);
+  MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_ARG);
+  return MPI_ERR_ARG;
+}
+static MPI_Aint *aints_in(const MPI_Fint *f, int n) {
+  MPI_Aint *a = (MPI_Aint *)malloc((n > 0 ? (size_t)n : 1) * sizeof(MPI_Aint));
+  if (a)
+    for (int i = 0; i < n; ++i) a[i] = f[i];
+  return a;
+}
+PROTO(void, mpi_address, (void *location, MPI_Fint *address, MPI_Fint *ierror)) {
+  MPI_Aint a = 0;
+  int rc = MPI_Get_address(impi_f_buf(location), &a);
+  *ierror = rc == MPI_SUCCESS ? fint_of(a, address, "MPI_ADDRESS") : rc;
+}
+PROTO(void, mpi_type_extent, (const MPI_Fint *type, MPI_Fint *extent, MPI_Fint *ierror)) {
+  MPI_Aint lb = 0, e = 0;
+  int rc = MPI_Type_get_extent(IMPI_F2C(MPI_Datatype, *type), &lb, &e);
+  *ierror = rc == MPI_SUCCESS ? fint_of(e, extent, "MPI_TYPE_EXTENT") : rc;
+}
+PROTO(void, mpi_type_lb, (const MPI_Fint *type, MPI_Fint *displacement, MPI_Fint *ierror)) {
+  MPI_Aint lb = 0, e = 0;
+  int rc = MPI_Type_get_extent(IMPI_F2C(MPI_Datatype, *type), &lb, &e);
+  *ierror = rc == MPI_SUCCESS ? fint_of(lb, displacement, "MPI_TYPE_LB") : rc;
+}
+PROTO(void, mpi_type_ub, (const MPI_Fint *type, MPI_Fint *displacement, MPI_Fint *ierror)) {
+  MPI_Aint lb = 0, e = 0;
+  int rc = MPI_Type_get_extent(IMPI_F2C(MPI_Datatype, *type), &lb, &e);
+  *ierror = rc == MPI_SUCCESS ? fint_of(lb + e, displacement, "MPI_TYPE_UB") : rc;
+}
+PROTO(void, mpi_type_hvector,
+      (const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride,
+       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)) {
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  *ierror = MPI_Type_create_hvector(*count, *blocklength, (MPI_Aint)*stride,
+                                    IMPI_F2C(MPI_Datatype, *oldtype), &t);
+  *newtype = IMPI_C2F(t);
+}
+PROTO(void, mpi_type_hindexed,
+      (const MPI_Fint *count, const MPI_Fint *blocklengths, const MPI_Fint *displacements,
+       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)) {
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  MPI_Aint *d = aints_in(displacements, *count);
+  *ierror =
+      d ? MPI_Type_create_hindexed(*count, blocklengths, d, IMPI_F2C(MPI_Datatype, *oldtype), &t)
+        : MPI_ERR_NO_MEM;
+  free(d);
+  *newtype = IMPI_C2F(t);
+}
+PROTO(void, mpi_type_struct,
+      (const MPI_Fint *count, const MPI_Fint *blocklengths, const MPI_Fint *displacements,
+       const MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierror)) {
+  MPI_Datatype t = MPI_DATATYPE_NULL, *ct = types_in(types, *count);
+  MPI_Aint *d = aints_in(displacements, *count);
+  *ierror = d && ct ? MPI_Type_create_struct(*count, blocklengths, d, ct, &t) : MPI_ERR_NO_MEM;
+  free(d);
+  free(ct);
+  *newtype = IMPI_C2F(t);
+}
+
+/* ---- MPI_Info_get_string (MPI-4.1 10): in Fortran, buflen is the value's
+ * length without a terminator, and at most buflen characters are stored,
+ * blank-padded (none when buflen is 0). */
+PROTO(void, mpi_info_get_string,
+      (const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
+       MPI_Fint *ierror, size_t key_len, size_t value_len)) {
+  MPI_Info i = IMPI_F2C(MPI_Info, *info);
+  char *k = impi_f2c_string(key, key_len), probe = 0;
+  int need = 0, f = 0, rc = k ? MPI_Info_get_string(i, k, &need, &probe, &f) : MPI_ERR_NO_MEM;
+  *flag = 0;
+  if (rc == MPI_SUCCESS && f) {
+    char *c = (char *)calloc((size_t)need + 1, 1);
+    int n = need;
+    rc = c ? MPI_Info_get_string(i, k, &n, c, &f) : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && f) {
+      size_t len = strlen(c), m = *buflen > 0 ? (size_t)*buflen : 0;
+      if (m > value_len) m = value_len;
+      if (m > len) m = len;
+      if (*buflen > 0) {
+        memcpy(value, c, m);
+        memset(value + m, ' ', value_len - m);
+      }
+      *buflen = (MPI_Fint)len;
+      *flag = 1;
+    }
+    free(c);
+  }
+  free(k);
   *ierror = rc;
 }
 

@@ -393,7 +393,7 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..) :: location
-      integer(kind=MPI_ADDRESS_KIND) :: address
+      integer :: address
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Address_f08ts
   end interface MPI_Address
@@ -402,7 +402,7 @@ module mpi_f08
       import
       implicit none
       type(*), dimension(..) :: location
-      integer(kind=MPI_ADDRESS_KIND) :: address
+      integer :: address
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Address_f08ts
   end interface PMPI_Address
@@ -8279,7 +8279,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Datatype), intent(in) :: datatype
-      integer(kind=MPI_ADDRESS_KIND) :: extent
+      integer :: extent
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Type_extent_f08
   end interface MPI_Type_extent
@@ -8288,7 +8288,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Datatype), intent(in) :: datatype
-      integer(kind=MPI_ADDRESS_KIND) :: extent
+      integer :: extent
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Type_extent_f08
   end interface PMPI_Type_extent
@@ -8508,8 +8508,8 @@ module mpi_f08
       import
       implicit none
       integer, intent(in) :: count
-      integer :: array_of_blocklengths
-      integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+      integer :: array_of_blocklengths(*)
+      integer :: array_of_displacements(*)
       type(MPI_Datatype), intent(in) :: oldtype
       type(MPI_Datatype) :: newtype
       integer, optional, intent(out) :: ierror
@@ -8521,8 +8521,8 @@ module mpi_f08
       import
       implicit none
       integer, intent(in) :: count
-      integer :: array_of_blocklengths
-      integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+      integer :: array_of_blocklengths(*)
+      integer :: array_of_displacements(*)
       type(MPI_Datatype), intent(in) :: oldtype
       type(MPI_Datatype) :: newtype
       integer, optional, intent(out) :: ierror
@@ -8534,7 +8534,7 @@ module mpi_f08
       implicit none
       integer, intent(in) :: count
       integer, intent(in) :: blocklength
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+      integer, intent(in) :: stride
       type(MPI_Datatype), intent(in) :: oldtype
       type(MPI_Datatype) :: newtype
       integer, optional, intent(out) :: ierror
@@ -8546,7 +8546,7 @@ module mpi_f08
       implicit none
       integer, intent(in) :: count
       integer, intent(in) :: blocklength
-      integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+      integer, intent(in) :: stride
       type(MPI_Datatype), intent(in) :: oldtype
       type(MPI_Datatype) :: newtype
       integer, optional, intent(out) :: ierror
@@ -8583,7 +8583,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Datatype), intent(in) :: datatype
-      integer(kind=MPI_ADDRESS_KIND) :: displacement
+      integer :: displacement
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Type_lb_f08
   end interface MPI_Type_lb
@@ -8592,7 +8592,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Datatype), intent(in) :: datatype
-      integer(kind=MPI_ADDRESS_KIND) :: displacement
+      integer :: displacement
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Type_lb_f08
   end interface PMPI_Type_lb
@@ -8696,9 +8696,9 @@ module mpi_f08
       import
       implicit none
       integer, intent(in) :: count
-      integer :: array_of_blocklengths
-      integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
-      type(MPI_Datatype) :: array_of_types
+      integer :: array_of_blocklengths(*)
+      integer :: array_of_displacements(*)
+      type(MPI_Datatype) :: array_of_types(*)
       type(MPI_Datatype) :: newtype
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Type_struct_f08
@@ -8709,9 +8709,9 @@ module mpi_f08
       import
       implicit none
       integer, intent(in) :: count
-      integer :: array_of_blocklengths
-      integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
-      type(MPI_Datatype) :: array_of_types
+      integer :: array_of_blocklengths(*)
+      integer :: array_of_displacements(*)
+      type(MPI_Datatype) :: array_of_types(*)
       type(MPI_Datatype) :: newtype
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Type_struct_f08
@@ -8721,7 +8721,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Datatype), intent(in) :: datatype
-      integer(kind=MPI_ADDRESS_KIND) :: displacement
+      integer :: displacement
       integer, optional, intent(out) :: ierror
     end subroutine MPI_Type_ub_f08
   end interface MPI_Type_ub
@@ -8730,7 +8730,7 @@ module mpi_f08
       import
       implicit none
       type(MPI_Datatype), intent(in) :: datatype
-      integer(kind=MPI_ADDRESS_KIND) :: displacement
+      integer :: displacement
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Type_ub_f08
   end interface PMPI_Type_ub

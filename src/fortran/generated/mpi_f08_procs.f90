@@ -136,7 +136,7 @@ subroutine MPI_Address_f08ts(location, address, ierror)
   use mpi_f08_types
   implicit none
   type(*), dimension(..) :: location
-  integer(kind=MPI_ADDRESS_KIND) :: address
+  integer :: address
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   integer(c_intptr_t) :: impi_t_location
@@ -149,7 +149,7 @@ subroutine PMPI_Address_f08ts(location, address, ierror)
   use mpi_f08_types
   implicit none
   type(*), dimension(..) :: location
-  integer(kind=MPI_ADDRESS_KIND) :: address
+  integer :: address
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   integer(c_intptr_t) :: impi_t_location
@@ -10328,7 +10328,7 @@ subroutine MPI_Type_extent_f08(datatype, extent, ierror)
   use mpi_f08_types
   implicit none
   type(MPI_Datatype), intent(in) :: datatype
-  integer(kind=MPI_ADDRESS_KIND) :: extent
+  integer :: extent
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   external :: impi_fx_mpi_type_extent
@@ -10339,7 +10339,7 @@ subroutine PMPI_Type_extent_f08(datatype, extent, ierror)
   use mpi_f08_types
   implicit none
   type(MPI_Datatype), intent(in) :: datatype
-  integer(kind=MPI_ADDRESS_KIND) :: extent
+  integer :: extent
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   external :: impi_fx_mpi_type_extent
@@ -10605,8 +10605,8 @@ subroutine MPI_Type_hindexed_f08(count, array_of_blocklengths, array_of_displace
   use mpi_f08_types
   implicit none
   integer, intent(in) :: count
-  integer :: array_of_blocklengths
-  integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+  integer :: array_of_blocklengths(*)
+  integer :: array_of_displacements(*)
   type(MPI_Datatype), intent(in) :: oldtype
   type(MPI_Datatype) :: newtype
   integer, optional, intent(out) :: ierror
@@ -10621,8 +10621,8 @@ subroutine PMPI_Type_hindexed_f08(count, array_of_blocklengths, array_of_displac
   use mpi_f08_types
   implicit none
   integer, intent(in) :: count
-  integer :: array_of_blocklengths
-  integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
+  integer :: array_of_blocklengths(*)
+  integer :: array_of_displacements(*)
   type(MPI_Datatype), intent(in) :: oldtype
   type(MPI_Datatype) :: newtype
   integer, optional, intent(out) :: ierror
@@ -10637,7 +10637,7 @@ subroutine MPI_Type_hvector_f08(count, blocklength, stride, oldtype, newtype, ie
   implicit none
   integer, intent(in) :: count
   integer, intent(in) :: blocklength
-  integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+  integer, intent(in) :: stride
   type(MPI_Datatype), intent(in) :: oldtype
   type(MPI_Datatype) :: newtype
   integer, optional, intent(out) :: ierror
@@ -10651,7 +10651,7 @@ subroutine PMPI_Type_hvector_f08(count, blocklength, stride, oldtype, newtype, i
   implicit none
   integer, intent(in) :: count
   integer, intent(in) :: blocklength
-  integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+  integer, intent(in) :: stride
   type(MPI_Datatype), intent(in) :: oldtype
   type(MPI_Datatype) :: newtype
   integer, optional, intent(out) :: ierror
@@ -10696,7 +10696,7 @@ subroutine MPI_Type_lb_f08(datatype, displacement, ierror)
   use mpi_f08_types
   implicit none
   type(MPI_Datatype), intent(in) :: datatype
-  integer(kind=MPI_ADDRESS_KIND) :: displacement
+  integer :: displacement
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   external :: impi_fx_mpi_type_lb
@@ -10707,7 +10707,7 @@ subroutine PMPI_Type_lb_f08(datatype, displacement, ierror)
   use mpi_f08_types
   implicit none
   type(MPI_Datatype), intent(in) :: datatype
-  integer(kind=MPI_ADDRESS_KIND) :: displacement
+  integer :: displacement
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   external :: impi_fx_mpi_type_lb
@@ -10833,9 +10833,9 @@ subroutine MPI_Type_struct_f08(count, array_of_blocklengths, array_of_displaceme
   use mpi_f08_types
   implicit none
   integer, intent(in) :: count
-  integer :: array_of_blocklengths
-  integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
-  type(MPI_Datatype) :: array_of_types
+  integer :: array_of_blocklengths(*)
+  integer :: array_of_displacements(*)
+  type(MPI_Datatype) :: array_of_types(*)
   type(MPI_Datatype) :: newtype
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
@@ -10849,9 +10849,9 @@ subroutine PMPI_Type_struct_f08(count, array_of_blocklengths, array_of_displacem
   use mpi_f08_types
   implicit none
   integer, intent(in) :: count
-  integer :: array_of_blocklengths
-  integer(kind=MPI_ADDRESS_KIND) :: array_of_displacements
-  type(MPI_Datatype) :: array_of_types
+  integer :: array_of_blocklengths(*)
+  integer :: array_of_displacements(*)
+  type(MPI_Datatype) :: array_of_types(*)
   type(MPI_Datatype) :: newtype
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
@@ -10864,7 +10864,7 @@ subroutine MPI_Type_ub_f08(datatype, displacement, ierror)
   use mpi_f08_types
   implicit none
   type(MPI_Datatype), intent(in) :: datatype
-  integer(kind=MPI_ADDRESS_KIND) :: displacement
+  integer :: displacement
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   external :: impi_fx_mpi_type_ub
@@ -10875,7 +10875,7 @@ subroutine PMPI_Type_ub_f08(datatype, displacement, ierror)
   use mpi_f08_types
   implicit none
   type(MPI_Datatype), intent(in) :: datatype
-  integer(kind=MPI_ADDRESS_KIND) :: displacement
+  integer :: displacement
   integer, optional, intent(out) :: ierror
   integer :: ierror_c
   external :: impi_fx_mpi_type_ub

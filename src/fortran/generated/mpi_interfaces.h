@@ -101,7 +101,7 @@ INTERFACE
     IMPORT
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
     TYPE(*), DIMENSION(*) :: location
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: address
+    INTEGER :: address
     INTEGER :: ierror
   END SUBROUTINE MPI_Address
 END INTERFACE
@@ -110,7 +110,7 @@ INTERFACE
     IMPORT
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
     TYPE(*), DIMENSION(*) :: location
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: address
+    INTEGER :: address
     INTEGER :: ierror
   END SUBROUTINE PMPI_Address
 END INTERFACE
@@ -7721,7 +7721,7 @@ INTERFACE
   SUBROUTINE MPI_Type_extent(datatype, extent, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: datatype
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+    INTEGER :: extent
     INTEGER :: ierror
   END SUBROUTINE MPI_Type_extent
 END INTERFACE
@@ -7729,7 +7729,7 @@ INTERFACE
   SUBROUTINE PMPI_Type_extent(datatype, extent, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: datatype
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+    INTEGER :: extent
     INTEGER :: ierror
   END SUBROUTINE PMPI_Type_extent
 END INTERFACE
@@ -7927,8 +7927,8 @@ INTERFACE
       newtype, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: count
-    INTEGER :: array_of_blocklengths
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
+    INTEGER :: array_of_blocklengths(*)
+    INTEGER :: array_of_displacements(*)
     INTEGER, INTENT(IN) :: oldtype
     INTEGER :: newtype
     INTEGER :: ierror
@@ -7939,8 +7939,8 @@ INTERFACE
       newtype, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: count
-    INTEGER :: array_of_blocklengths
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
+    INTEGER :: array_of_blocklengths(*)
+    INTEGER :: array_of_displacements(*)
     INTEGER, INTENT(IN) :: oldtype
     INTEGER :: newtype
     INTEGER :: ierror
@@ -7951,7 +7951,7 @@ INTERFACE
     IMPORT
     INTEGER, INTENT(IN) :: count
     INTEGER, INTENT(IN) :: blocklength
-    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: stride
+    INTEGER, INTENT(IN) :: stride
     INTEGER, INTENT(IN) :: oldtype
     INTEGER :: newtype
     INTEGER :: ierror
@@ -7962,7 +7962,7 @@ INTERFACE
     IMPORT
     INTEGER, INTENT(IN) :: count
     INTEGER, INTENT(IN) :: blocklength
-    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: stride
+    INTEGER, INTENT(IN) :: stride
     INTEGER, INTENT(IN) :: oldtype
     INTEGER :: newtype
     INTEGER :: ierror
@@ -7996,7 +7996,7 @@ INTERFACE
   SUBROUTINE MPI_Type_lb(datatype, displacement, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: datatype
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: displacement
     INTEGER :: ierror
   END SUBROUTINE MPI_Type_lb
 END INTERFACE
@@ -8004,7 +8004,7 @@ INTERFACE
   SUBROUTINE PMPI_Type_lb(datatype, displacement, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: datatype
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: displacement
     INTEGER :: ierror
   END SUBROUTINE PMPI_Type_lb
 END INTERFACE
@@ -8097,9 +8097,9 @@ INTERFACE
       newtype, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: count
-    INTEGER :: array_of_blocklengths
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
-    INTEGER :: array_of_types
+    INTEGER :: array_of_blocklengths(*)
+    INTEGER :: array_of_displacements(*)
+    INTEGER :: array_of_types(*)
     INTEGER :: newtype
     INTEGER :: ierror
   END SUBROUTINE MPI_Type_struct
@@ -8109,9 +8109,9 @@ INTERFACE
       newtype, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: count
-    INTEGER :: array_of_blocklengths
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: array_of_displacements
-    INTEGER :: array_of_types
+    INTEGER :: array_of_blocklengths(*)
+    INTEGER :: array_of_displacements(*)
+    INTEGER :: array_of_types(*)
     INTEGER :: newtype
     INTEGER :: ierror
   END SUBROUTINE PMPI_Type_struct
@@ -8120,7 +8120,7 @@ INTERFACE
   SUBROUTINE MPI_Type_ub(datatype, displacement, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: datatype
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: displacement
     INTEGER :: ierror
   END SUBROUTINE MPI_Type_ub
 END INTERFACE
@@ -8128,7 +8128,7 @@ INTERFACE
   SUBROUTINE PMPI_Type_ub(datatype, displacement, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: datatype
-    INTEGER(KIND=MPI_ADDRESS_KIND) :: displacement
+    INTEGER :: displacement
     INTEGER :: ierror
   END SUBROUTINE PMPI_Type_ub
 END INTERFACE

@@ -19,9 +19,6 @@ void impi_fx_mpi_add_error_code_(const MPI_Fint *errorclass, MPI_Fint *errorcode
 IMPI_F_API void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len);
 void mpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len) IMPI_F_ALIAS(pmpi_add_error_string_);
 void impi_fx_mpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len) IMPI_F_ALIAS(pmpi_add_error_string_);
-IMPI_F_API void pmpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror);
-void mpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_address_);
-void impi_fx_mpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_address_);
 IMPI_F_API MPI_Aint pmpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp);
 MPI_Aint mpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp) IMPI_F_ALIAS(pmpi_aint_add_);
 MPI_Aint impi_fx_mpi_aint_add_(const MPI_Aint *base, const MPI_Aint *disp) IMPI_F_ALIAS(pmpi_aint_add_);
@@ -610,9 +607,6 @@ void impi_fx_mpi_info_get_nkeys_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint
 IMPI_F_API void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len);
 void mpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_nthkey_);
 void impi_fx_mpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_nthkey_);
-IMPI_F_API void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len);
-void mpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len) IMPI_F_ALIAS(pmpi_info_get_string_);
-void impi_fx_mpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len) IMPI_F_ALIAS(pmpi_info_get_string_);
 IMPI_F_API void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len);
 void mpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_valuelen_);
 void impi_fx_mpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len) IMPI_F_ALIAS(pmpi_info_get_valuelen_);
@@ -925,9 +919,6 @@ void impi_fx_mpi_type_delete_attr_(const MPI_Fint *type, const MPI_Fint *type_ke
 IMPI_F_API void pmpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_dup_);
 void impi_fx_mpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_dup_);
-IMPI_F_API void pmpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror);
-void mpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_extent_);
-void impi_fx_mpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_extent_);
 IMPI_F_API void pmpi_type_free_(MPI_Fint *type, MPI_Fint *ierror);
 void mpi_type_free_(MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_free_);
 void impi_fx_mpi_type_free_(MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_free_);
@@ -952,18 +943,9 @@ void impi_fx_mpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_
 IMPI_F_API void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror);
 void mpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_true_extent_x_);
 void impi_fx_mpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_true_extent_x_);
-IMPI_F_API void pmpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
-void mpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hindexed_);
-void impi_fx_mpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hindexed_);
-IMPI_F_API void pmpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
-void mpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hvector_);
-void impi_fx_mpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_hvector_);
 IMPI_F_API void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_indexed_);
 void impi_fx_mpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_indexed_);
-IMPI_F_API void pmpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror);
-void mpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_lb_);
-void impi_fx_mpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_lb_);
 IMPI_F_API void pmpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierror);
 void mpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_match_size_);
 void impi_fx_mpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_match_size_);
@@ -976,12 +958,6 @@ void impi_fx_mpi_type_size_(const MPI_Fint *type, MPI_Fint *size, MPI_Fint *ierr
 IMPI_F_API void pmpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror);
 void mpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_size_x_);
 void impi_fx_mpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_size_x_);
-IMPI_F_API void pmpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror);
-void mpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_struct_);
-void impi_fx_mpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_struct_);
-IMPI_F_API void pmpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror);
-void mpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_ub_);
-void impi_fx_mpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_ub_);
 IMPI_F_API void pmpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_vector_);
 void impi_fx_mpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_vector_);
@@ -1130,11 +1106,6 @@ void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_F
   char *c_string = impi_f2c_string(string, string_len);
   int rc = MPI_Add_error_string(*errorcode, c_string);
   free(c_string);
-  *ierror = rc;
-}
-
-void pmpi_address_(void *location, MPI_Aint *address, MPI_Fint *ierror) {
-  int rc = MPI_Address(IMPI_F_BUF(location), address);
   *ierror = rc;
 }
 
@@ -2365,15 +2336,6 @@ void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, M
   *ierror = rc;
 }
 
-void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len) {
-  char *c_key = impi_f2c_string(key, key_len);
-  char *c_value = impi_f_string_buffer(value_len, 0);
-  int rc = MPI_Info_get_string(IMPI_F2C(MPI_Info, *info), c_key, buflen, c_value, flag);
-  free(c_key);
-  impi_c2f_string_if(rc == MPI_SUCCESS && *flag, c_value, value, value_len);
-  *ierror = rc;
-}
-
 void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len) {
   char *c_key = impi_f2c_string(key, key_len);
   int rc = MPI_Info_get_valuelen(IMPI_F2C(MPI_Info, *info), c_key, valuelen, flag);
@@ -3055,11 +3017,6 @@ void pmpi_type_dup_(const MPI_Fint *type, MPI_Fint *newtype, MPI_Fint *ierror) {
   *ierror = rc;
 }
 
-void pmpi_type_extent_(const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror) {
-  int rc = MPI_Type_extent(IMPI_F2C(MPI_Datatype, *datatype), extent);
-  *ierror = rc;
-}
-
 void pmpi_type_free_(MPI_Fint *type, MPI_Fint *ierror) {
   MPI_Datatype c_type = IMPI_F2C(MPI_Datatype, *type);
   int rc = MPI_Type_free(&c_type);
@@ -3104,29 +3061,10 @@ void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, 
   *ierror = rc;
 }
 
-void pmpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) {
-  MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
-  int rc = MPI_Type_hindexed(*count, array_of_blocklengths, array_of_displacements, IMPI_F2C(MPI_Datatype, *oldtype), &c_newtype);
-  *newtype = IMPI_C2F(c_newtype);
-  *ierror = rc;
-}
-
-void pmpi_type_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) {
-  MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
-  int rc = MPI_Type_hvector(*count, *blocklength, *stride, IMPI_F2C(MPI_Datatype, *oldtype), &c_newtype);
-  *newtype = IMPI_C2F(c_newtype);
-  *ierror = rc;
-}
-
 void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) {
   MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
   int rc = MPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements, IMPI_F2C(MPI_Datatype, *oldtype), &c_newtype);
   *newtype = IMPI_C2F(c_newtype);
-  *ierror = rc;
-}
-
-void pmpi_type_lb_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) {
-  int rc = MPI_Type_lb(IMPI_F2C(MPI_Datatype, *datatype), displacement);
   *ierror = rc;
 }
 
@@ -3151,20 +3089,6 @@ void pmpi_type_size_(const MPI_Fint *type, MPI_Fint *size, MPI_Fint *ierror) {
 
 void pmpi_type_size_x_(const MPI_Fint *type, MPI_Count *size, MPI_Fint *ierror) {
   int rc = MPI_Type_size_x(IMPI_F2C(MPI_Datatype, *type), size);
-  *ierror = rc;
-}
-
-void pmpi_type_struct_(const MPI_Fint *count, MPI_Fint *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Fint *array_of_types, MPI_Fint *newtype, MPI_Fint *ierror) {
-  MPI_Datatype c_array_of_types = IMPI_F2C(MPI_Datatype, *array_of_types);
-  MPI_Datatype c_newtype = IMPI_F2C(MPI_Datatype, *newtype);
-  int rc = MPI_Type_struct(*count, array_of_blocklengths, array_of_displacements, &c_array_of_types, &c_newtype);
-  *array_of_types = IMPI_C2F(c_array_of_types);
-  *newtype = IMPI_C2F(c_newtype);
-  *ierror = rc;
-}
-
-void pmpi_type_ub_(const MPI_Fint *datatype, MPI_Aint *displacement, MPI_Fint *ierror) {
-  int rc = MPI_Type_ub(IMPI_F2C(MPI_Datatype, *datatype), displacement);
   *ierror = rc;
 }
 
