@@ -33,7 +33,8 @@ if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; th
 fi
 run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
 bench_header "$cmdline" "${libs[@]}" >"$res"
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores; impi2c: impi with --clients 2" | tee -a "$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores; impi2c: impi with --clients 2;" \
+  "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res"
 # Rounds outermost: this VM's speed drifts over minutes.
 for r in $(seq "$rounds"); do
   for np in $nps; do
@@ -72,5 +73,7 @@ for np in sorted({int(r[0]) for r in rows}):
             line += f"{mp / ip2:>13.2f}x" if mp and ip2 else f"{'-':>14}"
         print(line)
 PY
+echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (above 2: other work shared the 2 cores)" |
+  tee -a "$res"
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"
