@@ -141,6 +141,48 @@ static void freed_after_init(void) {
   free(ag);
 }
 
+/* The same on an intercommunicator (two halves of the world), freed after
+ * init: Allreduce, Bcast from one side, Reduce to the other, Barrier. */
+static void inter_freed_after_init(void) {
+  if (size < 2) return;
+  const int half = size / 2, color = rank < half ? 0 : 1;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, color, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, color ? 0 : half, 11, &inter);
+  int lrank;
+  MPI_Comm_rank(local, &lrank);
+  int sb = 0, rb = 0, bb[2] = {0, 0}, red = 0;
+  const int broot = color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  const int rroot = color == 1 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  MPI_Request r[4];
+  MPI_Allreduce_init(&sb, &rb, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &r[0]);
+  MPI_Bcast_init(bb, 2, MPI_INT, broot, inter, MPI_INFO_NULL, &r[1]);
+  MPI_Reduce_init(&sb, &red, 1, MPI_INT, MPI_SUM, rroot, inter, MPI_INFO_NULL, &r[2]);
+  MPI_Barrier_init(inter, MPI_INFO_NULL, &r[3]);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+  for (int it = 0; it < 3; ++it) {
+    sb = rank + it;
+    rb = red = -1;
+    bb[0] = bb[1] = color == 0 && lrank == 0 ? 1000 * it : -1;
+    if (color == 0 && lrank == 0) bb[1] = 1000 * it + 1;
+    MPI_Startall(4, r);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    /* the other group's sum: world ranks [lo, hi) */
+    const int lo = color ? 0 : half, hi = color ? half : size;
+    const int other = (hi - lo) * (lo + hi - 1) / 2 + (hi - lo) * it;
+    CHECK(rb == other, "inter Allreduce %d: %d (want %d)", it, rb, other);
+    if (color == 1)
+      CHECK(bb[0] == 1000 * it && bb[1] == 1000 * it + 1, "inter Bcast %d: %d %d", it, bb[0],
+            bb[1]);
+    if (color == 1 && lrank == 0) {
+      const int g0 = half * (half - 1) / 2 + half * it;
+      CHECK(red == g0, "inter Reduce %d: %d (want %d)", it, red, g0);
+    }
+  }
+  for (int k = 0; k < 4; ++k) MPI_Request_free(&r[k]);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -472,6 +514,7 @@ int main(int argc, char **argv) {
   }
 
   freed_after_init();
+  inter_freed_after_init();
   MPI_Comm_free(&comm);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
