@@ -1,30 +1,61 @@
 // coll_persistent.cpp - persistent collectives (MPI-4.0 6.12): MPI_Barrier_init
 // through MPI_Neighbor_alltoallw_init. The request keeps the arguments (its
-// own copies of the count, displacement and type arrays, and its own handles
-// to derived types, so the program may free or reuse them after the init
-// call); each MPI_Start starts the corresponding nonblocking collective with
-// them (requests.hpp: CollStart), so the algorithm and, across IMPI clients,
-// the wire are the nonblocking collective's. The request is inactive after
-// init and after every completion; MPI_Request_free releases it.
+// own copies of the count, displacement and type arrays) and its own handles
+// to the communicator, derived types and user operations, so the program
+// may free or reuse its own after the init call (requests.hpp: CollStart,
+// released with the request).
+//
+// Barrier, Bcast, Reduce and Allreduce are checked and prepared by the init
+// call: the arguments' checks (errors come from the init call), the type,
+// the reduction (a predefined operator's combine functions, or the user
+// function with the request's type handle) and the communicator's view
+// (its rank tables) are made once; each MPI_Start only creates the
+// operation's coroutine from them and queues it, as the nonblocking call
+// would (the same tasks, so across IMPI clients the wire is the
+// nonblocking collective's). The others start the corresponding
+// nonblocking collective with the saved arguments at each MPI_Start. The
+// request is inactive after init and after every completion;
+// MPI_Request_free releases it.
 #include <functional>
 #include <memory>
 #include <vector>
 
+#include "api/coll_args.hpp"
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "api/ops.hpp"
 #include "api/requests.hpp"
+#include "collectives/comm_view.hpp"
+#include "collectives/nonblocking.hpp"
 #include "mpi.h"
 
 using impi::api::report;
 using namespace impi::api::req;
+namespace coll = impi::collectives;
+namespace ca = impi::api::coll_args;
+
+namespace impi::api::req {
+CollStart::~CollStart() {
+  for (MPI_Datatype t : types) impi::api::free_type(t);
+  for (MPI_Op &o : ops) PMPI_Op_free(&o);
+  if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF) {
+    // The last handle to the communicator (the program freed its own):
+    // its error handler goes with it (MPI_Comm_free left it to us).
+    if (!impi::api::comm_handle_shared(comm))
+      if (auto *c = impi::api::lookup_comm(comm); c && c->errhandler)
+        impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+    impi::api::free_comm_handle(comm);
+  }
+}
+}  // namespace impi::api::req
 
 namespace {
 
-// What the init calls share: the checks, the request's own type handles.
+// What the init calls share: the checks, the request's own handles.
 struct Init {
   const char *fn;
-  MPI_Comm comm;
+  MPI_Comm comm;  // the program's handle; after check(), the request's own
   std::shared_ptr<CollStart> cs = std::make_shared<CollStart>();
   int local = 0, remote = 0, rank = 0;  // group sizes (remote: the peers'), our rank
   bool inter = false;
@@ -44,6 +75,13 @@ struct Init {
     PMPI_Comm_rank(comm, &rank);
     remote = local;
     if (inter) PMPI_Comm_remote_size(comm, &remote);
+    // The request's own handle to the communicator (the program may free
+    // its handle after the init call; the communicator lives on).
+    MPI_Comm mine = impi::api::share_comm_handle(comm);
+    if (mine == MPI_COMM_NULL)
+      return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
+    cs->comm = mine;
+    comm = mine;
     return MPI_SUCCESS;
   }
   // The request's own handle to a derived type (the program may free its
@@ -62,10 +100,34 @@ struct Init {
       for (int i = 0; i < n; ++i) out.push_back(own(hs[i]));
     return out;
   }
+  // The request's own handle to a user operation (the program may free its
+  // handle after the init call); predefined and invalid ones as they are.
+  MPI_Op own(MPI_Op h) {
+    auto ref = impi::api::lookup_op(h);
+    if (!ref || ref->predefined || !ref->user) return h;
+    MPI_Op mine = MPI_OP_NULL;
+    if (PMPI_Op_create(ref->user, ref->commutative ? 1 : 0, &mine) != MPI_SUCCESS) return h;
+    cs->ops.push_back(mine);
+    return mine;
+  }
   // Whether this rank is a rooted operation's root (its root-only arrays count).
   bool is_root(int root) const { return inter ? root == MPI_ROOT : root == rank; }
   int done(MPI_Request *request, std::function<int(MPI_Request *)> start) {
     cs->start = std::move(start);
+    return finish(request);
+  }
+  // A prepared operation: `task` makes its coroutine for each start.
+  int done_direct(MPI_Request *request, const impi::core::Communicator *c,
+                  std::function<coll::Task()> task) {
+    const char *f = fn;
+    MPI_Comm h = comm;
+    cs->direct = [f, h, c, task = std::move(task)](RequestPtr *out) {
+      if (auto s = coll::start(*c, task(), out); !s.ok()) return ca::finish(f, h, s);
+      return MPI_SUCCESS;
+    };
+    return finish(request);
+  }
+  int finish(MPI_Request *request) {
     Persistent p{};
     p.type = MPI_DATATYPE_NULL;
     p.comm = comm;
@@ -115,16 +177,38 @@ extern "C" {
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Barrier_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  return in.done(request, [comm](MPI_Request *r) { return PMPI_Ibarrier(comm, r); });
+  const impi::core::Communicator *c = impi::api::lookup_comm(in.comm);
+  if (c->inter) {
+    const int r = c->rank;
+    return in.done_direct(request, c,
+                          [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
+  }
+  return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
 }
 
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Bcast_init", comm);
+  const char *fn = "MPI_Bcast_init";
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request,
-                 [=](MPI_Request *r) { return PMPI_Ibcast(buffer, count, t, root, comm, r); });
+  ca::Comm c;
+  impi::pack::TypePtr t;
+  if (int rc = ca::check_comm(fn, in.comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (int rc = ca::check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+  if (int rc = impi::api::check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r = 0;
+    if (int rc = ca::inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    return in.done_direct(request, c.comm,
+                          [v = coll::remote_view_of(*c.comm), buffer, count, t, r] {
+                            return coll::inter_bcast(v, buffer, count, t, r);
+                          });
+  }
+  if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
+  if (int rc = ca::check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
+  return in.done_direct(request, c.comm, [v = coll::view_of(*c.comm), buffer, count, t, root] {
+    return coll::bcast_task(v, buffer, count, t, root);
+  });
 }
 
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -132,6 +216,7 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Request *request) {
   Init in("MPI_Gather_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Igather(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
@@ -143,6 +228,7 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Gatherv_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
   Arr<int> rc(recvcounts, in.remote, at_root), d(displs, in.remote, at_root);
@@ -156,6 +242,7 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request *request) {
   Init in("MPI_Scatter_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Iscatter(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
@@ -167,6 +254,7 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Scatterv_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
   Arr<int> sc(sendcounts, in.remote, at_root), d(displs, in.remote, at_root);
@@ -180,6 +268,7 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         MPI_Request *request) {
   Init in("MPI_Allgather_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Iallgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -191,6 +280,7 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Allgatherv_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   Arr<int> rc(recvcounts, in.remote), d(displs, in.remote);
   return in.done(request, [=](MPI_Request *r) {
@@ -203,6 +293,7 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Request *request) {
   Init in("MPI_Alltoall_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ialltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -215,6 +306,7 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Request *request) {
   Init in("MPI_Alltoallv_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   const bool sends = sendbuf != MPI_IN_PLACE;
   MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
   Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
@@ -231,6 +323,7 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Info info, MPI_Request *request) {
   Init in("MPI_Alltoallw_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   const bool sends = sendbuf != MPI_IN_PLACE;
   Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
   Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
@@ -243,24 +336,99 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
   });
 }
 
+// A reduction's operation, made once: a predefined operator's combine
+// functions, or the user function (called with the request's own type
+// handle `th`: the program may free its own).
+static int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
+                             const impi::pack::TypePtr &t, int count, coll::Reduction &out) {
+  coll::Reduction user;
+  coll::ReduceOp o;
+  if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
+  out = o.predefined ? o.take(t, count) : std::move(user);
+  return MPI_SUCCESS;
+}
+
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Reduce_init", comm);
+  const char *fn = "MPI_Reduce_init";
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce(sendbuf, recvbuf, count, t, op, root, comm, r);
-  });
+  ca::Comm c;
+  impi::pack::TypePtr t;
+  coll::Reduction red;
+  if (int rc = ca::check_comm(fn, in.comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    int r = 0;
+    if (int rc = ca::inter_root(fn, comm, c, root, r); rc != MPI_SUCCESS) return rc;
+    if (int rc = ca::no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+    if (int rc = ca::check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+    if (int rc = impi::api::check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+    if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red);
+        rc != MPI_SUCCESS)
+      return rc;
+    return in.done_direct(request, c.comm,
+                          [v = coll::remote_view_of(*c.comm), sendbuf, recvbuf, count, t, red, r] {
+                            return coll::inter_reduce(v, sendbuf, recvbuf, count, t, red, r);
+                          });
+  }
+  if (int rc = ca::check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+  if (int rc = impi::api::check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+  if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
+  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red); rc != MPI_SUCCESS)
+    return rc;
+  const bool at_root = c.comm->rank == root;
+  if (sendbuf == MPI_IN_PLACE) {
+    if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
+    sendbuf = recvbuf;
+  } else if (at_root && sendbuf == recvbuf && count > 0) {
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  "send and receive buffers are the same (use MPI_IN_PLACE)");
+  }
+  if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
+  if (at_root)
+    if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
+  return in.done_direct(request, c.comm,
+                        [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red, root] {
+                          return coll::reduce_task(v, sendbuf, recvbuf, count, t, red, root);
+                        });
 }
 
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Allreduce_init", comm);
+  const char *fn = "MPI_Allreduce_init";
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallreduce(sendbuf, recvbuf, count, t, op, comm, r);
-  });
+  ca::Comm c;
+  impi::pack::TypePtr t;
+  coll::Reduction red;
+  if (int rc = ca::check_comm(fn, in.comm, c, true); rc != MPI_SUCCESS) return rc;
+  if (c.comm->inter) {
+    if (int rc = ca::no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
+  } else if (sendbuf == MPI_IN_PLACE) {
+    sendbuf = recvbuf;
+  } else if (sendbuf == recvbuf && count > 0) {
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  "send and receive buffers are the same (use MPI_IN_PLACE)");
+  }
+  if (int rc = ca::check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
+  if (int rc = impi::api::check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
+  if (!c.comm->inter) {
+    if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
+    if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
+  }
+  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red); rc != MPI_SUCCESS)
+    return rc;
+  if (c.comm->inter) {
+    const int r = c.comm->rank;
+    return in.done_direct(request, c.comm,
+                          [v = coll::remote_view_of(*c.comm), r, sendbuf, recvbuf, count, t, red] {
+                            return coll::inter_allreduce(v, r, sendbuf, recvbuf, count, t, red);
+                          });
+  }
+  return in.done_direct(request, c.comm,
+                        [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red] {
+                          return coll::allreduce_task(v, sendbuf, recvbuf, count, t, red);
+                        });
 }
 
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -268,6 +436,8 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Request *request) {
   Init in("MPI_Reduce_scatter_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   Arr<int> rc(recvcounts, in.local);
   return in.done(request, [=](MPI_Request *r) {
@@ -280,6 +450,8 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Request *request) {
   Init in("MPI_Reduce_scatter_block_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm, r);
@@ -290,6 +462,8 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Scan_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(
       request, [=](MPI_Request *r) { return PMPI_Iscan(sendbuf, recvbuf, count, t, op, comm, r); });
@@ -299,6 +473,8 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Exscan_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Iexscan(sendbuf, recvbuf, count, t, op, comm, r);
@@ -310,6 +486,7 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Info info, MPI_Request *request) {
   Init in("MPI_Neighbor_allgather_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ineighbor_allgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -322,6 +499,7 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Request *request) {
   Init in("MPI_Neighbor_allgatherv_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   int indeg, outdeg;
   degrees(comm, indeg, outdeg);
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
@@ -337,6 +515,7 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 MPI_Info info, MPI_Request *request) {
   Init in("MPI_Neighbor_alltoall_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ineighbor_alltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -349,6 +528,7 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
                                  MPI_Info info, MPI_Request *request) {
   Init in("MPI_Neighbor_alltoallv_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   int indeg, outdeg;
   degrees(comm, indeg, outdeg);
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
@@ -366,6 +546,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Request *request) {
   Init in("MPI_Neighbor_alltoallw_init", comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
   int indeg, outdeg;
   degrees(comm, indeg, outdeg);
   Arr<int> sc(sendcounts, outdeg), rc(recvcounts, indeg);

@@ -386,7 +386,10 @@ int PMPI_Comm_free(MPI_Comm *comm) {
     // waits for it), so frees in different orders do not deadlock.
     start_free_barrier(*c);
   }
-  if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
+  // (A persistent collective's own handle to it keeps the error handler:
+  // its release frees it, coll_persistent.cpp.)
+  if (c->errhandler && !impi::api::comm_handle_shared(*comm))
+    impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   impi::api::forget_comm_info(*comm);
   impi::api::free_comm_handle(*comm);
   *comm = MPI_COMM_NULL;

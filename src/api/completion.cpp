@@ -153,10 +153,12 @@ int PMPI_Request_free(MPI_Request *request) {
     return g->free(g->extra);
   }
   if (auto &p = find_entry(*request)->persistent; p && p->coll) {
-    for (MPI_Datatype t : p->coll->types) impi::api::free_type(t);
+    // (a persistent collective's own handles: ~CollStart, below)
   } else if (p && !impi::api::lookup_predefined_type(p->type)) {
     impi::api::free_type(p->type);
   }
+  // Released after the table lock (~CollStart frees handles).
+  auto gone = std::move(find_entry(*request)->persistent);
   {
     TableLock lk;
     g_requests[i] = Entry{};

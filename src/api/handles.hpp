@@ -60,6 +60,13 @@ inline core::Communicator *lookup_comm(MPI_Comm comm) {
 // user communicator).
 MPI_Comm new_comm_handle(std::unique_ptr<core::Communicator> c);
 bool free_comm_handle(MPI_Comm comm);
+// A second handle to the same communicator (a persistent collective's own,
+// MPI-4.0 6.12: the program may free its handle after the init call); the
+// communicator lives until its last handle is freed. MPI_COMM_WORLD and
+// MPI_COMM_SELF are returned as they are; MPI_COMM_NULL: not a live one.
+MPI_Comm share_comm_handle(MPI_Comm comm);
+// Whether another handle names the same communicator as `comm`.
+bool comm_handle_shared(MPI_Comm comm);
 // A request handle that is already complete, with an empty status (for
 // operations that finish inside the call that starts them).
 MPI_Request new_completed_request();

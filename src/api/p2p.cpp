@@ -541,6 +541,13 @@ int PMPI_Start(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
   if (e->persistent->coll) {  // a persistent collective: its nonblocking form, started now
     std::shared_ptr<CollStart> cs = e->persistent->coll;
+    if (cs->direct) {  // checked and prepared by the init call
+      RequestPtr r;
+      if (int rc = cs->direct(&r); rc != MPI_SUCCESS) return rc;
+      e = find_entry(*request);
+      e->active = std::move(r);
+      return MPI_SUCCESS;
+    }
     MPI_Request started = MPI_REQUEST_NULL;
     if (int rc = cs->start(&started); rc != MPI_SUCCESS) return rc;
     Entry *s = find_entry(started);

@@ -51,12 +51,22 @@ struct TableLock {
 // arguments to start it again (MPI_Start).
 enum class Mode { standard, buffered, synchronous, ready, receive };
 // A persistent collective (MPI-4.0 6.12, src/api/coll_persistent.cpp):
-// `start` starts the nonblocking collective with the saved arguments (its
-// request handle in *out); `types`: the request's own handles to derived
-// types (freed with the request).
+// `direct`, when set, starts the operation the init call checked and
+// prepared (its request in *out); else `start` starts the nonblocking
+// collective with the saved arguments (its request handle in *out).
+// `types`, `ops`, `comm`: the request's own handles to derived types, user
+// operations and the communicator, so the program may free its own after
+// the init call; released with the request (the destructor).
 struct CollStart {
+  std::function<int(RequestPtr *out)> direct;
   std::function<int(MPI_Request *out)> start;
   std::vector<MPI_Datatype> types;
+  std::vector<MPI_Op> ops;
+  MPI_Comm comm = MPI_COMM_NULL;
+  CollStart() = default;
+  CollStart(const CollStart &) = delete;
+  CollStart &operator=(const CollStart &) = delete;
+  ~CollStart();
 };
 struct Persistent {
   Mode mode;

@@ -3,7 +3,10 @@
  * of persistent collectives and point-to-point requests; completion by
  * Wait, Test, Waitall, Testall, Waitany, Waitsome; MPI_Request_get_status
  * of an active and an inactive request; MPI_Cancel refused; derived types
- * and argument arrays freed/overwritten after init; MPI_Request_free. */
+ * and argument arrays freed/overwritten after init; MPI_Request_free; the
+ * communicator, a derived type and a user operation freed right after init,
+ * then the requests started several times (the request keeps them); argument
+ * errors reported by the init call itself. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +55,132 @@ static void complete(MPI_Request *req, int how) {
   MPI_Wait(req, &st);
   CHECK(st.MPI_SOURCE == MPI_ANY_SOURCE && st.MPI_TAG == MPI_ANY_TAG, "inactive status %d/%d",
         st.MPI_SOURCE, st.MPI_TAG);
+}
+
+/* A user operation on pairs of ints: sum of the first, max of the second. */
+static void pair_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  (void)dt;
+  const int *a = in;
+  int *b = inout;
+  for (int i = 0; i < *len; ++i) {
+    b[2 * i] += a[2 * i];
+    if (a[2 * i + 1] > b[2 * i + 1]) b[2 * i + 1] = a[2 * i + 1];
+  }
+}
+
+/* Init with the communicator, type and operation freed at once after it. */
+static void freed_after_init(void) {
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  MPI_Op op;
+  MPI_Op_create(pair_op, 1, &op);
+  const int n = size, root = size - 1;
+  int sb[4], rb[4], red[4], bb[3], *ag = malloc(sizeof(int) * 2 * (size_t)n);
+  MPI_Request r[5];
+  int rc = MPI_Allreduce_init(sb, rb, 2, pair, op, dup, MPI_INFO_NULL, &r[0]);
+  CHECK(rc == MPI_SUCCESS, "Allreduce_init: %d", rc);
+  MPI_Bcast_init(bb, 3, MPI_INT, root, dup, MPI_INFO_NULL, &r[1]);
+  MPI_Reduce_init(sb, red, 2, pair, op, root, dup, MPI_INFO_NULL, &r[2]);
+  MPI_Barrier_init(dup, MPI_INFO_NULL, &r[3]);
+  MPI_Allgather_init(sb, 1, pair, ag, 2, MPI_INT, dup, MPI_INFO_NULL, &r[4]);
+  /* Argument errors come from the init call (and leave no request). */
+  MPI_Request bad = MPI_REQUEST_NULL;
+  int cls = -1;
+  rc = MPI_Allreduce_init(sb, rb, -1, MPI_INT, MPI_SUM, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_COUNT && bad == MPI_REQUEST_NULL, "Allreduce_init(count -1): class %d", cls);
+  rc = MPI_Bcast_init(bb, 1, MPI_INT, n, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ROOT && bad == MPI_REQUEST_NULL, "Bcast_init(root %d): class %d", n, cls);
+  rc = MPI_Reduce_init(sb, red, 1, MPI_INT, MPI_OP_NULL, 0, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_OP && bad == MPI_REQUEST_NULL, "Reduce_init(MPI_OP_NULL): class %d", cls);
+  rc = MPI_Allreduce_init(sb, rb, 1, MPI_DATATYPE_NULL, MPI_SUM, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_TYPE && bad == MPI_REQUEST_NULL, "Allreduce_init(type NULL): class %d", cls);
+
+  MPI_Comm_free(&dup);
+  MPI_Type_free(&pair);
+  MPI_Op_free(&op);
+  for (int it = 0; it < 5; ++it) {
+    for (int k = 0; k < 2; ++k) {
+      sb[2 * k] = rank + it + k;
+      sb[2 * k + 1] = (rank * 3 + it + k) % n;
+    }
+    memset(rb, 0xff, sizeof rb);
+    memset(red, 0xff, sizeof red);
+    for (int k = 0; k < 3; ++k) bb[k] = rank == root ? 100 * it + k : -1;
+    for (int k = 0; k < 2 * n; ++k) ag[k] = -1;
+    MPI_Startall(5, r);
+    if (it % 2)
+      MPI_Waitall(5, r, MPI_STATUSES_IGNORE);
+    else
+      for (int k = 4; k >= 0; --k) complete(&r[k], it + k);
+    for (int k = 0; k < 2; ++k) {
+      const int sum = n * (n - 1) / 2 + n * (it + k);
+      int mx = 0;
+      for (int q = 0; q < n; ++q)
+        if ((q * 3 + it + k) % n > mx) mx = (q * 3 + it + k) % n;
+      CHECK(rb[2 * k] == sum && rb[2 * k + 1] == mx, "freed: Allreduce %d[%d]: %d %d (want %d %d)",
+            it, k, rb[2 * k], rb[2 * k + 1], sum, mx);
+      if (rank == root)
+        CHECK(red[2 * k] == sum && red[2 * k + 1] == mx, "freed: Reduce %d[%d]: %d %d", it, k,
+              red[2 * k], red[2 * k + 1]);
+    }
+    for (int k = 0; k < 3; ++k)
+      CHECK(bb[k] == 100 * it + k, "freed: Bcast %d[%d]: %d", it, k, bb[k]);
+    for (int q = 0; q < n; ++q)
+      CHECK(ag[2 * q] == q + it && ag[2 * q + 1] == (q * 3 + it) % n,
+            "freed: Allgather %d[%d]: %d %d", it, q, ag[2 * q], ag[2 * q + 1]);
+  }
+  for (int k = 0; k < 5; ++k) MPI_Request_free(&r[k]);
+  free(ag);
+}
+
+/* The same on an intercommunicator (two halves of the world), freed after
+ * init: Allreduce, Bcast from one side, Reduce to the other, Barrier. */
+static void inter_freed_after_init(void) {
+  if (size < 2) return;
+  const int half = size / 2, color = rank < half ? 0 : 1;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, color, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, color ? 0 : half, 11, &inter);
+  int lrank;
+  MPI_Comm_rank(local, &lrank);
+  int sb = 0, rb = 0, bb[2] = {0, 0}, red = 0;
+  const int broot = color == 0 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  const int rroot = color == 1 ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  MPI_Request r[4];
+  MPI_Allreduce_init(&sb, &rb, 1, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &r[0]);
+  MPI_Bcast_init(bb, 2, MPI_INT, broot, inter, MPI_INFO_NULL, &r[1]);
+  MPI_Reduce_init(&sb, &red, 1, MPI_INT, MPI_SUM, rroot, inter, MPI_INFO_NULL, &r[2]);
+  MPI_Barrier_init(inter, MPI_INFO_NULL, &r[3]);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+  for (int it = 0; it < 3; ++it) {
+    sb = rank + it;
+    rb = red = -1;
+    bb[0] = bb[1] = color == 0 && lrank == 0 ? 1000 * it : -1;
+    if (color == 0 && lrank == 0) bb[1] = 1000 * it + 1;
+    MPI_Startall(4, r);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    /* the other group's sum: world ranks [lo, hi) */
+    const int lo = color ? 0 : half, hi = color ? half : size;
+    const int other = (hi - lo) * (lo + hi - 1) / 2 + (hi - lo) * it;
+    CHECK(rb == other, "inter Allreduce %d: %d (want %d)", it, rb, other);
+    if (color == 1)
+      CHECK(bb[0] == 1000 * it && bb[1] == 1000 * it + 1, "inter Bcast %d: %d %d", it, bb[0],
+            bb[1]);
+    if (color == 1 && lrank == 0) {
+      const int g0 = half * (half - 1) / 2 + half * it;
+      CHECK(red == g0, "inter Reduce %d: %d (want %d)", it, red, g0);
+    }
+  }
+  for (int k = 0; k < 4; ++k) MPI_Request_free(&r[k]);
 }
 
 int main(int argc, char **argv) {
@@ -384,6 +513,8 @@ int main(int argc, char **argv) {
     CHECK(cls == MPI_ERR_COMM, "Barrier_init(MPI_COMM_NULL): class %d", cls);
   }
 
+  freed_after_init();
+  inter_freed_after_init();
   MPI_Comm_free(&comm);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
