@@ -268,12 +268,20 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     *newcomm = MPI_COMM_NULL;
     return report(comm, rc, fn, "an attribute copy callback failed");
   }
+  impi::api::copy_comm_info(comm, *newcomm);  // and its info hints (MPI-4.0 7.4.2)
   return MPI_SUCCESS;
 }
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
-  (void)info;  // no info keys change how we build communicators
-  return PMPI_Comm_dup(comm, newcomm);
+  // No info key changes how we build communicators; the duplicate's hints
+  // are `info`'s, not comm's (MPI-4.0 7.4.2).
+  int nkeys = 0;
+  if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
+    return report(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "not a valid info object");
+  if (int rc = PMPI_Comm_dup(comm, newcomm); rc != MPI_SUCCESS) return rc;
+  impi::api::forget_comm_info(*newcomm);
+  if (info != MPI_INFO_NULL) PMPI_Comm_set_info(*newcomm, info);
+  return MPI_SUCCESS;
 }
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {

@@ -94,6 +94,11 @@ void forget_comm_info(MPI_Comm comm) {
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   g_comm_info.erase(reinterpret_cast<std::uintptr_t>(comm));
 }
+void copy_comm_info(MPI_Comm from, MPI_Comm to) {
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
+  auto it = g_comm_info.find(reinterpret_cast<std::uintptr_t>(from));
+  if (it != g_comm_info.end()) g_comm_info[reinterpret_cast<std::uintptr_t>(to)] = it->second;
+}
 }  // namespace impi::api
 
 extern "C" {

@@ -293,6 +293,38 @@ static void hw_split_check(void) {
   MPI_Comm_free(&shm);
 }
 
+/* MPI-4.0 7.4.2: MPI_Comm_dup keeps the hints, MPI_Comm_dup_with_info has
+ * the info's instead. */
+static void dup_info_check(void) {
+  MPI_Comm a, b, c;
+  MPI_Info info, got;
+  char v[64];
+  int flag = 0;
+  MPI_Comm_dup(MPI_COMM_WORLD, &a);
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
+  MPI_Comm_set_info(a, info);
+  MPI_Info_free(&info);
+  MPI_Comm_dup(a, &b);
+  MPI_Comm_get_info(b, &got);
+  MPI_Info_get(got, "mpi_assert_no_any_tag", sizeof v - 1, v, &flag);
+  CHECK(flag && strcmp(v, "true") == 0, "MPI_Comm_dup dropped the hints");
+  MPI_Info_free(&got);
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "impi_test_key", "42");
+  MPI_Comm_dup_with_info(a, info, &c);
+  MPI_Info_free(&info);
+  MPI_Comm_get_info(c, &got);
+  MPI_Info_get(got, "impi_test_key", sizeof v - 1, v, &flag);
+  CHECK(flag && strcmp(v, "42") == 0, "MPI_Comm_dup_with_info: the info's key is missing");
+  MPI_Info_get(got, "mpi_assert_no_any_tag", sizeof v - 1, v, &flag);
+  CHECK(!flag, "MPI_Comm_dup_with_info kept the parent's hints");
+  MPI_Info_free(&got);
+  MPI_Comm_free(&a);
+  MPI_Comm_free(&b);
+  MPI_Comm_free(&c);
+}
+
 static void model_flags(int init, int fin, const char *when) {
   int a = -1, b = -1;
   MPI_Initialized(&a);
@@ -348,6 +380,7 @@ int main(int argc, char **argv) {
     exercise(MPI_COMM_WORLD, all, size, "MPI_COMM_WORLD");
     check_handler();
     hw_split_check();
+    dup_info_check();
     CHECK(MPI_Session_finalize(&s) == MPI_SUCCESS, "finalize");
     exercise(MPI_COMM_WORLD, all, size, "MPI_COMM_WORLD after the session");
     MPI_Finalize();
