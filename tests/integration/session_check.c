@@ -325,6 +325,19 @@ static void dup_info_check(void) {
   MPI_Comm_free(&c);
 }
 
+/* MPI-4.1: MPI_Type_get_value_index names the MINLOC/MAXLOC pair types. */
+static void value_index_check(void) {
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  CHECK(MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, &t) == MPI_SUCCESS && t == MPI_DOUBLE_INT,
+        "double/int pair");
+  CHECK(MPI_Type_get_value_index(MPI_INT, MPI_INT, &t) == MPI_SUCCESS && t == MPI_2INT,
+        "int/int pair");
+  CHECK(MPI_Type_get_value_index(MPI_REAL, MPI_REAL, &t) == MPI_SUCCESS && t == MPI_2REAL,
+        "real/real pair");
+  CHECK(MPI_Type_get_value_index(MPI_CHAR, MPI_INT, &t) == MPI_SUCCESS && t == MPI_DATATYPE_NULL,
+        "char/int has no pair type");
+}
+
 static void model_flags(int init, int fin, const char *when) {
   int a = -1, b = -1;
   MPI_Initialized(&a);
@@ -381,6 +394,7 @@ int main(int argc, char **argv) {
     check_handler();
     hw_split_check();
     dup_info_check();
+    value_index_check();
     CHECK(MPI_Session_finalize(&s) == MPI_SUCCESS, "finalize");
     exercise(MPI_COMM_WORLD, all, size, "MPI_COMM_WORLD after the session");
     MPI_Finalize();

@@ -9320,6 +9320,26 @@ contains
     call impi_fx_mpi_type_get_true_extent_x(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Type_get_true_extent_x
+  subroutine MPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+    type(MPI_Datatype), intent(in) :: value_type
+    type(MPI_Datatype), intent(in) :: index_type
+    type(MPI_Datatype) :: pair_type
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_value_index
+    call impi_fx_mpi_type_get_value_index(value_type%MPI_VAL, index_type%MPI_VAL, pair_type, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_value_index
+  subroutine PMPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+    type(MPI_Datatype), intent(in) :: value_type
+    type(MPI_Datatype), intent(in) :: index_type
+    type(MPI_Datatype) :: pair_type
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_type_get_value_index
+    call impi_fx_mpi_type_get_value_index(value_type%MPI_VAL, index_type%MPI_VAL, pair_type, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Type_get_value_index
   subroutine MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
       newtype, ierror)
     integer, intent(in) :: count

@@ -418,6 +418,7 @@ static impi_any_fn const impi_all_symbols[] = {
     (impi_any_fn)MPI_Type_get_name, (impi_any_fn)PMPI_Type_get_name,
     (impi_any_fn)MPI_Type_get_true_extent, (impi_any_fn)PMPI_Type_get_true_extent,
     (impi_any_fn)MPI_Type_get_true_extent_x, (impi_any_fn)PMPI_Type_get_true_extent_x,
+    (impi_any_fn)MPI_Type_get_value_index, (impi_any_fn)PMPI_Type_get_value_index,
     (impi_any_fn)MPI_Type_hindexed, (impi_any_fn)PMPI_Type_hindexed,
     (impi_any_fn)MPI_Type_hvector, (impi_any_fn)PMPI_Type_hvector,
     (impi_any_fn)MPI_Type_indexed, (impi_any_fn)PMPI_Type_indexed,
