@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------ version */
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 #define IMPI_VERSION_MAJOR 0
 #define IMPI_VERSION_MINOR 1
@@ -54,6 +54,7 @@ typedef struct impi_info_ *MPI_Info;
 typedef struct impi_win_ *MPI_Win;
 typedef struct impi_file_ *MPI_File;
 typedef struct impi_message_ *MPI_Message;
+typedef struct impi_session_ *MPI_Session; /* MPI-4.0 11.3 */
 
 /* A handle's value is (kind << 26) | index; predefined objects have small
  * indices. The encoding is part of the ABI (it is what MPI_*_c2f returns). */
@@ -67,6 +68,7 @@ typedef struct impi_message_ *MPI_Message;
 #define IMPI_KIND_WIN 8
 #define IMPI_KIND_FILE 9
 #define IMPI_KIND_MESSAGE 10
+#define IMPI_KIND_SESSION 11
 #define IMPI_HANDLE_(type, kind, index) ((type)(size_t)((((size_t)(kind)) << 26) | (size_t)(index)))
 
 /* ------------------------------------------------------------ status */
@@ -102,6 +104,7 @@ typedef struct MPI_F08_status {
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
 #define MPI_OP_NULL ((MPI_Op)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_SESSION_NULL ((MPI_Session)0)
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_INFO_NULL ((MPI_Info)0)
 #define MPI_WIN_NULL ((MPI_Win)0)
@@ -312,6 +315,8 @@ typedef struct MPI_F08_status {
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_PSET_NAME_LEN 256 /* MPI-4.0 11.3.2 */
+#define MPI_MAX_STRINGTAG_LEN 256
 #define MPI_MAX_PORT_NAME 1024
 #define MPI_MAX_DATAREP_STRING 128
 
@@ -346,6 +351,9 @@ IMPI_API extern int *const MPI_WEIGHTS_EMPTY;
 
 /* MPI_Comm_split_type. */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2 /* MPI-4.0 7.4.2 */
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4 /* MPI-4.1 */
 
 /* Datatype combiners (MPI_Type_get_envelope). */
 #define MPI_COMBINER_NAMED 1
@@ -498,6 +506,7 @@ typedef int(MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *att
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef void(MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
 typedef void(MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
+typedef void(MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn; /* deprecated names */
 typedef MPI_Comm_errhandler_function MPI_Handler_function;   /* MPI-1, removed in 3.0 */
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
@@ -589,6 +598,7 @@ IMPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 IMPI_API int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
 IMPI_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 IMPI_API int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler);
+IMPI_API int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
 IMPI_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 IMPI_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
 IMPI_API int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
@@ -728,6 +738,7 @@ IMPI_API int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group 
 IMPI_API int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
 IMPI_API MPI_Group MPI_Group_f2c(MPI_Fint group);
 IMPI_API int MPI_Group_free(MPI_Group *group);
+IMPI_API int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
 IMPI_API int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
 IMPI_API int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 IMPI_API int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
@@ -772,6 +783,7 @@ IMPI_API int MPI_Init(int *argc, char ***argv);
 IMPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 IMPI_API int MPI_Initialized(int *flag);
 IMPI_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm);
+IMPI_API int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 IMPI_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm);
 IMPI_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 IMPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
@@ -855,6 +867,18 @@ IMPI_API int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int des
 IMPI_API int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
 IMPI_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 IMPI_API int MPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+IMPI_API MPI_Fint MPI_Session_c2f(MPI_Session session);
+IMPI_API int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+IMPI_API int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+IMPI_API MPI_Session MPI_Session_f2c(MPI_Fint session);
+IMPI_API int MPI_Session_finalize(MPI_Session *session);
+IMPI_API int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+IMPI_API int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+IMPI_API int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+IMPI_API int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+IMPI_API int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+IMPI_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+IMPI_API int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
 IMPI_API int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 IMPI_API int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
 IMPI_API int MPI_Start(MPI_Request *request);
@@ -940,6 +964,7 @@ IMPI_API int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *
 IMPI_API int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
 IMPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
 IMPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+IMPI_API int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
 IMPI_API int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -1051,6 +1076,7 @@ IMPI_API int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 IMPI_API int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
 IMPI_API int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 IMPI_API int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler);
+IMPI_API int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
 IMPI_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 IMPI_API int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
 IMPI_API int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
@@ -1190,6 +1216,7 @@ IMPI_API int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group
 IMPI_API int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
 IMPI_API MPI_Group PMPI_Group_f2c(MPI_Fint group);
 IMPI_API int PMPI_Group_free(MPI_Group *group);
+IMPI_API int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
 IMPI_API int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
 IMPI_API int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 IMPI_API int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
@@ -1234,6 +1261,7 @@ IMPI_API int PMPI_Init(int *argc, char ***argv);
 IMPI_API int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 IMPI_API int PMPI_Initialized(int *flag);
 IMPI_API int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm);
+IMPI_API int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 IMPI_API int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm);
 IMPI_API int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 IMPI_API int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
@@ -1317,6 +1345,18 @@ IMPI_API int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int de
 IMPI_API int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
 IMPI_API int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 IMPI_API int PMPI_Sendrecv_replace(void * buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+IMPI_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
+IMPI_API int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+IMPI_API int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+IMPI_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
+IMPI_API int PMPI_Session_finalize(MPI_Session *session);
+IMPI_API int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+IMPI_API int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+IMPI_API int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+IMPI_API int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+IMPI_API int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+IMPI_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+IMPI_API int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
 IMPI_API int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 IMPI_API int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
 IMPI_API int PMPI_Start(MPI_Request *request);
@@ -1402,6 +1442,7 @@ IMPI_API int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count 
 IMPI_API int PMPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen);
 IMPI_API int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
 IMPI_API int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+IMPI_API int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
 IMPI_API int PMPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 IMPI_API int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);

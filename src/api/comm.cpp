@@ -171,6 +171,51 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
 
 using namespace impi::api::comm_shared;
 
+namespace {
+// MPI-4.0 7.4.2's hardware splits. The one hardware resource impi knows is
+// shared memory ("mpi_shared_memory": the procs of one impirun host, as
+// MPI_COMM_TYPE_SHARED): HW_GUIDED with it splits so, with any other value
+// (or none) gives MPI_COMM_NULL; HW_UNGUIDED gives the shared-memory split
+// when it is a strict subset of comm (else MPI_COMM_NULL) and names the
+// resource in `info` (as MPICH does).
+int hw_split(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
+  const char *fn = "MPI_Comm_split_type";
+  if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  constexpr const char *kShm = "mpi_shared_memory";
+  bool known = split_type == MPI_COMM_TYPE_HW_UNGUIDED;
+  if (split_type == MPI_COMM_TYPE_HW_GUIDED && info != MPI_INFO_NULL) {
+    char v[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    if (PMPI_Info_get(info, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, v, &flag) != MPI_SUCCESS)
+      return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
+    known = flag && std::string_view(v) == kShm;
+  }
+  // (Every process calls the split, whatever its answer: it is collective.)
+  MPI_Comm out = MPI_COMM_NULL;
+  if (int rc = PMPI_Comm_split_type(comm, known ? MPI_COMM_TYPE_SHARED : MPI_UNDEFINED, key,
+                                    MPI_INFO_NULL, &out);
+      rc != MPI_SUCCESS)
+    return rc;
+  if (out != MPI_COMM_NULL && split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+    int n = 0, all = 0;
+    PMPI_Comm_size(out, &n);
+    PMPI_Comm_size(comm, &all);
+    if (n == all) PMPI_Comm_free(&out);  // (then one group: every process sees n == all)
+  }
+  if (out != MPI_COMM_NULL) {
+    MPI_Info named;
+    PMPI_Info_create(&named);
+    PMPI_Info_set(named, "mpi_hw_resource_type", kShm);
+    PMPI_Comm_set_info(out, named);
+    PMPI_Info_free(&named);
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && info != MPI_INFO_NULL)
+      PMPI_Info_set(info, "mpi_hw_resource_type", kShm);
+  }
+  *newcomm = out;
+  return MPI_SUCCESS;
+}
+}  // namespace
+
 extern "C" {
 
 // ---- groups
@@ -223,12 +268,20 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
     *newcomm = MPI_COMM_NULL;
     return report(comm, rc, fn, "an attribute copy callback failed");
   }
+  impi::api::copy_comm_info(comm, *newcomm);  // and its info hints (MPI-4.0 7.4.2)
   return MPI_SUCCESS;
 }
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
-  (void)info;  // no info keys change how we build communicators
-  return PMPI_Comm_dup(comm, newcomm);
+  // No info key changes how we build communicators; the duplicate's hints
+  // are `info`'s, not comm's (MPI-4.0 7.4.2).
+  int nkeys = 0;
+  if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
+    return report(comm, MPI_ERR_INFO, "MPI_Comm_dup_with_info", "not a valid info object");
+  if (int rc = PMPI_Comm_dup(comm, newcomm); rc != MPI_SUCCESS) return rc;
+  impi::api::forget_comm_info(*newcomm);
+  if (info != MPI_INFO_NULL) PMPI_Comm_set_info(*newcomm, info);
+  return MPI_SUCCESS;
 }
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
@@ -348,9 +401,10 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
 }
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
-  (void)info;
   Communicator *c;
   if (int rc = check_comm("MPI_Comm_split_type", comm, c); rc != MPI_SUCCESS) return rc;
+  if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+    return hw_split(comm, split_type, key, info, newcomm);
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
     return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
                   fmt::format("unknown split type {}", split_type));

@@ -330,6 +330,35 @@ int PMPI_Type_free(MPI_Datatype *datatype) {
   return MPI_SUCCESS;
 }
 
+// MPI-4.1 5.1.12 (for MPI_MINLOC / MPI_MAXLOC): the predefined pair type of
+// a value type and an index type, MPI_DATATYPE_NULL when there is none.
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype *pair_type) {
+  const char *fn = "MPI_Type_get_value_index";
+  TypePtr v, i;
+  int rc;
+  if (!get_type(value_type, fn, v, rc) || !get_type(index_type, fn, i, rc)) return rc;
+  if (!pair_type) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "pair_type is NULL");
+  struct Pair {
+    MPI_Datatype value, index, pair;
+  };
+  static const Pair kPairs[] = {
+      {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+      {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+      {MPI_LONG, MPI_INT, MPI_LONG_INT},
+      {MPI_INT, MPI_INT, MPI_2INT},
+      {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+      {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+      {MPI_REAL, MPI_REAL, MPI_2REAL},
+      {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+      {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+  };
+  *pair_type = MPI_DATATYPE_NULL;
+  for (const Pair &p : kPairs)
+    if (p.value == value_type && p.index == index_type) *pair_type = p.pair;
+  return MPI_SUCCESS;
+}
+
 // ---- queries
 int PMPI_Type_size(MPI_Datatype datatype, int *size) {
   TypePtr t;

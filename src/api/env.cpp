@@ -12,6 +12,7 @@
 #include "api/dynamic.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "api/session.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
@@ -24,25 +25,6 @@ using impi::core::Runtime;
 using impi::core::State;
 
 namespace {
-
-int do_init(int required, int *provided, const char *fn) {
-  auto &rt = Runtime::instance();
-  if (rt.state() != State::uninitialized)
-    return report(MPI_COMM_NULL, MPI_ERR_OTHER, fn,
-                  rt.state() == State::initialized
-                      ? "MPI is already initialized"
-                      : "MPI cannot be initialized after MPI_Finalize");
-  if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "unknown thread level");
-  auto r = rt.init(required);
-  if (!r) return report(MPI_COMM_NULL, impi::api::error_class_of(r.error()), fn, r.message());
-  impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
-  impi::rma::Window::install(rt.p2p());                // and one-sided requests are served
-  // A spawned proc connects back to its parents (MPI_Comm_get_parent).
-  if (int rc = impi::api::connect_to_parent(); rc != MPI_SUCCESS) return rc;
-  if (provided) *provided = *r;
-  return MPI_SUCCESS;
-}
 
 // Copies s into out (at most max-1 chars plus NUL) and stores its length.
 void copy_out(std::string_view s, char *out, int *len, std::size_t max) {
@@ -59,50 +41,30 @@ extern "C" {
 int PMPI_Init(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  return do_init(MPI_THREAD_SINGLE, nullptr, "MPI_Init");
+  return impi::api::world_init(MPI_THREAD_SINGLE, nullptr, "MPI_Init");
 }
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   (void)argc;
   (void)argv;
   if (!provided) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
-  return do_init(required, provided, "MPI_Init_thread");
+  return impi::api::world_init(required, provided, "MPI_Init_thread");
 }
 
 int PMPI_Finalize(void) {
-  if (!check_initialized("MPI_Finalize")) return MPI_ERR_OTHER;
-  // MPI-3.1 8.7.1: MPI_COMM_SELF's attributes are deleted first, so that
-  // their callbacks can still use MPI.
-  if (int rc = impi::api::delete_comm_attrs(MPI_COMM_SELF); rc != MPI_SUCCESS)
-    return report(MPI_COMM_NULL, rc, "MPI_Finalize",
-                  "an attribute delete callback on MPI_COMM_SELF failed");
-  // The barriers of communicators freed in the background end first.
-  if (auto s = impi::api::comm_shared::finish_free_barriers(); !s.ok())
-    return report(MPI_COMM_NULL, impi::api::error_class_of(s.error()), "MPI_Finalize", s.message());
-  // A job spanning IMPI clients first runs the IMPI barrier on
-  // MPI_COMM_WORLD (spec 2.4, 4.24): no proc leaves while another client
-  // may still send to it. Inside one client the launcher's fence does.
-  if (Runtime::instance().world().spans_clients) {
-    auto b = impi::collectives::barrier(impi::collectives::view_of(Runtime::instance().world()));
-    if (!b.ok())
-      return report(MPI_COMM_NULL, impi::api::error_class_of(b.error()), "MPI_Finalize",
-                    b.message());
-  }
-  auto s = Runtime::instance().finalize();
-  if (!s.ok())
-    return report(MPI_COMM_NULL, impi::api::error_class_of(s.error()), "MPI_Finalize", s.message());
-  return MPI_SUCCESS;
+  // With sessions open the runtime stays up until the last one ends (session.cpp).
+  return impi::api::world_finalize();
 }
 
 int PMPI_Initialized(int *flag) {
   if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
-  *flag = Runtime::instance().state() != State::uninitialized;
+  *flag = impi::api::world_initialized();  // the world model's (MPI-4.0 11.2.1)
   return MPI_SUCCESS;
 }
 
 int PMPI_Finalized(int *flag) {
   if (!flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
-  *flag = Runtime::instance().state() == State::finalized;
+  *flag = impi::api::world_finalized();
   return MPI_SUCCESS;
 }
 

@@ -347,6 +347,28 @@ int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_vie
   });
 }
 
+int report_session(MPI_Session session, std::uintptr_t errhandler, int code, std::string_view fn,
+                   std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  std::uint32_t idx =
+      errhandler ? handle_index(reinterpret_cast<MPI_Errhandler>(errhandler)) : kFatal;
+  return run_handler(idx, code, fn, detail, [&](MPI_Comm_errhandler_function *user, int *e) {
+    MPI_Session s = session;  // (a session handler, kept in the same table: called alike)
+    reinterpret_cast<MPI_Session_errhandler_function *>(user)(&s, e);
+  });
+}
+
+int report_errhandler(std::uintptr_t errhandler, int code, std::string_view fn,
+                      std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  std::uint32_t idx =
+      errhandler ? handle_index(reinterpret_cast<MPI_Errhandler>(errhandler)) : kFatal;
+  return run_handler(idx, code, fn, detail, [&](MPI_Comm_errhandler_function *user, int *e) {
+    MPI_Comm c = MPI_COMM_NULL;
+    user(&c, e);
+  });
+}
+
 int report_file(int code, std::string_view fn, std::string_view detail) {
   if (!detail.empty()) base::log_debug("{}: {}: {}", fn, error_text(code), detail);
   return code;  // MPI_FILE_NULL's handler is MPI_ERRORS_RETURN

@@ -26,6 +26,14 @@ int report(MPI_Comm comm, int code, std::string_view fn, std::string_view detail
 int report_win(MPI_Win win, std::uintptr_t errhandler, int code, std::string_view fn,
                std::string_view detail = {});
 
+// Reports `code` on session `session` through its handler `errhandler` (an
+// MPI_Errhandler handle value; 0: MPI_ERRORS_ARE_FATAL).
+int report_session(MPI_Session session, std::uintptr_t errhandler, int code, std::string_view fn,
+                   std::string_view detail = {});
+// Reports `code` through communicator handler `errhandler` (a handle value)
+// with no communicator yet (MPI_Comm_create_from_group's argument).
+int report_errhandler(std::uintptr_t errhandler, int code, std::string_view fn,
+                      std::string_view detail = {});
 // Reports an error on an MPI_File object; files default to MPI_ERRORS_RETURN.
 int report_file(int code, std::string_view fn, std::string_view detail = {});
 // Reports `code` on file `fh` through its handler `errhandler` (an

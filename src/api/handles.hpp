@@ -74,5 +74,7 @@ MPI_Request new_completed_request();
 MPI_Request new_request_handle(core::RequestPtr r);
 // Drops what MPI_Comm_set_info kept for a communicator being freed.
 void forget_comm_info(MPI_Comm comm);
+// MPI_Comm_dup's hints (MPI-4.0 7.4.2): what `from` keeps, `to` keeps too.
+void copy_comm_info(MPI_Comm from, MPI_Comm to);
 
 }  // namespace impi::api

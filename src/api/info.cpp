@@ -2,6 +2,8 @@
 // pairs; MPI_INFO_ENV describes how the program was started (10.5.3).
 // Communicator info: no key changes our behaviour, so MPI_Comm_set_info
 // keeps what it is given and MPI_Comm_get_info returns a copy of it.
+// MPI_Info_* may be called before MPI_Init and without it (MPI-4.0 11.4.1):
+// a sessions program fills the info it gives MPI_Session_init.
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -31,6 +33,12 @@ std::map<std::uintptr_t, Pairs> g_comm_info;  // by communicator handle
 
 Pairs env_info() {
   auto &rt = impi::core::Runtime::instance();
+  if (rt.state() != impi::core::State::initialized) {  // (MPI-4: callable before MPI_Init)
+    Pairs p;
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd)) p.emplace_back("wdir", cwd);
+    return p;
+  }
   Pairs p{{"maxprocs", std::to_string(rt.job().world_size)},
           {"host", rt.processor_name()},
           {"thread_level", rt.thread_level() == 3   ? "MPI_THREAD_MULTIPLE"
@@ -86,12 +94,16 @@ void forget_comm_info(MPI_Comm comm) {
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   g_comm_info.erase(reinterpret_cast<std::uintptr_t>(comm));
 }
+void copy_comm_info(MPI_Comm from, MPI_Comm to) {
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
+  auto it = g_comm_info.find(reinterpret_cast<std::uintptr_t>(from));
+  if (it != g_comm_info.end()) g_comm_info[reinterpret_cast<std::uintptr_t>(to)] = it->second;
+}
 }  // namespace impi::api
 
 extern "C" {
 
 int PMPI_Info_create(MPI_Info *info) {
-  if (!impi::api::check_initialized("MPI_Info_create")) return MPI_ERR_OTHER;
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Info_create", "info is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   *info = new_info({});
@@ -100,7 +112,6 @@ int PMPI_Info_create(MPI_Info *info) {
 
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
   const char *fn = "MPI_Info_set";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!value) return report(MPI_COMM_NULL, MPI_ERR_INFO_VALUE, fn, "value is NULL");
   if (strnlen(value, MPI_MAX_INFO_VAL + 1) > MPI_MAX_INFO_VAL)
@@ -119,7 +130,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value) {
 
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
   const char *fn = "MPI_Info_get";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!flag || !value || valuelen < 0)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
@@ -141,7 +151,6 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 // short buffer gets a truncated, NUL-terminated value.
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag) {
   const char *fn = "MPI_Info_get_string";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!flag || !buflen || *buflen < 0 || (*buflen > 0 && !value))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "bad value buffer");
@@ -165,7 +174,6 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
   (void)argc;  // (the launcher's settings, not the command line, fill MPI_INFO_ENV)
   (void)argv;
   const char *fn = "MPI_Info_create_env";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   *info = new_info(env_info());
@@ -174,7 +182,6 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
 
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
   const char *fn = "MPI_Info_get_valuelen";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   if (!valuelen || !flag) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
@@ -188,7 +195,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   const char *fn = "MPI_Info_get_nkeys";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!nkeys) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "nkeys is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
@@ -199,7 +205,6 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   const char *fn = "MPI_Info_get_nthkey";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!key) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "key is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
@@ -213,7 +218,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
 
 int PMPI_Info_delete(MPI_Info info, const char *key) {
   const char *fn = "MPI_Info_delete";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (int rc = check_key(fn, key); rc != MPI_SUCCESS) return rc;
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
@@ -228,7 +232,6 @@ int PMPI_Info_delete(MPI_Info info, const char *key) {
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   const char *fn = "MPI_Info_dup";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!newinfo) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "newinfo is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(info, env);
@@ -239,7 +242,6 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
 
 int PMPI_Info_free(MPI_Info *info) {
   const char *fn = "MPI_Info_free";
-  if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   Pairs env, *p = lookup(*info, env);

@@ -29,6 +29,13 @@ lib = sys.argv[3] if len(sys.argv) > 3 else None
 FORTRAN_ONLY = {"MPI_Init": [], "MPI_Init_thread": ["required", "provided"], "MPI_Pcontrol": ["level"],
                 "MPI_Info_create_env": ["info"]}
 NO_BINDING = re.compile(r"^MPI_T_|_c2f$|_f2c$|_c2f08$|_f082c$")
+# Sessions: C only so far (tools/gen_fortran.py, docs/sessions.md).
+NOT_YET = {"MPI_Session_init", "MPI_Session_finalize", "MPI_Session_get_num_psets",
+           "MPI_Session_get_nth_pset", "MPI_Session_get_info", "MPI_Session_get_pset_info",
+           "MPI_Group_from_session_pset", "MPI_Comm_create_from_group",
+           "MPI_Intercomm_create_from_groups", "MPI_Session_create_errhandler",
+           "MPI_Session_set_errhandler", "MPI_Session_get_errhandler",
+           "MPI_Session_call_errhandler"}
 
 
 def c_table():
@@ -87,7 +94,7 @@ if lib:
     exported = {line.split()[-1] for line in nm.stdout.splitlines()}
 checked = 0
 for name, (ret, cparams) in table.items():
-    if NO_BINDING.search(name):
+    if NO_BINDING.search(name) or name in NOT_YET:
         continue
     checked += 1
     expect = FORTRAN_ONLY.get(name, cparams) + ([] if ret != "int" else ["ierror"])

@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
   CHECK(MPI_Comm_rank(MPI_COMM_SELF, &v) == MPI_SUCCESS && v == 0);
   CHECK(MPI_Comm_size(MPI_COMM_SELF, &v) == MPI_SUCCESS && v == 1);
   CHECK(MPI_Get_processor_name(name, &len) == MPI_SUCCESS && len > 0 && (int)strlen(name) == len);
-  CHECK(MPI_Get_version(&v, &sv) == MPI_SUCCESS && v == 3 && sv == 1);
+  CHECK(MPI_Get_version(&v, &sv) == MPI_SUCCESS && v == 4 && sv == 1);
   CHECK(MPI_Is_thread_main(&flag) == MPI_SUCCESS && flag == 1);
   t0 = MPI_Wtime();
   t1 = MPI_Wtime();

@@ -8502,6 +8502,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Type_get_true_extent_x_f08
   end interface PMPI_Type_get_true_extent_x
+  interface MPI_Type_get_value_index
+    subroutine MPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+      import
+      implicit none
+      type(MPI_Datatype), intent(in) :: value_type
+      type(MPI_Datatype), intent(in) :: index_type
+      type(MPI_Datatype) :: pair_type
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Type_get_value_index_f08
+  end interface MPI_Type_get_value_index
+  interface PMPI_Type_get_value_index
+    subroutine PMPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+      import
+      implicit none
+      type(MPI_Datatype), intent(in) :: value_type
+      type(MPI_Datatype), intent(in) :: index_type
+      type(MPI_Datatype) :: pair_type
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Type_get_value_index_f08
+  end interface PMPI_Type_get_value_index
   interface MPI_Type_hindexed
     subroutine MPI_Type_hindexed_f08(count, array_of_blocklengths, array_of_displacements, oldtype, &
         newtype, ierror)

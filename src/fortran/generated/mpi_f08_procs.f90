@@ -10600,6 +10600,30 @@ subroutine PMPI_Type_get_true_extent_x_f08(datatype, true_lb, true_extent, ierro
   call impi_fx_mpi_type_get_true_extent_x(datatype%MPI_VAL, true_lb, true_extent, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Type_get_true_extent_x_f08
+subroutine MPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Datatype), intent(in) :: value_type
+  type(MPI_Datatype), intent(in) :: index_type
+  type(MPI_Datatype) :: pair_type
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_type_get_value_index
+  call impi_fx_mpi_type_get_value_index(value_type%MPI_VAL, index_type%MPI_VAL, pair_type, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Type_get_value_index_f08
+subroutine PMPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Datatype), intent(in) :: value_type
+  type(MPI_Datatype), intent(in) :: index_type
+  type(MPI_Datatype) :: pair_type
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_type_get_value_index
+  call impi_fx_mpi_type_get_value_index(value_type%MPI_VAL, index_type%MPI_VAL, pair_type, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Type_get_value_index_f08
 subroutine MPI_Type_hindexed_f08(count, array_of_blocklengths, array_of_displacements, oldtype, &
     newtype, ierror)
   use mpi_f08_types

@@ -7923,6 +7923,24 @@ INTERFACE
   END SUBROUTINE PMPI_Type_get_true_extent_x
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: value_type
+    INTEGER, INTENT(IN) :: index_type
+    INTEGER :: pair_type
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Type_get_value_index
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Type_get_value_index(value_type, index_type, pair_type, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: value_type
+    INTEGER, INTENT(IN) :: index_type
+    INTEGER :: pair_type
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Type_get_value_index
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, &
       newtype, ierror)
     IMPORT

@@ -943,6 +943,9 @@ void impi_fx_mpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_
 IMPI_F_API void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror);
 void mpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_true_extent_x_);
 void impi_fx_mpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_true_extent_x_);
+IMPI_F_API void pmpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type, MPI_Fint *pair_type, MPI_Fint *ierror);
+void mpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type, MPI_Fint *pair_type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_value_index_);
+void impi_fx_mpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type, MPI_Fint *pair_type, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_get_value_index_);
 IMPI_F_API void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void mpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_indexed_);
 void impi_fx_mpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_type_indexed_);
@@ -3058,6 +3061,13 @@ void pmpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_lb, MPI
 
 void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror) {
   int rc = MPI_Type_get_true_extent_x(IMPI_F2C(MPI_Datatype, *datatype), true_lb, true_extent);
+  *ierror = rc;
+}
+
+void pmpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type, MPI_Fint *pair_type, MPI_Fint *ierror) {
+  MPI_Datatype c_pair_type = IMPI_F2C(MPI_Datatype, *pair_type);
+  int rc = MPI_Type_get_value_index(IMPI_F2C(MPI_Datatype, *value_type), IMPI_F2C(MPI_Datatype, *index_type), &c_pair_type);
+  *pair_type = IMPI_C2F(c_pair_type);
   *ierror = rc;
 }
 

@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
   };
   if (!tunables_only && !(functions && !all)) {
     line("package", "impi " IMPI_VERSION_STRING);
-    line("MPI standard", "3.1 (MPI_VERSION 3, MPI_SUBVERSION 1)");
+    line("MPI standard", "4.1 (MPI_VERSION 4, MPI_SUBVERSION 1)");  // (include/mpi/mpi.h)
     line("IMPI protocol", "0.0");
     line("compiler", IMPI_COMPILER);
     line("build type", IMPI_BUILD_TYPE);
