@@ -12,6 +12,7 @@
 #include "api/dynamic.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "api/partitioned.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
@@ -38,6 +39,7 @@ int do_init(int required, int *provided, const char *fn) {
   if (!r) return report(MPI_COMM_NULL, impi::api::error_class_of(r.error()), fn, r.message());
   impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
   impi::rma::Window::install(rt.p2p());                // and one-sided requests are served
+  impi::api::part::install(rt.p2p());                  // and partitioned rounds complete
   // A spawned proc connects back to its parents (MPI_Comm_get_parent).
   if (int rc = impi::api::connect_to_parent(); rc != MPI_SUCCESS) return rc;
   if (provided) *provided = *r;

@@ -6,6 +6,138 @@
 #include "mpi.h"
 
 extern "C" {
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used) {
+  (void)event_registration;
+  (void)cb_safety;
+  (void)info_used;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info) {
+  (void)event_registration;
+  (void)cb_safety;
+  (void)info;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) {
+  (void)event_instance;
+  (void)buffer;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_get_index(const char *name, int *event_index) {
+  (void)name;
+  (void)event_index;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind) {
+  (void)event_index;
+  (void)name;
+  (void)name_len;
+  (void)verbosity;
+  (void)array_of_datatypes;
+  (void)array_of_displacements;
+  (void)num_elements;
+  (void)enumtype;
+  (void)info;
+  (void)desc;
+  (void)desc_len;
+  (void)bind;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_get_num(int *num_events) {
+  (void)num_events;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index) {
+  (void)event_instance;
+  (void)source_index;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp) {
+  (void)event_instance;
+  (void)event_timestamp;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration) {
+  (void)event_index;
+  (void)obj_handle;
+  (void)info;
+  (void)event_registration;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function) {
+  (void)event_registration;
+  (void)user_data;
+  (void)free_cb_function;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used) {
+  (void)event_registration;
+  (void)info_used;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info) {
+  (void)event_registration;
+  (void)info;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer) {
+  (void)event_instance;
+  (void)element_index;
+  (void)buffer;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function) {
+  (void)event_registration;
+  (void)cb_safety;
+  (void)info;
+  (void)user_data;
+  (void)event_cb_function;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function) {
+  (void)event_registration;
+  (void)dropped_cb_function;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info) {
+  (void)source_index;
+  (void)name;
+  (void)name_len;
+  (void)desc;
+  (void)desc_len;
+  (void)ordering;
+  (void)ticks_per_second;
+  (void)max_ticks;
+  (void)info;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_source_get_num(int *num_sources) {
+  (void)num_sources;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) {
+  (void)source_index;
+  (void)timestamp;
+  return MPI_T_ERR_NOT_INITIALIZED;  // the tool interface is not provided
+}
 
 // MPI_ names of the functions above (see gen_alias_include).
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used) __attribute__((weak, alias("PMPI_T_event_callback_get_info")));
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info) __attribute__((weak, alias("PMPI_T_event_callback_set_info")));
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer) __attribute__((weak, alias("PMPI_T_event_copy")));
+int MPI_T_event_get_index(const char *name, int *event_index) __attribute__((weak, alias("PMPI_T_event_get_index")));
+int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind) __attribute__((weak, alias("PMPI_T_event_get_info")));
+int MPI_T_event_get_num(int *num_events) __attribute__((weak, alias("PMPI_T_event_get_num")));
+int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index) __attribute__((weak, alias("PMPI_T_event_get_source")));
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp) __attribute__((weak, alias("PMPI_T_event_get_timestamp")));
+int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration) __attribute__((weak, alias("PMPI_T_event_handle_alloc")));
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function) __attribute__((weak, alias("PMPI_T_event_handle_free")));
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used) __attribute__((weak, alias("PMPI_T_event_handle_get_info")));
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info) __attribute__((weak, alias("PMPI_T_event_handle_set_info")));
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer) __attribute__((weak, alias("PMPI_T_event_read")));
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function) __attribute__((weak, alias("PMPI_T_event_register_callback")));
+int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function) __attribute__((weak, alias("PMPI_T_event_set_dropped_handler")));
+int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info) __attribute__((weak, alias("PMPI_T_source_get_info")));
+int MPI_T_source_get_num(int *num_sources) __attribute__((weak, alias("PMPI_T_source_get_num")));
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp) __attribute__((weak, alias("PMPI_T_source_get_timestamp")));
 }

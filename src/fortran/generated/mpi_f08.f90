@@ -7128,6 +7128,26 @@ contains
     call impi_fx_mpi_pack_size(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Pack_size
+  subroutine MPI_Parrived(request, partition, flag, ierror)
+    type(MPI_Request), intent(in) :: request
+    integer, intent(in) :: partition
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_parrived
+    call impi_fx_mpi_parrived(request%MPI_VAL, partition, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Parrived
+  subroutine PMPI_Parrived(request, partition, flag, ierror)
+    type(MPI_Request), intent(in) :: request
+    integer, intent(in) :: partition
+    logical :: flag
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_parrived
+    call impi_fx_mpi_parrived(request%MPI_VAL, partition, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Parrived
   subroutine MPI_Pcontrol(level, ierror)
     integer, intent(in) :: level
     integer, optional, intent(out) :: ierror
@@ -7144,6 +7164,102 @@ contains
     call impi_fx_mpi_pcontrol(level, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Pcontrol
+  subroutine MPI_Pready(partition, request, ierror)
+    integer, intent(in) :: partition
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pready
+    call impi_fx_mpi_pready(partition, request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pready
+  subroutine PMPI_Pready(partition, request, ierror)
+    integer, intent(in) :: partition
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pready
+    call impi_fx_mpi_pready(partition, request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pready
+  subroutine MPI_Pready_list(length, array_of_partitions, request, ierror)
+    integer, intent(in) :: length
+    integer, intent(in) :: array_of_partitions(*)
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pready_list
+    call impi_fx_mpi_pready_list(length, array_of_partitions, request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pready_list
+  subroutine PMPI_Pready_list(length, array_of_partitions, request, ierror)
+    integer, intent(in) :: length
+    integer, intent(in) :: array_of_partitions(*)
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pready_list
+    call impi_fx_mpi_pready_list(length, array_of_partitions, request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pready_list
+  subroutine MPI_Pready_range(partition_low, partition_high, request, ierror)
+    integer, intent(in) :: partition_low
+    integer, intent(in) :: partition_high
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pready_range
+    call impi_fx_mpi_pready_range(partition_low, partition_high, request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pready_range
+  subroutine PMPI_Pready_range(partition_low, partition_high, request, ierror)
+    integer, intent(in) :: partition_low
+    integer, intent(in) :: partition_high
+    type(MPI_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    external :: impi_fx_mpi_pready_range
+    call impi_fx_mpi_pready_range(partition_low, partition_high, request%MPI_VAL, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Pready_range
+  subroutine MPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+      ierror)
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: partitions
+    integer(kind=MPI_COUNT_KIND), intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_precv_init
+    call impi_fx_mpi_precv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+      datatype%MPI_VAL, source, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Precv_init
+  subroutine PMPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+      ierror)
+    type(*), dimension(..) :: buf
+    integer, intent(in) :: partitions
+    integer(kind=MPI_COUNT_KIND), intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: source
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_precv_init
+    call impi_fx_mpi_precv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+      datatype%MPI_VAL, source, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Precv_init
   subroutine MPI_Probe(source, tag, comm, status, ierror)
     integer, intent(in) :: source
     integer, intent(in) :: tag
@@ -7166,6 +7282,42 @@ contains
     call impi_fx_mpi_probe(source, tag, comm%MPI_VAL, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine PMPI_Probe
+  subroutine MPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: partitions
+    integer(kind=MPI_COUNT_KIND), intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_psend_init
+    call impi_fx_mpi_psend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+      datatype%MPI_VAL, dest, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Psend_init
+  subroutine PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: partitions
+    integer(kind=MPI_COUNT_KIND), intent(in) :: count
+    type(MPI_Datatype), intent(in) :: datatype
+    integer, intent(in) :: dest
+    integer, intent(in) :: tag
+    type(MPI_Comm), intent(in) :: comm
+    type(MPI_Info), intent(in) :: info
+    type(MPI_Request) :: request
+    integer, optional, intent(out) :: ierror
+    integer :: ierror_c
+    integer(c_intptr_t) :: impi_t_buf
+    external :: impi_fx_mpi_psend_init
+    call impi_fx_mpi_psend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+      datatype%MPI_VAL, dest, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine PMPI_Psend_init
   subroutine MPI_Publish_name(service_name, info, port_name, ierror)
     character(len=*), intent(in) :: service_name
     type(MPI_Info), intent(in) :: info
