@@ -24,6 +24,10 @@ using impi::api::report;
 using impi::core::Runtime;
 using impi::core::State;
 
+namespace impi::api {
+void install_tool_events(core::P2P &p2p);  // (tool_events.cpp)
+}
+
 namespace {
 
 int do_init(int required, int *provided, const char *fn) {
@@ -40,6 +44,7 @@ int do_init(int required, int *provided, const char *fn) {
   impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
   impi::rma::Window::install(rt.p2p());                // and one-sided requests are served
   impi::api::part::install(rt.p2p());                  // and partitioned rounds complete
+  impi::api::install_tool_events(rt.p2p());            // and deferred MPI_T events are delivered
   // A spawned proc connects back to its parents (MPI_Comm_get_parent).
   if (int rc = impi::api::connect_to_parent(); rc != MPI_SUCCESS) return rc;
   if (provided) *provided = *r;

@@ -35,3 +35,12 @@ impi_add_mpi_test(part_check_np4_2clients NP 4 PROGRAM part_check LAUNCHER_ARGS 
   EXPECT_RANKS 4 MAX_SECONDS 60)
 impi_add_mpi_test(part_check_3clients NP 3 PROGRAM part_check LAUNCHER_ARGS --clients 3
   EXPECT_RANKS 3 MAX_SECONDS 60)
+# MPI_T events (MPI-4.0 15.3.8): unexpected messages in one client and
+# across clients; an IMPI flow-control stall across 2 clients.
+add_executable(tool_events_check tool_events_check.c)
+target_link_libraries(tool_events_check PRIVATE mpi)
+impi_add_mpi_test(tool_events_np2 NP 2 PROGRAM tool_events_check EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(tool_events_np4_2clients NP 4 PROGRAM tool_events_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(tool_events_stall_2clients NP 2 PROGRAM tool_events_check ARGS stall
+  LAUNCHER_ARGS --clients 2 EXPECT_RANKS 2 MAX_SECONDS 90)
