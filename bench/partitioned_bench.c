@@ -24,7 +24,7 @@ static void *worker(void *arg) {
     if (g_quit) return NULL;
     for (int k = 0; k < kParts / kThreads; ++k) {
       int p = t * (kParts / kThreads) + k;
-      g_buf[(long)p * g_part_bytes] = (char)p;  /* (touch the partition) */
+      g_buf[(long)p * g_part_bytes] = (char)p; /* (touch the partition) */
       MPI_Pready(p, g_send);
     }
     pthread_barrier_wait(&g_done);

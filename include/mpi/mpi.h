@@ -478,7 +478,10 @@ typedef enum MPI_T_cb_safety {
   MPI_T_CB_REQUIRE_THREAD_SAFE,
   MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
 } MPI_T_cb_safety;
-typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED } MPI_T_source_order;
+typedef enum MPI_T_source_order {
+  MPI_T_SOURCE_ORDERED = 0,
+  MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
 typedef void(MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
                                       MPI_T_event_registration event_registration,
                                       MPI_T_cb_safety cb_safety, void *user_data);
