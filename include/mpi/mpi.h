@@ -486,6 +486,28 @@ typedef struct impi_t_pvar_session_ *MPI_T_pvar_session;
 #define MPI_T_PVAR_CLASS_AGGREGATE 247
 #define MPI_T_PVAR_CLASS_TIMER 248
 #define MPI_T_PVAR_CLASS_GENERIC 249
+/* Tool events (MPI-4.0 15.3.8). */
+typedef struct impi_t_event_registration_ *MPI_T_event_registration;
+typedef struct impi_t_event_instance_ *MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+  MPI_T_CB_REQUIRE_NONE = 0,
+  MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+  MPI_T_CB_REQUIRE_THREAD_SAFE,
+  MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+  MPI_T_SOURCE_ORDERED = 0,
+  MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
+typedef void(MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+                                      MPI_T_event_registration event_registration,
+                                      MPI_T_cb_safety cb_safety, void *user_data);
+typedef void(MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration,
+                                           MPI_T_cb_safety cb_safety, void *user_data);
+typedef void(MPI_T_event_dropped_cb_function)(MPI_Count count,
+                                              MPI_T_event_registration event_registration,
+                                              int source_index, MPI_T_cb_safety cb_safety,
+                                              void *user_data);
 
 /* ------------------------------------------------------------ callback types */
 typedef void(MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
@@ -826,8 +848,14 @@ IMPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, voi
 IMPI_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
 IMPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size);
 IMPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+IMPI_API int MPI_Parrived(MPI_Request request, int partition, int *flag);
 IMPI_API int MPI_Pcontrol(const int level, ...);
+IMPI_API int MPI_Pready(int partition, MPI_Request request);
+IMPI_API int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+IMPI_API int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+IMPI_API int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+IMPI_API int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 IMPI_API int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
 IMPI_API int MPI_Query_thread(int *provided);
@@ -911,6 +939,21 @@ IMPI_API int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
 IMPI_API int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
 IMPI_API int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
 IMPI_API int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+IMPI_API int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used);
+IMPI_API int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info);
+IMPI_API int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+IMPI_API int MPI_T_event_get_index(const char *name, int *event_index);
+IMPI_API int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind);
+IMPI_API int MPI_T_event_get_num(int *num_events);
+IMPI_API int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+IMPI_API int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+IMPI_API int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration);
+IMPI_API int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function);
+IMPI_API int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+IMPI_API int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+IMPI_API int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+IMPI_API int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function);
+IMPI_API int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function);
 IMPI_API int MPI_T_finalize(void);
 IMPI_API int MPI_T_init_thread(int required, int *provided);
 IMPI_API int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
@@ -929,6 +972,9 @@ IMPI_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle hand
 IMPI_API int MPI_Status_set_error(MPI_Status *status, int error);
 IMPI_API int MPI_Status_set_source(MPI_Status *status, int source);
 IMPI_API int MPI_Status_set_tag(MPI_Status *status, int tag);
+IMPI_API int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info);
+IMPI_API int MPI_T_source_get_num(int *num_sources);
+IMPI_API int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 IMPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 IMPI_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 IMPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
@@ -1304,8 +1350,14 @@ IMPI_API int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, vo
 IMPI_API int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
 IMPI_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size);
 IMPI_API int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+IMPI_API int PMPI_Parrived(MPI_Request request, int partition, int *flag);
 IMPI_API int PMPI_Pcontrol(const int level, ...);
+IMPI_API int PMPI_Pready(int partition, MPI_Request request);
+IMPI_API int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+IMPI_API int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+IMPI_API int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+IMPI_API int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 IMPI_API int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 IMPI_API int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
 IMPI_API int PMPI_Query_thread(int *provided);
@@ -1389,6 +1441,21 @@ IMPI_API int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
 IMPI_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
 IMPI_API int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
 IMPI_API int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+IMPI_API int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used);
+IMPI_API int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info);
+IMPI_API int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+IMPI_API int PMPI_T_event_get_index(const char *name, int *event_index);
+IMPI_API int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind);
+IMPI_API int PMPI_T_event_get_num(int *num_events);
+IMPI_API int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+IMPI_API int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+IMPI_API int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration);
+IMPI_API int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function);
+IMPI_API int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+IMPI_API int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+IMPI_API int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+IMPI_API int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function);
+IMPI_API int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function);
 IMPI_API int PMPI_T_finalize(void);
 IMPI_API int PMPI_T_init_thread(int required, int *provided);
 IMPI_API int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
@@ -1407,6 +1474,9 @@ IMPI_API int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle han
 IMPI_API int PMPI_Status_set_error(MPI_Status *status, int error);
 IMPI_API int PMPI_Status_set_source(MPI_Status *status, int source);
 IMPI_API int PMPI_Status_set_tag(MPI_Status *status, int tag);
+IMPI_API int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info);
+IMPI_API int PMPI_T_source_get_num(int *num_sources);
+IMPI_API int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 IMPI_API int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 IMPI_API int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
 IMPI_API int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);

@@ -8,6 +8,7 @@
 
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
+#include "api/partitioned.hpp"
 #include "api/requests.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
@@ -333,6 +334,10 @@ int PMPI_Cancel(MPI_Request *request) {
   if (e->persistent && e->persistent->coll)  // (MPI-4.0 3.8.4)
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Cancel",
                   "a persistent collective operation cannot be cancelled");
+  if (e->persistent && e->persistent->part) {  // a round none of whose messages went or matched
+    impi::api::part::cancel(*e);
+    return MPI_SUCCESS;
+  }
   if (auto g = e->greq)  // the callback decides (MPI-3.1 12.2)
     return g->cancel(g->extra, (*slot)->done ? 1 : 0);
   // If too late, the operation completes normally.

@@ -13,6 +13,7 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "api/partitioned.hpp"
 #include "api/requests.hpp"
 #include "collectives/nonblocking.hpp"
 #include "collectives/task.hpp"
@@ -439,7 +440,8 @@ int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatyp
   // The program may free a derived type right after this call (MPI-3.1
   // 4.1.9): the request keeps a handle of its own.
   if (!impi::api::lookup_predefined_type(type)) type = impi::api::new_type_handle(t.keep, true);
-  *request = new_request(nullptr, Persistent{m, sbuf, rbuf, count, type, peer, tag, comm, nullptr});
+  *request = new_request(nullptr,
+                         Persistent{m, sbuf, rbuf, count, type, peer, tag, comm, nullptr, nullptr});
   return MPI_SUCCESS;
 }
 }  // namespace
@@ -539,6 +541,7 @@ int PMPI_Start(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
   if (e->active)
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
+  if (e->persistent->part) return impi::api::part::start(*e);  // partitioned: a new round
   if (e->persistent->coll) {  // a persistent collective: its nonblocking form, started now
     std::shared_ptr<CollStart> cs = e->persistent->coll;
     if (cs->direct) {  // checked and prepared by the init call

@@ -15,6 +15,10 @@
 #include "core/runtime.hpp"
 #include "mpi.h"
 
+namespace impi::api::part {
+struct State;  // a partitioned request (src/api/partitioned.cpp)
+}
+
 namespace impi::api::req {
 
 using impi::core::RequestPtr;
@@ -76,7 +80,8 @@ struct Persistent {
   MPI_Datatype type;  // a derived type: the request's own handle to it (freed with the request)
   int peer, tag;
   MPI_Comm comm;
-  std::shared_ptr<CollStart> coll;  // set: a persistent collective (the fields above unused)
+  std::shared_ptr<CollStart> coll;    // set: a persistent collective (the fields above unused)
+  std::shared_ptr<part::State> part;  // set: partitioned (MPI-4.0 4.2, api/partitioned.cpp)
 };
 // A generalized request's callbacks (MPI-3.1 12.2). `user_freed`: the
 // program freed the handle before MPI_Grequest_complete, which then
@@ -255,6 +260,8 @@ inline int request_error(const impi::core::Request &r) {
       return MPI_ERR_TRUNCATE;
     case impi::core::kTransportError:
       return MPI_ERR_OTHER;
+    case impi::core::kPartitionMismatch:
+      return MPI_ERR_TYPE;
     default:
       return MPI_SUCCESS;
   }

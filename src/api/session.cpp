@@ -38,12 +38,17 @@
 #include "api/dynamic.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "api/partitioned.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/context_id.hpp"
 #include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 #include "rma/window.hpp"
+
+namespace impi::api {
+void install_tool_events(core::P2P &p2p);  // (tool_events.cpp)
+}
 
 namespace coll = impi::collectives;
 using impi::api::report;
@@ -97,6 +102,8 @@ int start_runtime(int required, int *provided, std::string &why) {
   }
   impi::collectives::install_progress_hook(rt.p2p());  // non-blocking collectives advance there
   impi::rma::Window::install(rt.p2p());                // and one-sided requests are served
+  impi::api::part::install(rt.p2p());                  // and partitioned rounds complete
+  impi::api::install_tool_events(rt.p2p());            // and deferred MPI_T events are delivered
   // A spawned proc connects back to its parents (MPI_Comm_get_parent).
   if (int rc = impi::api::connect_to_parent(); rc != MPI_SUCCESS) {
     why = "could not connect to the parent job";

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/tool_events.hpp"
 #include "core/request.hpp"
 
 namespace impi::core {
@@ -109,6 +110,8 @@ class MatchEngine {
     m.origin = std::move(origin);
     m.arrival = ++arrivals_;
     ++unexpected_;
+    if (base::events::wanted(base::events::kUnexpectedMessage))  // (MPI_T event)
+      base::events::raise(base::events::kUnexpectedMessage, {e.source, e.tag, e.context, msg_len});
     return std::prev(list.end());
   }
   // Charges `n` more buffered bytes of `m` to `sender`; false when that

@@ -28,7 +28,8 @@ struct MsgStatus {
   int error = 0;           // 0, or an internal code: kTruncated
 };
 constexpr int kTruncated = 1;
-constexpr int kTransportError = 2;  // a single-copy read of the sender's memory failed
+constexpr int kTransportError = 2;     // a single-copy read of the sender's memory failed
+constexpr int kPartitionMismatch = 3;  // partitioned: a send partition is no whole receive elements
 
 // A small number naming the calling thread (never 0).
 // Initial-exec TLS: a plain %fs-relative load, no __tls_get_addr call.

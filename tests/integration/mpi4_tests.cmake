@@ -23,3 +23,24 @@ impi_add_mpi_test(mpi41_errors_abort NP 2 PROGRAM mpi41_check ARGS abort EXPECT_
 impi_add_mpi_test(mpi41_errors_abort_2clients NP 2 PROGRAM mpi41_check ARGS abort
   LAUNCHER_ARGS --clients 2 EXPECT_EXIT 6 EXPECT_STDERR "MPI_ERRORS_ABORT" REJECT_STDERR "returned"
   MAX_SECONDS 30)
+# Partitioned communication (MPI-4.0 4.2): 4 threads ready 16 partitions;
+# in one client, across 2 and 3 clients, and with 2 procs per client.
+add_executable(part_check part_check.c)
+target_link_libraries(part_check PRIVATE mpi Threads::Threads)
+impi_add_mpi_test(part_check_np2 NP 2 PROGRAM part_check EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(part_check_np4 NP 4 PROGRAM part_check EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(part_check_2clients NP 2 PROGRAM part_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(part_check_np4_2clients NP 4 PROGRAM part_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(part_check_3clients NP 3 PROGRAM part_check LAUNCHER_ARGS --clients 3
+  EXPECT_RANKS 3 MAX_SECONDS 60)
+# MPI_T events (MPI-4.0 15.3.8): unexpected messages in one client and
+# across clients; an IMPI flow-control stall across 2 clients.
+add_executable(tool_events_check tool_events_check.c)
+target_link_libraries(tool_events_check PRIVATE mpi)
+impi_add_mpi_test(tool_events_np2 NP 2 PROGRAM tool_events_check EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(tool_events_np4_2clients NP 4 PROGRAM tool_events_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(tool_events_stall_2clients NP 2 PROGRAM tool_events_check ARGS stall
+  LAUNCHER_ARGS --clients 2 EXPECT_RANKS 2 MAX_SECONDS 90)

@@ -222,6 +222,7 @@ base::Status ImpiChannel::attach_direct(DirectLayout d) {
               1, fmt::format("impi fatal: rank {}: {}; the job cannot go on without that host",
                              e_.me_, s.message()));
         });
+    x->channels[hh]->set_peer_host(h);
     x->channels[hh]->pumped_only();  // (direct_poll and close_direct pump it)
     x->channels[hh]->set_written_hook(written);
     x->channels[hh]->set_sink([this, raw](std::size_t, std::size_t, const tw::Packet &p) {

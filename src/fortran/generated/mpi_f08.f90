@@ -6413,6 +6413,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Pack_size_f08
   end interface PMPI_Pack_size
+  interface MPI_Parrived
+    subroutine MPI_Parrived_f08(request, partition, flag, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(in) :: request
+      integer, intent(in) :: partition
+      logical :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Parrived_f08
+  end interface MPI_Parrived
+  interface PMPI_Parrived
+    subroutine PMPI_Parrived_f08(request, partition, flag, ierror)
+      import
+      implicit none
+      type(MPI_Request), intent(in) :: request
+      integer, intent(in) :: partition
+      logical :: flag
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Parrived_f08
+  end interface PMPI_Parrived
   interface MPI_Pcontrol
     subroutine MPI_Pcontrol_f08(level, ierror)
       import
@@ -6429,6 +6449,98 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Pcontrol_f08
   end interface PMPI_Pcontrol
+  interface MPI_Pready
+    subroutine MPI_Pready_f08(partition, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Pready_f08
+  end interface MPI_Pready
+  interface PMPI_Pready
+    subroutine PMPI_Pready_f08(partition, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Pready_f08
+  end interface PMPI_Pready
+  interface MPI_Pready_list
+    subroutine MPI_Pready_list_f08(length, array_of_partitions, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: length
+      integer, intent(in) :: array_of_partitions(*)
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Pready_list_f08
+  end interface MPI_Pready_list
+  interface PMPI_Pready_list
+    subroutine PMPI_Pready_list_f08(length, array_of_partitions, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: length
+      integer, intent(in) :: array_of_partitions(*)
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Pready_list_f08
+  end interface PMPI_Pready_list
+  interface MPI_Pready_range
+    subroutine MPI_Pready_range_f08(partition_low, partition_high, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition_low
+      integer, intent(in) :: partition_high
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Pready_range_f08
+  end interface MPI_Pready_range
+  interface PMPI_Pready_range
+    subroutine PMPI_Pready_range_f08(partition_low, partition_high, request, ierror)
+      import
+      implicit none
+      integer, intent(in) :: partition_low
+      integer, intent(in) :: partition_high
+      type(MPI_Request), intent(in) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Pready_range_f08
+  end interface PMPI_Pready_range
+  interface MPI_Precv_init
+    subroutine MPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+        request, ierror)
+      import
+      implicit none
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: source
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Precv_init_f08ts
+  end interface MPI_Precv_init
+  interface PMPI_Precv_init
+    subroutine PMPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+        request, ierror)
+      import
+      implicit none
+      type(*), dimension(..) :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: source
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Precv_init_f08ts
+  end interface PMPI_Precv_init
   interface MPI_Probe
     subroutine MPI_Probe_f08(source, tag, comm, status, ierror)
       import
@@ -6451,6 +6563,40 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Probe_f08
   end interface PMPI_Probe
+  interface MPI_Psend_init
+    subroutine MPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      type(*), dimension(..), intent(in) :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: dest
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Psend_init_f08ts
+  end interface MPI_Psend_init
+  interface PMPI_Psend_init
+    subroutine PMPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, &
+        request, ierror)
+      import
+      implicit none
+      type(*), dimension(..), intent(in) :: buf
+      integer, intent(in) :: partitions
+      integer(kind=MPI_COUNT_KIND), intent(in) :: count
+      type(MPI_Datatype), intent(in) :: datatype
+      integer, intent(in) :: dest
+      integer, intent(in) :: tag
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Info), intent(in) :: info
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Psend_init_f08ts
+  end interface PMPI_Psend_init
   interface MPI_Publish_name
     subroutine MPI_Publish_name_f08(service_name, info, port_name, ierror)
       import

@@ -7919,6 +7919,30 @@ subroutine PMPI_Pack_size_f08(incount, datatype, comm, size, ierror)
   call impi_fx_mpi_pack_size(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Pack_size_f08
+subroutine MPI_Parrived_f08(request, partition, flag, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Request), intent(in) :: request
+  integer, intent(in) :: partition
+  logical :: flag
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_parrived
+  call impi_fx_mpi_parrived(request%MPI_VAL, partition, flag, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Parrived_f08
+subroutine PMPI_Parrived_f08(request, partition, flag, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Request), intent(in) :: request
+  integer, intent(in) :: partition
+  logical :: flag
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_parrived
+  call impi_fx_mpi_parrived(request%MPI_VAL, partition, flag, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Parrived_f08
 subroutine MPI_Pcontrol_f08(level, ierror)
   use mpi_f08_types
   implicit none
@@ -7939,6 +7963,118 @@ subroutine PMPI_Pcontrol_f08(level, ierror)
   call impi_fx_mpi_pcontrol(level, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Pcontrol_f08
+subroutine MPI_Pready_f08(partition, request, ierror)
+  use mpi_f08_types
+  implicit none
+  integer, intent(in) :: partition
+  type(MPI_Request), intent(in) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_pready
+  call impi_fx_mpi_pready(partition, request%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Pready_f08
+subroutine PMPI_Pready_f08(partition, request, ierror)
+  use mpi_f08_types
+  implicit none
+  integer, intent(in) :: partition
+  type(MPI_Request), intent(in) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_pready
+  call impi_fx_mpi_pready(partition, request%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Pready_f08
+subroutine MPI_Pready_list_f08(length, array_of_partitions, request, ierror)
+  use mpi_f08_types
+  implicit none
+  integer, intent(in) :: length
+  integer, intent(in) :: array_of_partitions(*)
+  type(MPI_Request), intent(in) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_pready_list
+  call impi_fx_mpi_pready_list(length, array_of_partitions, request%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Pready_list_f08
+subroutine PMPI_Pready_list_f08(length, array_of_partitions, request, ierror)
+  use mpi_f08_types
+  implicit none
+  integer, intent(in) :: length
+  integer, intent(in) :: array_of_partitions(*)
+  type(MPI_Request), intent(in) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_pready_list
+  call impi_fx_mpi_pready_list(length, array_of_partitions, request%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Pready_list_f08
+subroutine MPI_Pready_range_f08(partition_low, partition_high, request, ierror)
+  use mpi_f08_types
+  implicit none
+  integer, intent(in) :: partition_low
+  integer, intent(in) :: partition_high
+  type(MPI_Request), intent(in) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_pready_range
+  call impi_fx_mpi_pready_range(partition_low, partition_high, request%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Pready_range_f08
+subroutine PMPI_Pready_range_f08(partition_low, partition_high, request, ierror)
+  use mpi_f08_types
+  implicit none
+  integer, intent(in) :: partition_low
+  integer, intent(in) :: partition_high
+  type(MPI_Request), intent(in) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_pready_range
+  call impi_fx_mpi_pready_range(partition_low, partition_high, request%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Pready_range_f08
+subroutine MPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+    request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(*), dimension(..) :: buf
+  integer, intent(in) :: partitions
+  integer(kind=MPI_COUNT_KIND), intent(in) :: count
+  type(MPI_Datatype), intent(in) :: datatype
+  integer, intent(in) :: source
+  integer, intent(in) :: tag
+  type(MPI_Comm), intent(in) :: comm
+  type(MPI_Info), intent(in) :: info
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buf
+  external :: impi_fx_mpi_precv_init
+  call impi_fx_mpi_precv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+    datatype%MPI_VAL, source, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Precv_init_f08ts
+subroutine PMPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+    request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(*), dimension(..) :: buf
+  integer, intent(in) :: partitions
+  integer(kind=MPI_COUNT_KIND), intent(in) :: count
+  type(MPI_Datatype), intent(in) :: datatype
+  integer, intent(in) :: source
+  integer, intent(in) :: tag
+  type(MPI_Comm), intent(in) :: comm
+  type(MPI_Info), intent(in) :: info
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buf
+  external :: impi_fx_mpi_precv_init
+  call impi_fx_mpi_precv_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+    datatype%MPI_VAL, source, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Precv_init_f08ts
 subroutine MPI_Probe_f08(source, tag, comm, status, ierror)
   use mpi_f08_types
   implicit none
@@ -7965,6 +8101,48 @@ subroutine PMPI_Probe_f08(source, tag, comm, status, ierror)
   call impi_fx_mpi_probe(source, tag, comm%MPI_VAL, status, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Probe_f08
+subroutine MPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, request, &
+    ierror)
+  use mpi_f08_types
+  implicit none
+  type(*), dimension(..), intent(in) :: buf
+  integer, intent(in) :: partitions
+  integer(kind=MPI_COUNT_KIND), intent(in) :: count
+  type(MPI_Datatype), intent(in) :: datatype
+  integer, intent(in) :: dest
+  integer, intent(in) :: tag
+  type(MPI_Comm), intent(in) :: comm
+  type(MPI_Info), intent(in) :: info
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buf
+  external :: impi_fx_mpi_psend_init
+  call impi_fx_mpi_psend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+    datatype%MPI_VAL, dest, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Psend_init_f08ts
+subroutine PMPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, &
+    request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(*), dimension(..), intent(in) :: buf
+  integer, intent(in) :: partitions
+  integer(kind=MPI_COUNT_KIND), intent(in) :: count
+  type(MPI_Datatype), intent(in) :: datatype
+  integer, intent(in) :: dest
+  integer, intent(in) :: tag
+  type(MPI_Comm), intent(in) :: comm
+  type(MPI_Info), intent(in) :: info
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buf
+  external :: impi_fx_mpi_psend_init
+  call impi_fx_mpi_psend_init(%val(impi_f08_buf(buf, impi_t_buf, 0)), partitions, count, &
+    datatype%MPI_VAL, dest, tag, comm%MPI_VAL, info%MPI_VAL, request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Psend_init_f08ts
 subroutine MPI_Publish_name_f08(service_name, info, port_name, ierror)
   use mpi_f08_types
   implicit none

@@ -5925,6 +5925,24 @@ INTERFACE
   END SUBROUTINE PMPI_Pack_size
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Parrived(request, partition, flag, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: request
+    INTEGER, INTENT(IN) :: partition
+    LOGICAL :: flag
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Parrived
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Parrived(request, partition, flag, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: request
+    INTEGER, INTENT(IN) :: partition
+    LOGICAL :: flag
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Parrived
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Pcontrol(level, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: level
@@ -5937,6 +5955,92 @@ INTERFACE
     INTEGER, INTENT(IN) :: level
     INTEGER :: ierror
   END SUBROUTINE PMPI_Pcontrol
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Pready(partition, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: partition
+    INTEGER, INTENT(IN) :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Pready
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Pready(partition, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: partition
+    INTEGER, INTENT(IN) :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Pready
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Pready_list(length, array_of_partitions, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: length
+    INTEGER :: array_of_partitions(*)
+    INTEGER, INTENT(IN) :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Pready_list
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Pready_list(length, array_of_partitions, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: length
+    INTEGER :: array_of_partitions(*)
+    INTEGER, INTENT(IN) :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Pready_list
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Pready_range(partition_low, partition_high, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: partition_low
+    INTEGER, INTENT(IN) :: partition_high
+    INTEGER, INTENT(IN) :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Pready_range
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Pready_range(partition_low, partition_high, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: partition_low
+    INTEGER, INTENT(IN) :: partition_high
+    INTEGER, INTENT(IN) :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Pready_range
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+      ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Precv_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+      ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Precv_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Probe(source, tag, comm, status, ierror)
@@ -5957,6 +6061,38 @@ INTERFACE
     INTEGER :: status(MPI_STATUS_SIZE)
     INTEGER :: ierror
   END SUBROUTINE PMPI_Probe
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Psend_init
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror)
+    IMPORT
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER, INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    INTEGER, INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: info
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Psend_init
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Publish_name(service_name, info, port_name, ierror)

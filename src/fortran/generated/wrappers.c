@@ -724,9 +724,27 @@ void impi_fx_mpi_pack_external_size_(const char *datarep, const MPI_Fint *incoun
 IMPI_F_API void pmpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 void mpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pack_size_);
 void impi_fx_mpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pack_size_);
+IMPI_F_API void pmpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror);
+void mpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_parrived_);
+void impi_fx_mpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_parrived_);
+IMPI_F_API void pmpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror);
+void mpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pready_);
+void impi_fx_mpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pready_);
+IMPI_F_API void pmpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions, const MPI_Fint *request, MPI_Fint *ierror);
+void mpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions, const MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pready_list_);
+void impi_fx_mpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions, const MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pready_list_);
+IMPI_F_API void pmpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high, const MPI_Fint *request, MPI_Fint *ierror);
+void mpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high, const MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pready_range_);
+void impi_fx_mpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high, const MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_pready_range_);
+IMPI_F_API void pmpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_precv_init_);
+void impi_fx_mpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_precv_init_);
 IMPI_F_API void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_probe_);
 void impi_fx_mpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_probe_);
+IMPI_F_API void pmpi_psend_init_(const void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_psend_init_(const void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_psend_init_);
+void impi_fx_mpi_psend_init_(const void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_psend_init_);
 IMPI_F_API void pmpi_publish_name_(const char *service_name, const MPI_Fint *info, const char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len);
 void mpi_publish_name_(const char *service_name, const MPI_Fint *info, const char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len) IMPI_F_ALIAS(pmpi_publish_name_);
 void impi_fx_mpi_publish_name_(const char *service_name, const MPI_Fint *info, const char *port_name, MPI_Fint *ierror, size_t service_name_len, size_t port_name_len) IMPI_F_ALIAS(pmpi_publish_name_);
@@ -2600,10 +2618,44 @@ void pmpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MP
   *ierror = rc;
 }
 
+void pmpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror) {
+  int rc = MPI_Parrived(IMPI_F2C(MPI_Request, *request), *partition, flag);
+  *ierror = rc;
+}
+
+void pmpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror) {
+  int rc = MPI_Pready(*partition, IMPI_F2C(MPI_Request, *request));
+  *ierror = rc;
+}
+
+void pmpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions, const MPI_Fint *request, MPI_Fint *ierror) {
+  int rc = MPI_Pready_list(*length, array_of_partitions, IMPI_F2C(MPI_Request, *request));
+  *ierror = rc;
+}
+
+void pmpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high, const MPI_Fint *request, MPI_Fint *ierror) {
+  int rc = MPI_Pready_range(*partition_low, *partition_high, IMPI_F2C(MPI_Request, *request));
+  *ierror = rc;
+}
+
+void pmpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Precv_init(IMPI_F_BUF(buf), *partitions, *count, IMPI_F2C(MPI_Datatype, *datatype), *source, *tag, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror) {
   MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
   int rc = MPI_Probe(*source, *tag, IMPI_F2C(MPI_Comm, *comm), p_status);
   IMPI_F_STATUS_OUT(p_status, status);
+  *ierror = rc;
+}
+
+void pmpi_psend_init_(const void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Psend_init(IMPI_F_BUF(buf), *partitions, *count, IMPI_F2C(MPI_Datatype, *datatype), *dest, *tag, IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_request);
+  *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
 

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "base/log.hpp"
+#include "base/tool_events.hpp"
 #include "base/tunables.hpp"
 
 namespace impi::transport::wire {
@@ -214,7 +215,16 @@ void HostChannel::fill_output() {
     ready_.pop_front();
     auto &pq = pairs_[key];
     if (!flow_[key.first].may_send(key.second, pq.q.front().type)) {
-      if (!pq.held) g_flow_stalls.fetch_add(1, std::memory_order_relaxed);
+      if (!pq.held) {
+        g_flow_stalls.fetch_add(1, std::memory_order_relaxed);
+        if (base::events::wanted(base::events::kFlowStall)) {  // (MPI_T event)
+          std::int64_t pending = 0;
+          for (const Out &o : pq.q) pending += static_cast<std::int64_t>(o.size());
+          base::events::raise(base::events::kFlowStall,
+                              {peer_host_, static_cast<std::int64_t>(key.first),
+                               static_cast<std::int64_t>(key.second), pending});
+        }
+      }
       pq.held = true;
       ready_.push_back(key);
       ++idle_turns;

@@ -154,6 +154,8 @@ class HostChannel {
   static constexpr std::uint32_t kAckRideMax = 16 * 1024;
   int fd() const { return fd_.get(); }
   bool wants_write() const { return writing_; }
+  // The peer's host index in the job (for the MPI_T flow-stall event; -1: unknown).
+  void set_peer_host(int h) { peer_host_ = h; }
 
  private:
   struct Out {
@@ -231,6 +233,7 @@ class HostChannel {
   std::vector<bool> over_;               // per local proc: over limit_, not yet back to half
   std::size_t limit_ = 0;                // 0: no limit
   std::function<void(std::size_t)> on_room_;
+  int peer_host_ = -1;
 };
 
 // Times a packet of this process had to wait for a PROTOACK before it

@@ -64,6 +64,7 @@ void AgentRouter::add_channel(int host, base::Fd fd) {
       [this](const Status &s) {
         if (!s.ok()) on_error_(s);
       });
+  channels_[h]->set_peer_host(host);
   channels_[h]->defer_acks();
   // on_room comes from inside the channel's output loop: resume from the
   // event loop, not re-entrantly.
