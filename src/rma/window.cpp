@@ -221,8 +221,13 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
       poll();
       return {};
     case Path::cma: {
-      auto packed = pack_all(origin, ocount, otype);
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      if (otype->is_contiguous()) {  // the origin's bytes as they are: no packed copy
+        poll();
+        return cma_access(t, addr, tcount, *ttype,
+                          const_cast<char *>(static_cast<const char *>(origin)), true);
+      }
+      auto packed = pack_all(origin, ocount, otype);
       poll();
       return cma_access(t, addr, tcount, *ttype, packed.data(), true);
     }
@@ -326,8 +331,10 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
       return {};
     case Path::cma: {
       poll();
-      std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      if (otype->is_contiguous())  // straight into the origin buffer
+        return cma_access(t, addr, tcount, *ttype, static_cast<char *>(origin), false);
+      std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       if (Error e = cma_access(t, addr, tcount, *ttype, packed.data(), false)) return e;
       detail::unpack_all(packed, origin, ocount, otype);
       return {};
