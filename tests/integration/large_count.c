@@ -11,7 +11,9 @@
  * Each payload is checked at thousands of offsets spread over the message,
  * and byte by byte around 2 GiB and at both ends. Each process holds one
  * buffer of 2.25 GiB (4.5 GiB for the job). Prints "rank r of n ok".
- * `large_count small`: the same calls with small counts (no memory). */
+ * `large_count small`: the same calls with small counts (no memory).
+ * `large_count 125`: only those sections (1: Send_c, 2: Isend_c, 3: Bcast_c,
+ * 4: the big type, 5: one-sided). */
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -78,6 +80,7 @@ static void check(const unsigned char *p, uint64_t n, uint64_t seed, const char 
 
 int main(int argc, char **argv) {
   int size, small = argc > 1 && strcmp(argv[1], "small") == 0;
+  const char *only = argc > 1 && argv[1][0] >= '1' && argv[1][0] <= '5' ? argv[1] : "12345";
   const MPI_Count big = small ? 9000 : (MPI_Count)9 << 28;         /* 2.25 GiB */
   const MPI_Count over = small ? 4099 : (MPI_Count)INT_MAX + 4100; /* > INT_MAX, odd */
   const MPI_Count tcount = small ? 11 : (MPI_Count)INT_MAX + 11;
@@ -102,7 +105,8 @@ int main(int argc, char **argv) {
   }
 
   /* 1. MPI_Send_c / MPI_Recv_c of `big` bytes, 0 -> 1. */
-  if (g_rank == 0) {
+  if (!strchr(only, '1')) {
+  } else if (g_rank == 0) {
     fill(buf, (uint64_t)big, 1);
     MPI_OK(MPI_Send_c(buf, big, MPI_BYTE, 1, 7, MPI_COMM_WORLD));
   } else {
@@ -122,7 +126,7 @@ int main(int argc, char **argv) {
   }
 
   /* 2. MPI_Isend_c / MPI_Irecv_c of `over` MPI_CHARs, 1 -> 0 (count > INT_MAX). */
-  {
+  if (strchr(only, '2')) {
     MPI_Request r;
     if (g_rank == 1) {
       fill(buf, (uint64_t)over, 2);
@@ -144,15 +148,17 @@ int main(int argc, char **argv) {
   }
 
   /* 3. MPI_Bcast_c of `big` bytes from rank 1. */
-  if (g_rank == 1)
-    fill(buf, (uint64_t)big, 3);
-  else
-    memset(buf, 0, (size_t)big);
-  MPI_OK(MPI_Bcast_c(buf, big, MPI_BYTE, 1, MPI_COMM_WORLD));
-  check(buf, (uint64_t)big, 3, "MPI_Bcast_c");
+  if (strchr(only, '3')) {
+    if (g_rank == 1)
+      fill(buf, (uint64_t)big, 3);
+    else
+      memset(buf, 0, (size_t)big);
+    MPI_OK(MPI_Bcast_c(buf, big, MPI_BYTE, 1, MPI_COMM_WORLD));
+    check(buf, (uint64_t)big, 3, "MPI_Bcast_c");
+  }
 
   /* 4. A contiguous type of more than INT_MAX bytes, one instance 0 -> 1. */
-  {
+  if (strchr(only, '4')) {
     MPI_Datatype t;
     MPI_Count ni, na, nl, nd, lb, ext, large[1];
     int comb, i1, i2, i3, i4;
@@ -195,7 +201,7 @@ int main(int argc, char **argv) {
 
   /* 5. One-sided: rank 0 puts `over` bytes at `disp` into rank 1's window (the
    * span crosses 2 GiB), gets them back into a cleared buffer. */
-  {
+  if (strchr(only, '5')) {
     MPI_Win win;
     if (g_rank == 1) memset(buf, 0, (size_t)big);
     MPI_OK(MPI_Win_create_c(buf, big, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
