@@ -222,10 +222,11 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
       return {};
     case Path::cma: {
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
-      if (otype->is_contiguous()) {  // the origin's bytes as they are: no packed copy
+      if (otype->is_contiguous()) {  // the origin's bytes (from its lb) as they are: no copy
         poll();
         return cma_access(t, addr, tcount, *ttype,
-                          const_cast<char *>(static_cast<const char *>(origin)), true);
+                          const_cast<char *>(static_cast<const char *>(origin)) + otype->lb(),
+                          true);
       }
       auto packed = pack_all(origin, ocount, otype);
       poll();
@@ -333,7 +334,8 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
       poll();
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
       if (otype->is_contiguous())  // straight into the origin buffer
-        return cma_access(t, addr, tcount, *ttype, static_cast<char *>(origin), false);
+        return cma_access(t, addr, tcount, *ttype, static_cast<char *>(origin) + otype->lb(),
+                          false);
       std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       if (Error e = cma_access(t, addr, tcount, *ttype, packed.data(), false)) return e;
       detail::unpack_all(packed, origin, ocount, otype);
