@@ -19,7 +19,7 @@ static int impl_Barrier(MPI_Comm comm, MPI_Request *request, const char *fn) {
              [&](impi::core::RequestPtr *r) { return coll::barrier(*c.comm, r); });
 }
 
-static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+static int impl_Bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                       MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
@@ -39,7 +39,7 @@ static int impl_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, 
   });
 }
 
-static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+static int impl_Reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr t;
@@ -76,7 +76,7 @@ static int impl_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 
 // The checks of an Allreduce that is not the common case below.
 static int allreduce_args(const char *fn, MPI_Comm comm, const Comm &c, const void *&sendbuf,
-                          void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                           impi::pack::TypePtr &t, coll::Reduction &user, coll::ReduceOp &o) {
   if (c.comm->inter) {
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
@@ -96,8 +96,9 @@ static int allreduce_args(const char *fn, MPI_Comm comm, const Comm &c, const vo
   return make_op(fn, comm, op, datatype, t, count, user, o);
 }
 
-static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *fn) {
+static int impl_Allreduce(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                          const char *fn) {
   Comm c;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   // The common small case first: valid buffers, a predefined type and
@@ -128,7 +129,9 @@ static int impl_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
   });
 }
 
-static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+extern "C++" {
+template <typename C, typename D = MPI_Aint>
+static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const C recvcounts[],
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request, const char *fn) {
   Comm c;
@@ -145,11 +148,7 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
     counts.push_back(recvcounts[r]);
     total += recvcounts[r];
   }
-  if (total > INT_MAX)
-    return report(comm, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
-  if (int rc = make_reduction(fn, comm, op, datatype, t, static_cast<int>(total), red);
-      rc != MPI_SUCCESS)
-    return rc;
+  if (int rc = make_reduction(fn, comm, op, datatype, t, total, red); rc != MPI_SUCCESS) return rc;
   if (c.comm->inter) {
     // The remote group's reduction, cut by our counts (MPI-3.1 5.10.1).
     if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
@@ -168,14 +167,15 @@ static int impl_Reduce_scatter(const void *sendbuf, void *recvbuf, const int rec
                 coll::reduce_scatter_task(coll::view_of(*c.comm), sendbuf, recvbuf,
                                           std::move(counts), t, std::move(red), std::move(copy)));
 }
+}  // extern "C++"
 
-static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+static int impl_Reduce_scatter_block(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                      MPI_Request *request, const char *fn) {
   Comm c;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
   if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
-  std::vector<int> counts(static_cast<std::size_t>(c.comm->size), recvcount);
+  std::vector<MPI_Count> counts(static_cast<std::size_t>(c.comm->size), recvcount);
   return impl_Reduce_scatter(sendbuf, recvbuf, counts.data(), datatype, op, comm, request, fn);
 }
 
@@ -183,6 +183,12 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr,
                                    "MPI_Reduce_scatter_block");
+}
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr,
+                                   "MPI_Reduce_scatter_block_c");
 }
 
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -193,7 +199,15 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                    "MPI_Ireduce_scatter_block");
 }
 
-static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, int count,
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_block_c", "request is NULL");
+  return impl_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request,
+                                   "MPI_Ireduce_scatter_block_c");
+}
+
+static int scan_common(const char *fn, const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive,
                        MPI_Request *request) {
   Comm c;
@@ -215,9 +229,19 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
 }
 
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm) {
+  return scan_common("MPI_Scan_c", sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
+}
+
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm) {
   return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
+}
+
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm) {
+  return scan_common("MPI_Exscan_c", sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
 }
 
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -226,10 +250,22 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   return scan_common("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscan_c", "request is NULL");
+  return scan_common("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, comm, false, request);
+}
+
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iexscan", "request is NULL");
   return scan_common("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, request);
+}
+
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iexscan_c", "request is NULL");
+  return scan_common("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 
 int PMPI_Barrier(MPI_Comm comm) {
@@ -245,15 +281,30 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   return impl_Bcast(buffer, count, datatype, root, comm, nullptr, "MPI_Bcast");
 }
 
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  return impl_Bcast(buffer, count, datatype, root, comm, nullptr, "MPI_Bcast_c");
+}
+
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request) {
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ibcast", "request is NULL");
   return impl_Bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
 }
 
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ibcast_c", "request is NULL");
+  return impl_Bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast_c");
+}
+
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm) {
   return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, nullptr, "MPI_Reduce");
+}
+
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm) {
+  return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, nullptr, "MPI_Reduce_c");
 }
 
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -262,9 +313,20 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
   return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, "MPI_Ireduce");
 }
 
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_c", "request is NULL");
+  return impl_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, "MPI_Ireduce_c");
+}
+
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm) {
   return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, nullptr, "MPI_Allreduce");
+}
+
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm) {
+  return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, nullptr, "MPI_Allreduce_c");
 }
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -273,10 +335,22 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
   return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, request, "MPI_Iallreduce");
 }
 
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallreduce_c", "request is NULL");
+  return impl_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, request, "MPI_Iallreduce_c");
+}
+
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr,
                              "MPI_Reduce_scatter");
+}
+
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr,
+                             "MPI_Reduce_scatter_c");
 }
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -284,6 +358,13 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter", "request is NULL");
   return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
                              "MPI_Ireduce_scatter");
+}
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ireduce_scatter_c", "request is NULL");
+  return impl_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
+                             "MPI_Ireduce_scatter_c");
 }
 
 }  // extern "C"

@@ -75,7 +75,7 @@ inline int inter_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root, 
   return MPI_SUCCESS;
 }
 
-inline int check_count(const char *fn, MPI_Comm comm, int count) {
+inline int check_count(const char *fn, MPI_Comm comm, MPI_Count count) {
   if (count < 0) return report(comm, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
   return MPI_SUCCESS;
 }
@@ -87,7 +87,7 @@ inline int check_root(const char *fn, MPI_Comm comm, const Comm &c, int root) {
   return MPI_SUCCESS;
 }
 
-inline int check_buffer(const char *fn, MPI_Comm comm, const void *buf, int count,
+inline int check_buffer(const char *fn, MPI_Comm comm, const void *buf, MPI_Count count,
                         const impi::pack::TypePtr &t) {
   if (!buf && count > 0 && t->size() > 0 && t->true_lb() == 0)
     return report(comm, MPI_ERR_BUFFER, fn, "NULL buffer");
@@ -103,7 +103,7 @@ inline int finish(const char *fn, MPI_Comm comm, const impi::base::Status &s) {
 // predefined one stays an operator (the collectives apply it directly); a
 // user function is wrapped in `user`, with the handles it is called with.
 inline int make_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype datatype,
-                   const impi::pack::TypePtr &type, int count, coll::Reduction &user,
+                   const impi::pack::TypePtr &type, MPI_Count count, coll::Reduction &user,
                    coll::ReduceOp &out) {
   auto o = impi::api::lookup_op(op);
   if (!o) return report(comm, MPI_ERR_OP, fn, "not a valid operation");
@@ -119,24 +119,25 @@ inline int make_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype dataty
     impi::api::apply_op(ref, datatype, type, count, in, inout, fn, MPI_COMM_NULL);
   };
   user.combine_n = [ref, datatype, type, fn](const void *in, void *inout, std::int64_t n) {
-    impi::api::apply_op(ref, datatype, type, static_cast<int>(n), in, inout, fn, MPI_COMM_NULL);
+    impi::api::apply_op(ref, datatype, type, n, in, inout, fn, MPI_COMM_NULL);
   };
   out.user = &user;
   return MPI_SUCCESS;
 }
 
 inline int make_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype datatype,
-                          const impi::pack::TypePtr &type, int count, coll::Reduction &out) {
+                          const impi::pack::TypePtr &type, MPI_Count count, coll::Reduction &out) {
   coll::ReduceOp o;
   if (int rc = make_op(fn, comm, op, datatype, type, count, out, o); rc != MPI_SUCCESS) return rc;
   if (o.predefined) out = o.take(type, count);
   return MPI_SUCCESS;
 }
 
-// Per-rank counts and displacements, checked.
-inline int vectors(const char *fn, MPI_Comm comm, const Comm &c, const int *counts,
-                   const int *displs, std::vector<std::int64_t> &out_counts,
-                   std::vector<std::int64_t> &out_displs) {
+// Per-rank counts and displacements, checked (int arrays, or the `_c`
+// forms' MPI_Count counts and MPI_Aint displacements).
+template <typename C, typename D>
+inline int vectors(const char *fn, MPI_Comm comm, const Comm &c, const C *counts, const D *displs,
+                   std::vector<std::int64_t> &out_counts, std::vector<std::int64_t> &out_displs) {
   if (!counts || !displs) return report(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
   for (int r = 0; r < c.comm->peer_size(); ++r) {
     if (counts[r] < 0)
@@ -150,10 +151,11 @@ inline int vectors(const char *fn, MPI_Comm comm, const Comm &c, const int *coun
 // An intercommunicator's Gatherv/Scatterv: inter_rooted's checks, then at
 // the root one block per remote rank (its counts and displacements, in
 // units of the root's type); elsewhere the one count this side moves.
+template <typename C, typename D>
 inline int inter_v_rooted(const char *fn, MPI_Comm comm, const Comm &c, int root,
                           const void *sendbuf, const void *recvbuf, MPI_Datatype root_type,
-                          MPI_Datatype peer_type, const int *root_counts, const int *root_displs,
-                          int peer_count, int &r, impi::pack::TypePtr &t,
+                          MPI_Datatype peer_type, const C *root_counts, const D *root_displs,
+                          MPI_Count peer_count, int &r, impi::pack::TypePtr &t,
                           std::vector<coll::Block> &blocks) {
   if (int rc = inter_rooted(fn, comm, c, root, sendbuf, recvbuf, root_type, peer_type, r, t);
       rc != MPI_SUCCESS)
@@ -176,9 +178,9 @@ inline int launch(const char *fn, MPI_Comm comm, const Comm &c, MPI_Request *req
 // Allgather or Alltoall on an intercommunicator: every rank's block(s) to
 // every remote rank (inter_allgather).
 inline int inter_allgather_or_alltoall(const char *fn, MPI_Comm comm, const Comm &c,
-                                       MPI_Request *request, const void *sendbuf, int sendcount,
-                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                                       MPI_Datatype recvtype, bool alltoall) {
+                                       MPI_Request *request, const void *sendbuf,
+                                       MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       MPI_Count recvcount, MPI_Datatype recvtype, bool alltoall) {
   impi::pack::TypePtr st, rt;
   if (int rc = no_in_place(fn, comm, sendbuf, recvbuf); rc != MPI_SUCCESS) return rc;
   if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;

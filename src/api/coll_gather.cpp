@@ -12,9 +12,9 @@ using namespace impi::api::coll_args;
 
 extern "C" {
 
-static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                       MPI_Request *request, const char *fn) {
+static int impl_Gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
@@ -53,9 +53,9 @@ static int impl_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                                   recvcount, rt, root));
 }
 
-static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
-                          const char *fn) {
+static int impl_Allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
@@ -81,9 +81,12 @@ static int impl_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
       coll::allgather_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf, recvcount, rt));
 }
 
-static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Request *request, const char *fn) {
+extern "C++" {
+template <typename C, typename D = MPI_Aint>
+static int impl_Gatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const C recvcounts[], const D displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request,
+                        const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
@@ -110,7 +113,7 @@ static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
     sendbuf = nullptr;
     st = rt;
-    sendcount = static_cast<int>(counts[static_cast<std::size_t>(root)]);
+    sendcount = counts[static_cast<std::size_t>(root)];
   } else {
     if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
@@ -121,10 +124,14 @@ static int impl_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                 coll::gatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
                                    std::move(counts), std::move(disps), rt, root));
 }
+}  // extern "C++"
 
-static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                           MPI_Comm comm, MPI_Request *request, const char *fn) {
+extern "C++" {
+template <typename C, typename D = MPI_Aint>
+static int impl_Allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const C recvcounts[], const D displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                           const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
@@ -149,7 +156,7 @@ static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype send
     auto me = static_cast<std::size_t>(c.comm->rank);
     sendbuf = static_cast<const std::byte *>(recvbuf) + disps[me] * rt->extent();
     st = rt;
-    sendcount = static_cast<int>(counts[me]);
+    sendcount = counts[me];
   } else {
     if (int rc = check_count(fn, comm, sendcount); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, sendtype, st); rc != MPI_SUCCESS) return rc;
@@ -159,10 +166,11 @@ static int impl_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype send
                 coll::allgatherv_task(coll::view_of(*c.comm), sendbuf, sendcount, st, recvbuf,
                                       std::move(counts), std::move(disps), rt));
 }
+}  // extern "C++"
 
-static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                        MPI_Request *request, const char *fn) {
+static int impl_Scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
@@ -199,9 +207,12 @@ static int impl_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                                    recvcount, rt, root));
 }
 
-static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         int root, MPI_Comm comm, MPI_Request *request, const char *fn) {
+extern "C++" {
+template <typename C, typename D = MPI_Aint>
+static int impl_Scatterv(const void *sendbuf, const C sendcounts[], const D displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request,
+                         const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   std::vector<std::int64_t> counts, disps;
@@ -228,7 +239,7 @@ static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int 
     if (!at_root) return report(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is for the root only");
     recvbuf = nullptr;
     rt = st;
-    recvcount = static_cast<int>(counts[static_cast<std::size_t>(root)]);
+    recvcount = counts[static_cast<std::size_t>(root)];
   } else {
     if (int rc = check_count(fn, comm, recvcount); rc != MPI_SUCCESS) return rc;
     if (int rc = check_type(fn, comm, recvtype, rt); rc != MPI_SUCCESS) return rc;
@@ -240,10 +251,11 @@ static int impl_Scatterv(const void *sendbuf, const int sendcounts[], const int 
                 coll::scatterv_task(coll::view_of(*c.comm), sendbuf, std::move(counts),
                                     std::move(disps), st, recvbuf, recvcount, rt, root));
 }
+}  // extern "C++"
 
-static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
-                         const char *fn) {
+static int impl_Alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
   if (int rc = check_comm(fn, comm, c, true); rc != MPI_SUCCESS) return rc;
@@ -272,9 +284,11 @@ static int impl_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendty
                                      std::move(rb), 170, std::move(copy)));
 }
 
-static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+extern "C++" {
+template <typename C, typename D = MPI_Aint>
+static int impl_Alltoallv(const void *sendbuf, const C sendcounts[], const D sdispls[],
+                          MPI_Datatype sendtype, void *recvbuf, const C recvcounts[],
+                          const D rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                           MPI_Request *request, const char *fn) {
   Comm c;
   impi::pack::TypePtr st, rt;
@@ -321,10 +335,13 @@ static int impl_Alltoallv(const void *sendbuf, const int sendcounts[], const int
                 coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf,
                                      std::move(rb), 180, std::move(copy)));
 }
+}  // extern "C++"
 
-static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                          const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+extern "C++" {
+template <typename C, typename D = MPI_Aint>
+static int impl_Alltoallw(const void *sendbuf, const C sendcounts[], const D sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf, const C recvcounts[],
+                          const D rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                           MPI_Request *request, const char *fn) {
   Comm c;
   std::vector<std::byte> copy;  // (nothing in place: empty)
@@ -372,11 +389,18 @@ static int impl_Alltoallw(const void *sendbuf, const int sendcounts[], const int
                 coll::alltoallw_task(coll::view_of(*c.comm), sendbuf, std::move(sb), recvbuf,
                                      std::move(rb), 180, std::move(copy)));
 }
+}  // extern "C++"
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                      nullptr, "MPI_Gather");
+}
+
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                     nullptr, "MPI_Gather_c");
 }
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -387,10 +411,24 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                      request, "MPI_Igather");
 }
 
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Igather_c", "request is NULL");
+  return impl_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                     request, "MPI_Igather_c");
+}
+
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr,
                         "MPI_Allgather");
+}
+
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr,
+                        "MPI_Allgather_c");
 }
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -400,11 +438,26 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                         "MPI_Iallgather");
 }
 
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallgather_c", "request is NULL");
+  return impl_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                        "MPI_Iallgather_c");
+}
+
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm) {
   return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, nullptr, "MPI_Gatherv");
+}
+
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm) {
+  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm, nullptr, "MPI_Gatherv_c");
 }
 
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -415,11 +468,26 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                       comm, request, "MPI_Igatherv");
 }
 
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Igatherv_c", "request is NULL");
+  return impl_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm, request, "MPI_Igatherv_c");
+}
+
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm) {
   return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                          nullptr, "MPI_Allgatherv");
+}
+
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         nullptr, "MPI_Allgatherv_c");
 }
 
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -430,10 +498,24 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                          request, "MPI_Iallgatherv");
 }
 
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iallgatherv_c", "request is NULL");
+  return impl_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         request, "MPI_Iallgatherv_c");
+}
+
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       nullptr, "MPI_Scatter");
+}
+
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      nullptr, "MPI_Scatter_c");
 }
 
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -444,11 +526,26 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                       request, "MPI_Iscatter");
 }
 
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscatter_c", "request is NULL");
+  return impl_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      request, "MPI_Iscatter_c");
+}
+
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm) {
   return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, nullptr, "MPI_Scatterv");
+}
+
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, nullptr, "MPI_Scatterv_c");
 }
 
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
@@ -459,10 +556,24 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                        comm, request, "MPI_Iscatterv");
 }
 
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Iscatterv_c", "request is NULL");
+  return impl_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, request, "MPI_Iscatterv_c");
+}
+
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr,
                        "MPI_Alltoall");
+}
+
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr,
+                       "MPI_Alltoall_c");
 }
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -472,11 +583,26 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                        "MPI_Ialltoall");
 }
 
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoall_c", "request is NULL");
+  return impl_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                       "MPI_Ialltoall_c");
+}
+
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm, nullptr, "MPI_Alltoallv");
+}
+
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, nullptr, "MPI_Alltoallv_c");
 }
 
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -488,11 +614,27 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                         recvtype, comm, request, "MPI_Ialltoallv");
 }
 
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallv_c", "request is NULL");
+  return impl_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, request, "MPI_Ialltoallv_c");
+}
+
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, nullptr, "MPI_Alltoallw");
+}
+
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm, nullptr, "MPI_Alltoallw_c");
 }
 
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -502,6 +644,15 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
   if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallw", "request is NULL");
   return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, request, "MPI_Ialltoallw");
+}
+
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_ARG, "MPI_Ialltoallw_c", "request is NULL");
+  return impl_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm, request, "MPI_Ialltoallw_c");
 }
 
 }  // extern "C"

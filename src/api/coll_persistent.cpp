@@ -211,6 +211,16 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
   });
 }
 
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Bcast_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request,
+                 [=](MPI_Request *r) { return PMPI_Ibcast_c(buffer, count, t, root, comm, r); });
+}
+
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request) {
@@ -220,6 +230,18 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Igather(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Gather_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Igather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
   });
 }
 
@@ -237,6 +259,22 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   });
 }
 
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  Init in("MPI_Gatherv_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  const bool at_root = in.is_root(root);
+  Arr<MPI_Count> rc(recvcounts, in.remote, at_root);
+  Arr<MPI_Aint> d(displs, in.remote, at_root);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Igatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
+  });
+}
+
 int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request) {
@@ -246,6 +284,18 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Iscatter(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Scatter_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iscatter_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
   });
 }
 
@@ -263,6 +313,22 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
   });
 }
 
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request) {
+  Init in("MPI_Scatterv_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  const bool at_root = in.is_root(root);
+  Arr<MPI_Count> sc(sendcounts, in.remote, at_root);
+  Arr<MPI_Aint> d(displs, in.remote, at_root);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iscatterv_c(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
 int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request) {
@@ -272,6 +338,18 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Iallgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Allgather_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iallgather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
@@ -288,6 +366,21 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
   });
 }
 
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request) {
+  Init in("MPI_Allgatherv_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<MPI_Count> rc(recvcounts, in.remote);
+  Arr<MPI_Aint> d(displs, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iallgatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
+  });
+}
+
 int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request) {
@@ -297,6 +390,18 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ialltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Alltoall_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ialltoall_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
@@ -314,6 +419,26 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ialltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
                            r);
+  });
+}
+
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  Init in("MPI_Alltoallv_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  const bool sends = sendbuf != MPI_IN_PLACE;
+  MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
+  Arr<MPI_Count> sc(sendcounts, in.remote, sends);
+  Arr<MPI_Aint> sd(sdispls, in.remote, sends);
+  Arr<MPI_Count> rc(recvcounts, in.remote);
+  Arr<MPI_Aint> rd(rdispls, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ialltoallv_c(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
+                             r);
   });
 }
 
@@ -346,6 +471,28 @@ static int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datat
   if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
   out = o.predefined ? o.take(t, count) : std::move(user);
   return MPI_SUCCESS;
+}
+
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  Init in("MPI_Alltoallw_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  const bool sends = sendbuf != MPI_IN_PLACE;
+  Arr<MPI_Count> sc(sendcounts, in.remote, sends);
+  Arr<MPI_Aint> sd(sdispls, in.remote, sends);
+  Arr<MPI_Count> rc(recvcounts, in.remote);
+  Arr<MPI_Aint> rd(rdispls, in.remote);
+  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
+  if (sends && sendtypes) stv.v = in.own(sendtypes, in.remote);
+  if (recvtypes) rtv.v = in.own(recvtypes, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ialltoallw_c(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(),
+                             rtv.get(), comm, r);
+  });
 }
 
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -393,6 +540,17 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                         });
 }
 
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Reduce_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ireduce_c(sendbuf, recvbuf, count, t, op, root, comm, r);
+  });
+}
+
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   const char *fn = "MPI_Allreduce_init";
@@ -431,6 +589,18 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         });
 }
 
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  Init in("MPI_Allreduce_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iallreduce_c(sendbuf, recvbuf, count, t, op, comm, r);
+  });
+}
+
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request) {
@@ -442,6 +612,19 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
   Arr<int> rc(recvcounts, in.local);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ireduce_scatter(sendbuf, recvbuf, rc.get(), t, op, comm, r);
+  });
+}
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request) {
+  Init in("MPI_Reduce_scatter_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  Arr<MPI_Count> rc(recvcounts, in.local);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, rc.get(), t, op, comm, r);
   });
 }
 
@@ -458,6 +641,18 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
   });
 }
 
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request) {
+  Init in("MPI_Reduce_scatter_block_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, t, op, comm, r);
+  });
+}
+
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in("MPI_Scan_init", comm);
@@ -467,6 +662,17 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   MPI_Datatype t = in.own(datatype);
   return in.done(
       request, [=](MPI_Request *r) { return PMPI_Iscan(sendbuf, recvbuf, count, t, op, comm, r); });
+}
+
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Scan_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iscan_c(sendbuf, recvbuf, count, t, op, comm, r);
+  });
 }
 
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -481,6 +687,17 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   });
 }
 
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Exscan_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Iexscan_c(sendbuf, recvbuf, count, t, op, comm, r);
+  });
+}
+
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request) {
@@ -490,6 +707,18 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ineighbor_allgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_allgather_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
@@ -510,6 +739,24 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
   });
 }
 
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_allgatherv_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<MPI_Count> rc(recvcounts, indeg);
+  Arr<MPI_Aint> d(displs, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm,
+                                       r);
+  });
+}
+
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request *request) {
@@ -519,6 +766,18 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ineighbor_alltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_alltoall_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
@@ -536,6 +795,27 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ineighbor_alltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
                                     rt, comm, r);
+  });
+}
+
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  Init in("MPI_Neighbor_alltoallv_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<MPI_Count> sc(sendcounts, outdeg);
+  Arr<MPI_Aint> sd(sdispls, outdeg);
+  Arr<MPI_Count> rc(recvcounts, indeg);
+  Arr<MPI_Aint> rd(rdispls, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_alltoallv_c(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
+                                      rt, comm, r);
   });
 }
 
@@ -557,6 +837,28 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
   return in.done(request, [=](MPI_Request *r) {
     return PMPI_Ineighbor_alltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
                                     rd.get(), rtv.get(), comm, r);
+  });
+}
+
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Neighbor_alltoallw_init_c", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  Arr<MPI_Count> sc(sendcounts, outdeg);
+  Arr<MPI_Count> rc(recvcounts, indeg);
+  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
+  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
+  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
+  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return PMPI_Ineighbor_alltoallw_c(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
+                                      rd.get(), rtv.get(), comm, r);
   });
 }
 

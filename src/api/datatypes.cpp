@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "api/attr.hpp"
 #include "api/errors.hpp"
@@ -38,7 +39,7 @@ bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_c
   return true;
 }
 
-bool bad_count(int count, const char *fn, int &rc) {
+bool bad_count(MPI_Count count, const char *fn, int &rc) {
   if (count >= 0) return false;
   rc = report(MPI_COMM_NULL, MPI_ERR_COUNT, fn, fmt::format("negative count {}", count));
   return true;
@@ -70,16 +71,16 @@ int store(impi::base::Result<TypePtr> r, MPI_Datatype *newtype, const char *fn) 
 }
 
 // Gathers arrays of old types; reports the first invalid one.
-bool get_types(int count, const MPI_Datatype types[], const char *fn, std::vector<TypePtr> &out,
-               int &rc) {
+bool get_types(std::int64_t count, const MPI_Datatype types[], const char *fn,
+               std::vector<TypePtr> &out, int &rc) {
   out.resize(static_cast<size_t>(count));
-  for (int i = 0; i < count; ++i)
+  for (std::int64_t i = 0; i < count; ++i)
     if (!get_type(types[i], fn, out[static_cast<size_t>(i)], rc)) return false;
   return true;
 }
 
 template <typename T>
-std::vector<std::int64_t> widen(int count, const T *a) {
+std::vector<std::int64_t> widen(std::int64_t count, const T *a) {
   return std::vector<std::int64_t>(a, a + count);
 }
 
@@ -142,133 +143,102 @@ int f90_real_kind(impi::pack::Combiner c, int p, int r, int single, int dbl, con
 
 extern "C" {
 
-// ---- constructors
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_contiguous";
-  TypePtr old;
-  int rc;
-  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  return store(Datatype::contiguous(count, old), newtype, fn);
+// ---- constructors: one template per constructor, for the int and the
+// large-count (`_c`, MPI_Count) forms; a `_c` type reports its counts as
+// large counts in MPI_Type_get_envelope_c.
+}  // extern "C"
+
+namespace {
+
+template <typename C>
+int store_c(impi::base::Result<TypePtr> r, MPI_Datatype *newtype, const char *fn) {
+  if (std::is_same_v<C, MPI_Count> && r) r = TypePtr(Datatype::with_large_counts(r.value()));
+  return store(std::move(r), newtype, fn);
 }
 
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_vector";
+template <typename C>
+int type_contiguous(const char *fn, C count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
   TypePtr old;
   int rc;
   if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  return store(Datatype::vector(count, blocklength, stride, old, false), newtype, fn);
+  return store_c<C>(Datatype::contiguous(count, old), newtype, fn);
 }
 
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_hvector";
+template <typename C, typename S>
+int type_vector(const char *fn, C count, C blocklength, S stride, MPI_Datatype oldtype,
+                MPI_Datatype *newtype, bool bytes) {
   TypePtr old;
   int rc;
   if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  return store(Datatype::vector(count, blocklength, stride, old, true), newtype, fn);
+  return store_c<C>(Datatype::vector(count, blocklength, stride, old, bytes), newtype, fn);
 }
 
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
-                      const int array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_indexed";
+template <typename C, typename D>
+int type_indexed(const char *fn, C count, const C blocklengths[], const D displacements[],
+                 MPI_Datatype oldtype, MPI_Datatype *newtype, bool bytes) {
   TypePtr old;
   int rc;
   if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  if (count > 0 && (!array_of_blocklengths || !array_of_displacements))
+  if (count > 0 && (!blocklengths || !displacements))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
-  return store(Datatype::indexed(widen(count, array_of_blocklengths),
-                                 widen(count, array_of_displacements), old, false),
-               newtype, fn);
-}
-
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_hindexed";
-  TypePtr old;
-  int rc;
-  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  if (count > 0 && (!array_of_blocklengths || !array_of_displacements))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
-  return store(Datatype::indexed(widen(count, array_of_blocklengths),
-                                 widen(count, array_of_displacements), old, true),
-               newtype, fn);
-}
-
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_indexed_block";
-  TypePtr old;
-  int rc;
-  if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  if (count > 0 && !array_of_displacements)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
-  return store(
-      Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, false),
+  return store_c<C>(
+      Datatype::indexed(widen(count, blocklengths), widen(count, displacements), old, bytes),
       newtype, fn);
 }
 
-int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_hindexed_block";
+template <typename C, typename D>
+int type_indexed_block(const char *fn, C count, C blocklength, const D displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype, bool bytes) {
   TypePtr old;
   int rc;
   if (bad_count(count, fn, rc) || !get_type(oldtype, fn, old, rc)) return rc;
-  if (count > 0 && !array_of_displacements)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
-  return store(
-      Datatype::indexed_block(blocklength, widen(count, array_of_displacements), old, true),
-      newtype, fn);
+  if (count > 0 && !displacements) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
+  return store_c<C>(Datatype::indexed_block(blocklength, widen(count, displacements), old, bytes),
+                    newtype, fn);
 }
 
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_struct";
+template <typename C, typename D>
+int type_struct(const char *fn, C count, const C blocklengths[], const D displacements[],
+                const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
   int rc;
   if (bad_count(count, fn, rc)) return rc;
-  if (count > 0 && (!array_of_blocklengths || !array_of_displacements || !array_of_types))
+  if (count > 0 && (!blocklengths || !displacements || !array_of_types))
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL array");
   std::vector<TypePtr> types;
   if (!get_types(count, array_of_types, fn, types, rc)) return rc;
-  return store(Datatype::struct_(widen(count, array_of_blocklengths),
-                                 widen(count, array_of_displacements), types),
-               newtype, fn);
+  return store_c<C>(
+      Datatype::struct_(widen(count, blocklengths), widen(count, displacements), types), newtype,
+      fn);
 }
 
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_resized";
+template <typename C>
+int type_resized(const char *fn, MPI_Datatype oldtype, C lb, C extent, MPI_Datatype *newtype) {
   TypePtr old;
   int rc;
   if (!get_type(oldtype, fn, old, rc)) return rc;
-  return store(Datatype::resized(old, lb, extent), newtype, fn);
+  return store_c<C>(Datatype::resized(old, lb, extent), newtype, fn);
 }
 
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_subarray";
+template <typename C>
+int type_subarray(const char *fn, int ndims, const C sizes[], const C subsizes[], const C starts[],
+                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype) {
   TypePtr old;
   int rc;
   if (!get_type(oldtype, fn, old, rc)) return rc;
-  if (ndims < 1 || !array_of_sizes || !array_of_subsizes || !array_of_starts)
+  if (ndims < 1 || !sizes || !subsizes || !starts)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "ndims must be positive, arrays not NULL");
   if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "order must be MPI_ORDER_C or MPI_ORDER_FORTRAN");
-  return store(Datatype::subarray(widen(ndims, array_of_sizes), widen(ndims, array_of_subsizes),
-                                  widen(ndims, array_of_starts), order == MPI_ORDER_C, old),
-               newtype, fn);
+  return store_c<C>(Datatype::subarray(widen(ndims, sizes), widen(ndims, subsizes),
+                                       widen(ndims, starts), order == MPI_ORDER_C, old),
+                    newtype, fn);
 }
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype) {
-  const char *fn = "MPI_Type_create_darray";
+template <typename C>
+int type_darray(const char *fn, int size, int rank, int ndims, const C array_of_gsizes[],
+                const int array_of_distribs[], const int array_of_dargs[],
+                const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                MPI_Datatype *newtype) {
   TypePtr old;
   int rc;
   if (!get_type(oldtype, fn, old, rc)) return rc;
@@ -286,10 +256,142 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
       return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                     fmt::format("bad distribution in dimension {}", i));
     int darg = array_of_dargs[i];
-    dims.push_back({array_of_gsizes[i], dist, darg == MPI_DISTRIBUTE_DFLT_DARG ? -1 : darg,
-                    array_of_psizes[i]});
+    dims.push_back({static_cast<std::int64_t>(array_of_gsizes[i]), dist,
+                    darg == MPI_DISTRIBUTE_DFLT_DARG ? -1 : darg, array_of_psizes[i]});
   }
-  return store(Datatype::darray(size, rank, dims, order == MPI_ORDER_C, old), newtype, fn);
+  return store_c<C>(Datatype::darray(size, rank, dims, order == MPI_ORDER_C, old), newtype, fn);
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  return type_contiguous("MPI_Type_contiguous", count, oldtype, newtype);
+}
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  return type_contiguous("MPI_Type_contiguous_c", count, oldtype, newtype);
+}
+
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype) {
+  return type_vector("MPI_Type_vector", count, blocklength, stride, oldtype, newtype, false);
+}
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  return type_vector("MPI_Type_vector_c", count, blocklength, stride, oldtype, newtype, false);
+}
+
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) {
+  return type_vector("MPI_Type_create_hvector", count, blocklength, stride, oldtype, newtype, true);
+}
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  return type_vector("MPI_Type_create_hvector_c", count, blocklength, stride, oldtype, newtype,
+                     true);
+}
+
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                      const int array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype) {
+  return type_indexed("MPI_Type_indexed", count, array_of_blocklengths, array_of_displacements,
+                      oldtype, newtype, false);
+}
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                        MPI_Datatype *newtype) {
+  return type_indexed("MPI_Type_indexed_c", count, array_of_blocklengths, array_of_displacements,
+                      oldtype, newtype, false);
+}
+
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
+  return type_indexed("MPI_Type_create_hindexed", count, array_of_blocklengths,
+                      array_of_displacements, oldtype, newtype, true);
+}
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype) {
+  return type_indexed("MPI_Type_create_hindexed_c", count, array_of_blocklengths,
+                      array_of_displacements, oldtype, newtype, true);
+}
+
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  return type_indexed_block("MPI_Type_create_indexed_block", count, blocklength,
+                            array_of_displacements, oldtype, newtype, false);
+}
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype) {
+  return type_indexed_block("MPI_Type_create_indexed_block_c", count, blocklength,
+                            array_of_displacements, oldtype, newtype, false);
+}
+
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype) {
+  return type_indexed_block("MPI_Type_create_hindexed_block", count, blocklength,
+                            array_of_displacements, oldtype, newtype, true);
+}
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  return type_indexed_block("MPI_Type_create_hindexed_block_c", count, blocklength,
+                            array_of_displacements, oldtype, newtype, true);
+}
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
+  return type_struct("MPI_Type_create_struct", count, array_of_blocklengths, array_of_displacements,
+                     array_of_types, newtype);
+}
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
+  return type_struct("MPI_Type_create_struct_c", count, array_of_blocklengths,
+                     array_of_displacements, array_of_types, newtype);
+}
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newtype) {
+  return type_resized<MPI_Aint>("MPI_Type_create_resized", oldtype, lb, extent, newtype);
+}
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                               MPI_Datatype *newtype) {
+  return type_resized<MPI_Count>("MPI_Type_create_resized_c", oldtype, lb, extent, newtype);
+}
+
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
+  return type_subarray("MPI_Type_create_subarray", ndims, array_of_sizes, array_of_subsizes,
+                       array_of_starts, order, oldtype, newtype);
+}
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                const MPI_Count array_of_subsizes[],
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype) {
+  return type_subarray("MPI_Type_create_subarray_c", ndims, array_of_sizes, array_of_subsizes,
+                       array_of_starts, order, oldtype, newtype);
+}
+
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) {
+  return type_darray("MPI_Type_create_darray", size, rank, ndims, array_of_gsizes,
+                     array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
+}
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[],
+                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype) {
+  return type_darray("MPI_Type_create_darray_c", size, rank, ndims, array_of_gsizes,
+                     array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
 }
 
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
@@ -378,6 +480,23 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size) {
   return MPI_SUCCESS;
 }
 
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size) {
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, "MPI_Type_size_c", t, rc)) return rc;
+  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Type_size_c", "size is NULL");
+  *size = t->size();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent) {
+  return type_extent(datatype, "MPI_Type_get_extent_c", false, lb, extent);
+}
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) {
+  return type_extent(datatype, "MPI_Type_get_true_extent_c", true, true_lb, true_extent);
+}
+
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent) {
   MPI_Count l = 0, e = 0;
   int rc = type_extent(datatype, "MPI_Type_get_extent", false, &l, &e);
@@ -410,6 +529,74 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
   return type_extent(datatype, "MPI_Type_get_true_extent_x", true, true_lb, true_extent);
 }
 
+}  // extern "C"
+
+namespace {
+
+// A type's envelope as MPI-4.0 5.1.13 lays it out: a type from an int
+// constructor has no large counts; one from a `_c` constructor has its
+// counts, block lengths and displacements (all MPI_Count there) as large
+// counts, and only the int arguments of subarray/darray (ndims, order,
+// distributions ..) as integers.
+struct Envelope {
+  std::vector<std::int64_t> ints, aints, large;
+};
+
+Envelope envelope_of(const Datatype &t) {
+  using impi::pack::Combiner;
+  const auto &ints = t.envelope_ints();
+  const auto &aints = t.envelope_aints();
+  Envelope e;
+  if (!t.large_counts()) {
+    e.ints = ints;
+    e.aints = aints;
+    return e;
+  }
+  if (t.combiner() == Combiner::subarray) {  // ndims, sizes, subsizes, starts, order
+    const auto n = static_cast<std::size_t>(ints.front());
+    e.ints = {ints.front(), ints.back()};
+    e.large.assign(ints.begin() + 1, ints.begin() + 1 + 3 * static_cast<std::ptrdiff_t>(n));
+  } else if (t.combiner() == Combiner::darray) {
+    // size, rank, ndims, gsizes, distribs, dargs, psizes, order: gsizes are large
+    const auto n = static_cast<std::ptrdiff_t>(ints[2]);
+    e.ints.assign(ints.begin(), ints.begin() + 3);
+    e.ints.insert(e.ints.end(), ints.begin() + 3 + n, ints.end());
+    e.large.assign(ints.begin() + 3, ints.begin() + 3 + n);
+  } else {
+    e.large = ints;
+    e.large.insert(e.large.end(), aints.begin(), aints.end());
+  }
+  return e;
+}
+
+bool fits_int(const std::vector<std::int64_t> &v) {
+  return std::all_of(v.begin(), v.end(), [](std::int64_t x) {
+    return x >= std::numeric_limits<int>::min() && x <= std::numeric_limits<int>::max();
+  });
+}
+
+// The datatypes of get_contents: predefined types (f90 ones too) come back
+// as themselves; derived ones as new handles the caller frees (MPI 4.1.13).
+void contents_types(const Datatype &t, MPI_Datatype array_of_datatypes[]) {
+  const auto &types = t.envelope_types();
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const TypePtr &inner = types[i];
+    if (inner->is_predefined())
+      array_of_datatypes[i] = impi::api::predefined_handle(inner->predefined_index());
+    else if (MPI_Datatype f = f90_handle_of(*inner); f != MPI_DATATYPE_NULL)
+      array_of_datatypes[i] = f;
+    else
+      array_of_datatypes[i] = impi::api::new_type_handle(inner, true);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+// The int forms: a type made by a `_c` constructor is reported in the int
+// layout when its arguments all fit in an int; otherwise MPI_ERR_TYPE (the
+// program must use MPI_Type_get_envelope_c / MPI_Type_get_contents_c).
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner) {
   const char *fn = "MPI_Type_get_envelope";
@@ -418,9 +605,30 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
   if (!get_type(datatype, fn, t, rc)) return rc;
   if (!num_integers || !num_addresses || !num_datatypes || !combiner)
     return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  if (!fits_int(t->envelope_ints()))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
+                  "the type's arguments do not fit in an int: use MPI_Type_get_envelope_c");
   *num_integers = static_cast<int>(t->envelope_ints().size());
   *num_addresses = static_cast<int>(t->envelope_aints().size());
   *num_datatypes = static_cast<int>(t->envelope_types().size());
+  *combiner = static_cast<int>(t->combiner());
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes, int *combiner) {
+  const char *fn = "MPI_Type_get_envelope_c";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (!num_integers || !num_addresses || !num_large_counts || !num_datatypes || !combiner)
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
+  Envelope e = envelope_of(*t);
+  *num_integers = static_cast<MPI_Count>(e.ints.size());
+  *num_addresses = static_cast<MPI_Count>(e.aints.size());
+  *num_large_counts = static_cast<MPI_Count>(e.large.size());
+  *num_datatypes = static_cast<MPI_Count>(t->envelope_types().size());
   *combiner = static_cast<int>(t->combiner());
   return MPI_SUCCESS;
 }
@@ -437,6 +645,9 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
   const auto &ints = t->envelope_ints();
   const auto &aints = t->envelope_aints();
   const auto &types = t->envelope_types();
+  if (!fits_int(ints))
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
+                  "the type's arguments do not fit in an int: use MPI_Type_get_contents_c");
   if (max_integers < static_cast<int>(ints.size()) ||
       max_addresses < static_cast<int>(aints.size()) ||
       max_datatypes < static_cast<int>(types.size()))
@@ -444,17 +655,33 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
   for (std::size_t i = 0; i < ints.size(); ++i) array_of_integers[i] = static_cast<int>(ints[i]);
   for (std::size_t i = 0; i < aints.size(); ++i)
     array_of_addresses[i] = static_cast<MPI_Aint>(aints[i]);
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    // Predefined types (f90 ones too) come back as themselves; derived
-    // ones as new handles the caller frees (MPI 4.1.13).
-    const TypePtr &inner = types[i];
-    if (inner->is_predefined())
-      array_of_datatypes[i] = impi::api::predefined_handle(inner->predefined_index());
-    else if (MPI_Datatype f = f90_handle_of(*inner); f != MPI_DATATYPE_NULL)
-      array_of_datatypes[i] = f;
-    else
-      array_of_datatypes[i] = impi::api::new_type_handle(inner, true);
-  }
+  contents_types(*t, array_of_datatypes);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes,
+                             int array_of_integers[], MPI_Aint array_of_addresses[],
+                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]) {
+  const char *fn = "MPI_Type_get_contents_c";
+  TypePtr t;
+  int rc;
+  if (!get_type(datatype, fn, t, rc)) return rc;
+  if (t->combiner() == impi::pack::Combiner::named)
+    return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "a predefined datatype has no contents");
+  Envelope e = envelope_of(*t);
+  if (max_integers < static_cast<MPI_Count>(e.ints.size()) ||
+      max_addresses < static_cast<MPI_Count>(e.aints.size()) ||
+      max_large_counts < static_cast<MPI_Count>(e.large.size()) ||
+      max_datatypes < static_cast<MPI_Count>(t->envelope_types().size()))
+    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                  "arrays smaller than MPI_Type_get_envelope_c said");
+  for (std::size_t i = 0; i < e.ints.size(); ++i)
+    array_of_integers[i] = static_cast<int>(e.ints[i]);
+  for (std::size_t i = 0; i < e.aints.size(); ++i)
+    array_of_addresses[i] = static_cast<MPI_Aint>(e.aints[i]);
+  for (std::size_t i = 0; i < e.large.size(); ++i) array_of_large_counts[i] = e.large[i];
+  contents_types(*t, array_of_datatypes);
   return MPI_SUCCESS;
 }
 
@@ -613,6 +840,10 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
   return MPI_SUCCESS;
 }
 
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
+  return PMPI_Get_elements_x(status, datatype, count);
+}
+
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
   MPI_Count c = 0;
   int rc = PMPI_Get_elements_x(status, datatype, &c);
@@ -622,21 +853,33 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
   return MPI_SUCCESS;
 }
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
-  const char *fn = "MPI_Get_count";
+// The count of whole `datatype` items in the status; MPI_UNDEFINED when
+// the bytes are not a whole number of them.
+static int get_count(const char *fn, const MPI_Status *status, MPI_Datatype datatype,
+                     MPI_Count *count) {
   TypePtr t;
   int rc;
   if (!get_type(datatype, fn, t, rc)) return rc;
   if (!status || !count) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   MPI_Count bytes = status->impi_count;
-  if (t->size() == 0) {
+  if (t->size() == 0)
     *count = bytes == 0 ? 0 : MPI_UNDEFINED;
-  } else {
-    MPI_Count n = bytes / t->size();
-    *count = (bytes % t->size() != 0 || n > std::numeric_limits<int>::max()) ? MPI_UNDEFINED
-                                                                             : static_cast<int>(n);
-  }
+  else
+    *count = bytes % t->size() != 0 ? MPI_UNDEFINED : bytes / t->size();
   return MPI_SUCCESS;
+}
+
+// A count above INT_MAX is MPI_UNDEFINED here (MPI-4.0 3.2.5): never a
+// truncated value.
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+  MPI_Count n = 0;
+  if (int rc = get_count("MPI_Get_count", status, datatype, &n); rc != MPI_SUCCESS) return rc;
+  *count = n > std::numeric_limits<int>::max() ? MPI_UNDEFINED : static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
+  return get_count("MPI_Get_count_c", status, datatype, count);
 }
 
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
@@ -664,6 +907,10 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     status->impi_count = bytes;
   }
   return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
+  return PMPI_Status_set_elements_x(status, datatype, count);
 }
 
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {

@@ -59,6 +59,6 @@ int check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, pack::TypeP
 bool get_type(MPI_Datatype h, const char *fn, pack::TypePtr &out, int &rc,
               bool need_commit = false);
 // False unless count is negative (then MPI_ERR_COUNT is reported into rc).
-bool bad_count(int count, const char *fn, int &rc);
+bool bad_count(MPI_Count count, const char *fn, int &rc);
 
 }  // namespace impi::api

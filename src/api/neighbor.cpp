@@ -51,7 +51,8 @@ int plan_of(const char *fn, MPI_Comm comm, Plan &p) {
   return MPI_SUCCESS;
 }
 
-int check_counts(const char *fn, MPI_Comm comm, const int *counts, const void *displs,
+template <typename C>
+int check_counts(const char *fn, MPI_Comm comm, const C *counts, const void *displs,
                  std::size_t n) {
   if (n > 0 && (!counts || !displs))
     return report(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
@@ -86,8 +87,8 @@ int run(const char *fn, MPI_Comm comm, Plan &p, const void *sendbuf, void *recvb
 
 // Allgather (every out-neighbour gets the same block) or Alltoall (block i
 // to out-neighbour i), with equal counts.
-int uniform(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+int uniform(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
             MPI_Request *request, bool alltoall) {
   Plan p;
   impi::pack::TypePtr st, rt;
@@ -107,8 +108,9 @@ int uniform(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sen
   return run(fn, comm, p, sendbuf, recvbuf, request);
 }
 
-int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-               void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+template <typename C, typename D>
+int allgatherv(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const C recvcounts[], const D displs[], MPI_Datatype recvtype,
                MPI_Comm comm, MPI_Request *request) {
   Plan p;
   impi::pack::TypePtr st, rt;
@@ -127,8 +129,9 @@ int allgatherv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype 
   return run(fn, comm, p, sendbuf, recvbuf, request);
 }
 
-int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[], const int sdispls[],
-              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+template <typename C, typename D>
+int alltoallv(const char *fn, const void *sendbuf, const C sendcounts[], const D sdispls[],
+              MPI_Datatype sendtype, void *recvbuf, const C recvcounts[], const D rdispls[],
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   Plan p;
   impi::pack::TypePtr st, rt;
@@ -150,8 +153,9 @@ int alltoallv(const char *fn, const void *sendbuf, const int sendcounts[], const
 }
 
 // Displacements in bytes, a type per neighbour.
-int alltoallw(const char *fn, const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+template <typename C>
+int alltoallw(const char *fn, const void *sendbuf, const C sendcounts[], const MPI_Aint sdispls[],
+              const MPI_Datatype sendtypes[], void *recvbuf, const C recvcounts[],
               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
               MPI_Request *request) {
   Plan p;
@@ -192,10 +196,26 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                  recvtype, comm, nullptr, false);
 }
 
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm) {
+  return uniform("MPI_Neighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                 recvtype, comm, nullptr, false);
+}
+
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request) {
   constexpr const char *fn = "MPI_Ineighbor_allgather";
+  if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
+  return uniform(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                 false);
+}
+
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request) {
+  constexpr const char *fn = "MPI_Ineighbor_allgather_c";
   if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
   return uniform(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                  false);
@@ -208,6 +228,13 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                     displs, recvtype, comm, nullptr);
 }
 
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm) {
+  return allgatherv("MPI_Neighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, nullptr);
+}
+
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
@@ -217,9 +244,26 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                     request);
 }
 
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request) {
+  constexpr const char *fn = "MPI_Ineighbor_allgatherv_c";
+  if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
+  return allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                    request);
+}
+
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return uniform("MPI_Neighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                 recvtype, comm, nullptr, true);
+}
+
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm) {
+  return uniform("MPI_Neighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                  recvtype, comm, nullptr, true);
 }
 
@@ -232,10 +276,27 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                  true);
 }
 
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request) {
+  constexpr const char *fn = "MPI_Ineighbor_alltoall_c";
+  if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
+  return uniform(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                 true);
+}
+
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   return alltoallv("MPI_Neighbor_alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                   recvcounts, rdispls, recvtype, comm, nullptr);
+}
+
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm) {
+  return alltoallv("MPI_Neighbor_alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                    recvcounts, rdispls, recvtype, comm, nullptr);
 }
 
@@ -249,6 +310,16 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                    recvtype, comm, request);
 }
 
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  constexpr const char *fn = "MPI_Ineighbor_alltoallv_c";
+  if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
+  return alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                   recvtype, comm, request);
+}
+
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
@@ -257,11 +328,30 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                    recvcounts, rdispls, recvtypes, comm, nullptr);
 }
 
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return alltoallw("MPI_Neighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, nullptr);
+}
+
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                              MPI_Comm comm, MPI_Request *request) {
   constexpr const char *fn = "MPI_Ineighbor_alltoallw";
+  if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
+  return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                   recvtypes, comm, request);
+}
+
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Request *request) {
+  constexpr const char *fn = "MPI_Ineighbor_alltoallw_c";
   if (int rc = need_request(fn, comm, request); rc != MPI_SUCCESS) return rc;
   return alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                    recvtypes, comm, request);

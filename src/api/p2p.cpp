@@ -55,7 +55,7 @@ struct Target {
 
 // Validates the arguments every send and receive shares, and reports
 // what is wrong (check_args below takes the common case first).
-[[gnu::cold, gnu::noinline]] int check_args_fully(const char *fn, const void *buf, int count,
+[[gnu::cold, gnu::noinline]] int check_args_fully(const char *fn, const void *buf, MPI_Count count,
                                                   MPI_Datatype datatype, int peer, int tag,
                                                   MPI_Comm comm, bool recv, Target &t) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
@@ -95,7 +95,7 @@ struct Target {
 // The common case: an initialized library, a communicator, a predefined
 // type, a buffer, a peer rank and a tag in range. Anything else goes
 // through check_args_fully, which finds and reports what is wrong.
-[[gnu::always_inline]] inline int check_args(const char *fn, const void *buf, int count,
+[[gnu::always_inline]] inline int check_args(const char *fn, const void *buf, MPI_Count count,
                                              MPI_Datatype datatype, int peer, int tag,
                                              MPI_Comm comm, bool recv, Target &t) {
   const bool up = impi::core::Runtime::instance().state() == impi::core::State::initialized;
@@ -120,8 +120,8 @@ struct Target {
   return check_args_fully(fn, buf, count, datatype, peer, tag, comm, recv, t);
 }
 
-int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, RequestPtr &out, bool sync = false) {
+int start_send(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+               int tag, MPI_Comm comm, RequestPtr &out, bool sync = false) {
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
     return rc;
@@ -136,7 +136,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
   return MPI_SUCCESS;
 }
 
-[[gnu::always_inline]] inline int start_recv(const char *fn, void *buf, int count,
+[[gnu::always_inline]] inline int start_recv(const char *fn, void *buf, MPI_Count count,
                                              MPI_Datatype datatype, int source, int tag,
                                              MPI_Comm comm, RequestPtr &out,
                                              impi::core::Request *storage = nullptr) {
@@ -156,7 +156,7 @@ int start_send(const char *fn, const void *buf, int count, MPI_Datatype datatype
 
 // The blocking and nonblocking forms of the standard, ready and synchronous
 // sends share these (a ready send may be carried out as a standard one, MPI 3.4).
-int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+int blocking_send(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                   int tag, MPI_Comm comm, bool sync) {
   if (!sync) {  // fast path: a small message straight into the ring, no request
     Target t;
@@ -174,11 +174,11 @@ int blocking_send(const char *fn, const void *buf, int count, MPI_Datatype datat
   return MPI_SUCCESS;
 }
 
-int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
-                     int tag, MPI_Comm comm, MPI_Request *request, bool sync);
+int nonblocking_send(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                     int dest, int tag, MPI_Comm comm, MPI_Request *request, bool sync);
 
-int nonblocking_send(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
-                     int tag, MPI_Comm comm, MPI_Request *request, bool sync) {
+int nonblocking_send(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                     int dest, int tag, MPI_Comm comm, MPI_Request *request, bool sync) {
   if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
   if (!sync) {  // fast path: a small message straight into the ring, complete at once
     Target t;
@@ -224,47 +224,86 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
   return nonblocking_send("MPI_Irsend", buf, count, datatype, dest, tag, comm, request, false);
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status) {
+// The large-count forms (MPI-4.0 3.2.2 ..): the same paths, with MPI_Count counts.
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return blocking_send("MPI_Send_c", buf, count, datatype, dest, tag, comm, false);
+}
+
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm) {
+  return blocking_send("MPI_Rsend_c", buf, count, datatype, dest, tag, comm, false);
+}
+
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request) {
+  return nonblocking_send("MPI_Isend_c", buf, count, datatype, dest, tag, comm, request, false);
+}
+
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request) {
+  return nonblocking_send("MPI_Irsend_c", buf, count, datatype, dest, tag, comm, request, false);
+}
+
+static int recv_impl(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                     int tag, MPI_Comm comm, MPI_Status *status) {
   RequestPtr r;
   impi::core::Request storage{};  // outlives the blocking receive: no heap request
-  if (int rc = start_recv("MPI_Recv", buf, count, datatype, source, tag, comm, r, &storage);
+  if (int rc = start_recv(fn, buf, count, datatype, source, tag, comm, r, &storage);
       rc != MPI_SUCCESS)
     return rc;
   wait_done(r);
   int err = request_error(*r);
   set_status(status, *r, err);
   return err == MPI_SUCCESS ? MPI_SUCCESS
-                            : report(comm, err, "MPI_Recv",
+                            : report(comm, err, fn,
                                      fmt::format("a message of {} bytes into a buffer of {}",
                                                  r->msg_len, r->total));
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request) {
-  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Irecv", "request is NULL");
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status) {
+  return recv_impl("MPI_Recv", buf, count, datatype, source, tag, comm, status);
+}
+
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status) {
+  return recv_impl("MPI_Recv_c", buf, count, datatype, source, tag, comm, status);
+}
+
+static int irecv_impl(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                      int tag, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
   RequestPtr r;
-  if (int rc = start_recv("MPI_Irecv", buf, count, datatype, source, tag, comm, r);
-      rc != MPI_SUCCESS)
+  if (int rc = start_recv(fn, buf, count, datatype, source, tag, comm, r); rc != MPI_SUCCESS)
     return rc;
   *request = new_request(std::move(r));
   return MPI_SUCCESS;
 }
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status) {
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request) {
+  return irecv_impl("MPI_Irecv", buf, count, datatype, source, tag, comm, request);
+}
+
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request) {
+  return irecv_impl("MPI_Irecv_c", buf, count, datatype, source, tag, comm, request);
+}
+
+static int sendrecv_impl(const char *fn, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status *status) {
   RequestPtr rr, sr;
   // The send's arguments first: once the receive (on our stack) is posted,
   // we may only return when it is complete.
   Target t;
-  if (int rc =
-          check_args("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, comm, false, t);
+  if (int rc = check_args(fn, sendbuf, sendcount, sendtype, dest, sendtag, comm, false, t);
       rc != MPI_SUCCESS)
     return rc;
   impi::core::Request storage{};  // the receive lives on our stack: no heap request
-  if (int rc = start_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source, recvtag, comm, rr,
-                          &storage);
+  if (int rc = start_recv(fn, recvbuf, recvcount, recvtype, source, recvtag, comm, rr, &storage);
       rc != MPI_SUCCESS)
     return rc;
   auto &p = impi::core::Runtime::instance().p2p();
@@ -277,14 +316,28 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     if (!r) {
       // Our receive (on this stack) is posted: take it back, or see it through.
       if (!p.completed(*rr) && !p.cancel(rr)) p.wait_until([&] { return p.completed(*rr); });
-      return report(comm, impi::api::error_class_of(r.error()), "MPI_Sendrecv", r.message());
+      return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
     }
     sr = std::move(r.value());
   }
   p.wait_until([&] { return p.completed(*rr) && (!sr || p.completed(*sr)); });
   int err = request_error(*rr);
   set_status(status, *rr, err);
-  return err == MPI_SUCCESS ? MPI_SUCCESS : report(comm, err, "MPI_Sendrecv", "message truncated");
+  return err == MPI_SUCCESS ? MPI_SUCCESS : report(comm, err, fn, "message truncated");
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status) {
+  return sendrecv_impl("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status);
+}
+
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+  return sendrecv_impl("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status);
 }
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
@@ -345,7 +398,7 @@ struct Buffered {
   std::int64_t charge;
 };
 void *g_bsend_buf = nullptr;
-int g_bsend_size = 0;
+std::int64_t g_bsend_size = 0;
 std::int64_t g_bsend_used = 0;
 std::vector<Buffered> g_buffered;
 
@@ -362,7 +415,7 @@ void reclaim_buffered() {
 }
 
 // `copy_send`, when given, receives the send of the copy (what MPI_Cancel cancels).
-int start_bsend(const char *fn, const void *buf, int count, MPI_Datatype datatype, int dest,
+int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                 int tag, MPI_Comm comm, RequestPtr &out, RequestPtr *copy_send = nullptr) {
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, dest, tag, comm, false, t); rc != MPI_SUCCESS)
@@ -429,8 +482,8 @@ int start_mode(Mode m, const Persistent &p, RequestPtr &out, const char *fn,
 }
 
 // Validates a persistent request's arguments now (MPI checks at init time).
-int make_persistent(Mode m, const void *sbuf, void *rbuf, int count, MPI_Datatype type, int peer,
-                    int tag, MPI_Comm comm, MPI_Request *request, const char *fn) {
+int make_persistent(Mode m, const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype type,
+                    int peer, int tag, MPI_Comm comm, MPI_Request *request, const char *fn) {
   if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
   Target t;
   if (int rc = check_args(fn, m == Mode::receive ? rbuf : sbuf, count, type, peer, tag, comm,
@@ -458,17 +511,33 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
   return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag, comm, request, true);
 }
 
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm) {
+  return blocking_send("MPI_Ssend_c", buf, count, datatype, dest, tag, comm, true);
+}
+
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request) {
+  return nonblocking_send("MPI_Issend_c", buf, count, datatype, dest, tag, comm, request, true);
+}
+
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm) {
   RequestPtr r;
   return start_bsend("MPI_Bsend", buf, count, datatype, dest, tag, comm, r);
 }
 
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request) {
-  if (!request) return report(comm, MPI_ERR_REQUEST, "MPI_Ibsend", "request is NULL");
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm) {
+  RequestPtr r;
+  return start_bsend("MPI_Bsend_c", buf, count, datatype, dest, tag, comm, r);
+}
+
+static int ibsend_impl(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm, MPI_Request *request) {
+  if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
   RequestPtr r, copy_send;
-  if (int rc = start_bsend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, r, &copy_send);
+  if (int rc = start_bsend(fn, buf, count, datatype, dest, tag, comm, r, &copy_send);
       rc != MPI_SUCCESS)
     return rc;
   *request = new_request(std::move(r));
@@ -476,23 +545,40 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
   return MPI_SUCCESS;
 }
 
-int PMPI_Buffer_attach(void *buffer, int size) {
-  if (!check_initialized("MPI_Buffer_attach")) return MPI_ERR_OTHER;
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request) {
+  return ibsend_impl("MPI_Ibsend", buf, count, datatype, dest, tag, comm, request);
+}
+
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request) {
+  return ibsend_impl("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, request);
+}
+
+static int buffer_attach(const char *fn, void *buffer, MPI_Count size) {
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
   if (size < 0 || (!buffer && size > 0))
-    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach", "bad buffer or size");
+    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, fn, "bad buffer or size");
   TableLock lk;
-  if (g_bsend_buf)
-    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach",
-                  "a buffer is already attached");
+  if (g_bsend_buf) return report(MPI_COMM_NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
   g_bsend_buf = buffer;
   g_bsend_size = size;
   return MPI_SUCCESS;
 }
 
-int PMPI_Buffer_detach(void *buffer_addr, int *size) {
-  if (!check_initialized("MPI_Buffer_detach")) return MPI_ERR_OTHER;
-  if (!buffer_addr || !size)
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
+int PMPI_Buffer_attach(void *buffer, int size) {
+  return buffer_attach("MPI_Buffer_attach", buffer, size);
+}
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size) {
+  return buffer_attach("MPI_Buffer_attach_c", buffer, size);
+}
+
+// Detaches the buffer: its size in *size. A size the int form cannot
+// represent is MPI_ERR_COUNT there (the buffer stays detached and returned).
+static int buffer_detach(const char *fn, void *buffer_addr, MPI_Count *size) {
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!buffer_addr || !size) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   // Blocks until every buffered message has been transmitted (MPI 3.6.1).
   impi::core::Runtime::instance().p2p().wait_until([] {
     TableLock lk;
@@ -507,31 +593,75 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
   return MPI_SUCCESS;
 }
 
+int PMPI_Buffer_detach(void *buffer_addr, int *size) {
+  if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
+  MPI_Count n = 0;
+  if (int rc = buffer_detach("MPI_Buffer_detach", buffer_addr, &n); rc != MPI_SUCCESS) return rc;
+  if (n > INT_MAX) {
+    *size = MPI_UNDEFINED;
+    return report(MPI_COMM_NULL, MPI_ERR_COUNT, "MPI_Buffer_detach",
+                  fmt::format("the detached buffer's size {} does not fit in an int: "
+                              "use MPI_Buffer_detach_c",
+                              n));
+  }
+  *size = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size) {
+  return buffer_detach("MPI_Buffer_detach_c", buffer_addr, size);
+}
+
 // ---- persistent requests
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request) {
   return make_persistent(Mode::standard, buf, nullptr, count, datatype, dest, tag, comm, request,
                          "MPI_Send_init");
 }
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::standard, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Send_init_c");
+}
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request) {
   return make_persistent(Mode::buffered, buf, nullptr, count, datatype, dest, tag, comm, request,
                          "MPI_Bsend_init");
+}
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::buffered, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Bsend_init_c");
 }
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request) {
   return make_persistent(Mode::synchronous, buf, nullptr, count, datatype, dest, tag, comm, request,
                          "MPI_Ssend_init");
 }
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::synchronous, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Ssend_init_c");
+}
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request) {
   return make_persistent(Mode::ready, buf, nullptr, count, datatype, dest, tag, comm, request,
                          "MPI_Rsend_init");
 }
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::ready, buf, nullptr, count, datatype, dest, tag, comm, request,
+                         "MPI_Rsend_init_c");
+}
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                    MPI_Request *request) {
   return make_persistent(Mode::receive, nullptr, buf, count, datatype, source, tag, comm, request,
                          "MPI_Recv_init");
+}
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request) {
+  return make_persistent(Mode::receive, nullptr, buf, count, datatype, source, tag, comm, request,
+                         "MPI_Recv_init_c");
 }
 
 int PMPI_Start(MPI_Request *request) {
@@ -577,12 +707,12 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
   return MPI_SUCCESS;
 }
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+static int sendrecv_replace(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status) {
   // Send a packed copy, so the receive may overwrite the buffer. To
   // another IMPI client the copy is the message's external32 form: the
   // receiver reads typed data from there in that form (IMPI 4.1).
-  const char *fn = "MPI_Sendrecv_replace";
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, dest, sendtag, comm, false, t);
       rc != MPI_SUCCESS)
@@ -603,8 +733,21 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     copy.resize(static_cast<size_t>(c.total()));
     c.pack(buf, copy);
   }
-  return PMPI_Sendrecv(copy.data(), static_cast<int>(copy.size()), MPI_BYTE, dest, sendtag, buf,
-                       count, datatype, source, recvtag, comm, status);
+  return sendrecv_impl(fn, copy.data(), static_cast<MPI_Count>(copy.size()), MPI_BYTE, dest,
+                       sendtag, buf, count, datatype, source, recvtag, comm, status);
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+  return sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, status);
+}
+
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status) {
+  return sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                          recvtag, comm, status);
 }
 
 // ---- matched probe and receive (MPI 3.8.2)
@@ -665,9 +808,8 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
   return PMPI_Improbe(source, tag, comm, &flag, message, status);
 }
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request) {
-  const char *fn = "MPI_Imrecv";
+static int imrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Message *message, MPI_Request *request) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
   if (!message || !request) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
   if (*message == MPI_MESSAGE_NO_PROC) {
@@ -698,10 +840,29 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
   return MPI_SUCCESS;
 }
 
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request) {
+  return imrecv("MPI_Imrecv", buf, count, datatype, message, request);
+}
+
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request) {
+  return imrecv("MPI_Imrecv_c", buf, count, datatype, message, request);
+}
+
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Status *status) {
   MPI_Request req;
-  if (int rc = PMPI_Imrecv(buf, count, datatype, message, &req); rc != MPI_SUCCESS) return rc;
+  if (int rc = imrecv("MPI_Mrecv", buf, count, datatype, message, &req); rc != MPI_SUCCESS)
+    return rc;
+  return PMPI_Wait(&req, status);
+}
+
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status) {
+  MPI_Request req;
+  if (int rc = imrecv("MPI_Mrecv_c", buf, count, datatype, message, &req); rc != MPI_SUCCESS)
+    return rc;
   return PMPI_Wait(&req, status);
 }
 
@@ -737,10 +898,10 @@ impi::collectives::Task sendrecv_task(impi::core::P2P *p2p, RequestPtr send, Req
   co_return impi::base::Status{};
 }
 
-int start_isendrecv(const char *fn, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Request *request,
-                    std::vector<std::byte> copy) {
+int start_isendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                    MPI_Request *request, std::vector<std::byte> copy) {
   if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
   // The send's arguments first: once the receive is posted, a failing send
   // must take it back.
@@ -784,11 +945,18 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                          recvcount, recvtype, source, recvtag, comm, request, {});
 }
 
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+  return start_isendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, request, {});
+}
+
+static int isendrecv_replace(const char *fn, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request) {
   // As MPI_Sendrecv_replace: the send takes a packed copy (external32 to
   // another client), so the receive may overwrite the buffer at once.
-  const char *fn = "MPI_Isendrecv_replace";
   Target t;
   if (int rc = check_args(fn, buf, count, datatype, dest, sendtag, comm, false, t);
       rc != MPI_SUCCESS)
@@ -809,12 +977,23 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     copy.resize(static_cast<size_t>(c.total()));
     c.pack(buf, copy);
   }
-  if (copy.size() > static_cast<std::size_t>(INT_MAX))
-    return report(comm, MPI_ERR_COUNT, fn, "the packed message is larger than INT_MAX bytes");
   const void *data = copy.data();
-  const int bytes = static_cast<int>(copy.size());
+  const auto bytes = static_cast<MPI_Count>(copy.size());
   return start_isendrecv(fn, data, bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
                          recvtag, comm, request, std::move(copy));
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request) {
+  return isendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                           recvtag, comm, request);
+}
+
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request) {
+  return isendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source,
+                           recvtag, comm, request);
 }
 
 }  // extern "C"

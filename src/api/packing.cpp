@@ -37,8 +37,12 @@ impi::pack::Rep pack_rep(const impi::core::Communicator &c) {
 extern "C" {
 
 // ---- packing (native representation)
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
-  const char *fn = "MPI_Pack_size";
+// One template for the int and the large-count (`_c`) forms of each call:
+// S is the type of sizes and positions (int, MPI_Aint or MPI_Count).
+extern "C++" {
+template <typename S>
+static int pack_size(const char *fn, MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                     S *size) {
   TypePtr t;
   int rc;
   if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
@@ -51,15 +55,16 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     if (!n) return report(comm, MPI_ERR_TYPE, fn, n.message());
     bytes = *n;
   }
-  if (bytes > std::numeric_limits<int>::max())
-    return report(comm, MPI_ERR_SIZE, fn, "the packed size does not fit in an int");
-  *size = static_cast<int>(bytes);
+  if (bytes > std::numeric_limits<S>::max())
+    return report(comm, MPI_ERR_SIZE, fn,
+                  "the packed size does not fit in an int (MPI_Pack_size_c takes it)");
+  *size = static_cast<S>(bytes);
   return MPI_SUCCESS;
 }
 
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm) {
-  const char *fn = "MPI_Pack";
+template <typename S>
+static int pack(const char *fn, const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                void *outbuf, S outsize, S *position, MPI_Comm comm) {
   TypePtr t;
   int rc;
   if (bad_count(incount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
@@ -80,7 +85,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
                     fmt::format("{} (the communicator spans a client that takes only external32)",
                                 s.message()));
     impi::pack::External32Cursor c(t, incount, false, rep);
-    *position += static_cast<int>(c.pack(
+    *position += static_cast<S>(c.pack(
         inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
     return MPI_SUCCESS;
   }
@@ -91,13 +96,13 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
                               outsize - *position));
   std::size_t n = c.pack(inbuf, std::span(static_cast<std::byte *>(outbuf) + *position,
                                           static_cast<std::size_t>(c.total())));
-  *position += static_cast<int>(n);
+  *position += static_cast<S>(n);
   return MPI_SUCCESS;
 }
 
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm) {
-  const char *fn = "MPI_Unpack";
+template <typename S>
+static int unpack(const char *fn, const void *inbuf, S insize, S *position, void *outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) {
   TypePtr t;
   int rc;
   if (bad_count(outcount, fn, rc) || !get_type(datatype, fn, t, rc, true)) return rc;
@@ -114,9 +119,9 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
           comm, MPI_ERR_TRUNCATE, fn,
           fmt::format("{} bytes wanted, {} left in the input buffer", *n, insize - *position));
     impi::pack::External32Cursor c(t, outcount, false, rep);
-    *position += static_cast<int>(c.unpack(
-        outbuf,
-        std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+    *position +=
+        static_cast<S>(c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
+                                                  static_cast<size_t>(*n))));
     return MPI_SUCCESS;
   }
   impi::pack::PackCursor c(t, outcount);
@@ -126,8 +131,34 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
         fmt::format("{} bytes wanted, {} left in the input buffer", c.total(), insize - *position));
   std::size_t n = c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
                                              static_cast<std::size_t>(c.total())));
-  *position += static_cast<int>(n);
+  *position += static_cast<S>(n);
   return MPI_SUCCESS;
+}
+}  // extern "C++"
+
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
+  return pack_size("MPI_Pack_size", incount, datatype, comm, size);
+}
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) {
+  return pack_size("MPI_Pack_size_c", incount, datatype, comm, size);
+}
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+              int *position, MPI_Comm comm) {
+  return pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize, position, comm);
+}
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                MPI_Count outsize, MPI_Count *position, MPI_Comm comm) {
+  return pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize, position, comm);
+}
+
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                MPI_Datatype datatype, MPI_Comm comm) {
+  return unpack("MPI_Unpack", inbuf, insize, position, outbuf, outcount, datatype, comm);
+}
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm) {
+  return unpack("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
 // ---- external32 (MPI-3.1 13.5.2)
@@ -141,9 +172,10 @@ bool check_datarep(const char *datarep, const char *fn, int &rc) {
 }
 }  // namespace
 
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
-                            MPI_Aint *size) {
-  const char *fn = "MPI_Pack_external_size";
+extern "C++" {
+template <typename S>
+static int pack_external_size(const char *fn, const char datarep[], MPI_Count incount,
+                              MPI_Datatype datatype, S *size) {
   TypePtr t;
   int rc;
   if (!check_datarep(datarep, fn, rc) || bad_count(incount, fn, rc) ||
@@ -152,13 +184,13 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
   if (!size) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "size is NULL");
   auto n = impi::pack::external32_size(t, incount);
   if (!n) return report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, n.message());
-  *size = static_cast<MPI_Aint>(*n);
+  *size = static_cast<S>(*n);
   return MPI_SUCCESS;
 }
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-  const char *fn = "MPI_Pack_external";
+template <typename S>
+static int pack_external(const char *fn, const char datarep[], const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, S outsize, S *position) {
   TypePtr t;
   int rc;
   if (!check_datarep(datarep, fn, rc) || bad_count(incount, fn, rc) ||
@@ -177,14 +209,14 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
   if (auto s = impi::pack::check_fits(t, incount, inbuf, impi::pack::Rep::external32); !s.ok())
     return report(MPI_COMM_NULL, MPI_ERR_CONVERSION, fn, s.message());
   impi::pack::External32Cursor c(t, incount);
-  *position += static_cast<MPI_Aint>(c.pack(
+  *position += static_cast<S>(c.pack(
       inbuf, std::span(static_cast<std::byte *>(outbuf) + *position, static_cast<size_t>(*n))));
   return MPI_SUCCESS;
 }
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
-  const char *fn = "MPI_Unpack_external";
+template <typename S>
+static int unpack_external(const char *fn, const char datarep[], const void *inbuf, S insize,
+                           S *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype) {
   TypePtr t;
   int rc;
   if (!check_datarep(datarep, fn, rc) || bad_count(outcount, fn, rc) ||
@@ -198,10 +230,44 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     return report(MPI_COMM_NULL, MPI_ERR_TRUNCATE, fn,
                   fmt::format("{} bytes wanted, {} left", *n, insize - *position));
   impi::pack::External32Cursor c(t, outcount);
-  *position += static_cast<MPI_Aint>(c.unpack(
-      outbuf,
-      std::span(static_cast<const std::byte *>(inbuf) + *position, static_cast<size_t>(*n))));
+  *position +=
+      static_cast<S>(c.unpack(outbuf, std::span(static_cast<const std::byte *>(inbuf) + *position,
+                                                static_cast<size_t>(*n))));
   return MPI_SUCCESS;
+}
+}  // extern "C++"
+
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                            MPI_Aint *size) {
+  return pack_external_size("MPI_Pack_external_size", datarep, incount, datatype, size);
+}
+int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Count *size) {
+  return pack_external_size("MPI_Pack_external_size_c", datarep, incount, datatype, size);
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
+  return pack_external("MPI_Pack_external", datarep, inbuf, incount, datatype, outbuf, outsize,
+                       position);
+}
+int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                         MPI_Count *position) {
+  return pack_external("MPI_Pack_external_c", datarep, inbuf, incount, datatype, outbuf, outsize,
+                       position);
+}
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
+  return unpack_external("MPI_Unpack_external", datarep, inbuf, insize, position, outbuf, outcount,
+                         datatype);
+}
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
+                           MPI_Count *position, void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype) {
+  return unpack_external("MPI_Unpack_external_c", datarep, inbuf, insize, position, outbuf,
+                         outcount, datatype);
 }
 
 // ---- counts from a status (status->impi_count holds the bytes received)

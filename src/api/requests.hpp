@@ -76,7 +76,7 @@ struct Persistent {
   Mode mode;
   const void *sbuf;
   void *rbuf;
-  int count;
+  MPI_Count count;
   MPI_Datatype type;  // a derived type: the request's own handle to it (freed with the request)
   int peer, tag;
   MPI_Comm comm;

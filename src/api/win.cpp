@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstring>
 #include <mutex>
 
@@ -134,8 +135,9 @@ int map_region(MPI_Comm dup, const std::vector<int> &group, const std::vector<Me
 }
 
 // The checks of make_window's arguments; sets `c`.
-int check_window_args(const char *fn, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                      int flavor, void *baseptr, MPI_Win *win, core::Communicator *&c) {
+int check_window_args(const char *fn, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                      MPI_Comm comm, int flavor, void *baseptr, MPI_Win *win,
+                      core::Communicator *&c) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
   c = lookup_comm(comm);
   if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
@@ -144,6 +146,10 @@ int check_window_args(const char *fn, MPI_Aint size, int disp_unit, MPI_Info inf
   if (size < 0) return report(comm, MPI_ERR_SIZE, fn, fmt::format("size {} is negative", size));
   if (disp_unit <= 0)
     return report(comm, MPI_ERR_DISP, fn, fmt::format("disp_unit {} is not positive", disp_unit));
+  if (disp_unit > INT_MAX)  // (the `_c` forms' MPI_Aint: impi's windows keep an int)
+    return report(
+        comm, MPI_ERR_DISP, fn,
+        fmt::format("disp_unit {} is larger than INT_MAX, which impi supports", disp_unit));
   if (flavor != MPI_WIN_FLAVOR_CREATE && flavor != MPI_WIN_FLAVOR_DYNAMIC && !baseptr)
     return report(comm, MPI_ERR_ARG, fn, "baseptr is NULL");
   if (info != MPI_INFO_NULL) {
@@ -156,7 +162,7 @@ int check_window_args(const char *fn, MPI_Aint size, int disp_unit, MPI_Info inf
 
 // Makes a window of `flavor` over `comm` (collective). `base`: the user's
 // memory (create); `baseptr`: where allocating flavours return theirs.
-int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+int make_window(const char *fn, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                 MPI_Comm comm, int flavor, void *baseptr, MPI_Win *win) {
   core::Communicator *c = nullptr;
   if (int rc = check_window_args(fn, size, disp_unit, info, comm, flavor, baseptr, win, c);
@@ -236,7 +242,7 @@ int make_window(const char *fn, void *base, MPI_Aint size, int disp_unit, MPI_In
   obj->comm = dup;
   obj->flavor = flavor;
   obj->size = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
-  obj->disp_unit = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : disp_unit;
+  obj->disp_unit = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : static_cast<int>(disp_unit);
   obj->info = window_info(info, flavor);
   char *self_mem = cfg.targets[static_cast<std::size_t>(c->rank)].mapped;
   obj->base = allocating ? (size > 0 ? self_mem : nullptr) : base;
@@ -300,15 +306,33 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
                      nullptr, win);
 }
 
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win) {
+  return make_window("MPI_Win_create_c", base, size, disp_unit, info, comm, MPI_WIN_FLAVOR_CREATE,
+                     nullptr, win);
+}
+
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                       MPI_Win *win) {
   return make_window("MPI_Win_allocate", nullptr, size, disp_unit, info, comm,
                      MPI_WIN_FLAVOR_ALLOCATE, baseptr, win);
 }
 
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win) {
+  return make_window("MPI_Win_allocate_c", nullptr, size, disp_unit, info, comm,
+                     MPI_WIN_FLAVOR_ALLOCATE, baseptr, win);
+}
+
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                              void *baseptr, MPI_Win *win) {
   return make_window("MPI_Win_allocate_shared", nullptr, size, disp_unit, info, comm,
+                     MPI_WIN_FLAVOR_SHARED, baseptr, win);
+}
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win) {
+  return make_window("MPI_Win_allocate_shared_c", nullptr, size, disp_unit, info, comm,
                      MPI_WIN_FLAVOR_SHARED, baseptr, win);
 }
 
@@ -333,8 +357,10 @@ int PMPI_Win_free(MPI_Win *win) {
   return MPI_SUCCESS;
 }
 
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
-  const char *fn = "MPI_Win_shared_query";
+extern "C++" {
+template <typename U>
+static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, U *disp_unit,
+                        void *baseptr) {
   WinObject *w;
   if (int rc = check_win(fn, win, w); rc) return rc;
   if (!size || !disp_unit || !baseptr) return win_error(win, MPI_ERR_ARG, fn, "NULL argument");
@@ -365,6 +391,16 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
   *disp_unit = t.disp_unit;
   *static_cast<void **>(baseptr) = t.size > 0 ? t.mapped : nullptr;
   return MPI_SUCCESS;
+}
+}  // extern "C++"
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
+  return shared_query("MPI_Win_shared_query", win, rank, size, disp_unit, baseptr);
+}
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr) {
+  return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
 }
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {

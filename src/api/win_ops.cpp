@@ -30,7 +30,7 @@ struct Typed {
   explicit operator bool() const { return p || held; }
 };
 
-int typed(const char *fn, MPI_Win win, MPI_Datatype t, int count, Typed &keep) {
+int typed(const char *fn, MPI_Win win, MPI_Datatype t, MPI_Count count, Typed &keep) {
   if (count < 0)
     return win_error(win, MPI_ERR_COUNT, fn, fmt::format("count {} is negative", count));
   if (const auto *p = lookup_predefined_type(t); p && *p) {
@@ -70,8 +70,9 @@ int to_proc_null(const char *fn, MPI_Win win, const WinObject &w, MPI_Aint disp,
 }
 
 // MPI_Put and MPI_Get and their request forms: `put` says which.
-int transfer(bool put, const char *fn, void *origin, int ocount, MPI_Datatype otype, int target,
-             MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request) {
+int transfer(bool put, const char *fn, void *origin, MPI_Count ocount, MPI_Datatype otype,
+             int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+             MPI_Request *request) {
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
   Typed ot, tt;
@@ -86,9 +87,9 @@ int transfer(bool put, const char *fn, void *origin, int ocount, MPI_Datatype ot
   return MPI_SUCCESS;
 }
 
-int racc(const char *fn, const void *origin, int ocount, MPI_Datatype otype, void *result,
-         int rcount, MPI_Datatype rtype, int target, MPI_Aint disp, int tcount, MPI_Datatype ttype,
-         MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch) {
+int racc(const char *fn, const void *origin, MPI_Count ocount, MPI_Datatype otype, void *result,
+         MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
+         MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *request, bool fetch) {
   WinObject *w;
   if (int rc = open_win(fn, win, w); rc) return rc;
   impi::pack::Op o = impi::pack::Op::no_op;
@@ -127,12 +128,34 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                   target_rank, target_disp, target_count, target_datatype, win, nullptr);
 }
 
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win) {
+  if (WinObject *w = lookup_win(win);
+      w && origin_datatype == target_datatype && origin_count == target_count)
+    if (const auto *p = lookup_predefined_type(origin_datatype); p && *p && (*p)->is_contiguous())
+      if (w->window->copy_fast(target_rank, target_disp, origin_count * (*p)->size(), origin_addr,
+                               nullptr))
+        return MPI_SUCCESS;
+  return transfer(true, "MPI_Put_c", const_cast<void *>(origin_addr), origin_count, origin_datatype,
+                  target_rank, target_disp, target_count, target_datatype, win, nullptr);
+}
+
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
               MPI_Win win, MPI_Request *request) {
   if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
   return transfer(true, "MPI_Rput", const_cast<void *>(origin_addr), origin_count, origin_datatype,
                   target_rank, target_disp, target_cout, target_datatype, win, request);
+}
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rput_c", "request is NULL");
+  return transfer(true, "MPI_Rput_c", const_cast<void *>(origin_addr), origin_count,
+                  origin_datatype, target_rank, target_disp, target_count, target_datatype, win,
+                  request);
 }
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -147,6 +170,19 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                   target_disp, target_count, target_datatype, win, nullptr);
 }
 
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win) {
+  if (WinObject *w = lookup_win(win);
+      w && origin_datatype == target_datatype && origin_count == target_count)
+    if (const auto *p = lookup_predefined_type(origin_datatype); p && *p && (*p)->is_contiguous())
+      if (w->window->copy_fast(target_rank, target_disp, origin_count * (*p)->size(), nullptr,
+                               origin_addr))
+        return MPI_SUCCESS;
+  return transfer(false, "MPI_Get_c", origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, win, nullptr);
+}
+
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request) {
@@ -155,10 +191,26 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                   target_disp, target_count, target_datatype, win, request);
 }
 
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rget_c", "request is NULL");
+  return transfer(false, "MPI_Rget_c", origin_addr, origin_count, origin_datatype, target_rank,
+                  target_disp, target_count, target_datatype, win, request);
+}
+
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   return racc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, nullptr, 0,
+              MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win,
+              nullptr, false);
+}
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  return racc("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, nullptr, 0,
               MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win,
               nullptr, false);
 }
@@ -172,11 +224,31 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
               request, false);
 }
 
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                       MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Raccumulate_c", "request is NULL");
+  return racc("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, nullptr, 0,
+              MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win,
+              request, false);
+}
+
 int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                         void *result_addr, int result_count, MPI_Datatype result_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   return racc("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+              result_count, result_datatype, target_rank, target_disp, target_count,
+              target_datatype, op, win, nullptr, true);
+}
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win) {
+  return racc("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
               result_count, result_datatype, target_rank, target_disp, target_count,
               target_datatype, op, win, nullptr, true);
 }
@@ -188,6 +260,17 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
                          MPI_Request *request) {
   if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
   return racc("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+              result_count, result_datatype, target_rank, target_disp, target_count,
+              target_datatype, op, win, request, true);
+}
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request) {
+  if (!request) return win_error(win, MPI_ERR_ARG, "MPI_Rget_accumulate_c", "request is NULL");
+  return racc("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
               result_count, result_datatype, target_rank, target_disp, target_count,
               target_datatype, op, win, request, true);
 }

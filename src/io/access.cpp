@@ -264,7 +264,7 @@ void set_io_status(MPI_Status *st, std::int64_t bytes) {
 }
 
 // The checks every access makes; `type` keeps the datatype alive.
-int check_access(FileObject *f, const char *fn, Ptr p, bool write, MPI_Offset off, int count,
+int check_access(FileObject *f, const char *fn, Ptr p, bool write, MPI_Offset off, MPI_Count count,
                  MPI_Datatype dt, pack::TypePtr &type) {
   int rc;
   if (p != Ptr::shared && (f->amode & MPI_MODE_SEQUENTIAL))
@@ -297,7 +297,7 @@ std::int64_t start_of(FileObject &f, Ptr p, MPI_Offset off, std::int64_t total) 
 }
 
 int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
-             int count, MPI_Datatype dt, MPI_Status *st, bool coll = false) {
+             MPI_Count count, MPI_Datatype dt, MPI_Status *st, bool coll = false) {
   if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
   FileObject *f = lookup_file(fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
@@ -324,8 +324,8 @@ int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, con
 }
 
 // Collective accesses in rank order through the shared pointer.
-int ordered(const char *fn, MPI_File fh, bool write, const void *buf, int count, MPI_Datatype dt,
-            MPI_Status *st) {
+int ordered(const char *fn, MPI_File fh, bool write, const void *buf, MPI_Count count,
+            MPI_Datatype dt, MPI_Status *st) {
   if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
   FileObject *f = lookup_file(fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
@@ -371,7 +371,7 @@ int io_cancel(void *, int) {
 }
 
 int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
-                int count, MPI_Datatype dt, MPI_Request *req) {
+                MPI_Count count, MPI_Datatype dt, MPI_Request *req) {
   if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
   FileObject *f = lookup_file(fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
@@ -407,7 +407,7 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
 
 // Split collectives: the operation runs at _begin, _end hands its status over.
 int split_begin(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
-                int count, MPI_Datatype dt, bool is_ordered) {
+                MPI_Count count, MPI_Datatype dt, bool is_ordered) {
   if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
   FileObject *f = lookup_file(fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
@@ -455,9 +455,21 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
   return blocking("MPI_File_read_at", fh, Ptr::explicit_, false, offset, buf, count, datatype,
                   status);
 }
+
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_read_at_c", fh, Ptr::explicit_, false, offset, buf, count, datatype,
+                  status);
+}
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status) {
   return blocking("MPI_File_read_at_all", fh, Ptr::explicit_, false, offset, buf, count, datatype,
+                  status, true);
+}
+
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_read_at_all_c", fh, Ptr::explicit_, false, offset, buf, count, datatype,
                   status, true);
 }
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
@@ -465,9 +477,21 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
   return blocking("MPI_File_write_at", fh, Ptr::explicit_, true, offset, buf, count, datatype,
                   status);
 }
+
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_write_at_c", fh, Ptr::explicit_, true, offset, buf, count, datatype,
+                  status);
+}
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status) {
   return blocking("MPI_File_write_at_all", fh, Ptr::explicit_, true, offset, buf, count, datatype,
+                  status, true);
+}
+
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status) {
+  return blocking("MPI_File_write_at_all_c", fh, Ptr::explicit_, true, offset, buf, count, datatype,
                   status, true);
 }
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
@@ -475,9 +499,21 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI
   return nonblocking("MPI_File_iread_at", fh, Ptr::explicit_, false, offset, buf, count, datatype,
                      request);
 }
+
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iread_at_c", fh, Ptr::explicit_, false, offset, buf, count, datatype,
+                     request);
+}
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request) {
   return nonblocking("MPI_File_iread_at_all", fh, Ptr::explicit_, false, offset, buf, count,
+                     datatype, request);
+}
+
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iread_at_all_c", fh, Ptr::explicit_, false, offset, buf, count,
                      datatype, request);
 }
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
@@ -485,14 +521,32 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int cou
   return nonblocking("MPI_File_iwrite_at", fh, Ptr::explicit_, true, offset, buf, count, datatype,
                      request);
 }
+
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_at_c", fh, Ptr::explicit_, true, offset, buf, count, datatype,
+                     request);
+}
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request) {
   return nonblocking("MPI_File_iwrite_at_all", fh, Ptr::explicit_, true, offset, buf, count,
                      datatype, request);
 }
+
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_at_all_c", fh, Ptr::explicit_, true, offset, buf, count,
+                     datatype, request);
+}
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                 MPI_Datatype datatype) {
   return split_begin("MPI_File_read_at_all_begin", fh, Ptr::explicit_, false, offset, buf, count,
+                     datatype, false);
+}
+
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                  MPI_Datatype datatype) {
+  return split_begin("MPI_File_read_at_all_begin_c", fh, Ptr::explicit_, false, offset, buf, count,
                      datatype, false);
 }
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
@@ -503,6 +557,12 @@ int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf
   return split_begin("MPI_File_write_at_all_begin", fh, Ptr::explicit_, true, offset, buf, count,
                      datatype, false);
 }
+
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                   MPI_Datatype datatype) {
+  return split_begin("MPI_File_write_at_all_begin_c", fh, Ptr::explicit_, true, offset, buf, count,
+                     datatype, false);
+}
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   return split_end("MPI_File_write_at_all_end", fh, buf, status);
 }
@@ -511,23 +571,51 @@ int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
   return blocking("MPI_File_read", fh, Ptr::individual, false, 0, buf, count, datatype, status);
 }
+
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Status *status) {
+  return blocking("MPI_File_read_c", fh, Ptr::individual, false, 0, buf, count, datatype, status);
+}
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                        MPI_Status *status) {
   return blocking("MPI_File_read_all", fh, Ptr::individual, false, 0, buf, count, datatype, status,
                   true);
 }
+
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Status *status) {
+  return blocking("MPI_File_read_all_c", fh, Ptr::individual, false, 0, buf, count, datatype,
+                  status, true);
+}
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                     MPI_Status *status) {
   return blocking("MPI_File_write", fh, Ptr::individual, true, 0, buf, count, datatype, status);
+}
+
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Status *status) {
+  return blocking("MPI_File_write_c", fh, Ptr::individual, true, 0, buf, count, datatype, status);
 }
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                         MPI_Status *status) {
   return blocking("MPI_File_write_all", fh, Ptr::individual, true, 0, buf, count, datatype, status,
                   true);
 }
+
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Status *status) {
+  return blocking("MPI_File_write_all_c", fh, Ptr::individual, true, 0, buf, count, datatype,
+                  status, true);
+}
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                     MPI_Request *request) {
   return nonblocking("MPI_File_iread", fh, Ptr::individual, false, 0, buf, count, datatype,
+                     request);
+}
+
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Request *request) {
+  return nonblocking("MPI_File_iread_c", fh, Ptr::individual, false, 0, buf, count, datatype,
                      request);
 }
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
@@ -535,9 +623,21 @@ int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype
   return nonblocking("MPI_File_iread_all", fh, Ptr::individual, false, 0, buf, count, datatype,
                      request);
 }
+
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Request *request) {
+  return nonblocking("MPI_File_iread_all_c", fh, Ptr::individual, false, 0, buf, count, datatype,
+                     request);
+}
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                      MPI_Request *request) {
   return nonblocking("MPI_File_iwrite", fh, Ptr::individual, true, 0, buf, count, datatype,
+                     request);
+}
+
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_c", fh, Ptr::individual, true, 0, buf, count, datatype,
                      request);
 }
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
@@ -545,9 +645,20 @@ int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype d
   return nonblocking("MPI_File_iwrite_all", fh, Ptr::individual, true, 0, buf, count, datatype,
                      request);
 }
+
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_all_c", fh, Ptr::individual, true, 0, buf, count, datatype,
+                     request);
+}
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
   return split_begin("MPI_File_read_all_begin", fh, Ptr::individual, false, 0, buf, count, datatype,
                      false);
+}
+
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin("MPI_File_read_all_begin_c", fh, Ptr::individual, false, 0, buf, count,
+                     datatype, false);
 }
 int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   return split_end("MPI_File_read_all_end", fh, buf, status);
@@ -555,6 +666,12 @@ int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
 int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
   return split_begin("MPI_File_write_all_begin", fh, Ptr::individual, true, 0, buf, count, datatype,
                      false);
+}
+
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype) {
+  return split_begin("MPI_File_write_all_begin_c", fh, Ptr::individual, true, 0, buf, count,
+                     datatype, false);
 }
 int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   return split_end("MPI_File_write_all_end", fh, buf, status);
@@ -565,13 +682,31 @@ int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
                           MPI_Status *status) {
   return blocking("MPI_File_read_shared", fh, Ptr::shared, false, 0, buf, count, datatype, status);
 }
+
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status) {
+  return blocking("MPI_File_read_shared_c", fh, Ptr::shared, false, 0, buf, count, datatype,
+                  status);
+}
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status) {
   return blocking("MPI_File_write_shared", fh, Ptr::shared, true, 0, buf, count, datatype, status);
 }
+
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status) {
+  return blocking("MPI_File_write_shared_c", fh, Ptr::shared, true, 0, buf, count, datatype,
+                  status);
+}
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Request *request) {
   return nonblocking("MPI_File_iread_shared", fh, Ptr::shared, false, 0, buf, count, datatype,
+                     request);
+}
+
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request) {
+  return nonblocking("MPI_File_iread_shared_c", fh, Ptr::shared, false, 0, buf, count, datatype,
                      request);
 }
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
@@ -579,17 +714,38 @@ int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatyp
   return nonblocking("MPI_File_iwrite_shared", fh, Ptr::shared, true, 0, buf, count, datatype,
                      request);
 }
+
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request) {
+  return nonblocking("MPI_File_iwrite_shared_c", fh, Ptr::shared, true, 0, buf, count, datatype,
+                     request);
+}
 int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status) {
   return ordered("MPI_File_read_ordered", fh, false, buf, count, datatype, status);
+}
+
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status) {
+  return ordered("MPI_File_read_ordered_c", fh, false, buf, count, datatype, status);
 }
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Status *status) {
   return ordered("MPI_File_write_ordered", fh, true, buf, count, datatype, status);
 }
+
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Status *status) {
+  return ordered("MPI_File_write_ordered_c", fh, true, buf, count, datatype, status);
+}
 int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
   return split_begin("MPI_File_read_ordered_begin", fh, Ptr::shared, false, 0, buf, count, datatype,
                      true);
+}
+
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin("MPI_File_read_ordered_begin_c", fh, Ptr::shared, false, 0, buf, count,
+                     datatype, true);
 }
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   return split_end("MPI_File_read_ordered_end", fh, buf, status);
@@ -597,6 +753,12 @@ int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
 int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
   return split_begin("MPI_File_write_ordered_begin", fh, Ptr::shared, true, 0, buf, count, datatype,
                      true);
+}
+
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                    MPI_Datatype datatype) {
+  return split_begin("MPI_File_write_ordered_begin_c", fh, Ptr::shared, true, 0, buf, count,
+                     datatype, true);
 }
 int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) {
   return split_end("MPI_File_write_ordered_end", fh, buf, status);

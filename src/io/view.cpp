@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <mutex>
 #include <span>
@@ -251,8 +252,16 @@ int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
         c.pack(buf, std::span<std::byte>(out.data(), out.size()));
         return MPI_SUCCESS;
       }
-      int rc = v.user.write(const_cast<void *>(buf), th, static_cast<int>(count), out.data(), 0,
-                            v.user.extra);
+      // In pieces of at most INT_MAX instances, `position` the first one's
+      // index (the conversion function takes an int count, MPI-4.0 14.5.3).
+      const std::int64_t per = instance_bytes(v, *type);
+      int rc = MPI_SUCCESS;
+      for (std::int64_t done = 0; done < count && rc == MPI_SUCCESS;) {
+        const int n = static_cast<int>(std::min<std::int64_t>(count - done, INT_MAX));
+        rc = v.user.write(const_cast<void *>(buf), th, n, out.data() + done * per, done,
+                          v.user.extra);
+        done += n;
+      }
       if (rc != MPI_SUCCESS) {
         why = fmt::format("the write conversion of \"{}\" returned {}", v.datarep, rc);
         return MPI_ERR_CONVERSION;
@@ -286,8 +295,12 @@ std::int64_t decode(const View &v, const std::byte *in, std::int64_t got, void *
         return got;
       }
       if (k == 0) return 0;
-      int rc =
-          v.user.read(buf, th, static_cast<int>(k), const_cast<std::byte *>(in), 0, v.user.extra);
+      int rc = MPI_SUCCESS;  // in pieces of at most INT_MAX instances (as the write)
+      for (std::int64_t done = 0; done < k && rc == MPI_SUCCESS;) {
+        const int n = static_cast<int>(std::min<std::int64_t>(k - done, INT_MAX));
+        rc = v.user.read(buf, th, n, const_cast<std::byte *>(in) + done * per, done, v.user.extra);
+        done += n;
+      }
       if (rc != MPI_SUCCESS) {
         why = fmt::format("the read conversion of \"{}\" returned {}", v.datarep, rc);
         return -MPI_ERR_CONVERSION;

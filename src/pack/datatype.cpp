@@ -253,6 +253,7 @@ Result<TypePtr> Datatype::resized(const TypePtr &old, std::int64_t lb, std::int6
   auto d = std::shared_ptr<Datatype>(new Datatype(*old));
   d->predefined_ = -1;
   d->combiner_ = Combiner::resized;
+  d->large_ = false;
   d->lb_ = lb;
   if (!add(lb, extent, d->ub_)) return overflow("resized");
   d->explicit_bounds_ = true;
@@ -267,6 +268,7 @@ Result<TypePtr> Datatype::dup(const TypePtr &old) {
   auto d = std::shared_ptr<Datatype>(new Datatype(*old));
   d->predefined_ = -1;
   d->combiner_ = Combiner::dup;
+  d->large_ = false;
   d->ints_.clear();
   d->aints_.clear();
   d->types_ = {old};
@@ -282,9 +284,16 @@ TypePtr Datatype::with_envelope(const TypePtr &t, Combiner c, std::vector<std::i
   auto d = std::shared_ptr<Datatype>(new Datatype(*t));
   d->predefined_ = -1;
   d->combiner_ = c;
+  d->large_ = false;
   d->ints_ = std::move(ints);
   d->aints_.clear();
   d->types_ = std::move(types);
+  return d;
+}
+
+TypePtr Datatype::with_large_counts(const TypePtr &t) {
+  auto d = std::shared_ptr<Datatype>(new Datatype(*t));
+  d->large_ = true;
   return d;
 }
 

@@ -122,6 +122,10 @@ class Datatype {
   const std::vector<std::int64_t> &envelope_ints() const { return ints_; }
   const std::vector<std::int64_t> &envelope_aints() const { return aints_; }
   const std::vector<TypePtr> &envelope_types() const { return types_; }
+  // Made by a large-count constructor (MPI_Type_contiguous_c ..): the
+  // envelope reports its counts as large counts (MPI-4.0 5.1.13).
+  bool large_counts() const { return large_; }
+  static TypePtr with_large_counts(const TypePtr &t);
 
  private:
   Datatype() = default;
@@ -144,6 +148,7 @@ class Datatype {
   Combiner combiner_ = Combiner::named;
   std::vector<std::int64_t> ints_, aints_;
   std::vector<TypePtr> types_;
+  bool large_ = false;
 };
 
 // Most segments a flattened type may have: a guard against typemaps that

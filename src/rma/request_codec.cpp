@@ -85,7 +85,8 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
   auto nseg = r.get<std::int32_t>();
   if (!r.ok || kind < 1 || kind > static_cast<std::uint32_t>(Kind::batch)) return std::nullopt;
   h.kind = static_cast<Kind>(kind);
-  if (h.id >= (1u << 29) || h.count < 0 || h.count > (std::int64_t{1} << 31) || h.nelem < 0 ||
+  // (Counts are MPI_Count since MPI_Put_c & co.: bounded as displacements are.)
+  if (h.id >= (1u << 29) || h.count < 0 || h.count > (std::int64_t{1} << 48) || h.nelem < 0 ||
       h.nelem > (std::int64_t{1} << 40) || h.op > 14)
     return std::nullopt;
   if (h.basic < 0 || h.basic >= pack::kNumPredefined) return std::nullopt;
@@ -106,9 +107,9 @@ std::optional<RequestHeader> decode(const char *data, std::size_t len) {
     return std::nullopt;
   std::vector<std::int64_t> lens, disps;
   std::vector<pack::TypePtr> types;
-  // Bounds a sender could not exceed with MPI's int counts, and on pair
+  // Bounds on counts (MPI_Count ones: MPI_Type_contiguous_c), and on pair
   // elements, which flatten to two runs each: building the type must stay cheap.
-  constexpr std::int64_t kMaxCount = std::int64_t{1} << 31, kMaxPairs = std::int64_t{1} << 20;
+  constexpr std::int64_t kMaxCount = std::int64_t{1} << 48, kMaxPairs = std::int64_t{1} << 20;
   constexpr std::int64_t kMaxDisp = std::int64_t{1} << 48;
   std::int64_t pairs = 0;
   if (lb < -kMaxDisp || lb > kMaxDisp || extent > kMaxDisp) return std::nullopt;

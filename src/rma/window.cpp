@@ -17,6 +17,7 @@
 #include "rma/atomics.hpp"
 #include "rma/request_codec.hpp"
 #include "rma/window_detail.hpp"
+#include "transport/shm/cma.hpp"
 
 namespace impi::rma {
 
@@ -125,6 +126,26 @@ Error Window::cma_access(int t, std::uint64_t addr, std::int64_t count, const pa
     ssize_t got =
         write ? ::process_vm_writev(static_cast<pid_t>(x.cma_pid), &local, 1, &remote[first], n, 0)
               : ::process_vm_readv(static_cast<pid_t>(x.cma_pid), &local, 1, &remote[first], n, 0);
+    if (got >= 0 && static_cast<std::size_t>(got) < bytes) {
+      // The kernel moves at most about 2 GiB a call (MAX_RW_COUNT): the
+      // rest of this group run by run, each run in as many calls as it takes.
+      std::size_t skip = static_cast<std::size_t>(got);
+      char *at = packed + done;
+      for (std::size_t k = first; k < first + n; ++k) {
+        const std::size_t len = remote[k].iov_len;
+        if (skip < len) {
+          const auto addr_k = reinterpret_cast<std::uint64_t>(remote[k].iov_base) + skip;
+          if (!(write ? transport::shm::cma_write(x.cma_pid, addr_k, at + skip, len - skip)
+                      : transport::shm::cma_read(x.cma_pid, addr_k, at + skip, len - skip)))
+            break;
+          skip = 0;
+        } else {
+          skip -= len;
+        }
+        at += len;
+        if (k + 1 == first + n) got = static_cast<ssize_t>(bytes);
+      }
+    }
     if (got != static_cast<ssize_t>(bytes))
       return {MPI_ERR_OTHER, fmt::format("cross-memory {} of rank {}'s window failed: {}",
                                          write ? "write" : "read", t,
@@ -200,8 +221,14 @@ Error Window::put(const void *origin, std::int64_t ocount, const pack::TypePtr &
       poll();
       return {};
     case Path::cma: {
-      auto packed = pack_all(origin, ocount, otype);
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      if (otype->is_contiguous()) {  // the origin's bytes (from its lb) as they are: no copy
+        poll();
+        return cma_access(t, addr, tcount, *ttype,
+                          const_cast<char *>(static_cast<const char *>(origin)) + otype->lb(),
+                          true);
+      }
+      auto packed = pack_all(origin, ocount, otype);
       poll();
       return cma_access(t, addr, tcount, *ttype, packed.data(), true);
     }
@@ -305,8 +332,11 @@ Error Window::get(void *origin, std::int64_t ocount, const pack::TypePtr &otype,
       return {};
     case Path::cma: {
       poll();
-      std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       std::uint64_t addr = reinterpret_cast<std::uintptr_t>(local_address(t, disp));
+      if (otype->is_contiguous())  // straight into the origin buffer
+        return cma_access(t, addr, tcount, *ttype, static_cast<char *>(origin) + otype->lb(),
+                          false);
+      std::vector<char> packed(static_cast<std::size_t>(tcount * ttype->size()));
       if (Error e = cma_access(t, addr, tcount, *ttype, packed.data(), false)) return e;
       detail::unpack_all(packed, origin, ocount, otype);
       return {};

@@ -78,13 +78,19 @@ void ShmChannel::flush_reads() {
   ssize_t got = ::process_vm_readv(static_cast<pid_t>(p.pid), local, n, remote, n, 0);
   if (n > 1)
     base::log_debug("read {} messages ({} bytes) from rank {} in one call", n, want, p.world);
-  // Short (or failed): the kernel stops at the first fault; read each
-  // message on its own then (again: it is the same data), and report the
-  // ones that cannot be read.
+  // Short (or failed): the kernel stops at the first fault, or after about
+  // 2 GiB (MAX_RW_COUNT) a call; the bytes it did move are in place. Read
+  // the rest of each message on its own then, and report the ones that
+  // cannot be read.
   const bool whole = got >= 0 && static_cast<std::size_t>(got) == want;
+  std::size_t moved = got > 0 ? static_cast<std::size_t>(got) : 0;
   for (std::size_t i = 0; i < n; ++i) {
     Request &r = *read_batch_[i].r;
-    if (!whole && !cma_read(p.pid, read_batch_[i].addr, local[i].iov_base, local[i].iov_len)) {
+    const std::size_t have = std::min(moved, local[i].iov_len);
+    moved -= have;
+    if (!whole && have < local[i].iov_len &&
+        !cma_read(p.pid, read_batch_[i].addr + have,
+                  static_cast<std::byte *>(local[i].iov_base) + have, local[i].iov_len - have)) {
       base::log_error("reading a {}-byte message from rank {} failed: {}", r.moved, p.world,
                       std::strerror(errno));
       r.status.error = kTransportError;

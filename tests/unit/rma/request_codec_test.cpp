@@ -126,3 +126,25 @@ TEST_CASE("accumulate kernels: atomic and plain agree, fetch the old values") {
   CHECK(o == 9);
   CHECK(!atomic_capable(pack::dt::long_double));
 }
+
+TEST_CASE("counts above 2^31 (MPI_Put_c) decode, as target count and in a segment") {
+  RequestHeader h;
+  h.kind = Kind::put;
+  h.id = 3;
+  h.count = (std::int64_t{1} << 31) + 4100;
+  h.type = pack::Datatype::predefined(pack::dt::byte);
+  auto bytes = encode(h);
+  auto d = decode(bytes.data(), bytes.size());
+  REQUIRE(d);
+  CHECK(d->count == h.count);
+  auto big = pack::Datatype::contiguous((std::int64_t{1} << 31) + 11,
+                                        pack::Datatype::predefined(pack::dt::byte));
+  REQUIRE(big.ok());
+  h.count = 1;
+  h.type = *big;
+  bytes = encode(h);
+  d = decode(bytes.data(), bytes.size());
+  REQUIRE(d);
+  REQUIRE(d->type);
+  CHECK(d->type->size() == (std::int64_t{1} << 31) + 11);
+}
