@@ -145,13 +145,8 @@ bool find_setup(State &s) {
   if (s.have_setup) return true;
   Inbox &in = g_inboxes[{s.context, s.peer}];
   for (;;) {
-    if (in.posted) {
-      if (!p2p().completed(*in.posted)) break;
-      if (in.posted->status.bytes == kSetupWords * 8 && in.buf[0] == kSetupMagic)
-        in.got.push_back(Setup{static_cast<int>(in.buf[1]), in.buf[2], static_cast<int>(in.buf[3]),
-                               static_cast<int>(in.buf[4]), in.buf[5]});
-      in.posted.reset();
-    }
+    // First what came already: another request's look may have collected
+    // ours (and posted the next receive, which our sender never feeds).
     auto it = std::find_if(in.got.begin(), in.got.end(),
                            [&](const Setup &u) { return u.tag == s.tag && u.rank == s.rank; });
     if (it != in.got.end()) {
@@ -161,10 +156,17 @@ bool find_setup(State &s) {
       in.got.erase(it);
       return true;
     }
+    if (in.posted) {
+      if (!p2p().completed(*in.posted)) return false;
+      if (in.posted->status.bytes == kSetupWords * 8 && in.buf[0] == kSetupMagic)
+        in.got.push_back(Setup{static_cast<int>(in.buf[1]), in.buf[2], static_cast<int>(in.buf[3]),
+                               static_cast<int>(in.buf[4]), in.buf[5]});
+      in.posted.reset();
+      continue;
+    }
     in.posted = p2p().irecv(in.buf, kSetupWords * 8, pack::Datatype::predefined(pack::dt::byte),
                             s.peer, kSetupTag, s.context);
   }
-  return false;
 }
 
 // Under g_mu: posts this round's receives once the setup is known.

@@ -12,6 +12,8 @@
  * 4. MPI_PROC_NULL peers; MPI_Cancel of a receive round nothing matched;
  *    MPI_Parrived on a null or inactive request.
  * 5. A send larger than the receive: MPI_ERR_TRUNCATE.
+ * 6. A pair's setup collected while another receive from the same source
+ *    looked for its own (which never comes): the pair still connects.
  * Needs MPI_THREAD_MULTIPLE; any number of ranks from 2. */
 #include <mpi.h>
 #include <pthread.h>
@@ -269,6 +271,47 @@ static void edges(void) {
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
 }
 
+/* Rank 0 starts a send (its setup message goes out), then tells rank 1,
+ * which only then starts a receive nobody sends (tag 33: its look for a setup
+ * collects tag 31's) and after it the receive of tag 31. */
+static void setup_elsewhere(void) {
+  int buf[8];
+  MPI_Request req;
+  if (rank == 0) {
+    for (int i = 0; i < 8; ++i) buf[i] = 100 + i;
+    MPI_Psend_init(buf, 2, 4, MPI_INT, 1, 31, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    int go = 1;
+    MPI_Send(&go, 1, MPI_INT, 1, 32, MPI_COMM_WORLD);
+    MPI_Pready_range(0, 1, req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request_free(&req);
+  } else if (rank == 1) {
+    int go = 0, other[8];
+    MPI_Recv(&go, 1, MPI_INT, 0, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Request none;
+    MPI_Precv_init(other, 2, 4, MPI_INT, 0, 33, MPI_COMM_WORLD, MPI_INFO_NULL, &none);
+    MPI_Start(&none);
+    memset(buf, 0, sizeof buf);
+    MPI_Precv_init(buf, 2, 4, MPI_INT, 0, 31, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    MPI_Status st;
+    MPI_Wait(&req, &st);
+    int bad = 0;
+    for (int i = 0; i < 8; ++i) bad += buf[i] != 100 + i;
+    CHECK(bad == 0 && st.MPI_SOURCE == 0 && st.MPI_TAG == 31,
+          "setup taken by another receive's look: %d wrong values, source %d tag %d", bad,
+          st.MPI_SOURCE, st.MPI_TAG);
+    MPI_Request_free(&req);
+    MPI_Cancel(&none);
+    MPI_Wait(&none, &st);
+    int cancelled = 0;
+    MPI_Test_cancelled(&st, &cancelled);
+    CHECK(cancelled, "the unmatched partitioned receive was not cancelled");
+    MPI_Request_free(&none);
+  }
+}
+
 int main(int argc, char **argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -285,6 +328,8 @@ int main(int argc, char **argv) {
   shapes();
   MPI_Barrier(MPI_COMM_WORLD);
   edges();
+  MPI_Barrier(MPI_COMM_WORLD);
+  setup_elsewhere();
   MPI_Barrier(MPI_COMM_WORLD);
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
