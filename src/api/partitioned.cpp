@@ -120,7 +120,8 @@ struct State {
   Setup setup;
   bool posted = false;  // this round's receives are posted
   std::vector<RequestPtr> recvs;
-  std::int64_t checked = 0;  // inner requests known complete, in order
+  std::vector<std::byte> drain;  // a failed round's data goes here
+  std::int64_t checked = 0;      // inner requests known complete, in order
   bool failed = false;
 };
 
@@ -179,7 +180,14 @@ void post_receives(State &s) {
   if (sent > total || (s.type_size > 0 && u.bytes_per_partition % s.type_size != 0) ||
       (s.type_size == 0 && sent > 0)) {
     s.round->status.error = sent > total ? core::kTruncated : core::kPartitionMismatch;
-    s.recvs.clear();
+    // The sender's messages still come: receive them (as bytes, dropped),
+    // or they would wait unmatched for a later pair with this pair id.
+    s.drain.resize(static_cast<std::size_t>(sent));
+    s.recvs.assign(static_cast<std::size_t>(u.partitions), nullptr);
+    for (int j = 0; j < u.partitions; ++j)
+      s.recvs[static_cast<std::size_t>(j)] = p2p().irecv(
+          s.drain.data() + j * u.bytes_per_partition, u.bytes_per_partition,
+          pack::Datatype::predefined(pack::dt::byte), s.peer, data_tag(s.pair_id, j), s.context);
     return;
   }
   s.recvs.assign(static_cast<std::size_t>(u.partitions), nullptr);
@@ -399,6 +407,7 @@ int start(Entry &e) {
   s->checked = 0;
   s->posted = false;
   s->recvs.clear();
+  s->drain.clear();
   if (s->peer == MPI_PROC_NULL) {
     round->status.source = MPI_PROC_NULL;
     round->status.tag = MPI_ANY_TAG;
@@ -498,7 +507,7 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag) {
   }
   impi::api::part::post_receives(*s);
   *flag = 0;
-  if (!s->posted || s->recvs.empty()) return MPI_SUCCESS;
+  if (!s->posted || s->recvs.empty() || !s->drain.empty()) return MPI_SUCCESS;  // (failed)
   // Send partitions j with bytes in [partition*R, (partition+1)*R).
   const std::int64_t R = s->part_bytes, S = s->setup.bytes_per_partition;
   if (R == 0 || S == 0) {
