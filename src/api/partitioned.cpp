@@ -120,7 +120,8 @@ struct State {
   Setup setup;
   bool posted = false;  // this round's receives are posted
   std::vector<RequestPtr> recvs;
-  std::int64_t checked = 0;  // inner requests known complete, in order
+  std::vector<std::byte> drain;  // a failed round's data goes here
+  std::int64_t checked = 0;      // inner requests known complete, in order
   bool failed = false;
 };
 
@@ -145,13 +146,8 @@ bool find_setup(State &s) {
   if (s.have_setup) return true;
   Inbox &in = g_inboxes[{s.context, s.peer}];
   for (;;) {
-    if (in.posted) {
-      if (!p2p().completed(*in.posted)) break;
-      if (in.posted->status.bytes == kSetupWords * 8 && in.buf[0] == kSetupMagic)
-        in.got.push_back(Setup{static_cast<int>(in.buf[1]), in.buf[2], static_cast<int>(in.buf[3]),
-                               static_cast<int>(in.buf[4]), in.buf[5]});
-      in.posted.reset();
-    }
+    // First what came already: another request's look may have collected
+    // ours (and posted the next receive, which our sender never feeds).
     auto it = std::find_if(in.got.begin(), in.got.end(),
                            [&](const Setup &u) { return u.tag == s.tag && u.rank == s.rank; });
     if (it != in.got.end()) {
@@ -161,10 +157,17 @@ bool find_setup(State &s) {
       in.got.erase(it);
       return true;
     }
+    if (in.posted) {
+      if (!p2p().completed(*in.posted)) return false;
+      if (in.posted->status.bytes == kSetupWords * 8 && in.buf[0] == kSetupMagic)
+        in.got.push_back(Setup{static_cast<int>(in.buf[1]), in.buf[2], static_cast<int>(in.buf[3]),
+                               static_cast<int>(in.buf[4]), in.buf[5]});
+      in.posted.reset();
+      continue;
+    }
     in.posted = p2p().irecv(in.buf, kSetupWords * 8, pack::Datatype::predefined(pack::dt::byte),
                             s.peer, kSetupTag, s.context);
   }
-  return false;
 }
 
 // Under g_mu: posts this round's receives once the setup is known.
@@ -177,7 +180,14 @@ void post_receives(State &s) {
   if (sent > total || (s.type_size > 0 && u.bytes_per_partition % s.type_size != 0) ||
       (s.type_size == 0 && sent > 0)) {
     s.round->status.error = sent > total ? core::kTruncated : core::kPartitionMismatch;
-    s.recvs.clear();
+    // The sender's messages still come: receive them (as bytes, dropped),
+    // or they would wait unmatched for a later pair with this pair id.
+    s.drain.resize(static_cast<std::size_t>(sent));
+    s.recvs.assign(static_cast<std::size_t>(u.partitions), nullptr);
+    for (int j = 0; j < u.partitions; ++j)
+      s.recvs[static_cast<std::size_t>(j)] = p2p().irecv(
+          s.drain.data() + j * u.bytes_per_partition, u.bytes_per_partition,
+          pack::Datatype::predefined(pack::dt::byte), s.peer, data_tag(s.pair_id, j), s.context);
     return;
   }
   s.recvs.assign(static_cast<std::size_t>(u.partitions), nullptr);
@@ -397,6 +407,7 @@ int start(Entry &e) {
   s->checked = 0;
   s->posted = false;
   s->recvs.clear();
+  s->drain.clear();
   if (s->peer == MPI_PROC_NULL) {
     round->status.source = MPI_PROC_NULL;
     round->status.tag = MPI_ANY_TAG;
@@ -496,7 +507,7 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag) {
   }
   impi::api::part::post_receives(*s);
   *flag = 0;
-  if (!s->posted || s->recvs.empty()) return MPI_SUCCESS;
+  if (!s->posted || s->recvs.empty() || !s->drain.empty()) return MPI_SUCCESS;  // (failed)
   // Send partitions j with bytes in [partition*R, (partition+1)*R).
   const std::int64_t R = s->part_bytes, S = s->setup.bytes_per_partition;
   if (R == 0 || S == 0) {

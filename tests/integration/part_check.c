@@ -12,6 +12,10 @@
  * 4. MPI_PROC_NULL peers; MPI_Cancel of a receive round nothing matched;
  *    MPI_Parrived on a null or inactive request.
  * 5. A send larger than the receive: MPI_ERR_TRUNCATE.
+ * 6. A pair's setup collected while another receive from the same source
+ *    looked for its own (which never comes): the pair still connects.
+ * 7. A truncated round leaves none of its messages behind: a pair that
+ *    reuses its pair id (they wrap) gets its own data.
  * Needs MPI_THREAD_MULTIPLE; any number of ranks from 2. */
 #include <mpi.h>
 #include <pthread.h>
@@ -269,6 +273,93 @@ static void edges(void) {
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
 }
 
+/* Rank 0 starts a send (its setup message goes out), then tells rank 1,
+ * which only then starts a receive nobody sends (tag 33: its look for a setup
+ * collects tag 31's) and after it the receive of tag 31. */
+static void setup_elsewhere(void) {
+  int buf[8];
+  MPI_Request req;
+  if (rank == 0) {
+    for (int i = 0; i < 8; ++i) buf[i] = 100 + i;
+    MPI_Psend_init(buf, 2, 4, MPI_INT, 1, 31, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    int go = 1;
+    MPI_Send(&go, 1, MPI_INT, 1, 32, MPI_COMM_WORLD);
+    MPI_Pready_range(0, 1, req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request_free(&req);
+  } else if (rank == 1) {
+    int go = 0, other[8];
+    MPI_Recv(&go, 1, MPI_INT, 0, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Request none;
+    MPI_Precv_init(other, 2, 4, MPI_INT, 0, 33, MPI_COMM_WORLD, MPI_INFO_NULL, &none);
+    MPI_Start(&none);
+    memset(buf, 0, sizeof buf);
+    MPI_Precv_init(buf, 2, 4, MPI_INT, 0, 31, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    MPI_Status st;
+    MPI_Wait(&req, &st);
+    int bad = 0;
+    for (int i = 0; i < 8; ++i) bad += buf[i] != 100 + i;
+    CHECK(bad == 0 && st.MPI_SOURCE == 0 && st.MPI_TAG == 31,
+          "setup taken by another receive's look: %d wrong values, source %d tag %d", bad,
+          st.MPI_SOURCE, st.MPI_TAG);
+    MPI_Request_free(&req);
+    MPI_Cancel(&none);
+    MPI_Wait(&none, &st);
+    int cancelled = 0;
+    MPI_Test_cancelled(&st, &cancelled);
+    CHECK(cancelled, "the unmatched partitioned receive was not cancelled");
+    MPI_Request_free(&none);
+  }
+}
+
+/* Rank 0 sends 4 x 4 ints to a receive of 8 (MPI_ERR_TRUNCATE), then inits
+ * and frees kWrap - 1 sends to rank 1 so that the next one gets the same pair
+ * id (impi's 14 bits), and sends other values through it. */
+static void orphans(void) {
+  enum { kWrap = 1 << 14 };
+  int big[16], got[16];
+  MPI_Request req;
+  if (rank == 0) {
+    for (int i = 0; i < 16; ++i) big[i] = -1 - i;
+    MPI_Psend_init(big, 4, 4, MPI_INT, 1, 41, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    MPI_Pready_range(0, 3, req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request_free(&req);
+    for (int k = 0; k < kWrap - 1; ++k) {
+      MPI_Psend_init(big, 4, 4, MPI_INT, 1, 42, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+      MPI_Request_free(&req);
+    }
+    for (int i = 0; i < 16; ++i) big[i] = 500 + i;
+    MPI_Psend_init(big, 4, 4, MPI_INT, 1, 43, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    MPI_Pready_range(0, 3, req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request_free(&req);
+  } else if (rank == 1) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Precv_init(got, 2, 4, MPI_INT, 0, 41, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    int cls = -1, rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TRUNCATE, "oversized partitioned send: class %d", cls);
+    MPI_Request_free(&req);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+    memset(got, 0, sizeof got);
+    MPI_Precv_init(got, 4, 4, MPI_INT, 0, 43, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    MPI_Start(&req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Request_free(&req);
+    int bad = 0;
+    for (int i = 0; i < 16; ++i) bad += got[i] != 500 + i;
+    CHECK(bad == 0, "after a truncated round: %d wrong values (first %d)", bad, got[0]);
+  }
+}
+
 int main(int argc, char **argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -285,6 +376,10 @@ int main(int argc, char **argv) {
   shapes();
   MPI_Barrier(MPI_COMM_WORLD);
   edges();
+  MPI_Barrier(MPI_COMM_WORLD);
+  setup_elsewhere();
+  MPI_Barrier(MPI_COMM_WORLD);
+  orphans();
   MPI_Barrier(MPI_COMM_WORLD);
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
