@@ -175,6 +175,19 @@ std::vector<Pset> psets() {
       if (w.client[static_cast<std::size_t>(r)] == c) p.world.push_back(r);
     out.push_back(std::move(p));
   }
+  // The launcher's own (impirun's impi://app/K and --pset names, or another
+  // PMIx launcher's), asked once: they do not change while the job runs.
+  static std::once_flag asked;
+  static std::vector<impi::startup::LauncherPset> launcher;
+  std::call_once(asked, [&] { launcher = rt.pm().psets(); });
+  for (const auto &l : launcher) {
+    auto same = [&](const Pset &p) { return ::strcasecmp(p.name.c_str(), l.name.c_str()) == 0; };
+    if (l.name.rfind("mpi://", 0) == 0 || std::any_of(out.begin(), out.end(), same))
+      continue;  // (the standard's names, and ours, are ours to define)
+    Pset p{l.name, {}};
+    for (auto r : l.world_ranks) p.world.push_back(static_cast<int>(r));
+    out.push_back(std::move(p));
+  }
   return out;
 }
 

@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "base/tunables.hpp"
 #include "startup/net.hpp"
@@ -57,6 +59,14 @@ IMPI (one MPI_COMM_WORLD across several separately launched clients):
   Authentication comes from the environment: IMPI_AUTH_KEY=<64-bit number>
   and/or IMPI_AUTH_NONE (set to anything).
 
+Several programs in one job (MPMD), as mpirun and mpiexec:
+  impirun [options] -np N prog1 [args] : -np M [app options] prog2 [args] ...
+                          one MPI_COMM_WORLD; ranks in the order given,
+                          MPI_APPNUM 0, 1, ...; app options: -np, -x, -env,
+                          --wdir DIR, --pset NAME (a process set of this
+                          program's ranks for MPI sessions, beside
+                          impi://app/K for the K-th program)
+
 Options:
   -np N, -n N, --np N     number of processes to start (1 to 4096; default 1)
   --bind-to core|none     bind each process to one core (round robin) or not
@@ -81,6 +91,9 @@ Options:
                           the objects ranks are placed on round robin when
                           binding (default core; slot = core on one machine)
   --report-bindings       print each rank's binding on stderr at start
+  --wdir DIR              start the processes in DIR (after ':': that program's)
+  --pset NAME             a process set of this program's ranks for MPI
+                          sessions (beside impi://app/K)
   --output-filename DIR   write each rank's output to DIR/1/rank.R/stdout and
                           DIR/1/rank.R/stderr instead of forwarding it
   --hostfile FILE, --host H[:N],...  (also -machinefile, -f, -H, -hosts)
@@ -310,6 +323,21 @@ std::optional<UsageError> OptionParser::impi_role(std::size_t &i, bool &matched)
           "--host-agent needs ADDR:PORT --host-token T (it is started by impirun -client)"};
     o_.host_agent = HostAgentRole{args_[i + 1], args_[i + 3]};
     i += 3;
+  } else if (a == "--world-pset") {  // (internal: impirun --clients gives each client the job's)
+    const std::string *v = value(i);
+    auto eq = v ? v->find('=') : std::string::npos;
+    if (eq == std::string::npos || eq == 0)
+      return UsageError{"--world-pset needs NAME=RANK,RANK,..."};
+    WorldPset p{v->substr(0, eq), {}};
+    std::string_view rest = std::string_view(*v).substr(eq + 1);
+    while (!rest.empty()) {
+      auto comma = rest.find(',');
+      auto r = base::parse_int(rest.substr(0, comma));
+      if (!r || *r < 0 || *r >= 4096) return UsageError{"--world-pset: bad rank list"};
+      p.ranks.push_back(static_cast<int>(*r));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    o_.world_psets.push_back(std::move(p));
   } else if (a == "--clients") {
     auto k = bounded(value(i), 1, 32);
     if (!k) return UsageError{"--clients needs a number of clients from 1 to 32"};
@@ -501,6 +529,60 @@ std::optional<UsageError> OptionParser::parse(std::size_t &i) {
   return UsageError{fmt::format("unknown option '{}' (see impirun --help)", a)};
 }
 
+// An option of one app context at args[i] (advances i past its values):
+// --pset NAME, --wdir DIR, and the internal --appnum K; after a ':' also
+// -np and -x/-env/--env, which before the first program are the job's.
+std::optional<UsageError> app_option(const std::vector<std::string> &args, std::size_t &i,
+                                     AppContext &app, bool &matched, bool later,
+                                     const char *(*lookup_env)(const char *)) {
+  const std::string &a = args[i];
+  const std::string *v = i + 1 < args.size() ? &args[i + 1] : nullptr;
+  matched = true;
+  if (a == "--pset" || a == "-pset") {
+    if (!v || v->empty() || v->size() > 255 || v->find_first_of(",= \t") != std::string::npos)
+      return UsageError{
+          "--pset needs a process set name (such as user://ocean; no commas, '=' or spaces)"};
+    app.psets.push_back(*v);
+  } else if (a == "--wdir" || a == "-wdir" || a == "-wd") {
+    if (!v || v->empty()) return UsageError{fmt::format("{} needs a directory", a)};
+    app.wdir = *v;
+  } else if (a == "--app-x") {  // (internal: a variable of this app context only)
+    if (!v || v->find('=') == std::string::npos || (*v)[0] == '=')
+      return UsageError{"--app-x needs VAR=value"};
+    app.env.push_back(*v);
+  } else if (a == "--appnum") {
+    auto n = bounded(v, 0, 4095);
+    if (!n) return UsageError{"--appnum needs a number from 0 to 4095"};
+    app.appnum = static_cast<int>(*n);
+  } else if (later && (a == "-np" || a == "-n" || a == "--np" || a == "-c")) {
+    auto n = v ? base::parse_int(*v) : std::nullopt;
+    if (!n || *n < 1 || *n > 4096)
+      return UsageError{fmt::format(
+          "invalid number of processes '{}': expected an integer from 1 to 4096", v ? *v : "")};
+    app.np = static_cast<int>(*n);
+  } else if (later && (a == "-env" || a == "-genv")) {
+    if (i + 2 >= args.size() || args[i + 1].empty() || args[i + 1].find('=') != std::string::npos)
+      return UsageError{fmt::format("option {} needs a variable name and a value", a)};
+    app.env.push_back(args[i + 1] + "=" + args[i + 2]);
+    i += 2;
+    return std::nullopt;
+  } else if (later && (a == "-x" || a == "--env")) {
+    if (!v || v->empty() || (*v)[0] == '=') return UsageError{"option -x needs VAR or VAR=value"};
+    if (v->find('=') != std::string::npos) {
+      app.env.push_back(*v);
+    } else {
+      const char *cur = lookup_env(v->c_str());
+      if (!cur) return UsageError{fmt::format("-x {}: {} is not set in this environment", *v, *v)};
+      app.env.push_back(*v + "=" + cur);
+    }
+  } else {
+    matched = false;
+    return std::nullopt;
+  }
+  ++i;
+  return std::nullopt;
+}
+
 // Inside a Slurm allocation (salloc, sbatch), as Open MPI's mpirun: the
 // default process count is the allocation's, and without --host/--hostfile
 // its nodes are the hosts (this one's tasks are its slots). With --clients
@@ -549,6 +631,10 @@ std::optional<UsageError> validate(LaunchOptions &o) {
                       "--oversubscribe allows it)",
                       o.np, 1 + o.remote_hosts.size(), total)};
   }
+  if (o.apps.size() > 1 && !o.remote_hosts.empty())
+    return UsageError{
+        "several programs (':') run on this machine only: --host/--hostfile or a Slurm "
+        "allocation naming other machines cannot be combined with them yet"};
   if (o.np < o.clients)
     return UsageError{
         fmt::format("--clients {} needs at least {} processes (-np)", o.clients, o.clients)};
@@ -578,6 +664,7 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
   o.impi.address = base::get_string("host_address");
   o.impi.startup_timeout_s = static_cast<int>(base::get_int("startup_timeout_s"));
   OptionParser parser(args, lookup_env, o);
+  AppContext first;
   std::size_t i = 0;
   for (; i < args.size(); ++i) {
     const std::string &a = args[i];
@@ -588,11 +675,49 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     if (a.empty() || a[0] != '-') break;  // the program
     if (a == "-h" || a == "--help") return HelpRequest{};
     if (a == "-V" || a == "--version") return VersionRequest{};
+    bool matched = false;
+    if (auto err = app_option(args, i, first, matched, false, lookup_env)) return *err;
+    if (matched) continue;
     if (auto err = parser.parse(i)) return *err;
   }
-  for (; i < args.size(); ++i) o.argv.push_back(args[i]);
+  for (; i < args.size() && args[i] != ":"; ++i) o.argv.push_back(args[i]);
   if (o.argv.empty()) return UsageError{"no program given to run (see impirun --help)"};
   if (!parser.have_np) o.np = 1;  // like MPICH's mpiexec without -n
+  first.np = o.np;
+  first.argv = o.argv;
+  o.apps.push_back(std::move(first));
+  // MPMD: more app contexts after ':', each with its own -np and program.
+  while (i < args.size()) {
+    ++i;  // the ':'
+    AppContext app;
+    bool have_np = false;
+    for (; i < args.size(); ++i) {
+      const std::string &a = args[i];
+      if (a == "--") {
+        ++i;
+        break;
+      }
+      if (a.empty() || a[0] != '-') break;
+      if (a == "-np" || a == "-n" || a == "--np" || a == "-c") have_np = true;
+      bool matched = false;
+      if (auto err = app_option(args, i, app, matched, true, lookup_env)) return *err;
+      if (!matched)
+        return UsageError{fmt::format(
+            "option '{}' is not one of an app context (-np, -x, -env, --wdir, --pset): put it "
+            "before the first program",
+            a)};
+    }
+    for (; i < args.size() && args[i] != ":"; ++i) app.argv.push_back(args[i]);
+    if (app.argv.empty())
+      return UsageError{fmt::format("app context {} after ':' has no program", o.apps.size())};
+    if (!have_np) app.np = 1;
+    o.np += app.np;
+    o.apps.push_back(std::move(app));
+  }
+  if (o.np > 4096)
+    return UsageError{fmt::format("{} processes in all: at most 4096 are allowed", o.np)};
+  for (auto &app : o.apps)  // (a --wdir before the first program is every program's default)
+    if (app.wdir.empty()) app.wdir = o.apps.front().wdir;
   // MPIEXEC_TIMEOUT, as Open MPI's mpirun and MPICH's mpiexec honour it;
   // --timeout wins.
   if (const char *t = lookup_env("MPIEXEC_TIMEOUT"); t && *t && o.timeout_s == 0) {
@@ -603,8 +728,28 @@ ParsedCommandLine parse_launch_options(const std::vector<std::string> &args,
     o.timeout_from_env = true;
   }
   if (!o.host_agent) apply_slurm_allocation(o, parser.have_np, parser.hosts_given, lookup_env);
+  if (o.apps.size() == 1) o.apps[0].np = o.np;  // (the allocation's count, without -np)
   if (auto err = validate(o)) return *err;
   return o;
+}
+
+std::vector<WorldPset> app_psets(const std::vector<AppContext> &apps, int first_rank) {
+  std::vector<WorldPset> out;
+  int r = first_rank;
+  for (std::size_t k = 0; k < apps.size(); ++k) {
+    const auto &app = apps[k];
+    int appnum = app.appnum >= 0 ? app.appnum : static_cast<int>(k);
+    std::vector<std::string> names = app.psets;
+    names.insert(names.begin(), fmt::format("impi://app/{}", appnum));
+    for (const auto &name : names) {
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const WorldPset &p) { return p.name == name; });
+      if (it == out.end()) it = out.insert(out.end(), WorldPset{name, {}});
+      for (int i = 0; i < app.np; ++i) it->ranks.push_back(r + i);
+    }
+    r += app.np;
+  }
+  return out;
 }
 
 std::vector<std::string> forwarded_options(const LaunchOptions &o) {

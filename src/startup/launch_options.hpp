@@ -22,6 +22,9 @@
 //   --verbose / -v                     launcher diagnostics
 //   --help / -h, --version / -V
 //   [--] prog [args...]
+//   ... prog1 [args] : -np M [-x V] [--wdir D] [--pset NAME] prog2 [args]
+//                                      MPMD: one job of several programs (app
+//                                      contexts), MPI_APPNUM 0, 1, ...
 #pragma once
 
 #include <cstdint>
@@ -71,8 +74,26 @@ struct StdinTarget {
   int rank = 0;
 };
 
+// One app context of an MPMD command line (prog1 : prog2 ...): its own
+// process count, program, variables, directory and process sets.
+struct AppContext {
+  int np = 1;
+  std::vector<std::string> argv;   // program and its arguments
+  std::vector<std::string> env;    // -x/-env given in this context
+  std::string wdir;                // --wdir: "" = impirun's
+  std::vector<std::string> psets;  // --pset NAME
+  int appnum = -1;                 // (internal, --appnum: a client's slice of a job) -1: its index
+};
+
+// A process set of the whole job, in MPI_COMM_WORLD ranks (internal
+// --world-pset NAME=r,r,...: impirun --clients gives each client all of them).
+struct WorldPset {
+  std::string name;
+  std::vector<int> ranks;
+};
+
 struct LaunchOptions {
-  int np = 0;
+  int np = 0;                        // the whole job's (every app context's)
   int clients = 1;                   // --clients K: local server + K clients
   std::optional<ClientRole> client;  // -client R HOST:PORT
   ImpiSettings impi;
@@ -94,8 +115,14 @@ struct LaunchOptions {
   int timeout_s = 0;              // 0 = no limit
   bool timeout_from_env = false;  // timeout_s came from MPIEXEC_TIMEOUT
   std::vector<std::string> env;   // "VAR=value" entries for the procs
-  std::vector<std::string> argv;  // program and its arguments
+  std::vector<std::string> argv;  // program and its arguments (the first app context's)
+  std::vector<AppContext> apps;   // every app context, argv's first; np = their sum
+  std::vector<WorldPset> world_psets;
 };
+
+// The process sets impirun defines for a job of these app contexts:
+// impi://app/K for each, and each --pset name (its contexts' ranks).
+std::vector<WorldPset> app_psets(const std::vector<AppContext> &apps, int first_rank = 0);
 
 struct HelpRequest {};
 struct VersionRequest {};

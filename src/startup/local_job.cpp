@@ -86,24 +86,54 @@ bool LocalJob::start_job(const std::string &program) {
   for (int r = 0; r < opts_.np; ++r) procs_[static_cast<size_t>(r)].rank = r;
   bool ok = setup_tmpdir() && start_pmix_server() && register_job() && plan_binding();
   jobs_.push_back({nspace_, 0, opts_.np, ""});
-  SpawnApp app;
-  app.cmd = opts_.argv[0];
-  app.argv = opts_.argv;
-  app.np = opts_.np;
-  for (int r = 0; ok && r < opts_.np; ++r)
-    ok = launch(procs_[static_cast<size_t>(r)], program, app, 0);
+  auto apps = job_apps(opts_);
+  int r = 0;
+  for (std::size_t k = 0; ok && k < apps.size(); ++k) {
+    const std::string prog = k == 0 ? program : find_program(apps[k].cmd);
+    int appnum = apps[k].appnum >= 0 ? apps[k].appnum : static_cast<int>(k);
+    for (int i = 0; ok && i < apps[k].np; ++i, ++r)
+      ok = launch(procs_[static_cast<size_t>(r)], prog, apps[k], appnum);
+  }
   start_stdin_fanout(STDIN_FILENO, std::move(stdin_pipes_));
   return ok;
 }
 
+std::vector<SpawnApp> job_apps(const LaunchOptions &opts) {
+  std::vector<SpawnApp> apps;
+  for (const auto &c : opts.apps) {
+    SpawnApp a;
+    a.cmd = c.argv[0];
+    a.argv = c.argv;
+    a.env = c.env;
+    a.wdir = c.wdir;
+    // (One program: this machine's share of it, which a client on
+    // several hosts sets in opts.np.)
+    a.np = opts.apps.size() == 1 ? opts.np : c.np;
+    a.appnum = c.appnum;
+    apps.push_back(std::move(a));
+  }
+  if (apps.empty()) {  // (options not made by the parser)
+    SpawnApp a;
+    a.cmd = opts.argv[0];
+    a.argv = opts.argv;
+    a.np = opts.np;
+    apps.push_back(std::move(a));
+  }
+  return apps;
+}
+
 int LocalJob::run() {
-  std::string program = find_program(opts_.argv[0]);
-  if (program.empty()) {
-    base::log_error("cannot find the program '{}'{}", opts_.argv[0],
-                    opts_.argv[0].find('/') == std::string::npos
-                        ? " in PATH (give a path, e.g. ./" + opts_.argv[0] + ")"
-                        : " or it is not executable");
-    return 1;
+  std::string program;
+  for (const auto &app : job_apps(opts_)) {
+    std::string found = find_program(app.cmd);
+    if (found.empty()) {
+      base::log_error("cannot find the program '{}'{}", app.cmd,
+                      app.cmd.find('/') == std::string::npos
+                          ? " in PATH (give a path, e.g. ./" + app.cmd + ")"
+                          : " or it is not executable");
+      return 1;
+    }
+    if (program.empty()) program = found;
   }
   host_ = local_hostname();
   if (!setup_loop()) return 1;

@@ -41,7 +41,11 @@ struct SpawnApp {
   std::vector<std::string> env;   // KEY=VALUE, added to the launcher's
   std::string wdir;               // "" : the launcher's
   int np = 1;
+  int appnum = -1;  // MPI_APPNUM; -1: the app's index
 };
+
+// The apps of impirun's own job (its MPMD app contexts, programs resolved).
+std::vector<SpawnApp> job_apps(const LaunchOptions &opts);
 
 // MPI_Comm_spawn(_multiple) as PMIx hands it to us: copied out of PMIx's
 // structures on its thread, carried out on ours.
@@ -101,6 +105,10 @@ class LocalJob {
   // Called from PMIx's thread.
   void post(PmixEvent ev);
   NameService &names() { return names_; }
+  // The job's process sets, fixed before its first proc starts (PMIx's
+  // thread reads them): members as ranks of `pset_nspace()`.
+  const std::vector<WorldPset> &psets() const { return psets_; }
+  const std::string &pset_nspace() const { return pset_nspace_; }
 
  private:
   struct JobRec {
@@ -159,6 +167,8 @@ class LocalJob {
   int world_offset_ = 0;  // world rank of our rank 0
   int agent_end_ = -1;
   std::string nspace_;
+  std::vector<WorldPset> psets_;
+  std::string pset_nspace_;
   std::string tmpdir_;
   std::string host_;
   bool pmix_up_ = false;

@@ -256,8 +256,35 @@ std::vector<std::string> client_args(const LaunchOptions &opts, const std::strin
   if (blocks) a.insert(a.end(), {"--core-blocks", std::to_string(opts.np)});
   auto fwd = forwarded_options(opts);
   a.insert(a.end(), fwd.begin(), fwd.end());
-  a.push_back("--");
-  a.insert(a.end(), opts.argv.begin(), opts.argv.end());
+  // Every client knows the whole job's process sets (world ranks).
+  for (const auto &p : app_psets(opts.apps)) {
+    std::string ranks;
+    for (int r : p.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+    a.insert(a.end(), {"--world-pset", p.name + "=" + ranks});
+  }
+  // This client's slice of the app contexts: world ranks offset..offset+n-1.
+  int first_rank = 0;
+  bool first_slice = true;
+  for (std::size_t k = 0; k < opts.apps.size(); ++k) {
+    const AppContext &app = opts.apps[k];
+    int lo = std::max(first_rank, offset), hi = std::min(first_rank + app.np, offset + n);
+    first_rank += app.np;
+    if (lo >= hi) continue;
+    if (first_slice)
+      a[4] = std::to_string(hi - lo);  // (the "-np" value above: the first program's count)
+    else
+      a.insert(a.end(), {":", "-np", std::to_string(hi - lo)});
+    a.insert(a.end(), {"--appnum", std::to_string(app.appnum >= 0 ? app.appnum : k)});
+    if (!app.wdir.empty()) a.insert(a.end(), {"--wdir", app.wdir});
+    for (const auto &x : app.env) a.insert(a.end(), {"--app-x", x});
+    a.push_back("--");
+    a.insert(a.end(), app.argv.begin(), app.argv.end());
+    first_slice = false;
+  }
+  if (opts.apps.empty()) {  // (options not made by the parser)
+    a.push_back("--");
+    a.insert(a.end(), opts.argv.begin(), opts.argv.end());
+  }
   return a;
 }
 

@@ -250,6 +250,43 @@ class PmixClient final : public ProcessManager {
     return {};
   }
 
+  std::vector<LauncherPset> psets() override {
+    std::vector<LauncherPset> out;
+    std::string names;
+    if (!query(PMIX_QUERY_PSET_NAMES, nullptr, [&](const pmix_value_t &v) {
+          if (v.type == PMIX_STRING && v.data.string) names = v.data.string;
+        }))
+      return out;
+    const std::uint32_t offset = job_.world_rank - job_.rank;  // our client's first world rank
+    std::string_view rest = names;
+    while (!rest.empty()) {
+      auto comma = rest.find(',');
+      std::string name(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      if (name.empty()) continue;
+      LauncherPset p{name, {}};
+      bool ok = true;
+      query(PMIX_QUERY_PSET_MEMBERSHIP, name.c_str(), [&](const pmix_value_t &v) {
+        if (v.type != PMIX_DATA_ARRAY || !v.data.darray || v.data.darray->type != PMIX_PROC) {
+          ok = false;
+          return;
+        }
+        const auto *procs = static_cast<const pmix_proc_t *>(v.data.darray->array);
+        for (std::size_t i = 0; i < v.data.darray->size; ++i) {
+          std::uint32_t r = procs[i].rank;
+          if (PMIX_CHECK_NSPACE(procs[i].nspace, me_.nspace) && r < job_.size)
+            p.world_ranks.push_back(offset + r);
+          else if (PMIX_CHECK_NSPACE(procs[i].nspace, kWorldPsetNspace) && r < job_.world_size)
+            p.world_ranks.push_back(r);
+          else
+            ok = false;  // another job's procs (a spawned one's): not a set of this world
+        }
+      });
+      if (ok && !p.world_ranks.empty()) out.push_back(std::move(p));
+    }
+    return out;
+  }
+
   Status finalize() override {
     if (!initialized_) return {};
     initialized_ = false;
@@ -260,6 +297,44 @@ class PmixClient final : public ProcessManager {
 
  private:
   PmixClient() = default;
+
+  // PMIx_Query_info of one key (with a PMIX_PSET_NAME qualifier when
+  // `pset` is given); calls `take` with the value of each answer for that
+  // key, looking into PMIX_QUERY_RESULTS arrays. False when nothing came.
+  template <class F>
+  bool query(const char *key, const char *pset, F &&take) {
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    pmix_status_t rc = PMIX_SUCCESS;
+    PMIX_ARGV_APPEND(rc, q.keys, key);
+    if (rc != PMIX_SUCCESS) return false;
+    if (pset) {
+      PMIX_QUERY_QUALIFIERS_CREATE(&q, 1);
+      PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_PSET_NAME, pset, PMIX_STRING);
+    }
+    pmix_info_t *results = nullptr;
+    std::size_t n = 0;
+    rc = PMIx_Query_info(&q, 1, &results, &n);
+    PMIX_QUERY_DESTRUCT(&q);
+    if (rc != PMIX_SUCCESS || !results) return false;
+    bool found = false;
+    auto visit = [&](auto &self, const pmix_info_t *info, std::size_t count, int depth) -> void {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], key)) {
+          take(info[i].value);
+          found = true;
+        } else if (depth < 4 && PMIX_CHECK_KEY(&info[i], PMIX_QUERY_RESULTS) &&
+                   info[i].value.type == PMIX_DATA_ARRAY && info[i].value.data.darray &&
+                   info[i].value.data.darray->type == PMIX_INFO) {
+          self(self, static_cast<const pmix_info_t *>(info[i].value.data.darray->array),
+               info[i].value.data.darray->size, depth + 1);
+        }
+      }
+    };
+    visit(visit, results, n, 0);
+    PMIX_INFO_FREE(results, n);
+    return found;
+  }
 
   Result<std::uint32_t> get_u32(std::uint32_t rank, const char *key) {
     pmix_proc_t p;

@@ -26,6 +26,18 @@ namespace impi::startup {
 // IMPI job description (impi_job.hpp, encode_job).
 constexpr const char *kImpiJobKey = "impi.job";
 
+// The namespace of process set members that are MPI_COMM_WORLD ranks (what
+// impirun --clients gives its clients): members in the proc's own
+// namespace are ranks of its client's part of the world instead.
+constexpr const char *kWorldPsetNspace = "impi.world";
+
+// A process set the launcher defines (MPI sessions), members as
+// MPI_COMM_WORLD ranks in ascending order of the launcher's list.
+struct LauncherPset {
+  std::string name;
+  std::vector<std::uint32_t> world_ranks;
+};
+
 struct JobInfo {
   std::string nspace;      // PMIx namespace ("singleton" when alone)
   std::uint32_t rank = 0;  // rank in the job (MPI_COMM_WORLD)
@@ -74,6 +86,10 @@ class ProcessManager {
   virtual base::Status publish(const std::string &key, const std::string &value) = 0;
   virtual base::Result<std::string> lookup(const std::string &key) = 0;
   virtual base::Status unpublish(const std::string &key) = 0;
+  // The launcher's process sets (PMIx_Query_info: PMIX_QUERY_PSET_NAMES and
+  // PMIX_QUERY_PSET_MEMBERSHIP); empty when it defines none or cannot say.
+  // Sets with members outside MPI_COMM_WORLD are left out.
+  virtual std::vector<LauncherPset> psets() { return {}; }
 };
 
 // True when the environment says a PMIx launcher started us.

@@ -23,6 +23,51 @@ namespace impi::startup::local {
 namespace {
 
 // ------------------------------------------------------------------ module callbacks
+// PMIx_Query_info from a proc: the process sets (PMIX_QUERY_NUM_PSETS,
+// PMIX_QUERY_PSET_NAMES, PMIX_QUERY_PSET_MEMBERSHIP with a PMIX_PSET_NAME
+// qualifier). Answered at once from the job's fixed table; other keys are
+// not supported.
+pmix_status_t cb_query(pmix_proc_t *, pmix_query_t *queries, size_t nqueries,
+                       pmix_info_cbfunc_t cbfunc, void *cbdata) {
+  if (!g_job || !cbfunc) return PMIX_ERR_NOT_SUPPORTED;
+  const auto &sets = g_job->psets();
+  auto *answer = new InfoList;
+  for (size_t q = 0; q < nqueries; ++q) {
+    const char *name = nullptr;
+    for (size_t k = 0; k < queries[q].nqual; ++k)
+      if (PMIX_CHECK_KEY(&queries[q].qualifiers[k], PMIX_PSET_NAME) &&
+          queries[q].qualifiers[k].value.type == PMIX_STRING)
+        name = queries[q].qualifiers[k].value.data.string;
+    for (char **key = queries[q].keys; key && *key; ++key) {
+      if (std::strcmp(*key, PMIX_QUERY_NUM_PSETS) == 0) {
+        std::size_t n = sets.size();
+        answer->add(PMIX_QUERY_NUM_PSETS, &n, PMIX_SIZE);
+      } else if (std::strcmp(*key, PMIX_QUERY_PSET_NAMES) == 0) {
+        std::string all;
+        for (const auto &p : sets) all += (all.empty() ? "" : ",") + p.name;
+        answer->str(PMIX_QUERY_PSET_NAMES, all);
+      } else if (std::strcmp(*key, PMIX_QUERY_PSET_MEMBERSHIP) == 0 && name) {
+        auto it = std::find_if(sets.begin(), sets.end(),
+                               [&](const WorldPset &p) { return p.name == name; });
+        if (it == sets.end()) continue;
+        pmix_data_array_t da;
+        PMIX_DATA_ARRAY_CONSTRUCT(&da, it->ranks.size(), PMIX_PROC);
+        auto *procs = static_cast<pmix_proc_t *>(da.array);
+        for (std::size_t i = 0; i < it->ranks.size(); ++i)
+          PMIX_LOAD_PROCID(&procs[i], g_job->pset_nspace().c_str(),
+                           static_cast<pmix_rank_t>(it->ranks[i]));
+        answer->add(PMIX_QUERY_PSET_MEMBERSHIP, &da, PMIX_DATA_ARRAY);
+        PMIX_DATA_ARRAY_DESTRUCT(&da);  // (add copied it)
+      }
+    }
+  }
+  pmix_status_t st = answer->size() ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+  cbfunc(
+      st, answer->data(), answer->size(), cbdata,
+      [](void *p) { delete static_cast<InfoList *>(p); }, answer);
+  return PMIX_SUCCESS;
+}
+
 pmix_status_t cb_client_connected(const pmix_proc_t *p, void *, pmix_op_cbfunc_t, void *) {
   // OpenPMIx 4.2 calls this with cbfunc == NULL: report success synchronously.
   if (g_job) g_job->post({PmixEvent::connected, static_cast<int>(p->rank), 0, {}, p->nspace});
@@ -189,7 +234,8 @@ void add_app_infos(InfoList &info, const std::vector<SpawnApp> &apps) {
     std::string argvs;
     for (const auto &a : apps[k].argv) argvs += (argvs.empty() ? "" : " ") + a;
     InfoList app;
-    app.u32(PMIX_APPNUM, static_cast<std::uint32_t>(k))
+    app.u32(PMIX_APPNUM, apps[k].appnum >= 0 ? static_cast<std::uint32_t>(apps[k].appnum)
+                                             : static_cast<std::uint32_t>(k))
         .u32(PMIX_APP_SIZE, static_cast<std::uint32_t>(apps[k].np))
         .rank(PMIX_APPLDR, static_cast<pmix_rank_t>(first))
         .str(PMIX_WDIR, apps[k].wdir.empty() ? here : apps[k].wdir)
@@ -206,7 +252,8 @@ void add_proc_infos(InfoList &info, const std::vector<SpawnApp> &apps, bool spaw
     for (int i = 0; i < apps[k].np; ++i, ++r) {
       InfoList p;  // PMIX_RANK must come first
       p.rank(PMIX_RANK, static_cast<pmix_rank_t>(r))
-          .u32(PMIX_APPNUM, static_cast<std::uint32_t>(k))
+          .u32(PMIX_APPNUM, apps[k].appnum >= 0 ? static_cast<std::uint32_t>(apps[k].appnum)
+                                                : static_cast<std::uint32_t>(k))
           .rank(PMIX_APP_RANK, static_cast<pmix_rank_t>(i))
           .rank(PMIX_GLOBAL_RANK, static_cast<pmix_rank_t>(r))
           .u16(PMIX_LOCAL_RANK, static_cast<std::uint16_t>(r))
@@ -233,6 +280,7 @@ bool LocalJob::start_pmix_server() {
   module.publish = cb_publish;
   module.lookup = cb_lookup;
   module.unpublish = cb_unpublish;
+  module.query = cb_query;
   // Our server and its procs are one user's processes on one machine:
   // PMIx's default security plugin search tries munge first, and a munge
   // socket left by a stopped daemon costs 2.3 s of retries per job. The
@@ -254,11 +302,16 @@ bool LocalJob::start_pmix_server() {
 
 bool LocalJob::register_job() {
   nspace_ = "impi." + std::to_string(::getpid()) + ".1";
-  SpawnApp app;
-  app.cmd = opts_.argv[0];
-  app.argv = opts_.argv;
-  app.np = opts_.np;
-  return register_nspace(nspace_, {app}, nullptr);
+  // Process sets: the whole job's when impirun --clients gave them (world
+  // ranks, in a namespace of that name), else this job's app contexts'.
+  if (!opts_.world_psets.empty()) {
+    psets_ = opts_.world_psets;
+    pset_nspace_ = kWorldPsetNspace;
+  } else if (opts_.remote_hosts.empty() && !opts_.host_agent) {
+    psets_ = app_psets(opts_.apps);
+    pset_nspace_ = nspace_;
+  }  // (a client on several hosts: each host's launcher knows its own procs only; no sets)
+  return register_nspace(nspace_, job_apps(opts_), nullptr);
 }
 
 bool LocalJob::register_nspace(const std::string &ns, const std::vector<SpawnApp> &apps,

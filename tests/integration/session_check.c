@@ -95,6 +95,8 @@ static void check_psets(MPI_Session s) {
       CHECK(atoi(name + 14) == clients, "client pset %s out of order", name);
       ++clients;
       total += psize;
+    } else if (strcmp(name, "impi://app/0") == 0) {
+      CHECK(psize == size, "%s (the only program) size %d", name, psize);  /* mpmd_check: more */
     } else {
       CHECK(0, "unexpected pset %s", name);
     }

@@ -144,3 +144,55 @@ TEST_CASE("split hosts: how many a machine advertises, and their addresses") {
   CHECK(split_address("::1", 2) == "::1");
   CHECK(split_address("127.0.0.1x", 1) == "127.0.0.1x");  // not an address: left alone
 }
+
+TEST_CASE("MPMD: app contexts after ':' with their own counts, variables and sets") {
+  auto p = parse({"-x", "A=1", "-np",    "2",    "--pset", "user://x", "./a", "1",   ":", "-n", "3",
+                  "-x", "B=2", "--wdir", "/tmp", "--pset", "user://y", "./b", "-np", ":", "./c"});
+  auto *o = std::get_if<LaunchOptions>(&p);
+  REQUIRE(o);
+  CHECK(o->np == 6);
+  CHECK(o->argv == std::vector<std::string>{"./a", "1"});
+  REQUIRE(o->apps.size() == 3);
+  CHECK(o->env == std::vector<std::string>{"A=1"});  // before the first program: everyone's
+  CHECK(o->apps[0].np == 2);
+  CHECK(o->apps[0].psets == std::vector<std::string>{"user://x"});
+  CHECK(o->apps[0].env.empty());
+  CHECK(o->apps[1].np == 3);
+  CHECK(o->apps[1].argv == std::vector<std::string>{"./b", "-np"});
+  CHECK(o->apps[1].env == std::vector<std::string>{"B=2"});
+  CHECK(o->apps[1].wdir == "/tmp");
+  CHECK(o->apps[2].np == 1);  // no -np: one
+  CHECK(o->apps[2].argv == std::vector<std::string>{"./c"});
+  auto sets = app_psets(o->apps);
+  REQUIRE(sets.size() == 5);
+  CHECK(sets[0].name == "impi://app/0");
+  CHECK(sets[0].ranks == std::vector<int>{0, 1});
+  CHECK(sets[1].name == "user://x");
+  CHECK(sets[2].name == "impi://app/1");
+  CHECK(sets[2].ranks == std::vector<int>{2, 3, 4});
+  CHECK(sets[3].name == "user://y");
+  CHECK(sets[4].ranks == std::vector<int>{5});
+}
+
+TEST_CASE("MPMD: bad app contexts are refused clearly") {
+  CHECK_THAT(usage_error(parse({"./a", ":"})), Catch::Contains("has no program"));
+  CHECK_THAT(usage_error(parse({"./a", ":", "-np", "2"})), Catch::Contains("has no program"));
+  CHECK_THAT(usage_error(parse({"./a", ":", "--tag-output", "./b"})),
+             Catch::Contains("put it before the first program"));
+  CHECK_THAT(usage_error(parse({"./a", ":", "-np", "0", "./b"})),
+             Catch::Contains("invalid number of processes"));
+  CHECK_THAT(usage_error(parse({"--pset", "a,b", "./a"})), Catch::Contains("--pset needs"));
+  CHECK_THAT(usage_error(parse({"-np", "4000", "./a", ":", "-np", "100", "./b"})),
+             Catch::Contains("at most 4096"));
+}
+
+TEST_CASE("the internal --world-pset and --appnum of a client's slice") {
+  auto o = std::get<LaunchOptions>(parse({"--world-pset", "user://z=3,4", "-np", "1", "--appnum",
+                                          "1", "./b", ":", "-np", "1", "--appnum", "2", "./c"}));
+  REQUIRE(o.world_psets.size() == 1);
+  CHECK(o.world_psets[0].ranks == std::vector<int>{3, 4});
+  CHECK(o.apps[0].appnum == 1);
+  CHECK(o.apps[1].appnum == 2);
+  CHECK(app_psets(o.apps)[0].name == "impi://app/1");
+  CHECK_THAT(usage_error(parse({"--world-pset", "x=1,a", "./b"})), Catch::Contains("bad rank"));
+}
