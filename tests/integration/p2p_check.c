@@ -173,6 +173,19 @@ static void datatypes_and_errors(void) {
   CHECK(MPI_Send(&v, 1, MPI_INT, 0, -5, MPI_COMM_WORLD) == MPI_ERR_TAG);
   CHECK(MPI_Send(&v, -1, MPI_INT, 0, 0, MPI_COMM_WORLD) == MPI_ERR_COUNT);
   CHECK(MPI_Send(&v, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD) == MPI_ERR_TYPE);
+  /* No elements of MPI_DATATYPE_NULL: a valid empty message, as MPICH allows
+   * (its part/nonblocking_pready synchronises so). */
+  if (size > 1 && rank < 2) {
+    MPI_Status zs;
+    int zc = -1;
+    if (rank == 0) {
+      CHECK(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, 1, 77, MPI_COMM_WORLD) == MPI_SUCCESS);
+    } else {
+      CHECK(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, 0, 77, MPI_COMM_WORLD, &zs) == MPI_SUCCESS);
+      MPI_Get_count(&zs, MPI_BYTE, &zc);
+      CHECK(zc == 0 && zs.MPI_SOURCE == 0 && zs.MPI_TAG == 77);
+    }
+  }
   CHECK(MPI_Send(&v, 1, MPI_INT, 0, 0, MPI_COMM_NULL) == MPI_ERR_COMM);
   CHECK(MPI_Wait(NULL, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
 }
