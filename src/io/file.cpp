@@ -310,6 +310,9 @@ void unmark_open(FileObject &f) {
 }
 
 bool open_somewhere(const std::string &path) {
+  struct stat st {};
+  // (Regular files only: opening a device or a FIFO to look could act on it.)
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return false;  // (not there, or not readable: unlink says)
   struct flock fl = open_mark_lock(F_WRLCK);
