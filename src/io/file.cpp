@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <limits>
 
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
@@ -271,6 +272,55 @@ std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta) {
   return ok ? v : -1;
 }
 
+namespace {
+// The byte the mark locks: past any byte a view can reach in practice (the
+// atomic-mode and sieving locks cover data ranges, never this one).
+constexpr off_t kOpenMark = std::numeric_limits<off_t>::max() - 1;
+struct flock open_mark_lock(short type) {
+  struct flock fl {};
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = kOpenMark;
+  fl.l_len = 1;
+  fl.l_pid = 0;  // (required of OFD locks)
+  return fl;
+}
+}  // namespace
+
+void mark_open(FileObject &f) {
+  // An OFD lock, not a POSIX one: it belongs to this open file description,
+  // so it conflicts with this process's own other descriptors too and does
+  // not vanish when the process closes another descriptor of the file.
+  // Where the file system has no locks (ENOLCK, EINVAL) the file is simply
+  // not marked: delete then unlinks as before.
+  int fd = f.fd;
+  if (f.amode & MPI_MODE_WRONLY) fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return;
+  struct flock fl = open_mark_lock(F_RDLCK);
+  if (::fcntl(fd, F_OFD_SETLK, &fl) != 0) {
+    if (fd != f.fd) ::close(fd);
+    return;
+  }
+  f.mark_fd = fd;
+}
+
+void unmark_open(FileObject &f) {
+  if (f.mark_fd >= 0 && f.mark_fd != f.fd) ::close(f.mark_fd);
+  f.mark_fd = -1;  // (the lock on `fd` goes with it)
+}
+
+bool open_somewhere(const std::string &path) {
+  struct stat st {};
+  // (Regular files only: opening a device or a FIFO to look could act on it.)
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;  // (not there, or not readable: unlink says)
+  struct flock fl = open_mark_lock(F_WRLCK);
+  bool held = ::fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+  ::close(fd);
+  return held;
+}
+
 bool shared_set(FileObject &f, std::int64_t value) {
   if (!lock_side(f.shfp_fd, F_WRLCK)) return false;
   bool ok = ::pwrite(f.shfp_fd, &value, sizeof value, 0) == sizeof value;
@@ -375,9 +425,11 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     f.shfp_fd = ::open(f.shfp_path.c_str(), O_RDWR | O_CLOEXEC);
     if (f.shfp_fd < 0) err = errno;
   }
+  if (!err) impi::io::mark_open(f);
   int worst = err ? errno_class(err) : 0, any = 0;
   PMPI_Allreduce(&worst, &any, 1, MPI_INT, MPI_MAX, f.comm);
   if (any != 0) {
+    impi::io::unmark_open(f);
     if (f.fd >= 0) ::close(f.fd);
     if (f.shfp_fd >= 0) ::close(f.shfp_fd);
     PMPI_Barrier(f.comm);
@@ -416,6 +468,7 @@ int PMPI_File_close(MPI_File *fh) {
   }
   int rank = 0, err = 0;
   PMPI_Comm_rank(f->comm, &rank);
+  impi::io::unmark_open(*f);
   if (::close(f->fd) != 0) err = errno;
   ::close(f->shfp_fd);
   PMPI_Barrier(f->comm);  // every proc is done with the file
@@ -446,6 +499,15 @@ int PMPI_File_delete(const char *filename, MPI_Info info) {
   if (auto colon = path.find(':');
       colon != std::string::npos && colon >= 2 && colon <= 8 && path.find('/') > colon)
     path = path.substr(colon + 1);
+  // MPI-4.1 14.2.3: deleting a file some process has open may fail with
+  // MPI_ERR_FILE_IN_USE. Unlinking it would let the procs that have it open
+  // go on writing into a file nobody can open again (their data lost at
+  // close): impi refuses instead.
+  if (impi::io::open_somewhere(path))
+    return file_error(nullptr, MPI_ERR_FILE_IN_USE, fn,
+                      fmt::format("{}: the file is open (in this or another process); close it "
+                                  "first",
+                                  path));
   if (::unlink(path.c_str()) != 0) {
     int e = errno;
     return file_error(nullptr, errno_class(e), fn,

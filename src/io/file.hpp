@@ -55,6 +55,9 @@ struct FileObject {
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate: the file's own context
   MPI_File handle = MPI_FILE_NULL;
   int fd = -1;
+  // The descriptor holding the "open" mark (an OFD read lock, see
+  // mark_open): `fd`, or a read-only one of its own for MPI_MODE_WRONLY.
+  int mark_fd = -1;
   std::string path;
   int amode = 0;
   std::uintptr_t errhandler = 0;  // 0: MPI_ERRORS_RETURN (files' default)
@@ -133,6 +136,15 @@ int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
 std::int64_t decode(const View &v, const std::byte *in, std::int64_t got, void *buf,
                     std::int64_t count, MPI_Datatype th, const pack::TypePtr &type,
                     std::string &why);
+
+// ---- "this file is open" (file.cpp): every proc that has the file open holds
+// an open-file-description read lock on one byte past any data; delete asks
+// for a conflicting lock and refuses (MPI_ERR_FILE_IN_USE) when one is held:
+// by this process, another of its client, another client's, another job's.
+void mark_open(FileObject &f);
+void unmark_open(FileObject &f);
+// Whether some process holds the mark on the file at `path`.
+bool open_somewhere(const std::string &path);
 
 // ---- shared file pointer (file.cpp)
 // Adds `delta` etypes to the shared pointer, returns its old value (-1: error, errno set).

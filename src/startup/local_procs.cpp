@@ -97,6 +97,14 @@ struct ChildSetup {
   // polling a job that is gone.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != c.launcher) ::_exit(127);
+  // Each proc leads a session of its own, as MPICH's Hydra starts them:
+  // where the kernel groups the scheduler's fairness by session
+  // (autogroup, on by default in Debian's and Ubuntu's kernels), the procs
+  // of a job would otherwise share the one CPU share of the shell that ran
+  // impirun, against every other session's (a `make -j` elsewhere gets as
+  // much as the whole job; bench/io.sh: 2-3x longer calls at a load
+  // average of 13). impirun passes the user's signals on itself.
+  ::setsid();
   ::dup2(c.out, STDOUT_FILENO);
   ::dup2(c.err, STDERR_FILENO);
   if (c.in >= 0) ::dup2(c.in, STDIN_FILENO);

@@ -156,6 +156,54 @@ static void test_open_errors(void) {
   OK(MPI_Errhandler_free(&eh));
 }
 
+/* MPI_File_delete of a file some process has open: MPI_ERR_FILE_IN_USE and
+ * the file stays (MPI-4.1 14.2.3); once closed everywhere, deleted. Open by
+ * this process, by every process, by another process only (of this client
+ * or another), for writing only. */
+static void test_in_use(void) {
+  char p[512], q[64], mine[512], next[512];
+  MPI_File fh, fs;
+  struct stat sb;
+  int rc;
+  path(p, "inuse.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  rc = MPI_File_delete(p, MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_FILE_IN_USE, "delete of a file open everywhere: class %d",
+        eclass(rc));
+  CHECK(stat(p, &sb) == 0, "a file in use stays: %s", strerror(errno));
+  OK(MPI_File_write_at(fh, rank, "x", 1, MPI_BYTE, MPI_STATUS_IGNORE));
+  OK(MPI_File_close(&fh));
+  /* write-only opens are marked too */
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
+  rc = MPI_File_delete(p, MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_FILE_IN_USE, "delete of a write-only open file: class %d",
+        eclass(rc));
+  OK(MPI_File_close(&fh));
+  /* open by one process only (MPI_COMM_SELF): the next rank may not delete
+   * it, a second open of the same file by the owner closing does not unmark
+   * the first */
+  snprintf(q, sizeof q, "inuse.%d", rank);
+  path(mine, q);
+  snprintf(q, sizeof q, "inuse.%d", (rank + 1) % size);
+  path(next, q);
+  OK(MPI_File_open(MPI_COMM_SELF, mine, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fs));
+  OK(MPI_File_open(MPI_COMM_SELF, mine, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  rc = MPI_File_delete(next, MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_FILE_IN_USE, "delete of a file another proc has open: class %d",
+        eclass(rc));
+  CHECK(stat(next, &sb) == 0, "another's file in use stays: %s", strerror(errno));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_close(&fs));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_delete(next, MPI_INFO_NULL));
+  CHECK(stat(next, &sb) != 0 && errno == ENOENT, "deleted once closed");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void test_manage(void) {
   char p[512];
   MPI_File fh;
@@ -541,6 +589,7 @@ int main(int argc, char **argv) {
   }
   MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   test_open_errors();
+  test_in_use();
   test_manage();
   test_access();
   test_shared();
