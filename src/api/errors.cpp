@@ -103,6 +103,7 @@ constexpr ClassText kClasses[] = {
     {MPI_T_ERR_INVALID_NAME, "MPI_T_ERR_INVALID_NAME", "invalid tool-interface name"},
     {MPI_T_ERR_INVALID, "MPI_T_ERR_INVALID", "invalid use of the tool interface"},
     {MPI_ERR_VALUE_TOO_LARGE, "MPI_ERR_VALUE_TOO_LARGE", "value too large for the output argument"},
+    {MPI_ERR_ERRHANDLER, "MPI_ERR_ERRHANDLER", "invalid error handler"},
 };
 static_assert(sizeof kClasses / sizeof kClasses[0] == MPI_ERR_LASTCODE + 1,
               "every error class has a text");
