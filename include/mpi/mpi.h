@@ -281,8 +281,10 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_SESSION 58
 #define MPI_ERR_PROC_ABORTED 59
 #define MPI_ERR_VALUE_TOO_LARGE 76
-#define MPI_ERR_ERRHANDLER 77 /* MPI-4.1 */
-#define MPI_ERR_LASTCODE 77
+#define MPI_ERR_ERRHANDLER 77       /* MPI-4.1 */
+#define MPI_T_ERR_NOT_ACCESSIBLE 78 /* MPI-4.0 tool-interface codes */
+#define MPI_T_ERR_NOT_SUPPORTED 79
+#define MPI_ERR_LASTCODE 79
 
 /* Tool-interface return codes (MPI_T_*). */
 #define MPI_T_ERR_MEMORY 60

@@ -193,14 +193,17 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out, bool with
 using namespace impi::api::comm_shared;
 
 namespace {
-// MPI-4.0 7.4.2's hardware splits. The one hardware resource impi knows is
-// shared memory ("mpi_shared_memory": the procs of one impirun host, as
-// MPI_COMM_TYPE_SHARED): HW_GUIDED with it splits so, with any other value
-// (or none) gives MPI_COMM_NULL; HW_UNGUIDED gives the shared-memory split
-// when it is a strict subset of comm (else MPI_COMM_NULL) and names the
-// resource in `info` (as MPICH does).
+// MPI-4.0 7.4.2's hardware splits. The resources are shared memory
+// ("mpi_shared_memory": the procs of one impirun host, as
+// MPI_COMM_TYPE_SHARED) and hwloc's object types (MPI_Get_hw_resource_info's
+// keys, hw.cpp): HW_GUIDED (and MPI-4.1's RESOURCE_GUIDED, the same here)
+// with one of them splits so, with any other value (or none) gives
+// MPI_COMM_NULL; HW_UNGUIDED gives the shared-memory split when it is a
+// strict subset of comm (else MPI_COMM_NULL) and names the resource in
+// `info` (as MPICH does).
 int hw_split(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
   const char *fn = "MPI_Comm_split_type";
+  if (split_type == MPI_COMM_TYPE_RESOURCE_GUIDED) split_type = MPI_COMM_TYPE_HW_GUIDED;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
   constexpr const char *kShm = "mpi_shared_memory";
   bool known = split_type == MPI_COMM_TYPE_HW_UNGUIDED;
@@ -450,7 +453,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm("MPI_Comm_split_type", comm, c); rc != MPI_SUCCESS) return rc;
-  if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+  if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+      split_type == MPI_COMM_TYPE_RESOURCE_GUIDED)
     return hw_split(comm, split_type, key, info, newcomm);
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
     return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type",

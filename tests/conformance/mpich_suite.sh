@@ -4,7 +4,7 @@
 #
 # Usage: tests/conformance/mpich_suite.sh [DIR...]
 #   DIR...   top-level test directories to run (default: all of attr coll
-#            comm datatype errhan group info init io mpi_t pt2pt rma spawn
+#            comm datatype errhan group info init io mpi_t part pt2pt rma spawn
 #            topo threads). `errors` (tests of argument checking, which MPI leaves
 #            to the implementation) runs only when named.
 # Environment:
@@ -48,8 +48,8 @@
 # one-line reason to the result file (also printed).
 #
 # Left out, and why:
-#   part, impls/ft, ckpoint   MPI-4 partitioned communication; MPICH's
-#                             fault-tolerance and checkpoint extensions
+#   impls/ft, ckpoint         MPICH's fault-tolerance and checkpoint
+#                             extensions
 #   f77 f90 f08 cxx           Fortran and C++ bindings: impi is a C library
 #   perf                      performance tests, not conformance (and off in
 #                             strict mode)
@@ -89,8 +89,8 @@ version=4.0.2
 tarball=mpich_$version.orig.tar.xz
 url=http://deb.debian.org/debian/pool/main/m/mpich/$tarball
 sha256=b27039f964afeb6b8a3e009c56b441cbe368c26d6d6476ad3bb7190996875860
-default_dirs=(attr coll comm datatype errhan group info init io mpi_t pt2pt rma spawn topo threads)
-left_out_dirs="part ft ckpoint (MPI-4 partitioned / MPICH fault tolerance / checkpointing);
+default_dirs=(attr coll comm datatype errhan group info init io mpi_t part pt2pt rma spawn topo threads)
+left_out_dirs="ft ckpoint (MPICH fault tolerance / checkpointing);
   f77 f90 f08 cxx (Fortran / C++ bindings); perf (performance); impls (MPICH implementation-specific);
   basic (not in MPICH's own testlist)"
 
@@ -301,7 +301,7 @@ chmod +x "$wrapper.new"
 mv "$wrapper.new" "$wrapper"
 
 # ---- configure (once) -------------------------------------------------------
-conf_args=(--disable-fortran --disable-cxx --disable-part
+conf_args=(--disable-fortran --disable-cxx
   --disable-ft-tests --disable-checkpointing --disable-perftest --disable-dtpools
   --enable-strictmpi --enable-checkerrors --enable-threads=multiple
   "CC=$cc" "MPICC=$cc" "MPIEXEC=$wrapper")

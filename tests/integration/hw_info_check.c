@@ -111,6 +111,12 @@ int main(int argc, char **argv) {
     CHECK(part != MPI_COMM_NULL, "mpi_shared_memory split");
     if (part != MPI_COMM_NULL) MPI_Comm_compare(part, shm, &result);
     CHECK(result == MPI_CONGRUENT, "mpi_shared_memory split vs SHARED: %d", result);
+    if (part != MPI_COMM_NULL) MPI_Comm_free(&part);
+    /* MPI-4.1's RESOURCE_GUIDED: the same. */
+    int rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_RESOURCE_GUIDED, rank, hint, &part);
+    result = -1;
+    if (part != MPI_COMM_NULL) MPI_Comm_compare(part, shm, &result);
+    CHECK(rc == MPI_SUCCESS && result == MPI_CONGRUENT, "RESOURCE_GUIDED: rc %d, %d", rc, result);
     MPI_Info_free(&hint);
     if (part != MPI_COMM_NULL) MPI_Comm_free(&part);
     MPI_Comm_free(&shm);
