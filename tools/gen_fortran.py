@@ -47,7 +47,9 @@ NOT_YET_IN_FORTRAN = {"MPI_Session_init", "MPI_Session_finalize", "MPI_Session_g
                        "MPI_Session_get_pset_info", "MPI_Group_from_session_pset",
                        "MPI_Comm_create_from_group", "MPI_Intercomm_create_from_groups",
                        "MPI_Session_create_errhandler", "MPI_Session_set_errhandler",
-                       "MPI_Session_get_errhandler", "MPI_Session_call_errhandler"}
+                       "MPI_Session_get_errhandler", "MPI_Session_call_errhandler",
+                       "MPI_Session_attach_buffer", "MPI_Session_detach_buffer",
+                       "MPI_Session_flush_buffer", "MPI_Session_iflush_buffer"}
 
 
 # C wrappers written by hand in src/fortran/special.c (arrays of handles or

@@ -281,7 +281,10 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_SESSION 58
 #define MPI_ERR_PROC_ABORTED 59
 #define MPI_ERR_VALUE_TOO_LARGE 76
-#define MPI_ERR_LASTCODE 76
+#define MPI_ERR_ERRHANDLER 77       /* MPI-4.1 */
+#define MPI_T_ERR_NOT_ACCESSIBLE 78 /* MPI-4.0 tool-interface codes */
+#define MPI_T_ERR_NOT_SUPPORTED 79
+#define MPI_ERR_LASTCODE 79
 
 /* Tool-interface return codes (MPI_T_*). */
 #define MPI_T_ERR_MEMORY 60
@@ -574,6 +577,15 @@ IMPI_API int impi_win_null_delete_fn(MPI_Win, int, void *, void *);
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 #define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
+/* MPICH 4.0's names, before MPI-4.1, of MPI_Remove_error_class/code/string
+ * (the same functions). */
+IMPI_API int MPIX_Delete_error_class(int errorclass);
+IMPI_API int MPIX_Delete_error_code(int errorcode);
+IMPI_API int MPIX_Delete_error_string(int errorcode);
+IMPI_API int PMPIX_Delete_error_class(int errorclass);
+IMPI_API int PMPIX_Delete_error_code(int errorcode);
+IMPI_API int PMPIX_Delete_error_string(int errorcode);
+
 /* ------------------------------------------------------------ functions */
 /* clang-format off */
 /* BEGIN GENERATED PROTOTYPES (tools/gen_api.py from src/api/mpi_functions.txt) */
@@ -628,6 +640,8 @@ IMPI_API int MPI_Buffer_attach(void *buffer, int size);
 IMPI_API int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
 IMPI_API int MPI_Buffer_detach(void *buffer, int *size);
 IMPI_API int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+IMPI_API int MPI_Buffer_flush(void);
+IMPI_API int MPI_Buffer_iflush(MPI_Request *request);
 IMPI_API int MPI_Cancel(MPI_Request *request);
 IMPI_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
 IMPI_API int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
@@ -639,6 +653,8 @@ IMPI_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_
 IMPI_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
 IMPI_API int MPI_Close_port(const char *port_name);
 IMPI_API int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
+IMPI_API int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+IMPI_API int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
 IMPI_API MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 IMPI_API int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 IMPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
@@ -649,10 +665,13 @@ IMPI_API int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, 
 IMPI_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 IMPI_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
 IMPI_API int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+IMPI_API int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer, int *size);
+IMPI_API int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 IMPI_API int MPI_Comm_disconnect(MPI_Comm *comm);
 IMPI_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 IMPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 IMPI_API MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+IMPI_API int MPI_Comm_flush_buffer(MPI_Comm comm);
 IMPI_API int MPI_Comm_free(MPI_Comm *comm);
 IMPI_API int MPI_Comm_free_keyval(int *comm_keyval);
 IMPI_API int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
@@ -663,6 +682,7 @@ IMPI_API int MPI_Comm_get_parent(MPI_Comm *parent);
 IMPI_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 IMPI_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 IMPI_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+IMPI_API int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 IMPI_API int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 IMPI_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
 IMPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
@@ -807,6 +827,7 @@ IMPI_API int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MP
 IMPI_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 IMPI_API int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 IMPI_API int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+IMPI_API int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 IMPI_API int MPI_Get_library_version(char *version, int *resultlen);
 IMPI_API int MPI_Get_processor_name(char *name, int *resultlen);
 IMPI_API int MPI_Get_version(int *version, int *subversion);
@@ -1042,6 +1063,12 @@ IMPI_API int MPI_Session_get_pset_info(MPI_Session session, const char *pset_nam
 IMPI_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 IMPI_API int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
 IMPI_API int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+IMPI_API int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+IMPI_API int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+IMPI_API int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+IMPI_API int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+IMPI_API int MPI_Session_flush_buffer(MPI_Session session);
+IMPI_API int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 IMPI_API int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 IMPI_API int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 IMPI_API int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
@@ -1284,6 +1311,8 @@ IMPI_API int PMPI_Buffer_attach(void *buffer, int size);
 IMPI_API int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
 IMPI_API int PMPI_Buffer_detach(void *buffer, int *size);
 IMPI_API int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+IMPI_API int PMPI_Buffer_flush(void);
+IMPI_API int PMPI_Buffer_iflush(MPI_Request *request);
 IMPI_API int PMPI_Cancel(MPI_Request *request);
 IMPI_API int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
 IMPI_API int PMPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
@@ -1295,6 +1324,8 @@ IMPI_API int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new
 IMPI_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
 IMPI_API int PMPI_Close_port(const char *port_name);
 IMPI_API int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
+IMPI_API int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+IMPI_API int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
 IMPI_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 IMPI_API int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 IMPI_API int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
@@ -1305,10 +1336,13 @@ IMPI_API int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
 IMPI_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 IMPI_API int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
 IMPI_API int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+IMPI_API int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer, int *size);
+IMPI_API int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 IMPI_API int PMPI_Comm_disconnect(MPI_Comm *comm);
 IMPI_API int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 IMPI_API int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 IMPI_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+IMPI_API int PMPI_Comm_flush_buffer(MPI_Comm comm);
 IMPI_API int PMPI_Comm_free(MPI_Comm *comm);
 IMPI_API int PMPI_Comm_free_keyval(int *comm_keyval);
 IMPI_API int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
@@ -1319,6 +1353,7 @@ IMPI_API int PMPI_Comm_get_parent(MPI_Comm *parent);
 IMPI_API int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 IMPI_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 IMPI_API int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+IMPI_API int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 IMPI_API int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
 IMPI_API int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 IMPI_API int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
@@ -1463,6 +1498,7 @@ IMPI_API int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, M
 IMPI_API int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 IMPI_API int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 IMPI_API int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+IMPI_API int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 IMPI_API int PMPI_Get_library_version(char *version, int *resultlen);
 IMPI_API int PMPI_Get_processor_name(char *name, int *resultlen);
 IMPI_API int PMPI_Get_version(int *version, int *subversion);
@@ -1698,6 +1734,12 @@ IMPI_API int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_na
 IMPI_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 IMPI_API int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
 IMPI_API int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+IMPI_API int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+IMPI_API int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+IMPI_API int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+IMPI_API int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+IMPI_API int PMPI_Session_flush_buffer(MPI_Session session);
+IMPI_API int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 IMPI_API int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 IMPI_API int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 IMPI_API int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);

@@ -19,6 +19,8 @@
 #include "api/comm_internal.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "api/hw.hpp"
+#include "api/requests.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/context_id.hpp"
 #include "collectives/criss_cross.hpp"
@@ -71,6 +73,7 @@ MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, in
   c->world = world;
   for (int w : world) c->client.push_back(client_of(w));
   c->errhandler = parent.errhandler;
+  c->session = parent.session;
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
   c->note_hosts([](int w) { return impi::core::Runtime::instance().p2p().reachable(w); });
@@ -140,6 +143,7 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
   for (int w : c->world) c->client.push_back(client_of(w));
   for (int w : c->remote_world) c->remote_client.push_back(client_of(w));
   c->errhandler = parent.errhandler;
+  c->session = parent.session;
   if (c->errhandler) impi::api::retain_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->note_clients();
   c->note_hosts([](int w) { return impi::core::Runtime::instance().p2p().reachable(w); });
@@ -147,13 +151,29 @@ MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std:
   return impi::api::new_comm_handle(std::move(c));
 }
 
+void apply_dup_info(MPI_Comm parent, MPI_Comm dup, bool with_info, MPI_Info hints) {
+  if (!with_info) {
+    impi::api::copy_comm_info(parent, dup);
+    return;
+  }
+  impi::api::forget_comm_info(dup);
+  if (hints != MPI_INFO_NULL) {
+    PMPI_Comm_set_info(dup, hints);
+    PMPI_Info_free(&hints);
+  }
+}
+
 }  // namespace impi::api::comm_shared
 
 namespace {
 using namespace impi::api::comm_shared;
 
-// MPI_Comm_idup's work: agree on the context (IMPI 4.3), then make the communicator.
-coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
+// MPI_Comm_idup's work: agree on the context (IMPI 4.3), then make the
+// communicator. Its info hints are `hints` (MPI_Comm_idup_with_info's copy
+// of its info, freed here; MPI_INFO_NULL: none) when `with_info`, else the
+// parent's, as MPI_Comm_dup(_with_info).
+coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out, bool with_info = false,
+                     MPI_Info hints = MPI_INFO_NULL) {
   int cid = 0;
   if (auto s = co_await coll::agree_context_task(v, &cid); !s.ok()) co_return s;
   Communicator *c = impi::api::lookup_comm(parent);
@@ -162,6 +182,7 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
                                  "the communicator was freed during MPI_Comm_idup"};
   *out = make_comm(*c, c->world, cid);
   impi::api::lookup_comm(*out)->topology = c->topology;
+  apply_dup_info(parent, *out, with_info, hints);
   if (int rc = impi::api::copy_comm_attrs(parent, *out); rc != MPI_SUCCESS)
     co_return impi::base::Status{impi::base::Errc::internal, "an attribute copy callback failed"};
   co_return impi::base::Status{};
@@ -172,14 +193,17 @@ coll::Task idup_task(coll::CommView v, MPI_Comm parent, MPI_Comm *out) {
 using namespace impi::api::comm_shared;
 
 namespace {
-// MPI-4.0 7.4.2's hardware splits. The one hardware resource impi knows is
-// shared memory ("mpi_shared_memory": the procs of one impirun host, as
-// MPI_COMM_TYPE_SHARED): HW_GUIDED with it splits so, with any other value
-// (or none) gives MPI_COMM_NULL; HW_UNGUIDED gives the shared-memory split
-// when it is a strict subset of comm (else MPI_COMM_NULL) and names the
-// resource in `info` (as MPICH does).
+// MPI-4.0 7.4.2's hardware splits. The resources are shared memory
+// ("mpi_shared_memory": the procs of one impirun host, as
+// MPI_COMM_TYPE_SHARED) and hwloc's object types (MPI_Get_hw_resource_info's
+// keys, hw.cpp): HW_GUIDED (and MPI-4.1's RESOURCE_GUIDED, the same here)
+// with one of them splits so, with any other value (or none) gives
+// MPI_COMM_NULL; HW_UNGUIDED gives the shared-memory split when it is a
+// strict subset of comm (else MPI_COMM_NULL) and names the resource in
+// `info` (as MPICH does).
 int hw_split(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
   const char *fn = "MPI_Comm_split_type";
+  if (split_type == MPI_COMM_TYPE_RESOURCE_GUIDED) split_type = MPI_COMM_TYPE_HW_GUIDED;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
   constexpr const char *kShm = "mpi_shared_memory";
   bool known = split_type == MPI_COMM_TYPE_HW_UNGUIDED;
@@ -189,6 +213,27 @@ int hw_split(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *ne
     if (PMPI_Info_get(info, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, v, &flag) != MPI_SUCCESS)
       return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
     known = flag && std::string_view(v) == kShm;
+    // An hwloc type (MPI_Get_hw_resource_info's keys, hw.cpp): within each
+    // shared-memory domain, by the one instance of it each process is
+    // restricted to (none: MPI_COMM_NULL).
+    int color = MPI_UNDEFINED;
+    if (flag && !known && impi::api::hw_resource_color(v, &color) == 1) {
+      MPI_Comm shm = MPI_COMM_NULL;
+      if (int rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, key, MPI_INFO_NULL, &shm);
+          rc != MPI_SUCCESS)
+        return rc;
+      int rc = PMPI_Comm_split(shm, color, key, newcomm);
+      PMPI_Comm_free(&shm);
+      if (rc != MPI_SUCCESS) return rc;
+      if (*newcomm != MPI_COMM_NULL) {
+        MPI_Info named;
+        PMPI_Info_create(&named);
+        PMPI_Info_set(named, "mpi_hw_resource_type", v);
+        PMPI_Comm_set_info(*newcomm, named);
+        PMPI_Info_free(&named);
+      }
+      return MPI_SUCCESS;
+    }
   }
   // (Every process calls the split, whatever its answer: it is collective.)
   MPI_Comm out = MPI_COMM_NULL;
@@ -302,28 +347,33 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   return MPI_SUCCESS;
 }
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-  const char *fn = "MPI_Comm_idup";
+static int comm_idup(const char *fn, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request,
+                     bool with_info, MPI_Info info) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm || !request) return report(comm, MPI_ERR_ARG, fn, "NULL argument");
-  if (c->inter) return inter_idup(comm, *c, newcomm, request);
+  // The program may free `info` as soon as this returns: the task keeps a copy.
+  MPI_Info hints = MPI_INFO_NULL;
+  if (with_info && info != MPI_INFO_NULL && PMPI_Info_dup(info, &hints) != MPI_SUCCESS)
+    return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
+  if (c->inter) return inter_idup(comm, *c, newcomm, request, with_info, hints);
   // The context agreement (an Allreduce) runs as a non-blocking collective
   // on comm; *newcomm is set when it completes (MPI-3.1 6.4.2).
   *newcomm = MPI_COMM_NULL;
   auto &p2p = impi::core::Runtime::instance().p2p();
-  *request = impi::api::new_request_handle(
-      coll::start_nonblocking(c, p2p, idup_task(coll::view_of(*c), comm, newcomm)));
+  *request = impi::api::new_request_handle(coll::start_nonblocking(
+      c, p2p, idup_task(coll::view_of(*c), comm, newcomm, with_info, hints)));
   return MPI_SUCCESS;
 }
 
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+  return comm_idup("MPI_Comm_idup", comm, newcomm, request, false, MPI_INFO_NULL);
+}
+
+// The duplicate's hints are `info`'s, not comm's, as MPI_Comm_dup_with_info.
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request) {
-  // (No info key changes how we build communicators, as MPI_Comm_dup_with_info.)
-  int nkeys = 0;
-  if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
-    return report(comm, MPI_ERR_INFO, "MPI_Comm_idup_with_info", "not a valid info object");
-  return PMPI_Comm_idup(comm, newcomm, request);
+  return comm_idup("MPI_Comm_idup_with_info", comm, newcomm, request, true, info);
 }
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
@@ -403,7 +453,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm("MPI_Comm_split_type", comm, c); rc != MPI_SUCCESS) return rc;
-  if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+  if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+      split_type == MPI_COMM_TYPE_RESOURCE_GUIDED)
     return hw_split(comm, split_type, key, info, newcomm);
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
     return report(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
@@ -445,6 +496,8 @@ int PMPI_Comm_free(MPI_Comm *comm) {
   if (c->errhandler && !impi::api::comm_handle_shared(*comm))
     impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   impi::api::forget_comm_info(*comm);
+  if (!impi::api::comm_handle_shared(*comm))  // (its buffered sends in flight go on)
+    impi::api::req::drop_buffer(impi::api::req::BufScope::comm, impi::api::handle_value(*comm));
   impi::api::free_comm_handle(*comm);
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;

@@ -19,11 +19,13 @@ using impi::core::Communicator;
 // A group: an ordered list of world ranks (group.cpp).
 struct Group {
   std::vector<int> world;
+  std::uintptr_t session = 0;  // from MPI_Group_from_session_pset (handle value; 0: none)
 };
 // The group behind a handle; nullptr for invalid ones.
 const Group *lookup_group(MPI_Group h);
 // A new handle for a group (MPI_GROUP_EMPTY when `world` is empty).
-MPI_Group new_group(std::vector<int> world);
+// `session`: the session it derives from (a handle value; 0: none).
+MPI_Group new_group(std::vector<int> world, std::uintptr_t session = 0);
 int check_group(const char *fn, MPI_Group h, const Group *&g);
 
 int my_world_rank();
@@ -56,6 +58,11 @@ int inter_split(const char *fn, MPI_Comm comm, const Communicator &c, int color,
 // `group`: the world ranks of the caller's group argument (a subset of its side).
 int inter_create(const char *fn, MPI_Comm comm, const Communicator &c,
                  const std::vector<int> &group, MPI_Comm *newcomm);
-int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *request);
+// `with_info`/`hints`: as apply_dup_info's.
+int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *request,
+               bool with_info = false, MPI_Info hints = MPI_INFO_NULL);
+// A duplicate's info hints: the parent's, or (`with_info`, MPI_Comm_(i)dup_with_info)
+// those of `hints` (MPI_INFO_NULL: none), which this frees.
+void apply_dup_info(MPI_Comm parent, MPI_Comm dup, bool with_info, MPI_Info hints);
 
 }  // namespace impi::api::comm_shared

@@ -234,6 +234,23 @@ int PMPI_Remove_error_string(int errorcode) {
   return MPI_SUCCESS;
 }
 
+// MPICH 4.0's MPIX_Delete_error_*: MPI-4.1's MPI_Remove_error_* under their
+// pre-standard names (so programs written for MPICH 4.0 build).
+int PMPIX_Delete_error_class(int errorclass) {
+  return PMPI_Remove_error_class(errorclass);
+}
+int PMPIX_Delete_error_code(int errorcode) {
+  return PMPI_Remove_error_code(errorcode);
+}
+int PMPIX_Delete_error_string(int errorcode) {
+  return PMPI_Remove_error_string(errorcode);
+}
+int MPIX_Delete_error_class(int errorclass)
+    __attribute__((weak, alias("PMPIX_Delete_error_class")));
+int MPIX_Delete_error_code(int errorcode) __attribute__((weak, alias("PMPIX_Delete_error_code")));
+int MPIX_Delete_error_string(int errorcode)
+    __attribute__((weak, alias("PMPIX_Delete_error_string")));
+
 int PMPI_Pcontrol(const int level, ...) {
   (void)level;  // profiling control: meaningful only to a profiling library
   return MPI_SUCCESS;

@@ -26,7 +26,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   auto *c = impi::api::lookup_comm(comm);
   if (!c) return report(MPI_COMM_NULL, MPI_ERR_COMM, "MPI_Comm_set_errhandler");
   if (!impi::api::valid_errhandler(errhandler))
-    return report(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+    return report(comm, MPI_ERR_ERRHANDLER, "MPI_Comm_set_errhandler", "invalid error handler");
   impi::api::retain_errhandler(errhandler);
   if (c->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
   c->errhandler = impi::api::handle_value(errhandler);
@@ -55,7 +55,8 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler) {
   if (!errhandler || !impi::api::valid_errhandler(*errhandler))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Errhandler_free", "invalid error handler");
+    return report(MPI_COMM_NULL, MPI_ERR_ERRHANDLER, "MPI_Errhandler_free",
+                  "invalid error handler");
   impi::api::free_errhandler(*errhandler);
   *errhandler = MPI_ERRHANDLER_NULL;
   return MPI_SUCCESS;

@@ -103,6 +103,10 @@ constexpr ClassText kClasses[] = {
     {MPI_T_ERR_INVALID_NAME, "MPI_T_ERR_INVALID_NAME", "invalid tool-interface name"},
     {MPI_T_ERR_INVALID, "MPI_T_ERR_INVALID", "invalid use of the tool interface"},
     {MPI_ERR_VALUE_TOO_LARGE, "MPI_ERR_VALUE_TOO_LARGE", "value too large for the output argument"},
+    {MPI_ERR_ERRHANDLER, "MPI_ERR_ERRHANDLER", "invalid error handler"},
+    {MPI_T_ERR_NOT_ACCESSIBLE, "MPI_T_ERR_NOT_ACCESSIBLE", "the variable is not accessible"},
+    {MPI_T_ERR_NOT_SUPPORTED, "MPI_T_ERR_NOT_SUPPORTED",
+     "this part of the tool interface is not supported"},
 };
 static_assert(sizeof kClasses / sizeof kClasses[0] == MPI_ERR_LASTCODE + 1,
               "every error class has a text");
@@ -151,9 +155,19 @@ struct UserCode {
   int error_class;
   std::string text;
   bool removed = false;  // by MPI_Remove_error_class/code (MPI-4.1)
+  int codes = 0;         // a class: its codes not removed
 };
 std::mutex g_codes_mu;
 std::deque<UserCode> g_user_codes;
+// Removed entries, taken again by the next additions (so a program that
+// adds and removes in a loop keeps its codes few and the checks O(1)).
+std::vector<std::size_t> g_free_codes;
+UserCode *user_code(int code) {
+  if (code <= MPI_ERR_LASTCODE ||
+      code - MPI_ERR_LASTCODE - 1 >= static_cast<int>(g_user_codes.size()))
+    return nullptr;
+  return &g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
+}
 }  // namespace
 
 namespace {
@@ -222,11 +236,12 @@ int remove_error_code(int code, bool is_class) {
     return MPI_ERR_ARG;
   UserCode &u = g_user_codes[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)];
   if (u.removed || (u.error_class == code) != is_class) return MPI_ERR_ARG;
-  if (is_class)  // a class still in use by a code cannot go (MPI-4.1 9.5)
-    for (const UserCode &o : g_user_codes)
-      if (&o != &u && !o.removed && o.error_class == code) return MPI_ERR_ARG;
+  if (is_class && u.codes > 0) return MPI_ERR_ARG;  // still in use by a code (MPI-4.1 9.5)
+  if (!is_class)
+    if (UserCode *c = user_code(u.error_class)) --c->codes;
   u.removed = true;
   u.text.clear();
+  g_free_codes.push_back(static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1));
   return MPI_SUCCESS;
 }
 
@@ -239,8 +254,17 @@ int class_of_code(int code) {
 
 int add_error_code(int error_class) {
   std::lock_guard<std::mutex> lk(g_codes_mu);
-  int code = MPI_ERR_LASTCODE + 1 + static_cast<int>(g_user_codes.size());
-  g_user_codes.push_back({error_class < 0 ? code : error_class, ""});
+  std::size_t i = g_user_codes.size();
+  if (!g_free_codes.empty()) {
+    i = g_free_codes.back();
+    g_free_codes.pop_back();
+  } else {
+    g_user_codes.emplace_back();
+  }
+  const int code = MPI_ERR_LASTCODE + 1 + static_cast<int>(i);
+  g_user_codes[i] = {error_class < 0 ? code : error_class, "", false, 0};
+  if (error_class >= 0)
+    if (UserCode *c = user_code(error_class)) ++c->codes;
   return code;
 }
 

@@ -33,13 +33,13 @@ const Group *lookup_group(MPI_Group h) {
   return g_groups[i - kFirstUserGroup].get();
 }
 
-MPI_Group new_group(std::vector<int> world) {
+MPI_Group new_group(std::vector<int> world, std::uintptr_t session) {
   if (world.empty()) return MPI_GROUP_EMPTY;
   std::lock_guard<std::mutex> lk(g_mu);
   std::size_t i = 0;
   while (i < g_groups.size() && g_groups[i]) ++i;
   if (i == g_groups.size()) g_groups.emplace_back();
-  g_groups[i] = std::make_unique<Group>(Group{std::move(world)});
+  g_groups[i] = std::make_unique<Group>(Group{std::move(world), session});
   return impi::api::make_handle<MPI_Group>(IMPI_KIND_GROUP,
                                            static_cast<std::uint32_t>(i + kFirstUserGroup));
 }
@@ -151,7 +151,7 @@ int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
   std::vector<int> w = a->world;  // group1's order, then group2's members not in group1
   for (int x : b->world)
     if (std::find(a->world.begin(), a->world.end(), x) == a->world.end()) w.push_back(x);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), a->session ? a->session : b->session);
   return MPI_SUCCESS;
 }
 
@@ -164,7 +164,7 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgr
   std::vector<int> w;  // group1's order
   for (int x : a->world)
     if (std::find(b->world.begin(), b->world.end(), x) != b->world.end()) w.push_back(x);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), a->session ? a->session : b->session);
   return MPI_SUCCESS;
 }
 
@@ -177,7 +177,7 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgrou
   std::vector<int> w;
   for (int x : a->world)
     if (std::find(b->world.begin(), b->world.end(), x) == b->world.end()) w.push_back(x);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), a->session ? a->session : b->session);
   return MPI_SUCCESS;
 }
 
@@ -189,7 +189,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
   if (int rc = check_ranks("MPI_Group_incl", *g, n, ranks, list); rc != MPI_SUCCESS) return rc;
   std::vector<int> w;
   for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), g->session);
   return MPI_SUCCESS;
 }
 
@@ -203,7 +203,7 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
   for (std::size_t r = 0; r < g->world.size(); ++r)
     if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end())
       w.push_back(g->world[r]);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), g->session);
   return MPI_SUCCESS;
 }
 
@@ -217,7 +217,7 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
     return rc;
   std::vector<int> w;
   for (int r : list) w.push_back(g->world[static_cast<std::size_t>(r)]);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), g->session);
   return MPI_SUCCESS;
 }
 
@@ -233,7 +233,7 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
   for (std::size_t r = 0; r < g->world.size(); ++r)
     if (std::find(list.begin(), list.end(), static_cast<int>(r)) == list.end())
       w.push_back(g->world[r]);
-  *newgroup = new_group(std::move(w));
+  *newgroup = new_group(std::move(w), g->session);
   return MPI_SUCCESS;
 }
 

@@ -35,13 +35,15 @@ std::vector<int> members(const std::vector<int> &table, const std::vector<int> &
   return out;
 }
 
-coll::Task idup_task(Communicator c, MPI_Comm parent, MPI_Comm *out) {
+coll::Task idup_task(Communicator c, MPI_Comm parent, MPI_Comm *out, bool with_info,
+                     MPI_Info hints) {
   int cid = 0;
   if (auto s = co_await coll::inter_agree(coll::view_of(c), coll::remote_view_of(c), {}, &cid,
                                           nullptr, nullptr);
       !s.ok())
     co_return s;
   *out = make_intercomm(c, c.world, c.remote_world, cid);
+  apply_dup_info(parent, *out, with_info, hints);
   if (copy_comm_attrs(parent, *out) != MPI_SUCCESS)
     co_return impi::base::Status{impi::base::Errc::internal, "an attribute copy callback failed"};
   co_return impi::base::Status{};
@@ -74,10 +76,12 @@ int inter_create(const char *fn, MPI_Comm comm, const Communicator &c,
   return inter_split(fn, comm, c, me == MPI_UNDEFINED ? MPI_UNDEFINED : 0, me, newcomm);
 }
 
-int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *request) {
+int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *request,
+               bool with_info, MPI_Info hints) {
   *newcomm = MPI_COMM_NULL;
   auto &p2p = impi::core::Runtime::instance().p2p();
-  *request = new_request_handle(coll::start_nonblocking(&c, p2p, idup_task(c, comm, newcomm)));
+  *request = new_request_handle(
+      coll::start_nonblocking(&c, p2p, idup_task(c, comm, newcomm, with_info, hints)));
   return MPI_SUCCESS;
 }
 

@@ -5,9 +5,11 @@
 #include <atomic>
 #include <climits>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "api/datatypes.hpp"
@@ -391,18 +393,35 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
 
 }  // extern "C"
 
-// ---- buffered sends (MPI 3.6): the message is copied into the attached
-// buffer's accounting before it goes out, so MPI_Bsend never waits for the
-// receiver; a buffer too small for it is MPI_ERR_BUFFER.
+// ---- buffered sends (MPI-4.1 3.6): the message is copied before it goes
+// out, so MPI_Bsend never waits for the receiver. The copy is charged to
+// the attached buffer (a communicator's, else its session's, else the
+// process's); a buffer too small for it is MPI_ERR_BUFFER, and
+// MPI_BUFFER_AUTOMATIC has no limit. (The copies live in memory of ours:
+// the attached buffer only counts bytes.)
 namespace {
+using impi::api::req::BufScope;
+struct ScopeKey {
+  BufScope scope;
+  std::uintptr_t id;  // the communicator's or session's handle value (process: 0)
+  auto operator<=>(const ScopeKey &) const = default;
+};
+struct Attached {
+  void *buf = nullptr;
+  std::int64_t size = 0;
+  std::int64_t used = 0;
+  bool automatic = false;  // MPI_BUFFER_AUTOMATIC
+  std::uint64_t gen = 0;   // which attachment (a pending copy charges only its own)
+};
 struct Buffered {
   RequestPtr req;
   std::vector<std::byte> copy;
   std::int64_t charge;
+  ScopeKey key;
+  std::uint64_t gen;
 };
-void *g_bsend_buf = nullptr;
-std::int64_t g_bsend_size = 0;
-std::int64_t g_bsend_used = 0;
+std::map<ScopeKey, Attached> g_buffers;
+std::uint64_t g_buffer_gen = 0;
 std::vector<Buffered> g_buffered;
 
 // With the table lock held.
@@ -410,13 +429,127 @@ void reclaim_buffered() {
   impi::core::Runtime::instance().p2p().progress();
   for (auto it = g_buffered.begin(); it != g_buffered.end();)
     if (impi::core::Runtime::instance().p2p().completed(*it->req)) {
-      g_bsend_used -= it->charge;
+      if (auto b = g_buffers.find(it->key); b != g_buffers.end() && b->second.gen == it->gen)
+        b->second.used -= it->charge;
       it = g_buffered.erase(it);
     } else {
       ++it;
     }
 }
 
+// The sends of the copies charged to `key`'s buffer not yet complete; with
+// the table lock held.
+std::vector<RequestPtr> pending_of(const ScopeKey &key) {
+  std::vector<RequestPtr> out;
+  auto b = g_buffers.find(key);
+  if (b == g_buffers.end()) return out;
+  for (auto &m : g_buffered)
+    if (m.key == key && m.gen == b->second.gen) out.push_back(m.req);
+  return out;
+}
+
+bool all_complete(const std::vector<RequestPtr> &reqs) {
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  for (auto &r : reqs)
+    if (!p2p.completed(*r)) return false;
+  return true;
+}
+
+// Waits until every copy charged to `key`'s buffer now has been sent.
+void wait_transmitted(const ScopeKey &key) {
+  std::vector<RequestPtr> reqs;
+  {
+    TableLock lk;
+    reqs = pending_of(key);
+  }
+  impi::core::Runtime::instance().p2p().wait_until([&] { return all_complete(reqs); });
+  TableLock lk;
+  reclaim_buffered();
+}
+
+// co_await until the requests have completed (MPI_Buffer_iflush's task).
+struct AwaitSent {
+  std::vector<RequestPtr> reqs;
+  bool await_ready() const { return all_complete(reqs); }
+  void await_suspend(std::coroutine_handle<impi::collectives::Task::promise_type> h) {
+    impi::collectives::Driver *d = h.promise().driver;
+    d->suspended = h;
+    d->until = [r = reqs] { return all_complete(r); };
+  }
+  void await_resume() const noexcept {}
+};
+impi::collectives::Task flush_task(std::vector<RequestPtr> reqs) {
+  AwaitSent sent{std::move(reqs)};  // (named: gcc 12 destroys a temporary awaiter twice)
+  co_await sent;
+  co_return impi::base::Status{};
+}
+int g_flush_queue;  // (the key MPI_Buffer_iflush's tasks queue on)
+
+// The buffer a buffered send on `comm` uses (MPI-4.1 3.6.1); null: none.
+// With the table lock held.
+std::pair<const ScopeKey, Attached> *buffer_for(MPI_Comm comm, const impi::core::Communicator &c) {
+  auto b = g_buffers.find({BufScope::comm, impi::api::handle_value(comm)});
+  if (b == g_buffers.end() && c.session) b = g_buffers.find({BufScope::session, c.session});
+  if (b == g_buffers.end()) b = g_buffers.find({BufScope::process, 0});
+  return b == g_buffers.end() ? nullptr : &*b;
+}
+}  // namespace
+
+namespace impi::api::req {
+
+int attach_buffer(BufScope scope, std::uintptr_t id, void *buffer, MPI_Count size,
+                  std::string &why) {
+  if (buffer != MPI_BUFFER_AUTOMATIC && (size < 0 || (!buffer && size > 0))) {
+    why = "bad buffer or size";
+    return MPI_ERR_BUFFER;
+  }
+  TableLock lk;
+  if (g_buffers.count({scope, id})) {
+    why = "a buffer is already attached";
+    return MPI_ERR_BUFFER;
+  }
+  const bool automatic = buffer == MPI_BUFFER_AUTOMATIC;
+  g_buffers[{scope, id}] = Attached{buffer, automatic ? 0 : size, 0, automatic, ++g_buffer_gen};
+  return MPI_SUCCESS;
+}
+
+// Blocks until every message in the buffer has been transmitted (MPI 3.6.1);
+// none attached: NULL and 0 (as MPICH).
+void detach_buffer(BufScope scope, std::uintptr_t id, void **buffer, MPI_Count *size) {
+  const ScopeKey key{scope, id};
+  wait_transmitted(key);
+  TableLock lk;
+  auto b = g_buffers.find(key);
+  *buffer = b == g_buffers.end() ? nullptr : b->second.buf;
+  *size = b == g_buffers.end() ? 0 : b->second.size;
+  if (b != g_buffers.end()) g_buffers.erase(b);
+}
+
+void flush_buffer(BufScope scope, std::uintptr_t id) {
+  wait_transmitted({scope, id});
+}
+
+MPI_Request iflush_buffer(BufScope scope, std::uintptr_t id) {
+  std::vector<RequestPtr> reqs;
+  {
+    TableLock lk;
+    reclaim_buffered();
+    reqs = pending_of({scope, id});
+  }
+  if (reqs.empty()) return impi::api::new_completed_request();
+  auto &p2p = impi::core::Runtime::instance().p2p();
+  return new_request(
+      impi::collectives::start_nonblocking(&g_flush_queue, p2p, flush_task(std::move(reqs))));
+}
+
+void drop_buffer(BufScope scope, std::uintptr_t id) {
+  TableLock lk;
+  g_buffers.erase({scope, id});  // (copies in flight go on; they charge nothing now)
+}
+
+}  // namespace impi::api::req
+
+namespace {
 // `copy_send`, when given, receives the send of the copy (what MPI_Cancel cancels).
 int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                 int tag, MPI_Comm comm, RequestPtr &out, RequestPtr *copy_send = nullptr) {
@@ -429,6 +562,12 @@ int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype d
   }
   TableLock lk;
   reclaim_buffered();
+  auto *attached = buffer_for(comm, *t.comm);
+  if (!attached)
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  "no buffer attached (MPI_Comm_attach_buffer, MPI_Session_attach_buffer or "
+                  "MPI_Buffer_attach)");
+  Attached &a = attached->second;
   auto &rt = impi::core::Runtime::instance();
   // To another IMPI client the copy is the message's external32 form, sent
   // as bytes (the same bytes on the wire as from the user's buffer).
@@ -447,11 +586,12 @@ int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype d
     bytes = impi::pack::PackCursor(*t.type, count).total();
   }
   std::int64_t charge = bytes + MPI_BSEND_OVERHEAD;
-  if (g_bsend_used + charge > g_bsend_size)
+  if (!a.automatic && a.used + charge > a.size)
     return report(comm, MPI_ERR_BUFFER, fn,
                   fmt::format("{} bytes needed, {} of the attached {} are free", charge,
-                              g_bsend_size - g_bsend_used, g_bsend_size));
-  Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge};
+                              a.size - a.used, a.size));
+  Buffered b{nullptr, std::vector<std::byte>(static_cast<size_t>(bytes)), charge, attached->first,
+             a.gen};
   if (remote)
     impi::pack::External32Cursor(*t.type, count, false, rep).pack(buf, b.copy);
   else
@@ -461,7 +601,7 @@ int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype d
                                t.comm->rank, tag, t.comm->context_id, false);
   if (!r) return report(comm, impi::api::error_class_of(r.error()), fn, r.message());
   b.req = std::move(r.value());
-  g_bsend_used += charge;
+  a.used += charge;
   out = impi::core::make_request();  // complete at once: the data is ours now
   out->kind = impi::core::Request::Kind::send;
   out->done = true;
@@ -560,12 +700,9 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 
 static int buffer_attach(const char *fn, void *buffer, MPI_Count size) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
-  if (size < 0 || (!buffer && size > 0))
-    return report(MPI_COMM_NULL, MPI_ERR_BUFFER, fn, "bad buffer or size");
-  TableLock lk;
-  if (g_bsend_buf) return report(MPI_COMM_NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
-  g_bsend_buf = buffer;
-  g_bsend_size = size;
+  std::string why;
+  if (int rc = attach_buffer(BufScope::process, 0, buffer, size, why); rc != MPI_SUCCESS)
+    return report(MPI_COMM_NULL, rc, fn, why);
   return MPI_SUCCESS;
 }
 
@@ -582,17 +719,7 @@ int PMPI_Buffer_attach_c(void *buffer, MPI_Count size) {
 static int buffer_detach(const char *fn, void *buffer_addr, MPI_Count *size) {
   if (!check_initialized(fn)) return MPI_ERR_OTHER;
   if (!buffer_addr || !size) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "NULL argument");
-  // Blocks until every buffered message has been transmitted (MPI 3.6.1).
-  impi::core::Runtime::instance().p2p().wait_until([] {
-    TableLock lk;
-    reclaim_buffered();
-    return g_buffered.empty();
-  });
-  TableLock lk;
-  *static_cast<void **>(buffer_addr) = g_bsend_buf;
-  *size = g_bsend_size;
-  g_bsend_buf = nullptr;
-  g_bsend_size = 0;
+  detach_buffer(BufScope::process, 0, static_cast<void **>(buffer_addr), size);
   return MPI_SUCCESS;
 }
 
@@ -613,6 +740,86 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size) {
 
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size) {
   return buffer_detach("MPI_Buffer_detach_c", buffer_addr, size);
+}
+
+// ---- MPI-4.1 3.6: communicator buffers, and flushing a buffer.
+static int comm_buffer_check(const char *fn, MPI_Comm comm) {
+  if (!check_initialized(fn)) return MPI_ERR_OTHER;
+  if (!impi::api::lookup_comm(comm)) return report(MPI_COMM_NULL, MPI_ERR_COMM, fn);
+  return MPI_SUCCESS;
+}
+
+static int comm_attach(const char *fn, MPI_Comm comm, void *buffer, MPI_Count size) {
+  if (int rc = comm_buffer_check(fn, comm); rc != MPI_SUCCESS) return rc;
+  std::string why;
+  if (int rc = attach_buffer(BufScope::comm, impi::api::handle_value(comm), buffer, size, why);
+      rc != MPI_SUCCESS)
+    return report(comm, rc, fn, why);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size) {
+  return comm_attach("MPI_Comm_attach_buffer", comm, buffer, size);
+}
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size) {
+  return comm_attach("MPI_Comm_attach_buffer_c", comm, buffer, size);
+}
+
+static int comm_detach(const char *fn, MPI_Comm comm, void *buffer_addr, MPI_Count *size) {
+  if (int rc = comm_buffer_check(fn, comm); rc != MPI_SUCCESS) return rc;
+  if (!buffer_addr || !size) return report(comm, MPI_ERR_ARG, fn, "NULL argument");
+  detach_buffer(BufScope::comm, impi::api::handle_value(comm), static_cast<void **>(buffer_addr),
+                size);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size) {
+  const char *fn = "MPI_Comm_detach_buffer";
+  if (!size) return report(comm, MPI_ERR_ARG, fn, "NULL argument");
+  MPI_Count n = 0;
+  if (int rc = comm_detach(fn, comm, buffer_addr, &n); rc != MPI_SUCCESS) return rc;
+  if (n > INT_MAX) {
+    *size = MPI_UNDEFINED;
+    return report(comm, MPI_ERR_COUNT, fn,
+                  fmt::format("the detached buffer's size {} does not fit in an int: use "
+                              "MPI_Comm_detach_buffer_c",
+                              n));
+  }
+  *size = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size) {
+  return comm_detach("MPI_Comm_detach_buffer_c", comm, buffer_addr, size);
+}
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm) {
+  if (int rc = comm_buffer_check("MPI_Comm_flush_buffer", comm); rc != MPI_SUCCESS) return rc;
+  flush_buffer(BufScope::comm, impi::api::handle_value(comm));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request) {
+  const char *fn = "MPI_Comm_iflush_buffer";
+  if (int rc = comm_buffer_check(fn, comm); rc != MPI_SUCCESS) return rc;
+  if (!request) return report(comm, MPI_ERR_REQUEST, fn, "request is NULL");
+  *request = iflush_buffer(BufScope::comm, impi::api::handle_value(comm));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_flush(void) {
+  if (!check_initialized("MPI_Buffer_flush")) return MPI_ERR_OTHER;
+  flush_buffer(BufScope::process, 0);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_iflush(MPI_Request *request) {
+  if (!check_initialized("MPI_Buffer_iflush")) return MPI_ERR_OTHER;
+  if (!request)
+    return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Buffer_iflush", "request is NULL");
+  *request = iflush_buffer(BufScope::process, 0);
+  return MPI_SUCCESS;
 }
 
 // ---- persistent requests

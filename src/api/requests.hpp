@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "api/handles.hpp"
@@ -49,6 +50,24 @@ struct TableLock {
   TableLock(const TableLock &) = delete;
   TableLock &operator=(const TableLock &) = delete;
 };
+
+// ---- buffered-send buffers (MPI-4.1 3.6, p2p.cpp): the process's
+// (MPI_Buffer_attach), a session's and a communicator's, by handle value.
+// The MPI calls validate their handles; these report an error class (with
+// `why`) or do the work.
+enum class BufScope { process, session, comm };
+int attach_buffer(BufScope scope, std::uintptr_t id, void *buffer, MPI_Count size,
+                  std::string &why);
+// Waits for the buffer's messages to be transmitted, then detaches it;
+// *buffer / *size: what was attached (MPI_BUFFER_AUTOMATIC and 0 for that;
+// NULL and 0: nothing).
+void detach_buffer(BufScope scope, std::uintptr_t id, void **buffer, MPI_Count *size);
+// Waits until the messages now in the buffer have been transmitted.
+void flush_buffer(BufScope scope, std::uintptr_t id);
+// The same as a request.
+MPI_Request iflush_buffer(BufScope scope, std::uintptr_t id);
+// Forgets the buffer of a communicator or session that is gone.
+void drop_buffer(BufScope scope, std::uintptr_t id);
 
 // ---- request handles
 // A handle holds the active operation, and for persistent requests the

@@ -26,6 +26,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -39,6 +40,7 @@
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "api/partitioned.hpp"
+#include "api/requests.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/context_id.hpp"
 #include "collectives/nonblocking.hpp"
@@ -312,7 +314,7 @@ extern "C" {
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session) {
   const char *fn = "MPI_Session_init";
   if (!impi::api::valid_errhandler(errhandler))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "invalid error handler");
+    return report(MPI_COMM_NULL, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
   if (!session) return eh_error(errhandler, MPI_ERR_ARG, fn, "session is NULL");
   // The thread level asked for (MPI-4.0 11.3.1: info key "thread_level");
   // MPI_THREAD_MULTIPLE by default, as a library may be called from any thread.
@@ -365,6 +367,10 @@ int PMPI_Session_finalize(MPI_Session *session) {
   IMPI_CHECK_SESSION(fn, *session, o);
   std::uintptr_t eh = o->errhandler;
   MPI_Session s = *session;
+  // Its buffered sends go out first (MPI-4.1 3.6); then its buffer is gone.
+  using impi::api::req::BufScope;
+  impi::api::req::flush_buffer(BufScope::session, impi::api::handle_value(s));
+  impi::api::req::drop_buffer(BufScope::session, impi::api::handle_value(s));
   g_tab[impi::api::handle_index(s)].reset();
   *session = MPI_SESSION_NULL;
   if (--g_open > 0 || g_world == World::initialized) {
@@ -454,7 +460,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
   if (!p)
     return session_error(session, MPI_ERR_ARG, fn,
                          fmt::format("no process set named \"{}\"", pset_name));
-  *newgroup = new_group(p->world);
+  *newgroup = new_group(p->world, impi::api::handle_value(session));
   return MPI_SUCCESS;
 }
 
@@ -463,7 +469,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
   const char *fn = "MPI_Comm_create_from_group";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!impi::api::valid_errhandler(errhandler))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "invalid error handler");
+    return report(MPI_COMM_NULL, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
   const Group *g = lookup_group(group);
   if (!g) return eh_error(errhandler, MPI_ERR_GROUP, fn, "not a valid group");
   if (!stringtag) return eh_error(errhandler, MPI_ERR_ARG, fn, "stringtag is NULL");
@@ -485,6 +491,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
   if (create_from_world_ranks(g->world, stringtag_tag(stringtag), newcomm, st) != MPI_SUCCESS)
     return eh_error(errhandler, impi::api::error_class_of(st.error()), fn, st.message());
   set_comm_errhandler(*newcomm, errhandler);
+  impi::api::lookup_comm(*newcomm)->session = g->session;  // (its buffer: MPI-4.1 3.6)
   if (info != MPI_INFO_NULL) PMPI_Comm_set_info(*newcomm, info);
   return MPI_SUCCESS;
 }
@@ -496,7 +503,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
   const char *fn = "MPI_Intercomm_create_from_groups";
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!impi::api::valid_errhandler(errhandler))
-    return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "invalid error handler");
+    return report(MPI_COMM_NULL, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
   const Group *lg = lookup_group(local_group);
   const Group *rg = lookup_group(remote_group);
   if (!lg || !rg) return eh_error(errhandler, MPI_ERR_GROUP, fn, "not a valid group");
@@ -538,7 +545,71 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
   PMPI_Comm_free(&both);
   if (rc != MPI_SUCCESS) return eh_error(errhandler, rc, fn, "could not connect the groups");
   set_comm_errhandler(*newintercomm, errhandler);
+  impi::api::lookup_comm(*newintercomm)->session = lg->session ? lg->session : rg->session;
   if (info != MPI_INFO_NULL) PMPI_Comm_set_info(*newintercomm, info);
+  return MPI_SUCCESS;
+}
+
+// MPI-4.1 3.6: a session's buffer for the buffered sends on the
+// communicators derived from it (those without a buffer of their own).
+static int session_attach(const char *fn, MPI_Session session, void *buffer, MPI_Count size) {
+  IMPI_CHECK_SESSION(fn, session, o);
+  std::string why;
+  if (int rc = impi::api::req::attach_buffer(impi::api::req::BufScope::session,
+                                             impi::api::handle_value(session), buffer, size, why);
+      rc != MPI_SUCCESS)
+    return session_error(session, rc, fn, why);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size) {
+  return session_attach("MPI_Session_attach_buffer", session, buffer, size);
+}
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size) {
+  return session_attach("MPI_Session_attach_buffer_c", session, buffer, size);
+}
+
+static int session_detach(const char *fn, MPI_Session session, void *buffer_addr, MPI_Count *size) {
+  IMPI_CHECK_SESSION(fn, session, o);
+  if (!buffer_addr || !size) return session_error(session, MPI_ERR_ARG, fn, "NULL argument");
+  impi::api::req::detach_buffer(impi::api::req::BufScope::session, impi::api::handle_value(session),
+                                static_cast<void **>(buffer_addr), size);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size) {
+  const char *fn = "MPI_Session_detach_buffer";
+  if (!size) return session_error(session, MPI_ERR_ARG, fn, "NULL argument");
+  MPI_Count n = 0;
+  if (int rc = session_detach(fn, session, buffer_addr, &n); rc != MPI_SUCCESS) return rc;
+  if (n > INT_MAX) {
+    *size = MPI_UNDEFINED;
+    return session_error(session, MPI_ERR_COUNT, fn,
+                         fmt::format("the detached buffer's size {} does not fit in an int: use "
+                                     "MPI_Session_detach_buffer_c",
+                                     n));
+  }
+  *size = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size) {
+  return session_detach("MPI_Session_detach_buffer_c", session, buffer_addr, size);
+}
+
+int PMPI_Session_flush_buffer(MPI_Session session) {
+  IMPI_CHECK_SESSION("MPI_Session_flush_buffer", session, o);
+  impi::api::req::flush_buffer(impi::api::req::BufScope::session, impi::api::handle_value(session));
+  return MPI_SUCCESS;
+}
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request) {
+  const char *fn = "MPI_Session_iflush_buffer";
+  IMPI_CHECK_SESSION(fn, session, o);
+  if (!request) return session_error(session, MPI_ERR_REQUEST, fn, "request is NULL");
+  *request = impi::api::req::iflush_buffer(impi::api::req::BufScope::session,
+                                           impi::api::handle_value(session));
   return MPI_SUCCESS;
 }
 
@@ -558,7 +629,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler) 
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   IMPI_CHECK_SESSION(fn, session, o);
   if (!impi::api::valid_errhandler(errhandler))
-    return session_error(session, MPI_ERR_ARG, fn, "invalid error handler");
+    return session_error(session, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
   impi::api::retain_errhandler(errhandler);
   if (o->errhandler) impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(o->errhandler));
   o->errhandler = impi::api::handle_value(errhandler);

@@ -541,7 +541,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   WinObject *w;
   if (int rc = check_win(fn, win, w); rc) return rc;
   if (!valid_errhandler(errhandler))
-    return win_error(win, MPI_ERR_ARG, fn, "invalid error handler");
+    return win_error(win, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
   retain_errhandler(errhandler);
   if (w->errhandler) free_errhandler(reinterpret_cast<MPI_Errhandler>(w->errhandler));
   w->errhandler = handle_value(errhandler);

@@ -35,6 +35,9 @@ struct Communicator {
   // communicator is made (set_routes); every send takes its channel here.
   std::vector<Channel *> channels, remote_channels;
   std::uintptr_t errhandler = 0;  // an MPI_Errhandler handle value, owned by src/api
+  // The MPI_Session (handle value) it derives from, through
+  // MPI_Comm_create_from_group and the constructors after it (0: none).
+  std::uintptr_t session = 0;
   std::string name;
   // Spans procs of more than one IMPI client: MPI_Pack uses external32
   // (IMPI 4.1) and collectives the spec's global algorithms.

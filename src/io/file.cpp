@@ -861,7 +861,7 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   if (file != MPI_FILE_NULL && !f)
     return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
   if (!impi::api::valid_errhandler(errhandler))
-    return file_error(f, MPI_ERR_ARG, fn, "invalid error handler");
+    return file_error(f, MPI_ERR_ERRHANDLER, fn, "invalid error handler");
   impi::api::retain_errhandler(errhandler);
   std::uintptr_t v = impi::api::handle_value(errhandler), old;
   if (f) {

@@ -300,7 +300,7 @@ chmod +x "$wrapper.new"
 mv "$wrapper.new" "$wrapper"
 
 # ---- configure (once) -------------------------------------------------------
-conf_args=(--disable-fortran --disable-cxx --disable-part
+conf_args=(--disable-fortran --disable-cxx
   --disable-ft-tests --disable-checkpointing --disable-perftest --disable-dtpools
   --enable-strictmpi --enable-checkerrors --enable-threads=multiple
   "CC=$cc" "MPICC=$cc" "MPIEXEC=$wrapper")

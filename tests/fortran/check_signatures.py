@@ -35,7 +35,8 @@ NOT_YET = {"MPI_Session_init", "MPI_Session_finalize", "MPI_Session_get_num_pset
            "MPI_Group_from_session_pset", "MPI_Comm_create_from_group",
            "MPI_Intercomm_create_from_groups", "MPI_Session_create_errhandler",
            "MPI_Session_set_errhandler", "MPI_Session_get_errhandler",
-           "MPI_Session_call_errhandler"}
+           "MPI_Session_call_errhandler", "MPI_Session_attach_buffer",
+           "MPI_Session_detach_buffer", "MPI_Session_flush_buffer", "MPI_Session_iflush_buffer"}
 
 
 def c_table():

@@ -186,6 +186,12 @@ program f08_mpi4
   integer :: fst(MPI_STATUS_SIZE), vals(4), raw(4), csrc, ctag, ccount, csame
   logical :: flag
   character(len=128) :: name
+  type(MPI_Info) :: hw
+  type(MPI_Comm) :: dup
+  type(MPI_Request) :: fl
+  integer :: bsbuf(64), bsize
+  integer(kind=MPI_ADDRESS_KIND) :: baddr
+  character(len=MPI_MAX_INFO_VAL) :: hwval
   errs = 0
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -282,6 +288,30 @@ program f08_mpi4
   call check(bad_state == 0, 'callback arguments')
   call MPI_File_close(fh)
   call MPI_Barrier(MPI_COMM_WORLD)
+
+  ! MPI-4.1: hardware resource information; a communicator's buffer for
+  ! MPI_Bsend, flushed and detached.
+  call MPI_Get_hw_resource_info(hw, ierr)
+  call MPI_Info_get_nkeys(hw, n)
+  call MPI_Info_get(hw, 'mpi_shared_memory', MPI_MAX_INFO_VAL, hwval, flag)
+  call check(ierr == MPI_SUCCESS .and. n > 1 .and. flag .and. trim(hwval) == '1', 'hw_resource_info')
+  call MPI_Info_free(hw)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_attach_buffer(dup, bsbuf, int(sizeof(bsbuf)), ierr)
+  call check(ierr == MPI_SUCCESS, 'Comm_attach_buffer')
+  call MPI_Bsend(outb, 3, MPI_INTEGER, next, 31, dup, ierr)
+  call check(ierr == MPI_SUCCESS, 'Bsend into the communicator buffer')
+  call MPI_Comm_iflush_buffer(dup, fl, ierr)
+  call MPI_Recv(inb, 3, MPI_INTEGER, prev, 31, dup, MPI_STATUS_IGNORE)
+  call MPI_Wait(fl, MPI_STATUS_IGNORE)
+  call check(all(inb == [prev, 2 * prev, 3 * prev]), 'Bsend payload')
+  call MPI_Comm_flush_buffer(dup, ierr)
+  call check(ierr == MPI_SUCCESS, 'Comm_flush_buffer')
+  call MPI_Comm_detach_buffer(dup, baddr, bsize, ierr)
+  call check(ierr == MPI_SUCCESS .and. bsize == int(sizeof(bsbuf)), 'Comm_detach_buffer')
+  call MPI_Buffer_flush(ierr)
+  call check(ierr == MPI_SUCCESS, 'Buffer_flush')
+  call MPI_Comm_free(dup)
 
   errs = errs + usempi_checks(rank, nprocs, trim(name))
   call MPI_Barrier(MPI_COMM_WORLD)

@@ -87,8 +87,9 @@ int main(int argc, char **argv) {
 
   /* Error classes, codes and strings: the MPI-4 classes, and removal. */
   {
-    const int classes[] = {MPI_ERR_SESSION, MPI_ERR_PROC_ABORTED, MPI_ERR_VALUE_TOO_LARGE};
-    for (int i = 0; i < 3; ++i) {
+    const int classes[] = {MPI_ERR_SESSION,    MPI_ERR_PROC_ABORTED,     MPI_ERR_VALUE_TOO_LARGE,
+                           MPI_ERR_ERRHANDLER, MPI_T_ERR_NOT_ACCESSIBLE, MPI_T_ERR_NOT_SUPPORTED};
+    for (int i = 0; i < 6; ++i) {
       char s[MPI_MAX_ERROR_STRING];
       int len = 0, cls = -1;
       CHECK(classes[i] > 0 && classes[i] <= MPI_ERR_LASTCODE, "class %d", classes[i]);
@@ -98,6 +99,48 @@ int main(int argc, char **argv) {
       CHECK(cls == classes[i], "MPI_Error_class(%d) = %d", classes[i], cls);
     }
     int cls, code, rc, ecls = -1;
+    /* An invalid error handler is MPI_ERR_ERRHANDLER (MPI-4.1). */
+    MPI_Errhandler bad = MPI_ERRHANDLER_NULL;
+    rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRHANDLER_NULL);
+    MPI_Error_class(rc, &ecls);
+    CHECK(ecls == MPI_ERR_ERRHANDLER, "Comm_set_errhandler(NULL handler): %d", ecls);
+    rc = MPI_Errhandler_free(&bad);
+    MPI_Error_class(rc, &ecls);
+    CHECK(ecls == MPI_ERR_ERRHANDLER, "Errhandler_free(NULL handler): %d", ecls);
+    /* MPICH 4.0's names for MPI_Remove_error_*: MPIX_Delete_error_*. */
+    MPI_Add_error_class(&cls);
+    MPI_Add_error_code(cls, &code);
+    MPI_Add_error_string(code, "x");
+    CHECK(MPIX_Delete_error_string(code) == MPI_SUCCESS, "MPIX_Delete_error_string");
+    CHECK(MPIX_Delete_error_code(code) == MPI_SUCCESS, "MPIX_Delete_error_code");
+    CHECK(MPIX_Delete_error_class(cls) == MPI_SUCCESS, "MPIX_Delete_error_class");
+    rc = MPIX_Delete_error_class(cls); /* gone already */
+    MPI_Error_class(rc, &ecls);
+    CHECK(ecls == MPI_ERR_ARG, "deleting a class twice: %d", ecls);
+    /* Adding and removing in a loop (as MPICH's errhan/adderr, 10000 x 32
+     * classes of 5 codes) takes removed codes again: the codes stay few. */
+    {
+      int top = 0, bad = 0, c2, k2[5];
+      for (int k = 0; k < 20000; ++k) {
+        MPI_Add_error_class(&c2);
+        for (int j = 0; j < 5; ++j) {
+          MPI_Add_error_code(c2, &k2[j]);
+          MPI_Add_error_string(k2[j], "loop");
+          if (k2[j] > top) top = k2[j];
+        }
+        rc = MPI_Remove_error_class(c2); /* its codes are still there */
+        MPI_Error_class(rc, &ecls);
+        if (k == 0) CHECK(ecls == MPI_ERR_ARG, "removing a class with codes: %d", ecls);
+        for (int j = 0; j < 5; ++j) {
+          MPI_Remove_error_string(k2[j]);
+          MPI_Remove_error_code(k2[j]);
+        }
+        if (MPI_Remove_error_class(c2) != MPI_SUCCESS) ++bad;
+        if (c2 > top) top = c2;
+      }
+      CHECK(bad == 0, "%d class removals in the loop failed", bad);
+      CHECK(top <= MPI_ERR_LASTCODE + 16, "codes up to %d after 20000 rounds", top);
+    }
     MPI_Add_error_class(&cls);
     MPI_Add_error_code(cls, &code);
     MPI_Add_error_string(code, "my code");
@@ -178,6 +221,31 @@ int main(int argc, char **argv) {
     CHECK(sum == size * (size + 1) / 2, "Allreduce on the duplicate: %d", sum);
     MPI_Comm_compare(dup, MPI_COMM_WORLD, &result);
     CHECK(result == MPI_CONGRUENT, "compare: %d", result);
+    /* Its hints are the info's (freed above, after the call): the key set. */
+    MPI_Info used;
+    char v[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 0, nkeys = -1;
+    MPI_Comm_get_info(dup, &used);
+    MPI_Info_get(used, "mpi_assert_no_any_tag", MPI_MAX_INFO_VAL, v, &flag);
+    CHECK(flag && strcmp(v, "true") == 0, "idup_with_info: hint %d '%s'", flag, v);
+    MPI_Info_free(&used);
+    /* A duplicate of it with MPI_INFO_NULL has none; MPI_Comm_idup keeps them. */
+    MPI_Comm dup2, dup3;
+    MPI_Comm_idup_with_info(dup, MPI_INFO_NULL, &dup2, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Comm_get_info(dup2, &used);
+    MPI_Info_get_nkeys(used, &nkeys);
+    CHECK(nkeys == 0, "idup_with_info(MPI_INFO_NULL): %d keys", nkeys);
+    MPI_Info_free(&used);
+    MPI_Comm_idup(dup, &dup3, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Comm_get_info(dup3, &used);
+    flag = 0;
+    MPI_Info_get(used, "mpi_assert_no_any_tag", MPI_MAX_INFO_VAL, v, &flag);
+    CHECK(flag && strcmp(v, "true") == 0, "idup keeps the hints: %d '%s'", flag, v);
+    MPI_Info_free(&used);
+    MPI_Comm_free(&dup3);
+    MPI_Comm_free(&dup2);
     MPI_Comm_free(&dup);
   }
 

@@ -73,3 +73,27 @@ impi_add_mpi_test(large_count_sweep_3clients NP 3 PROGRAM large_count_sweep
   LAUNCHER_ARGS --clients 3 EXPECT_RANKS 3)
 impi_add_mpi_test(large_count_sweep_np4_3clients NP 4 PROGRAM large_count_sweep
   LAUNCHER_ARGS --clients 3 EXPECT_RANKS 4)
+# MPI-4.1 3.6's buffered-send buffers (communicator, session, process;
+# flush, MPI_BUFFER_AUTOMATIC): np 2 and 4 in one client, across 2 and 3
+# clients, and with 2 procs per client.
+add_executable(bsend41_check bsend41_check.c)
+target_link_libraries(bsend41_check PRIVATE mpi)
+impi_add_mpi_test(bsend41_np2 NP 2 PROGRAM bsend41_check EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(bsend41_np4 NP 4 PROGRAM bsend41_check EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(bsend41_2clients NP 2 PROGRAM bsend41_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(bsend41_np4_2clients NP 4 PROGRAM bsend41_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(bsend41_3clients NP 3 PROGRAM bsend41_check LAUNCHER_ARGS --clients 3
+  EXPECT_RANKS 3 MAX_SECONDS 60)
+# MPI-4.1's MPI_Get_hw_resource_info against hwloc, and HW_GUIDED splits by
+# its keys: unbound and bound to cores, in one client and across clients.
+add_executable(hw_info_check hw_info_check.c)
+target_link_libraries(hw_info_check PRIVATE mpi PkgConfig::HWLOC)
+impi_add_mpi_test(hw_info_np2 NP 2 PROGRAM hw_info_check EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(hw_info_np2_unbound NP 2 PROGRAM hw_info_check LAUNCHER_ARGS --bind-to none
+  EXPECT_RANKS 2 MAX_SECONDS 60)
+impi_add_mpi_test(hw_info_np4_2clients NP 4 PROGRAM hw_info_check LAUNCHER_ARGS --clients 2
+  EXPECT_RANKS 4 MAX_SECONDS 60)
+impi_add_mpi_test(hw_info_3clients NP 3 PROGRAM hw_info_check LAUNCHER_ARGS --clients 3
+  EXPECT_RANKS 3 MAX_SECONDS 60)

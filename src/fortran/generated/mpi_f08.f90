@@ -1098,6 +1098,36 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Buffer_detach_f08ts
   end interface PMPI_Buffer_detach
+  interface MPI_Buffer_flush
+    subroutine MPI_Buffer_flush_f08(ierror)
+      import
+      implicit none
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Buffer_flush_f08
+  end interface MPI_Buffer_flush
+  interface PMPI_Buffer_flush
+    subroutine PMPI_Buffer_flush_f08(ierror)
+      import
+      implicit none
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Buffer_flush_f08
+  end interface PMPI_Buffer_flush
+  interface MPI_Buffer_iflush
+    subroutine MPI_Buffer_iflush_f08(request, ierror)
+      import
+      implicit none
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Buffer_iflush_f08
+  end interface MPI_Buffer_iflush
+  interface PMPI_Buffer_iflush
+    subroutine PMPI_Buffer_iflush_f08(request, ierror)
+      import
+      implicit none
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Buffer_iflush_f08
+  end interface PMPI_Buffer_iflush
   interface MPI_Cancel
     subroutine MPI_Cancel_f08(request, ierror)
       import
@@ -1332,6 +1362,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_accept_f08
   end interface PMPI_Comm_accept
+  interface MPI_Comm_attach_buffer
+    subroutine MPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(*), dimension(..) :: buffer
+      integer, intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_attach_buffer_f08ts
+  end interface MPI_Comm_attach_buffer
+  interface PMPI_Comm_attach_buffer
+    subroutine PMPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(*), dimension(..) :: buffer
+      integer, intent(in) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_attach_buffer_f08ts
+  end interface PMPI_Comm_attach_buffer
   interface MPI_Comm_call_errhandler
     subroutine MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
       import
@@ -1496,6 +1546,26 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_delete_attr_f08
   end interface PMPI_Comm_delete_attr
+  interface MPI_Comm_detach_buffer
+    subroutine MPI_Comm_detach_buffer_f08ts(comm, buffer, size, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(*), dimension(..) :: buffer
+      integer :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_detach_buffer_f08ts
+  end interface MPI_Comm_detach_buffer
+  interface PMPI_Comm_detach_buffer
+    subroutine PMPI_Comm_detach_buffer_f08ts(comm, buffer, size, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(*), dimension(..) :: buffer
+      integer :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_detach_buffer_f08ts
+  end interface PMPI_Comm_detach_buffer
   interface MPI_Comm_disconnect
     subroutine MPI_Comm_disconnect_f08(comm, ierror)
       import
@@ -1550,6 +1620,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_dup_with_info_f08
   end interface PMPI_Comm_dup_with_info
+  interface MPI_Comm_flush_buffer
+    subroutine MPI_Comm_flush_buffer_f08(comm, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_flush_buffer_f08
+  end interface MPI_Comm_flush_buffer
+  interface PMPI_Comm_flush_buffer
+    subroutine PMPI_Comm_flush_buffer_f08(comm, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_flush_buffer_f08
+  end interface PMPI_Comm_flush_buffer
   interface MPI_Comm_free
     subroutine MPI_Comm_free_f08(comm, ierror)
       import
@@ -1736,6 +1822,24 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Comm_idup_with_info_f08
   end interface PMPI_Comm_idup_with_info
+  interface MPI_Comm_iflush_buffer
+    subroutine MPI_Comm_iflush_buffer_f08(comm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Comm_iflush_buffer_f08
+  end interface MPI_Comm_iflush_buffer
+  interface PMPI_Comm_iflush_buffer
+    subroutine PMPI_Comm_iflush_buffer_f08(comm, request, ierror)
+      import
+      implicit none
+      type(MPI_Comm), intent(in) :: comm
+      type(MPI_Request) :: request
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Comm_iflush_buffer_f08
+  end interface PMPI_Comm_iflush_buffer
   interface MPI_Comm_join
     subroutine MPI_Comm_join_f08(fd, intercomm, ierror)
       import
@@ -4009,6 +4113,22 @@ module mpi_f08
       integer, optional, intent(out) :: ierror
     end subroutine PMPI_Get_elements_x_f08
   end interface PMPI_Get_elements_x
+  interface MPI_Get_hw_resource_info
+    subroutine MPI_Get_hw_resource_info_f08(hw_info, ierror)
+      import
+      implicit none
+      type(MPI_Info) :: hw_info
+      integer, optional, intent(out) :: ierror
+    end subroutine MPI_Get_hw_resource_info_f08
+  end interface MPI_Get_hw_resource_info
+  interface PMPI_Get_hw_resource_info
+    subroutine PMPI_Get_hw_resource_info_f08(hw_info, ierror)
+      import
+      implicit none
+      type(MPI_Info) :: hw_info
+      integer, optional, intent(out) :: ierror
+    end subroutine PMPI_Get_hw_resource_info_f08
+  end interface PMPI_Get_hw_resource_info
   interface MPI_Get_library_version
     subroutine MPI_Get_library_version_f08(version, resultlen, ierror)
       import

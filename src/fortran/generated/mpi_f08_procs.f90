@@ -1090,6 +1090,44 @@ subroutine PMPI_Buffer_detach_f08ts(buffer, size, ierror)
   call impi_fx_mpi_buffer_detach(%val(impi_f08_buf(buffer, impi_t_buffer, 0)), size, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Buffer_detach_f08ts
+subroutine MPI_Buffer_flush_f08(ierror)
+  use mpi_f08_types
+  implicit none
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_buffer_flush
+  call impi_fx_mpi_buffer_flush(ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Buffer_flush_f08
+subroutine PMPI_Buffer_flush_f08(ierror)
+  use mpi_f08_types
+  implicit none
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_buffer_flush
+  call impi_fx_mpi_buffer_flush(ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Buffer_flush_f08
+subroutine MPI_Buffer_iflush_f08(request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_buffer_iflush
+  call impi_fx_mpi_buffer_iflush(request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Buffer_iflush_f08
+subroutine PMPI_Buffer_iflush_f08(request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_buffer_iflush
+  call impi_fx_mpi_buffer_iflush(request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Buffer_iflush_f08
 subroutine MPI_Cancel_f08(request, ierror)
   use mpi_f08_types
   implicit none
@@ -1368,6 +1406,36 @@ subroutine PMPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
   call impi_fx_mpi_comm_accept(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Comm_accept_f08
+subroutine MPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  type(*), dimension(..) :: buffer
+  integer, intent(in) :: size
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buffer
+  external :: impi_fx_mpi_comm_attach_buffer
+  call impi_fx_mpi_comm_attach_buffer(comm%MPI_VAL, %val(impi_f08_buf(buffer, impi_t_buffer, 1)), &
+    size, ierror_c)
+  call impi_f08_buf_done(buffer, impi_t_buffer, 1)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Comm_attach_buffer_f08ts
+subroutine PMPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  type(*), dimension(..) :: buffer
+  integer, intent(in) :: size
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buffer
+  external :: impi_fx_mpi_comm_attach_buffer
+  call impi_fx_mpi_comm_attach_buffer(comm%MPI_VAL, %val(impi_f08_buf(buffer, impi_t_buffer, 1)), &
+    size, ierror_c)
+  call impi_f08_buf_done(buffer, impi_t_buffer, 1)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Comm_attach_buffer_f08ts
 subroutine MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
   use mpi_f08_types
   implicit none
@@ -1566,6 +1634,36 @@ subroutine PMPI_Comm_delete_attr_f08(comm, comm_keyval, ierror)
   call impi_fx_mpi_comm_delete_attr(comm%MPI_VAL, comm_keyval, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Comm_delete_attr_f08
+subroutine MPI_Comm_detach_buffer_f08ts(comm, buffer, size, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  type(*), dimension(..) :: buffer
+  integer :: size
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buffer
+  external :: impi_fx_mpi_comm_detach_buffer
+  call impi_fx_mpi_comm_detach_buffer(comm%MPI_VAL, %val(impi_f08_buf(buffer, impi_t_buffer, 1)), &
+    size, ierror_c)
+  call impi_f08_buf_done(buffer, impi_t_buffer, 1)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Comm_detach_buffer_f08ts
+subroutine PMPI_Comm_detach_buffer_f08ts(comm, buffer, size, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  type(*), dimension(..) :: buffer
+  integer :: size
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  integer(c_intptr_t) :: impi_t_buffer
+  external :: impi_fx_mpi_comm_detach_buffer
+  call impi_fx_mpi_comm_detach_buffer(comm%MPI_VAL, %val(impi_f08_buf(buffer, impi_t_buffer, 1)), &
+    size, ierror_c)
+  call impi_f08_buf_done(buffer, impi_t_buffer, 1)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Comm_detach_buffer_f08ts
 subroutine MPI_Comm_disconnect_f08(comm, ierror)
   use mpi_f08_types
   implicit none
@@ -1632,6 +1730,26 @@ subroutine PMPI_Comm_dup_with_info_f08(comm, info, newcomm, ierror)
   call impi_fx_mpi_comm_dup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Comm_dup_with_info_f08
+subroutine MPI_Comm_flush_buffer_f08(comm, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_comm_flush_buffer
+  call impi_fx_mpi_comm_flush_buffer(comm%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Comm_flush_buffer_f08
+subroutine PMPI_Comm_flush_buffer_f08(comm, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_comm_flush_buffer
+  call impi_fx_mpi_comm_flush_buffer(comm%MPI_VAL, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Comm_flush_buffer_f08
 subroutine MPI_Comm_free_f08(comm, ierror)
   use mpi_f08_types
   implicit none
@@ -1858,6 +1976,28 @@ subroutine PMPI_Comm_idup_with_info_f08(comm, info, newcomm, request, ierror)
   call impi_fx_mpi_comm_idup_with_info(comm%MPI_VAL, info%MPI_VAL, newcomm, request, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Comm_idup_with_info_f08
+subroutine MPI_Comm_iflush_buffer_f08(comm, request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_comm_iflush_buffer
+  call impi_fx_mpi_comm_iflush_buffer(comm%MPI_VAL, request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Comm_iflush_buffer_f08
+subroutine PMPI_Comm_iflush_buffer_f08(comm, request, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Comm), intent(in) :: comm
+  type(MPI_Request) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_comm_iflush_buffer
+  call impi_fx_mpi_comm_iflush_buffer(comm%MPI_VAL, request, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Comm_iflush_buffer_f08
 subroutine MPI_Comm_join_f08(fd, intercomm, ierror)
   use mpi_f08_types
   implicit none
@@ -4809,6 +4949,26 @@ subroutine PMPI_Get_elements_x_f08(status, datatype, count, ierror)
   call impi_fx_mpi_get_elements_x(status, datatype%MPI_VAL, count, ierror_c)
   if (present(ierror)) ierror = ierror_c
 end subroutine PMPI_Get_elements_x_f08
+subroutine MPI_Get_hw_resource_info_f08(hw_info, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Info) :: hw_info
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_get_hw_resource_info
+  call impi_fx_mpi_get_hw_resource_info(hw_info, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine MPI_Get_hw_resource_info_f08
+subroutine PMPI_Get_hw_resource_info_f08(hw_info, ierror)
+  use mpi_f08_types
+  implicit none
+  type(MPI_Info) :: hw_info
+  integer, optional, intent(out) :: ierror
+  integer :: ierror_c
+  external :: impi_fx_mpi_get_hw_resource_info
+  call impi_fx_mpi_get_hw_resource_info(hw_info, ierror_c)
+  if (present(ierror)) ierror = ierror_c
+end subroutine PMPI_Get_hw_resource_info_f08
 subroutine MPI_Get_library_version_f08(version, resultlen, ierror)
   use mpi_f08_types
   implicit none

@@ -809,6 +809,32 @@ INTERFACE
   END SUBROUTINE PMPI_Buffer_detach
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Buffer_flush(ierror)
+    IMPORT
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Buffer_flush
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Buffer_flush(ierror)
+    IMPORT
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Buffer_flush
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Buffer_iflush(request, ierror)
+    IMPORT
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Buffer_iflush
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Buffer_iflush(request, ierror)
+    IMPORT
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Buffer_iflush
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Cancel(request, ierror)
     IMPORT
     INTEGER :: request
@@ -1021,6 +1047,26 @@ INTERFACE
   END SUBROUTINE PMPI_Comm_accept
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Comm_attach_buffer(comm, buffer, size, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_attach_buffer
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_attach_buffer(comm, buffer, size, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_attach_buffer
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Comm_call_errhandler(comm, errorcode, ierror)
     IMPORT
     INTEGER, INTENT(IN) :: comm
@@ -1169,6 +1215,26 @@ INTERFACE
   END SUBROUTINE PMPI_Comm_delete_attr
 END INTERFACE
 INTERFACE
+  SUBROUTINE MPI_Comm_detach_buffer(comm, buffer, size, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    INTEGER :: size
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_detach_buffer
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_detach_buffer(comm, buffer, size, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    INTEGER :: size
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_detach_buffer
+END INTERFACE
+INTERFACE
   SUBROUTINE MPI_Comm_disconnect(comm, ierror)
     IMPORT
     INTEGER :: comm
@@ -1215,6 +1281,20 @@ INTERFACE
     INTEGER :: newcomm
     INTEGER :: ierror
   END SUBROUTINE PMPI_Comm_dup_with_info
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Comm_flush_buffer(comm, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_flush_buffer
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_flush_buffer(comm, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_flush_buffer
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Comm_free(comm, ierror)
@@ -1381,6 +1461,22 @@ INTERFACE
     INTEGER :: request
     INTEGER :: ierror
   END SUBROUTINE PMPI_Comm_idup_with_info
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Comm_iflush_buffer(comm, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Comm_iflush_buffer
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Comm_iflush_buffer(comm, request, ierror)
+    IMPORT
+    INTEGER, INTENT(IN) :: comm
+    INTEGER :: request
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Comm_iflush_buffer
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Comm_join(fd, intercomm, ierror)
@@ -3563,6 +3659,20 @@ INTERFACE
     INTEGER(KIND=MPI_COUNT_KIND) :: count
     INTEGER :: ierror
   END SUBROUTINE PMPI_Get_elements_x
+END INTERFACE
+INTERFACE
+  SUBROUTINE MPI_Get_hw_resource_info(hw_info, ierror)
+    IMPORT
+    INTEGER :: hw_info
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Get_hw_resource_info
+END INTERFACE
+INTERFACE
+  SUBROUTINE PMPI_Get_hw_resource_info(hw_info, ierror)
+    IMPORT
+    INTEGER :: hw_info
+    INTEGER :: ierror
+  END SUBROUTINE PMPI_Get_hw_resource_info
 END INTERFACE
 INTERFACE
   SUBROUTINE MPI_Get_library_version(version, resultlen, ierror)

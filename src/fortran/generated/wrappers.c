@@ -85,6 +85,12 @@ void impi_fx_mpi_buffer_attach_(void *buffer, const MPI_Fint *size, MPI_Fint *ie
 IMPI_F_API void pmpi_buffer_detach_(void *buffer, MPI_Fint *size, MPI_Fint *ierror);
 void mpi_buffer_detach_(void *buffer, MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_buffer_detach_);
 void impi_fx_mpi_buffer_detach_(void *buffer, MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_buffer_detach_);
+IMPI_F_API void pmpi_buffer_flush_(MPI_Fint *ierror);
+void mpi_buffer_flush_(MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_buffer_flush_);
+void impi_fx_mpi_buffer_flush_(MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_buffer_flush_);
+IMPI_F_API void pmpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror);
+void mpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_buffer_iflush_);
+void impi_fx_mpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_buffer_iflush_);
 IMPI_F_API void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_cancel_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_cancel_);
 void impi_fx_mpi_cancel_(MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_cancel_);
@@ -118,6 +124,9 @@ void impi_fx_mpi_close_port_(const char *port_name, MPI_Fint *ierror, size_t por
 IMPI_F_API void pmpi_comm_accept_(const char *port_name, const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror, size_t port_name_len);
 void mpi_comm_accept_(const char *port_name, const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror, size_t port_name_len) IMPI_F_ALIAS(pmpi_comm_accept_);
 void impi_fx_mpi_comm_accept_(const char *port_name, const MPI_Fint *info, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror, size_t port_name_len) IMPI_F_ALIAS(pmpi_comm_accept_);
+IMPI_F_API void pmpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size, MPI_Fint *ierror);
+void mpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_attach_buffer_);
+void impi_fx_mpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_attach_buffer_);
 IMPI_F_API void pmpi_comm_call_errhandler_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void mpi_comm_call_errhandler_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_call_errhandler_);
 void impi_fx_mpi_comm_call_errhandler_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_call_errhandler_);
@@ -139,6 +148,9 @@ void impi_fx_mpi_comm_create_group_(const MPI_Fint *comm, const MPI_Fint *group,
 IMPI_F_API void pmpi_comm_delete_attr_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror);
 void mpi_comm_delete_attr_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_delete_attr_);
 void impi_fx_mpi_comm_delete_attr_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_delete_attr_);
+IMPI_F_API void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer, MPI_Fint *size, MPI_Fint *ierror);
+void mpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer, MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_detach_buffer_);
+void impi_fx_mpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer, MPI_Fint *size, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_detach_buffer_);
 IMPI_F_API void pmpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_disconnect_);
 void impi_fx_mpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_disconnect_);
@@ -148,6 +160,9 @@ void impi_fx_mpi_comm_dup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ie
 IMPI_F_API void pmpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror);
 void mpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_dup_with_info_);
 void impi_fx_mpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_dup_with_info_);
+IMPI_F_API void pmpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror);
+void mpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_flush_buffer_);
+void impi_fx_mpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_flush_buffer_);
 IMPI_F_API void pmpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_free_);
 void impi_fx_mpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_free_);
@@ -175,6 +190,9 @@ void impi_fx_mpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *r
 IMPI_F_API void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_idup_with_info_);
 void impi_fx_mpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_idup_with_info_);
+IMPI_F_API void pmpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_iflush_buffer_);
+void impi_fx_mpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_iflush_buffer_);
 IMPI_F_API void pmpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror);
 void mpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_join_);
 void impi_fx_mpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_comm_join_);
@@ -469,6 +487,9 @@ void impi_fx_mpi_get_elements_(const MPI_Fint *status, const MPI_Fint *datatype,
 IMPI_F_API void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierror);
 void mpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_get_elements_x_);
 void impi_fx_mpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_get_elements_x_);
+IMPI_F_API void pmpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror);
+void mpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_get_hw_resource_info_);
+void impi_fx_mpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror) IMPI_F_ALIAS(pmpi_get_hw_resource_info_);
 IMPI_F_API void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror, size_t version_len);
 void mpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror, size_t version_len) IMPI_F_ALIAS(pmpi_get_library_version_);
 void impi_fx_mpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror, size_t version_len) IMPI_F_ALIAS(pmpi_get_library_version_);
@@ -1254,6 +1275,18 @@ void pmpi_buffer_detach_(void *buffer, MPI_Fint *size, MPI_Fint *ierror) {
   *ierror = rc;
 }
 
+void pmpi_buffer_flush_(MPI_Fint *ierror) {
+  int rc = MPI_Buffer_flush();
+  *ierror = rc;
+}
+
+void pmpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Buffer_iflush(&c_request);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
 void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror) {
   MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
   int rc = MPI_Cancel(&c_request);
@@ -1321,6 +1354,11 @@ void pmpi_comm_accept_(const char *port_name, const MPI_Fint *info, const MPI_Fi
   *ierror = rc;
 }
 
+void pmpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size, MPI_Fint *ierror) {
+  int rc = MPI_Comm_attach_buffer(IMPI_F2C(MPI_Comm, *comm), IMPI_F_BUF(buffer), *size);
+  *ierror = rc;
+}
+
 void pmpi_comm_call_errhandler_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror) {
   int rc = MPI_Comm_call_errhandler(IMPI_F2C(MPI_Comm, *comm), *errorcode);
   *ierror = rc;
@@ -1366,6 +1404,11 @@ void pmpi_comm_delete_attr_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, M
   *ierror = rc;
 }
 
+void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer, MPI_Fint *size, MPI_Fint *ierror) {
+  int rc = MPI_Comm_detach_buffer(IMPI_F2C(MPI_Comm, *comm), IMPI_F_BUF(buffer), size);
+  *ierror = rc;
+}
+
 void pmpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror) {
   MPI_Comm c_comm = IMPI_F2C(MPI_Comm, *comm);
   int rc = MPI_Comm_disconnect(&c_comm);
@@ -1384,6 +1427,11 @@ void pmpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fi
   MPI_Comm c_newcomm = IMPI_F2C(MPI_Comm, *newcomm);
   int rc = MPI_Comm_dup_with_info(IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_newcomm);
   *newcomm = IMPI_C2F(c_newcomm);
+  *ierror = rc;
+}
+
+void pmpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror) {
+  int rc = MPI_Comm_flush_buffer(IMPI_F2C(MPI_Comm, *comm));
   *ierror = rc;
 }
 
@@ -1448,6 +1496,13 @@ void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_F
   MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
   int rc = MPI_Comm_idup_with_info(IMPI_F2C(MPI_Comm, *comm), IMPI_F2C(MPI_Info, *info), &c_newcomm, &c_request);
   *newcomm = IMPI_C2F(c_newcomm);
+  *request = IMPI_C2F(c_request);
+  *ierror = rc;
+}
+
+void pmpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror) {
+  MPI_Request c_request = IMPI_F2C(MPI_Request, *request);
+  int rc = MPI_Comm_iflush_buffer(IMPI_F2C(MPI_Comm, *comm), &c_request);
   *request = IMPI_C2F(c_request);
   *ierror = rc;
 }
@@ -2050,6 +2105,13 @@ void pmpi_get_elements_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fi
 void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierror) {
   MPI_Status c_status, *p_status = IMPI_F_STATUS_IN(status, &c_status);
   int rc = MPI_Get_elements_x(p_status, IMPI_F2C(MPI_Datatype, *datatype), count);
+  *ierror = rc;
+}
+
+void pmpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror) {
+  MPI_Info c_hw_info = IMPI_F2C(MPI_Info, *hw_info);
+  int rc = MPI_Get_hw_resource_info(&c_hw_info);
+  *hw_info = IMPI_C2F(c_hw_info);
   *ierror = rc;
 }
 
