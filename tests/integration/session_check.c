@@ -96,7 +96,7 @@ static void check_psets(MPI_Session s) {
       ++clients;
       total += psize;
     } else if (strcmp(name, "impi://app/0") == 0) {
-      CHECK(psize == size, "%s (the only program) size %d", name, psize);  /* mpmd_check: more */
+      CHECK(psize == size, "%s (the only program) size %d", name, psize); /* mpmd_check: more */
     } else {
       CHECK(0, "unexpected pset %s", name);
     }
