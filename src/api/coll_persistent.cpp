@@ -27,7 +27,9 @@
 #include "api/ops.hpp"
 #include "api/requests.hpp"
 #include "collectives/comm_view.hpp"
+#include "collectives/fast_native.hpp"
 #include "collectives/nonblocking.hpp"
+#include "core/runtime.hpp"
 #include "mpi.h"
 
 using impi::api::report;
@@ -127,6 +129,16 @@ struct Init {
     };
     return finish(request);
   }
+  // A prepared operation on MPI_COMM_WORLD's shared-memory slots
+  // (fast_native.hpp: the blocking calls' fast path, without blocking):
+  // each start queues `op`.
+  int done_slots(MPI_Request *request, std::shared_ptr<coll::SlotOp> op) {
+    cs->direct = [op = std::move(op)](RequestPtr *out) {
+      *out = coll::slots_start(impi::core::Runtime::instance().p2p(), op);
+      return MPI_SUCCESS;
+    };
+    return finish(request);
+  }
   int finish(MPI_Request *request) {
     Persistent p{};
     p.type = MPI_DATATYPE_NULL;
@@ -183,6 +195,12 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
     return in.done_direct(request, c,
                           [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
   }
+  if (coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
+    auto op = std::make_shared<coll::SlotOp>();
+    op->kind = coll::SlotOp::Kind::barrier;
+    op->comm = c;
+    return in.done_slots(request, std::move(op));
+  }
   return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
 }
 
@@ -206,6 +224,16 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
   }
   if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = ca::check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
+  if (coll::slots_bcast_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
+    auto op = std::make_shared<coll::SlotOp>();
+    op->kind = coll::SlotOp::Kind::bcast;
+    op->comm = c.comm;
+    op->recvbuf = buffer;
+    op->count = count;
+    op->type = t;
+    op->root = root;
+    return in.done_slots(request, std::move(op));
+  }
   return in.done_direct(request, c.comm, [v = coll::view_of(*c.comm), buffer, count, t, root] {
     return coll::bcast_task(v, buffer, count, t, root);
   });
@@ -465,12 +493,38 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 // functions, or the user function (called with the request's own type
 // handle `th`: the program may free its own).
 static int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
-                             const impi::pack::TypePtr &t, int count, coll::Reduction &out) {
+                             const impi::pack::TypePtr &t, int count, coll::Reduction &out,
+                             bool *predefined = nullptr) {
   coll::Reduction user;
   coll::ReduceOp o;
   if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
   out = o.predefined ? o.take(t, count) : std::move(user);
+  if (predefined) *predefined = o.predefined.has_value();
   return MPI_SUCCESS;
+}
+
+// Whether a Reduce or Allreduce may take MPI_COMM_WORLD's slots: a
+// predefined operation on a plain vector that fits them (as the blocking
+// Allreduce decides: a derived type only where its messages' algorithm
+// would be recursive doubling), then the operation to queue.
+static std::shared_ptr<coll::SlotOp> reduce_slots(const impi::core::Communicator &c,
+                                                  bool predefined, const void *sendbuf,
+                                                  void *recvbuf, int count,
+                                                  const impi::pack::TypePtr &t,
+                                                  const coll::Reduction &red) {
+  if (!predefined || !coll::slots_allreduce_ok(impi::core::Runtime::instance().p2p(), c, count, t))
+    return nullptr;
+  if (!t->is_predefined() && count >= c.size && count * t->size() >= coll::allreduce_ring_min())
+    return nullptr;
+  auto op = std::make_shared<coll::SlotOp>();
+  op->kind = coll::SlotOp::Kind::allreduce;
+  op->comm = &c;
+  op->sendbuf = sendbuf;
+  op->recvbuf = recvbuf;
+  op->count = count;
+  op->type = t;
+  op->red = red;
+  return op;
 }
 
 int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -521,7 +575,9 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   if (int rc = ca::check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = impi::api::check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
-  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red); rc != MPI_SUCCESS)
+  bool predefined = false;
+  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red, &predefined);
+      rc != MPI_SUCCESS)
     return rc;
   const bool at_root = c.comm->rank == root;
   if (sendbuf == MPI_IN_PLACE) {
@@ -534,6 +590,11 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (at_root)
     if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
+  if (auto slots = reduce_slots(*c.comm, predefined, sendbuf, recvbuf, count, t, red)) {
+    slots->kind = coll::SlotOp::Kind::reduce;
+    slots->root = root;
+    return in.done_slots(request, std::move(slots));
+  }
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red, root] {
                           return coll::reduce_task(v, sendbuf, recvbuf, count, t, red, root);
@@ -574,7 +635,9 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
     if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
     if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
   }
-  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red); rc != MPI_SUCCESS)
+  bool predefined = false;
+  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red, &predefined);
+      rc != MPI_SUCCESS)
     return rc;
   if (c.comm->inter) {
     const int r = c.comm->rank;
@@ -583,6 +646,8 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                             return coll::inter_allreduce(v, r, sendbuf, recvbuf, count, t, red);
                           });
   }
+  if (auto slots = reduce_slots(*c.comm, predefined, sendbuf, recvbuf, count, t, red))
+    return in.done_slots(request, std::move(slots));
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red] {
                           return coll::allreduce_task(v, sendbuf, recvbuf, count, t, red);

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <optional>
 
+#include "collectives/fast_native.hpp"
+
 namespace impi::collectives {
 
 namespace {
@@ -66,6 +68,7 @@ bool progress() {
 void install_progress_hook(core::P2P &p2p) {
   g_p2p = &p2p;
   p2p.add_hook([] { return progress(); });
+  install_slots_hook(p2p);  // the persistent collectives' slot operations
 }
 
 core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
