@@ -5,17 +5,20 @@
 // may free or reuse its own after the init call (requests.hpp: CollStart,
 // released with the request).
 //
-// Barrier, Bcast, Reduce and Allreduce are checked and prepared by the init
-// call: the arguments' checks (errors come from the init call), the type,
-// the reduction (a predefined operator's combine functions, or the user
-// function with the request's type handle) and the communicator's view
-// (its rank tables) are made once; each MPI_Start only creates the
-// operation's coroutine from them and queues it, as the nonblocking call
-// would (the same tasks, so across IMPI clients the wire is the
-// nonblocking collective's). The others start the corresponding
-// nonblocking collective with the saved arguments at each MPI_Start. The
-// request is inactive after init and after every completion;
-// MPI_Request_free releases it.
+// Barrier, Bcast, Reduce and Allreduce (and their _c forms) are checked
+// and prepared by the init call: the arguments' checks (errors come from
+// the init call), the type, the reduction (a predefined operator's combine
+// functions, or the user function with the request's type handle) and the
+// communicator's view (its rank tables) are made once; each MPI_Start only
+// creates the operation's coroutine from them and queues it, as the
+// nonblocking call would (the same tasks, so across IMPI clients the wire
+// is the nonblocking collective's). On MPI_COMM_WORLD inside one client a
+// small one takes the blocking calls' shared-memory slots instead, without
+// blocking (fast_native.hpp, SlotOp). The others start the corresponding
+// nonblocking collective with the saved arguments at each MPI_Start. Each
+// call's int and _c forms are one template over the count (and
+// displacement) type. The request is inactive after init and after every
+// completion; MPI_Request_free releases it.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -182,31 +185,46 @@ void degrees(MPI_Comm comm, int &in, int &out) {
   }
 }
 
-}  // namespace
-
-extern "C" {
-
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Barrier_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  const impi::core::Communicator *c = impi::api::lookup_comm(in.comm);
-  if (c->inter) {
-    const int r = c->rank;
-    return in.done_direct(request, c,
-                          [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
-  }
-  if (coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
-    auto op = std::make_shared<coll::SlotOp>();
-    op->kind = coll::SlotOp::Kind::barrier;
-    op->comm = c;
-    return in.done_slots(request, std::move(op));
-  }
-  return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
+// A reduction's operation, made once: a predefined operator's combine
+// functions, or the user function (called with the request's own type
+// handle `th`: the program may free its own).
+int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
+                      const impi::pack::TypePtr &t, std::int64_t count, coll::Reduction &out,
+                      bool *predefined = nullptr) {
+  coll::Reduction user;
+  coll::ReduceOp o;
+  if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
+  out = o.predefined ? o.take(t, count) : std::move(user);
+  if (predefined) *predefined = o.predefined.has_value();
+  return MPI_SUCCESS;
 }
 
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request) {
-  const char *fn = "MPI_Bcast_init";
+// Whether a Reduce or Allreduce may take MPI_COMM_WORLD's slots: a
+// predefined operation on a plain vector that fits them (as the blocking
+// Allreduce decides: a derived type only where its messages' algorithm
+// would be recursive doubling), then the operation to queue.
+std::shared_ptr<coll::SlotOp> reduce_slots(const impi::core::Communicator &c, bool predefined,
+                                           const void *sendbuf, void *recvbuf, std::int64_t count,
+                                           const impi::pack::TypePtr &t,
+                                           const coll::Reduction &red) {
+  if (!predefined || !coll::slots_allreduce_ok(impi::core::Runtime::instance().p2p(), c, count, t))
+    return nullptr;
+  if (!t->is_predefined() && count >= c.size && count * t->size() >= coll::allreduce_ring_min())
+    return nullptr;
+  auto op = std::make_shared<coll::SlotOp>();
+  op->kind = coll::SlotOp::Kind::allreduce;
+  op->comm = &c;
+  op->sendbuf = sendbuf;
+  op->recvbuf = recvbuf;
+  op->count = count;
+  op->type = t;
+  op->red = red;
+  return op;
+}
+
+template <typename C>
+int bcast_init(const char *fn, void *buffer, C count, MPI_Datatype datatype, int root,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   ca::Comm c;
@@ -239,319 +257,151 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
   });
 }
 
-int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Bcast_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request,
-                 [=](MPI_Request *r) { return PMPI_Ibcast_c(buffer, count, t, root, comm, r); });
-}
-
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request) {
-  Init in("MPI_Gather_init", comm);
+template <typename C, typename Start>
+int gather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igather(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
   });
 }
 
-int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Gather_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
-  });
-}
-
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Gatherv_init", comm);
+template <typename C, typename D, typename Start>
+int gatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                 MPI_Datatype sendtype, void *recvbuf, const C recvcounts[], const D displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                 MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
-  Arr<int> rc(recvcounts, in.remote, at_root), d(displs, in.remote, at_root);
+  Arr<C> rc(recvcounts, in.remote, at_root);
+  Arr<D> d(displs, in.remote, at_root);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
   });
 }
 
-int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request) {
-  Init in("MPI_Gatherv_init_c", comm);
+template <typename C, typename Start>
+int scatter_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                 MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+template <typename C, typename D, typename Start>
+int scatterv_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                  const D displs[], MPI_Datatype sendtype, void *recvbuf, C recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                  MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
-  Arr<MPI_Count> rc(recvcounts, in.remote, at_root);
-  Arr<MPI_Aint> d(displs, in.remote, at_root);
+  Arr<C> sc(sendcounts, in.remote, at_root);
+  Arr<D> d(displs, in.remote, at_root);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
+    return start(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
   });
 }
 
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request) {
-  Init in("MPI_Scatter_init", comm);
+template <typename C, typename Start>
+int allgather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatter(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
-int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scatter_init_c", comm);
+template <typename C, typename D, typename Start>
+int allgatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, const C recvcounts[], const D displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<C> rc(recvcounts, in.remote);
+  Arr<D> d(displs, in.remote);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
+  });
+}
+
+template <typename C, typename Start>
+int alltoall_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                  MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatter_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scatterv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  const bool at_root = in.is_root(root);
-  Arr<int> sc(sendcounts, in.remote, at_root), d(displs, in.remote, at_root);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatterv(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
-  });
-}
-
-int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                         MPI_Request *request) {
-  Init in("MPI_Scatterv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  const bool at_root = in.is_root(root);
-  Arr<MPI_Count> sc(sendcounts, in.remote, at_root);
-  Arr<MPI_Aint> d(displs, in.remote, at_root);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatterv_c(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
-  });
-}
-
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request) {
-  Init in("MPI_Allgather_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                          MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Allgather_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Allgatherv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<int> rc(recvcounts, in.remote), d(displs, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
-  });
-}
-
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                           MPI_Request *request) {
-  Init in("MPI_Allgatherv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<MPI_Count> rc(recvcounts, in.remote);
-  Arr<MPI_Aint> d(displs, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
-  });
-}
-
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request) {
-  Init in("MPI_Alltoall_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Alltoall_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoall_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request) {
-  Init in("MPI_Alltoallv_init", comm);
+template <typename C, typename D, typename Start>
+int alltoallv_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                   const D sdispls[], MPI_Datatype sendtype, void *recvbuf, const C recvcounts[],
+                   const D rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   const bool sends = sendbuf != MPI_IN_PLACE;
   MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
-  Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
-  Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
+  Arr<C> sc(sendcounts, in.remote, sends);
+  Arr<D> sd(sdispls, in.remote, sends);
+  Arr<C> rc(recvcounts, in.remote);
+  Arr<D> rd(rdispls, in.remote);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
-                           r);
+    return start(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm, r);
   });
 }
 
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request) {
-  Init in("MPI_Alltoallv_init_c", comm);
+template <typename C, typename D, typename Start>
+int alltoallw_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                   const D sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                   const C recvcounts[], const D rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   const bool sends = sendbuf != MPI_IN_PLACE;
-  MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
-  Arr<MPI_Count> sc(sendcounts, in.remote, sends);
-  Arr<MPI_Aint> sd(sdispls, in.remote, sends);
-  Arr<MPI_Count> rc(recvcounts, in.remote);
-  Arr<MPI_Aint> rd(rdispls, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallv_c(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
-                             r);
-  });
-}
-
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Alltoallw_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  const bool sends = sendbuf != MPI_IN_PLACE;
-  Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
-  Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
+  Arr<C> sc(sendcounts, in.remote, sends);
+  Arr<D> sd(sdispls, in.remote, sends);
+  Arr<C> rc(recvcounts, in.remote);
+  Arr<D> rd(rdispls, in.remote);
   Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
   if (sends && sendtypes) stv.v = in.own(sendtypes, in.remote);
   if (recvtypes) rtv.v = in.own(recvtypes, in.remote);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(),
-                           rtv.get(), comm, r);
+    return start(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(), rtv.get(),
+                 comm, r);
   });
 }
 
-// A reduction's operation, made once: a predefined operator's combine
-// functions, or the user function (called with the request's own type
-// handle `th`: the program may free its own).
-static int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
-                             const impi::pack::TypePtr &t, int count, coll::Reduction &out,
-                             bool *predefined = nullptr) {
-  coll::Reduction user;
-  coll::ReduceOp o;
-  if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
-  out = o.predefined ? o.take(t, count) : std::move(user);
-  if (predefined) *predefined = o.predefined.has_value();
-  return MPI_SUCCESS;
-}
-
-// Whether a Reduce or Allreduce may take MPI_COMM_WORLD's slots: a
-// predefined operation on a plain vector that fits them (as the blocking
-// Allreduce decides: a derived type only where its messages' algorithm
-// would be recursive doubling), then the operation to queue.
-static std::shared_ptr<coll::SlotOp> reduce_slots(const impi::core::Communicator &c,
-                                                  bool predefined, const void *sendbuf,
-                                                  void *recvbuf, int count,
-                                                  const impi::pack::TypePtr &t,
-                                                  const coll::Reduction &red) {
-  if (!predefined || !coll::slots_allreduce_ok(impi::core::Runtime::instance().p2p(), c, count, t))
-    return nullptr;
-  if (!t->is_predefined() && count >= c.size && count * t->size() >= coll::allreduce_ring_min())
-    return nullptr;
-  auto op = std::make_shared<coll::SlotOp>();
-  op->kind = coll::SlotOp::Kind::allreduce;
-  op->comm = &c;
-  op->sendbuf = sendbuf;
-  op->recvbuf = recvbuf;
-  op->count = count;
-  op->type = t;
-  op->red = red;
-  return op;
-}
-
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request) {
-  Init in("MPI_Alltoallw_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  const bool sends = sendbuf != MPI_IN_PLACE;
-  Arr<MPI_Count> sc(sendcounts, in.remote, sends);
-  Arr<MPI_Aint> sd(sdispls, in.remote, sends);
-  Arr<MPI_Count> rc(recvcounts, in.remote);
-  Arr<MPI_Aint> rd(rdispls, in.remote);
-  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
-  if (sends && sendtypes) stv.v = in.own(sendtypes, in.remote);
-  if (recvtypes) rtv.v = in.own(recvtypes, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallw_c(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(),
-                             rtv.get(), comm, r);
-  });
-}
-
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  const char *fn = "MPI_Reduce_init";
+template <typename C>
+int reduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   ca::Comm c;
@@ -601,20 +451,10 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                         });
 }
 
-int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Reduce_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_c(sendbuf, recvbuf, count, t, op, root, comm, r);
-  });
-}
-
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  const char *fn = "MPI_Allreduce_init";
+template <typename C>
+int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   ca::Comm c;
@@ -654,213 +494,448 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         });
 }
 
-int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request) {
-  Init in("MPI_Allreduce_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallreduce_c(sendbuf, recvbuf, count, t, op, comm, r);
-  });
-}
-
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_init", comm);
+template <typename C, typename Start>
+int reduce_scatter_init(const char *fn, Start start, const void *sendbuf, void *recvbuf,
+                        const C recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
-  Arr<int> rc(recvcounts, in.local);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter(sendbuf, recvbuf, rc.get(), t, op, comm, r);
-  });
+  Arr<C> rc(recvcounts, in.local);
+  return in.done(request,
+                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, rc.get(), t, op, comm, r); });
 }
 
-int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                               MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  Arr<MPI_Count> rc(recvcounts, in.local);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, rc.get(), t, op, comm, r);
-  });
-}
-
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_block_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  op = in.own(op);
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm, r);
-  });
-}
-
-int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                     MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_block_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, t, op, comm, r);
-  });
-}
-
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scan_init", comm);
+template <typename C, typename Start>
+int reduce_scatter_block_init(const char *fn, Start start, const void *sendbuf, void *recvbuf,
+                              C recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(
-      request, [=](MPI_Request *r) { return PMPI_Iscan(sendbuf, recvbuf, count, t, op, comm, r); });
+      request, [=](MPI_Request *r) { return start(sendbuf, recvbuf, recvcount, t, op, comm, r); });
 }
 
-int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scan_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscan_c(sendbuf, recvbuf, count, t, op, comm, r);
-  });
-}
-
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Exscan_init", comm);
+template <typename C, typename Start>
+int scan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+              MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
+  return in.done(request,
+                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, count, t, op, comm, r); });
+}
+
+template <typename C, typename Start>
+int exscan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  op = in.own(op);
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request,
+                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, count, t, op, comm, r); });
+}
+
+template <typename C, typename Start>
+int neighbor_allgather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, C recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iexscan(sendbuf, recvbuf, count, t, op, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
+}
+
+template <typename C, typename D, typename Start>
+int neighbor_allgatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const C recvcounts[],
+                             const D displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<C> rc(recvcounts, indeg);
+  Arr<D> d(displs, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
+  });
+}
+
+template <typename C, typename Start>
+int neighbor_alltoall_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+template <typename C, typename D, typename Start>
+int neighbor_alltoallv_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                            const D sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                            const C recvcounts[], const D rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<C> sc(sendcounts, outdeg);
+  Arr<D> sd(sdispls, outdeg);
+  Arr<C> rc(recvcounts, indeg);
+  Arr<D> rd(rdispls, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm, r);
+  });
+}
+
+template <typename C, typename Start>
+int neighbor_alltoallw_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                            const C recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  Arr<C> sc(sendcounts, outdeg);
+  Arr<C> rc(recvcounts, indeg);
+  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
+  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
+  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
+  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(), rtv.get(),
+                 comm, r);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Barrier_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  const impi::core::Communicator *c = impi::api::lookup_comm(in.comm);
+  if (c->inter) {
+    const int r = c->rank;
+    return in.done_direct(request, c,
+                          [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
+  }
+  if (coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
+    auto op = std::make_shared<coll::SlotOp>();
+    op->kind = coll::SlotOp::Kind::barrier;
+    op->comm = c;
+    return in.done_slots(request, std::move(op));
+  }
+  return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
+}
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request) {
+  return bcast_init("MPI_Bcast_init", buffer, count, datatype, root, comm, info, request);
+}
+
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request) {
+  return bcast_init("MPI_Bcast_init_c", buffer, count, datatype, root, comm, info, request);
+}
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request) {
+  return gather_init("MPI_Gather_init", PMPI_Igather, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return gather_init("MPI_Gather_init_c", PMPI_Igather_c, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return gatherv_init("MPI_Gatherv_init", PMPI_Igatherv, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  return gatherv_init("MPI_Gatherv_init_c", PMPI_Igatherv_c, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request) {
+  return scatter_init("MPI_Scatter_init", PMPI_Iscatter, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return scatter_init("MPI_Scatter_init_c", PMPI_Iscatter_c, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return scatterv_init("MPI_Scatterv_init", PMPI_Iscatterv, sendbuf, sendcounts, displs, sendtype,
+                       recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request) {
+  return scatterv_init("MPI_Scatterv_init_c", PMPI_Iscatterv_c, sendbuf, sendcounts, displs,
+                       sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  return allgather_init("MPI_Allgather_init", PMPI_Iallgather, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request) {
+  return allgather_init("MPI_Allgather_init_c", PMPI_Iallgather_c, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return allgatherv_init("MPI_Allgatherv_init", PMPI_Iallgatherv, sendbuf, sendcount, sendtype,
+                         recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request) {
+  return allgatherv_init("MPI_Allgatherv_init_c", PMPI_Iallgatherv_c, sendbuf, sendcount, sendtype,
+                         recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request) {
+  return alltoall_init("MPI_Alltoall_init", PMPI_Ialltoall, sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request) {
+  return alltoall_init("MPI_Alltoall_init_c", PMPI_Ialltoall_c, sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  return alltoallv_init("MPI_Alltoallv_init", PMPI_Ialltoallv, sendbuf, sendcounts, sdispls,
+                        sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  return alltoallv_init("MPI_Alltoallv_init_c", PMPI_Ialltoallv_c, sendbuf, sendcounts, sdispls,
+                        sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request) {
+  return alltoallw_init("MPI_Alltoallw_init", PMPI_Ialltoallw, sendbuf, sendcounts, sdispls,
+                        sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  return alltoallw_init("MPI_Alltoallw_init_c", PMPI_Ialltoallw_c, sendbuf, sendcounts, sdispls,
+                        sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return reduce_init("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                     request);
+}
+
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return reduce_init("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                     request);
+}
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return allreduce_init("MPI_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm, info,
+                        request);
+}
+
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  return allreduce_init("MPI_Allreduce_init_c", sendbuf, recvbuf, count, datatype, op, comm, info,
+                        request);
+}
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request) {
+  return reduce_scatter_init("MPI_Reduce_scatter_init", PMPI_Ireduce_scatter, sendbuf, recvbuf,
+                             recvcounts, datatype, op, comm, info, request);
+}
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request) {
+  return reduce_scatter_init("MPI_Reduce_scatter_init_c", PMPI_Ireduce_scatter_c, sendbuf, recvbuf,
+                             recvcounts, datatype, op, comm, info, request);
+}
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  return reduce_scatter_block_init("MPI_Reduce_scatter_block_init", PMPI_Ireduce_scatter_block,
+                                   sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request) {
+  return reduce_scatter_block_init("MPI_Reduce_scatter_block_init_c", PMPI_Ireduce_scatter_block_c,
+                                   sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return scan_init("MPI_Scan_init", PMPI_Iscan, sendbuf, recvbuf, count, datatype, op, comm, info,
+                   request);
+}
+
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return scan_init("MPI_Scan_init_c", PMPI_Iscan_c, sendbuf, recvbuf, count, datatype, op, comm,
+                   info, request);
+}
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return exscan_init("MPI_Exscan_init", PMPI_Iexscan, sendbuf, recvbuf, count, datatype, op, comm,
+                     info, request);
 }
 
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Exscan_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iexscan_c(sendbuf, recvbuf, count, t, op, comm, r);
-  });
+  return exscan_init("MPI_Exscan_init_c", PMPI_Iexscan_c, sendbuf, recvbuf, count, datatype, op,
+                     comm, info, request);
 }
 
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_allgather_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_allgather_init("MPI_Neighbor_allgather_init", PMPI_Ineighbor_allgather, sendbuf,
+                                 sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                 request);
 }
 
 int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_allgather_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_allgather_init("MPI_Neighbor_allgather_init_c", PMPI_Ineighbor_allgather_c,
+                                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 info, request);
 }
 
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request) {
-  Init in("MPI_Neighbor_allgatherv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<int> rc(recvcounts, indeg), d(displs, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm,
-                                     r);
-  });
+  return neighbor_allgatherv_init("MPI_Neighbor_allgatherv_init", PMPI_Ineighbor_allgatherv,
+                                  sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                     void *recvbuf, const MPI_Count recvcounts[],
                                     const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_allgatherv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<MPI_Count> rc(recvcounts, indeg);
-  Arr<MPI_Aint> d(displs, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm,
-                                       r);
-  });
+  return neighbor_allgatherv_init("MPI_Neighbor_allgatherv_init_c", PMPI_Ineighbor_allgatherv_c,
+                                  sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoall_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_alltoall_init("MPI_Neighbor_alltoall_init", PMPI_Ineighbor_alltoall, sendbuf,
+                                sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                request);
 }
 
 int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoall_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_alltoall_init("MPI_Neighbor_alltoall_init_c", PMPI_Ineighbor_alltoall_c, sendbuf,
+                                sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                request);
 }
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<int> sc(sendcounts, outdeg), sd(sdispls, outdeg), rc(recvcounts, indeg), rd(rdispls, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
-                                    rt, comm, r);
-  });
+  return neighbor_alltoallv_init("MPI_Neighbor_alltoallv_init", PMPI_Ineighbor_alltoallv, sendbuf,
+                                 sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                 recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -868,20 +943,9 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<MPI_Count> sc(sendcounts, outdeg);
-  Arr<MPI_Aint> sd(sdispls, outdeg);
-  Arr<MPI_Count> rc(recvcounts, indeg);
-  Arr<MPI_Aint> rd(rdispls, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallv_c(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
-                                      rt, comm, r);
-  });
+  return neighbor_alltoallv_init("MPI_Neighbor_alltoallv_init_c", PMPI_Ineighbor_alltoallv_c,
+                                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -889,20 +953,9 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallw_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  Arr<int> sc(sendcounts, outdeg), rc(recvcounts, indeg);
-  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
-  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
-  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
-  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
-                                    rd.get(), rtv.get(), comm, r);
-  });
+  return neighbor_alltoallw_init("MPI_Neighbor_alltoallw_init", PMPI_Ineighbor_alltoallw, sendbuf,
+                                 sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                 recvtypes, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -910,21 +963,9 @@ int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    void *recvbuf, const MPI_Count recvcounts[],
                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallw_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  Arr<MPI_Count> sc(sendcounts, outdeg);
-  Arr<MPI_Count> rc(recvcounts, indeg);
-  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
-  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
-  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
-  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallw_c(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
-                                      rd.get(), rtv.get(), comm, r);
-  });
+  return neighbor_alltoallw_init("MPI_Neighbor_alltoallw_init_c", PMPI_Ineighbor_alltoallw_c,
+                                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm, info, request);
 }
 
 }  // extern "C"
