@@ -115,6 +115,26 @@ struct Init {
     cs->ops.push_back(mine);
     return mine;
   }
+  // The start's own checks of some arguments, made by the init call (the
+  // error, with its class, comes from there); after check().
+  int root(int r) const {
+    ca::Comm c{impi::api::lookup_comm(comm)};
+    int out = 0;
+    return inter ? ca::inter_root(fn, comm, c, r, out) : ca::check_root(fn, comm, c, r);
+  }
+  int count(MPI_Count n) const { return ca::check_count(fn, comm, n); }
+  int type(MPI_Datatype t) const {
+    impi::pack::TypePtr tp;
+    return impi::api::check_type(fn, comm, t, tp);
+  }
+  // A valid operation defined on type `t` (a valid type: checked first).
+  int op(MPI_Op o, MPI_Datatype t, MPI_Count n) const {
+    impi::pack::TypePtr tp;
+    if (int rc = impi::api::check_type(fn, comm, t, tp); rc != MPI_SUCCESS) return rc;
+    coll::Reduction user;
+    coll::ReduceOp out;
+    return ca::make_op(fn, comm, o, t, tp, n, user, out);
+  }
   // Whether this rank is a rooted operation's root (its root-only arrays count).
   bool is_root(int root) const { return inter ? root == MPI_ROOT : root == rank; }
   int done(MPI_Request *request, std::function<int(MPI_Request *)> start) {
@@ -264,6 +284,7 @@ int gather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
@@ -278,6 +299,7 @@ int gatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
   Arr<C> rc(recvcounts, in.remote, at_root);
@@ -294,6 +316,7 @@ int scatter_init(const char *fn, Start start, const void *sendbuf, C sendcount,
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
@@ -308,6 +331,7 @@ int scatterv_init(const char *fn, Start start, const void *sendbuf, const C send
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
   Arr<C> sc(sendcounts, in.remote, at_root);
@@ -324,6 +348,12 @@ int allgather_init(const char *fn, Start start, const void *sendbuf, C sendcount
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -337,6 +367,11 @@ int allgatherv_init(const char *fn, Start start, const void *sendbuf, C sendcoun
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   Arr<C> rc(recvcounts, in.remote);
   Arr<D> d(displs, in.remote);
@@ -352,6 +387,12 @@ int alltoall_init(const char *fn, Start start, const void *sendbuf, C sendcount,
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -501,6 +542,7 @@ int reduce_scatter_init(const char *fn, Start start, const void *sendbuf, void *
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.op(op, datatype, 0); rc != MPI_SUCCESS) return rc;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   Arr<C> rc(recvcounts, in.local);
@@ -515,6 +557,8 @@ int reduce_scatter_block_init(const char *fn, Start start, const void *sendbuf, 
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.op(op, datatype, recvcount); rc != MPI_SUCCESS) return rc;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(
@@ -528,6 +572,8 @@ int scan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(count); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.op(op, datatype, count); rc != MPI_SUCCESS) return rc;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(request,
@@ -541,6 +587,8 @@ int exscan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf,
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(count); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.op(op, datatype, count); rc != MPI_SUCCESS) return rc;
   op = in.own(op);
   MPI_Datatype t = in.own(datatype);
   return in.done(request,
@@ -555,6 +603,12 @@ int neighbor_allgather_init(const char *fn, Start start, const void *sendbuf, C 
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
@@ -569,6 +623,11 @@ int neighbor_allgatherv_init(const char *fn, Start start, const void *sendbuf, C
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   int indeg, outdeg;
   degrees(comm, indeg, outdeg);
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
@@ -586,6 +645,12 @@ int neighbor_alltoall_init(const char *fn, Start start, const void *sendbuf, C s
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
     return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
