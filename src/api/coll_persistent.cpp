@@ -19,6 +19,7 @@
 // call's int and _c forms are one template over the count (and
 // displacement) type. The request is inactive after init and after every
 // completion; MPI_Request_free releases it.
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -64,6 +65,31 @@ struct Init {
   std::shared_ptr<CollStart> cs = std::make_shared<CollStart>();
   int local = 0, remote = 0, rank = 0;  // group sizes (remote: the peers'), our rank
   bool inter = false;
+  // The program asserts that it starts the communicator's persistent
+  // collectives in the same order on every rank (MPI-4.1 6.13's
+  // mpi_assert_strict_persistent_collective_ordering, on the communicator
+  // or on the init call): only then may they take the world slots, whose
+  // operations match in the order they start. MPI-4.0 lets the starts come
+  // in any order (they match in the order of the init calls).
+  bool strict = false;
+
+  static bool strict_order(MPI_Comm c, MPI_Info info) {
+    auto asserts = [](MPI_Info i) {
+      if (i == MPI_INFO_NULL) return false;
+      char v[8] = {};
+      int len = sizeof v, flag = 0;
+      if (PMPI_Info_get_string(i, "mpi_assert_strict_persistent_collective_ordering", &len, v,
+                               &flag) != MPI_SUCCESS)
+        return false;
+      return flag != 0 && std::strcmp(v, "true") == 0;
+    };
+    if (asserts(info)) return true;
+    MPI_Info used = MPI_INFO_NULL;
+    if (PMPI_Comm_get_info(c, &used) != MPI_SUCCESS) return false;
+    const bool yes = asserts(used);
+    PMPI_Info_free(&used);
+    return yes;
+  }
 
   Init(const char *f, MPI_Comm c) : fn(f), comm(c) {}
   int check(MPI_Info info, MPI_Request *request) {
@@ -74,6 +100,7 @@ struct Init {
     int flag = 0;
     if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &flag) != MPI_SUCCESS)
       return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
+    strict = strict_order(comm, info);
     PMPI_Comm_test_inter(comm, &flag);
     inter = flag != 0;
     PMPI_Comm_size(comm, &local);
@@ -262,7 +289,7 @@ int bcast_init(const char *fn, void *buffer, C count, MPI_Datatype datatype, int
   }
   if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = ca::check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
-  if (coll::slots_bcast_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
+  if (in.strict && coll::slots_bcast_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
     auto op = std::make_shared<coll::SlotOp>();
     op->kind = coll::SlotOp::Kind::bcast;
     op->comm = c.comm;
@@ -481,7 +508,8 @@ int reduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count, MPI
   if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (at_root)
     if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  if (auto slots = reduce_slots(*c.comm, predefined, sendbuf, recvbuf, count, t, red)) {
+  if (auto slots =
+          reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red)) {
     slots->kind = coll::SlotOp::Kind::reduce;
     slots->root = root;
     return in.done_slots(request, std::move(slots));
@@ -527,7 +555,7 @@ int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count,
                             return coll::inter_allreduce(v, r, sendbuf, recvbuf, count, t, red);
                           });
   }
-  if (auto slots = reduce_slots(*c.comm, predefined, sendbuf, recvbuf, count, t, red))
+  if (auto slots = reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red))
     return in.done_slots(request, std::move(slots));
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red] {
@@ -713,7 +741,7 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
     return in.done_direct(request, c,
                           [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
   }
-  if (coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
+  if (in.strict && coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
     auto op = std::make_shared<coll::SlotOp>();
     op->kind = coll::SlotOp::Kind::barrier;
     op->comm = c;

@@ -204,6 +204,12 @@ namespace {
 std::mutex g_slot_mu;
 std::deque<std::shared_ptr<SlotOp>> g_slot_ops;
 std::atomic<int> g_slot_pending{0};
+// What the head waits for (the slot of the next rank it needs, and the
+// number), set under the lock: the hook looks there first, without the
+// lock, and returns at once while it has not come (a hint only: a stale
+// one costs one pass).
+std::atomic<const std::atomic<std::uint64_t> *> g_watch{nullptr};
+std::atomic<std::uint64_t> g_watch_g{0};
 
 // Fills this proc's slot for the next slot operation on MPI_COMM_WORLD
 // (`fill(data)`), then publishes it; returns its number.
@@ -347,7 +353,11 @@ bool slot_advance(core::P2P &p2p, SlotOp &op) {
       op.kind == SlotOp::Kind::allreduce || (op.kind == SlotOp::Kind::reduce && c.rank == op.root);
   for (; op.next < c.size; ++op.next) {
     auto &s = p2p.slot(c.world[static_cast<std::size_t>(op.next)], static_cast<int>(op.g & 1));
-    if (s.seq.load(std::memory_order_acquire) != op.g) return false;
+    if (s.seq.load(std::memory_order_acquire) != op.g) {
+      g_watch_g.store(op.g, std::memory_order_relaxed);
+      g_watch.store(&s.seq, std::memory_order_release);
+      return false;
+    }
     if (!folds) continue;
     if (op.next == 0)
       std::memcpy(op.recvbuf, s.data, n);
@@ -365,8 +375,12 @@ bool slot_advance(core::P2P &p2p, SlotOp &op) {
 // The hook: publishes and completes the queue's operations in order.
 bool slots_progress(core::P2P &p2p) {
   if (g_slot_pending.load(std::memory_order_acquire) == 0) return false;
+  if (const auto *w = g_watch.load(std::memory_order_acquire);
+      w && w->load(std::memory_order_acquire) != g_watch_g.load(std::memory_order_relaxed))
+    return false;
   bool any = false;
   std::lock_guard<std::mutex> lk(g_slot_mu);
+  g_watch.store(nullptr, std::memory_order_relaxed);
   while (!g_slot_ops.empty()) {
     SlotOp &op = *g_slot_ops.front();
     if (!op.published) {

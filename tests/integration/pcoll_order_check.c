@@ -1,12 +1,15 @@
 /* Persistent collectives on MPI_COMM_WORLD in every interleaving the
- * standard allows (MPI-4.0 6.12): several persistent requests started in
- * the same order on all ranks and completed in any order (Wait in reverse,
- * MPI_Test polling, Waitall, Testall); blocking and nonblocking collectives
- * on the same communicator between a start and its completion; several
- * starts outstanding at once; a Bcast whose root uses a derived type of the
- * others' signature; in-place Allreduce and Reduce. In one client these take MPI_COMM_WORLD's
- * shared-memory slots without blocking (fast_native.hpp), next to the blocking calls' slots; across
- * clients the IMPI tasks. Every result is checked. */
+ * standard allows (MPI-4.0 6.13): two started in different orders on
+ * different ranks; then, with the communicator's assertion that starts
+ * come in the same order (MPI-4.1), several persistent requests started
+ * in the same order on all ranks and completed in any order (Wait in
+ * reverse, MPI_Test polling, Waitall, Testall); blocking and nonblocking
+ * collectives on the same communicator between a start and its
+ * completion; several starts outstanding at once; a Bcast whose root uses
+ * a derived type of the others' signature; in-place Allreduce and Reduce.
+ * In one client the asserted ones take MPI_COMM_WORLD's shared-memory
+ * slots without blocking (fast_native.hpp), next to the blocking calls'
+ * slots; across clients the IMPI tasks. Every result is checked. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +96,33 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  /* Without the ordering assertion, persistent collectives may be started
+   * in different orders on different ranks (MPI-4.0 6.13: they match in
+   * the order of the init calls), as MPICH's coll/p_order does. */
+  {
+    int x = -1;
+    MPI_Request pr[2];
+    MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[0]);
+    MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &pr[1]);
+    for (int k = 0; k < 5; ++k) {
+      if (rank == 0) x = 42 + k;
+      MPI_Start(&pr[rank == 0 ? 0 : 1]);
+      MPI_Start(&pr[rank == 0 ? 1 : 0]);
+      MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
+      CHECK(x == 42 + k, "out-of-order starts: %d", x);
+    }
+    MPI_Request_free(&pr[0]);
+    MPI_Request_free(&pr[1]);
+  }
+  /* From here on the program asserts the same order on every rank
+   * (MPI-4.1's mpi_assert_strict_persistent_collective_ordering): in one
+   * client these requests take the world slots. */
+  MPI_Info strict;
+  MPI_Info_create(&strict);
+  MPI_Info_set(strict, "mpi_assert_strict_persistent_collective_ordering", "true");
+  MPI_Comm_set_info(MPI_COMM_WORLD, strict);
+  MPI_Info_free(&strict);
 
   /* The root of bl's Bcast sends every other int (a vector type), the
    * others receive NB contiguous ints: the same signature. */
