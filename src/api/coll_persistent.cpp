@@ -5,17 +5,21 @@
 // may free or reuse its own after the init call (requests.hpp: CollStart,
 // released with the request).
 //
-// Barrier, Bcast, Reduce and Allreduce are checked and prepared by the init
-// call: the arguments' checks (errors come from the init call), the type,
-// the reduction (a predefined operator's combine functions, or the user
-// function with the request's type handle) and the communicator's view
-// (its rank tables) are made once; each MPI_Start only creates the
-// operation's coroutine from them and queues it, as the nonblocking call
-// would (the same tasks, so across IMPI clients the wire is the
-// nonblocking collective's). The others start the corresponding
-// nonblocking collective with the saved arguments at each MPI_Start. The
-// request is inactive after init and after every completion;
-// MPI_Request_free releases it.
+// Barrier, Bcast, Reduce and Allreduce (and their _c forms) are checked
+// and prepared by the init call: the arguments' checks (errors come from
+// the init call), the type, the reduction (a predefined operator's combine
+// functions, or the user function with the request's type handle) and the
+// communicator's view (its rank tables) are made once; each MPI_Start only
+// creates the operation's coroutine from them and queues it, as the
+// nonblocking call would (the same tasks, so across IMPI clients the wire
+// is the nonblocking collective's). On MPI_COMM_WORLD inside one client a
+// small one takes the blocking calls' shared-memory slots instead, without
+// blocking (fast_native.hpp, SlotOp). The others start the corresponding
+// nonblocking collective with the saved arguments at each MPI_Start. Each
+// call's int and _c forms are one template over the count (and
+// displacement) type. The request is inactive after init and after every
+// completion; MPI_Request_free releases it.
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -27,7 +31,9 @@
 #include "api/ops.hpp"
 #include "api/requests.hpp"
 #include "collectives/comm_view.hpp"
+#include "collectives/fast_native.hpp"
 #include "collectives/nonblocking.hpp"
+#include "core/runtime.hpp"
 #include "mpi.h"
 
 using impi::api::report;
@@ -59,6 +65,31 @@ struct Init {
   std::shared_ptr<CollStart> cs = std::make_shared<CollStart>();
   int local = 0, remote = 0, rank = 0;  // group sizes (remote: the peers'), our rank
   bool inter = false;
+  // The program asserts that it starts the communicator's persistent
+  // collectives in the same order on every rank (MPI-4.1 6.13's
+  // mpi_assert_strict_persistent_collective_ordering, on the communicator
+  // or on the init call): only then may they take the world slots, whose
+  // operations match in the order they start. MPI-4.0 lets the starts come
+  // in any order (they match in the order of the init calls).
+  bool strict = false;
+
+  static bool strict_order(MPI_Comm c, MPI_Info info) {
+    auto asserts = [](MPI_Info i) {
+      if (i == MPI_INFO_NULL) return false;
+      char v[8] = {};
+      int len = sizeof v, flag = 0;
+      if (PMPI_Info_get_string(i, "mpi_assert_strict_persistent_collective_ordering", &len, v,
+                               &flag) != MPI_SUCCESS)
+        return false;
+      return flag != 0 && std::strcmp(v, "true") == 0;
+    };
+    if (asserts(info)) return true;
+    MPI_Info used = MPI_INFO_NULL;
+    if (PMPI_Comm_get_info(c, &used) != MPI_SUCCESS) return false;
+    const bool yes = asserts(used);
+    PMPI_Info_free(&used);
+    return yes;
+  }
 
   Init(const char *f, MPI_Comm c) : fn(f), comm(c) {}
   int check(MPI_Info info, MPI_Request *request) {
@@ -69,6 +100,7 @@ struct Init {
     int flag = 0;
     if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &flag) != MPI_SUCCESS)
       return report(comm, MPI_ERR_INFO, fn, "not a valid info object");
+    strict = strict_order(comm, info);
     PMPI_Comm_test_inter(comm, &flag);
     inter = flag != 0;
     PMPI_Comm_size(comm, &local);
@@ -110,6 +142,26 @@ struct Init {
     cs->ops.push_back(mine);
     return mine;
   }
+  // The start's own checks of some arguments, made by the init call (the
+  // error, with its class, comes from there); after check().
+  int root(int r) const {
+    ca::Comm c{impi::api::lookup_comm(comm)};
+    int out = 0;
+    return inter ? ca::inter_root(fn, comm, c, r, out) : ca::check_root(fn, comm, c, r);
+  }
+  int count(MPI_Count n) const { return ca::check_count(fn, comm, n); }
+  int type(MPI_Datatype t) const {
+    impi::pack::TypePtr tp;
+    return impi::api::check_type(fn, comm, t, tp);
+  }
+  // A valid operation defined on type `t` (a valid type: checked first).
+  int op(MPI_Op o, MPI_Datatype t, MPI_Count n) const {
+    impi::pack::TypePtr tp;
+    if (int rc = impi::api::check_type(fn, comm, t, tp); rc != MPI_SUCCESS) return rc;
+    coll::Reduction user;
+    coll::ReduceOp out;
+    return ca::make_op(fn, comm, o, t, tp, n, user, out);
+  }
   // Whether this rank is a rooted operation's root (its root-only arrays count).
   bool is_root(int root) const { return inter ? root == MPI_ROOT : root == rank; }
   int done(MPI_Request *request, std::function<int(MPI_Request *)> start) {
@@ -123,6 +175,16 @@ struct Init {
     MPI_Comm h = comm;
     cs->direct = [f, h, c, task = std::move(task)](RequestPtr *out) {
       if (auto s = coll::start(*c, task(), out); !s.ok()) return ca::finish(f, h, s);
+      return MPI_SUCCESS;
+    };
+    return finish(request);
+  }
+  // A prepared operation on MPI_COMM_WORLD's shared-memory slots
+  // (fast_native.hpp: the blocking calls' fast path, without blocking):
+  // each start queues `op`.
+  int done_slots(MPI_Request *request, std::shared_ptr<coll::SlotOp> op) {
+    cs->direct = [op = std::move(op)](RequestPtr *out) {
+      *out = coll::slots_start(impi::core::Runtime::instance().p2p(), op);
       return MPI_SUCCESS;
     };
     return finish(request);
@@ -170,25 +232,46 @@ void degrees(MPI_Comm comm, int &in, int &out) {
   }
 }
 
-}  // namespace
-
-extern "C" {
-
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Barrier_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  const impi::core::Communicator *c = impi::api::lookup_comm(in.comm);
-  if (c->inter) {
-    const int r = c->rank;
-    return in.done_direct(request, c,
-                          [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
-  }
-  return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
+// A reduction's operation, made once: a predefined operator's combine
+// functions, or the user function (called with the request's own type
+// handle `th`: the program may free its own).
+int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
+                      const impi::pack::TypePtr &t, std::int64_t count, coll::Reduction &out,
+                      bool *predefined = nullptr) {
+  coll::Reduction user;
+  coll::ReduceOp o;
+  if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
+  out = o.predefined ? o.take(t, count) : std::move(user);
+  if (predefined) *predefined = o.predefined.has_value();
+  return MPI_SUCCESS;
 }
 
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request) {
-  const char *fn = "MPI_Bcast_init";
+// Whether a Reduce or Allreduce may take MPI_COMM_WORLD's slots: a
+// predefined operation on a plain vector that fits them (as the blocking
+// Allreduce decides: a derived type only where its messages' algorithm
+// would be recursive doubling), then the operation to queue.
+std::shared_ptr<coll::SlotOp> reduce_slots(const impi::core::Communicator &c, bool predefined,
+                                           const void *sendbuf, void *recvbuf, std::int64_t count,
+                                           const impi::pack::TypePtr &t,
+                                           const coll::Reduction &red) {
+  if (!predefined || !coll::slots_allreduce_ok(impi::core::Runtime::instance().p2p(), c, count, t))
+    return nullptr;
+  if (!t->is_predefined() && count >= c.size && count * t->size() >= coll::allreduce_ring_min())
+    return nullptr;
+  auto op = std::make_shared<coll::SlotOp>();
+  op->kind = coll::SlotOp::Kind::allreduce;
+  op->comm = &c;
+  op->sendbuf = sendbuf;
+  op->recvbuf = recvbuf;
+  op->count = count;
+  op->type = t;
+  op->red = red;
+  return op;
+}
+
+template <typename C>
+int bcast_init(const char *fn, void *buffer, C count, MPI_Datatype datatype, int root,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   ca::Comm c;
@@ -206,298 +289,187 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
   }
   if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = ca::check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
+  if (in.strict && coll::slots_bcast_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
+    auto op = std::make_shared<coll::SlotOp>();
+    op->kind = coll::SlotOp::Kind::bcast;
+    op->comm = c.comm;
+    op->recvbuf = buffer;
+    op->count = count;
+    op->type = t;
+    op->root = root;
+    return in.done_slots(request, std::move(op));
+  }
   return in.done_direct(request, c.comm, [v = coll::view_of(*c.comm), buffer, count, t, root] {
     return coll::bcast_task(v, buffer, count, t, root);
   });
 }
 
-int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Bcast_init_c", comm);
+template <typename C, typename Start>
+int gather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request,
-                 [=](MPI_Request *r) { return PMPI_Ibcast_c(buffer, count, t, root, comm, r); });
-}
-
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request) {
-  Init in("MPI_Gather_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igather(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
   });
 }
 
-int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Gather_init_c", comm);
+template <typename C, typename D, typename Start>
+int gatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                 MPI_Datatype sendtype, void *recvbuf, const C recvcounts[], const D displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                 MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
-  });
-}
-
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Gatherv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
-  Arr<int> rc(recvcounts, in.remote, at_root), d(displs, in.remote, at_root);
+  Arr<C> rc(recvcounts, in.remote, at_root);
+  Arr<D> d(displs, in.remote, at_root);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
   });
 }
 
-int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request) {
-  Init in("MPI_Gatherv_init_c", comm);
+template <typename C, typename Start>
+int scatter_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                 MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+template <typename C, typename D, typename Start>
+int scatterv_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                  const D displs[], MPI_Datatype sendtype, void *recvbuf, C recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                  MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.root(root); rc != MPI_SUCCESS) return rc;
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   const bool at_root = in.is_root(root);
-  Arr<MPI_Count> rc(recvcounts, in.remote, at_root);
-  Arr<MPI_Aint> d(displs, in.remote, at_root);
+  Arr<C> sc(sendcounts, in.remote, at_root);
+  Arr<D> d(displs, in.remote, at_root);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Igatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, root, comm, r);
+    return start(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
   });
 }
 
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request) {
-  Init in("MPI_Scatter_init", comm);
+template <typename C, typename Start>
+int allgather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatter(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
-int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scatter_init_c", comm);
+template <typename C, typename D, typename Start>
+int allgatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, const C recvcounts[], const D displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<C> rc(recvcounts, in.remote);
+  Arr<D> d(displs, in.remote);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatter_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
   });
 }
 
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scatterv_init", comm);
+template <typename C, typename Start>
+int alltoall_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                  MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
   MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  const bool at_root = in.is_root(root);
-  Arr<int> sc(sendcounts, in.remote, at_root), d(displs, in.remote, at_root);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatterv(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
   });
 }
 
-int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                         MPI_Request *request) {
-  Init in("MPI_Scatterv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  const bool at_root = in.is_root(root);
-  Arr<MPI_Count> sc(sendcounts, in.remote, at_root);
-  Arr<MPI_Aint> d(displs, in.remote, at_root);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscatterv_c(sendbuf, sc.get(), d.get(), st, recvbuf, recvcount, rt, root, comm, r);
-  });
-}
-
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request) {
-  Init in("MPI_Allgather_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                          MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Allgather_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Allgatherv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<int> rc(recvcounts, in.remote), d(displs, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
-  });
-}
-
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                           MPI_Request *request) {
-  Init in("MPI_Allgatherv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<MPI_Count> rc(recvcounts, in.remote);
-  Arr<MPI_Aint> d(displs, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallgatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
-  });
-}
-
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request) {
-  Init in("MPI_Alltoall_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Alltoall_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoall_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-}
-
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request) {
-  Init in("MPI_Alltoallv_init", comm);
+template <typename C, typename D, typename Start>
+int alltoallv_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                   const D sdispls[], MPI_Datatype sendtype, void *recvbuf, const C recvcounts[],
+                   const D rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   const bool sends = sendbuf != MPI_IN_PLACE;
   MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
-  Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
-  Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
+  Arr<C> sc(sendcounts, in.remote, sends);
+  Arr<D> sd(sdispls, in.remote, sends);
+  Arr<C> rc(recvcounts, in.remote);
+  Arr<D> rd(rdispls, in.remote);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
-                           r);
+    return start(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm, r);
   });
 }
 
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request) {
-  Init in("MPI_Alltoallv_init_c", comm);
+template <typename C, typename D, typename Start>
+int alltoallw_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                   const D sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                   const C recvcounts[], const D rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
   const bool sends = sendbuf != MPI_IN_PLACE;
-  MPI_Datatype st = sends ? in.own(sendtype) : sendtype, rt = in.own(recvtype);
-  Arr<MPI_Count> sc(sendcounts, in.remote, sends);
-  Arr<MPI_Aint> sd(sdispls, in.remote, sends);
-  Arr<MPI_Count> rc(recvcounts, in.remote);
-  Arr<MPI_Aint> rd(rdispls, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallv_c(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm,
-                             r);
-  });
-}
-
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Alltoallw_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  const bool sends = sendbuf != MPI_IN_PLACE;
-  Arr<int> sc(sendcounts, in.remote, sends), sd(sdispls, in.remote, sends);
-  Arr<int> rc(recvcounts, in.remote), rd(rdispls, in.remote);
+  Arr<C> sc(sendcounts, in.remote, sends);
+  Arr<D> sd(sdispls, in.remote, sends);
+  Arr<C> rc(recvcounts, in.remote);
+  Arr<D> rd(rdispls, in.remote);
   Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
   if (sends && sendtypes) stv.v = in.own(sendtypes, in.remote);
   if (recvtypes) rtv.v = in.own(recvtypes, in.remote);
   return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(),
-                           rtv.get(), comm, r);
+    return start(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(), rtv.get(),
+                 comm, r);
   });
 }
 
-// A reduction's operation, made once: a predefined operator's combine
-// functions, or the user function (called with the request's own type
-// handle `th`: the program may free its own).
-static int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
-                             const impi::pack::TypePtr &t, int count, coll::Reduction &out) {
-  coll::Reduction user;
-  coll::ReduceOp o;
-  if (int rc = ca::make_op(fn, comm, op, th, t, count, user, o); rc != MPI_SUCCESS) return rc;
-  out = o.predefined ? o.take(t, count) : std::move(user);
-  return MPI_SUCCESS;
-}
-
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request) {
-  Init in("MPI_Alltoallw_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  const bool sends = sendbuf != MPI_IN_PLACE;
-  Arr<MPI_Count> sc(sendcounts, in.remote, sends);
-  Arr<MPI_Aint> sd(sdispls, in.remote, sends);
-  Arr<MPI_Count> rc(recvcounts, in.remote);
-  Arr<MPI_Aint> rd(rdispls, in.remote);
-  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
-  if (sends && sendtypes) stv.v = in.own(sendtypes, in.remote);
-  if (recvtypes) rtv.v = in.own(recvtypes, in.remote);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ialltoallw_c(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(),
-                             rtv.get(), comm, r);
-  });
-}
-
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  const char *fn = "MPI_Reduce_init";
+template <typename C>
+int reduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   ca::Comm c;
@@ -521,7 +493,9 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   if (int rc = ca::check_count(fn, comm, count); rc != MPI_SUCCESS) return rc;
   if (int rc = impi::api::check_type(fn, comm, datatype, t); rc != MPI_SUCCESS) return rc;
   if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
-  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red); rc != MPI_SUCCESS)
+  bool predefined = false;
+  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red, &predefined);
+      rc != MPI_SUCCESS)
     return rc;
   const bool at_root = c.comm->rank == root;
   if (sendbuf == MPI_IN_PLACE) {
@@ -534,26 +508,22 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (at_root)
     if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
+  if (auto slots =
+          reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red)) {
+    slots->kind = coll::SlotOp::Kind::reduce;
+    slots->root = root;
+    return in.done_slots(request, std::move(slots));
+  }
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red, root] {
                           return coll::reduce_task(v, sendbuf, recvbuf, count, t, red, root);
                         });
 }
 
-int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Reduce_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_c(sendbuf, recvbuf, count, t, op, root, comm, r);
-  });
-}
-
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  const char *fn = "MPI_Allreduce_init";
+template <typename C>
+int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   ca::Comm c;
@@ -574,7 +544,9 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
     if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
     if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
   }
-  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red); rc != MPI_SUCCESS)
+  bool predefined = false;
+  if (int rc = prepare_reduction(fn, comm, op, in.own(datatype), t, count, red, &predefined);
+      rc != MPI_SUCCESS)
     return rc;
   if (c.comm->inter) {
     const int r = c.comm->rank;
@@ -583,219 +555,480 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                             return coll::inter_allreduce(v, r, sendbuf, recvbuf, count, t, red);
                           });
   }
+  if (auto slots = reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red))
+    return in.done_slots(request, std::move(slots));
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red] {
                           return coll::allreduce_task(v, sendbuf, recvbuf, count, t, red);
                         });
 }
 
+template <typename C, typename Start>
+int reduce_scatter_init(const char *fn, Start start, const void *sendbuf, void *recvbuf,
+                        const C recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.op(op, datatype, 0); rc != MPI_SUCCESS) return rc;
+  op = in.own(op);
+  MPI_Datatype t = in.own(datatype);
+  Arr<C> rc(recvcounts, in.local);
+  return in.done(request,
+                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, rc.get(), t, op, comm, r); });
+}
+
+template <typename C, typename Start>
+int reduce_scatter_block_init(const char *fn, Start start, const void *sendbuf, void *recvbuf,
+                              C recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.op(op, datatype, recvcount); rc != MPI_SUCCESS) return rc;
+  op = in.own(op);
+  MPI_Datatype t = in.own(datatype);
+  return in.done(
+      request, [=](MPI_Request *r) { return start(sendbuf, recvbuf, recvcount, t, op, comm, r); });
+}
+
+template <typename C, typename Start>
+int scan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+              MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.count(count); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.op(op, datatype, count); rc != MPI_SUCCESS) return rc;
+  op = in.own(op);
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request,
+                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, count, t, op, comm, r); });
+}
+
+template <typename C, typename Start>
+int exscan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.count(count); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.op(op, datatype, count); rc != MPI_SUCCESS) return rc;
+  op = in.own(op);
+  MPI_Datatype t = in.own(datatype);
+  return in.done(request,
+                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, count, t, op, comm, r); });
+}
+
+template <typename C, typename Start>
+int neighbor_allgather_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, C recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+template <typename C, typename D, typename Start>
+int neighbor_allgatherv_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                             MPI_Datatype sendtype, void *recvbuf, const C recvcounts[],
+                             const D displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<C> rc(recvcounts, indeg);
+  Arr<D> d(displs, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm, r);
+  });
+}
+
+template <typename C, typename Start>
+int neighbor_alltoall_init(const char *fn, Start start, const void *sendbuf, C sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, C recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  if (int rc = in.count(recvcount); rc != MPI_SUCCESS) return rc;
+  if (int rc = in.type(recvtype); rc != MPI_SUCCESS) return rc;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = in.count(sendcount); rc != MPI_SUCCESS) return rc;
+    if (int rc = in.type(sendtype); rc != MPI_SUCCESS) return rc;
+  }
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+template <typename C, typename D, typename Start>
+int neighbor_alltoallv_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                            const D sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                            const C recvcounts[], const D rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
+  Arr<C> sc(sendcounts, outdeg);
+  Arr<D> sd(sdispls, outdeg);
+  Arr<C> rc(recvcounts, indeg);
+  Arr<D> rd(rdispls, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(), rt, comm, r);
+  });
+}
+
+template <typename C, typename Start>
+int neighbor_alltoallw_init(const char *fn, Start start, const void *sendbuf, const C sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                            const C recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request) {
+  Init in(fn, comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  comm = in.comm;
+  int indeg, outdeg;
+  degrees(comm, indeg, outdeg);
+  Arr<C> sc(sendcounts, outdeg);
+  Arr<C> rc(recvcounts, indeg);
+  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
+  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
+  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
+  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
+  return in.done(request, [=](MPI_Request *r) {
+    return start(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(), rd.get(), rtv.get(),
+                 comm, r);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  Init in("MPI_Barrier_init", comm);
+  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
+  const impi::core::Communicator *c = impi::api::lookup_comm(in.comm);
+  if (c->inter) {
+    const int r = c->rank;
+    return in.done_direct(request, c,
+                          [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
+  }
+  if (in.strict && coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
+    auto op = std::make_shared<coll::SlotOp>();
+    op->kind = coll::SlotOp::Kind::barrier;
+    op->comm = c;
+    return in.done_slots(request, std::move(op));
+  }
+  return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
+}
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request) {
+  return bcast_init("MPI_Bcast_init", buffer, count, datatype, root, comm, info, request);
+}
+
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request) {
+  return bcast_init("MPI_Bcast_init_c", buffer, count, datatype, root, comm, info, request);
+}
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request) {
+  return gather_init("MPI_Gather_init", PMPI_Igather, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return gather_init("MPI_Gather_init_c", PMPI_Igather_c, sendbuf, sendcount, sendtype, recvbuf,
+                     recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return gatherv_init("MPI_Gatherv_init", PMPI_Igatherv, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  return gatherv_init("MPI_Gatherv_init_c", PMPI_Igatherv_c, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request) {
+  return scatter_init("MPI_Scatter_init", PMPI_Iscatter, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return scatter_init("MPI_Scatter_init_c", PMPI_Iscatter_c, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return scatterv_init("MPI_Scatterv_init", PMPI_Iscatterv, sendbuf, sendcounts, displs, sendtype,
+                       recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request) {
+  return scatterv_init("MPI_Scatterv_init_c", PMPI_Iscatterv_c, sendbuf, sendcounts, displs,
+                       sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  return allgather_init("MPI_Allgather_init", PMPI_Iallgather, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request) {
+  return allgather_init("MPI_Allgather_init_c", PMPI_Iallgather_c, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return allgatherv_init("MPI_Allgatherv_init", PMPI_Iallgatherv, sendbuf, sendcount, sendtype,
+                         recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request) {
+  return allgatherv_init("MPI_Allgatherv_init_c", PMPI_Iallgatherv_c, sendbuf, sendcount, sendtype,
+                         recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request) {
+  return alltoall_init("MPI_Alltoall_init", PMPI_Ialltoall, sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request) {
+  return alltoall_init("MPI_Alltoall_init_c", PMPI_Ialltoall_c, sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request) {
+  return alltoallv_init("MPI_Alltoallv_init", PMPI_Ialltoallv, sendbuf, sendcounts, sdispls,
+                        sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  return alltoallv_init("MPI_Alltoallv_init_c", PMPI_Ialltoallv_c, sendbuf, sendcounts, sdispls,
+                        sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request) {
+  return alltoallw_init("MPI_Alltoallw_init", PMPI_Ialltoallw, sendbuf, sendcounts, sdispls,
+                        sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request) {
+  return alltoallw_init("MPI_Alltoallw_init_c", PMPI_Ialltoallw_c, sendbuf, sendcounts, sdispls,
+                        sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return reduce_init("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                     request);
+}
+
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return reduce_init("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                     request);
+}
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  return allreduce_init("MPI_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm, info,
+                        request);
+}
+
 int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                           MPI_Request *request) {
-  Init in("MPI_Allreduce_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iallreduce_c(sendbuf, recvbuf, count, t, op, comm, r);
-  });
+  return allreduce_init("MPI_Allreduce_init_c", sendbuf, recvbuf, count, datatype, op, comm, info,
+                        request);
 }
 
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  op = in.own(op);
-  MPI_Datatype t = in.own(datatype);
-  Arr<int> rc(recvcounts, in.local);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter(sendbuf, recvbuf, rc.get(), t, op, comm, r);
-  });
+  return reduce_scatter_init("MPI_Reduce_scatter_init", PMPI_Ireduce_scatter, sendbuf, recvbuf,
+                             recvcounts, datatype, op, comm, info, request);
 }
 
 int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  Arr<MPI_Count> rc(recvcounts, in.local);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, rc.get(), t, op, comm, r);
-  });
+  return reduce_scatter_init("MPI_Reduce_scatter_init_c", PMPI_Ireduce_scatter_c, sendbuf, recvbuf,
+                             recvcounts, datatype, op, comm, info, request);
 }
 
 int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_block_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  op = in.own(op);
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, t, op, comm, r);
-  });
+  return reduce_scatter_block_init("MPI_Reduce_scatter_block_init", PMPI_Ireduce_scatter_block,
+                                   sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
 
 int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                      MPI_Request *request) {
-  Init in("MPI_Reduce_scatter_block_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, t, op, comm, r);
-  });
+  return reduce_scatter_block_init("MPI_Reduce_scatter_block_init_c", PMPI_Ireduce_scatter_block_c,
+                                   sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
 
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scan_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  op = in.own(op);
-  MPI_Datatype t = in.own(datatype);
-  return in.done(
-      request, [=](MPI_Request *r) { return PMPI_Iscan(sendbuf, recvbuf, count, t, op, comm, r); });
+  return scan_init("MPI_Scan_init", PMPI_Iscan, sendbuf, recvbuf, count, datatype, op, comm, info,
+                   request);
 }
 
 int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Scan_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iscan_c(sendbuf, recvbuf, count, t, op, comm, r);
-  });
+  return scan_init("MPI_Scan_init_c", PMPI_Iscan_c, sendbuf, recvbuf, count, datatype, op, comm,
+                   info, request);
 }
 
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Exscan_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  op = in.own(op);
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iexscan(sendbuf, recvbuf, count, t, op, comm, r);
-  });
+  return exscan_init("MPI_Exscan_init", PMPI_Iexscan, sendbuf, recvbuf, count, datatype, op, comm,
+                     info, request);
 }
 
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Exscan_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Iexscan_c(sendbuf, recvbuf, count, t, op, comm, r);
-  });
+  return exscan_init("MPI_Exscan_init_c", PMPI_Iexscan_c, sendbuf, recvbuf, count, datatype, op,
+                     comm, info, request);
 }
 
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_allgather_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgather(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_allgather_init("MPI_Neighbor_allgather_init", PMPI_Ineighbor_allgather, sendbuf,
+                                 sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                 request);
 }
 
 int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_allgather_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_allgather_init("MPI_Neighbor_allgather_init_c", PMPI_Ineighbor_allgather_c,
+                                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 info, request);
 }
 
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, const int recvcounts[], const int displs[],
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request) {
-  Init in("MPI_Neighbor_allgatherv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<int> rc(recvcounts, indeg), d(displs, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm,
-                                     r);
-  });
+  return neighbor_allgatherv_init("MPI_Neighbor_allgatherv_init", PMPI_Ineighbor_allgatherv,
+                                  sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                     void *recvbuf, const MPI_Count recvcounts[],
                                     const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_allgatherv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<MPI_Count> rc(recvcounts, indeg);
-  Arr<MPI_Aint> d(displs, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, st, recvbuf, rc.get(), d.get(), rt, comm,
-                                       r);
-  });
+  return neighbor_allgatherv_init("MPI_Neighbor_allgatherv_init_c", PMPI_Ineighbor_allgatherv_c,
+                                  sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoall_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoall(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_alltoall_init("MPI_Neighbor_alltoall_init", PMPI_Ineighbor_alltoall, sendbuf,
+                                sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                request);
 }
 
 int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoall_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  return neighbor_alltoall_init("MPI_Neighbor_alltoall_init_c", PMPI_Ineighbor_alltoall_c, sendbuf,
+                                sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                request);
 }
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallv_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<int> sc(sendcounts, outdeg), sd(sdispls, outdeg), rc(recvcounts, indeg), rd(rdispls, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallv(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
-                                    rt, comm, r);
-  });
+  return neighbor_alltoallv_init("MPI_Neighbor_alltoallv_init", PMPI_Ineighbor_alltoallv, sendbuf,
+                                 sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                 recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -803,20 +1036,9 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallv_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  MPI_Datatype st = in.own(sendtype), rt = in.own(recvtype);
-  Arr<MPI_Count> sc(sendcounts, outdeg);
-  Arr<MPI_Aint> sd(sdispls, outdeg);
-  Arr<MPI_Count> rc(recvcounts, indeg);
-  Arr<MPI_Aint> rd(rdispls, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallv_c(sendbuf, sc.get(), sd.get(), st, recvbuf, rc.get(), rd.get(),
-                                      rt, comm, r);
-  });
+  return neighbor_alltoallv_init("MPI_Neighbor_alltoallv_init_c", PMPI_Ineighbor_alltoallv_c,
+                                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -824,20 +1046,9 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallw_init", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  Arr<int> sc(sendcounts, outdeg), rc(recvcounts, indeg);
-  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
-  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
-  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
-  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallw(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
-                                    rd.get(), rtv.get(), comm, r);
-  });
+  return neighbor_alltoallw_init("MPI_Neighbor_alltoallw_init", PMPI_Ineighbor_alltoallw, sendbuf,
+                                 sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                 recvtypes, comm, info, request);
 }
 
 int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -845,21 +1056,9 @@ int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    void *recvbuf, const MPI_Count recvcounts[],
                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  Init in("MPI_Neighbor_alltoallw_init_c", comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  int indeg, outdeg;
-  degrees(comm, indeg, outdeg);
-  Arr<MPI_Count> sc(sendcounts, outdeg);
-  Arr<MPI_Count> rc(recvcounts, indeg);
-  Arr<MPI_Aint> sd(sdispls, outdeg), rd(rdispls, indeg);
-  Arr<MPI_Datatype> stv(sendtypes, 0), rtv(recvtypes, 0);
-  if (sendtypes) stv.v = in.own(sendtypes, outdeg);
-  if (recvtypes) rtv.v = in.own(recvtypes, indeg);
-  return in.done(request, [=](MPI_Request *r) {
-    return PMPI_Ineighbor_alltoallw_c(sendbuf, sc.get(), sd.get(), stv.get(), recvbuf, rc.get(),
-                                      rd.get(), rtv.get(), comm, r);
-  });
+  return neighbor_alltoallw_init("MPI_Neighbor_alltoallw_init_c", PMPI_Ineighbor_alltoallw_c,
+                                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm, info, request);
 }
 
 }  // extern "C"

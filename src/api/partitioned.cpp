@@ -130,6 +130,8 @@ namespace {
 std::mutex g_mu;
 // Active rounds (the progress hook looks at them).
 std::vector<std::shared_ptr<State>> g_active;
+// (its size, read without the lock: the progress hook returns at once while empty)
+std::atomic<std::size_t> g_nactive{0};
 // Sender: the next pair id per (context, destination world rank); both
 // sides: the number of partitioned inits per (context, peer, tag).
 std::map<std::pair<int, int>, int> g_pair_ids;
@@ -239,6 +241,7 @@ bool poll(State &s) {
 
 // The progress hook: every active round.
 bool progress() {
+  if (g_nactive.load(std::memory_order_acquire) == 0) return false;
   std::lock_guard<std::mutex> lk(g_mu);
   bool any = false;
   std::erase_if(g_active, [&](const std::shared_ptr<State> &s) {
@@ -246,6 +249,7 @@ bool progress() {
     any |= over;
     return over;
   });
+  g_nactive.store(g_active.size(), std::memory_order_release);
   return any;
 }
 
@@ -415,6 +419,7 @@ int start(Entry &e) {
   } else {
     s->active = true;
     g_active.push_back(s);
+    g_nactive.store(g_active.size(), std::memory_order_release);
     g_p2p->hook_work().fetch_add(1, std::memory_order_relaxed);
     if (!s->send) post_receives(*s);
   }
@@ -442,6 +447,7 @@ bool cancel(Entry &e) {
   }
   s->active = false;
   std::erase(g_active, s);
+  g_nactive.store(g_active.size(), std::memory_order_release);
   g_p2p->hook_work().fetch_sub(1, std::memory_order_relaxed);
   s->round->cancelled = true;
   s->round->done = true;

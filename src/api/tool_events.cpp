@@ -82,7 +82,9 @@ constexpr std::size_t kPendingMax = 4096;
 
 std::mutex g_mu;
 std::vector<MPI_T_event_registration> g_regs;  // live registrations
-impi::core::P2P *g_p2p = nullptr;              // once MPI_Init ran (the deferred deliveries)
+// (its size, read without the lock: the progress hook returns at once while empty)
+std::atomic<std::size_t> g_nregs{0};
+impi::core::P2P *g_p2p = nullptr;  // once MPI_Init ran (the deferred deliveries)
 
 MPI_Count now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -184,6 +186,7 @@ void raise(int event, const std::int64_t *el, int n) {
 
 // The progress hook: deferred events, with no lock held.
 bool deliver() {
+  if (g_nregs.load(std::memory_order_acquire) == 0) return false;
   bool any = false;
   std::unique_lock<std::mutex> lk(g_mu);
   for (std::size_t i = 0; i < g_regs.size(); ++i) {
@@ -301,6 +304,7 @@ int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
   ev::g_sink.store(&raise, std::memory_order_release);
   std::lock_guard<std::mutex> lk(g_mu);
   g_regs.push_back(r);
+  g_nregs.store(g_regs.size(), std::memory_order_release);
   *event_registration = r;
   return MPI_SUCCESS;
 }
@@ -377,6 +381,7 @@ int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *
   if (!valid(event_registration)) return MPI_T_ERR_INVALID_HANDLE;
   auto *r = event_registration;
   std::erase(g_regs, r);
+  g_nregs.store(g_regs.size(), std::memory_order_release);
   r->freed = true;
   recount(r);
   r->free_cb = free_cb_function;

@@ -11,8 +11,12 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <span>
 #include <utility>
 
 #include "base/tunables.hpp"
@@ -20,6 +24,7 @@
 #include "collectives/impi.hpp"
 #include "collectives/schedule.hpp"
 #include "core/p2p.hpp"
+#include "pack/cursor.hpp"
 #include "transport/shm/segment.hpp"
 
 namespace impi::collectives {
@@ -194,16 +199,45 @@ bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_
 }
 
 namespace {
+// The started slot operations (SlotOp) in their order, the head the only
+// one published and not complete; their number, read without the lock.
+std::mutex g_slot_mu;
+std::deque<std::shared_ptr<SlotOp>> g_slot_ops;
+std::atomic<int> g_slot_pending{0};
+// What the head waits for (the slot of the next rank it needs, and the
+// number), set under the lock: the hook looks there first, without the
+// lock, and returns at once while it has not come (a hint only: a stale
+// one costs one pass).
+std::atomic<const std::atomic<std::uint64_t> *> g_watch{nullptr};
+std::atomic<std::uint64_t> g_watch_g{0};
+
+// Fills this proc's slot for the next slot operation on MPI_COMM_WORLD
+// (`fill(data)`), then publishes it; returns its number.
+template <typename Fill>
+std::uint64_t slots_publish_with(core::P2P &p2p, const core::Communicator &c, Fill fill) {
+  const std::uint64_t g = p2p.next_world_slot_op();
+  auto &mine = p2p.slot(c.world[static_cast<std::size_t>(c.rank)], static_cast<int>(g & 1));
+  fill(mine.data);
+  mine.seq.store(g, std::memory_order_release);
+  p2p.ring_all_doorbells();
+  return g;
+}
+
+// A blocking slot operation comes after the started ones: it waits until
+// they have completed (the hook completes them meanwhile).
+void slots_drain(core::P2P &p2p) {
+  if (g_slot_pending.load(std::memory_order_acquire) == 0) return;
+  p2p.wait_until([] { return g_slot_pending.load(std::memory_order_acquire) == 0; });
+}
+
 // Publishes `n` bytes as this proc's contribution to the next slot
 // operation on MPI_COMM_WORLD; returns its number.
 std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const void *data,
                             std::size_t n) {
-  const std::uint64_t g = p2p.next_world_slot_op();
-  auto &mine = p2p.slot(c.world[static_cast<std::size_t>(c.rank)], static_cast<int>(g & 1));
-  if (n > 0) std::memcpy(mine.data, data, n);
-  mine.seq.store(g, std::memory_order_release);
-  p2p.ring_all_doorbells();
-  return g;
+  slots_drain(p2p);
+  return slots_publish_with(p2p, c, [&](std::byte *to) {
+    if (n > 0) std::memcpy(to, data, n);
+  });
 }
 
 // Rank r's slot once it holds operation g.
@@ -270,6 +304,121 @@ base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c) {
   const std::uint64_t g = slots_publish(p2p, c, nullptr, 0);
   for (int r = 0; r < c.size; ++r) slots_await(p2p, c, r, g);
   return {};
+}
+
+bool slots_bcast_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
+                    const pack::TypePtr &type) {
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && count >= 0 &&
+         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) &&
+         p2p.world_slots();
+}
+
+namespace {
+
+std::size_t slot_bytes(const SlotOp &op) {
+  return op.type ? static_cast<std::size_t>(op.count * op.type->size()) : 0;
+}
+
+// The queue's head: this proc's contribution (the root's vector for Bcast).
+void slot_publish(core::P2P &p2p, SlotOp &op) {
+  const auto &c = *op.comm;
+  const std::size_t n = slot_bytes(op);
+  op.g = slots_publish_with(p2p, c, [&](std::byte *to) {
+    switch (op.kind) {
+      case SlotOp::Kind::barrier:
+        break;
+      case SlotOp::Kind::bcast:
+        if (c.rank == op.root && n > 0) {
+          pack::PackCursor cur(op.type, op.count);
+          cur.pack(op.recvbuf, std::span<std::byte>(to, n));
+        }
+        break;
+      case SlotOp::Kind::reduce:
+      case SlotOp::Kind::allreduce:
+        std::memcpy(to, op.sendbuf, n);  // (sendbuf may be recvbuf: copied before it is written)
+        break;
+    }
+  });
+  op.next = 0;
+  op.published = true;
+}
+
+// Whether the published head is complete: every rank's slot holds its
+// number. Folds the slots that have come, in rank order (the blocking
+// form's order: the same result everywhere), and resumes there next time.
+bool slot_advance(core::P2P &p2p, SlotOp &op) {
+  const auto &c = *op.comm;
+  const std::size_t n = slot_bytes(op);
+  const bool folds =
+      op.kind == SlotOp::Kind::allreduce || (op.kind == SlotOp::Kind::reduce && c.rank == op.root);
+  for (; op.next < c.size; ++op.next) {
+    auto &s = p2p.slot(c.world[static_cast<std::size_t>(op.next)], static_cast<int>(op.g & 1));
+    if (s.seq.load(std::memory_order_acquire) != op.g) {
+      g_watch_g.store(op.g, std::memory_order_relaxed);
+      g_watch.store(&s.seq, std::memory_order_release);
+      return false;
+    }
+    if (!folds) continue;
+    if (op.next == 0)
+      std::memcpy(op.recvbuf, s.data, n);
+    else
+      op.red.combine(s.data, op.recvbuf);
+  }
+  if (op.kind == SlotOp::Kind::bcast && c.rank != op.root && n > 0) {
+    auto &s = p2p.slot(c.world[static_cast<std::size_t>(op.root)], static_cast<int>(op.g & 1));
+    pack::PackCursor cur(op.type, op.count);
+    cur.unpack(op.recvbuf, std::span<const std::byte>(s.data, n));
+  }
+  return true;
+}
+
+// The hook: publishes and completes the queue's operations in order.
+bool slots_progress(core::P2P &p2p) {
+  if (g_slot_pending.load(std::memory_order_acquire) == 0) return false;
+  if (const auto *w = g_watch.load(std::memory_order_acquire);
+      w && w->load(std::memory_order_acquire) != g_watch_g.load(std::memory_order_relaxed))
+    return false;
+  bool any = false;
+  std::lock_guard<std::mutex> lk(g_slot_mu);
+  g_watch.store(nullptr, std::memory_order_relaxed);
+  while (!g_slot_ops.empty()) {
+    SlotOp &op = *g_slot_ops.front();
+    if (!op.published) {
+      slot_publish(p2p, op);
+      any = true;
+    }
+    if (!slot_advance(p2p, op)) break;
+    core::RequestPtr r = std::move(op.req);
+    g_slot_ops.pop_front();  // (may free `op`: its request was freed meanwhile)
+    g_slot_pending.fetch_sub(1, std::memory_order_release);
+    p2p.hook_work().fetch_sub(1, std::memory_order_relaxed);
+    r->done = true;  // (last: a waiter may start the operation again at once)
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op) {
+  core::RequestPtr r = core::make_request();
+  r->kind = core::Request::Kind::recv;
+  r->status.source = -1;  // (the API reports an empty status)
+  {
+    std::lock_guard<std::mutex> lk(g_slot_mu);
+    op->req = r;
+    op->published = false;
+    op->next = 0;
+    g_slot_ops.push_back(std::move(op));
+    g_slot_pending.fetch_add(1, std::memory_order_release);
+    p2p.hook_work().fetch_add(1, std::memory_order_relaxed);
+  }
+  slots_progress(p2p);  // publishes at once when nothing of ours is ahead
+  return r;
+}
+
+void install_slots_hook(core::P2P &p2p) {
+  p2p.add_hook([&p2p] { return slots_progress(p2p); });
 }
 
 }  // namespace impi::collectives

@@ -6,11 +6,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "base/errc.hpp"
 #include "collectives/collectives.hpp"
 #include "core/communicator.hpp"
+#include "core/request.hpp"
 #include "pack/datatype.hpp"
 
 namespace impi::core {
@@ -72,6 +74,41 @@ base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const 
 // the same order): publish, then wait until every rank has published.
 bool slots_barrier_ok(core::P2P &p2p, const core::Communicator &c);
 base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c);
+// ---- The slots' operations without blocking (persistent collectives,
+// src/api/coll_persistent.cpp): the init call checks that the operation
+// may take the slots and prepares a SlotOp; each MPI_Start queues it and
+// publishes this proc's contribution at once when no earlier slot
+// operation of ours is pending (else when the earlier ones complete: a
+// proc publishes operation g only after it completed g - 1, the slots'
+// rule); the progress hook (slots_progress) completes the queue's head
+// once every rank's slot holds its number, folding or copying as the
+// blocking forms do. The blocking slot operations first wait for the
+// queue, so the numbers follow the program's order of world collectives.
+struct SlotOp {
+  enum class Kind : std::uint8_t { barrier, bcast, reduce, allreduce };
+  Kind kind = Kind::barrier;
+  const core::Communicator *comm = nullptr;  // MPI_COMM_WORLD's
+  const void *sendbuf = nullptr;             // reduce, allreduce (may be recvbuf)
+  void *recvbuf = nullptr;                   // bcast: the buffer
+  std::int64_t count = 0;
+  pack::TypePtr type;
+  int root = 0;   // bcast, reduce
+  Reduction red;  // reduce, allreduce: a predefined operation's
+  // Of the current start (the hook's, under its lock):
+  core::RequestPtr req;
+  std::uint64_t g = 0;  // its operation number, once published
+  int next = 0;         // the next rank whose slot it waits for
+  bool published = false;
+};
+// Whether Bcast of `count` of `type` may take the slots (any layout: the
+// root packs, the others unpack; the size alone decides, the same on
+// every rank).
+bool slots_bcast_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
+                    const pack::TypePtr &type);
+// Queues `op` (inactive); its request completes with the operation.
+core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op);
+// Installs slots_progress as a progress hook (MPI_Init).
+void install_slots_hook(core::P2P &p2p);
 inline Combine combine_of(const Reduction &r) {
   return {[](const void *ctx, const void *in, void *inout) {
             static_cast<const Reduction *>(ctx)->combine(in, inout);

@@ -1,10 +1,13 @@
 #include "collectives/nonblocking.hpp"
 
+#include <atomic>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+
+#include "collectives/fast_native.hpp"
 
 namespace impi::collectives {
 
@@ -19,6 +22,10 @@ struct Op {
 
 std::mutex g_mu;  // the queues (the hook runs in one thread at a time)
 std::map<const void *, std::deque<std::shared_ptr<Op>>> g_queues;
+// The operations queued, read without the lock: the hook runs on every
+// progress pass while any hook has work (a persistent collective's slot
+// operation, a partitioned request), and need not lock an empty queue.
+std::atomic<int> g_queued{0};
 core::P2P *g_p2p = nullptr;
 
 void finish(Op &op) {
@@ -31,6 +38,7 @@ void finish(Op &op) {
 
 // Advances every queue's head (starting it if needed); true if anything moved.
 bool progress() {
+  if (g_queued.load(std::memory_order_acquire) == 0) return false;
   bool any = false;
   std::unique_lock<std::mutex> lk(g_mu);
   for (auto it = g_queues.begin(); it != g_queues.end();) {
@@ -53,6 +61,7 @@ bool progress() {
       if (!done) break;
       finish(*op);
       q.pop_front();
+      g_queued.fetch_sub(1, std::memory_order_release);
       g_p2p->hook_work().fetch_sub(1, std::memory_order_relaxed);
       any = true;
     }
@@ -66,6 +75,7 @@ bool progress() {
 void install_progress_hook(core::P2P &p2p) {
   g_p2p = &p2p;
   p2p.add_hook([] { return progress(); });
+  install_slots_hook(p2p);  // the persistent collectives' slot operations
 }
 
 core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
@@ -78,6 +88,7 @@ core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
   {
     std::lock_guard<std::mutex> lk(g_mu);
     g_queues[key].push_back(op);
+    g_queued.fetch_add(1, std::memory_order_release);
   }
   p2p.hook_work().fetch_add(1, std::memory_order_relaxed);
   p2p.progress();  // starts it at once when nothing is ahead of it

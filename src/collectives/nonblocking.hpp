@@ -11,7 +11,8 @@
 
 namespace impi::collectives {
 
-// Installs the progress hook (MPI_Init).
+// Installs the progress hooks (MPI_Init): this file's, and the slot
+// operations' (fast_native.hpp).
 void install_progress_hook(core::P2P &p2p);
 // Queues `t` on the communicator identified by `key`; the returned request
 // completes when the operation has (status.error: 0, or kTruncated /

@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "mpi.h"
@@ -15,6 +16,8 @@ namespace impi::rma {
 namespace {
 std::mutex g_windows_mu;  // the windows the message server visits
 std::vector<Window *> g_windows;
+// (its size, read without the lock: the progress hook returns at once while empty)
+std::atomic<std::size_t> g_nwindows{0};
 }  // namespace
 
 void Window::install(core::P2P &p2p) {
@@ -32,6 +35,7 @@ Window::Window(Config c) : cfg_(std::move(c)) {
   }
   std::lock_guard<std::mutex> lk(g_windows_mu);
   g_windows.push_back(this);
+  g_nwindows.store(g_windows.size(), std::memory_order_release);
   cfg_.p2p->hook_work().fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -39,11 +43,13 @@ Window::~Window() {
   {
     std::lock_guard<std::mutex> lk(g_windows_mu);
     g_windows.erase(std::remove(g_windows.begin(), g_windows.end(), this), g_windows.end());
+    g_nwindows.store(g_windows.size(), std::memory_order_release);
   }
   cfg_.p2p->hook_work().fetch_sub(1, std::memory_order_relaxed);
 }
 
 bool Window::serve_all() {
+  if (g_nwindows.load(std::memory_order_acquire) == 0) return false;
   std::lock_guard<std::mutex> lk(g_windows_mu);
   bool any = false;
   for (Window *w : g_windows) any |= w->serve();

@@ -102,6 +102,28 @@ static void freed_after_init(void) {
   rc = MPI_Allreduce_init(sb, rb, 1, MPI_DATATYPE_NULL, MPI_SUM, dup, MPI_INFO_NULL, &bad);
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_TYPE && bad == MPI_REQUEST_NULL, "Allreduce_init(type NULL): class %d", cls);
+  /* The calls that start their nonblocking form at each MPI_Start check
+   * too (and the _c forms). */
+  rc = MPI_Gather_init(sb, 1, MPI_INT, ag, 1, MPI_INT, n, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ROOT && bad == MPI_REQUEST_NULL, "Gather_init(root %d): class %d", n, cls);
+  rc = MPI_Scan_init(sb, rb, 1, MPI_INT, MPI_OP_NULL, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_OP && bad == MPI_REQUEST_NULL, "Scan_init(MPI_OP_NULL): class %d", cls);
+  rc = MPI_Alltoall_init(sb, 1, MPI_INT, ag, -1, MPI_INT, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_COUNT && bad == MPI_REQUEST_NULL, "Alltoall_init(count -1): class %d", cls);
+  rc = MPI_Reduce_scatter_block_init(sb, rb, 1, MPI_DATATYPE_NULL, MPI_SUM, dup, MPI_INFO_NULL,
+                                     &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_TYPE && bad == MPI_REQUEST_NULL, "Reduce_scatter_block_init: class %d", cls);
+  rc = MPI_Allgather_init_c(sb, -1, MPI_INT, ag, 1, MPI_INT, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_COUNT && bad == MPI_REQUEST_NULL, "Allgather_init_c(count -1): class %d",
+        cls);
+  rc = MPI_Bcast_init_c(bb, 1, MPI_INT, n, dup, MPI_INFO_NULL, &bad);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ROOT && bad == MPI_REQUEST_NULL, "Bcast_init_c(root %d): class %d", n, cls);
 
   MPI_Comm_free(&dup);
   MPI_Type_free(&pair);

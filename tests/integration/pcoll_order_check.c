@@ -1,0 +1,228 @@
+/* Persistent collectives on MPI_COMM_WORLD in every interleaving the
+ * standard allows (MPI-4.0 6.13): two started in different orders on
+ * different ranks; then, with the communicator's assertion that starts
+ * come in the same order (MPI-4.1), several persistent requests started
+ * in the same order on all ranks and completed in any order (Wait in
+ * reverse, MPI_Test polling, Waitall, Testall); blocking and nonblocking
+ * collectives on the same communicator between a start and its
+ * completion; several starts outstanding at once; a Bcast whose root uses
+ * a derived type of the others' signature; in-place Allreduce and Reduce.
+ * In one client the asserted ones take MPI_COMM_WORLD's shared-memory
+ * slots without blocking (fast_native.hpp), next to the blocking calls'
+ * slots; across clients the IMPI tasks. Every result is checked. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, rank, size;
+#define CHECK(c, ...)                                    \
+  do {                                                   \
+    if (!(c)) {                                          \
+      fprintf(stderr, "rank %d: ", rank);                \
+      fprintf(stderr, __VA_ARGS__);                      \
+      fprintf(stderr, " (%s:%d)\n", __FILE__, __LINE__); \
+      ++failures;                                        \
+    }                                                    \
+  } while (0)
+
+enum { NA = 3, ND = 200, NB = 64, NR = 5, NREQ = 7 };
+
+/* The persistent requests' buffers. */
+static int a_in[NA], a_out[NA];  /* Allreduce sum of ints */
+static double d_io[ND];          /* Allreduce max of doubles, in place */
+static int b0[NB], bl[2 * NB];   /* Bcast from 0 (contiguous); from size-1 (strided at root) */
+static long r_in[NR], r_out[NR]; /* Reduce sum to size-1 */
+static int ri_io[NR];            /* Reduce in place at root 0 (min) */
+
+/* Fills the inputs of iteration k. */
+static void fill(int k) {
+  for (int i = 0; i < NA; ++i) a_in[i] = rank * 10 + i + k;
+  for (int i = 0; i < ND; ++i) d_io[i] = (double)((rank * 7 + i + k) % (size + 3));
+  for (int i = 0; i < NB; ++i) b0[i] = rank == 0 ? k * 1000 + i : -1;
+  for (int i = 0; i < 2 * NB; ++i) bl[i] = rank == size - 1 ? (i % 2 ? -7 : k * 100 + i / 2) : -1;
+  for (int i = 0; i < NR; ++i) r_in[i] = (long)rank * i + k;
+  for (int i = 0; i < NR; ++i) r_out[i] = -1;
+  for (int i = 0; i < NR; ++i) ri_io[i] = 100 + rank - i + k;
+}
+
+/* Checks the results of iteration k. */
+static void check(int k) {
+  for (int i = 0; i < NA; ++i) {
+    int want = 10 * size * (size - 1) / 2 + size * (i + k);
+    CHECK(a_out[i] == want, "iter %d allreduce[%d] %d want %d", k, i, a_out[i], want);
+  }
+  for (int i = 0; i < ND; ++i) {
+    double want = 0;
+    for (int r = 0; r < size; ++r) {
+      double v = (double)((r * 7 + i + k) % (size + 3));
+      if (v > want) want = v;
+    }
+    CHECK(d_io[i] == want, "iter %d max[%d] %g want %g", k, i, d_io[i], want);
+  }
+  for (int i = 0; i < NB; ++i) CHECK(b0[i] == k * 1000 + i, "iter %d bcast0[%d] %d", k, i, b0[i]);
+  if (rank == size - 1) {
+    for (int i = 0; i < 2 * NB; ++i)
+      CHECK(bl[i] == (i % 2 ? -7 : k * 100 + i / 2), "iter %d root bcast[%d] %d", k, i, bl[i]);
+  } else {
+    for (int i = 0; i < NB; ++i) CHECK(bl[i] == k * 100 + i, "iter %d bcast[%d] %d", k, i, bl[i]);
+    for (int i = NB; i < 2 * NB; ++i) CHECK(bl[i] == -1, "iter %d bcast wrote [%d]", k, i);
+  }
+  for (int i = 0; i < NR; ++i) {
+    long want = rank == size - 1 ? (long)i * size * (size - 1) / 2 + (long)size * k : -1;
+    CHECK(r_out[i] == want, "iter %d reduce[%d] %ld want %ld", k, i, r_out[i], want);
+  }
+  if (rank == 0)
+    for (int i = 0; i < NR; ++i)
+      CHECK(ri_io[i] == 100 - i + k, "iter %d reduce in place[%d] %d", k, i, ri_io[i]);
+}
+
+/* Plain collectives on the same communicator, checked. */
+static void plain_colls(int k) {
+  int x = rank + k, sum = 0;
+  MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(sum == size * (size - 1) / 2 + size * k, "iter %d plain allreduce %d", k, sum);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int v = rank == 0 ? k + 5 : -1;
+  MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  CHECK(v == k + 5, "iter %d plain bcast %d", k, v);
+  double big[600], bigsum[600]; /* above the slots' size: the messages' Allreduce */
+  for (int i = 0; i < 600; ++i) big[i] = rank + i;
+  MPI_Allreduce(big, bigsum, 600, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(bigsum[599] == size * (size - 1) / 2.0 + size * 599.0, "iter %d big allreduce", k);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  /* Without the ordering assertion, persistent collectives may be started
+   * in different orders on different ranks (MPI-4.0 6.13: they match in
+   * the order of the init calls), as MPICH's coll/p_order does. */
+  {
+    int x = -1;
+    MPI_Request pr[2];
+    MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[0]);
+    MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &pr[1]);
+    for (int k = 0; k < 5; ++k) {
+      if (rank == 0) x = 42 + k;
+      MPI_Start(&pr[rank == 0 ? 0 : 1]);
+      MPI_Start(&pr[rank == 0 ? 1 : 0]);
+      MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
+      CHECK(x == 42 + k, "out-of-order starts: %d", x);
+    }
+    MPI_Request_free(&pr[0]);
+    MPI_Request_free(&pr[1]);
+  }
+  /* From here on the program asserts the same order on every rank
+   * (MPI-4.1's mpi_assert_strict_persistent_collective_ordering): in one
+   * client these requests take the world slots. */
+  MPI_Info strict;
+  MPI_Info_create(&strict);
+  MPI_Info_set(strict, "mpi_assert_strict_persistent_collective_ordering", "true");
+  MPI_Comm_set_info(MPI_COMM_WORLD, strict);
+  MPI_Info_free(&strict);
+
+  /* The root of bl's Bcast sends every other int (a vector type), the
+   * others receive NB contiguous ints: the same signature. */
+  MPI_Datatype every_other;
+  MPI_Type_vector(NB, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+
+  MPI_Request req[NREQ];
+  MPI_Allreduce_init(a_in, a_out, NA, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req[0]);
+  MPI_Allreduce_init(MPI_IN_PLACE, d_io, ND, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL,
+                     &req[1]);
+  MPI_Bcast_init(b0, NB, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req[2]);
+  if (rank == size - 1)
+    MPI_Bcast_init(bl, 1, every_other, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req[3]);
+  else
+    MPI_Bcast_init(bl, NB, MPI_INT, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req[3]);
+  MPI_Type_free(&every_other); /* the request keeps its own */
+  MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req[4]);
+  MPI_Reduce_init(r_in, r_out, NR, MPI_LONG, MPI_SUM, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL,
+                  &req[5]);
+  MPI_Reduce_init(rank == 0 ? MPI_IN_PLACE : ri_io, ri_io, NR, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD,
+                  MPI_INFO_NULL, &req[6]);
+
+  for (int k = 0; k < 40; ++k) {
+    fill(k);
+    const int how = k % 5;
+    if (how == 0) {
+      /* All at once, completed in reverse order. */
+      MPI_Startall(NREQ, req);
+      for (int i = NREQ - 1; i >= 0; --i) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+    } else if (how == 1) {
+      /* One by one, blocking collectives between the starts and the waits. */
+      for (int i = 0; i < NREQ; ++i) {
+        MPI_Start(&req[i]);
+        if (i == 2) plain_colls(k);
+      }
+      plain_colls(k);
+      MPI_Waitall(NREQ, req, MPI_STATUSES_IGNORE);
+    } else if (how == 2) {
+      /* MPI_Test polling, the last first, until all are done. */
+      MPI_Startall(NREQ, req);
+      int left = NREQ, done[NREQ] = {0};
+      while (left > 0)
+        for (int i = NREQ - 1; i >= 0; --i)
+          if (!done[i]) {
+            int flag = 0;
+            MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+            if (flag) done[i] = 1, --left;
+          }
+    } else if (how == 3) {
+      /* A nonblocking collective started between them, all waited together. */
+      MPI_Request all[NREQ + 1];
+      int x = rank, sum = -1;
+      MPI_Start(&req[0]);
+      MPI_Start(&req[1]);
+      MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &all[NREQ]);
+      for (int i = 2; i < NREQ; ++i) MPI_Start(&req[i]);
+      memcpy(all, req, sizeof req);
+      int flag = 0;
+      while (!flag) MPI_Testall(NREQ + 1, all, &flag, MPI_STATUSES_IGNORE);
+      CHECK(sum == size * (size - 1) / 2, "iter %d iallreduce %d", k, sum);
+    } else {
+      /* Each completed before the next starts, by Test, with a blocking
+       * Allreduce after each start. */
+      for (int i = 0; i < NREQ; ++i) {
+        MPI_Start(&req[i]);
+        int x = 1, n = 0, flag = 0;
+        MPI_Allreduce(&x, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(n == size, "iter %d allreduce of ones %d", k, n);
+        while (!flag) MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+      }
+    }
+    check(k);
+  }
+
+  /* Many outstanding starts of one kind: 8 Allreduce requests on distinct
+   * buffers started back to back, completed in reverse order. */
+  {
+    enum { M = 8 };
+    int in[M], out[M];
+    MPI_Request r[M];
+    for (int j = 0; j < M; ++j)
+      MPI_Allreduce_init(&in[j], &out[j], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                         &r[j]);
+    for (int k = 0; k < 10; ++k) {
+      for (int j = 0; j < M; ++j) {
+        in[j] = rank * (j + 1) + k;
+        out[j] = -1;
+        MPI_Start(&r[j]);
+      }
+      for (int j = M - 1; j >= 0; --j) MPI_Wait(&r[j], MPI_STATUS_IGNORE);
+      for (int j = 0; j < M; ++j)
+        CHECK(out[j] == (j + 1) * size * (size - 1) / 2 + size * k, "many %d/%d: %d", k, j, out[j]);
+    }
+    for (int j = 0; j < M; ++j) MPI_Request_free(&r[j]);
+  }
+
+  for (int i = 0; i < NREQ; ++i) MPI_Request_free(&req[i]);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (failures == 0) printf("rank %d of %d ok\n", rank, size);
+  MPI_Finalize();
+  return failures ? 1 : 0;
+}
