@@ -562,12 +562,6 @@ int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype d
   }
   TableLock lk;
   reclaim_buffered();
-  auto *attached = buffer_for(comm, *t.comm);
-  if (!attached)
-    return report(comm, MPI_ERR_BUFFER, fn,
-                  "no buffer attached (MPI_Comm_attach_buffer, MPI_Session_attach_buffer or "
-                  "MPI_Buffer_attach)");
-  Attached &a = attached->second;
   auto &rt = impi::core::Runtime::instance();
   // To another IMPI client the copy is the message's external32 form, sent
   // as bytes (the same bytes on the wire as from the user's buffer).
@@ -585,6 +579,14 @@ int start_bsend(const char *fn, const void *buf, MPI_Count count, MPI_Datatype d
   } else {
     bytes = impi::pack::PackCursor(*t.type, count).total();
   }
+  // (After the data's own checks: a value another client cannot take is
+  // MPI_ERR_CONVERSION whether or not a buffer is attached.)
+  auto *attached = buffer_for(comm, *t.comm);
+  if (!attached)
+    return report(comm, MPI_ERR_BUFFER, fn,
+                  "no buffer attached (MPI_Comm_attach_buffer, MPI_Session_attach_buffer or "
+                  "MPI_Buffer_attach)");
+  Attached &a = attached->second;
   std::int64_t charge = bytes + MPI_BSEND_OVERHEAD;
   if (!a.automatic && a.used + charge > a.size)
     return report(comm, MPI_ERR_BUFFER, fn,
