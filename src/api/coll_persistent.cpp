@@ -593,25 +593,11 @@ int reduce_scatter_block_init(const char *fn, Start start, const void *sendbuf, 
       request, [=](MPI_Request *r) { return start(sendbuf, recvbuf, recvcount, t, op, comm, r); });
 }
 
+// MPI_Scan_init and MPI_Exscan_init (the same checks; `start` is the Iscan or Iexscan).
 template <typename C, typename Start>
 int scan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
               MPI_Request *request) {
-  Init in(fn, comm);
-  if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
-  comm = in.comm;
-  if (int rc = in.count(count); rc != MPI_SUCCESS) return rc;
-  if (int rc = in.op(op, datatype, count); rc != MPI_SUCCESS) return rc;
-  op = in.own(op);
-  MPI_Datatype t = in.own(datatype);
-  return in.done(request,
-                 [=](MPI_Request *r) { return start(sendbuf, recvbuf, count, t, op, comm, r); });
-}
-
-template <typename C, typename Start>
-int exscan_init(const char *fn, Start start, const void *sendbuf, void *recvbuf, C count,
-                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                MPI_Request *request) {
   Init in(fn, comm);
   if (int rc = in.check(info, request); rc != MPI_SUCCESS) return rc;
   comm = in.comm;
@@ -962,14 +948,14 @@ int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  return exscan_init("MPI_Exscan_init", PMPI_Iexscan, sendbuf, recvbuf, count, datatype, op, comm,
-                     info, request);
+  return scan_init("MPI_Exscan_init", PMPI_Iexscan, sendbuf, recvbuf, count, datatype, op, comm,
+                   info, request);
 }
 
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  return exscan_init("MPI_Exscan_init_c", PMPI_Iexscan_c, sendbuf, recvbuf, count, datatype, op,
-                     comm, info, request);
+  return scan_init("MPI_Exscan_init_c", PMPI_Iexscan_c, sendbuf, recvbuf, count, datatype, op, comm,
+                   info, request);
 }
 
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
