@@ -4,10 +4,11 @@
 # bench/io_bench.c built by its own wrapper, on a tmpfs directory
 # (/dev/shm) and on the disk ($TMPDIR or /tmp); rounds interleaved, medians
 # of MB/s (open_close: us per MPI_File_open + MPI_File_close), ratios
-# impi/theirs (>1: impi faster; open_close: theirs/impi). n1_span and
-# nn_span: the n1 and nn phases timed from the first proc's start to the
-# last proc's end (the aggregate rate) rather than by the slowest proc's
-# own call (see io_bench.c).
+# impi/theirs (>1: impi faster; open_close: theirs/impi). n1 and nn: the
+# aggregate rate (all procs' bytes from the first proc's start to the last
+# proc's end, as IOR reports it), each phase at least 1 MiB per proc;
+# n1_slowest and nn_slowest: the same bytes over the slowest proc's own
+# time (see io_bench.c).
 # Usage: bench/io.sh [build-dir] [rounds] [np] [max_bytes]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
 # Writes the tables to bench/results/io_npNP.txt (IMPI_BENCH_RESULTS=FILE: there instead).
 set -euo pipefail
@@ -62,7 +63,7 @@ peers = [l for l in libs if l in ("ompi", "mpich")]
 for where in ("shm", "disk"):
     print(f"\n{where}: MB/s (write / read), median of rounds; 'vs best': impi (1 client) over the better peer")
     print(f"{'case':<10}{'bytes':>10}" + "".join(f"{l:>19}" for l in libs) + (f"{'vs best (w/r)':>16}" if peers else ""))
-    order = ["n1", "n1_span", "nn", "nn_span"]
+    order = ["n1", "n1_slowest", "nn", "nn_slowest"]
     keys = sorted({(c, s) for (w, c, s, l) in val if w == where},
                   key=lambda k: (order.index(k[0]) if k[0] in order else len(order), k[0], k[1]))
     for case, size in keys:

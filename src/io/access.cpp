@@ -120,33 +120,35 @@ struct Result {
   std::int64_t file = 0;    // bytes of the file's stream moved
 };
 
-// Moves (buf, count, type) to or from the view's stream at etype `off`.
-// What an access needs of the file's settings, read when it starts (a
-// non-blocking one runs on an I/O thread while the program may change them).
-struct Knobs {
-  bool atomic = false;
-  bool ds_read = true;           // romio_ds_read != disable
-  bool ds_write = false;         // romio_ds_write == enable
-  std::int64_t sieve = 4 << 20;  // ind_rd_buffer_size
-};
-Knobs knobs_of(const FileObject &f) {
-  Knobs k;
-  k.atomic = f.atomic;
-  if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
-    k.sieve = std::strtoll(it->second.c_str(), nullptr, 10);
-  if (auto it = f.hints.find("romio_ds_read"); it != f.hints.end())
-    k.ds_read = it->second != "disable";
-  if (auto it = f.hints.find("romio_ds_write"); it != f.hints.end())
-    k.ds_write = it->second == "enable";
-  return k;
-}
+const Knobs &knobs_of(const FileObject &f) { return f.knobs; }
 
+// Moves (buf, count, type) to or from the view's stream at etype `off`.
 // `v`, `k`: the view and settings in force when the operation started.
 Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::int64_t off,
                const void *buf, std::int64_t count, MPI_Datatype th, const pack::TypePtr &type) {
   Result res;
   std::int64_t total = file_bytes(v, type, count);
   if (total <= 0) return res;
+  // Memory that is the stream itself: no copy.
+  const bool direct = v.rep == RepKind::native && type->is_contiguous();
+  if (direct && v.contiguous && !k.atomic) {
+    // The common case (a contiguous view, contiguous memory): one transfer.
+    std::int64_t pos = v.disp + v.runs[0].disp + off * v.et_size;
+    if (pos < 0) {
+      res.err = MPI_ERR_ARG;
+      res.why = "the access would start before the beginning of the file";
+      return res;
+    }
+    auto *mem = static_cast<std::byte *>(const_cast<void *>(buf)) + type->lb();
+    std::int64_t n = write ? full_pwrite(f.fd, mem, total, pos) : full_pread(f.fd, mem, total, pos);
+    if (n < 0) {
+      res.err = errno_class(errno);
+      res.why = fmt::format("{}: {}", f.path, std::strerror(errno));
+      return res;
+    }
+    res.file = res.native = n;
+    return res;
+  }
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
   map_ranges(v, off * v.et_size, total, ranges);
   if (ranges.empty() || ranges.front().first < 0) {
@@ -173,8 +175,6 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
     }
     return res;
   };
-  // Memory that is the stream itself: no copy.
-  const bool direct = v.rep == RepKind::native && type->is_contiguous();
   const std::byte *mem = static_cast<const std::byte *>(buf) + (direct ? type->lb() : 0);
   if (write) {
     Bytes data;

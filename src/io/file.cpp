@@ -22,6 +22,18 @@
 
 namespace impi::io {
 
+void refresh_knobs(FileObject &f) {
+  Knobs k;
+  k.atomic = f.atomic;
+  if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
+    k.sieve = std::strtoll(it->second.c_str(), nullptr, 10);
+  if (auto it = f.hints.find("romio_ds_read"); it != f.hints.end())
+    k.ds_read = it->second != "disable";
+  if (auto it = f.hints.find("romio_ds_write"); it != f.hints.end())
+    k.ds_write = it->second == "enable";
+  f.knobs = k;
+}
+
 namespace {
 std::mutex g_files_mu;
 std::deque<FileObject *> g_files;      // index i: handle index i + 1 (nullptr: closed)
@@ -77,6 +89,10 @@ bool is_number(const std::string &s) {
 // Takes the hints of `info` impi knows (others are ignored, as the standard
 // allows); `at_open`: file_perm and the like still mean something.
 void apply_hints(FileObject &f, MPI_Info info, bool at_open) {
+  struct Refresh {
+    FileObject &f;
+    ~Refresh() { refresh_knobs(f); }
+  } refresh{f};
   if (info == MPI_INFO_NULL) return;
   int n = 0;
   if (PMPI_Info_get_nkeys(info, &n) != MPI_SUCCESS) return;
@@ -731,6 +747,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag) {
   IMPI_FILE_ARG(fh, fn);
   PMPI_Barrier(f->comm);  // (collective: the operations before it finish first)
   f->atomic = flag != 0;
+  impi::io::refresh_knobs(*f);
   return MPI_SUCCESS;
 }
 

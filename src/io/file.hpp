@@ -51,6 +51,15 @@ struct View {
   bool contiguous = true;  // the data of successive tiles is one byte range
 };
 
+// What an access needs of the file's settings, read when it starts (a
+// non-blocking one runs on an I/O thread while the program may change them).
+struct Knobs {
+  bool atomic = false;
+  bool ds_read = true;           // romio_ds_read != disable
+  bool ds_write = false;         // romio_ds_write == enable
+  std::int64_t sieve = 4 << 20;  // ind_rd_buffer_size
+};
+
 struct FileObject {
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate: the file's own context
   MPI_File handle = MPI_FILE_NULL;
@@ -67,6 +76,7 @@ struct FileObject {
   // cache merges small accesses better (romio_cb_* "automatic").
   bool shared_fs = false;
   std::map<std::string, std::string> hints;  // the values in force (get_info)
+  Knobs knobs;  // what `hints` and `atomic` mean for an access (refresh_knobs)
   View view;
   std::int64_t pos = 0;  // the individual file pointer, in etypes of the view
   // The shared file pointer: an int64 (etypes) at offset 0 of this file.
@@ -85,6 +95,8 @@ struct FileObject {
   const void *split_buf = nullptr;
 };
 
+// Recomputes f.knobs after f.hints or f.atomic change.
+void refresh_knobs(FileObject &f);
 // The file behind a handle, or nullptr.
 FileObject *lookup_file(MPI_File fh);
 // Reports `code` for `fn` on file `f` (nullptr: MPI_FILE_NULL's handler).
