@@ -118,7 +118,8 @@ static void contiguous(long bytes, int per_proc_file) {
   /* the phase's aggregate rate, as IOR reports it; then the slowest
    * proc's own time (see span()) */
   report(per_proc_file ? "nn" : "n1", bytes, bytes * reps, best_of(sw), best_of(sr));
-  report(per_proc_file ? "nn_slowest" : "n1_slowest", bytes, bytes * reps, best_of(tw), best_of(tr));
+  report(per_proc_file ? "nn_slowest" : "n1_slowest", bytes, bytes * reps, best_of(tw),
+         best_of(tr));
   free(buf);
   free(in);
 }

@@ -120,7 +120,9 @@ struct Result {
   std::int64_t file = 0;    // bytes of the file's stream moved
 };
 
-const Knobs &knobs_of(const FileObject &f) { return f.knobs; }
+const Knobs &knobs_of(const FileObject &f) {
+  return f.knobs;
+}
 
 // Moves (buf, count, type) to or from the view's stream at etype `off`.
 // `v`, `k`: the view and settings in force when the operation started.
