@@ -183,6 +183,7 @@ struct Init {
   // (fast_native.hpp: the blocking calls' fast path, without blocking):
   // each start queues `op`.
   int done_slots(MPI_Request *request, std::shared_ptr<coll::SlotOp> op) {
+    cs->slots = true;
     cs->direct = [op = std::move(op)](RequestPtr *out) {
       *out = coll::slots_start(impi::core::Runtime::instance().p2p(), op);
       return MPI_SUCCESS;

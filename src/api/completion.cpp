@@ -10,6 +10,7 @@
 #include "api/errors.hpp"
 #include "api/partitioned.hpp"
 #include "api/requests.hpp"
+#include "collectives/fast_native.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -17,20 +18,31 @@ using impi::api::check_initialized;
 using impi::api::report;
 using namespace impi::api::req;
 
+namespace {
+// Waits for entry `e`'s active request: a persistent collective on
+// MPI_COMM_WORLD's slots through slots_wait, any other as wait_done.
+void wait_entry(const Entry &e) {
+  if (e.persistent && e.persistent->coll && e.persistent->coll->slots && !e.active->done)
+    impi::collectives::slots_wait(impi::core::Runtime::instance().p2p(), *e.active);
+  else
+    wait_done(e.active);
+}
+}  // namespace
+
 extern "C" {
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
   if (!check_initialized("MPI_Wait")) return MPI_ERR_OTHER;
   if (!request) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "request is NULL");
-  if (*request == MPI_REQUEST_NULL || (find_entry(*request) && !find_request(*request))) {
+  Entry *e = *request == MPI_REQUEST_NULL ? nullptr : find_entry(*request);
+  if (*request == MPI_REQUEST_NULL || (e && !e->active)) {
     // MPI_REQUEST_NULL or an inactive persistent request: an empty status (MPI 3.7.3)
     set_empty_status(status);
     return MPI_SUCCESS;
   }
-  RequestPtr *slot = find_request(*request);
-  if (!slot) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "not a valid request");
-  wait_done(*slot);
-  int err = finish(request, status, false);
+  if (!e) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "not a valid request");
+  wait_entry(*e);
+  int err = finish(request, status, false, e);
   return err == MPI_SUCCESS
              ? MPI_SUCCESS
              : report(MPI_COMM_NULL, err, "MPI_Wait",
@@ -79,7 +91,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
       PMPI_Wait(&array_of_requests[i], st);
       continue;
     }
-    wait_done(e->active);
+    wait_entry(*e);
     int err = finish(&array_of_requests[i], st, true, e);
     failed = failed || err != MPI_SUCCESS;
   }

@@ -86,6 +86,7 @@ struct CollStart {
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Op> ops;
   MPI_Comm comm = MPI_COMM_NULL;
+  bool slots = false;  // `direct` starts an operation on MPI_COMM_WORLD's slots (slots_wait)
   CollStart() = default;
   CollStart(const CollStart &) = delete;
   CollStart &operator=(const CollStart &) = delete;

@@ -210,6 +210,14 @@ std::atomic<int> g_slot_pending{0};
 // one costs one pass).
 std::atomic<const std::atomic<std::uint64_t> *> g_watch{nullptr};
 std::atomic<std::uint64_t> g_watch_g{0};
+// g_slot_mu, taken only where other threads may call MPI (an uncontended
+// mutex is a fifth of a small operation's time).
+struct SlotLock {
+  std::unique_lock<std::mutex> lk;
+  explicit SlotLock(const core::P2P &p2p) {
+    if (p2p.threads_enabled()) lk = std::unique_lock<std::mutex>(g_slot_mu);
+  }
+};
 
 // Fills this proc's slot for the next slot operation on MPI_COMM_WORLD
 // (`fill(data)`), then publishes it; returns its number.
@@ -240,42 +248,46 @@ std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const v
   });
 }
 
+// Waits until `seq` (a slot's) holds operation g.
+void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint64_t g) {
+  if (seq.load(std::memory_order_acquire) == g) return;
+  auto ready = [&] { return seq.load(std::memory_order_acquire) == g; };
+  if (p2p.oversubscribed()) {
+    // The peer needs our core: yield at once, and make a progress pass
+    // only now and then (it costs more than the look at its slot).
+    // Except when every proc bound to our cpu has published g already:
+    // they wait for the same procs as we do, on other cores, and a yield
+    // would only switch to one of them and back. Then poll (briefly: a
+    // guess about the binding that is wrong costs a yield's delay).
+    const auto &sib = p2p.core_siblings();
+    auto siblings_in = [&] {
+      for (int w : sib)
+        if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) != g)
+          return false;
+      return true;
+    };
+    static const auto spin = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
+    for (int i = 1; i <= 256 && !ready(); ++i) {
+      if (!sib.empty() && spin.count() > 0 && siblings_in()) {
+        const auto until = std::chrono::steady_clock::now() + spin;
+        for (int k = 1; !ready(); ++k) {
+          __builtin_ia32_pause();
+          if ((k & 63) == 0 && std::chrono::steady_clock::now() > until) break;
+        }
+        if (ready()) break;
+      }
+      sched_yield();
+      if ((i & 15) == 0) p2p.progress();
+    }
+  }
+  if (!ready()) p2p.wait_until(ready);
+}
+
 // Rank r's slot once it holds operation g.
 transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &c, int r,
                                       std::uint64_t g) {
   auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], static_cast<int>(g & 1));
-  if (s.seq.load(std::memory_order_acquire) != g) {
-    auto ready = [&] { return s.seq.load(std::memory_order_acquire) == g; };
-    if (p2p.oversubscribed()) {
-      // The peer needs our core: yield at once, and make a progress pass
-      // only now and then (it costs more than the look at its slot).
-      // Except when every proc bound to our cpu has published g already:
-      // they wait for the same procs as we do, on other cores, and a yield
-      // would only switch to one of them and back. Then poll (briefly: a
-      // guess about the binding that is wrong costs a yield's delay).
-      const auto &sib = p2p.core_siblings();
-      auto siblings_in = [&] {
-        for (int w : sib)
-          if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) != g)
-            return false;
-        return true;
-      };
-      static const auto spin = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
-      for (int i = 1; i <= 256 && !ready(); ++i) {
-        if (!sib.empty() && spin.count() > 0 && siblings_in()) {
-          const auto until = std::chrono::steady_clock::now() + spin;
-          for (int k = 1; !ready(); ++k) {
-            __builtin_ia32_pause();
-            if ((k & 63) == 0 && std::chrono::steady_clock::now() > until) break;
-          }
-          if (ready()) break;
-        }
-        sched_yield();
-        if ((i & 15) == 0) p2p.progress();
-      }
-    }
-    if (!ready()) p2p.wait_until(ready);
-  }
+  await_seq(p2p, s.seq, g);
   return s;
 }
 }  // namespace
@@ -372,14 +384,19 @@ bool slot_advance(core::P2P &p2p, SlotOp &op) {
   return true;
 }
 
-// The hook: publishes and completes the queue's operations in order.
-bool slots_progress(core::P2P &p2p) {
-  if (g_slot_pending.load(std::memory_order_acquire) == 0) return false;
-  if (const auto *w = g_watch.load(std::memory_order_acquire);
-      w && w->load(std::memory_order_acquire) != g_watch_g.load(std::memory_order_relaxed))
-    return false;
+// Adds `d` to counter `a`, which the progress passes read without a lock:
+// an atomic add where other threads may write it too, else a plain store
+// (a locked add waits for our slot's stores to reach the peers).
+void count_add(const core::P2P &p2p, std::atomic<int> &a, int d) {
+  if (p2p.threads_enabled())
+    a.fetch_add(d, std::memory_order_acq_rel);
+  else
+    a.store(a.load(std::memory_order_relaxed) + d, std::memory_order_release);
+}
+
+// Publishes and completes the queue's operations in order (under SlotLock).
+bool slots_progress_locked(core::P2P &p2p) {
   bool any = false;
-  std::lock_guard<std::mutex> lk(g_slot_mu);
   g_watch.store(nullptr, std::memory_order_relaxed);
   while (!g_slot_ops.empty()) {
     SlotOp &op = *g_slot_ops.front();
@@ -389,13 +406,27 @@ bool slots_progress(core::P2P &p2p) {
     }
     if (!slot_advance(p2p, op)) break;
     core::RequestPtr r = std::move(op.req);
-    g_slot_ops.pop_front();  // (may free `op`: its request was freed meanwhile)
-    g_slot_pending.fetch_sub(1, std::memory_order_release);
-    p2p.hook_work().fetch_sub(1, std::memory_order_relaxed);
+    // (Released after the flag: it may be the last holder of `op`, when
+    // the request was freed meanwhile, and an atomic decrement would stall
+    // on the stores of our slot that are still on their way.)
+    std::shared_ptr<SlotOp> keep = std::move(g_slot_ops.front());
+    g_slot_ops.pop_front();
+    count_add(p2p, g_slot_pending, -1);
+    count_add(p2p, p2p.hook_work(), -1);
     r->done = true;  // (last: a waiter may start the operation again at once)
     any = true;
   }
   return any;
+}
+
+// The hook: slots_progress_locked, when what the head waits for has come.
+bool slots_progress(core::P2P &p2p) {
+  if (g_slot_pending.load(std::memory_order_acquire) == 0) return false;
+  if (const auto *w = g_watch.load(std::memory_order_acquire);
+      w && w->load(std::memory_order_acquire) != g_watch_g.load(std::memory_order_relaxed))
+    return false;
+  SlotLock lk(p2p);
+  return slots_progress_locked(p2p);
 }
 
 }  // namespace
@@ -404,17 +435,41 @@ core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op) {
   core::RequestPtr r = core::make_request();
   r->kind = core::Request::Kind::recv;
   r->status.source = -1;  // (the API reports an empty status)
-  {
-    std::lock_guard<std::mutex> lk(g_slot_mu);
-    op->req = r;
-    op->published = false;
-    op->next = 0;
-    g_slot_ops.push_back(std::move(op));
-    g_slot_pending.fetch_add(1, std::memory_order_release);
-    p2p.hook_work().fetch_add(1, std::memory_order_relaxed);
-  }
-  slots_progress(p2p);  // publishes at once when nothing of ours is ahead
+  SlotLock lk(p2p);
+  op->req = r;
+  op->published = false;
+  op->next = 0;
+  g_slot_ops.push_back(std::move(op));
+  count_add(p2p, g_slot_pending, 1);
+  count_add(p2p, p2p.hook_work(), 1);
+  slots_progress_locked(p2p);  // publishes at once when nothing of ours is ahead
   return r;
+}
+
+void slots_wait(core::P2P &p2p, const core::Request &r) {
+  if (p2p.oversubscribed()) {
+    if (p2p.threads_enabled()) {
+      p2p.wait_until([&] { return p2p.completed(r); });
+      return;
+    }
+    // As the blocking forms wait: for the slot the head waits for (the
+    // watch: only this thread sets it), then a pass to complete it.
+    while (!p2p.completed(r)) {
+      const auto *w = g_watch.load(std::memory_order_acquire);
+      if (w) await_seq(p2p, *w, g_watch_g.load(std::memory_order_relaxed));
+      if (!slots_progress(p2p) && !w) p2p.progress();
+    }
+    return;
+  }
+  for (unsigned n = 1; !p2p.completed(r); ++n) {
+    const auto *w = g_watch.load(std::memory_order_acquire);
+    if (!w || w->load(std::memory_order_acquire) == g_watch_g.load(std::memory_order_relaxed))
+      slots_progress(p2p);  // (what it waited for came, or it waits for nothing yet)
+    else if ((n & 63) == 0)
+      p2p.progress();  // the rest of the engine (a peer may wait for our other work)
+    else
+      __builtin_ia32_pause();
+  }
 }
 
 void install_slots_hook(core::P2P &p2p) {

@@ -94,12 +94,14 @@ struct SlotOp {
   pack::TypePtr type;
   int root = 0;   // bcast, reduce
   Reduction red;  // reduce, allreduce: a predefined operation's
+
   // Of the current start (the hook's, under its lock):
   core::RequestPtr req;
   std::uint64_t g = 0;  // its operation number, once published
   int next = 0;         // the next rank whose slot it waits for
   bool published = false;
 };
+
 // Whether Bcast of `count` of `type` may take the slots (any layout: the
 // root packs, the others unpack; the size alone decides, the same on
 // every rank).
@@ -107,6 +109,11 @@ bool slots_bcast_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t co
                     const pack::TypePtr &type);
 // Queues `op` (inactive); its request completes with the operation.
 core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op);
+// Waits until `r` (from slots_start) is complete. With a core of its own
+// a proc watches the slot its operation waits for and completes it there,
+// with an engine pass only now and then, rather than a full pass per look
+// (what MPI_Wait does for any request); oversubscribed, as MPI_Wait does.
+void slots_wait(core::P2P &p2p, const core::Request &r);
 // Installs slots_progress as a progress hook (MPI_Init).
 void install_slots_hook(core::P2P &p2p);
 inline Combine combine_of(const Reduction &r) {

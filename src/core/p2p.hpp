@@ -204,6 +204,7 @@ class P2P {
   // Threads: from now on every entry point takes the engine lock
   // (MPI_THREAD_MULTIPLE; call before a second thread uses the engine).
   void enable_threads() { mu_.enable(); }
+  bool threads_enabled() const { return mu_.enabled(); }
 
   // Whether `r` has completed. When another thread completed it (threads
   // enabled), passes through the engine lock once: that thread wrote the

@@ -102,11 +102,16 @@ impi_add_mpi_test(hw_info_3clients NP 3 PROGRAM hw_info_check LAUNCHER_ARGS --cl
 # shared-memory slots without blocking), at np 2 and 4 in one client and
 # across 2 and 3 clients, one and several procs per client.
 add_executable(pcoll_order_check pcoll_order_check.c)
-target_link_libraries(pcoll_order_check PRIVATE mpi)
+target_link_libraries(pcoll_order_check PRIVATE mpi Threads::Threads)
 foreach(np 2 4)
   impi_add_mpi_test(pcoll_order_np${np} NP ${np} PROGRAM pcoll_order_check EXPECT_RANKS ${np}
     MAX_SECONDS 60)
+  # MPI_THREAD_MULTIPLE, a second thread exchanging messages meanwhile.
+  impi_add_mpi_test(pcoll_order_multiple_np${np} NP ${np} PROGRAM pcoll_order_check
+    ARGS multiple EXPECT_RANKS ${np} MAX_SECONDS 60)
 endforeach()
+impi_add_mpi_test(pcoll_order_multiple_2clients NP 4 PROGRAM pcoll_order_check ARGS multiple
+  LAUNCHER_ARGS --clients 2 EXPECT_RANKS 4 MAX_SECONDS 60)
 impi_add_mpi_test(pcoll_order_2clients NP 2 PROGRAM pcoll_order_check LAUNCHER_ARGS --clients 2
   EXPECT_RANKS 2 MAX_SECONDS 60)
 impi_add_mpi_test(pcoll_order_np4_2clients NP 4 PROGRAM pcoll_order_check

@@ -9,8 +9,14 @@
  * a derived type of the others' signature; in-place Allreduce and Reduce.
  * In one client the asserted ones take MPI_COMM_WORLD's shared-memory
  * slots without blocking (fast_native.hpp), next to the blocking calls'
- * slots; across clients the IMPI tasks. Every result is checked. */
+ * slots; across clients the IMPI tasks. A request freed while active
+ * still completes. Every result is checked.
+ *   pcoll_order_check [multiple]
+ * multiple: MPI_THREAD_MULTIPLE, with a second thread exchanging messages
+ * on a duplicate of MPI_COMM_WORLD throughout (its progress passes run the
+ * slots' hook too). */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,10 +98,43 @@ static void plain_colls(int k) {
   CHECK(bigsum[599] == size * (size - 1) / 2.0 + size * 599.0, "iter %d big allreduce", k);
 }
 
+/* The second thread (multiple): a ring exchange on its own communicator
+ * until the main thread is done, every message checked. */
+static MPI_Comm side;
+static volatile int side_stop;
+static int side_failures;
+static void *side_loop(void *arg) {
+  (void)arg;
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  for (int n = 0;; ++n) {
+    int out[2] = {rank, n}, in[2] = {-1, -1}, go = !side_stop, all = 0;
+    MPI_Sendrecv(out, 2, MPI_INT, right, 5, in, 2, MPI_INT, left, 5, side, MPI_STATUS_IGNORE);
+    if (in[0] != left || in[1] != n) ++side_failures;
+    /* (all ranks stop at the same round) */
+    MPI_Allreduce(&go, &all, 1, MPI_INT, MPI_LAND, side);
+    if (!all) return NULL;
+  }
+}
+
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  const int multiple = argc > 1 && strcmp(argv[1], "multiple") == 0;
+  pthread_t th;
+  if (multiple) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    if (provided != MPI_THREAD_MULTIPLE) {
+      fprintf(stderr, "MPI_THREAD_MULTIPLE not provided (%d)\n", provided);
+      return 1;
+    }
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (multiple) {
+    MPI_Comm_dup(MPI_COMM_WORLD, &side);
+    pthread_create(&th, NULL, side_loop, NULL);
+  }
 
   /* Without the ordering assertion, persistent collectives may be started
    * in different orders on different ranks (MPI-4.0 6.13: they match in
@@ -220,7 +259,27 @@ int main(int argc, char **argv) {
     for (int j = 0; j < M; ++j) MPI_Request_free(&r[j]);
   }
 
+  /* Freed while active: the operation still completes (here before the
+   * blocking Allreduce after it, which comes after it on every rank). */
+  {
+    int in = rank + 1, out = -1, x = 1, n = 0;
+    MPI_Request r;
+    MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+    MPI_Start(&r);
+    MPI_Request_free(&r);
+    CHECK(r == MPI_REQUEST_NULL, "Request_free of an active request left the handle");
+    MPI_Allreduce(&x, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(n == size, "allreduce after a freed active request: %d", n);
+    CHECK(out == size * (size + 1) / 2, "the freed request's allreduce: %d", out);
+  }
+
   for (int i = 0; i < NREQ; ++i) MPI_Request_free(&req[i]);
+  if (multiple) {
+    side_stop = 1;
+    pthread_join(th, NULL);
+    CHECK(side_failures == 0, "%d messages of the second thread wrong", side_failures);
+    MPI_Comm_free(&side);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   if (failures == 0) printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
