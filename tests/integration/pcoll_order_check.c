@@ -17,6 +17,7 @@
  * slots' hook too). */
 #include <mpi.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,13 +102,13 @@ static void plain_colls(int k) {
 /* The second thread (multiple): a ring exchange on its own communicator
  * until the main thread is done, every message checked. */
 static MPI_Comm side;
-static volatile int side_stop;
+static atomic_int side_stop;
 static int side_failures;
 static void *side_loop(void *arg) {
   (void)arg;
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
   for (int n = 0;; ++n) {
-    int out[2] = {rank, n}, in[2] = {-1, -1}, go = !side_stop, all = 0;
+    int out[2] = {rank, n}, in[2] = {-1, -1}, go = !atomic_load(&side_stop), all = 0;
     MPI_Sendrecv(out, 2, MPI_INT, right, 5, in, 2, MPI_INT, left, 5, side, MPI_STATUS_IGNORE);
     if (in[0] != left || in[1] != n) ++side_failures;
     /* (all ranks stop at the same round) */
@@ -275,7 +276,7 @@ int main(int argc, char **argv) {
 
   for (int i = 0; i < NREQ; ++i) MPI_Request_free(&req[i]);
   if (multiple) {
-    side_stop = 1;
+    atomic_store(&side_stop, 1);
     pthread_join(th, NULL);
     CHECK(side_failures == 0, "%d messages of the second thread wrong", side_failures);
     MPI_Comm_free(&side);
