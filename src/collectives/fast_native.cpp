@@ -210,14 +210,6 @@ std::atomic<int> g_slot_pending{0};
 // one costs one pass).
 std::atomic<const std::atomic<std::uint64_t> *> g_watch{nullptr};
 std::atomic<std::uint64_t> g_watch_g{0};
-// g_slot_mu, taken only where other threads may call MPI (an uncontended
-// mutex is a fifth of a small operation's time).
-struct SlotLock {
-  std::unique_lock<std::mutex> lk;
-  explicit SlotLock(const core::P2P &p2p) {
-    if (p2p.threads_enabled()) lk = std::unique_lock<std::mutex>(g_slot_mu);
-  }
-};
 
 // Fills this proc's slot for the next slot operation on MPI_COMM_WORLD
 // (`fill(data)`), then publishes it; returns its number.
@@ -384,17 +376,7 @@ bool slot_advance(core::P2P &p2p, SlotOp &op) {
   return true;
 }
 
-// Adds `d` to counter `a`, which the progress passes read without a lock:
-// an atomic add where other threads may write it too, else a plain store
-// (a locked add waits for our slot's stores to reach the peers).
-void count_add(const core::P2P &p2p, std::atomic<int> &a, int d) {
-  if (p2p.threads_enabled())
-    a.fetch_add(d, std::memory_order_acq_rel);
-  else
-    a.store(a.load(std::memory_order_relaxed) + d, std::memory_order_release);
-}
-
-// Publishes and completes the queue's operations in order (under SlotLock).
+// Publishes and completes the queue's operations in order (under g_slot_mu).
 bool slots_progress_locked(core::P2P &p2p) {
   bool any = false;
   g_watch.store(nullptr, std::memory_order_relaxed);
@@ -425,7 +407,7 @@ bool slots_progress(core::P2P &p2p) {
   if (const auto *w = g_watch.load(std::memory_order_acquire);
       w && w->load(std::memory_order_acquire) != g_watch_g.load(std::memory_order_relaxed))
     return false;
-  SlotLock lk(p2p);
+  MaybeLock lk(g_slot_mu, p2p);
   return slots_progress_locked(p2p);
 }
 
@@ -435,7 +417,7 @@ core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op) {
   core::RequestPtr r = core::make_request();
   r->kind = core::Request::Kind::recv;
   r->status.source = -1;  // (the API reports an empty status)
-  SlotLock lk(p2p);
+  MaybeLock lk(g_slot_mu, p2p);
   op->req = r;
   op->published = false;
   op->next = 0;

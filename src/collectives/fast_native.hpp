@@ -4,14 +4,17 @@
 // are exactly those of the task versions.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "base/errc.hpp"
 #include "collectives/collectives.hpp"
 #include "core/communicator.hpp"
+#include "core/p2p.hpp"
 #include "core/request.hpp"
 #include "pack/datatype.hpp"
 
@@ -116,6 +119,38 @@ core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op);
 void slots_wait(core::P2P &p2p, const core::Request &r);
 // Installs slots_progress as a progress hook (MPI_Init).
 void install_slots_hook(core::P2P &p2p);
+// Adds `d` to counter `a`, which progress passes read without a lock: an
+// atomic add where other threads may call MPI, else a plain store (a
+// locked instruction right after stores into shared memory waits until
+// they have reached the other procs' caches).
+inline void count_add(const core::P2P &p2p, std::atomic<int> &a, int d) {
+  if (p2p.threads_enabled())
+    a.fetch_add(d, std::memory_order_acq_rel);
+  else
+    a.store(a.load(std::memory_order_relaxed) + d, std::memory_order_release);
+}
+// A mutex taken only where other threads may call MPI.
+class MaybeLock {
+ public:
+  MaybeLock(std::mutex &m, const core::P2P &p2p) : m_(m), on_(p2p.threads_enabled()) { lock(); }
+  MaybeLock(const MaybeLock &) = delete;
+  MaybeLock &operator=(const MaybeLock &) = delete;
+  ~MaybeLock() {
+    if (held_) unlock();
+  }
+  void lock() {
+    if (on_) m_.lock();
+    held_ = true;
+  }
+  void unlock() {
+    if (on_) m_.unlock();
+    held_ = false;
+  }
+
+ private:
+  std::mutex &m_;
+  bool on_, held_ = false;
+};
 inline Combine combine_of(const Reduction &r) {
   return {[](const void *ctx, const void *in, void *inout) {
             static_cast<const Reduction *>(ctx)->combine(in, inout);

@@ -27,6 +27,7 @@ std::map<const void *, std::deque<std::shared_ptr<Op>>> g_queues;
 // operation, a partitioned request), and need not lock an empty queue.
 std::atomic<int> g_queued{0};
 core::P2P *g_p2p = nullptr;
+constexpr std::size_t kKeptQueues = 16;
 
 void finish(Op &op) {
   if (!op.driver.result.ok())
@@ -40,7 +41,7 @@ void finish(Op &op) {
 bool progress() {
   if (g_queued.load(std::memory_order_acquire) == 0) return false;
   bool any = false;
-  std::unique_lock<std::mutex> lk(g_mu);
+  MaybeLock lk(g_mu, *g_p2p);
   for (auto it = g_queues.begin(); it != g_queues.end();) {
     auto &q = it->second;
     while (!q.empty()) {
@@ -61,11 +62,12 @@ bool progress() {
       if (!done) break;
       finish(*op);
       q.pop_front();
-      g_queued.fetch_sub(1, std::memory_order_release);
-      g_p2p->hook_work().fetch_sub(1, std::memory_order_relaxed);
+      count_add(*g_p2p, g_queued, -1);
+      count_add(*g_p2p, g_p2p->hook_work(), -1);
       any = true;
     }
-    it = q.empty() ? g_queues.erase(it) : std::next(it);
+    // (An empty queue stays while there are few: no allocation per operation.)
+    it = q.empty() && g_queues.size() > kKeptQueues ? g_queues.erase(it) : std::next(it);
   }
   return any;
 }
@@ -86,11 +88,11 @@ core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
   op->req->kind = core::Request::Kind::recv;
   op->req->status.source = -1;  // (the API reports an empty status)
   {
-    std::lock_guard<std::mutex> lk(g_mu);
+    MaybeLock lk(g_mu, p2p);
     g_queues[key].push_back(op);
-    g_queued.fetch_add(1, std::memory_order_release);
+    count_add(p2p, g_queued, 1);
   }
-  p2p.hook_work().fetch_add(1, std::memory_order_relaxed);
+  count_add(p2p, p2p.hook_work(), 1);
   p2p.progress();  // starts it at once when nothing is ahead of it
   return op->req;
 }
@@ -98,7 +100,7 @@ core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
 void drain(const void *key, core::P2P &p2p) {
   if (p2p.hook_work().load(std::memory_order_relaxed) == 0) return;  // nothing queued anywhere
   auto empty = [&] {
-    std::lock_guard<std::mutex> lk(g_mu);
+    MaybeLock lk(g_mu, p2p);
     auto it = g_queues.find(key);
     return it == g_queues.end() || it->second.empty();
   };
