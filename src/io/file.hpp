@@ -31,6 +31,9 @@ struct UserRep {
   MPI_Datarep_conversion_function *write = nullptr;
   MPI_Datarep_extent_function *extent = nullptr;
   void *extra = nullptr;
+  // MPI_Register_datarep_c's (MPI_Count counts): used instead of the above.
+  MPI_Datarep_conversion_function_c *read_c = nullptr;
+  MPI_Datarep_conversion_function_c *write_c = nullptr;
 };
 
 enum class RepKind { native, external32, user };

@@ -242,7 +242,7 @@ int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
     }
     case RepKind::user: {
       out.resize(static_cast<std::size_t>(instance_bytes(v, *type) * count));
-      if (!v.user.write) {
+      if (!v.user.write && !v.user.write_c) {
         std::string dummy;
         if (!same_sizes(v, *type, dummy)) {
           why = "the representation has no write conversion and changes element sizes";
@@ -256,7 +256,9 @@ int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
       // index (the conversion function takes an int count, MPI-4.0 14.5.3).
       const std::int64_t per = instance_bytes(v, *type);
       int rc = MPI_SUCCESS;
-      for (std::int64_t done = 0; done < count && rc == MPI_SUCCESS;) {
+      if (v.user.write_c)
+        rc = v.user.write_c(const_cast<void *>(buf), th, count, out.data(), 0, v.user.extra);
+      for (std::int64_t done = 0; !v.user.write_c && done < count && rc == MPI_SUCCESS;) {
         const int n = static_cast<int>(std::min<std::int64_t>(count - done, INT_MAX));
         rc = v.user.write(const_cast<void *>(buf), th, n, out.data() + done * per, done,
                           v.user.extra);
@@ -289,14 +291,16 @@ std::int64_t decode(const View &v, const std::byte *in, std::int64_t got, void *
     case RepKind::user: {
       std::int64_t per = instance_bytes(v, *type);
       std::int64_t k = per > 0 ? got / per : 0;
-      if (!v.user.read) {
+      if (!v.user.read && !v.user.read_c) {
         pack::PackCursor c(type, count);
         c.unpack(buf, std::span<const std::byte>(in, static_cast<std::size_t>(got)));
         return got;
       }
       if (k == 0) return 0;
       int rc = MPI_SUCCESS;  // in pieces of at most INT_MAX instances (as the write)
-      for (std::int64_t done = 0; done < k && rc == MPI_SUCCESS;) {
+      if (v.user.read_c)
+        rc = v.user.read_c(buf, th, k, const_cast<std::byte *>(in), 0, v.user.extra);
+      for (std::int64_t done = 0; !v.user.read_c && done < k && rc == MPI_SUCCESS;) {
         const int n = static_cast<int>(std::min<std::int64_t>(k - done, INT_MAX));
         rc = v.user.read(buf, th, n, const_cast<std::byte *>(in) + done * per, done, v.user.extra);
         done += n;
@@ -315,14 +319,12 @@ std::int64_t decode(const View &v, const std::byte *in, std::int64_t got, void *
 
 extern "C" {
 
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
-                          MPI_Datarep_conversion_function *write_conversion_fn,
-                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
-  constexpr const char *fn = "MPI_Register_datarep";
+namespace {
+int register_datarep(const char *fn, const char *datarep, impi::io::UserRep rep) {
   if (!impi::api::check_initialized(fn)) return MPI_ERR_OTHER;
   if (!datarep || !*datarep || std::strlen(datarep) >= MPI_MAX_DATAREP_STRING)
     return impi::io::file_error(nullptr, MPI_ERR_ARG, fn, "the name is empty or too long");
-  if (!dtype_file_extent_fn)
+  if (!rep.extent)
     return impi::io::file_error(nullptr, MPI_ERR_ARG, fn, "dtype_file_extent_fn is NULL");
   std::string name(datarep);
   std::lock_guard<std::mutex> lk(impi::io::g_rep_mu);
@@ -330,9 +332,33 @@ int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *
       impi::io::g_reps.count(name))
     return impi::io::file_error(nullptr, MPI_ERR_DUP_DATAREP, fn,
                                 fmt::format("\"{}\" is already defined", name));
-  impi::io::g_reps[name] = {read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
-                            extra_state};
+  impi::io::g_reps[name] = rep;
   return MPI_SUCCESS;
+}
+}  // namespace
+
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
+  impi::io::UserRep rep;
+  rep.read = read_conversion_fn;
+  rep.write = write_conversion_fn;
+  rep.extent = dtype_file_extent_fn;
+  rep.extra = extra_state;
+  return register_datarep("MPI_Register_datarep", datarep, rep);
+}
+
+// MPI-4.1: the conversions take MPI_Count counts (one call for any count).
+int PMPI_Register_datarep_c(const char *datarep,
+                            MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
+  impi::io::UserRep rep;
+  rep.read_c = read_conversion_fn;
+  rep.write_c = write_conversion_fn;
+  rep.extent = dtype_file_extent_fn;
+  rep.extra = extra_state;
+  return register_datarep("MPI_Register_datarep_c", datarep, rep);
 }
 
 }  // extern "C"

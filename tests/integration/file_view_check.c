@@ -219,6 +219,30 @@ static int xor_write(void *userbuf, MPI_Datatype t, int count, void *filebuf, MP
   for (long i = 0; i < (long)count * sz; ++i) f[i] = u[i] ^ 0x5a;
   return MPI_SUCCESS;
 }
+/* MPI-4.1's form (MPI_Register_datarep_c): xor with another byte, and a
+ * count of every call recorded in *extra. */
+static int xor_c(void *userbuf, MPI_Datatype t, MPI_Count count, void *filebuf, MPI_Offset position,
+                 void *extra, int to_file) {
+  MPI_Count sz;
+  MPI_Type_size_c(t, &sz);
+  unsigned char *u = (unsigned char *)userbuf + position * sz, *f = filebuf;
+  ++*(int *)extra;
+  for (MPI_Count i = 0; i < count * sz; ++i) {
+    if (to_file)
+      f[i] = u[i] ^ 0xa5;
+    else
+      u[i] = f[i] ^ 0xa5;
+  }
+  return MPI_SUCCESS;
+}
+static int xor_c_read(void *userbuf, MPI_Datatype t, MPI_Count count, void *filebuf,
+                      MPI_Offset position, void *extra) {
+  return xor_c(userbuf, t, count, filebuf, position, extra, 0);
+}
+static int xor_c_write(void *userbuf, MPI_Datatype t, MPI_Count count, void *filebuf,
+                       MPI_Offset position, void *extra) {
+  return xor_c(userbuf, t, count, filebuf, position, extra, 1);
+}
 static int same_extent(MPI_Datatype t, MPI_Aint *ext, void *extra) {
   MPI_Aint lb;
   (void)extra;
@@ -309,6 +333,10 @@ static void test_datareps(void) {
   rc = MPI_Register_datarep("external32", xor_conv, xor_write, same_extent, NULL);
   CHECK(eclass(rc) == MPI_ERR_DUP_DATAREP, "registering external32: class %d", eclass(rc));
   OK(MPI_Register_datarep("impi-test-wide", wide_read, wide_write, wide_extent, NULL));
+  static int c_calls;
+  OK(MPI_Register_datarep_c("impi-test-xor-c", xor_c_read, xor_c_write, same_extent, &c_calls));
+  rc = MPI_Register_datarep_c("impi-test-xor", xor_c_read, xor_c_write, same_extent, &c_calls);
+  CHECK(eclass(rc) == MPI_ERR_DUP_DATAREP, "_c registration of a taken name: class %d", eclass(rc));
   path(p, "user.dat");
   OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
   rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "no-such-rep", MPI_INFO_NULL);
@@ -329,6 +357,28 @@ static void test_datareps(void) {
         int x = r * 16 + i;
         unsigned char *b = bytes + 16 * r + 4 * i, *xb = (unsigned char *)&x;
         for (int k = 0; k < 4; ++k) CHECK(b[k] == (xb[k] ^ 0x5a), "xor byte");
+      }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* the MPI_Count conversions: the same round trip, another xor byte */
+  OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "impi-test-xor-c", MPI_INFO_NULL));
+  for (i = 0; i < 4; ++i) v[i] = rank * 32 + i;
+  OK(MPI_File_write_at_all(fh, rank * 4, v, 4, MPI_INT, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_read_at_all(fh, ((rank + 1) % size) * 4, back, 4, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == 4, "xor_c read count");
+  for (i = 0; i < 4; ++i)
+    CHECK(back[i] == ((rank + 1) % size) * 32 + i, "xor_c round trip %d: %d", i, back[i]);
+  CHECK(c_calls == 2, "the _c conversions ran %d times, want 2", c_calls);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n == 16 * size, "xor_c file size %ld", n);
+    for (int r = 0; r < size; ++r)
+      for (i = 0; i < 4; ++i) {
+        int x = r * 32 + i;
+        unsigned char *b = bytes + 16 * r + 4 * i, *xb = (unsigned char *)&x;
+        for (int k = 0; k < 4; ++k) CHECK(b[k] == (xb[k] ^ 0xa5), "xor_c byte");
       }
   }
   MPI_Barrier(MPI_COMM_WORLD);

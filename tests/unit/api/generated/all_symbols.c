@@ -429,6 +429,7 @@ static impi_any_fn const impi_all_symbols[] = {
     (impi_any_fn)MPI_Reduce_scatter_init, (impi_any_fn)PMPI_Reduce_scatter_init,
     (impi_any_fn)MPI_Reduce_scatter_init_c, (impi_any_fn)PMPI_Reduce_scatter_init_c,
     (impi_any_fn)MPI_Register_datarep, (impi_any_fn)PMPI_Register_datarep,
+    (impi_any_fn)MPI_Register_datarep_c, (impi_any_fn)PMPI_Register_datarep_c,
     (impi_any_fn)MPI_Remove_error_class, (impi_any_fn)PMPI_Remove_error_class,
     (impi_any_fn)MPI_Remove_error_code, (impi_any_fn)PMPI_Remove_error_code,
     (impi_any_fn)MPI_Remove_error_string, (impi_any_fn)PMPI_Remove_error_string,
