@@ -885,7 +885,9 @@ int PMPI_Start(MPI_Request *request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Start", "the request is already active");
   if (e->persistent->part) return impi::api::part::start(*e);  // partitioned: a new round
   if (e->persistent->coll) {  // a persistent collective: its nonblocking form, started now
-    std::shared_ptr<CollStart> cs = e->persistent->coll;
+    // (The entry holds it; no copy: a reference count's locked decrement
+    // after the start would wait for the stores it just made to shared memory.)
+    CollStart *cs = e->persistent->coll.get();
     if (cs->direct) {  // checked and prepared by the init call
       RequestPtr r;
       if (int rc = cs->direct(&r); rc != MPI_SUCCESS) return rc;
