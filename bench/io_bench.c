@@ -11,7 +11,8 @@
  * Cases: n1 (one shared file, each proc a contiguous block, write_at_all
  * / read_at_all), nn (a file per proc, write_at / read_at), subarray (a
  * 3-D block of doubles of a global array through a subarray view,
- * write_all / read_all: the checkpoint pattern), strided (independent
+ * write_all / read_all: the checkpoint pattern; subarray_rows: the same
+ * with the fastest dimension split, pieces of 256 or 512 bytes), strided (independent
  * read through a view of 256-byte blocks interleaved by rank). Every read
  * is checked. */
 #include <mpi.h>
@@ -124,10 +125,19 @@ static void contiguous(long bytes, int per_proc_file) {
   free(in);
 }
 
-static void subarray(int n) {
+/* rows: the decomposition splits the fastest dimension first, so each
+ * proc's part of the file is rows of n doubles (256 or 512 bytes) at any
+ * np; otherwise MPI_Dims_create's order (at np 2 each proc's block is one
+ * contiguous range, at np 4 runs of n * n doubles). */
+static void subarray(int n, int rows) {
   int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0}, coords[3];
   MPI_Comm cart;
   MPI_Dims_create(size, 3, dims);
+  if (rows) {
+    int t = dims[0];
+    dims[0] = dims[2];
+    dims[2] = t;
+  }
   MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);
   MPI_Cart_coords(cart, rank, 3, coords);
   int gsz[3] = {dims[0] * n, dims[1] * n, dims[2] * n}, sub[3] = {n, n, n};
@@ -161,7 +171,7 @@ static void subarray(int n) {
   MPI_File_close(&fh);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) MPI_File_delete(path, MPI_INFO_NULL);
-  report("subarray", bytes, bytes, best_of(tw), best_of(tr));
+  report(rows ? "subarray_rows" : "subarray", bytes, bytes, best_of(tw), best_of(tr));
   MPI_Type_free(&ft);
   MPI_Comm_free(&cart);
   free(a);
@@ -236,8 +246,10 @@ int main(int argc, char **argv) {
   long max = argc > 2 ? atol(argv[2]) : 16L << 20;
   for (long b = 4096; b <= max; b *= 16) contiguous(b, 0);
   for (long b = 4096; b <= max; b *= 16) contiguous(b, 1);
-  subarray(32);
-  subarray(64);
+  subarray(32, 0);
+  subarray(64, 0);
+  subarray(32, 1);
+  subarray(64, 1);
   strided(1L << 20);
   open_close();
   MPI_Finalize();

@@ -433,6 +433,16 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   }
   f.shfp_path = first.side;
   f.shared_fs = first.shared_fs != 0;
+  if (!f.shared_fs) {
+    // On a local file system every process aggregates a share of the file
+    // (copies into the page cache in parallel); on a shared one a process
+    // per client, as ROMIO's one per host. A cb_nodes hint decides.
+    int flag = 0;
+    char val[MPI_MAX_INFO_VAL + 1];
+    if (info == MPI_INFO_NULL ||
+        PMPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag)
+      f.hints["cb_nodes"] = std::to_string(c->size);
+  }
   if (rank != 0) {
     f.fd = ::open(path.c_str(), flags, perm);
     if (f.fd < 0) err = errno;

@@ -54,6 +54,26 @@ struct View {
   bool contiguous = true;  // the data of successive tiles is one byte range
 };
 
+// A byte buffer that is not zero-filled when it grows (I/O buffers are
+// written whole before they are read).
+class Bytes {
+ public:
+  void resize(std::size_t n) {
+    if (n > cap_) {
+      p_.reset(new std::byte[n]);
+      cap_ = n;
+    }
+    n_ = n;
+  }
+  std::byte *data() { return p_.get(); }
+  const std::byte *data() const { return p_.get(); }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::unique_ptr<std::byte[]> p_;
+  std::size_t n_ = 0, cap_ = 0;
+};
+
 // What an access needs of the file's settings, read when it starts (a
 // non-blocking one runs on an I/O thread while the program may change them).
 struct Knobs {
@@ -91,6 +111,9 @@ struct FileObject {
   std::mutex pending_mu;
   std::condition_variable pending_cv;
   int pending = 0;
+  // Two-phase collective buffering's buffers (collective.cpp), kept
+  // between calls (collective calls on a file do not overlap).
+  Bytes tp_stream, tp_out, tp_in, tp_window;
   // A split collective in progress (_begin .. _end).
   bool split_active = false;
   MPI_Status split_status{};
@@ -122,25 +145,6 @@ std::int64_t stream_pos_of(const View &v, std::int64_t at);
 // Finds a registered representation; false if unknown.
 bool find_datarep(const std::string &name, UserRep &out);
 
-// A byte buffer that is not zero-filled when it grows (I/O buffers are
-// written whole before they are read).
-class Bytes {
- public:
-  void resize(std::size_t n) {
-    if (n > cap_) {
-      p_.reset(new std::byte[n]);
-      cap_ = n;
-    }
-    n_ = n;
-  }
-  std::byte *data() { return p_.get(); }
-  const std::byte *data() const { return p_.get(); }
-  std::size_t size() const { return n_; }
-
- private:
-  std::unique_ptr<std::byte[]> p_;
-  std::size_t n_ = 0, cap_ = 0;
-};
 
 // ---- conversions between memory and the file representation (view.cpp)
 // Encodes (buf, count, type) into `out` (file_bytes of it); an error class.
