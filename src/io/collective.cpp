@@ -114,8 +114,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   // a copy, then only the memory the file's data reaches).
   const bool direct = write && v.rep == RepKind::native && type->is_contiguous();
   Bytes &stream = f.tp_stream;
-  std::byte *sbase = direct ? static_cast<std::byte *>(const_cast<void *>(buf)) + type->lb()
-                            : nullptr;
+  std::byte *sbase =
+      direct ? static_cast<std::byte *>(const_cast<void *>(buf)) + type->lb() : nullptr;
   if (!direct) {
     if (write && total > 0) err = encode(v, buf, count, th, type, stream, why);
     if (!write) stream.resize(static_cast<std::size_t>(total));

@@ -145,7 +145,6 @@ std::int64_t stream_pos_of(const View &v, std::int64_t at);
 // Finds a registered representation; false if unknown.
 bool find_datarep(const std::string &name, UserRep &out);
 
-
 // ---- conversions between memory and the file representation (view.cpp)
 // Encodes (buf, count, type) into `out` (file_bytes of it); an error class.
 int encode(const View &v, const void *buf, std::int64_t count, MPI_Datatype th,
