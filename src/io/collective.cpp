@@ -76,6 +76,21 @@ bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
 // file system goes through the aggregators.
 constexpr std::int64_t kSmallPiece = 2048;
 
+void agree_on_views(FileObject &f) {
+  const View &v = f.view;
+  int mine[2] = {v.contiguous ? 0 : 1, 0}, all[2] = {0, 0};
+  if (!v.contiguous && !v.runs.empty()) {
+    // The view's pieces: its filetype's data runs, adjacent ones merged.
+    std::int64_t pieces = 1;
+    for (std::size_t i = 1; i < v.runs.size(); ++i)
+      if (v.runs[i].disp != v.runs[i - 1].disp + v.runs[i - 1].len) ++pieces;
+    mine[1] = v.ft_size / pieces < kSmallPiece ? 1 : 0;
+  }
+  PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, f.comm);
+  f.any_noncontiguous = all[0] != 0;
+  f.any_small_pieces = all[1] != 0;
+}
+
 bool two_phase_wanted(FileObject &f, bool write) {
   if (f.atomic) return false;
   int size = 1;
@@ -86,19 +101,13 @@ bool two_phase_wanted(FileObject &f, bool write) {
   if (h == "enable") return true;
   // automatic: on a network or parallel file system (rank 0 looked at
   // open: the same everywhere), when some process's view is not
-  // contiguous (the views need not be the same: agree on it). On a local
-  // file system independent accesses are faster where the pieces are
-  // large (the page cache merges them: a 3-D subarray of 8 KiB rows, 6x)
-  // and reads sieve; writes of small pieces (a system call each) go
-  // through the aggregators (rows of 512 B: 3.5x).
-  int mine = f.view.contiguous ? 0 : 1, any = 0;
-  if (!f.shared_fs) {
-    if (!write) return false;
-    const std::int64_t runs = static_cast<std::int64_t>(f.view.runs.size());
-    mine = mine && runs > 0 && f.view.ft_size / runs < kSmallPiece ? 1 : 0;
-  }
-  PMPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, f.comm);
-  return any != 0;
+  // contiguous. On a local file system independent accesses are faster
+  // where the pieces are large (the page cache merges them: a 3-D
+  // subarray of 8 KiB rows, 6x) and reads sieve; writes of small pieces
+  // (a system call each) go through the aggregators (rows of 512 B: 3.5x).
+  // (Agreed on when the views were set: no messages here.)
+  if (!f.shared_fs) return write && f.any_small_pieces;
+  return f.any_noncontiguous;
 }
 
 int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,

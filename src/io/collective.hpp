@@ -9,9 +9,13 @@
 
 namespace impi::io {
 
+// Agrees on what the processes' views are like (for two_phase_wanted);
+// collective (MPI_File_set_view).
+void agree_on_views(FileObject &f);
+
 // Whether a collective access of `f` goes through the aggregators (the
 // romio_cb_read/write hints; "automatic": when some process's view is not
-// contiguous). Collective: every process of the file calls it.
+// contiguous). Every process of the file calls it; no messages.
 bool two_phase_wanted(FileObject &f, bool write);
 
 // The collective access of (buf, count, type) at etype `off` of each

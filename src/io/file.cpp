@@ -19,6 +19,7 @@
 #include "api/errors.hpp"
 #include "api/handles.hpp"
 #include "core/runtime.hpp"
+#include "io/collective.hpp"
 
 namespace impi::io {
 
@@ -677,7 +678,8 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   impi::io::apply_hints(*f, info, false);
   int rank = 0;
   PMPI_Comm_rank(f->comm, &rank);
-  PMPI_Barrier(f->comm);  // everyone is done with the old shared pointer
+  // (Also: everyone is done with the old shared pointer.)
+  impi::io::agree_on_views(*f);
   if (rank == 0) impi::io::shared_set(*f, 0);
   PMPI_Barrier(f->comm);
   return MPI_SUCCESS;

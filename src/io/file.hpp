@@ -98,6 +98,9 @@ struct FileObject {
   // GPFS...), where collective buffering pays; on a local one the page
   // cache merges small accesses better (romio_cb_* "automatic").
   bool shared_fs = false;
+  // Of all processes' views (agree_on_views, at MPI_File_set_view): some
+  // is not contiguous; some is pieces of less than 2 KiB.
+  bool any_noncontiguous = false, any_small_pieces = false;
   std::map<std::string, std::string> hints;  // the values in force (get_info)
   Knobs knobs;  // what `hints` and `atomic` mean for an access (refresh_knobs)
   View view;

@@ -488,21 +488,24 @@ static void test_ds_write(void) {
 }
 
 /* Two-phase collective buffering forced on, with tiny buffers (many steps)
- * and up to 3 aggregators: a view of 5-byte blocks interleaved by rank. */
-static void test_two_phase(void) {
-  enum { BL = 5, NBL = 40 };
+ * and up to 3 aggregators: a view of 5-byte blocks interleaved by rank.
+ * NBL blocks per rank: 40 (one aggregator's domain holds it all), 3000
+ * (each aggregator a domain of its own, in steps of cbs bytes; the file
+ * of the first, rewritten). */
+static void test_two_phase(int NBL, const char *cbs) {
+  enum { BL = 5 };
   char p[512], nodes[16];
   MPI_File fh;
   MPI_Status st;
   MPI_Info info;
   MPI_Datatype blk, ftype;
-  unsigned char out[BL * NBL], in[BL * NBL + 64];
+  unsigned char *out = malloc(BL * NBL), *in = malloc(BL * NBL + 64);
   int i;
   path(p, "twophase.dat");
   MPI_Info_create(&info);
   MPI_Info_set(info, "romio_cb_write", "enable");
   MPI_Info_set(info, "romio_cb_read", "enable");
-  MPI_Info_set(info, "cb_buffer_size", "64");
+  MPI_Info_set(info, "cb_buffer_size", cbs);
   snprintf(nodes, sizeof nodes, "%d", size < 3 ? size : 3);
   MPI_Info_set(info, "cb_nodes", nodes);
   OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
@@ -532,7 +535,7 @@ static void test_two_phase(void) {
     free(all);
   }
   /* read back, asking for more than there is */
-  memset(in, 0xee, sizeof in);
+  memset(in, 0xee, BL * NBL + 64);
   OK(MPI_File_read_at_all(fh, 0, in, BL * NBL + 64, MPI_BYTE, &st));
   int got = count_of(&st, MPI_BYTE);
   CHECK(got >= mine, "two-phase read count %d < %d", got, mine);
@@ -541,6 +544,8 @@ static void test_two_phase(void) {
     CHECK(got == mine, "the last rank reads to EOF: %d", got);
   OK(MPI_File_close(&fh));
   MPI_Type_free(&ftype);
+  free(out);
+  free(in);
 }
 
 int main(int argc, char **argv) {
@@ -557,7 +562,8 @@ int main(int argc, char **argv) {
   test_subarray();
   test_datareps();
   test_atomic();
-  test_two_phase();
+  test_two_phase(40, "64");
+  test_two_phase(3000, "1000");
   test_ds_write();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
