@@ -14,7 +14,9 @@
 // nonblocking call would (the same tasks, so across IMPI clients the wire
 // is the nonblocking collective's). On MPI_COMM_WORLD inside one client a
 // small one takes the blocking calls' shared-memory slots instead, without
-// blocking (fast_native.hpp, SlotOp). The others start the corresponding
+// blocking (fast_native.hpp, SlotOp), and a larger Allreduce (up to the
+// ring's size, a power-of-two size) recursive doubling's messages step by
+// step in the same queue, without a coroutine per start. The others start the corresponding
 // nonblocking collective with the saved arguments at each MPI_Start. Each
 // call's int and _c forms are one template over the count (and
 // displacement) type. The request is inactive after init and after every
@@ -558,6 +560,18 @@ int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count,
   }
   if (auto slots = reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red))
     return in.done_slots(request, std::move(slots));
+  if (in.strict && predefined &&
+      coll::slots_exchange_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
+    auto op = std::make_shared<coll::SlotOp>();
+    op->kind = coll::SlotOp::Kind::exchange;
+    op->comm = c.comm;
+    op->sendbuf = sendbuf;
+    op->recvbuf = recvbuf;
+    op->count = count;
+    op->type = t;
+    op->red = red;
+    return in.done_slots(request, std::move(op));
+  }
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red] {
                           return coll::allreduce_task(v, sendbuf, recvbuf, count, t, red);

@@ -317,7 +317,51 @@ bool slots_bcast_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t co
          p2p.world_slots();
 }
 
+bool slots_exchange_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
+                       const pack::TypePtr &type) {
+  const std::int64_t n = count * type->size();
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 &&
+         (c.size & (c.size - 1)) == 0 && type->is_predefined() && p2p.world_slots() &&
+         n > static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) &&
+         n < allreduce_ring_min();
+}
+
 namespace {
+
+constexpr int kExchangeTag = 240;  // (the persistent exchanges' own: no other collective's)
+
+// The exchange kind's steps: true when complete.
+bool exchange_advance(core::P2P &p2p, SlotOp &op) {
+  const auto &c = *op.comm;
+  const auto n = static_cast<std::size_t>(op.count * op.type->size());
+  const int context = c.context_id + 1;
+  if (!op.published) {
+    if (op.sendbuf != op.recvbuf) std::memcpy(op.recvbuf, op.sendbuf, n);
+    op.tmp.resize(n);
+    op.mask = 1;
+    op.published = true;
+  }
+  while (op.mask < c.size) {
+    const int partner = c.rank ^ op.mask;
+    if (!op.rreq) {
+      op.rreq = p2p.irecv(op.tmp.data(), op.count, op.type, partner, kExchangeTag, context, nullptr,
+                          c.world[static_cast<std::size_t>(partner)]);
+      core::Channel &via = *c.channels[static_cast<std::size_t>(partner)];
+      const int w = c.world[static_cast<std::size_t>(partner)];
+      if (!p2p.send_now(via, op.recvbuf, op.count, op.type, w, c.rank, kExchangeTag, context)) {
+        auto x = p2p.start_send(via, op.recvbuf, op.count, op.type, w, c.rank, kExchangeTag,
+                                context, false, true);
+        if (x) op.sreq = std::move(x.value());
+      }
+    }
+    if (!p2p.completed(*op.rreq) || (op.sreq && !p2p.completed(*op.sreq))) return false;
+    op.rreq = {};
+    op.sreq = {};
+    op.red.combine(op.tmp.data(), op.recvbuf);  // (commutative predefined operations)
+    op.mask <<= 1;
+  }
+  return true;
+}
 
 std::size_t slot_bytes(const SlotOp &op) {
   return op.type ? static_cast<std::size_t>(op.count * op.type->size()) : 0;
@@ -330,6 +374,7 @@ void slot_publish(core::P2P &p2p, SlotOp &op) {
   op.g = slots_publish_with(p2p, c, [&](std::byte *to) {
     switch (op.kind) {
       case SlotOp::Kind::barrier:
+      case SlotOp::Kind::exchange:  // (not published: exchange_advance)
         break;
       case SlotOp::Kind::bcast:
         if (c.rank == op.root && n > 0) {
@@ -382,11 +427,13 @@ bool slots_progress_locked(core::P2P &p2p) {
   g_watch.store(nullptr, std::memory_order_relaxed);
   while (!g_slot_ops.empty()) {
     SlotOp &op = *g_slot_ops.front();
-    if (!op.published) {
+    if (op.kind == SlotOp::Kind::exchange) {
+      if (!exchange_advance(p2p, op)) break;
+    } else if (!op.published) {
       slot_publish(p2p, op);
       any = true;
     }
-    if (!slot_advance(p2p, op)) break;
+    if (op.kind != SlotOp::Kind::exchange && !slot_advance(p2p, op)) break;
     core::RequestPtr r = std::move(op.req);
     // (Released after the flag: it may be the last holder of `op`, when
     // the request was freed meanwhile, and an atomic decrement would stall
@@ -435,18 +482,26 @@ void slots_wait(core::P2P &p2p, const core::Request &r) {
       return;
     }
     // As the blocking forms wait: for the slot the head waits for (the
-    // watch: only this thread sets it), then a pass to complete it.
+    // watch: only this thread sets it), then a pass to complete it. No
+    // watch: an exchange's messages, which the engine's passes bring.
     while (!p2p.completed(r)) {
       const auto *w = g_watch.load(std::memory_order_acquire);
-      if (w) await_seq(p2p, *w, g_watch_g.load(std::memory_order_relaxed));
-      if (!slots_progress(p2p) && !w) p2p.progress();
+      if (!w) {
+        p2p.wait_until(
+            [&] { return p2p.completed(r) || g_watch.load(std::memory_order_acquire) != nullptr; });
+        continue;
+      }
+      await_seq(p2p, *w, g_watch_g.load(std::memory_order_relaxed));
+      slots_progress(p2p);
     }
     return;
   }
   for (unsigned n = 1; !p2p.completed(r); ++n) {
     const auto *w = g_watch.load(std::memory_order_acquire);
-    if (!w || w->load(std::memory_order_acquire) == g_watch_g.load(std::memory_order_relaxed))
-      slots_progress(p2p);  // (what it waited for came, or it waits for nothing yet)
+    if (!w)
+      p2p.progress();  // an exchange's messages (the pass runs the hook too)
+    else if (w->load(std::memory_order_acquire) == g_watch_g.load(std::memory_order_relaxed))
+      slots_progress(p2p);  // what it waited for came
     else if ((n & 63) == 0)
       p2p.progress();  // the rest of the engine (a peer may wait for our other work)
     else

@@ -88,7 +88,9 @@ base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c);
 // blocking forms do. The blocking slot operations first wait for the
 // queue, so the numbers follow the program's order of world collectives.
 struct SlotOp {
-  enum class Kind : std::uint8_t { barrier, bcast, reduce, allreduce };
+  // exchange: an Allreduce by recursive doubling with messages (a
+  // power-of-two communicator, a vector larger than a slot), step by step.
+  enum class Kind : std::uint8_t { barrier, bcast, reduce, allreduce, exchange };
   Kind kind = Kind::barrier;
   const core::Communicator *comm = nullptr;  // MPI_COMM_WORLD's
   const void *sendbuf = nullptr;             // reduce, allreduce (may be recvbuf)
@@ -103,7 +105,16 @@ struct SlotOp {
   std::uint64_t g = 0;  // its operation number, once published
   int next = 0;         // the next rank whose slot it waits for
   bool published = false;
+  // exchange: the partner's data, the step (its mask), the receive and send in flight.
+  std::vector<std::byte> tmp;
+  int mask = 0;
+  core::RequestPtr rreq, sreq;
 };
+// Whether a persistent Allreduce may take the exchange kind (MPI_COMM_WORLD
+// in one client, a power-of-two size, a predefined type; larger than a slot,
+// below the ring's size).
+bool slots_exchange_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
+                       const pack::TypePtr &type);
 
 // Whether Bcast of `count` of `type` may take the slots (any layout: the
 // root packs, the others unpack; the size alone decides, the same on

@@ -33,7 +33,7 @@ static int failures, rank, size;
     }                                                    \
   } while (0)
 
-enum { NA = 3, ND = 200, NB = 64, NR = 5, NREQ = 7 };
+enum { NA = 3, ND = 200, NB = 64, NR = 5, NM = 3000, NREQ = 8 };
 
 /* The persistent requests' buffers. */
 static int a_in[NA], a_out[NA];  /* Allreduce sum of ints */
@@ -41,6 +41,7 @@ static double d_io[ND];          /* Allreduce max of doubles, in place */
 static int b0[NB], bl[2 * NB];   /* Bcast from 0 (contiguous); from size-1 (strided at root) */
 static long r_in[NR], r_out[NR]; /* Reduce sum to size-1 */
 static int ri_io[NR];            /* Reduce in place at root 0 (min) */
+static int m_in[NM], m_out[NM];  /* Allreduce sum larger than a slot (12 KB: messages) */
 
 /* Fills the inputs of iteration k. */
 static void fill(int k) {
@@ -51,6 +52,7 @@ static void fill(int k) {
   for (int i = 0; i < NR; ++i) r_in[i] = (long)rank * i + k;
   for (int i = 0; i < NR; ++i) r_out[i] = -1;
   for (int i = 0; i < NR; ++i) ri_io[i] = 100 + rank - i + k;
+  for (int i = 0; i < NM; ++i) m_in[i] = rank * 3 + i + k, m_out[i] = -1;
 }
 
 /* Checks the results of iteration k. */
@@ -82,6 +84,13 @@ static void check(int k) {
   if (rank == 0)
     for (int i = 0; i < NR; ++i)
       CHECK(ri_io[i] == 100 - i + k, "iter %d reduce in place[%d] %d", k, i, ri_io[i]);
+  for (int i = 0; i < NM; ++i) {
+    int want = 3 * size * (size - 1) / 2 + size * (i + k);
+    if (m_out[i] != want) {
+      CHECK(0, "iter %d large allreduce[%d] %d want %d", k, i, m_out[i], want);
+      break;
+    }
+  }
 }
 
 /* Plain collectives on the same communicator, checked. */
@@ -185,6 +194,7 @@ int main(int argc, char **argv) {
                   &req[5]);
   MPI_Reduce_init(rank == 0 ? MPI_IN_PLACE : ri_io, ri_io, NR, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD,
                   MPI_INFO_NULL, &req[6]);
+  MPI_Allreduce_init(m_in, m_out, NM, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req[7]);
 
   for (int k = 0; k < 40; ++k) {
     fill(k);
