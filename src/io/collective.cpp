@@ -11,18 +11,26 @@
 // file's communicator: across IMPI clients that is ordinary collective
 // traffic. An aggregator writes the pieces it got as merged runs, or reads
 // the span its window's requests cover with one pread and sends each
-// process its parts back.
+// process its parts back. A writing aggregator reads the pieces of the
+// processes of its own client and host straight from their memory
+// (cross-memory attach, its own with memcpy): one copy into the window
+// instead of a pack, a message and an unpack.
 #include "io/collective.hpp"
 
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+
+#include "api/handles.hpp"
+#include "core/runtime.hpp"
+#include "transport/shm/cma.hpp"
 
 namespace impi::io {
 
@@ -68,6 +76,85 @@ bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
     n -= r;
     at += r;
   }
+  return true;
+}
+
+// Who reads whose pieces from memory, agreed at the first two-phase
+// access of the file: each process says whose memory it may read (procs
+// of its client on its host, when the kernel lets it), and learns who may
+// read its own.
+void agree_on_pulls(FileObject &f, int rank, int size) {
+  if (static_cast<int>(f.tp_pull_pid.size()) == size) return;
+  std::vector<std::int64_t> pid(static_cast<std::size_t>(size), 0);
+  std::vector<int> mine(static_cast<std::size_t>(size), 0), theirs(mine);
+  if (const core::Communicator *c = api::lookup_comm(f.comm);
+      c && static_cast<int>(c->world.size()) == size) {
+    auto &p2p = core::Runtime::instance().p2p();
+    for (int r = 0; r < size; ++r) {
+      auto &p = pid[static_cast<std::size_t>(r)];
+      p = r == rank ? -1 : p2p.cma_pid(c->world[static_cast<std::size_t>(r)]);
+      mine[static_cast<std::size_t>(r)] = p != 0 ? 1 : 0;
+    }
+  }
+  PMPI_Alltoall(mine.data(), 1, MPI_INT, theirs.data(), 1, MPI_INT, f.comm);
+  f.tp_pull_pid = std::move(pid);
+  f.tp_pulls_mine.assign(theirs.begin(), theirs.end());
+}
+
+// Copies pieces of process `pid`'s memory (`remote`) into ours (`local`),
+// the lists of equal lengths; false when the kernel refused. The kernel
+// pins the pages of each piece on its own: where the pieces are small and
+// dense in the sender's memory (a 3-D subarray's rows), one read of their
+// span into `bounce` and copies from there are faster. (The span lies in
+// one buffer of the sender: its contiguous stream.)
+bool pull(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remote, Bytes &bounce) {
+  std::uintptr_t lo = UINTPTR_MAX, hi = 0;
+  std::size_t bytes = 0;
+  for (const iovec &r : remote) {
+    const auto a = reinterpret_cast<std::uintptr_t>(r.iov_base);
+    lo = std::min(lo, a);
+    hi = std::max(hi, a + r.iov_len);
+    bytes += r.iov_len;
+  }
+  constexpr std::size_t kSmall = 8192;  // bytes per piece, on average
+  if (remote.size() > 1 && bytes < kSmall * remote.size() && 2 * bytes >= hi - lo) {
+    bounce.resize(hi - lo);
+    if (!transport::shm::cma_read(pid, lo, bounce.data(), hi - lo)) return false;
+    for (std::size_t k = 0; k < local.size(); ++k)
+      std::memcpy(local[k].iov_base,
+                  bounce.data() + (reinterpret_cast<std::uintptr_t>(remote[k].iov_base) - lo),
+                  local[k].iov_len);
+    local.clear();
+    remote.clear();
+    return true;
+  }
+  for (std::size_t first = 0; first < local.size();) {
+    const std::size_t n = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
+    std::size_t want = 0;
+    for (std::size_t k = first; k < first + n; ++k) want += local[k].iov_len;
+    ssize_t got =
+        ::process_vm_readv(static_cast<pid_t>(pid), &local[first], n, &remote[first], n, 0);
+    if (got < 0 || static_cast<std::size_t>(got) != want) {
+      // A short read (the kernel's per-call limit): piece by piece, the
+      // rest of each piece in as many calls as it takes.
+      std::size_t skip = got > 0 ? static_cast<std::size_t>(got) : 0;
+      for (std::size_t k = first; k < first + n; ++k) {
+        const std::size_t len = local[k].iov_len;
+        if (skip >= len) {
+          skip -= len;
+          continue;
+        }
+        if (!transport::shm::cma_read(pid,
+                                      reinterpret_cast<std::uint64_t>(remote[k].iov_base) + skip,
+                                      static_cast<char *>(local[k].iov_base) + skip, len - skip))
+          return false;
+        skip = 0;
+      }
+    }
+    first += n;
+  }
+  local.clear();
+  remote.clear();
   return true;
 }
 }  // namespace
@@ -153,6 +240,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   const std::int64_t glo = all[0], ghi = -all[1];
   native = 0;
   if (glo >= ghi) return MPI_SUCCESS;  // nobody accesses anything
+  if (write) agree_on_pulls(f, rank, size);
 
   // (Counts of MPI_Alltoallv are ints: a window stays below 1 GiB.)
   const std::int64_t cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
@@ -198,9 +286,13 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       rcount(static_cast<std::size_t>(size)), rdisp(static_cast<std::size_t>(size));
   std::vector<int> smeta(static_cast<std::size_t>(size)), smdisp(static_cast<std::size_t>(size)),
       rmeta(static_cast<std::size_t>(size)), rmdisp(static_cast<std::size_t>(size));
+  // A piece's description: file offset, bytes, and its address in the
+  // sender's memory (for an aggregator that reads it from there).
+  constexpr int kMeta = 3;
   std::vector<long long> meta_out, meta_in;
   Bytes &data_out = f.tp_out, &data_in = f.tp_in, &window = f.tp_window;
-  std::vector<Piece> mine_now;  // this step's pieces, in send order
+  std::vector<Piece> mine_now;  // this step's pieces sent as data, in send order
+  std::vector<iovec> pull_local, pull_remote;
   int io_err = 0;
 
   for (std::int64_t step = 0; step < nsteps; ++step) {
@@ -215,6 +307,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       const std::int64_t alo = dlo + step * cbs, ahi = std::min(alo + cbs, dhi);
       if (alo >= ahi) continue;
       const int dst = aggr[static_cast<std::size_t>(a)];
+      // (A write's pieces for an aggregator that reads them from our memory: no data.)
+      const bool sent = !write || !f.tp_pulls_mine[static_cast<std::size_t>(dst)];
       Cursor &c = cur[static_cast<std::size_t>(a)];
       while (c.next < pieces.size()) {
         const Piece &p = pieces[c.next];
@@ -223,9 +317,13 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
         std::int64_t take = std::min(n, ahi - o);
         meta_out.push_back(o);
         meta_out.push_back(take);
-        smeta[static_cast<std::size_t>(dst)] += 2;
-        scount[static_cast<std::size_t>(dst)] += static_cast<int>(take);
-        mine_now.push_back({o, take, p.stream + c.done});
+        meta_out.push_back(
+            static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream + c.done)));
+        smeta[static_cast<std::size_t>(dst)] += kMeta;
+        if (sent) {
+          scount[static_cast<std::size_t>(dst)] += static_cast<int>(take);
+          mine_now.push_back({o, take, p.stream + c.done});
+        }
         c.done += take;
         if (c.done == p.len) {
           ++c.next;
@@ -249,9 +347,11 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     int rb = 0;
     for (int r = 0; r < size; ++r) {
       int n = 0;
-      for (int i = rmdisp[static_cast<std::size_t>(r)];
-           i < rmdisp[static_cast<std::size_t>(r)] + rmeta[static_cast<std::size_t>(r)]; i += 2)
-        n += static_cast<int>(meta_in[static_cast<std::size_t>(i) + 1]);
+      if (!write || !f.tp_pull_pid[static_cast<std::size_t>(r)])
+        for (int i = rmdisp[static_cast<std::size_t>(r)];
+             i < rmdisp[static_cast<std::size_t>(r)] + rmeta[static_cast<std::size_t>(r)];
+             i += kMeta)
+          n += static_cast<int>(meta_in[static_cast<std::size_t>(i) + 1]);
       rcount[static_cast<std::size_t>(r)] = n;
       rdisp[static_cast<std::size_t>(r)] = rb;
       rb += n;
@@ -263,7 +363,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     }
     // The window this aggregator serves in this step: the span of the pieces in it.
     std::int64_t span_lo = LLONG_MAX, span_hi = LLONG_MIN;
-    for (std::size_t i = 0; i < meta_in.size(); i += 2) {
+    for (std::size_t i = 0; i < meta_in.size(); i += kMeta) {
       span_lo = std::min<std::int64_t>(span_lo, meta_in[i]);
       span_hi = std::max<std::int64_t>(span_hi, meta_in[i] + meta_in[i + 1]);
     }
@@ -280,33 +380,83 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       PMPI_Alltoallv(data_out.data(), scount.data(), sdisp.data(), MPI_BYTE, data_in.data(),
                      rcount.data(), rdisp.data(), MPI_BYTE, f.comm);
       if (my_aggr >= 0 && !meta_in.empty() && !io_err) {
-        // Sort the pieces by offset and write merged runs (only bytes the
-        // pieces cover: the window needs no clearing).
+        // Every piece into the window: from the data received, our own
+        // memory, or the sender's (read from there); then the runs the
+        // pieces cover, in file order (only those bytes: the window
+        // needs no clearing).
+        window.resize(static_cast<std::size_t>(span_hi - span_lo));
         struct In {
-          std::int64_t off, len, at;
+          std::int64_t off, len;
         };
         std::vector<In> ins;
-        ins.reserve(meta_in.size() / 2);
-        std::int64_t at = 0;
+        ins.reserve(meta_in.size() / kMeta);
+        std::vector<std::size_t> bounds{0};  // each source's pieces (in its file order)
         bool sorted = true;
-        for (std::size_t i = 0; i < meta_in.size(); i += 2) {
-          if (!ins.empty() && meta_in[i] < ins.back().off) sorted = false;
-          ins.push_back({meta_in[i], meta_in[i + 1], at});
-          at += meta_in[i + 1];
+        std::int64_t at = 0;
+        for (int r = 0; r < size && !io_err; ++r) {
+          const std::int64_t pid = f.tp_pull_pid[static_cast<std::size_t>(r)];
+          const auto b = static_cast<std::size_t>(rmdisp[static_cast<std::size_t>(r)]),
+                     e = b + static_cast<std::size_t>(rmeta[static_cast<std::size_t>(r)]);
+          for (std::size_t i = b; i < e; i += kMeta) {
+            const std::int64_t o = meta_in[i], n = meta_in[i + 1];
+            if (i > b && o < ins.back().off) sorted = false;
+            ins.push_back({o, n});
+            std::byte *to = window.data() + (o - span_lo);
+            auto *from = reinterpret_cast<std::byte *>(static_cast<std::uintptr_t>(meta_in[i + 2]));
+            if (pid < 0) {
+              std::memcpy(to, from, static_cast<std::size_t>(n));
+            } else if (pid > 0) {
+              if (!pull_local.empty() &&
+                  static_cast<std::byte *>(pull_local.back().iov_base) +
+                          pull_local.back().iov_len ==
+                      to &&
+                  static_cast<std::byte *>(pull_remote.back().iov_base) +
+                          pull_remote.back().iov_len ==
+                      from) {
+                pull_local.back().iov_len += static_cast<std::size_t>(n);
+                pull_remote.back().iov_len += static_cast<std::size_t>(n);
+              } else {
+                pull_local.push_back({to, static_cast<std::size_t>(n)});
+                pull_remote.push_back({from, static_cast<std::size_t>(n)});
+              }
+            } else {
+              std::memcpy(to, data_in.data() + at, static_cast<std::size_t>(n));
+              at += n;
+            }
+          }
+          if (pid > 0 && !pull(pid, pull_local, pull_remote, f.tp_bounce)) {
+            io_err = errno ? errno : EIO;
+            why =
+                fmt::format("reading rank {}'s data from its memory: {}", r, std::strerror(io_err));
+          }
+          if (ins.size() > bounds.back()) bounds.push_back(ins.size());
         }
-        if (!sorted)
-          std::sort(ins.begin(), ins.end(), [](const In &a, const In &b) { return a.off < b.off; });
-        window.resize(static_cast<std::size_t>(span_hi - span_lo));
-        // Runs of the window that pieces cover, written as they close.
+        auto by_off = [](const In &x, const In &y) { return x.off < y.off; };
+        if (!sorted) {
+          std::sort(ins.begin(), ins.end(), by_off);
+        } else {
+          // Each source's list is in file order: merge them pairwise.
+          while (bounds.size() > 2) {
+            std::vector<std::size_t> merged{0};
+            for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
+              const std::size_t hi = k + 2 < bounds.size() ? bounds[k + 2] : bounds[k + 1];
+              if (k + 2 < bounds.size())
+                std::inplace_merge(ins.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
+                                   ins.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
+                                   ins.begin() + static_cast<std::ptrdiff_t>(hi), by_off);
+              merged.push_back(hi);
+            }
+            bounds = std::move(merged);
+          }
+        }
         std::int64_t run_lo = ins[0].off, run_hi = ins[0].off;
         for (const In &p : ins) {
+          if (io_err) break;
           if (p.off > run_hi) {
             if (!all_pwrite(f.fd, window.data() + (run_lo - span_lo), run_hi - run_lo, run_lo))
               io_err = errno;
             run_lo = p.off;
           }
-          std::memcpy(window.data() + (p.off - span_lo), data_in.data() + p.at,
-                      static_cast<std::size_t>(p.len));
           run_hi = std::max(run_hi, p.off + p.len);
         }
         if (!io_err &&
@@ -320,7 +470,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
         window.resize(static_cast<std::size_t>(span_hi - span_lo));
         if (!io_err && !all_pread(f.fd, window.data(), span_hi - span_lo, span_lo)) io_err = errno;
         std::int64_t at = 0;
-        for (std::size_t i = 0; i < meta_in.size(); i += 2) {
+        for (std::size_t i = 0; i < meta_in.size(); i += kMeta) {
           std::memcpy(data_in.data() + at, window.data() + (meta_in[i] - span_lo),
                       static_cast<std::size_t>(meta_in[i + 1]));
           at += meta_in[i + 1];
@@ -340,8 +490,10 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   int cls = io_err ? errno_class(io_err) : 0, any = 0;
   PMPI_Allreduce(&cls, &any, 1, MPI_INT, MPI_MAX, f.comm);
   if (any) {
-    why = io_err ? fmt::format("{}: {}", f.path, std::strerror(io_err))
-                 : std::string("an aggregator's access failed");
+    if (!io_err)
+      why = "an aggregator's access failed";
+    else if (why.empty())
+      why = fmt::format("{}: {}", f.path, std::strerror(io_err));
     return any;
   }
   if (write) {

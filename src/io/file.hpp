@@ -116,7 +116,13 @@ struct FileObject {
   int pending = 0;
   // Two-phase collective buffering's buffers (collective.cpp), kept
   // between calls (collective calls on a file do not overlap).
-  Bytes tp_stream, tp_out, tp_in, tp_window;
+  Bytes tp_stream, tp_out, tp_in, tp_window, tp_bounce;
+  // Per rank of `comm` (agreed at the first two-phase call, agree_on_pulls):
+  // the pid whose memory this process, as an aggregator, reads its pieces
+  // from (cross-memory attach; 0: they come as messages; ourselves: -1),
+  // and whether that rank reads ours (then we send it no data).
+  std::vector<std::int64_t> tp_pull_pid;
+  std::vector<char> tp_pulls_mine;
   // A split collective in progress (_begin .. _end).
   bool split_active = false;
   MPI_Status split_status{};

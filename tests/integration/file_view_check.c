@@ -487,25 +487,28 @@ static void test_ds_write(void) {
   MPI_Type_free(&ftype);
 }
 
-/* Two-phase collective buffering forced on, with tiny buffers (many steps)
- * and up to 3 aggregators: a view of 5-byte blocks interleaved by rank.
- * NBL blocks per rank: 40 (one aggregator's domain holds it all), 3000
- * (each aggregator a domain of its own, in steps of cbs bytes; the file
- * of the first, rewritten). */
-static void test_two_phase(int NBL, const char *cbs) {
-  enum { BL = 5 };
+/* Two-phase collective buffering forced on, with up to 3 aggregators: a
+ * view of BL-byte blocks interleaved by rank, NBL blocks per rank. Blocks of
+ * 5 bytes and tiny buffers (cbs, many steps): 40 blocks (one aggregator's
+ * domain holds it all), 3000 (each aggregator a domain of its own, in steps
+ * of cbs bytes; the file of the first, rewritten); blocks of 9000 bytes in
+ * the default buffer (an aggregator reads the pieces of the procs of its
+ * client one by one from their memory, small ones in one span). strided:
+ * the memory is every other byte of a buffer (the data is packed first). */
+static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
   char p[512], nodes[16];
   MPI_File fh;
   MPI_Status st;
   MPI_Info info;
-  MPI_Datatype blk, ftype;
-  unsigned char *out = malloc(BL * NBL), *in = malloc(BL * NBL + 64);
+  MPI_Datatype blk, ftype, mem = MPI_BYTE;
+  unsigned char *out = malloc((size_t)BL * NBL), *in = malloc((size_t)BL * NBL + 64);
+  unsigned char *spread = malloc(2 * (size_t)BL * NBL);
   int i;
   path(p, "twophase.dat");
   MPI_Info_create(&info);
   MPI_Info_set(info, "romio_cb_write", "enable");
   MPI_Info_set(info, "romio_cb_read", "enable");
-  MPI_Info_set(info, "cb_buffer_size", cbs);
+  if (cbs) MPI_Info_set(info, "cb_buffer_size", cbs);
   snprintf(nodes, sizeof nodes, "%d", size < 3 ? size : 3);
   MPI_Info_set(info, "cb_nodes", nodes);
   OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
@@ -516,9 +519,17 @@ static void test_two_phase(int NBL, const char *cbs) {
   MPI_Type_free(&blk);
   OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
   for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 31 + i);
+  for (i = 0; i < BL * NBL; ++i) spread[2 * i] = out[i], spread[2 * i + 1] = 0xee;
   /* rank r writes r+1 fewer blocks at the end: ragged, and rank 0's half in two calls */
   int mine = BL * (NBL - rank % 3);
-  OK(MPI_File_write_all(fh, out, mine, MPI_BYTE, &st));
+  if (strided) {
+    MPI_Type_vector(mine, 1, 2, MPI_BYTE, &mem);
+    MPI_Type_commit(&mem);
+    OK(MPI_File_write_all(fh, spread, 1, mem, &st));
+    MPI_Type_free(&mem);
+  } else {
+    OK(MPI_File_write_all(fh, out, mine, MPI_BYTE, &st));
+  }
   CHECK(count_of(&st, MPI_BYTE) == mine, "two-phase write count %d", count_of(&st, MPI_BYTE));
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
@@ -546,6 +557,7 @@ static void test_two_phase(int NBL, const char *cbs) {
   MPI_Type_free(&ftype);
   free(out);
   free(in);
+  free(spread);
 }
 
 int main(int argc, char **argv) {
@@ -562,8 +574,11 @@ int main(int argc, char **argv) {
   test_subarray();
   test_datareps();
   test_atomic();
-  test_two_phase(40, "64");
-  test_two_phase(3000, "1000");
+  test_two_phase(5, 40, "64", 0);
+  test_two_phase(5, 3000, "1000", 0);
+  test_two_phase(5, 3000, "1000", 1);
+  test_two_phase(9000, 6, NULL, 0);
+  test_two_phase(9000, 6, NULL, 1);
   test_ds_write();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
