@@ -47,19 +47,6 @@ struct Piece {
   std::int64_t off, len, stream;  // file offset, bytes, position in the process's stream
 };
 
-bool all_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_t at) {
-  while (n > 0) {
-    ssize_t r = ::pwrite(fd, p, static_cast<std::size_t>(n), at);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += r;
-    n -= r;
-    at += r;
-  }
-  return true;
-}
 // Reads what there is (zeros past the end of the file); false on an error.
 bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
   while (n > 0) {
@@ -101,44 +88,121 @@ void agree_on_pulls(FileObject &f, int rank, int size) {
   f.tp_pulls_mine.assign(theirs.begin(), theirs.end());
 }
 
-// Copies pieces of process `pid`'s memory (`remote`) into ours (`local`),
-// the lists of equal lengths; false when the kernel refused. The kernel
-// pins the pages of each piece on its own: where the pieces are small and
-// dense in the sender's memory (a 3-D subarray's rows), one read of their
-// span into `bounce` and copies from there are faster. (The span lies in
-// one buffer of the sender: its contiguous stream.)
-bool pull(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remote, Bytes &bounce) {
+// A piece an aggregator writes: its file range and where its bytes are.
+struct In {
+  std::int64_t off, len;
+  const std::byte *src;
+};
+
+// Writes the pieces, in file order, as runs (pwritev from where each piece
+// is: no copy into a window; only the bytes the pieces cover). Where
+// pieces overlap (processes writing the same bytes), the first in order
+// stays. Returns 0 or an errno value.
+int write_runs(int fd, const std::vector<In> &ins) {
+  std::vector<iovec> iov;
+  std::int64_t run_lo = 0, run_hi = 0;
+  auto flush = [&]() -> int {
+    std::size_t k = 0;
+    std::int64_t at = run_lo;
+    while (k < iov.size()) {
+      const int n = static_cast<int>(std::min<std::size_t>(iov.size() - k, 1024));  // IOV_MAX
+      ssize_t w = ::pwritev(fd, &iov[k], n, at);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return errno;
+      }
+      if (w == 0) return EIO;
+      at += w;
+      for (auto left = static_cast<std::size_t>(w); left > 0 && k < iov.size();) {
+        if (left >= iov[k].iov_len) {
+          left -= iov[k++].iov_len;
+        } else {
+          iov[k].iov_base = static_cast<std::byte *>(iov[k].iov_base) + left;
+          iov[k].iov_len -= left;
+          left = 0;
+        }
+      }
+    }
+    iov.clear();
+    run_lo = run_hi;
+    return 0;
+  };
+  bool started = false;
+  for (const In &p : ins) {
+    if (!started || p.off > run_hi) {
+      if (int e = flush(); e) return e;
+      run_lo = run_hi = p.off;
+      started = true;
+    }
+    const std::int64_t skip = run_hi - p.off;  // (overlapping pieces)
+    if (skip >= p.len) continue;
+    iov.push_back({const_cast<std::byte *>(p.src + skip), static_cast<std::size_t>(p.len - skip)});
+    run_hi = p.off + p.len;
+    if (iov.size() == 1024)
+      if (int e = flush(); e) return e;
+  }
+  return flush();
+}
+
+// Where the pieces of process `pid` (ins[0, n), their `src` addresses in
+// that process, in its memory's order) are read to: `room` bytes of ours.
+// The kernel pins the pages of each piece on its own, so small pieces
+// dense in the sender's memory (a 3-D subarray's rows) are read as one
+// span (it lies in one buffer of the sender: its contiguous stream).
+struct PullPlan {
   std::uintptr_t lo = UINTPTR_MAX, hi = 0;
   std::size_t bytes = 0;
-  for (const iovec &r : remote) {
-    const auto a = reinterpret_cast<std::uintptr_t>(r.iov_base);
-    lo = std::min(lo, a);
-    hi = std::max(hi, a + r.iov_len);
-    bytes += r.iov_len;
+  bool span = false;
+  std::size_t room() const { return span ? hi - lo : bytes; }
+};
+PullPlan plan_pull(const In *ins, std::size_t n) {
+  PullPlan p;
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto a = reinterpret_cast<std::uintptr_t>(ins[k].src);
+    p.lo = std::min(p.lo, a);
+    p.hi = std::max(p.hi, a + static_cast<std::size_t>(ins[k].len));
+    p.bytes += static_cast<std::size_t>(ins[k].len);
   }
   constexpr std::size_t kSmall = 8192;  // bytes per piece, on average
-  if (remote.size() > 1 && bytes < kSmall * remote.size() && 2 * bytes >= hi - lo) {
-    bounce.resize(hi - lo);
-    if (!transport::shm::cma_read(pid, lo, bounce.data(), hi - lo)) return false;
-    for (std::size_t k = 0; k < local.size(); ++k)
-      std::memcpy(local[k].iov_base,
-                  bounce.data() + (reinterpret_cast<std::uintptr_t>(remote[k].iov_base) - lo),
-                  local[k].iov_len);
-    local.clear();
-    remote.clear();
+  p.span = n > 1 && p.bytes < kSmall * n && 2 * p.bytes >= p.hi - p.lo;
+  return p;
+}
+// Reads them to `to` and points their `src` there; false when the kernel refused.
+bool pull(std::int64_t pid, In *ins, std::size_t n, const PullPlan &plan, std::byte *to) {
+  if (plan.span) {
+    if (!transport::shm::cma_read(pid, plan.lo, to, plan.hi - plan.lo)) return false;
+    for (std::size_t k = 0; k < n; ++k)
+      ins[k].src = to + (reinterpret_cast<std::uintptr_t>(ins[k].src) - plan.lo);
     return true;
   }
+  // Piece by piece, packed into `to` (adjacent pieces in one vector).
+  std::vector<iovec> local, remote;
+  std::byte *at = to;
+  for (std::size_t k = 0; k < n; ++k) {
+    auto *from = const_cast<std::byte *>(ins[k].src);
+    const auto len = static_cast<std::size_t>(ins[k].len);
+    if (!remote.empty() &&
+        static_cast<std::byte *>(remote.back().iov_base) + remote.back().iov_len == from) {
+      remote.back().iov_len += len;
+      local.back().iov_len += len;
+    } else {
+      remote.push_back({from, len});
+      local.push_back({at, len});
+    }
+    ins[k].src = at;
+    at += len;
+  }
   for (std::size_t first = 0; first < local.size();) {
-    const std::size_t n = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
+    const std::size_t m = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
     std::size_t want = 0;
-    for (std::size_t k = first; k < first + n; ++k) want += local[k].iov_len;
+    for (std::size_t k = first; k < first + m; ++k) want += local[k].iov_len;
     ssize_t got =
-        ::process_vm_readv(static_cast<pid_t>(pid), &local[first], n, &remote[first], n, 0);
+        ::process_vm_readv(static_cast<pid_t>(pid), &local[first], m, &remote[first], m, 0);
     if (got < 0 || static_cast<std::size_t>(got) != want) {
       // A short read (the kernel's per-call limit): piece by piece, the
       // rest of each piece in as many calls as it takes.
       std::size_t skip = got > 0 ? static_cast<std::size_t>(got) : 0;
-      for (std::size_t k = first; k < first + n; ++k) {
+      for (std::size_t k = first; k < first + m; ++k) {
         const std::size_t len = local[k].iov_len;
         if (skip >= len) {
           skip -= len;
@@ -151,10 +215,8 @@ bool pull(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remot
         skip = 0;
       }
     }
-    first += n;
+    first += m;
   }
-  local.clear();
-  remote.clear();
   return true;
 }
 }  // namespace
@@ -292,7 +354,6 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   std::vector<long long> meta_out, meta_in;
   Bytes &data_out = f.tp_out, &data_in = f.tp_in, &window = f.tp_window;
   std::vector<Piece> mine_now;  // this step's pieces sent as data, in send order
-  std::vector<iovec> pull_local, pull_remote;
   int io_err = 0;
 
   for (std::int64_t step = 0; step < nsteps; ++step) {
@@ -380,62 +441,59 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       PMPI_Alltoallv(data_out.data(), scount.data(), sdisp.data(), MPI_BYTE, data_in.data(),
                      rcount.data(), rdisp.data(), MPI_BYTE, f.comm);
       if (my_aggr >= 0 && !meta_in.empty() && !io_err) {
-        // Every piece into the window: from the data received, our own
-        // memory, or the sender's (read from there); then the runs the
-        // pieces cover, in file order (only those bytes: the window
-        // needs no clearing).
-        window.resize(static_cast<std::size_t>(span_hi - span_lo));
-        struct In {
-          std::int64_t off, len;
-        };
+        // Every piece where it is: in the data received, our own memory,
+        // or the sender's (read from there); then written in file order.
         std::vector<In> ins;
         ins.reserve(meta_in.size() / kMeta);
-        std::vector<std::size_t> bounds{0};  // each source's pieces (in its file order)
+        struct Source {
+          std::size_t b, e;
+          std::int64_t pid;
+          PullPlan plan;
+        };
+        std::vector<Source> srcs;
         bool sorted = true;
+        std::size_t room = 0;
         std::int64_t at = 0;
-        for (int r = 0; r < size && !io_err; ++r) {
+        for (int r = 0; r < size; ++r) {
           const std::int64_t pid = f.tp_pull_pid[static_cast<std::size_t>(r)];
           const auto b = static_cast<std::size_t>(rmdisp[static_cast<std::size_t>(r)]),
                      e = b + static_cast<std::size_t>(rmeta[static_cast<std::size_t>(r)]);
+          if (b == e) continue;
+          Source src{ins.size(), 0, pid, {}};
           for (std::size_t i = b; i < e; i += kMeta) {
             const std::int64_t o = meta_in[i], n = meta_in[i + 1];
             if (i > b && o < ins.back().off) sorted = false;
-            ins.push_back({o, n});
-            std::byte *to = window.data() + (o - span_lo);
-            auto *from = reinterpret_cast<std::byte *>(static_cast<std::uintptr_t>(meta_in[i + 2]));
-            if (pid < 0) {
-              std::memcpy(to, from, static_cast<std::size_t>(n));
-            } else if (pid > 0) {
-              if (!pull_local.empty() &&
-                  static_cast<std::byte *>(pull_local.back().iov_base) +
-                          pull_local.back().iov_len ==
-                      to &&
-                  static_cast<std::byte *>(pull_remote.back().iov_base) +
-                          pull_remote.back().iov_len ==
-                      from) {
-                pull_local.back().iov_len += static_cast<std::size_t>(n);
-                pull_remote.back().iov_len += static_cast<std::size_t>(n);
-              } else {
-                pull_local.push_back({to, static_cast<std::size_t>(n)});
-                pull_remote.push_back({from, static_cast<std::size_t>(n)});
-              }
-            } else {
-              std::memcpy(to, data_in.data() + at, static_cast<std::size_t>(n));
-              at += n;
-            }
+            const std::byte *from = pid ? reinterpret_cast<const std::byte *>(
+                                              static_cast<std::uintptr_t>(meta_in[i + 2]))
+                                        : data_in.data() + at;
+            if (!pid) at += n;
+            ins.push_back({o, n, from});
           }
-          if (pid > 0 && !pull(pid, pull_local, pull_remote, f.tp_bounce)) {
+          src.e = ins.size();
+          if (pid > 0) {
+            src.plan = plan_pull(ins.data() + src.b, src.e - src.b);
+            room += src.plan.room();
+          }
+          srcs.push_back(src);
+        }
+        window.resize(room);
+        std::byte *to = window.data();
+        for (const Source &src : srcs) {
+          if (src.pid <= 0 || io_err) continue;
+          if (!pull(src.pid, ins.data() + src.b, src.e - src.b, src.plan, to)) {
             io_err = errno ? errno : EIO;
             why =
-                fmt::format("reading rank {}'s data from its memory: {}", r, std::strerror(io_err));
+                fmt::format("reading a process's data from its memory: {}", std::strerror(io_err));
           }
-          if (ins.size() > bounds.back()) bounds.push_back(ins.size());
+          to += src.plan.room();
         }
         auto by_off = [](const In &x, const In &y) { return x.off < y.off; };
         if (!sorted) {
           std::sort(ins.begin(), ins.end(), by_off);
         } else {
           // Each source's list is in file order: merge them pairwise.
+          std::vector<std::size_t> bounds{0};
+          for (const Source &src : srcs) bounds.push_back(src.e);
           while (bounds.size() > 2) {
             std::vector<std::size_t> merged{0};
             for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
@@ -449,19 +507,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
             bounds = std::move(merged);
           }
         }
-        std::int64_t run_lo = ins[0].off, run_hi = ins[0].off;
-        for (const In &p : ins) {
-          if (io_err) break;
-          if (p.off > run_hi) {
-            if (!all_pwrite(f.fd, window.data() + (run_lo - span_lo), run_hi - run_lo, run_lo))
-              io_err = errno;
-            run_lo = p.off;
-          }
-          run_hi = std::max(run_hi, p.off + p.len);
-        }
-        if (!io_err &&
-            !all_pwrite(f.fd, window.data() + (run_lo - span_lo), run_hi - run_lo, run_lo))
-          io_err = errno;
+        if (!io_err) io_err = write_runs(f.fd, ins);
       }
     } else {
       // Aggregators read their span, then answer every request in order.

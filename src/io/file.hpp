@@ -116,7 +116,7 @@ struct FileObject {
   int pending = 0;
   // Two-phase collective buffering's buffers (collective.cpp), kept
   // between calls (collective calls on a file do not overlap).
-  Bytes tp_stream, tp_out, tp_in, tp_window, tp_bounce;
+  Bytes tp_stream, tp_out, tp_in, tp_window;
   // Per rank of `comm` (agreed at the first two-phase call, agree_on_pulls):
   // the pid whose memory this process, as an aggregator, reads its pieces
   // from (cross-memory attach; 0: they come as messages; ourselves: -1),
