@@ -249,6 +249,20 @@ int prepare_reduction(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype th,
   return MPI_SUCCESS;
 }
 
+// A reduction to queue on MPI_COMM_WORLD's slots.
+std::shared_ptr<coll::SlotOp> slot_op(coll::SlotOp::Kind kind, const impi::core::Communicator &c,
+                                      const void *sendbuf, void *recvbuf, std::int64_t count,
+                                      const impi::pack::TypePtr &t, const coll::Reduction &red) {
+  auto op = std::make_shared<coll::SlotOp>();
+  op->kind = kind;
+  op->comm = &c;
+  op->sendbuf = sendbuf;
+  op->recvbuf = recvbuf;
+  op->count = count;
+  op->type = t;
+  op->red = red;
+  return op;
+}
 // Whether a Reduce or Allreduce may take MPI_COMM_WORLD's slots: a
 // predefined operation on a plain vector that fits them (as the blocking
 // Allreduce decides: a derived type only where its messages' algorithm
@@ -261,15 +275,7 @@ std::shared_ptr<coll::SlotOp> reduce_slots(const impi::core::Communicator &c, bo
     return nullptr;
   if (!t->is_predefined() && count >= c.size && count * t->size() >= coll::allreduce_ring_min())
     return nullptr;
-  auto op = std::make_shared<coll::SlotOp>();
-  op->kind = coll::SlotOp::Kind::allreduce;
-  op->comm = &c;
-  op->sendbuf = sendbuf;
-  op->recvbuf = recvbuf;
-  op->count = count;
-  op->type = t;
-  op->red = red;
-  return op;
+  return slot_op(coll::SlotOp::Kind::allreduce, c, sendbuf, recvbuf, count, t, red);
 }
 
 template <typename C>
@@ -561,17 +567,9 @@ int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count,
   if (auto slots = reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red))
     return in.done_slots(request, std::move(slots));
   if (in.strict && predefined &&
-      coll::slots_exchange_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
-    auto op = std::make_shared<coll::SlotOp>();
-    op->kind = coll::SlotOp::Kind::exchange;
-    op->comm = c.comm;
-    op->sendbuf = sendbuf;
-    op->recvbuf = recvbuf;
-    op->count = count;
-    op->type = t;
-    op->red = red;
-    return in.done_slots(request, std::move(op));
-  }
+      coll::slots_exchange_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t))
+    return in.done_slots(
+        request, slot_op(coll::SlotOp::Kind::exchange, *c.comm, sendbuf, recvbuf, count, t, red));
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red] {
                           return coll::allreduce_task(v, sendbuf, recvbuf, count, t, red);

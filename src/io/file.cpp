@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <random>
 
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
@@ -162,29 +164,24 @@ int check_amode(int amode, std::string &why) {
   return MPI_ERR_AMODE;
 }
 
-// The side file for the shared pointer: in the data file's directory (so
-// procs on other hosts see it), else in $TMPDIR (a read-only directory).
-std::string make_side_file(const std::string &path) {
+// The name of the side file for the shared pointer: in the data file's
+// directory (so procs on other hosts see it), else (a directory we may not
+// write) in $TMPDIR; unpredictable. Nothing is created: the first process
+// that uses the pointer creates the file (side_fd), so an open and close of
+// a file whose shared pointer nobody uses costs no create and unlink (on a
+// journaling file system they were most of MPI_File_open + close).
+std::string side_file_name(const std::string &path) {
   std::string dir = ".";
   std::string base = path;
   if (auto s = path.rfind('/'); s != std::string::npos) {
     dir = s == 0 ? "/" : path.substr(0, s);
     base = path.substr(s + 1);
   }
-  for (const std::string &d :
-       {dir, std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp")}) {
-    std::string t = fmt::format("{}/.{}.impi-shfp.XXXXXX", d, base);
-    std::vector<char> buf(t.begin(), t.end());
-    buf.push_back('\0');
-    int fd = ::mkstemp(buf.data());
-    if (fd < 0) continue;
-    std::int64_t zero = 0;
-    bool ok = ::pwrite(fd, &zero, sizeof zero, 0) == sizeof zero;
-    ::close(fd);
-    if (ok) return std::string(buf.data());
-    ::unlink(buf.data());
-  }
-  return {};
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    dir = std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  std::random_device rd;
+  const std::uint64_t r = (std::uint64_t{rd()} << 32) ^ rd();
+  return fmt::format("{}/.{}.impi-shfp.{:016x}", dir, base.substr(0, 160), r);
 }
 
 // Network and parallel file systems (statfs magic numbers).
@@ -279,13 +276,37 @@ int errno_class(int err) {
   }
 }
 
+namespace {
+// The shared pointer's side file, opened at the first use (`create`: made
+// if no process has yet; an empty one holds 0). -1 with errno set.
+int side_fd(FileObject &f, bool create) {
+  std::lock_guard<std::mutex> lk(f.shfp_mu);
+  if (f.shfp_fd >= 0) return f.shfp_fd;
+  int fd =
+      ::open(f.shfp_path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+  if (fd < 0) return -1;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    ::close(fd);
+    errno = EACCES;  // (not ours: someone else's file under that name)
+    return -1;
+  }
+  f.shfp_fd = fd;
+  return fd;
+}
+}  // namespace
+
 std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta) {
-  if (!lock_side(f.shfp_fd, F_WRLCK)) return -1;
+  const int fd = side_fd(f, delta != 0);
+  if (fd < 0 && delta == 0 && errno == ENOENT) return 0;  // (no file yet: it holds 0)
+  if (fd < 0 || !lock_side(fd, F_WRLCK)) return -1;
   std::int64_t v = 0;
-  bool ok = ::pread(f.shfp_fd, &v, sizeof v, 0) == sizeof v;
+  const ssize_t got = ::pread(fd, &v, sizeof v, 0);
+  bool ok = got == sizeof v || got == 0;  // (empty: nobody moved it yet)
+  if (got == 0) v = 0;
   std::int64_t nv = v + delta;
-  if (ok && delta != 0) ok = ::pwrite(f.shfp_fd, &nv, sizeof nv, 0) == sizeof nv;
-  unlock_side(f.shfp_fd);
+  if (ok && delta != 0) ok = ::pwrite(fd, &nv, sizeof nv, 0) == sizeof nv;
+  unlock_side(fd);
   return ok ? v : -1;
 }
 
@@ -339,9 +360,11 @@ bool open_somewhere(const std::string &path) {
 }
 
 bool shared_set(FileObject &f, std::int64_t value) {
-  if (!lock_side(f.shfp_fd, F_WRLCK)) return false;
-  bool ok = ::pwrite(f.shfp_fd, &value, sizeof value, 0) == sizeof value;
-  unlock_side(f.shfp_fd);
+  const int fd = side_fd(f, value != 0);
+  if (fd < 0) return value == 0 && errno == ENOENT;  // (no file yet: it holds 0)
+  if (!lock_side(fd, F_WRLCK)) return false;
+  bool ok = ::pwrite(fd, &value, sizeof value, 0) == sizeof value;
+  unlock_side(fd);
   return ok;
 }
 
@@ -404,7 +427,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   struct {
     int err;
     int shared_fs;
-    char side[4096];
+    char side[PATH_MAX + 64];
   } first{};
   if (rank == 0) {
     int fl =
@@ -415,10 +438,9 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     } else {
       struct stat st {};
       if (::fstat(f.fd, &st) == 0 && S_ISDIR(st.st_mode)) err = EISDIR;
-      std::string side = err ? std::string() : impi::io::make_side_file(path);
-      if (!err && side.empty()) err = errno ? errno : EIO;
-      if (!err && side.size() < sizeof first.side)
-        std::memcpy(first.side, side.c_str(), side.size());
+      std::string side = err ? std::string() : impi::io::side_file_name(path);
+      if (!err && side.size() >= sizeof first.side) err = ENAMETOOLONG;
+      if (!err) std::memcpy(first.side, side.c_str(), side.size());
     }
     first.err = err;
     first.shared_fs = f.fd >= 0 && impi::io::on_shared_fs(f.fd);
@@ -447,10 +469,6 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   if (rank != 0) {
     f.fd = ::open(path.c_str(), flags, perm);
     if (f.fd < 0) err = errno;
-  }
-  if (!err) {
-    f.shfp_fd = ::open(f.shfp_path.c_str(), O_RDWR | O_CLOEXEC);
-    if (f.shfp_fd < 0) err = errno;
   }
   if (!err) impi::io::mark_open(f);
   int worst = err ? errno_class(err) : 0, any = 0;
@@ -497,7 +515,7 @@ int PMPI_File_close(MPI_File *fh) {
   PMPI_Comm_rank(f->comm, &rank);
   impi::io::unmark_open(*f);
   if (::close(f->fd) != 0) err = errno;
-  ::close(f->shfp_fd);
+  if (f->shfp_fd >= 0) ::close(f->shfp_fd);
   PMPI_Barrier(f->comm);  // every proc is done with the file
   if (rank == 0) {
     ::unlink(f->shfp_path.c_str());

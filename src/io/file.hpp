@@ -106,8 +106,10 @@ struct FileObject {
   View view;
   std::int64_t pos = 0;  // the individual file pointer, in etypes of the view
   // The shared file pointer: an int64 (etypes) at offset 0 of this file.
+  // (Created by the first process that uses the pointer; see side_fd.)
   std::string shfp_path;
   int shfp_fd = -1;
+  std::mutex shfp_mu;
   // Atomic mode within this process (fcntl locks do not exclude threads).
   std::mutex atomic_mu;
   // Non-blocking operations in flight (close waits for them).

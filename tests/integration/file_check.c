@@ -6,6 +6,7 @@
  * (rank 0's, shared with every client through the file system), removed at
  * the end. At any np >= 1, in one client or across clients. Prints
  * "rank r of n ok". */
+#include <dirent.h>
 #include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -44,6 +45,17 @@ static int eclass(int rc) {
 }
 static void path(char *out, const char *name) {
   snprintf(out, 512, "%s/%s", dir, name);
+}
+/* The shared pointers' side files in the test's directory. */
+static int side_files(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  CHECK(d != NULL, "opendir %s: %s", dir, strerror(errno));
+  while ((e = readdir(d)) != NULL)
+    if (strstr(e->d_name, ".impi-shfp.")) ++n;
+  closedir(d);
+  return n;
 }
 static int count_of(MPI_Status *st, MPI_Datatype t) {
   int n;
@@ -392,6 +404,10 @@ static void test_shared(void) {
   OK(MPI_File_get_position_shared(fh, &pos));
   CHECK(pos == 0, "shared pointer starts at 0");
   MPI_Barrier(MPI_COMM_WORLD);
+  /* (impi: the pointer's side file exists once the pointer moved, and
+   * only until the close) */
+  if (rank == 0) CHECK(side_files() == 0, "a side file before the pointer moved");
+  MPI_Barrier(MPI_COMM_WORLD);
   /* every rank appends ROUNDS records of M ints through the shared pointer */
   for (k = 0; k < ROUNDS; ++k) {
     for (i = 0; i < M; ++i) rec[i] = (rank << 16) | (k << 8) | i;
@@ -399,6 +415,7 @@ static void test_shared(void) {
     CHECK(count_of(&st, MPI_INT) == M, "write_shared count");
   }
   MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(side_files() == 1, "%d side files in use", side_files());
   OK(MPI_File_get_position_shared(fh, &pos));
   CHECK(pos == (MPI_Offset)size * ROUNDS * M, "shared pointer at the end: %lld", (long long)pos);
   /* every record is whole and each (rank, round) appears once */
@@ -446,6 +463,7 @@ static void test_shared(void) {
   CHECK(count_of(&st, MPI_INT) == n && blk[0] == rank * 100, "read_ordered_begin/end");
   OK(MPI_File_close(&fh));
   MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(side_files() == 0, "%d side files left after the close", side_files());
   if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
   /* APPEND: both pointers start at the end; SEQUENTIAL: shared only */
   path(p, "append.dat");
