@@ -491,7 +491,8 @@ static void test_ds_write(void) {
  * view of BL-byte blocks interleaved by rank, NBL blocks per rank. Blocks of
  * 5 bytes and tiny buffers (cbs, many steps): 40 blocks (one aggregator's
  * domain holds it all), 3000 (each aggregator a domain of its own, in steps
- * of cbs bytes; the file of the first, rewritten); blocks of 9000 bytes in
+ * of cbs bytes; the file of the first, rewritten), 60000 (domains of more
+ * than an aggregator's 256 KiB chunk); blocks of 9000 bytes in
  * the default buffer (an aggregator reads the pieces of the procs of its
  * client one by one from their memory, small ones in one span). strided:
  * the memory is every other byte of a buffer (the data is packed first). */
@@ -579,6 +580,7 @@ int main(int argc, char **argv) {
   test_two_phase(5, 3000, "1000", 1);
   test_two_phase(9000, 6, NULL, 0);
   test_two_phase(9000, 6, NULL, 1);
+  test_two_phase(5, 60000, NULL, 0);
   test_ds_write();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
