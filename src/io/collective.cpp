@@ -219,6 +219,104 @@ bool pull(std::int64_t pid, In *ins, std::size_t n, const PullPlan &plan, std::b
   }
   return true;
 }
+
+// One sender's pieces in an aggregator's list, ins[b, e): where they are
+// now (pid 0: the data received; -1: our own memory; else that process's).
+struct Source {
+  std::size_t b, e;
+  std::int64_t pid;
+};
+
+// Merges the runs [bounds[k], bounds[k+1]) of `v`, each in file order, pairwise.
+void merge_runs(std::vector<In> &v, std::vector<std::size_t> bounds) {
+  auto by_off = [](const In &x, const In &y) { return x.off < y.off; };
+  while (bounds.size() > 2) {
+    std::vector<std::size_t> merged{0};
+    for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
+      const std::size_t top = k + 2 < bounds.size() ? bounds[k + 2] : bounds[k + 1];
+      if (k + 2 < bounds.size())
+        std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
+                           v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
+                           v.begin() + static_cast<std::ptrdiff_t>(top), by_off);
+      merged.push_back(top);
+    }
+    bounds = std::move(merged);
+  }
+}
+
+// An aggregator's pieces (each source's in file order) written a chunk of
+// the file at a time: read the chunk's pieces from their senders into
+// `window`, merge the lists, write. One aggregator's reads then overlap
+// another's writes, which the file's inode lock serializes (2 MiB each at
+// np 2, both at once, took twice as long; 128 KiB and 1 MiB chunks
+// measured slower than 256 KiB). 0, an errno value (a write failed), or
+// a negated one (a read from a sender failed).
+int write_in_chunks(int fd, std::vector<In> &ins, const std::vector<Source> &srcs, Bytes &window) {
+  constexpr std::int64_t kChunk = 256 << 10;
+  std::vector<std::size_t> next(srcs.size()), end(srcs.size());
+  std::vector<PullPlan> plans(srcs.size());
+  for (std::size_t k = 0; k < srcs.size(); ++k) next[k] = srcs[k].b;
+  std::vector<In> part;
+  std::vector<std::size_t> bounds;
+  for (;;) {
+    std::int64_t lo = LLONG_MAX;
+    for (std::size_t k = 0; k < srcs.size(); ++k)
+      if (next[k] < srcs[k].e) lo = std::min(lo, ins[next[k]].off);
+    if (lo == LLONG_MAX) return 0;
+    const std::int64_t hi = lo + kChunk;
+    std::size_t need = 0;
+    for (std::size_t k = 0; k < srcs.size(); ++k) {
+      std::size_t e = next[k];
+      while (e < srcs[k].e && ins[e].off < hi) ++e;
+      end[k] = e;
+      if (srcs[k].pid > 0 && e > next[k]) {
+        plans[k] = plan_pull(ins.data() + next[k], e - next[k]);
+        need += plans[k].room();
+      }
+    }
+    window.resize(need);
+    std::byte *to = window.data();
+    part.clear();
+    bounds.assign(1, 0);
+    for (std::size_t k = 0; k < srcs.size(); ++k) {
+      const std::size_t n = end[k] - next[k];
+      if (n == 0) continue;
+      if (srcs[k].pid > 0) {
+        if (!pull(srcs[k].pid, ins.data() + next[k], n, plans[k], to))
+          return -(errno ? errno : EIO);
+        to += plans[k].room();
+      }
+      part.insert(part.end(), ins.begin() + static_cast<std::ptrdiff_t>(next[k]),
+                  ins.begin() + static_cast<std::ptrdiff_t>(end[k]));
+      bounds.push_back(part.size());
+      next[k] = end[k];
+    }
+    merge_runs(part, bounds);
+    if (int e = write_runs(fd, part); e) return e;
+  }
+}
+
+// The same when some source's list is not in file order (a view's
+// filetype is monotone: only a safeguard): read everything, sort, write.
+int write_unordered(int fd, std::vector<In> &ins, const std::vector<Source> &srcs, Bytes &window) {
+  std::vector<PullPlan> plans(srcs.size());
+  std::size_t room = 0;
+  for (std::size_t k = 0; k < srcs.size(); ++k)
+    if (srcs[k].pid > 0) {
+      plans[k] = plan_pull(ins.data() + srcs[k].b, srcs[k].e - srcs[k].b);
+      room += plans[k].room();
+    }
+  window.resize(room);
+  std::byte *to = window.data();
+  for (std::size_t k = 0; k < srcs.size(); ++k) {
+    if (srcs[k].pid <= 0) continue;
+    if (!pull(srcs[k].pid, ins.data() + srcs[k].b, srcs[k].e - srcs[k].b, plans[k], to))
+      return -(errno ? errno : EIO);
+    to += plans[k].room();
+  }
+  std::sort(ins.begin(), ins.end(), [](const In &x, const In &y) { return x.off < y.off; });
+  return write_runs(fd, ins);
+}
 }  // namespace
 
 // Below this many bytes per piece of a view, a collective write on a local
@@ -445,11 +543,6 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
         // or the sender's (read from there); then written in file order.
         std::vector<In> ins;
         ins.reserve(meta_in.size() / kMeta);
-        struct Source {
-          std::size_t b, e;
-          std::int64_t pid;
-          PullPlan plan;
-        };
         std::vector<Source> srcs;
         bool sorted = true;
         std::int64_t at = 0;
@@ -458,7 +551,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
           const auto b = static_cast<std::size_t>(rmdisp[static_cast<std::size_t>(r)]),
                      e = b + static_cast<std::size_t>(rmeta[static_cast<std::size_t>(r)]);
           if (b == e) continue;
-          Source src{ins.size(), 0, pid, {}};
+          Source src{ins.size(), 0, pid};
           for (std::size_t i = b; i < e; i += kMeta) {
             const std::int64_t o = meta_in[i], n = meta_in[i + 1];
             if (i > b && o < ins.back().off) sorted = false;
@@ -471,85 +564,14 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
           src.e = ins.size();
           srcs.push_back(src);
         }
-        auto by_off = [](const In &x, const In &y) { return x.off < y.off; };
-        auto pull_failed = [&] {
-          io_err = errno ? errno : EIO;
-          why = fmt::format("reading a process's data from its memory: {}", std::strerror(io_err));
-        };
-        if (!sorted) {
-          std::size_t room = 0;
-          for (Source &src : srcs)
-            if (src.pid > 0) {
-              src.plan = plan_pull(ins.data() + src.b, src.e - src.b);
-              room += src.plan.room();
-            }
-          window.resize(room);
-          std::byte *to = window.data();
-          for (const Source &src : srcs) {
-            if (src.pid <= 0 || io_err) continue;
-            if (!pull(src.pid, ins.data() + src.b, src.e - src.b, src.plan, to)) pull_failed();
-            to += src.plan.room();
-          }
-          std::sort(ins.begin(), ins.end(), by_off);
-          if (!io_err) io_err = write_runs(f.fd, ins);
-        } else {
-          // Each source's list is in file order. A chunk of the file at a
-          // time: read its pieces from the senders, merge the lists, write
-          // it; one aggregator's reads then overlap another's writes (the
-          // file's inode lock serializes those: 2 MiB each at np 2, both
-          // at once, took twice as long).
-          constexpr std::int64_t kChunk = 256 << 10;
-          std::vector<std::size_t> next(srcs.size()), end(srcs.size());
-          std::vector<PullPlan> plans(srcs.size());
-          for (std::size_t k = 0; k < srcs.size(); ++k) next[k] = srcs[k].b;
-          std::vector<In> part;
-          std::vector<std::size_t> bounds;
-          while (!io_err) {
-            std::int64_t lo = LLONG_MAX;
-            for (std::size_t k = 0; k < srcs.size(); ++k)
-              if (next[k] < srcs[k].e) lo = std::min(lo, ins[next[k]].off);
-            if (lo == LLONG_MAX) break;
-            const std::int64_t hi = lo + kChunk;
-            std::size_t need = 0;
-            for (std::size_t k = 0; k < srcs.size(); ++k) {
-              std::size_t e = next[k];
-              while (e < srcs[k].e && ins[e].off < hi) ++e;
-              end[k] = e;
-              if (srcs[k].pid > 0 && e > next[k]) {
-                plans[k] = plan_pull(ins.data() + next[k], e - next[k]);
-                need += plans[k].room();
-              }
-            }
-            window.resize(need);
-            std::byte *to = window.data();
-            part.clear();
-            bounds.assign(1, 0);
-            for (std::size_t k = 0; k < srcs.size() && !io_err; ++k) {
-              const std::size_t n = end[k] - next[k];
-              if (n == 0) continue;
-              if (srcs[k].pid > 0) {
-                if (!pull(srcs[k].pid, ins.data() + next[k], n, plans[k], to)) pull_failed();
-                to += plans[k].room();
-              }
-              part.insert(part.end(), ins.begin() + static_cast<std::ptrdiff_t>(next[k]),
-                          ins.begin() + static_cast<std::ptrdiff_t>(end[k]));
-              bounds.push_back(part.size());
-              next[k] = end[k];
-            }
-            // The lists merged pairwise.
-            while (bounds.size() > 2) {
-              std::vector<std::size_t> merged{0};
-              for (std::size_t k = 0; k + 1 < bounds.size(); k += 2) {
-                const std::size_t top = k + 2 < bounds.size() ? bounds[k + 2] : bounds[k + 1];
-                if (k + 2 < bounds.size())
-                  std::inplace_merge(part.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
-                                     part.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
-                                     part.begin() + static_cast<std::ptrdiff_t>(top), by_off);
-                merged.push_back(top);
-              }
-              bounds = std::move(merged);
-            }
-            if (!io_err) io_err = write_runs(f.fd, part);
+        if (int e = sorted ? write_in_chunks(f.fd, ins, srcs, window)
+                           : write_unordered(f.fd, ins, srcs, window);
+            e != 0) {
+          io_err = e;
+          if (e < 0) {
+            io_err = -e;
+            why =
+                fmt::format("reading a process's data from its memory: {}", std::strerror(io_err));
           }
         }
       }
