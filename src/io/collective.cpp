@@ -11,10 +11,10 @@
 // file's communicator: across IMPI clients that is ordinary collective
 // traffic. An aggregator writes the pieces it got as merged runs, or reads
 // the span its window's requests cover with one pread and sends each
-// process its parts back. A writing aggregator reads the pieces of the
-// processes of its own client and host straight from their memory
-// (cross-memory attach, its own with memcpy): one copy into the window
-// instead of a pack, a message and an unpack.
+// process its parts back. An aggregator reads the pieces of the processes
+// of its own client and host straight from their memory, or writes them
+// into it (cross-memory attach; its own with memcpy): one copy instead of
+// a pack, a message and an unpack.
 #include "io/collective.hpp"
 
 #include <fcntl.h>
@@ -317,6 +317,57 @@ int write_unordered(int fd, std::vector<In> &ins, const std::vector<Source> &src
   std::sort(ins.begin(), ins.end(), [](const In &x, const In &y) { return x.off < y.off; });
   return write_runs(fd, ins);
 }
+
+// A reading aggregator's answer to a process whose memory it may write:
+// pieces `local[k]` of ours to `remote[k]` there. The pieces of one step
+// follow each other in the reader's stream: gathered into `bounce` and
+// written with one call when they are small; else vector by vector. False
+// when the kernel refused.
+bool push(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remote, Bytes &bounce) {
+  std::size_t bytes = 0;
+  bool dense = true;
+  for (std::size_t k = 0; k < remote.size(); ++k) {
+    bytes += remote[k].iov_len;
+    if (k > 0 && static_cast<std::byte *>(remote[k - 1].iov_base) + remote[k - 1].iov_len !=
+                     remote[k].iov_base)
+      dense = false;
+  }
+  constexpr std::size_t kSmall = 8192;  // bytes per piece, on average
+  if (dense && remote.size() > 1 && bytes < kSmall * remote.size()) {
+    bounce.resize(bytes);
+    std::byte *at = bounce.data();
+    for (const iovec &l : local) {
+      std::memcpy(at, l.iov_base, l.iov_len);
+      at += l.iov_len;
+    }
+    return transport::shm::cma_write(pid, reinterpret_cast<std::uint64_t>(remote.front().iov_base),
+                                     bounce.data(), bytes);
+  }
+  for (std::size_t first = 0; first < local.size();) {
+    const std::size_t m = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
+    std::size_t want = 0;
+    for (std::size_t k = first; k < first + m; ++k) want += local[k].iov_len;
+    ssize_t put =
+        ::process_vm_writev(static_cast<pid_t>(pid), &local[first], m, &remote[first], m, 0);
+    if (put < 0 || static_cast<std::size_t>(put) != want) {
+      std::size_t skip = put > 0 ? static_cast<std::size_t>(put) : 0;
+      for (std::size_t k = first; k < first + m; ++k) {
+        const std::size_t len = local[k].iov_len;
+        if (skip >= len) {
+          skip -= len;
+          continue;
+        }
+        if (!transport::shm::cma_write(
+                pid, reinterpret_cast<std::uint64_t>(remote[k].iov_base) + skip,
+                static_cast<const char *>(local[k].iov_base) + skip, len - skip))
+          return false;
+        skip = 0;
+      }
+    }
+    first += m;
+  }
+  return true;
+}
 }  // namespace
 
 // Below this many bytes per piece of a view, a collective write on a local
@@ -400,7 +451,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   const std::int64_t glo = all[0], ghi = -all[1];
   native = 0;
   if (glo >= ghi) return MPI_SUCCESS;  // nobody accesses anything
-  if (write) agree_on_pulls(f, rank, size);
+  agree_on_pulls(f, rank, size);
 
   // (Counts of MPI_Alltoallv are ints: a window stays below 1 GiB.)
   const std::int64_t cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
@@ -466,8 +517,9 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       const std::int64_t alo = dlo + step * cbs, ahi = std::min(alo + cbs, dhi);
       if (alo >= ahi) continue;
       const int dst = aggr[static_cast<std::size_t>(a)];
-      // (A write's pieces for an aggregator that reads them from our memory: no data.)
-      const bool sent = !write || !f.tp_pulls_mine[static_cast<std::size_t>(dst)];
+      // (Pieces for an aggregator that reads them from our memory, or
+      // writes them into it: no data.)
+      const bool sent = !f.tp_pulls_mine[static_cast<std::size_t>(dst)];
       Cursor &c = cur[static_cast<std::size_t>(a)];
       while (c.next < pieces.size()) {
         const Piece &p = pieces[c.next];
@@ -506,7 +558,7 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     int rb = 0;
     for (int r = 0; r < size; ++r) {
       int n = 0;
-      if (!write || !f.tp_pull_pid[static_cast<std::size_t>(r)])
+      if (!f.tp_pull_pid[static_cast<std::size_t>(r)])
         for (int i = rmdisp[static_cast<std::size_t>(r)];
              i < rmdisp[static_cast<std::size_t>(r)] + rmeta[static_cast<std::size_t>(r)];
              i += kMeta)
@@ -581,11 +633,37 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       if (my_aggr >= 0 && !meta_in.empty()) {
         window.resize(static_cast<std::size_t>(span_hi - span_lo));
         if (!io_err && !all_pread(f.fd, window.data(), span_hi - span_lo, span_lo)) io_err = errno;
+        // Each piece to its process: as data, into our own stream, or
+        // written into the reader's stream (its address in the request).
         std::int64_t at = 0;
-        for (std::size_t i = 0; i < meta_in.size(); i += kMeta) {
-          std::memcpy(data_in.data() + at, window.data() + (meta_in[i] - span_lo),
-                      static_cast<std::size_t>(meta_in[i + 1]));
-          at += meta_in[i + 1];
+        std::vector<iovec> local, remote;
+        for (int r = 0; r < size; ++r) {
+          const std::int64_t pid = f.tp_pull_pid[static_cast<std::size_t>(r)];
+          const auto b = static_cast<std::size_t>(rmdisp[static_cast<std::size_t>(r)]),
+                     e = b + static_cast<std::size_t>(rmeta[static_cast<std::size_t>(r)]);
+          for (std::size_t i = b; i < e; i += kMeta) {
+            std::byte *from = window.data() + (meta_in[i] - span_lo);
+            const auto n = static_cast<std::size_t>(meta_in[i + 1]);
+            auto *to = reinterpret_cast<std::byte *>(static_cast<std::uintptr_t>(meta_in[i + 2]));
+            if (pid < 0) {
+              std::memcpy(to, from, n);
+            } else if (pid > 0) {
+              local.push_back({from, n});
+              remote.push_back({to, n});
+            } else {
+              std::memcpy(data_in.data() + at, from, n);
+              at += meta_in[i + 1];
+            }
+          }
+          if (pid > 0 && !local.empty()) {
+            if (!io_err && !push(pid, local, remote, data_out)) {
+              io_err = errno ? errno : EIO;
+              why = fmt::format("writing a process's data into its memory: {}",
+                                std::strerror(io_err));
+            }
+            local.clear();
+            remote.clear();
+          }
         }
       }
       data_out.resize(static_cast<std::size_t>(sb));
@@ -625,6 +703,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     if (have < n) break;
   }
   if (total <= 0) return MPI_SUCCESS;
+  // (Aggregators may have written into it: memory valgrind did not see written.)
+  transport::shm::mark_defined(stream.data(), static_cast<std::size_t>(total));
   std::int64_t n = decode(v, stream.data(), got, const_cast<void *>(buf), count, th, type, why);
   if (n < 0) return static_cast<int>(-n);
   native = n;
