@@ -166,18 +166,22 @@ int check_amode(int amode, std::string &why) {
 
 // The name of the side file for the shared pointer: in the data file's
 // directory (so procs on other hosts see it), else (a directory we may not
-// write) in $TMPDIR; unpredictable. Nothing is created: the first process
-// that uses the pointer creates the file (side_fd), so an open and close of
-// a file whose shared pointer nobody uses costs no create and unlink (on a
-// journaling file system they were most of MPI_File_open + close).
-std::string side_file_name(const std::string &path) {
+// write: `elsewhere`) in $TMPDIR; unpredictable. Where every process sees
+// the data file itself (MPI_File_open compares it) and it is not
+// elsewhere, nothing is created: the first process that moves the pointer
+// creates the file (side_fd), so an open and close of a file whose shared
+// pointer nobody uses costs no create and unlink (on a journaling file
+// system they were most of MPI_File_open + close). Otherwise rank 0 makes
+// it at open, and the others only open it.
+std::string side_file_name(const std::string &path, bool &elsewhere) {
   std::string dir = ".";
   std::string base = path;
   if (auto s = path.rfind('/'); s != std::string::npos) {
     dir = s == 0 ? "/" : path.substr(0, s);
     base = path.substr(s + 1);
   }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+  elsewhere = ::access(dir.c_str(), W_OK | X_OK) != 0;
+  if (elsewhere)
     dir = std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   std::random_device rd;
   const std::uint64_t r = (std::uint64_t{rd()} << 32) ^ rd();
@@ -277,16 +281,19 @@ int errno_class(int err) {
 }
 
 namespace {
-// The shared pointer's side file, opened at the first use (`create`: made
-// if no process has yet; an empty one holds 0). -1 with errno set.
+// The shared pointer's side file, opened at the first use (`create`, where
+// it is made lazily: made if no process has yet; an empty one holds 0).
+// -1 with errno set. The caller holds f.shfp_mu.
 int side_fd(FileObject &f, bool create) {
-  std::lock_guard<std::mutex> lk(f.shfp_mu);
   if (f.shfp_fd >= 0) return f.shfp_fd;
+  create = create && f.shfp_lazy;
   int fd =
       ::open(f.shfp_path.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
   if (fd < 0) return -1;
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+  // (Ours, and not a hard link to some other file of ours.)
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
+      st.st_nlink != 1) {
     ::close(fd);
     errno = EACCES;  // (not ours: someone else's file under that name)
     return -1;
@@ -296,9 +303,12 @@ int side_fd(FileObject &f, bool create) {
 }
 }  // namespace
 
+// (shfp_mu also keeps threads apart: fcntl locks do not exclude the
+// threads of one process.)
 std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta) {
+  std::lock_guard<std::mutex> lk(f.shfp_mu);
   const int fd = side_fd(f, delta != 0);
-  if (fd < 0 && delta == 0 && errno == ENOENT) return 0;  // (no file yet: it holds 0)
+  if (fd < 0 && delta == 0 && errno == ENOENT && f.shfp_lazy) return 0;  // (not made yet: 0)
   if (fd < 0 || !lock_side(fd, F_WRLCK)) return -1;
   std::int64_t v = 0;
   const ssize_t got = ::pread(fd, &v, sizeof v, 0);
@@ -360,8 +370,9 @@ bool open_somewhere(const std::string &path) {
 }
 
 bool shared_set(FileObject &f, std::int64_t value) {
+  std::lock_guard<std::mutex> lk(f.shfp_mu);
   const int fd = side_fd(f, value != 0);
-  if (fd < 0) return value == 0 && errno == ENOENT;  // (no file yet: it holds 0)
+  if (fd < 0) return value == 0 && errno == ENOENT && f.shfp_lazy;  // (not made yet: 0)
   if (!lock_side(fd, F_WRLCK)) return false;
   bool ok = ::pwrite(fd, &value, sizeof value, 0) == sizeof value;
   unlock_side(fd);
@@ -427,6 +438,8 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   struct {
     int err;
     int shared_fs;
+    int elsewhere;           // the side file is not in the data file's directory
+    std::uint64_t dev, ino;  // the data file, as rank 0 sees it
     char side[PATH_MAX + 64];
   } first{};
   if (rank == 0) {
@@ -438,7 +451,11 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     } else {
       struct stat st {};
       if (::fstat(f.fd, &st) == 0 && S_ISDIR(st.st_mode)) err = EISDIR;
-      std::string side = err ? std::string() : impi::io::side_file_name(path);
+      first.dev = st.st_dev;
+      first.ino = st.st_ino;
+      bool elsewhere = false;
+      std::string side = err ? std::string() : impi::io::side_file_name(path, elsewhere);
+      first.elsewhere = elsewhere ? 1 : 0;
       if (!err && side.size() >= sizeof first.side) err = ENAMETOOLONG;
       if (!err) std::memcpy(first.side, side.c_str(), side.size());
     }
@@ -466,13 +483,28 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         PMPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag)
       f.hints["cb_nodes"] = std::to_string(c->size);
   }
+  // Whether every process sees rank 0's file itself (one host, or one
+  // mount of it): then the side file may be made lazily.
+  int other_file = 0;
   if (rank != 0) {
     f.fd = ::open(path.c_str(), flags, perm);
     if (f.fd < 0) err = errno;
+    struct stat st {};
+    other_file = f.fd < 0 || ::fstat(f.fd, &st) != 0 ||
+                 static_cast<std::uint64_t>(st.st_dev) != first.dev ||
+                 static_cast<std::uint64_t>(st.st_ino) != first.ino;
   }
   if (!err) impi::io::mark_open(f);
-  int worst = err ? errno_class(err) : 0, any = 0;
-  PMPI_Allreduce(&worst, &any, 1, MPI_INT, MPI_MAX, f.comm);
+  int mine[2] = {err ? errno_class(err) : 0, other_file}, agreed[2] = {0, 0};
+  PMPI_Allreduce(mine, agreed, 2, MPI_INT, MPI_MAX, f.comm);
+  const int worst = mine[0], any = agreed[0];
+  f.shfp_lazy = agreed[1] == 0 && first.elsewhere == 0;
+  if (any == 0 && !f.shfp_lazy && rank == 0) {
+    // (A failure here shows at the pointer's first use: the others open
+    // it without O_CREAT.)
+    int fd = ::open(f.shfp_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) ::close(fd);
+  }
   if (any != 0) {
     impi::io::unmark_open(f);
     if (f.fd >= 0) ::close(f.fd);

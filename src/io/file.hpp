@@ -106,10 +106,12 @@ struct FileObject {
   View view;
   std::int64_t pos = 0;  // the individual file pointer, in etypes of the view
   // The shared file pointer: an int64 (etypes) at offset 0 of this file.
-  // (Created by the first process that uses the pointer; see side_fd.)
+  // (Created by the first process that moves the pointer where every
+  // process sees the same data file, `shfp_lazy`; else by rank 0 at open.)
   std::string shfp_path;
   int shfp_fd = -1;
-  std::mutex shfp_mu;
+  bool shfp_lazy = true;
+  std::mutex shfp_mu;  // the descriptor, and each access to the pointer
   // Atomic mode within this process (fcntl locks do not exclude threads).
   std::mutex atomic_mu;
   // Non-blocking operations in flight (close waits for them).

@@ -2,6 +2,7 @@
 
 #include <sys/uio.h>
 
+#include <cerrno>
 #include <cstdint>
 
 #if __has_include(<valgrind/memcheck.h>)
@@ -24,7 +25,10 @@ bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t l
     iovec l{static_cast<char *>(local) + done, len - done};
     iovec r{reinterpret_cast<void *>(remote + done), len - done};
     ssize_t n = ::process_vm_readv(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
-    if (n <= 0) return false;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;  // (nothing moved: no errno of its own)
+      return false;
+    }
     done += static_cast<std::size_t>(n);
   }
   return true;
@@ -36,7 +40,10 @@ bool cma_write(std::int64_t pid, std::uint64_t remote, const void *local, std::s
     iovec l{const_cast<char *>(static_cast<const char *>(local)) + done, len - done};
     iovec r{reinterpret_cast<void *>(remote + done), len - done};
     ssize_t n = ::process_vm_writev(static_cast<pid_t>(pid), &l, 1, &r, 1, 0);
-    if (n <= 0) return false;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
     done += static_cast<std::size_t>(n);
   }
   return true;
