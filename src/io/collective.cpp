@@ -88,6 +88,46 @@ void agree_on_pulls(FileObject &f, int rank, int size) {
   f.tp_pulls_mine.assign(theirs.begin(), theirs.end());
 }
 
+// Below this many bytes per piece on average, pieces adjacent in another
+// process's memory move as one span (the kernel pins each vector's pages
+// on its own).
+constexpr std::size_t kSmallMoved = 8192;
+
+// Copies between our pieces `local[k]` and process `pid`'s `remote[k]`
+// (equal lengths): reads them (`write` false) or writes them, IOV_MAX
+// vectors a call; after a short transfer (the kernel's per-call limit)
+// piece by piece, the rest of each in as many calls as it takes. False
+// when the kernel refused.
+bool cma_vectors(bool write, std::int64_t pid, std::vector<iovec> &local,
+                 std::vector<iovec> &remote) {
+  for (std::size_t first = 0; first < local.size();) {
+    const std::size_t m = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
+    std::size_t want = 0;
+    for (std::size_t k = first; k < first + m; ++k) want += local[k].iov_len;
+    const auto p = static_cast<pid_t>(pid);
+    ssize_t done = write ? ::process_vm_writev(p, &local[first], m, &remote[first], m, 0)
+                         : ::process_vm_readv(p, &local[first], m, &remote[first], m, 0);
+    if (done < 0 || static_cast<std::size_t>(done) != want) {
+      std::size_t skip = done > 0 ? static_cast<std::size_t>(done) : 0;
+      for (std::size_t k = first; k < first + m; ++k) {
+        const std::size_t len = local[k].iov_len;
+        if (skip >= len) {
+          skip -= len;
+          continue;
+        }
+        const auto at = reinterpret_cast<std::uint64_t>(remote[k].iov_base) + skip;
+        char *mine = static_cast<char *>(local[k].iov_base) + skip;
+        if (!(write ? transport::shm::cma_write(pid, at, mine, len - skip)
+                    : transport::shm::cma_read(pid, at, mine, len - skip)))
+          return false;
+        skip = 0;
+      }
+    }
+    first += m;
+  }
+  return true;
+}
+
 // A piece an aggregator writes: its file range and where its bytes are.
 struct In {
   std::int64_t off, len;
@@ -163,8 +203,7 @@ PullPlan plan_pull(const In *ins, std::size_t n) {
     p.hi = std::max(p.hi, a + static_cast<std::size_t>(ins[k].len));
     p.bytes += static_cast<std::size_t>(ins[k].len);
   }
-  constexpr std::size_t kSmall = 8192;  // bytes per piece, on average
-  p.span = n > 1 && p.bytes < kSmall * n && 2 * p.bytes >= p.hi - p.lo;
+  p.span = n > 1 && p.bytes < kSmallMoved * n && 2 * p.bytes >= p.hi - p.lo;
   return p;
 }
 // Reads them to `to` and points their `src` there; false when the kernel refused.
@@ -192,32 +231,7 @@ bool pull(std::int64_t pid, In *ins, std::size_t n, const PullPlan &plan, std::b
     ins[k].src = at;
     at += len;
   }
-  for (std::size_t first = 0; first < local.size();) {
-    const std::size_t m = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
-    std::size_t want = 0;
-    for (std::size_t k = first; k < first + m; ++k) want += local[k].iov_len;
-    ssize_t got =
-        ::process_vm_readv(static_cast<pid_t>(pid), &local[first], m, &remote[first], m, 0);
-    if (got < 0 || static_cast<std::size_t>(got) != want) {
-      // A short read (the kernel's per-call limit): piece by piece, the
-      // rest of each piece in as many calls as it takes.
-      std::size_t skip = got > 0 ? static_cast<std::size_t>(got) : 0;
-      for (std::size_t k = first; k < first + m; ++k) {
-        const std::size_t len = local[k].iov_len;
-        if (skip >= len) {
-          skip -= len;
-          continue;
-        }
-        if (!transport::shm::cma_read(pid,
-                                      reinterpret_cast<std::uint64_t>(remote[k].iov_base) + skip,
-                                      static_cast<char *>(local[k].iov_base) + skip, len - skip))
-          return false;
-        skip = 0;
-      }
-    }
-    first += m;
-  }
-  return true;
+  return cma_vectors(false, pid, local, remote);
 }
 
 // One sender's pieces in an aggregator's list, ins[b, e): where they are
@@ -332,8 +346,7 @@ bool push(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remot
                      remote[k].iov_base)
       dense = false;
   }
-  constexpr std::size_t kSmall = 8192;  // bytes per piece, on average
-  if (dense && remote.size() > 1 && bytes < kSmall * remote.size()) {
+  if (dense && remote.size() > 1 && bytes < kSmallMoved * remote.size()) {
     bounce.resize(bytes);
     std::byte *at = bounce.data();
     for (const iovec &l : local) {
@@ -343,30 +356,7 @@ bool push(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remot
     return transport::shm::cma_write(pid, reinterpret_cast<std::uint64_t>(remote.front().iov_base),
                                      bounce.data(), bytes);
   }
-  for (std::size_t first = 0; first < local.size();) {
-    const std::size_t m = std::min<std::size_t>(local.size() - first, 1024);  // IOV_MAX
-    std::size_t want = 0;
-    for (std::size_t k = first; k < first + m; ++k) want += local[k].iov_len;
-    ssize_t put =
-        ::process_vm_writev(static_cast<pid_t>(pid), &local[first], m, &remote[first], m, 0);
-    if (put < 0 || static_cast<std::size_t>(put) != want) {
-      std::size_t skip = put > 0 ? static_cast<std::size_t>(put) : 0;
-      for (std::size_t k = first; k < first + m; ++k) {
-        const std::size_t len = local[k].iov_len;
-        if (skip >= len) {
-          skip -= len;
-          continue;
-        }
-        if (!transport::shm::cma_write(
-                pid, reinterpret_cast<std::uint64_t>(remote[k].iov_base) + skip,
-                static_cast<const char *>(local[k].iov_base) + skip, len - skip))
-          return false;
-        skip = 0;
-      }
-    }
-    first += m;
-  }
-  return true;
+  return cma_vectors(true, pid, local, remote);
 }
 }  // namespace
 
