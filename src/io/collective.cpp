@@ -135,13 +135,25 @@ struct In {
 };
 
 // Writes the pieces, in file order, as runs (pwritev from where each piece
-// is: no copy into a window; only the bytes the pieces cover). Where
-// pieces overlap (processes writing the same bytes), the first in order
-// stays. Returns 0 or an errno value.
-int write_runs(int fd, const std::vector<In> &ins) {
+// is; only the bytes the pieces cover). A run of small pieces is gathered
+// into `gather` first and written with one pwrite: the kernel's copy into
+// the page cache, under the file's inode lock that serializes the
+// aggregators, is then one segment (rows of 512 B between 2 clients:
+// 10-15% faster). Where pieces overlap (processes writing the same
+// bytes), the first in order stays. Returns 0 or an errno value.
+int write_runs(int fd, const std::vector<In> &ins, Bytes &gather) {
   std::vector<iovec> iov;
   std::int64_t run_lo = 0, run_hi = 0;
   auto flush = [&]() -> int {
+    if (iov.size() > 1 && static_cast<std::size_t>(run_hi - run_lo) < kSmallMoved * iov.size()) {
+      gather.resize(static_cast<std::size_t>(run_hi - run_lo));
+      std::byte *at = gather.data();
+      for (const iovec &v : iov) {
+        std::memcpy(at, v.iov_base, v.iov_len);
+        at += v.iov_len;
+      }
+      iov.assign(1, {gather.data(), gather.size()});
+    }
     std::size_t k = 0;
     std::int64_t at = run_lo;
     while (k < iov.size()) {
@@ -265,7 +277,8 @@ void merge_runs(std::vector<In> &v, std::vector<std::size_t> bounds) {
 // np 2, both at once, took twice as long; 128 KiB and 1 MiB chunks
 // measured slower than 256 KiB). 0, an errno value (a write failed), or
 // a negated one (a read from a sender failed).
-int write_in_chunks(int fd, std::vector<In> &ins, const std::vector<Source> &srcs, Bytes &window) {
+int write_in_chunks(int fd, std::vector<In> &ins, const std::vector<Source> &srcs, Bytes &window,
+                    Bytes &gather) {
   constexpr std::int64_t kChunk = 256 << 10;
   std::vector<std::size_t> next(srcs.size()), end(srcs.size());
   std::vector<PullPlan> plans(srcs.size());
@@ -306,13 +319,14 @@ int write_in_chunks(int fd, std::vector<In> &ins, const std::vector<Source> &src
       next[k] = end[k];
     }
     merge_runs(part, bounds);
-    if (int e = write_runs(fd, part); e) return e;
+    if (int e = write_runs(fd, part, gather); e) return e;
   }
 }
 
 // The same when some source's list is not in file order (a view's
 // filetype is monotone: only a safeguard): read everything, sort, write.
-int write_unordered(int fd, std::vector<In> &ins, const std::vector<Source> &srcs, Bytes &window) {
+int write_unordered(int fd, std::vector<In> &ins, const std::vector<Source> &srcs, Bytes &window,
+                    Bytes &gather) {
   std::vector<PullPlan> plans(srcs.size());
   std::size_t room = 0;
   for (std::size_t k = 0; k < srcs.size(); ++k)
@@ -329,7 +343,7 @@ int write_unordered(int fd, std::vector<In> &ins, const std::vector<Source> &src
     to += plans[k].room();
   }
   std::sort(ins.begin(), ins.end(), [](const In &x, const In &y) { return x.off < y.off; });
-  return write_runs(fd, ins);
+  return write_runs(fd, ins, gather);
 }
 
 // A reading aggregator's answer to a process whose memory it may write:
@@ -483,23 +497,24 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     c.next = static_cast<std::size_t>(it - pieces.begin());
     c.done = c.next < pieces.size() ? std::max<std::int64_t>(0, dlo - pieces[c.next].off) : 0;
   }
-  std::vector<int> scount(static_cast<std::size_t>(size)), sdisp(static_cast<std::size_t>(size)),
-      rcount(static_cast<std::size_t>(size)), rdisp(static_cast<std::size_t>(size));
-  std::vector<int> smeta(static_cast<std::size_t>(size)), smdisp(static_cast<std::size_t>(size)),
-      rmeta(static_cast<std::size_t>(size)), rmdisp(static_cast<std::size_t>(size));
+  // (Counts and displacements of the _c exchanges: a step's pieces and
+  // bytes are not bounded by INT_MAX.) The data a process sends to an
+  // aggregator in a step (for a read: gets back) is one range of its
+  // stream, in place: `sdisp` is its position there.
+  const auto usize = static_cast<std::size_t>(size);
+  std::vector<MPI_Count> scount(usize), rcount(usize), smeta(usize), rmeta(usize);
+  std::vector<MPI_Aint> sdisp(usize), rdisp(usize), smdisp(usize), rmdisp(usize);
   // A piece's description: file offset, bytes, and its address in the
   // sender's memory (for an aggregator that reads it from there).
   constexpr int kMeta = 3;
   std::vector<long long> meta_out, meta_in;
   Bytes &data_out = f.tp_out, &data_in = f.tp_in, &window = f.tp_window;
-  std::vector<Piece> mine_now;  // this step's pieces sent as data, in send order
   int io_err = 0;
 
   for (std::int64_t step = 0; step < nsteps; ++step) {
     // Split my pieces by aggregator window (aggregators in rank order: the
     // windows are in file order, so the data goes in Alltoallv's order).
     meta_out.clear();
-    mine_now.clear();
     std::fill(scount.begin(), scount.end(), 0);
     std::fill(smeta.begin(), smeta.end(), 0);
     for (int a = 0; a < naggr; ++a) {
@@ -522,8 +537,9 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
             static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream + c.done)));
         smeta[static_cast<std::size_t>(dst)] += kMeta;
         if (sent) {
-          scount[static_cast<std::size_t>(dst)] += static_cast<int>(take);
-          mine_now.push_back({o, take, p.stream + c.done});
+          if (scount[static_cast<std::size_t>(dst)] == 0)
+            sdisp[static_cast<std::size_t>(dst)] = static_cast<MPI_Aint>(p.stream + c.done);
+          scount[static_cast<std::size_t>(dst)] += take;
         }
         c.done += take;
         if (c.done == p.len) {
@@ -533,8 +549,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       }
     }
     // Exchange the piece lists.
-    PMPI_Alltoall(smeta.data(), 1, MPI_INT, rmeta.data(), 1, MPI_INT, f.comm);
-    int sm = 0, rm = 0;
+    PMPI_Alltoall(smeta.data(), 1, MPI_LONG_LONG, rmeta.data(), 1, MPI_LONG_LONG, f.comm);
+    MPI_Aint sm = 0, rm = 0;
     for (int r = 0; r < size; ++r) {
       smdisp[static_cast<std::size_t>(r)] = sm;
       sm += smeta[static_cast<std::size_t>(r)];
@@ -542,25 +558,19 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       rm += rmeta[static_cast<std::size_t>(r)];
     }
     meta_in.resize(static_cast<std::size_t>(rm));
-    PMPI_Alltoallv(meta_out.data(), smeta.data(), smdisp.data(), MPI_LONG_LONG, meta_in.data(),
-                   rmeta.data(), rmdisp.data(), MPI_LONG_LONG, f.comm);
+    PMPI_Alltoallv_c(meta_out.data(), smeta.data(), smdisp.data(), MPI_LONG_LONG, meta_in.data(),
+                     rmeta.data(), rmdisp.data(), MPI_LONG_LONG, f.comm);
     // Bytes each source sends me (writes) or asks of me (reads).
-    int rb = 0;
-    for (int r = 0; r < size; ++r) {
-      int n = 0;
-      if (!f.tp_pull_pid[static_cast<std::size_t>(r)])
-        for (int i = rmdisp[static_cast<std::size_t>(r)];
-             i < rmdisp[static_cast<std::size_t>(r)] + rmeta[static_cast<std::size_t>(r)];
-             i += kMeta)
-          n += static_cast<int>(meta_in[static_cast<std::size_t>(i) + 1]);
-      rcount[static_cast<std::size_t>(r)] = n;
-      rdisp[static_cast<std::size_t>(r)] = rb;
+    MPI_Aint rb = 0;
+    for (std::size_t r = 0; r < usize; ++r) {
+      MPI_Count n = 0;
+      if (!f.tp_pull_pid[r])
+        for (auto i = static_cast<std::size_t>(rmdisp[r]);
+             i < static_cast<std::size_t>(rmdisp[r] + rmeta[r]); i += kMeta)
+          n += meta_in[i + 1];
+      rcount[r] = n;
+      rdisp[r] = rb;
       rb += n;
-    }
-    int sb = 0;
-    for (int r = 0; r < size; ++r) {
-      sdisp[static_cast<std::size_t>(r)] = sb;
-      sb += scount[static_cast<std::size_t>(r)];
     }
     // The window this aggregator serves in this step: the span of the pieces in it.
     std::int64_t span_lo = LLONG_MAX, span_hi = LLONG_MIN;
@@ -569,17 +579,9 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       span_hi = std::max<std::int64_t>(span_hi, meta_in[i] + meta_in[i + 1]);
     }
     if (write) {
-      data_out.resize(static_cast<std::size_t>(sb));
-      {
-        std::int64_t at = 0;
-        for (const Piece &p : mine_now) {
-          std::memcpy(data_out.data() + at, sbase + p.stream, static_cast<std::size_t>(p.len));
-          at += p.len;
-        }
-      }
       data_in.resize(static_cast<std::size_t>(rb));
-      PMPI_Alltoallv(data_out.data(), scount.data(), sdisp.data(), MPI_BYTE, data_in.data(),
-                     rcount.data(), rdisp.data(), MPI_BYTE, f.comm);
+      PMPI_Alltoallv_c(sbase, scount.data(), sdisp.data(), MPI_BYTE, data_in.data(), rcount.data(),
+                       rdisp.data(), MPI_BYTE, f.comm);
       if (my_aggr >= 0 && !meta_in.empty() && !io_err) {
         // Every piece where it is: in the data received, our own memory,
         // or the sender's (read from there); then written in file order.
@@ -606,8 +608,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
           src.e = ins.size();
           srcs.push_back(src);
         }
-        if (int e = sorted ? write_in_chunks(f.fd, ins, srcs, window)
-                           : write_unordered(f.fd, ins, srcs, window);
+        if (int e = sorted ? write_in_chunks(f.fd, ins, srcs, window, data_out)
+                           : write_unordered(f.fd, ins, srcs, window, data_out);
             e != 0) {
           io_err = e;
           if (e < 0) {
@@ -656,14 +658,8 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
           }
         }
       }
-      data_out.resize(static_cast<std::size_t>(sb));
-      PMPI_Alltoallv(data_in.data(), rcount.data(), rdisp.data(), MPI_BYTE, data_out.data(),
-                     scount.data(), sdisp.data(), MPI_BYTE, f.comm);
-      std::int64_t at = 0;
-      for (const Piece &p : mine_now) {
-        std::memcpy(sbase + p.stream, data_out.data() + at, static_cast<std::size_t>(p.len));
-        at += p.len;
-      }
+      PMPI_Alltoallv_c(data_in.data(), rcount.data(), rdisp.data(), MPI_BYTE, sbase, scount.data(),
+                       sdisp.data(), MPI_BYTE, f.comm);
     }
   }
   // Errors of the aggregators are everyone's.
