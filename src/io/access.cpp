@@ -373,7 +373,7 @@ int io_cancel(void *, int) {
 }
 
 int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, const void *buf,
-                MPI_Count count, MPI_Datatype dt, MPI_Request *req) {
+                MPI_Count count, MPI_Datatype dt, MPI_Request *req, bool coll = false) {
   if (!api::check_initialized(fn)) return MPI_ERR_OTHER;
   FileObject *f = lookup_file(fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
@@ -381,13 +381,32 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
   pack::TypePtr type;
   if (int rc = check_access(f, fn, p, write, off, count, dt, type); rc != MPI_SUCCESS) return rc;
   std::int64_t total = file_bytes(f->view, type, count);
-  std::int64_t at = start_of(*f, p, off, total);
+  const bool through_aggregators = coll && two_phase_wanted(*f, write);
+  std::int64_t at =
+      through_aggregators && p == Ptr::individual ? f->pos : start_of(*f, p, off, total);
   if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
   auto state = std::make_shared<IoState>();
   int rc =
       PMPI_Grequest_start(io_query, io_free, io_cancel, new std::shared_ptr<IoState>(state), req);
   if (rc != MPI_SUCCESS) return file_error(f, rc, fn, "cannot make a request");
   core::Request *creq = api::req::find_entry(*req)->active.get();
+  if (through_aggregators) {
+    // A non-blocking collective on the file's communicator (collective.hpp):
+    // the progress engine runs it; no I/O thread.
+    if (p == Ptr::individual) f->pos = at + total / f->view.et_size;
+    rc = two_phase_start(*f, write, at, buf, count, dt, type,
+                         [state, creq](int err, std::int64_t native, const std::string &why) {
+                           state->r.err = err;
+                           state->r.native = native;
+                           state->r.why = why;
+                           creq->done = true;  // (last: the status is written)
+                         });
+    if (rc != MPI_SUCCESS) {
+      state->r.err = rc;
+      creq->done = true;
+    }
+    return MPI_SUCCESS;
+  }
   {
     std::lock_guard<std::mutex> lk(f->pending_mu);
     ++f->pending;
@@ -510,13 +529,13 @@ int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count co
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request) {
   return nonblocking("MPI_File_iread_at_all", fh, Ptr::explicit_, false, offset, buf, count,
-                     datatype, request);
+                     datatype, request, true);
 }
 
 int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Request *request) {
   return nonblocking("MPI_File_iread_at_all_c", fh, Ptr::explicit_, false, offset, buf, count,
-                     datatype, request);
+                     datatype, request, true);
 }
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request) {
@@ -532,13 +551,13 @@ int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_C
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request) {
   return nonblocking("MPI_File_iwrite_at_all", fh, Ptr::explicit_, true, offset, buf, count,
-                     datatype, request);
+                     datatype, request, true);
 }
 
 int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Request *request) {
   return nonblocking("MPI_File_iwrite_at_all_c", fh, Ptr::explicit_, true, offset, buf, count,
-                     datatype, request);
+                     datatype, request, true);
 }
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                 MPI_Datatype datatype) {
@@ -623,13 +642,13 @@ int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype data
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                         MPI_Request *request) {
   return nonblocking("MPI_File_iread_all", fh, Ptr::individual, false, 0, buf, count, datatype,
-                     request);
+                     request, true);
 }
 
 int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Request *request) {
   return nonblocking("MPI_File_iread_all_c", fh, Ptr::individual, false, 0, buf, count, datatype,
-                     request);
+                     request, true);
 }
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                      MPI_Request *request) {
@@ -645,13 +664,13 @@ int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dataty
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                          MPI_Request *request) {
   return nonblocking("MPI_File_iwrite_all", fh, Ptr::individual, true, 0, buf, count, datatype,
-                     request);
+                     request, true);
 }
 
 int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                            MPI_Request *request) {
   return nonblocking("MPI_File_iwrite_all_c", fh, Ptr::individual, true, 0, buf, count, datatype,
-                     request);
+                     request, true);
 }
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
   return split_begin("MPI_File_read_all_begin", fh, Ptr::individual, false, 0, buf, count, datatype,

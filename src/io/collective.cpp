@@ -28,11 +28,17 @@
 #include <climits>
 #include <cstring>
 
+#include "api/datatypes.hpp"
 #include "api/handles.hpp"
+#include "collectives/collectives.hpp"
+#include "collectives/nonblocking.hpp"
+#include "collectives/select.hpp"
 #include "core/runtime.hpp"
 #include "transport/shm/cma.hpp"
 
 namespace impi::io {
+
+namespace coll = impi::collectives;
 
 namespace {
 
@@ -66,26 +72,66 @@ bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
   return true;
 }
 
+// The collective calls of a two-phase access on the file's communicator:
+// the blocking calls for a blocking access; for a non-blocking one
+// (MPI_File_iwrite_all...), the communicator's collective tasks, awaited,
+// so that the access runs as a non-blocking collective that the progress
+// engine advances, in order with the others on the communicator.
+struct Colls {
+  MPI_Comm comm = MPI_COMM_NULL;
+  const core::Communicator *c = nullptr;  // (non-blocking)
+  bool nb = false;
+};
+
+coll::Task allreduce_ll(const Colls &x, long long *in, long long *out, int n, pack::Op op) {
+  if (!x.nb) {
+    PMPI_Allreduce(in, out, n, MPI_LONG_LONG, op == pack::Op::min ? MPI_MIN : MPI_MAX, x.comm);
+    co_return {};
+  }
+  const pack::TypePtr &t = *api::lookup_predefined_type(MPI_LONG_LONG);
+  co_return co_await coll::allreduce_task(coll::view_of(*x.c), in, out, n, t,
+                                          coll::ReduceOp{op}.take(t, n));
+}
+
+// MPI_Alltoallv_c of `type` (a predefined one): counts and displacements
+// (in elements) per rank.
+coll::Task alltoallv(const Colls &x, const void *sbuf, const MPI_Count *sc, const MPI_Aint *sd,
+                     void *rbuf, const MPI_Count *rc, const MPI_Aint *rd, MPI_Datatype type,
+                     int size) {
+  if (!x.nb) {
+    PMPI_Alltoallv_c(sbuf, sc, sd, type, rbuf, rc, rd, type, x.comm);
+    co_return {};
+  }
+  const pack::TypePtr &t = *api::lookup_predefined_type(type);
+  std::vector<coll::Block> sb(static_cast<std::size_t>(size)), rb(sb);
+  for (std::size_t r = 0; r < sb.size(); ++r) {
+    sb[r] = {sc[r], t, sd[r] * t->extent()};
+    rb[r] = {rc[r], t, rd[r] * t->extent()};
+  }
+  co_return co_await coll::alltoallw_task(coll::view_of(*x.c), sbuf, std::move(sb), rbuf,
+                                          std::move(rb), 180, {});
+}
+
 // Who reads whose pieces from memory, agreed at the first two-phase
 // access of the file: each process says whose memory it may read (procs
-// of its client on its host, when the kernel lets it), and learns who may
-// read its own.
-void agree_on_pulls(FileObject &f, int rank, int size) {
-  if (static_cast<int>(f.tp_pull_pid.size()) == size) return;
-  std::vector<std::int64_t> pid(static_cast<std::size_t>(size), 0);
-  std::vector<int> mine(static_cast<std::size_t>(size), 0), theirs(mine);
-  if (const core::Communicator *c = api::lookup_comm(f.comm);
-      c && static_cast<int>(c->world.size()) == size) {
-    auto &p2p = core::Runtime::instance().p2p();
-    for (int r = 0; r < size; ++r) {
-      auto &p = pid[static_cast<std::size_t>(r)];
-      p = r == rank ? -1 : p2p.cma_pid(c->world[static_cast<std::size_t>(r)]);
-      mine[static_cast<std::size_t>(r)] = p != 0 ? 1 : 0;
-    }
+// of its client on its host, when the kernel lets it; `pid`, asked when
+// the access starts), and learns who may read its own.
+coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_t> pid) {
+  const std::size_t size = pid.size();
+  std::vector<long long> mine(size), theirs(size);
+  std::vector<MPI_Count> ones(size, 1);
+  std::vector<MPI_Aint> at(size);
+  for (std::size_t r = 0; r < size; ++r) {
+    mine[r] = pid[r] != 0 ? 1 : 0;
+    at[r] = static_cast<MPI_Aint>(r);
   }
-  PMPI_Alltoall(mine.data(), 1, MPI_INT, theirs.data(), 1, MPI_INT, f.comm);
+  if (auto s = co_await alltoallv(x, mine.data(), ones.data(), at.data(), theirs.data(),
+                                  ones.data(), at.data(), MPI_LONG_LONG, static_cast<int>(size));
+      !s.ok())
+    co_return s;
   f.tp_pull_pid = std::move(pid);
   f.tp_pulls_mine.assign(theirs.begin(), theirs.end());
+  co_return {};
 }
 
 // Below this many bytes per piece on average, pieces adjacent in another
@@ -412,19 +458,103 @@ bool two_phase_wanted(FileObject &f, bool write) {
   return f.any_noncontiguous;
 }
 
-int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,
-              MPI_Datatype th, const pack::TypePtr &type, std::int64_t &native, std::string &why) {
-  const View &v = f.view;
-  int rank = 0, size = 1;
-  PMPI_Comm_rank(f.comm, &rank);
-  PMPI_Comm_size(f.comm, &size);
+namespace {
+
+// A two-phase access: its arguments, what was settled when it started, and
+// its result.
+struct TwoPhase {
+  FileObject *f = nullptr;
+  std::shared_ptr<const View> own_view;  // a non-blocking access's copy
+  const View *view = nullptr;
+  bool write = false;
+  std::int64_t off = 0;
+  const void *buf = nullptr;
+  std::int64_t count = 0;
+  MPI_Datatype th = MPI_DATATYPE_NULL;
+  pack::TypePtr type;
+  // Settled at the call (the same sequence at every process).
+  int rank = 0, size = 1, naggr = 1;
+  std::int64_t cbs = 0;
+  std::vector<std::int64_t> pull_pid;  // not empty: agree on the memory reads first
+  // The file's buffers (a blocking access), or its own.
+  Bytes *stream = nullptr, *out = nullptr, *in = nullptr, *window = nullptr;
+  Bytes own[4];
+  // The result.
+  int err = MPI_SUCCESS;
+  std::int64_t native = 0;
+  std::string why;
+};
+
+std::shared_ptr<TwoPhase> prepare(FileObject &f, bool nb, bool write, std::int64_t off,
+                                  const void *buf, std::int64_t count, MPI_Datatype th,
+                                  const pack::TypePtr &type) {
+  auto op = std::make_shared<TwoPhase>();
+  op->f = &f;
+  if (nb) {
+    op->own_view = std::make_shared<const View>(f.view);
+    op->view = op->own_view.get();
+    op->stream = &op->own[0];
+    op->out = &op->own[1];
+    op->in = &op->own[2];
+    op->window = &op->own[3];
+  } else {
+    op->view = &f.view;
+    op->stream = &f.tp_stream;
+    op->out = &f.tp_out;
+    op->in = &f.tp_in;
+    op->window = &f.tp_window;
+  }
+  op->write = write;
+  op->off = off;
+  op->buf = buf;
+  op->count = count;
+  op->th = th;
+  op->type = type;
+  PMPI_Comm_rank(f.comm, &op->rank);
+  PMPI_Comm_size(f.comm, &op->size);
+  // (Counts of a window's pieces: the _c exchanges; a window stays below 1 GiB.)
+  op->cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
+  op->naggr = static_cast<int>(std::clamp<std::int64_t>(hint_int(f, "cb_nodes", 1), 1, op->size));
+  if (!f.tp_pulls_asked) {
+    f.tp_pulls_asked = true;
+    op->pull_pid.assign(static_cast<std::size_t>(op->size), 0);
+    if (const core::Communicator *c = api::lookup_comm(f.comm);
+        c && static_cast<int>(c->world.size()) == op->size) {
+      auto &p2p = core::Runtime::instance().p2p();
+      for (int r = 0; r < op->size; ++r)
+        op->pull_pid[static_cast<std::size_t>(r)] =
+            r == op->rank ? -1 : p2p.cma_pid(c->world[static_cast<std::size_t>(r)]);
+    }
+  }
+  return op;
+}
+
+// A collective call of the access failed (a non-blocking one's tasks report it).
+base::Status failed(TwoPhase &op, const base::Status &s) {
+  op.err = MPI_ERR_OTHER;
+  op.why = fmt::format("the exchange between the processes failed: {}", s.message());
+  return {};
+}
+
+// The access (sets op.err, op.native, op.why).
+coll::Task run(TwoPhase &op, const Colls &x) {
+  FileObject &f = *op.f;
+  const View &v = *op.view;
+  const bool write = op.write;
+  const std::int64_t off = op.off, count = op.count;
+  const void *buf = op.buf;
+  const MPI_Datatype th = op.th;
+  const pack::TypePtr &type = op.type;
+  const int rank = op.rank, size = op.size;
+  std::string &why = op.why;
+  std::int64_t &native = op.native;
   std::int64_t total = file_bytes(v, type, count);
   int err = MPI_SUCCESS;
   // The process's stream: for a write, the user's memory itself when it is
   // (native data, a contiguous type), else a converted copy (a read fills
   // a copy, then only the memory the file's data reaches).
   const bool direct = write && v.rep == RepKind::native && type->is_contiguous();
-  Bytes &stream = f.tp_stream;
+  Bytes &stream = *op.stream;
   std::byte *sbase =
       direct ? static_cast<std::byte *>(const_cast<void *>(buf)) + type->lb() : nullptr;
   if (!direct) {
@@ -444,22 +574,25 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     mine[0] = ranges.front().first;
     mine[1] = -(ranges.back().first + ranges.back().second);
   }
-  PMPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MIN, f.comm);
+  if (auto s = co_await allreduce_ll(x, mine, all, 3, pack::Op::min); !s.ok())
+    co_return failed(op, s);
   if (all[2] != 0) {
     if (err == MPI_SUCCESS) {
       err = static_cast<int>(-all[2]);
       why = "failed at another process";
     }
-    return err;
+    op.err = err;
+    co_return {};
   }
   const std::int64_t glo = all[0], ghi = -all[1];
   native = 0;
-  if (glo >= ghi) return MPI_SUCCESS;  // nobody accesses anything
-  agree_on_pulls(f, rank, size);
+  if (glo >= ghi) co_return {};  // nobody accesses anything
+  if (!op.pull_pid.empty())
+    if (auto s = co_await agree_on_pulls(x, f, std::move(op.pull_pid)); !s.ok())
+      co_return failed(op, s);
 
-  // (Counts of MPI_Alltoallv are ints: a window stays below 1 GiB.)
-  const std::int64_t cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
-  const int naggr = static_cast<int>(std::clamp<std::int64_t>(hint_int(f, "cb_nodes", 1), 1, size));
+  const std::int64_t cbs = op.cbs;
+  const int naggr = op.naggr;
   std::vector<int> aggr(static_cast<std::size_t>(naggr));
   for (int a = 0; a < naggr; ++a) aggr[static_cast<std::size_t>(a)] = a * size / naggr;
   int my_aggr = -1;
@@ -508,7 +641,10 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
   // sender's memory (for an aggregator that reads it from there).
   constexpr int kMeta = 3;
   std::vector<long long> meta_out, meta_in;
-  Bytes &data_out = f.tp_out, &data_in = f.tp_in, &window = f.tp_window;
+  Bytes &data_out = *op.out, &data_in = *op.in, &window = *op.window;
+  std::vector<MPI_Count> ones(usize, 1);
+  std::vector<MPI_Aint> nth(usize);
+  for (std::size_t r = 0; r < usize; ++r) nth[r] = static_cast<MPI_Aint>(r);
   int io_err = 0;
 
   for (std::int64_t step = 0; step < nsteps; ++step) {
@@ -549,7 +685,10 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       }
     }
     // Exchange the piece lists.
-    PMPI_Alltoall(smeta.data(), 1, MPI_LONG_LONG, rmeta.data(), 1, MPI_LONG_LONG, f.comm);
+    if (auto s = co_await alltoallv(x, smeta.data(), ones.data(), nth.data(), rmeta.data(),
+                                    ones.data(), nth.data(), MPI_LONG_LONG, size);
+        !s.ok())
+      co_return failed(op, s);
     MPI_Aint sm = 0, rm = 0;
     for (int r = 0; r < size; ++r) {
       smdisp[static_cast<std::size_t>(r)] = sm;
@@ -558,8 +697,10 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
       rm += rmeta[static_cast<std::size_t>(r)];
     }
     meta_in.resize(static_cast<std::size_t>(rm));
-    PMPI_Alltoallv_c(meta_out.data(), smeta.data(), smdisp.data(), MPI_LONG_LONG, meta_in.data(),
-                     rmeta.data(), rmdisp.data(), MPI_LONG_LONG, f.comm);
+    if (auto s = co_await alltoallv(x, meta_out.data(), smeta.data(), smdisp.data(), meta_in.data(),
+                                    rmeta.data(), rmdisp.data(), MPI_LONG_LONG, size);
+        !s.ok())
+      co_return failed(op, s);
     // Bytes each source sends me (writes) or asks of me (reads).
     MPI_Aint rb = 0;
     for (std::size_t r = 0; r < usize; ++r) {
@@ -580,8 +721,10 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     }
     if (write) {
       data_in.resize(static_cast<std::size_t>(rb));
-      PMPI_Alltoallv_c(sbase, scount.data(), sdisp.data(), MPI_BYTE, data_in.data(), rcount.data(),
-                       rdisp.data(), MPI_BYTE, f.comm);
+      if (auto s = co_await alltoallv(x, sbase, scount.data(), sdisp.data(), data_in.data(),
+                                      rcount.data(), rdisp.data(), MPI_BYTE, size);
+          !s.ok())
+        co_return failed(op, s);
       if (my_aggr >= 0 && !meta_in.empty() && !io_err) {
         // Every piece where it is: in the data received, our own memory,
         // or the sender's (read from there); then written in file order.
@@ -658,29 +801,34 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
           }
         }
       }
-      PMPI_Alltoallv_c(data_in.data(), rcount.data(), rdisp.data(), MPI_BYTE, sbase, scount.data(),
-                       sdisp.data(), MPI_BYTE, f.comm);
+      if (auto s = co_await alltoallv(x, data_in.data(), rcount.data(), rdisp.data(), sbase,
+                                      scount.data(), sdisp.data(), MPI_BYTE, size);
+          !s.ok())
+        co_return failed(op, s);
     }
   }
   // Errors of the aggregators are everyone's.
-  int cls = io_err ? errno_class(io_err) : 0, any = 0;
-  PMPI_Allreduce(&cls, &any, 1, MPI_INT, MPI_MAX, f.comm);
+  long long cls = io_err ? errno_class(io_err) : 0, any = 0;
+  if (auto s = co_await allreduce_ll(x, &cls, &any, 1, pack::Op::max); !s.ok())
+    co_return failed(op, s);
   if (any) {
     if (!io_err)
       why = "an aggregator's access failed";
     else if (why.empty())
       why = fmt::format("{}: {}", f.path, std::strerror(io_err));
-    return any;
+    op.err = static_cast<int>(any);
+    co_return {};
   }
   if (write) {
     native = type->size() * count;
-    return MPI_SUCCESS;
+    co_return {};
   }
   // What was there to read: the stream up to the end of the file.
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) {
     why = std::strerror(errno);
-    return errno_class(errno);
+    op.err = errno_class(errno);
+    co_return {};
   }
   std::int64_t got = 0;
   for (auto [o, n] : ranges) {
@@ -688,12 +836,60 @@ int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std:
     got += have;
     if (have < n) break;
   }
-  if (total <= 0) return MPI_SUCCESS;
+  if (total <= 0) co_return {};
   // (Aggregators may have written into it: memory valgrind did not see written.)
   transport::shm::mark_defined(stream.data(), static_cast<std::size_t>(total));
   std::int64_t n = decode(v, stream.data(), got, const_cast<void *>(buf), count, th, type, why);
-  if (n < 0) return static_cast<int>(-n);
+  if (n < 0) {
+    op.err = static_cast<int>(-n);
+    co_return {};
+  }
   native = n;
+  co_return {};
+}
+
+// A non-blocking access: the access, then `done` with its result.
+coll::Task run_then(std::shared_ptr<TwoPhase> op, Colls x,
+                    std::function<void(int, std::int64_t, const std::string &)> done) {
+  (void)co_await run(*op, x);  // (its result is in *op)
+  done(op->err, op->native, op->why);
+  co_return {};
+}
+
+}  // namespace
+
+int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,
+              MPI_Datatype th, const pack::TypePtr &type, std::int64_t &native, std::string &why) {
+  // (Non-blocking accesses still running use the communicator first: and
+  // the file's buffers, which this one takes.)
+  const core::Communicator *c = api::lookup_comm(f.comm);
+  auto &p2p = core::Runtime::instance().p2p();
+  if (c) coll::drain(c, p2p);
+  auto op = prepare(f, false, write, off, buf, count, th, type);
+  Colls x{f.comm, c, false};
+  // (Blocking calls inside: it does not wait on a request, one pass runs
+  // it; should it ever, the engine brings it to its end.)
+  coll::Driver d;
+  d.p2p = &p2p;
+  coll::Task t = run(*op, x);
+  t.start(d);
+  if (!d.done) p2p.wait_until([&] { return d.poll(); });
+  native = op->native;
+  why = std::move(op->why);
+  return op->err;
+}
+
+int two_phase_start(FileObject &f, bool write, std::int64_t off, const void *buf,
+                    std::int64_t count, MPI_Datatype th, const pack::TypePtr &type,
+                    std::function<void(int, std::int64_t, const std::string &)> done) {
+  const core::Communicator *c = api::lookup_comm(f.comm);
+  if (!c) return MPI_ERR_FILE;
+  auto op = prepare(f, true, write, off, buf, count, th, type);
+  core::RequestPtr r;  // (the access reports through `done`)
+  if (auto s =
+          coll::start(*c, run_then(std::move(op), Colls{f.comm, c, true}, std::move(done)), &r);
+      !s.ok())
+    return MPI_ERR_INTERN;
   return MPI_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "io/file.hpp"
@@ -24,5 +25,15 @@ bool two_phase_wanted(FileObject &f, bool write);
 // memory moved (the status's count).
 int two_phase(FileObject &f, bool write, std::int64_t off, const void *buf, std::int64_t count,
               MPI_Datatype th, const pack::TypePtr &type, std::int64_t &native, std::string &why);
+
+// The same as a non-blocking collective (MPI_File_iwrite_all...): queued
+// on the file's communicator behind its other collectives and advanced by
+// the progress engine (the MPI_Test/MPI_Wait calls and every other pass);
+// `done` gets the error class, the bytes of memory moved and the reason
+// when it ends (called from the progress engine). MPI_SUCCESS, or an
+// error class when it could not start.
+int two_phase_start(FileObject &f, bool write, std::int64_t off, const void *buf,
+                    std::int64_t count, MPI_Datatype th, const pack::TypePtr &type,
+                    std::function<void(int, std::int64_t, const std::string &)> done);
 
 }  // namespace impi::io

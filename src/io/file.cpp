@@ -20,6 +20,7 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
+#include "collectives/nonblocking.hpp"
 #include "core/runtime.hpp"
 #include "io/collective.hpp"
 
@@ -539,6 +540,10 @@ int PMPI_File_close(MPI_File *fh) {
   if (!fh) return file_error(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
   FileObject *f = lookup_file(*fh);
   if (!f) return file_error(nullptr, MPI_ERR_FILE, fn, "not a valid file handle");
+  // (Operations still in flight, which the program should have completed:
+  // the non-blocking collectives' queue, then the I/O threads' jobs.)
+  if (const auto *c = impi::api::lookup_comm(f->comm))
+    impi::collectives::drain(c, impi::core::Runtime::instance().p2p());
   {
     std::unique_lock<std::mutex> lk(f->pending_mu);
     f->pending_cv.wait(lk, [&] { return f->pending == 0; });

@@ -119,7 +119,8 @@ struct FileObject {
   std::condition_variable pending_cv;
   int pending = 0;
   // Two-phase collective buffering's buffers (collective.cpp), kept
-  // between calls (collective calls on a file do not overlap).
+  // between blocking calls (a blocking call first waits for the
+  // non-blocking ones, which have their own).
   Bytes tp_stream, tp_out, tp_in, tp_window;
   // Per rank of `comm` (agreed at the first two-phase call, agree_on_pulls):
   // the pid whose memory this process, as an aggregator, reads its pieces
@@ -127,6 +128,7 @@ struct FileObject {
   // and whether that rank reads ours (then we send it no data).
   std::vector<std::int64_t> tp_pull_pid;
   std::vector<char> tp_pulls_mine;
+  bool tp_pulls_asked = false;  // the first two-phase call has started (it agrees)
   // A split collective in progress (_begin .. _end).
   bool split_active = false;
   MPI_Status split_status{};

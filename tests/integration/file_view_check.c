@@ -561,6 +561,100 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
   free(spread);
 }
 
+/* The non-blocking collectives through the aggregators: each a
+ * non-blocking collective on the file's communicator. iwrite_all returns
+ * before the other processes start theirs (rank 0 then waits in a receive
+ * that the last rank's synchronous send, made before its own iwrite_all,
+ * satisfies: a blocking exchange there would hang); two in flight at once
+ * complete in order; a blocking collective started while one is in flight
+ * waits for it; statuses carry the counts. */
+static void test_two_phase_nb(int BL, int NBL, const char *cbs) {
+  char p[512], nodes[16];
+  MPI_File fh;
+  MPI_Status st[2];
+  MPI_Request rq[2];
+  MPI_Info info;
+  MPI_Datatype blk, ftype, mem;
+  const int n = BL * NBL, half = BL * (NBL / 2);
+  unsigned char *out = malloc((size_t)n), *in = malloc((size_t)n), *in2 = malloc((size_t)n);
+  unsigned char *spread = malloc(2 * (size_t)n);
+  int i, flag = 0, big = 1 << 20;
+  char *msg = calloc((size_t)big, 1);
+  path(p, "twophase_nb.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_cb_write", "enable");
+  MPI_Info_set(info, "romio_cb_read", "enable");
+  if (cbs) MPI_Info_set(info, "cb_buffer_size", cbs);
+  snprintf(nodes, sizeof nodes, "%d", size < 3 ? size : 3);
+  MPI_Info_set(info, "cb_nodes", nodes);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
+  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
+  MPI_Type_commit(&ftype);
+  MPI_Type_free(&blk);
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  for (i = 0; i < n; ++i) out[i] = (unsigned char)(rank * 37 + i / 7);
+  /* two writes in flight, through the individual pointer; the last rank
+   * starts its first after a synchronous send that rank 0 receives after
+   * starting its own */
+  if (size > 1 && rank == size - 1) MPI_Ssend(msg, big, MPI_CHAR, 0, 77, MPI_COMM_WORLD);
+  OK(MPI_File_iwrite_all(fh, out, half, MPI_BYTE, &rq[0]));
+  if (size > 1 && rank == 0)
+    MPI_Recv(msg, big, MPI_CHAR, size - 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  OK(MPI_File_iwrite_all(fh, out + half, n - half, MPI_BYTE, &rq[1]));
+  while (!flag) OK(MPI_Test(&rq[1], &flag, &st[1]));
+  OK(MPI_Wait(&rq[0], &st[0]));
+  CHECK(count_of(&st[0], MPI_BYTE) == half, "iwrite_all count %d", count_of(&st[0], MPI_BYTE));
+  CHECK(count_of(&st[1], MPI_BYTE) == n - half, "iwrite_all count %d", count_of(&st[1], MPI_BYTE));
+  MPI_Offset pos = -1;
+  OK(MPI_File_get_position(fh, &pos));
+  CHECK(pos == n, "the individual pointer after two iwrite_all: %lld", (long long)pos);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long max = (long)size * n;
+    unsigned char *all = calloc((size_t)max, 1);
+    long got = raw(p, all, max);
+    CHECK(got == max, "iwrite_all file size %ld", got);
+    for (long b = 0; b < got; ++b) {
+      int r = (int)((b / BL) % size), k = (int)((b / BL) / size) * BL + (int)(b % BL);
+      CHECK(all[b] == (unsigned char)(r * 37 + k / 7), "iwrite_all file byte %ld: %d", b, all[b]);
+    }
+    free(all);
+  }
+  /* reads: into a strided memory type (converted after the exchange),
+   * with a blocking collective read started while it is in flight */
+  MPI_Type_vector(n, 1, 2, MPI_BYTE, &mem);
+  MPI_Type_commit(&mem);
+  memset(spread, 0xee, 2 * (size_t)n);
+  memset(in2, 0xee, (size_t)n);
+  OK(MPI_File_iread_at_all(fh, 0, spread, 1, mem, &rq[0]));
+  OK(MPI_File_read_at_all(fh, 0, in2, n, MPI_BYTE, &st[1]));
+  OK(MPI_Wait(&rq[0], &st[0]));
+  CHECK(count_of(&st[0], mem) == 1, "iread_at_all count %d", count_of(&st[0], mem));
+  for (i = 0; i < n; ++i) {
+    CHECK(spread[2 * i] == out[i], "iread_at_all byte %d: %d", i, spread[2 * i]);
+    CHECK(spread[2 * i + 1] == 0xee, "iread_at_all wrote a hole at %d", i);
+    CHECK(in2[i] == out[i], "read_at_all after iread_at_all: byte %d", i);
+  }
+  MPI_Type_free(&mem);
+  /* MPI_File_iread_all, completed by MPI_Waitall with another request */
+  memset(in, 0xee, (size_t)n);
+  OK(MPI_File_seek(fh, 0, MPI_SEEK_SET));
+  OK(MPI_File_iread_all(fh, in, n, MPI_BYTE, &rq[0]));
+  MPI_Ibarrier(MPI_COMM_WORLD, &rq[1]);
+  OK(MPI_Waitall(2, rq, st));
+  CHECK(count_of(&st[0], MPI_BYTE) == n, "iread_all count %d", count_of(&st[0], MPI_BYTE));
+  for (i = 0; i < n; ++i) CHECK(in[i] == out[i], "iread_all byte %d: %d", i, in[i]);
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+  free(out);
+  free(in);
+  free(in2);
+  free(spread);
+  free(msg);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -581,13 +675,15 @@ int main(int argc, char **argv) {
   test_two_phase(9000, 6, NULL, 0);
   test_two_phase(9000, 6, NULL, 1);
   test_two_phase(5, 60000, NULL, 0);
+  test_two_phase_nb(5, 3000, "1000");
+  test_two_phase_nb(9000, 6, NULL);
   test_ds_write();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
-    const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",  "user.dat",
-                           "atomic.dat",      "twophase.dat", "dswrite.dat"};
+    const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",       "user.dat",
+                           "atomic.dat",      "twophase.dat", "twophase_nb.dat", "dswrite.dat"};
     char q[512];
-    for (int i = 0; i < 7; ++i) {
+    for (int i = 0; i < 8; ++i) {
       path(q, names[i]);
       CHECK(unlink(q) == 0, "unlink %s: %s", q, strerror(errno));
     }
