@@ -496,29 +496,38 @@ static void test_ds_write(void) {
  * the default buffer (an aggregator reads the pieces of the procs of its
  * client one by one from their memory, small ones in one span). strided:
  * the memory is every other byte of a buffer (the data is packed first). */
-static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
-  char p[512], nodes[16];
-  MPI_File fh;
-  MPI_Status st;
+/* Opens `p` with the aggregators on for reads and writes (cb_nodes: up to
+ * 3), each rank's view its blocks of BL bytes, interleaved in rank order. */
+static void open_two_phase(const char *p, int BL, const char *cbs, MPI_File *fh,
+                           MPI_Datatype *ftype) {
+  char nodes[16];
   MPI_Info info;
-  MPI_Datatype blk, ftype, mem = MPI_BYTE;
-  unsigned char *out = malloc((size_t)BL * NBL), *in = malloc((size_t)BL * NBL + 64);
-  unsigned char *spread = malloc(2 * (size_t)BL * NBL);
-  int i;
-  path(p, "twophase.dat");
+  MPI_Datatype blk;
   MPI_Info_create(&info);
   MPI_Info_set(info, "romio_cb_write", "enable");
   MPI_Info_set(info, "romio_cb_read", "enable");
   if (cbs) MPI_Info_set(info, "cb_buffer_size", cbs);
   snprintf(nodes, sizeof nodes, "%d", size < 3 ? size : 3);
   MPI_Info_set(info, "cb_nodes", nodes);
-  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, fh));
   MPI_Info_free(&info);
   MPI_Type_contiguous(BL, MPI_BYTE, &blk);
-  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
-  MPI_Type_commit(&ftype);
+  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, ftype);
+  MPI_Type_commit(ftype);
   MPI_Type_free(&blk);
-  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  OK(MPI_File_set_view(*fh, (MPI_Offset)rank * BL, MPI_BYTE, *ftype, "native", MPI_INFO_NULL));
+}
+
+static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Datatype ftype, mem = MPI_BYTE;
+  unsigned char *out = malloc((size_t)BL * NBL), *in = malloc((size_t)BL * NBL + 64);
+  unsigned char *spread = malloc(2 * (size_t)BL * NBL);
+  int i;
+  path(p, "twophase.dat");
+  open_two_phase(p, BL, cbs, &fh, &ftype);
   for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 31 + i);
   for (i = 0; i < BL * NBL; ++i) spread[2 * i] = out[i], spread[2 * i + 1] = 0xee;
   /* rank r writes r+1 fewer blocks at the end: ragged, and rank 0's half in two calls */
@@ -569,31 +578,18 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
  * complete in order; a blocking collective started while one is in flight
  * waits for it; statuses carry the counts. */
 static void test_two_phase_nb(int BL, int NBL, const char *cbs) {
-  char p[512], nodes[16];
+  char p[512];
   MPI_File fh;
   MPI_Status st[2];
   MPI_Request rq[2];
-  MPI_Info info;
-  MPI_Datatype blk, ftype, mem;
+  MPI_Datatype ftype, mem;
   const int n = BL * NBL, half = BL * (NBL / 2);
   unsigned char *out = malloc((size_t)n), *in = malloc((size_t)n), *in2 = malloc((size_t)n);
   unsigned char *spread = malloc(2 * (size_t)n);
   int i, flag = 0, big = 1 << 20;
   char *msg = calloc((size_t)big, 1);
   path(p, "twophase_nb.dat");
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "romio_cb_write", "enable");
-  MPI_Info_set(info, "romio_cb_read", "enable");
-  if (cbs) MPI_Info_set(info, "cb_buffer_size", cbs);
-  snprintf(nodes, sizeof nodes, "%d", size < 3 ? size : 3);
-  MPI_Info_set(info, "cb_nodes", nodes);
-  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
-  MPI_Info_free(&info);
-  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
-  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
-  MPI_Type_commit(&ftype);
-  MPI_Type_free(&blk);
-  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  open_two_phase(p, BL, cbs, &fh, &ftype);
   for (i = 0; i < n; ++i) out[i] = (unsigned char)(rank * 37 + i / 7);
   /* two writes in flight, through the individual pointer; the last rank
    * starts its first after a synchronous send that rank 0 receives after
