@@ -25,6 +25,10 @@ using impi::pack::TypePtr;
 namespace impi::api {
 
 bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit) {
+  if (const TypePtr *p = lookup_predefined_type(h)) {  // (committed; no table lock)
+    out = *p;
+    return true;
+  }
   auto t = lookup_type(h);
   if (!t) {
     rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
