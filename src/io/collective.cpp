@@ -113,9 +113,10 @@ coll::Task alltoallv(const Colls &x, const void *sbuf, const MPI_Count *sc, cons
 }
 
 // Who reads whose pieces from memory, agreed at the first two-phase
-// access of the file: each process says whose memory it may read (procs
-// of its client on its host, when the kernel lets it; `pid`, asked when
-// the access starts), and learns who may read its own.
+// access of the file that moves data: each process says whose memory it
+// may read (procs of its client on its host, when the kernel lets it;
+// `pid`, asked when the access was started), and learns who may read its
+// own.
 coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_t> pid) {
   const std::size_t size = pid.size();
   std::vector<long long> mine(size), theirs(size);
@@ -515,8 +516,7 @@ std::shared_ptr<TwoPhase> prepare(FileObject &f, bool nb, bool write, std::int64
   // (Counts of a window's pieces: the _c exchanges; a window stays below 1 GiB.)
   op->cbs = std::min<std::int64_t>(hint_int(f, "cb_buffer_size", 16 << 20), 1 << 30);
   op->naggr = static_cast<int>(std::clamp<std::int64_t>(hint_int(f, "cb_nodes", 1), 1, op->size));
-  if (!f.tp_pulls_asked) {
-    f.tp_pulls_asked = true;
+  if (static_cast<int>(f.tp_pull_pid.size()) != op->size) {  // (not agreed on yet)
     op->pull_pid.assign(static_cast<std::size_t>(op->size), 0);
     if (const core::Communicator *c = api::lookup_comm(f.comm);
         c && static_cast<int>(c->world.size()) == op->size) {
@@ -587,7 +587,10 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   const std::int64_t glo = all[0], ghi = -all[1];
   native = 0;
   if (glo >= ghi) co_return {};  // nobody accesses anything
-  if (!op.pull_pid.empty())
+  // (Decided here, not at the call: the accesses on the communicator run
+  // in the same order everywhere, and one that returned above agreed on
+  // nothing; when this one was started, every process asked its pids.)
+  if (static_cast<int>(f.tp_pull_pid.size()) != size)
     if (auto s = co_await agree_on_pulls(x, f, std::move(op.pull_pid)); !s.ok())
       co_return failed(op, s);
 

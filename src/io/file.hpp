@@ -128,7 +128,6 @@ struct FileObject {
   // and whether that rank reads ours (then we send it no data).
   std::vector<std::int64_t> tp_pull_pid;
   std::vector<char> tp_pulls_mine;
-  bool tp_pulls_asked = false;  // the first two-phase call has started (it agrees)
   // A split collective in progress (_begin .. _end).
   bool split_active = false;
   MPI_Status split_status{};

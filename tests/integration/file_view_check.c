@@ -591,6 +591,12 @@ static void test_two_phase_nb(int BL, int NBL, const char *cbs) {
   path(p, "twophase_nb.dat");
   open_two_phase(p, BL, cbs, &fh, &ftype);
   for (i = 0; i < n; ++i) out[i] = (unsigned char)(rank * 37 + i / 7);
+  /* the file's first two-phase accesses move nothing (they agree on
+   * nothing: the later ones must) */
+  OK(MPI_File_iwrite_at_all(fh, 0, out, 0, MPI_BYTE, &rq[0]));
+  OK(MPI_Wait(&rq[0], &st[0]));
+  OK(MPI_File_write_at_all(fh, 0, out, 0, MPI_BYTE, &st[0]));
+  CHECK(count_of(&st[0], MPI_BYTE) == 0, "an empty write_at_all's count");
   /* two writes in flight, through the individual pointer; the last rank
    * starts its first after a synchronous send that rank 0 receives after
    * starting its own */
