@@ -46,6 +46,31 @@ static int eclass(int rc) {
 static void path(char *out, const char *name) {
   snprintf(out, 512, "%s/%s", dir, name);
 }
+/* Bytes this process has sent to other processes (shared memory and other
+ * IMPI clients; the tool interface's counters). */
+static unsigned long long bytes_sent(void) {
+  static MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
+  static MPI_T_pvar_handle h[2];
+  const char *names[2] = {"shm_bytes_sent", "impi_bytes_sent"};
+  unsigned long long total = 0, v;
+  int i, idx, n, provided;
+  if (s == MPI_T_PVAR_SESSION_NULL) {
+    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
+    MPI_T_pvar_session_create(&s);
+    for (i = 0; i < 2; ++i) {
+      CHECK(MPI_T_pvar_get_index(names[i], MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s",
+            names[i]);
+      MPI_T_pvar_handle_alloc(s, idx, NULL, &h[i], &n);
+    }
+  }
+  for (i = 0; i < 2; ++i) {
+    v = 0;
+    MPI_T_pvar_read(s, h[i], &v);
+    total += v;
+  }
+  return total;
+}
+
 static int count_of(MPI_Status *st, MPI_Datatype t) {
   int n;
   MPI_Get_count(st, t, &n);
@@ -604,9 +629,18 @@ static void test_two_phase_nb(int BL, int NBL, const char *cbs) {
   OK(MPI_File_iwrite_all(fh, out, half, MPI_BYTE, &rq[0]));
   if (size > 1 && rank == 0)
     MPI_Recv(msg, big, MPI_CHAR, size - 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  /* through the aggregators: their exchange is messages (at least the
+   * pieces' positions, 24 bytes each, for the half of them in the other
+   * aggregators' windows); the independent path sends nothing meanwhile */
+  unsigned long long before = bytes_sent(), moved;
   OK(MPI_File_iwrite_all(fh, out + half, n - half, MPI_BYTE, &rq[1]));
   while (!flag) OK(MPI_Test(&rq[1], &flag, &st[1]));
   OK(MPI_Wait(&rq[0], &st[0]));
+  moved = bytes_sent() - before;
+  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (size > 1)
+    CHECK(moved >= 24ull * ((n - half) / BL) / 2, "iwrite_all moved %llu bytes between processes",
+          moved);
   CHECK(count_of(&st[0], MPI_BYTE) == half, "iwrite_all count %d", count_of(&st[0], MPI_BYTE));
   CHECK(count_of(&st[1], MPI_BYTE) == n - half, "iwrite_all count %d", count_of(&st[1], MPI_BYTE));
   MPI_Offset pos = -1;
