@@ -112,6 +112,19 @@ coll::Task alltoallv(const Colls &x, const void *sbuf, const MPI_Count *sc, cons
                                           std::move(rb), 180, {});
 }
 
+// MPI_Alltoall of one long long per rank.
+coll::Task alltoall_ll(const Colls &x, long long *in, long long *out, int size) {
+  if (!x.nb) {
+    PMPI_Alltoall(in, 1, MPI_LONG_LONG, out, 1, MPI_LONG_LONG, x.comm);
+    co_return {};
+  }
+  std::vector<MPI_Count> ones(static_cast<std::size_t>(size), 1);
+  std::vector<MPI_Aint> nth(static_cast<std::size_t>(size));
+  for (std::size_t r = 0; r < nth.size(); ++r) nth[r] = static_cast<MPI_Aint>(r);
+  co_return co_await alltoallv(x, in, ones.data(), nth.data(), out, ones.data(), nth.data(),
+                               MPI_LONG_LONG, size);
+}
+
 // Who reads whose pieces from memory, agreed at the first two-phase
 // access of the file that moves data: each process says whose memory it
 // may read (procs of its client on its host, when the kernel lets it;
@@ -120,15 +133,8 @@ coll::Task alltoallv(const Colls &x, const void *sbuf, const MPI_Count *sc, cons
 coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_t> pid) {
   const std::size_t size = pid.size();
   std::vector<long long> mine(size), theirs(size);
-  std::vector<MPI_Count> ones(size, 1);
-  std::vector<MPI_Aint> at(size);
-  for (std::size_t r = 0; r < size; ++r) {
-    mine[r] = pid[r] != 0 ? 1 : 0;
-    at[r] = static_cast<MPI_Aint>(r);
-  }
-  if (auto s = co_await alltoallv(x, mine.data(), ones.data(), at.data(), theirs.data(),
-                                  ones.data(), at.data(), MPI_LONG_LONG, static_cast<int>(size));
-      !s.ok())
+  for (std::size_t r = 0; r < size; ++r) mine[r] = pid[r] != 0 ? 1 : 0;
+  if (auto s = co_await alltoall_ll(x, mine.data(), theirs.data(), static_cast<int>(size)); !s.ok())
     co_return s;
   f.tp_pull_pid = std::move(pid);
   f.tp_pulls_mine.assign(theirs.begin(), theirs.end());
@@ -645,9 +651,6 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   constexpr int kMeta = 3;
   std::vector<long long> meta_out, meta_in;
   Bytes &data_out = *op.out, &data_in = *op.in, &window = *op.window;
-  std::vector<MPI_Count> ones(usize, 1);
-  std::vector<MPI_Aint> nth(usize);
-  for (std::size_t r = 0; r < usize; ++r) nth[r] = static_cast<MPI_Aint>(r);
   int io_err = 0;
 
   for (std::int64_t step = 0; step < nsteps; ++step) {
@@ -688,9 +691,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       }
     }
     // Exchange the piece lists.
-    if (auto s = co_await alltoallv(x, smeta.data(), ones.data(), nth.data(), rmeta.data(),
-                                    ones.data(), nth.data(), MPI_LONG_LONG, size);
-        !s.ok())
+    if (auto s = co_await alltoall_ll(x, smeta.data(), rmeta.data(), size); !s.ok())
       co_return failed(op, s);
     MPI_Aint sm = 0, rm = 0;
     for (int r = 0; r < size; ++r) {
