@@ -156,9 +156,7 @@ int PMPI_Request_free(MPI_Request *request) {
   std::uint32_t i = impi::api::handle_index(*request);
   if (auto g = find_entry(*request)->greq) {
     // A generalized request: freed now if complete, else by MPI_Grequest_complete.
-    RequestPtr r = find_entry(*request)->active;
-    if (!r->done) {
-      g->user_freed = true;
+    if (!(g->state.fetch_or(Grequest::kFreed) & Grequest::kCompleted)) {
       *request = MPI_REQUEST_NULL;
       return MPI_SUCCESS;
     }
@@ -378,7 +376,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
   r->kind = impi::core::Request::Kind::recv;
   *request = new_request(std::move(r));
   find_entry(*request)->greq =
-      std::make_shared<Grequest>(Grequest{query_fn, free_fn, cancel_fn, extra_state, false});
+      std::make_shared<Grequest>(query_fn, free_fn, cancel_fn, extra_state);
   return MPI_SUCCESS;
 }
 
@@ -391,7 +389,7 @@ int PMPI_Grequest_complete(MPI_Request request) {
     return report(MPI_COMM_NULL, MPI_ERR_REQUEST, fn, "the request is already complete");
   auto g = e->greq;
   e->active->done = true;  // (a waiting thread sees it on its next look)
-  if (!g->user_freed) return MPI_SUCCESS;
+  if (!(g->state.fetch_or(Grequest::kCompleted) & Grequest::kFreed)) return MPI_SUCCESS;
   release_request(&request);
   return g->free(g->extra);
 }

@@ -103,15 +103,21 @@ struct Persistent {
   std::shared_ptr<CollStart> coll;    // set: a persistent collective (the fields above unused)
   std::shared_ptr<part::State> part;  // set: partitioned (MPI-4.0 4.2, api/partitioned.cpp)
 };
-// A generalized request's callbacks (MPI-3.1 12.2). `user_freed`: the
-// program freed the handle before MPI_Grequest_complete, which then
-// releases it.
+// A generalized request's callbacks (MPI-3.1 12.2). `state`: kCompleted
+// (MPI_Grequest_complete ran) and kFreed (the program freed the handle),
+// set by fetch_or from either thread; whichever call finds the other's bit
+// releases the handle and runs the free callback, exactly once (the I/O
+// threads complete file requests while the program may free them).
 struct Grequest {
+  static constexpr unsigned kCompleted = 1, kFreed = 2;
   MPI_Grequest_query_function *query;
   MPI_Grequest_free_function *free;
   MPI_Grequest_cancel_function *cancel;
   void *extra;
-  bool user_freed = false;
+  std::atomic<unsigned> state{0};
+  Grequest(MPI_Grequest_query_function *q, MPI_Grequest_free_function *f,
+           MPI_Grequest_cancel_function *c, void *x)
+      : query(q), free(f), cancel(c), extra(x) {}
 };
 struct alignas(64) Entry {                 // (one cache line)
   RequestPtr active;                       // null: inactive persistent request

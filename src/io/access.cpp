@@ -389,21 +389,23 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
   int rc =
       PMPI_Grequest_start(io_query, io_free, io_cancel, new std::shared_ptr<IoState>(state), req);
   if (rc != MPI_SUCCESS) return file_error(f, rc, fn, "cannot make a request");
-  core::Request *creq = api::req::find_entry(*req)->active.get();
+  // Completed through MPI_Grequest_complete, from whichever thread finishes
+  // the access: it releases the handle if the program freed it meanwhile.
+  const MPI_Request h = *req;
   if (through_aggregators) {
     // A non-blocking collective on the file's communicator (collective.hpp):
     // the progress engine runs it; no I/O thread.
     if (p == Ptr::individual) f->pos = at + total / f->view.et_size;
     rc = two_phase_start(*f, write, at, buf, count, dt, type,
-                         [state, creq](int err, std::int64_t native, const std::string &why) {
+                         [state, h](int err, std::int64_t native, const std::string &why) {
                            state->r.err = err;
                            state->r.native = native;
                            state->r.why = why;
-                           creq->done = true;  // (last: the status is written)
+                           PMPI_Grequest_complete(h);  // (last: the status is written)
                          });
     if (rc != MPI_SUCCESS) {
       state->r.err = rc;
-      creq->done = true;
+      PMPI_Grequest_complete(h);
     }
     return MPI_SUCCESS;
   }
@@ -414,14 +416,14 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
   // A derived type the program may free meanwhile: the job holds `type`.
   auto view = std::make_shared<const View>(f->view);
   Knobs knobs = knobs_of(*f);
-  g_pool.submit([state, f, view, knobs, write, at, buf, count, dt, type, creq] {
+  g_pool.submit([state, f, view, knobs, write, at, buf, count, dt, type, h] {
     state->r = perform(*f, *view, knobs, write, at, buf, count, dt, type);
     {
       std::lock_guard<std::mutex> lk(f->pending_mu);
       --f->pending;
       f->pending_cv.notify_all();
     }
-    creq->done = true;  // (last: the status is written)
+    PMPI_Grequest_complete(h);  // (last: the status is written)
   });
   return MPI_SUCCESS;
 }

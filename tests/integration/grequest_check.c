@@ -182,6 +182,40 @@ static void status_error_field(void) {
   CHECK(st.MPI_ERROR == 4244, "Test wrote MPI_ERROR %d", st.MPI_ERROR);
 }
 
+/* Request_free racing MPI_Grequest_complete from another thread (what the
+ * I/O threads do to a file request the program freed): free_fn runs exactly
+ * once either way, never zero times (a leak) nor twice. */
+struct race {
+  MPI_Request r;
+  volatile int go;
+};
+static void *complete_racing(void *arg) {
+  struct race *x = arg;
+  while (!x->go) {
+  }
+  MPI_Grequest_complete(x->r);
+  return NULL;
+}
+static void free_racing_complete(void) {
+  int wrong = 0, early = 0;
+  for (int i = 0; i < 2000; ++i) {
+    struct state a;
+    struct race x;
+    pthread_t t;
+    x.r = start(&a, 21);
+    x.go = 0;
+    MPI_Request mine = x.r;
+    pthread_create(&t, NULL, complete_racing, &x);
+    x.go = 1;
+    MPI_Request_free(&mine);
+    pthread_join(t, NULL);
+    if (a.freed != 1 || mine != MPI_REQUEST_NULL) ++wrong;
+    if (a.queried != 0) ++early;
+  }
+  CHECK(wrong == 0 && early == 0, "free racing completion: %d of 2000 not freed once, %d queried",
+        wrong, early);
+}
+
 int main(int argc, char **argv) {
   int provided;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -190,6 +224,7 @@ int main(int argc, char **argv) {
   CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
   generalized();
   status_error_field();
+  free_racing_complete();
   if (failures == 0) printf("rank %d of %d ok\n", rank, size);
   MPI_Finalize();
   return failures != 0;
