@@ -536,6 +536,55 @@ std::shared_ptr<TwoPhase> prepare(FileObject &f, bool nb, bool write, std::int64
 }
 
 // A collective call of the access failed (a non-blocking one's tasks report it).
+// A run of a process's pieces for one aggregator, as it travels: `count`
+// pieces of `len` bytes, `stride` apart in the file from `off`, one after
+// the other in the sender's stream from `addr` (its address there, for an
+// aggregator that reads them from the sender's memory). A view's pieces
+// are mostly regular (a subarray's rows), so a list of thousands is a few
+// runs.
+constexpr int kRun = 5;
+struct Run {
+  long long off, len, stride, count, addr;
+};
+// Appends piece (o, n, at) to `out`, extending its last run when the piece
+// continues it; `first`: out's index of the first run for this aggregator.
+void add_piece(std::vector<long long> &out, std::size_t first, long long o, long long n,
+               long long at) {
+  if (out.size() > first) {
+    long long *r = &out[out.size() - kRun];
+    const long long off = r[0], len = r[1], count = r[3];
+    long long &stride = r[2];
+    if (len == n && at == r[4] + count * len && o >= off + (count - 1) * stride + len &&
+        (count == 1 || o == off + count * stride)) {
+      if (count == 1) stride = o - off;
+      ++r[3];
+      return;
+    }
+  }
+  out.insert(out.end(), {o, n, 0, 1, at});
+}
+
+// The pieces of received runs [b, e) of `meta`, appended to `out`; false
+// when a run is malformed or leaves this step's window [wlo, whi) (they
+// come from other processes: checked before anything is sized by them).
+struct Got {
+  std::int64_t off, len, addr;
+};
+bool expand_runs(const long long *meta, std::size_t b, std::size_t e, std::int64_t wlo,
+                 std::int64_t whi, std::vector<Got> &out) {
+  if ((e - b) % kRun != 0) return false;
+  for (std::size_t i = b; i < e; i += kRun) {
+    const Run r{meta[i], meta[i + 1], meta[i + 2], meta[i + 3], meta[i + 4]};
+    if (r.len <= 0 || r.count <= 0 || r.off < wlo || r.off > whi || r.len > whi - r.off)
+      return false;
+    if (r.count > 1 && (r.stride < r.len || r.count - 1 > (whi - r.off - r.len) / r.stride))
+      return false;
+    for (long long k = 0; k < r.count; ++k)
+      out.push_back({r.off + k * r.stride, r.len, r.addr + k * r.len});
+  }
+  return true;
+}
+
 base::Status failed(TwoPhase &op, const base::Status &s) {
   op.err = MPI_ERR_OTHER;
   op.why = fmt::format("the exchange between the processes failed: {}", s.message());
@@ -646,10 +695,11 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   const auto usize = static_cast<std::size_t>(size);
   std::vector<MPI_Count> scount(usize), rcount(usize), smeta(usize), rmeta(usize);
   std::vector<MPI_Aint> sdisp(usize), rdisp(usize), smdisp(usize), rmdisp(usize);
-  // A piece's description: file offset, bytes, and its address in the
-  // sender's memory (for an aggregator that reads it from there).
-  constexpr int kMeta = 3;
+  // The pieces as runs (Run) going out; the pieces that came in, by
+  // sender (`from[r]` to `from[r + 1]`).
   std::vector<long long> meta_out, meta_in;
+  std::vector<Got> incoming;
+  std::vector<std::size_t> from(usize + 1);
   Bytes &data_out = *op.out, &data_in = *op.in, &window = *op.window;
   int io_err = 0;
 
@@ -668,16 +718,15 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       // writes them into it: no data.)
       const bool sent = !f.tp_pulls_mine[static_cast<std::size_t>(dst)];
       Cursor &c = cur[static_cast<std::size_t>(a)];
+      const std::size_t first = meta_out.size();
       while (c.next < pieces.size()) {
         const Piece &p = pieces[c.next];
         std::int64_t o = p.off + c.done, n = p.len - c.done;
         if (o >= ahi) break;
         std::int64_t take = std::min(n, ahi - o);
-        meta_out.push_back(o);
-        meta_out.push_back(take);
-        meta_out.push_back(
+        add_piece(
+            meta_out, first, o, take,
             static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream + c.done)));
-        smeta[static_cast<std::size_t>(dst)] += kMeta;
         if (sent) {
           if (scount[static_cast<std::size_t>(dst)] == 0)
             sdisp[static_cast<std::size_t>(dst)] = static_cast<MPI_Aint>(p.stream + c.done);
@@ -689,6 +738,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
           c.done = 0;
         }
       }
+      smeta[static_cast<std::size_t>(dst)] += static_cast<MPI_Count>(meta_out.size() - first);
     }
     // Exchange the piece lists.
     if (auto s = co_await alltoall_ll(x, smeta.data(), rmeta.data(), size); !s.ok())
@@ -705,23 +755,37 @@ coll::Task run(TwoPhase &op, const Colls &x) {
                                     rmeta.data(), rmdisp.data(), MPI_LONG_LONG, size);
         !s.ok())
       co_return failed(op, s);
-    // Bytes each source sends me (writes) or asks of me (reads).
+    // The pieces each source sends me (writes) or asks of me (reads), and their bytes.
+    incoming.clear();
+    std::int64_t wlo = 0, whi = 0;  // (no window: nothing may come)
+    if (my_aggr >= 0) {
+      const std::int64_t dlo = glo + my_aggr * fd_len, dhi = std::min(dlo + fd_len, ghi);
+      wlo = dlo + step * cbs;
+      whi = std::max(wlo, std::min(wlo + cbs, dhi));
+    }
     MPI_Aint rb = 0;
     for (std::size_t r = 0; r < usize; ++r) {
+      from[r] = incoming.size();
+      const auto b = static_cast<std::size_t>(rmdisp[r]);
+      if (!expand_runs(meta_in.data(), b, b + static_cast<std::size_t>(rmeta[r]), wlo, whi,
+                       incoming) &&
+          !io_err) {
+        io_err = EPROTO;
+        why = fmt::format("a malformed piece list from rank {}", r);
+      }
       MPI_Count n = 0;
       if (!f.tp_pull_pid[r])
-        for (auto i = static_cast<std::size_t>(rmdisp[r]);
-             i < static_cast<std::size_t>(rmdisp[r] + rmeta[r]); i += kMeta)
-          n += meta_in[i + 1];
+        for (std::size_t i = from[r]; i < incoming.size(); ++i) n += incoming[i].len;
       rcount[r] = n;
       rdisp[r] = rb;
       rb += n;
     }
+    from[usize] = incoming.size();
     // The window this aggregator serves in this step: the span of the pieces in it.
     std::int64_t span_lo = LLONG_MAX, span_hi = LLONG_MIN;
-    for (std::size_t i = 0; i < meta_in.size(); i += kMeta) {
-      span_lo = std::min<std::int64_t>(span_lo, meta_in[i]);
-      span_hi = std::max<std::int64_t>(span_hi, meta_in[i] + meta_in[i + 1]);
+    for (const Got &g : incoming) {
+      span_lo = std::min<std::int64_t>(span_lo, g.off);
+      span_hi = std::max<std::int64_t>(span_hi, g.off + g.len);
     }
     if (write) {
       data_in.resize(static_cast<std::size_t>(rb));
@@ -729,28 +793,28 @@ coll::Task run(TwoPhase &op, const Colls &x) {
                                       rcount.data(), rdisp.data(), MPI_BYTE, size);
           !s.ok())
         co_return failed(op, s);
-      if (my_aggr >= 0 && !meta_in.empty() && !io_err) {
+      if (my_aggr >= 0 && !incoming.empty() && !io_err) {
         // Every piece where it is: in the data received, our own memory,
         // or the sender's (read from there); then written in file order.
         std::vector<In> ins;
-        ins.reserve(meta_in.size() / kMeta);
+        ins.reserve(incoming.size());
         std::vector<Source> srcs;
         bool sorted = true;
         std::int64_t at = 0;
         for (int r = 0; r < size; ++r) {
           const std::int64_t pid = f.tp_pull_pid[static_cast<std::size_t>(r)];
-          const auto b = static_cast<std::size_t>(rmdisp[static_cast<std::size_t>(r)]),
-                     e = b + static_cast<std::size_t>(rmeta[static_cast<std::size_t>(r)]);
+          const std::size_t b = from[static_cast<std::size_t>(r)],
+                            e = from[static_cast<std::size_t>(r) + 1];
           if (b == e) continue;
           Source src{ins.size(), 0, pid};
-          for (std::size_t i = b; i < e; i += kMeta) {
-            const std::int64_t o = meta_in[i], n = meta_in[i + 1];
+          for (std::size_t i = b; i < e; ++i) {
+            const std::int64_t o = incoming[i].off, n = incoming[i].len;
             if (i > b && o < ins.back().off) sorted = false;
-            const std::byte *from = pid ? reinterpret_cast<const std::byte *>(
-                                              static_cast<std::uintptr_t>(meta_in[i + 2]))
-                                        : data_in.data() + at;
+            const std::byte *at_src = pid ? reinterpret_cast<const std::byte *>(
+                                                static_cast<std::uintptr_t>(incoming[i].addr))
+                                          : data_in.data() + at;
             if (!pid) at += n;
-            ins.push_back({o, n, from});
+            ins.push_back({o, n, at_src});
           }
           src.e = ins.size();
           srcs.push_back(src);
@@ -769,7 +833,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
     } else {
       // Aggregators read their span, then answer every request in order.
       data_in.resize(static_cast<std::size_t>(rb));
-      if (my_aggr >= 0 && !meta_in.empty()) {
+      if (my_aggr >= 0 && !incoming.empty()) {
         window.resize(static_cast<std::size_t>(span_hi - span_lo));
         if (!io_err && !all_pread(f.fd, window.data(), span_hi - span_lo, span_lo)) io_err = errno;
         // Each piece to its process: as data, into our own stream, or
@@ -778,20 +842,20 @@ coll::Task run(TwoPhase &op, const Colls &x) {
         std::vector<iovec> local, remote;
         for (int r = 0; r < size; ++r) {
           const std::int64_t pid = f.tp_pull_pid[static_cast<std::size_t>(r)];
-          const auto b = static_cast<std::size_t>(rmdisp[static_cast<std::size_t>(r)]),
-                     e = b + static_cast<std::size_t>(rmeta[static_cast<std::size_t>(r)]);
-          for (std::size_t i = b; i < e; i += kMeta) {
-            std::byte *from = window.data() + (meta_in[i] - span_lo);
-            const auto n = static_cast<std::size_t>(meta_in[i + 1]);
-            auto *to = reinterpret_cast<std::byte *>(static_cast<std::uintptr_t>(meta_in[i + 2]));
+          for (std::size_t i = from[static_cast<std::size_t>(r)],
+                           e = from[static_cast<std::size_t>(r) + 1];
+               i < e; ++i) {
+            std::byte *in_window = window.data() + (incoming[i].off - span_lo);
+            const auto n = static_cast<std::size_t>(incoming[i].len);
+            auto *to = reinterpret_cast<std::byte *>(static_cast<std::uintptr_t>(incoming[i].addr));
             if (pid < 0) {
-              std::memcpy(to, from, n);
+              std::memcpy(to, in_window, n);
             } else if (pid > 0) {
-              local.push_back({from, n});
+              local.push_back({in_window, n});
               remote.push_back({to, n});
             } else {
-              std::memcpy(data_in.data() + at, from, n);
-              at += meta_in[i + 1];
+              std::memcpy(data_in.data() + at, in_window, n);
+              at += incoming[i].len;
             }
           }
           if (pid > 0 && !local.empty()) {
