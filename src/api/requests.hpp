@@ -29,7 +29,8 @@ using impi::core::RequestPtr;
 // waiting, and taken before the engine lock, never after.
 extern std::mutex g_table_mu;
 // Whether the tables need the lock: the thread level, fixed by MPI_Init,
-// read once (-1: not yet) instead of through the runtime on every call.
+// read once (-1: not yet) instead of through the runtime on every call;
+// or the library's own threads that complete requests (lock_tables()).
 extern std::atomic<int> g_table_locking;
 inline bool table_locking() {
   int on = g_table_locking.load(std::memory_order_relaxed);
@@ -38,6 +39,13 @@ inline bool table_locking() {
     g_table_locking.store(on, std::memory_order_relaxed);
   }
   return on != 0;
+}
+// From now on the tables take their lock whatever the thread level: called
+// by the program's thread before it hands a request to another thread of
+// the library (the I/O threads complete file requests, and release those
+// the program freed), so that every table access after it is locked.
+inline void lock_tables() {
+  g_table_locking.store(1, std::memory_order_relaxed);
 }
 struct TableLock {
   bool on = table_locking();

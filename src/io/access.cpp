@@ -413,17 +413,21 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
     std::lock_guard<std::mutex> lk(f->pending_mu);
     ++f->pending;
   }
+  api::req::lock_tables();  // (the job completes the request from its thread)
   // A derived type the program may free meanwhile: the job holds `type`.
   auto view = std::make_shared<const View>(f->view);
   Knobs knobs = knobs_of(*f);
   g_pool.submit([state, f, view, knobs, write, at, buf, count, dt, type, h] {
     state->r = perform(*f, *view, knobs, write, at, buf, count, dt, type);
+    // Completed before the file lets a close (or the finalize after it)
+    // proceed: the completion touches the request table, and releases a
+    // request the program freed.
+    PMPI_Grequest_complete(h);  // (the status is written)
     {
       std::lock_guard<std::mutex> lk(f->pending_mu);
       --f->pending;
       f->pending_cv.notify_all();
     }
-    PMPI_Grequest_complete(h);  // (last: the status is written)
   });
   return MPI_SUCCESS;
 }

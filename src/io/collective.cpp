@@ -83,11 +83,18 @@ struct Colls {
   bool nb = false;
 };
 
+// A blocking call's error code as the tasks report theirs (the file's
+// communicator returns errors: file.cpp).
+base::Status status_of(int rc, const char *what) {
+  if (rc == MPI_SUCCESS) return {};
+  return {base::Errc::internal, fmt::format("{} failed (error class {})", what, rc)};
+}
+
 coll::Task allreduce_ll(const Colls &x, long long *in, long long *out, int n, pack::Op op) {
-  if (!x.nb) {
-    PMPI_Allreduce(in, out, n, MPI_LONG_LONG, op == pack::Op::min ? MPI_MIN : MPI_MAX, x.comm);
-    co_return {};
-  }
+  if (!x.nb)
+    co_return status_of(
+        PMPI_Allreduce(in, out, n, MPI_LONG_LONG, op == pack::Op::min ? MPI_MIN : MPI_MAX, x.comm),
+        "MPI_Allreduce");
   const pack::TypePtr &t = *api::lookup_predefined_type(MPI_LONG_LONG);
   co_return co_await coll::allreduce_task(coll::view_of(*x.c), in, out, n, t,
                                           coll::ReduceOp{op}.take(t, n));
@@ -98,10 +105,9 @@ coll::Task allreduce_ll(const Colls &x, long long *in, long long *out, int n, pa
 coll::Task alltoallv(const Colls &x, const void *sbuf, const MPI_Count *sc, const MPI_Aint *sd,
                      void *rbuf, const MPI_Count *rc, const MPI_Aint *rd, MPI_Datatype type,
                      int size) {
-  if (!x.nb) {
-    PMPI_Alltoallv_c(sbuf, sc, sd, type, rbuf, rc, rd, type, x.comm);
-    co_return {};
-  }
+  if (!x.nb)
+    co_return status_of(PMPI_Alltoallv_c(sbuf, sc, sd, type, rbuf, rc, rd, type, x.comm),
+                        "MPI_Alltoallv_c");
   const pack::TypePtr &t = *api::lookup_predefined_type(type);
   std::vector<coll::Block> sb(static_cast<std::size_t>(size)), rb(sb);
   for (std::size_t r = 0; r < sb.size(); ++r) {
@@ -112,16 +118,15 @@ coll::Task alltoallv(const Colls &x, const void *sbuf, const MPI_Count *sc, cons
                                           std::move(rb), 180, {});
 }
 
-// MPI_Alltoall of one long long per rank.
-coll::Task alltoall_ll(const Colls &x, long long *in, long long *out, int size) {
-  if (!x.nb) {
-    PMPI_Alltoall(in, 1, MPI_LONG_LONG, out, 1, MPI_LONG_LONG, x.comm);
-    co_return {};
-  }
-  std::vector<MPI_Count> ones(static_cast<std::size_t>(size), 1);
+// MPI_Alltoall of k long longs per rank.
+coll::Task alltoall_ll(const Colls &x, long long *in, long long *out, int size, int k = 1) {
+  if (!x.nb)
+    co_return status_of(PMPI_Alltoall(in, k, MPI_LONG_LONG, out, k, MPI_LONG_LONG, x.comm),
+                        "MPI_Alltoall");
+  std::vector<MPI_Count> ks(static_cast<std::size_t>(size), k);
   std::vector<MPI_Aint> nth(static_cast<std::size_t>(size));
-  for (std::size_t r = 0; r < nth.size(); ++r) nth[r] = static_cast<MPI_Aint>(r);
-  co_return co_await alltoallv(x, in, ones.data(), nth.data(), out, ones.data(), nth.data(),
+  for (std::size_t r = 0; r < nth.size(); ++r) nth[r] = static_cast<MPI_Aint>(r) * k;
+  co_return co_await alltoallv(x, in, ks.data(), nth.data(), out, ks.data(), nth.data(),
                                MPI_LONG_LONG, size);
 }
 
@@ -433,7 +438,7 @@ constexpr std::int64_t kSmallPiece = 2048;
 
 void agree_on_views(FileObject &f) {
   const View &v = f.view;
-  int mine[2] = {v.contiguous ? 0 : 1, 0}, all[2] = {0, 0};
+  int mine[3] = {v.contiguous ? 0 : 1, 0, v.in_order ? 0 : 1}, all[3] = {0, 0, 0};
   if (!v.contiguous && !v.runs.empty()) {
     // The view's pieces: its filetype's data runs, adjacent ones merged.
     std::int64_t pieces = 1;
@@ -441,9 +446,10 @@ void agree_on_views(FileObject &f) {
       if (v.runs[i].disp != v.runs[i - 1].disp + v.runs[i - 1].len) ++pieces;
     mine[1] = v.ft_size / pieces < kSmallPiece ? 1 : 0;
   }
-  PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, f.comm);
+  PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, f.comm);
   f.any_noncontiguous = all[0] != 0;
   f.any_small_pieces = all[1] != 0;
+  f.any_unordered = all[2] != 0;
 }
 
 bool two_phase_wanted(FileObject &f, bool write) {
@@ -452,7 +458,9 @@ bool two_phase_wanted(FileObject &f, bool write) {
   PMPI_Comm_size(f.comm, &size);
   auto it = f.hints.find(write ? "romio_cb_write" : "romio_cb_read");
   const std::string h = it == f.hints.end() ? "automatic" : it->second;
-  if (h == "disable" || size == 1) return false;
+  // (A view whose tiles are not in file order goes independently, hint or
+  // not: the aggregators' exchange takes each process's pieces in order.)
+  if (h == "disable" || size == 1 || f.any_unordered) return false;
   if (h == "enable") return true;
   // automatic: on a network or parallel file system (rank 0 looked at
   // open: the same everywhere), when some process's view is not
@@ -699,6 +707,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   // sender (`from[r]` to `from[r + 1]`).
   std::vector<long long> meta_out, meta_in;
   std::vector<Got> incoming;
+  std::vector<long long> counts_out(2 * usize), counts_in(2 * usize);
   std::vector<std::size_t> from(usize + 1);
   Bytes &data_out = *op.out, &data_in = *op.in, &window = *op.window;
   int io_err = 0;
@@ -740,9 +749,34 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       }
       smeta[static_cast<std::size_t>(dst)] += static_cast<MPI_Count>(meta_out.size() - first);
     }
-    // Exchange the piece lists.
-    if (auto s = co_await alltoall_ll(x, smeta.data(), rmeta.data(), size); !s.ok())
+    // The window this aggregator serves in this step, if it is one.
+    std::int64_t wlo = 0, whi = 0;  // (no window: nothing may come)
+    if (my_aggr >= 0) {
+      const std::int64_t dlo = glo + my_aggr * fd_len, dhi = std::min(dlo + fd_len, ghi);
+      wlo = dlo + step * cbs;
+      whi = std::max(wlo, std::min(wlo + cbs, dhi));
+    }
+    // Exchange the piece lists: first their lengths and the bytes they
+    // cover (the data exchange's counts: they match even when a list turns
+    // out malformed), then the lists.
+    for (std::size_t r = 0; r < usize; ++r) {
+      counts_out[2 * r] = smeta[r];
+      counts_out[2 * r + 1] = scount[r];
+    }
+    if (auto s = co_await alltoall_ll(x, counts_out.data(), counts_in.data(), size, 2); !s.ok())
       co_return failed(op, s);
+    for (std::size_t r = 0; r < usize; ++r) {
+      rmeta[r] = counts_in[2 * r];
+      rcount[r] = counts_in[2 * r + 1];
+      // (A list has at most a run per byte of the window, and covers at most all of it.)
+      if (rmeta[r] < 0 || rmeta[r] > kRun * (whi - wlo) || rcount[r] < 0 || rcount[r] > whi - wlo) {
+        rmeta[r] = rcount[r] = 0;  // (not what was sent: the exchange fails below)
+        if (!io_err) {
+          io_err = EPROTO;
+          why = fmt::format("a malformed piece list from rank {}", r);
+        }
+      }
+    }
     MPI_Aint sm = 0, rm = 0;
     for (int r = 0; r < size; ++r) {
       smdisp[static_cast<std::size_t>(r)] = sm;
@@ -757,28 +791,21 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       co_return failed(op, s);
     // The pieces each source sends me (writes) or asks of me (reads), and their bytes.
     incoming.clear();
-    std::int64_t wlo = 0, whi = 0;  // (no window: nothing may come)
-    if (my_aggr >= 0) {
-      const std::int64_t dlo = glo + my_aggr * fd_len, dhi = std::min(dlo + fd_len, ghi);
-      wlo = dlo + step * cbs;
-      whi = std::max(wlo, std::min(wlo + cbs, dhi));
-    }
     MPI_Aint rb = 0;
     for (std::size_t r = 0; r < usize; ++r) {
       from[r] = incoming.size();
       const auto b = static_cast<std::size_t>(rmdisp[r]);
-      if (!expand_runs(meta_in.data(), b, b + static_cast<std::size_t>(rmeta[r]), wlo, whi,
-                       incoming) &&
-          !io_err) {
-        io_err = EPROTO;
-        why = fmt::format("a malformed piece list from rank {}", r);
-      }
+      bool ok = expand_runs(meta_in.data(), b, b + static_cast<std::size_t>(rmeta[r]), wlo, whi,
+                            incoming);
       MPI_Count n = 0;
       if (!f.tp_pull_pid[r])
         for (std::size_t i = from[r]; i < incoming.size(); ++i) n += incoming[i].len;
-      rcount[r] = n;
+      if ((!ok || n != rcount[r]) && !io_err) {
+        io_err = EPROTO;
+        why = fmt::format("a malformed piece list from rank {}", r);
+      }
       rdisp[r] = rb;
-      rb += n;
+      rb += rcount[r];
     }
     from[usize] = incoming.size();
     // The window this aggregator serves in this step: the span of the pieces in it.
@@ -838,9 +865,11 @@ coll::Task run(TwoPhase &op, const Colls &x) {
         if (!io_err && !all_pread(f.fd, window.data(), span_hi - span_lo, span_lo)) io_err = errno;
         // Each piece to its process: as data, into our own stream, or
         // written into the reader's stream (its address in the request).
+        // (After an error nothing is: the access fails everywhere, and the
+        // answers sent are what the buffer held.)
         std::int64_t at = 0;
         std::vector<iovec> local, remote;
-        for (int r = 0; r < size; ++r) {
+        for (int r = 0; r < size && !io_err; ++r) {
           const std::int64_t pid = f.tp_pull_pid[static_cast<std::size_t>(r)];
           for (std::size_t i = from[static_cast<std::size_t>(r)],
                            e = from[static_cast<std::size_t>(r) + 1];

@@ -431,6 +431,10 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   flags |= O_CLOEXEC;
   if (PMPI_Comm_dup(comm, &f.comm) != MPI_SUCCESS)
     return file_error(nullptr, MPI_ERR_INTERN, fn, "cannot duplicate the communicator");
+  // The file's own messages report their errors to the file's calls (an
+  // exchange that fails is the access's error, under the file's handler),
+  // not through the handler the program set on its communicator.
+  PMPI_Comm_set_errhandler(f.comm, MPI_ERRORS_RETURN);
   int rank = 0;
   PMPI_Comm_rank(f.comm, &rank);
 

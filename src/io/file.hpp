@@ -52,6 +52,10 @@ struct View {
   std::vector<std::int64_t> prefix;  // prefix[i]: data bytes before runs[i]
   std::int64_t ft_size = 1, ft_extent = 1, et_size = 1;
   bool contiguous = true;  // the data of successive tiles is one byte range
+  // Successive tiles' data in file order, no byte twice (a filetype whose
+  // data reaches past its extent, or overlaps itself, is not): what the
+  // aggregators' exchange assumes.
+  bool in_order = true;
 };
 
 // A byte buffer that is not zero-filled when it grows (I/O buffers are
@@ -99,8 +103,9 @@ struct FileObject {
   // cache merges small accesses better (romio_cb_* "automatic").
   bool shared_fs = false;
   // Of all processes' views (agree_on_views, at MPI_File_set_view): some
-  // is not contiguous; some is pieces of less than 2 KiB.
-  bool any_noncontiguous = false, any_small_pieces = false;
+  // is not contiguous; some is pieces of less than 2 KiB; some is not in
+  // file order (View::in_order).
+  bool any_noncontiguous = false, any_small_pieces = false, any_unordered = false;
   std::map<std::string, std::string> hints;  // the values in force (get_info)
   Knobs knobs;  // what `hints` and `atomic` mean for an access (refresh_knobs)
   View view;

@@ -160,6 +160,13 @@ int build_view(View &v, bool may_write, std::string &why) {
     acc += v.runs[i].len;
   }
   v.contiguous = v.runs.size() == 1 && v.runs[0].len == v.ft_extent;
+  v.in_order = true;
+  std::int64_t end = v.runs.empty() ? 0 : v.runs[0].disp;
+  for (const auto &r : v.runs) {
+    if (r.disp < end) v.in_order = false;
+    end = std::max(end, r.disp + r.len);
+  }
+  if (!v.runs.empty() && end > v.runs[0].disp + v.ft_extent) v.in_order = false;
   return MPI_SUCCESS;
 }
 

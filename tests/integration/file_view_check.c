@@ -653,6 +653,81 @@ static void test_two_phase_irregular(const char *cbs) {
   free(in);
 }
 
+/* Views the aggregators cannot take (they go independently, whatever the
+ * hints say): a filetype whose tiles are out of file order (blocks at 0
+ * and far beyond its extent: the second block of tile k lies past the
+ * first of tile k+1), written collectively; and, in a read-only file, one
+ * whose blocks overlap, read collectively with steps of 4 KiB (the block
+ * crossing a step boundary made the next one start below the next step's
+ * window). Both lost or refused data through the aggregators before. */
+static void test_two_phase_unordered(void) {
+  enum { T = 4 };
+  const long E = 8L * size, D = 1024 * E;
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Info info;
+  MPI_Datatype blocks, ft;
+  int lens[2] = {8, 8}, i, k;
+  MPI_Aint disps[2] = {0, D};
+  unsigned char buf[16 * T], in[4108];
+  path(p, "twophase_unordered.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_cb_write", "enable");
+  MPI_Info_set(info, "romio_cb_read", "enable");
+  MPI_Info_set(info, "cb_buffer_size", "4096");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Type_create_hindexed(2, lens, disps, MPI_BYTE, &blocks);
+  MPI_Type_create_resized(blocks, 0, E, &ft);
+  MPI_Type_commit(&ft);
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * 8, MPI_BYTE, ft, "native", MPI_INFO_NULL));
+  for (i = 0; i < 16 * T; ++i) buf[i] = (unsigned char)(rank * 50 + i);
+  OK(MPI_File_write_all(fh, buf, 16 * T, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == 16 * T, "unordered write count %d", count_of(&st, MPI_BYTE));
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    long max = D + E * T;
+    unsigned char *all = calloc((size_t)max, 1);
+    long got = raw(p, all, max);
+    CHECK(got == D + E * (T - 1) + 8L * size, "unordered file size %ld", got);
+    for (int r = 0; r < size; ++r)
+      for (k = 0; k < T; ++k)
+        for (i = 0; i < 8; ++i) {
+          CHECK(all[r * 8 + E * k + i] == (unsigned char)(r * 50 + 16 * k + i),
+                "unordered block 0 of rank %d tile %d byte %d", r, k, i);
+          CHECK(all[r * 8 + D + E * k + i] == (unsigned char)(r * 50 + 16 * k + 8 + i),
+                "unordered block 1 of rank %d tile %d byte %d", r, k, i);
+        }
+    /* the overlapping view's file: byte b is b * 7 + 3 */
+    FILE *fp = fopen(p, "wb");
+    for (i = 0; i < 12288; ++i) fputc((unsigned char)(i * 7 + 3), fp);
+    fclose(fp);
+    free(all);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Type_free(&ft);
+  MPI_Type_free(&blocks);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDONLY, info, &fh));
+  lens[0] = 4100;
+  disps[1] = 4094;
+  MPI_Type_create_hindexed(2, lens, disps, MPI_BYTE, &ft);
+  MPI_Type_commit(&ft);
+  OK(MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL));
+  memset(in, 0, sizeof in);
+  OK(MPI_File_read_all(fh, in, 4108, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == 4108, "overlapping read count %d", count_of(&st, MPI_BYTE));
+  for (i = 0; i < 4108; ++i) {
+    int at = i < 4100 ? i : 4094 + (i - 4100);
+    CHECK(in[i] == (unsigned char)(at * 7 + 3), "overlapping read byte %d", i);
+  }
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ft);
+  MPI_Info_free(&info);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+}
+
 /* The non-blocking collectives through the aggregators: each a
  * non-blocking collective on the file's communicator. iwrite_all returns
  * before the other processes start theirs (rank 0 then waits in a receive
@@ -770,6 +845,7 @@ int main(int argc, char **argv) {
   test_two_phase(5, 60000, NULL, 0);
   test_two_phase_irregular(NULL);
   test_two_phase_irregular("4096");
+  test_two_phase_unordered();
   test_two_phase_nb(5, 3000, "1000");
   test_two_phase_nb(9000, 6, NULL);
   test_ds_write();
