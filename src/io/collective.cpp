@@ -130,6 +130,81 @@ coll::Task alltoall_ll(const Colls &x, long long *in, long long *out, int size, 
                                MPI_LONG_LONG, size);
 }
 
+// Blocks of `type` (a predefined one) between every pair, point to point:
+// `sc[r]` elements from sbuf + sd[r] to rank r, `rc[r]` from it into
+// rbuf + rd[r] (displacements in elements; both sides know each count: no
+// message for a block of 0). A block of at most `most` elements goes as
+// messages of at most `piece`, a larger one as one message.
+coll::Task exchange_p2p(const Colls &x, MPI_Datatype type, const void *sbuf, const MPI_Count *sc,
+                        const MPI_Aint *sd, void *rbuf, const MPI_Count *rc, const MPI_Aint *rd,
+                        int size, std::int64_t piece, std::int64_t most) {
+  if (!x.c) co_return base::Status{base::Errc::internal, "the file's communicator is gone"};
+  const coll::CommView v = coll::view_of(*x.c);
+  const pack::TypePtr &t = *api::lookup_predefined_type(type);
+  const std::int64_t ext = t->extent();
+  auto step = [&](std::int64_t n) { return n <= most ? piece : n; };
+  // (The tag of MPI_Alltoallv, which this stands for: the file's
+  // communicator runs one of the access's exchanges at a time.)
+  constexpr int kTag = 180;
+  std::vector<std::unique_ptr<coll::Await>> ops;
+  const int me = v.rank;
+  // Receives first, then sends, both in the pairwise exchange's order.
+  for (int k = 1; k < size; ++k) {
+    const int from = (me - k + size) % size;
+    const auto f = static_cast<std::size_t>(from);
+    auto *at = static_cast<std::byte *>(rbuf) + rd[f] * ext;
+    for (std::int64_t o = 0, n = step(rc[f]); o < rc[f]; o += n) {
+      ops.push_back(std::make_unique<coll::Await>(
+          v.irecv(at + o * ext, std::min<std::int64_t>(n, rc[f] - o), t, from, kTag)));
+      ops.back()->start();
+    }
+  }
+  for (int k = 1; k < size; ++k) {
+    const int to = (me + k) % size;
+    const auto d = static_cast<std::size_t>(to);
+    const auto *at = static_cast<const std::byte *>(sbuf) + sd[d] * ext;
+    for (std::int64_t o = 0, n = step(sc[d]); o < sc[d]; o += n) {
+      ops.push_back(std::make_unique<coll::Await>(
+          v.isend(at + o * ext, std::min<std::int64_t>(n, sc[d] - o), t, to, kTag)));
+      ops.back()->start();
+    }
+  }
+  const auto m = static_cast<std::size_t>(me);
+  base::Status first;
+  if (sc[m] != rc[m])
+    first = {base::Errc::truncated, "a process's own block does not fit its receive"};
+  else if (sc[m] > 0)
+    std::memcpy(static_cast<std::byte *>(rbuf) + rd[m] * ext,
+                static_cast<const std::byte *>(sbuf) + sd[m] * ext,
+                static_cast<std::size_t>(sc[m] * ext));
+  for (auto &a : ops)
+    if (auto s = co_await coll::AwaitRef{*a}; !s.ok() && first.ok()) first = std::move(s);
+  co_return first;
+}
+
+// The data of a step: `sc[r]` bytes from sbuf + sd[r] to rank r, `rc[r]`
+// bytes from it into rbuf + rd[r]. Across IMPI clients a block longer than
+// a packet's user data (the job's maxdatalen) would travel as a long
+// message: its first packet, then a round trip for the receiver's
+// SYNCACK, then the rest (IMPI 3.7). A block of up to 4 packets goes as
+// messages of at most maxdatalen bytes instead, each at once (flow control
+// still bounds what is in flight) into a receive posted before: 128 KiB
+// each way between two clients, 79-93 -> 54-62 us. Larger ones stay one
+// message: the long protocol streams them better (512 KiB: 186-206 us as
+// one, 235-297 as 8). (The file's communicator holds only impi procs: its
+// open refused LAM/MPI clients.) Within a client the collective's own
+// exchange.
+coll::Task exchange_bytes(const Colls &x, const std::byte *sbuf, const MPI_Count *sc,
+                          const MPI_Aint *sd, std::byte *rbuf, const MPI_Count *rc,
+                          const MPI_Aint *rd, int size) {
+  const auto &job = core::Runtime::instance().job();
+  if (!x.c || !x.c->spans_clients || !job.impi || job.impi->maxdatalen == 0)
+    co_return co_await alltoallv(x, sbuf, sc, sd, rbuf, rc, rd, MPI_BYTE, size);
+  const std::int64_t packet = job.impi->maxdatalen;
+  co_return co_await exchange_p2p(x, MPI_BYTE, sbuf, sc, sd, rbuf, rc, rd, size, packet,
+                                  4 * packet);
+}
+
 // Who reads whose pieces from memory, agreed at the first two-phase
 // access of the file that moves data: each process says whose memory it
 // may read (procs of its client on its host, when the kernel lets it;
@@ -543,7 +618,6 @@ std::shared_ptr<TwoPhase> prepare(FileObject &f, bool nb, bool write, std::int64
   return op;
 }
 
-// A collective call of the access failed (a non-blocking one's tasks report it).
 // A run of a process's pieces for one aggregator, as it travels: `count`
 // pieces of `len` bytes, `stride` apart in the file from `off`, one after
 // the other in the sender's stream from `addr` (its address there, for an
@@ -593,6 +667,13 @@ bool expand_runs(const long long *meta, std::size_t b, std::size_t e, std::int64
   return true;
 }
 
+// Runs of a list that go with its counts (kCountsWidth long longs per
+// rank: the list's length in long longs, its bytes, kInlineRuns runs).
+constexpr int kInlineRuns = 4;
+constexpr MPI_Count kInlineMeta = kInlineRuns * kRun;
+constexpr std::size_t kCountsWidth = 2 + kInlineMeta;
+
+// A collective call of the access failed (a non-blocking one's tasks report it).
 base::Status failed(TwoPhase &op, const base::Status &s) {
   op.err = MPI_ERR_OTHER;
   op.why = fmt::format("the exchange between the processes failed: {}", s.message());
@@ -707,7 +788,9 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   // sender (`from[r]` to `from[r + 1]`).
   std::vector<long long> meta_out, meta_in;
   std::vector<Got> incoming;
-  std::vector<long long> counts_out(2 * usize), counts_in(2 * usize);
+  std::vector<long long> counts_out(kCountsWidth * usize), counts_in(kCountsWidth * usize);
+  std::vector<MPI_Count> smeta_rest(usize), rmeta_rest(usize);
+  std::vector<MPI_Aint> smdisp_rest(usize), rmdisp_rest(usize);
   std::vector<std::size_t> from(usize + 1);
   Bytes &data_out = *op.out, &data_in = *op.in, &window = *op.window;
   int io_err = 0;
@@ -756,18 +839,29 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       wlo = dlo + step * cbs;
       whi = std::max(wlo, std::min(wlo + cbs, dhi));
     }
-    // Exchange the piece lists: first their lengths and the bytes they
-    // cover (the data exchange's counts: they match even when a list turns
-    // out malformed), then the lists.
+    // Exchange the piece lists: with their lengths and the bytes they cover
+    // (the data exchange's counts: they match even when a list turns out
+    // malformed) the first kInlineRuns runs of each, all of a regular view's
+    // (a subarray's rows are one run a window); the rest of a longer list
+    // after, from those that have it to those that expect it.
+    MPI_Aint sm = 0;
     for (std::size_t r = 0; r < usize; ++r) {
-      counts_out[2 * r] = smeta[r];
-      counts_out[2 * r + 1] = scount[r];
+      smdisp[r] = sm;
+      sm += smeta[r];
+      long long *to = &counts_out[kCountsWidth * r];
+      to[0] = smeta[r];
+      to[1] = scount[r];
+      std::copy_n(meta_out.data() + smdisp[r], std::min<MPI_Count>(smeta[r], kInlineMeta), to + 2);
     }
-    if (auto s = co_await alltoall_ll(x, counts_out.data(), counts_in.data(), size, 2); !s.ok())
+    if (auto s = co_await alltoall_ll(x, counts_out.data(), counts_in.data(), size,
+                                      static_cast<int>(kCountsWidth));
+        !s.ok())
       co_return failed(op, s);
+    MPI_Aint rm = 0;
     for (std::size_t r = 0; r < usize; ++r) {
-      rmeta[r] = counts_in[2 * r];
-      rcount[r] = counts_in[2 * r + 1];
+      const long long *got = &counts_in[kCountsWidth * r];
+      rmeta[r] = got[0];
+      rcount[r] = got[1];
       // (A list has at most a run per byte of the window, and covers at most all of it.)
       if (rmeta[r] < 0 || rmeta[r] > kRun * (whi - wlo) || rcount[r] < 0 || rcount[r] > whi - wlo) {
         rmeta[r] = rcount[r] = 0;  // (not what was sent: the exchange fails below)
@@ -776,19 +870,27 @@ coll::Task run(TwoPhase &op, const Colls &x) {
           why = fmt::format("a malformed piece list from rank {}", r);
         }
       }
-    }
-    MPI_Aint sm = 0, rm = 0;
-    for (int r = 0; r < size; ++r) {
-      smdisp[static_cast<std::size_t>(r)] = sm;
-      sm += smeta[static_cast<std::size_t>(r)];
-      rmdisp[static_cast<std::size_t>(r)] = rm;
-      rm += rmeta[static_cast<std::size_t>(r)];
+      rmdisp[r] = rm;
+      rm += rmeta[r];
     }
     meta_in.resize(static_cast<std::size_t>(rm));
-    if (auto s = co_await alltoallv(x, meta_out.data(), smeta.data(), smdisp.data(), meta_in.data(),
-                                    rmeta.data(), rmdisp.data(), MPI_LONG_LONG, size);
-        !s.ok())
-      co_return failed(op, s);
+    for (std::size_t r = 0; r < usize; ++r) {
+      std::copy_n(&counts_in[kCountsWidth * r + 2], std::min<MPI_Count>(rmeta[r], kInlineMeta),
+                  meta_in.data() + rmdisp[r]);
+      // (What is left to come, and to send: after the inline part.)
+      smeta_rest[r] = std::max<MPI_Count>(0, smeta[r] - kInlineMeta);
+      smdisp_rest[r] = smdisp[r] + kInlineMeta;
+      rmeta_rest[r] = std::max<MPI_Count>(0, rmeta[r] - kInlineMeta);
+      rmdisp_rest[r] = rmdisp[r] + kInlineMeta;
+    }
+    if (std::any_of(smeta_rest.begin(), smeta_rest.end(), [](MPI_Count n) { return n > 0; }) ||
+        std::any_of(rmeta_rest.begin(), rmeta_rest.end(), [](MPI_Count n) { return n > 0; })) {
+      if (auto s = co_await exchange_p2p(x, MPI_LONG_LONG, meta_out.data(), smeta_rest.data(),
+                                         smdisp_rest.data(), meta_in.data(), rmeta_rest.data(),
+                                         rmdisp_rest.data(), size, LLONG_MAX, 0);
+          !s.ok())
+        co_return failed(op, s);
+    }
     // The pieces each source sends me (writes) or asks of me (reads), and their bytes.
     incoming.clear();
     MPI_Aint rb = 0;
@@ -816,8 +918,8 @@ coll::Task run(TwoPhase &op, const Colls &x) {
     }
     if (write) {
       data_in.resize(static_cast<std::size_t>(rb));
-      if (auto s = co_await alltoallv(x, sbase, scount.data(), sdisp.data(), data_in.data(),
-                                      rcount.data(), rdisp.data(), MPI_BYTE, size);
+      if (auto s = co_await exchange_bytes(x, sbase, scount.data(), sdisp.data(), data_in.data(),
+                                           rcount.data(), rdisp.data(), size);
           !s.ok())
         co_return failed(op, s);
       if (my_aggr >= 0 && !incoming.empty() && !io_err) {
@@ -898,8 +1000,8 @@ coll::Task run(TwoPhase &op, const Colls &x) {
           }
         }
       }
-      if (auto s = co_await alltoallv(x, data_in.data(), rcount.data(), rdisp.data(), sbase,
-                                      scount.data(), sdisp.data(), MPI_BYTE, size);
+      if (auto s = co_await exchange_bytes(x, data_in.data(), rcount.data(), rdisp.data(), sbase,
+                                           scount.data(), sdisp.data(), size);
           !s.ok())
         co_return failed(op, s);
     }
