@@ -77,7 +77,7 @@ Pool g_pool;
 std::int64_t full_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
   std::int64_t done = 0;
   while (done < n) {
-    ssize_t r = ::pread(fd, p + done, static_cast<std::size_t>(n - done), at + done);
+    ssize_t r = sys_pread(fd, p + done, static_cast<std::size_t>(n - done), at + done);
     if (r < 0) {
       if (errno == EINTR) continue;
       return -1;
@@ -90,7 +90,7 @@ std::int64_t full_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
 std::int64_t full_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_t at) {
   std::int64_t done = 0;
   while (done < n) {
-    ssize_t r = ::pwrite(fd, p + done, static_cast<std::size_t>(n - done), at + done);
+    ssize_t r = sys_pwrite(fd, p + done, static_cast<std::size_t>(n - done), at + done);
     if (r < 0) {
       if (errno == EINTR) continue;
       return -1;

@@ -56,7 +56,7 @@ struct Piece {
 // Reads what there is (zeros past the end of the file); false on an error.
 bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
   while (n > 0) {
-    ssize_t r = ::pread(fd, p, static_cast<std::size_t>(n), at);
+    ssize_t r = sys_pread(fd, p, static_cast<std::size_t>(n), at);
     if (r < 0) {
       if (errno == EINTR) continue;
       return false;
@@ -291,7 +291,7 @@ int write_runs(int fd, const std::vector<In> &ins, Bytes &gather) {
     std::int64_t at = run_lo;
     while (k < iov.size()) {
       const int n = static_cast<int>(std::min<std::size_t>(iov.size() - k, 1024));  // IOV_MAX
-      ssize_t w = ::pwritev(fd, &iov[k], n, at);
+      ssize_t w = sys_pwritev(fd, &iov[k], n, at);
       if (w < 0) {
         if (errno == EINTR) continue;
         return errno;
