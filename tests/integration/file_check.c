@@ -646,6 +646,40 @@ static void test_freed_while_running(void) {
         wrong);
 }
 
+/* More files open at once than one block of the handle table holds
+ * (256): each handle names its own file, closed slots are reused, and a
+ * closed handle is no longer valid. */
+static void test_many_open(void) {
+  enum { kFiles = 300 };
+  static MPI_File fh[kFiles];
+  char p[512], name[48];
+  int i, v, dup = 0, wrong = 0;
+  MPI_Status st;
+  for (i = 0; i < kFiles; ++i) {
+    snprintf(name, sizeof name, "many.%d.%d", rank, i);
+    path(p, name);
+    OK(MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                     MPI_INFO_NULL, &fh[i]));
+    v = rank * 1000 + i;
+    OK(MPI_File_write_at(fh[i], 0, &v, 1, MPI_INT, &st));
+  }
+  for (i = 1; i < kFiles; ++i) dup += fh[i] == fh[i - 1] || fh[i] == fh[0];
+  for (i = 0; i < kFiles; i += 2) OK(MPI_File_close(&fh[i]));
+  for (i = 1; i < kFiles; i += 2) {
+    OK(MPI_File_read_at(fh[i], 0, &v, 1, MPI_INT, &st));
+    wrong += v != rank * 1000 + i;
+  }
+  /* A closed handle's slot serves the next open. */
+  snprintf(name, sizeof name, "many.%d.again", rank);
+  path(p, name);
+  OK(MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                   MPI_INFO_NULL, &fh[0]));
+  OK(MPI_File_close(&fh[0]));
+  for (i = 1; i < kFiles; i += 2) OK(MPI_File_close(&fh[i]));
+  CHECK(dup == 0 && wrong == 0, "%d files open at once: %d shared handles, %d wrong values", kFiles,
+        dup, wrong);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -663,6 +697,7 @@ int main(int argc, char **argv) {
   test_shared();
   test_nonblocking();
   test_freed_while_running();
+  test_many_open();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     char q[512];
