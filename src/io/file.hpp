@@ -10,10 +10,6 @@
 // docs/io.md describes the design.
 #pragma once
 
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -24,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "base/sys.hpp"
 #include "mpi.h"
 #include "pack/datatype.hpp"
 
@@ -192,21 +189,8 @@ bool open_somewhere(const std::string &path);
 std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta);
 bool shared_set(FileObject &f, std::int64_t value);
 
-// The data transfers' system calls, made directly. glibc's pread and
-// pwrite are cancellation points: in a process with threads (the PMIx
-// client's, ours) each call switches asynchronous cancellation on and off
-// around the system call, two atomic updates that took ~10% of a 4 KiB
-// MPI_File_read_at on the page cache. An MPI call is no cancellation point.
-inline ssize_t sys_pread(int fd, void *p, std::size_t n, std::int64_t at) {
-  return ::syscall(SYS_pread64, fd, p, n, static_cast<off_t>(at));
-}
-inline ssize_t sys_pwrite(int fd, const void *p, std::size_t n, std::int64_t at) {
-  return ::syscall(SYS_pwrite64, fd, p, n, static_cast<off_t>(at));
-}
-// (The kernel takes the offset as two words; on a 64-bit system the first is all of it.)
-static_assert(sizeof(long) == 8, "sys_pwritev passes the offset in one word");
-inline ssize_t sys_pwritev(int fd, const iovec *iov, int n, std::int64_t at) {
-  return ::syscall(SYS_pwritev, fd, iov, n, static_cast<long>(at), 0L);
-}
+using base::sys_pread;
+using base::sys_pwrite;
+using base::sys_pwritev;
 
 }  // namespace impi::io

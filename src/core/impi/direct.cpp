@@ -38,6 +38,7 @@
 #include <thread>
 
 #include "base/log.hpp"
+#include "base/sys.hpp"
 #include "base/tunables.hpp"
 #include "core/impi/impi_channel.hpp"
 #include "core/p2p.hpp"
@@ -329,7 +330,7 @@ bool ImpiChannel::direct_poll() {
       x.pfds.push_back({c->fd(), POLLIN, 0});
       x.pchan.push_back(c.get());
     }
-  if (!x.pfds.empty() && ::poll(x.pfds.data(), x.pfds.size(), 0) < 0)
+  if (!x.pfds.empty() && base::sys_poll(x.pfds.data(), x.pfds.size(), 0) < 0)
     for (auto &p : x.pfds) p.revents = POLLIN;  // (EINTR: try them all)
   for (std::size_t i = 0; i < x.pchan.size(); ++i) {
     x.pchan[i]->pump(x.pfds[i].revents != 0);

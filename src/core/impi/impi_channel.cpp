@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "base/log.hpp"
+#include "base/sys.hpp"
 #include "core/p2p.hpp"
 #include "pack/external32.hpp"
 #include "pack/predefined.hpp"
@@ -108,7 +109,7 @@ pack::Rep ImpiChannel::wire_rep(int w) const {
 bool LinkOut::write_to(int fd, bool &broken, std::string &why) {
   bool any = false;
   while (pending() > 0) {
-    ssize_t n = ::send(fd, buf.get() + head, pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ssize_t n = base::sys_send(fd, buf.get() + head, pending(), MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
       head += static_cast<std::size_t>(n);
       any = true;
@@ -407,7 +408,8 @@ bool ImpiChannel::poll_agent() {
   bool any = false;
   for (int i = 0; i < 8; ++i) {
     auto space = agent_reader_->space(kChunk);
-    ssize_t n = ::recv(agent_.get(), space.data(), std::min(space.size(), kChunk), MSG_DONTWAIT);
+    ssize_t n =
+        base::sys_recv(agent_.get(), space.data(), std::min(space.size(), kChunk), MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
       // The agent (our impirun) is gone while the job runs: nobody can end
       // the job for us, and no message can come or go any more.

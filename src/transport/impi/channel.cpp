@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "base/log.hpp"
+#include "base/sys.hpp"
 #include "base/tool_events.hpp"
 #include "base/tunables.hpp"
 
@@ -288,7 +289,7 @@ void HostChannel::on_writable() {
     msghdr mh{};
     mh.msg_iov = iov;
     mh.msg_iovlen = static_cast<std::size_t>(niov);
-    ssize_t n = ::sendmsg(fd_.get(), &mh, MSG_NOSIGNAL);
+    ssize_t n = base::sys_sendmsg(fd_.get(), &mh, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
       if (errno == EINTR) continue;
@@ -395,11 +396,11 @@ void HostChannel::on_readable() {
       m.msg_iov = iov;
       m.msg_iovlen = 2;
       want = rest.size() + kPacketHeaderSize;
-      n = ::recvmsg(fd_.get(), &m, 0);
+      n = base::sys_recvmsg(fd_.get(), &m, 0);
     } else {
       std::span<std::byte> into = reader_.space(kReadChunk);
       want = std::min(into.size(), kReadChunk);
-      n = ::recv(fd_.get(), into.data(), want, 0);
+      n = base::sys_recv(fd_.get(), into.data(), want, 0);
     }
     if (n < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) break;
