@@ -39,16 +39,16 @@ void copy_out(std::string_view s, char *out, int *len, std::size_t max) {
 extern "C" {
 
 int PMPI_Init(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  return impi::api::world_init(MPI_THREAD_SINGLE, nullptr, "MPI_Init");
+  int rc = impi::api::world_init(MPI_THREAD_SINGLE, nullptr, "MPI_Init");
+  if (rc == MPI_SUCCESS) impi::api::note_init_args(argc, argv, -1);
+  return rc;
 }
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  (void)argc;
-  (void)argv;
   if (!provided) return report(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Init_thread", "provided is NULL");
-  return impi::api::world_init(required, provided, "MPI_Init_thread");
+  int rc = impi::api::world_init(required, provided, "MPI_Init_thread");
+  if (rc == MPI_SUCCESS) impi::api::note_init_args(argc, argv, required);
+  return rc;
 }
 
 int PMPI_Finalize(void) {

@@ -72,6 +72,9 @@ bool comm_handle_shared(MPI_Comm comm);
 MPI_Request new_completed_request();
 // A handle for an operation's request (non-blocking collectives).
 MPI_Request new_request_handle(core::RequestPtr r);
+// MPI_INFO_ENV's command line and requested thread level (-1: MPI_Init,
+// none), from MPI_Init's or MPI_Init_thread's arguments (either may be NULL).
+void note_init_args(const int *argc, char **const *argv, int requested);
 // Drops what MPI_Comm_set_info kept for a communicator being freed.
 void forget_comm_info(MPI_Comm comm);
 // MPI_Comm_dup's hints (MPI-4.0 7.4.2): what `from` keeps, `to` keeps too.

@@ -5,8 +5,10 @@
 // MPI_Info_* may be called before MPI_Init and without it (MPI-4.0 11.4.1):
 // a sessions program fills the info it gives MPI_Session_init.
 #include <fmt/core.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -31,22 +33,70 @@ std::recursive_mutex
 std::vector<std::unique_ptr<Pairs>> g_infos;
 std::map<std::uintptr_t, Pairs> g_comm_info;  // by communicator handle
 
-Pairs env_info() {
-  auto &rt = impi::core::Runtime::instance();
-  if (rt.state() != impi::core::State::initialized) {  // (MPI-4: callable before MPI_Init)
-    Pairs p;
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd)) p.emplace_back("wdir", cwd);
-    return p;
+Pairs::iterator find(Pairs &p, const char *key) {
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (it->first == key) return it;
+  return p.end();
+}
+
+// What MPI_Init's (or MPI_Init_thread's) arguments said: its command line
+// and, from MPI_Init_thread, the thread level it asked for (-1: none).
+std::vector<std::string> g_init_argv;
+int g_init_requested = -1;
+
+// How many procs the launch started, from the environment (so the same
+// before MPI_Init): impirun's IMPI_MAXPROCS (a spawned job's own count;
+// with --clients the whole command's), srun's SLURM_NTASKS; a singleton's
+// is 1; "" when another launcher's is not known.
+std::string launch_maxprocs() {
+  for (const char *name : {"IMPI_MAXPROCS", "SLURM_NTASKS"})
+    if (const char *v = std::getenv(name); v && std::atoi(v) > 0)
+      return std::to_string(std::atoi(v));
+  if (!std::getenv("PMIX_NAMESPACE")) return "1";
+  return "";
+}
+
+// How the program was started, as far as the command line, the launcher's
+// environment and the process itself tell (MPI-4.0 11.2.3): command
+// (argv[0]), argv (the rest, joined by spaces), maxprocs, host, arch, wdir.
+// The same before MPI_Init, during and after MPI_Finalize:
+// MPI_Info_create_env makes it from the arguments it is given.
+Pairs launch_info(int argc, const char *const *argv) {
+  Pairs p;
+  if (argc > 0 && argv && argv[0]) p.emplace_back("command", argv[0]);
+  if (argc > 1 && argv) {
+    std::string args;
+    for (int i = 1; i < argc && argv[i]; ++i) {
+      if (i > 1) args += ' ';
+      args += argv[i];
+    }
+    p.emplace_back("argv", std::move(args));
   }
-  Pairs p{{"maxprocs", std::to_string(rt.job().world_size)},
-          {"host", rt.processor_name()},
-          {"thread_level", rt.thread_level() == 3   ? "MPI_THREAD_MULTIPLE"
-                           : rt.thread_level() == 2 ? "MPI_THREAD_SERIALIZED"
-                           : rt.thread_level() == 1 ? "MPI_THREAD_FUNNELED"
-                                                    : "MPI_THREAD_SINGLE"}};
+  if (std::string n = launch_maxprocs(); !n.empty()) p.emplace_back("maxprocs", std::move(n));
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) p.emplace_back("host", host);
+  struct utsname u {};
+  if (::uname(&u) == 0) p.emplace_back("arch", u.machine);
   char cwd[4096];
   if (::getcwd(cwd, sizeof cwd)) p.emplace_back("wdir", cwd);
+  return p;
+}
+
+// MPI_INFO_ENV: the above for MPI_Init's command line; once the job runs,
+// also the thread level MPI_Init_thread asked for (thread_level), and the
+// world's size as maxprocs where the launcher did not say.
+Pairs env_info() {
+  std::vector<const char *> args;
+  for (const auto &a : g_init_argv) args.push_back(a.c_str());
+  Pairs p = launch_info(static_cast<int>(args.size()), args.data());
+  auto &rt = impi::core::Runtime::instance();
+  if (rt.state() != impi::core::State::initialized) return p;  // (MPI-4: callable before MPI_Init)
+  if (find(p, "maxprocs") == p.end())
+    p.emplace_back("maxprocs", std::to_string(rt.job().world_size));
+  static const char *const kLevels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                        "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+  if (g_init_requested >= MPI_THREAD_SINGLE && g_init_requested <= MPI_THREAD_MULTIPLE)
+    p.emplace_back("thread_level", kLevels[g_init_requested]);
   return p;
 }
 
@@ -81,15 +131,16 @@ int check_key(const char *fn, const char *key) {
   return MPI_SUCCESS;
 }
 
-Pairs::iterator find(Pairs &p, const char *key) {
-  for (auto it = p.begin(); it != p.end(); ++it)
-    if (it->first == key) return it;
-  return p.end();
-}
-
 }  // namespace
 
 namespace impi::api {
+void note_init_args(const int *argc, char **const *argv, int requested) {
+  std::lock_guard<std::recursive_mutex> lk(g_mu);
+  g_init_argv.clear();
+  if (argc && argv && *argv)
+    for (int i = 0; i < *argc && (*argv)[i]; ++i) g_init_argv.emplace_back((*argv)[i]);
+  g_init_requested = requested;
+}
 void forget_comm_info(MPI_Comm comm) {
   std::lock_guard<std::recursive_mutex> lk(g_mu);
   g_comm_info.erase(reinterpret_cast<std::uintptr_t>(comm));
@@ -170,13 +221,16 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 }
 
 // MPI-4.0 11.2.3: a new info object holding what MPI_INFO_ENV holds.
+// It holds what the command line and the process tell (launch_info), the
+// same before MPI_Init, during and after MPI_Finalize (MPICH's
+// info/infocreateenv compares them); the job's keys (maxprocs, and
+// thread_level, which only MPI_Init_thread requests) are MPI_INFO_ENV's.
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
-  (void)argc;  // (the launcher's settings, not the command line, fill MPI_INFO_ENV)
-  (void)argv;
   const char *fn = "MPI_Info_create_env";
   if (!info) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "info is NULL");
+  if (argc < 0) return report(MPI_COMM_NULL, MPI_ERR_ARG, fn, "argc is negative");
   std::lock_guard<std::recursive_mutex> lk(g_mu);
-  *info = new_info(env_info());
+  *info = new_info(launch_info(argc, argv));
   return MPI_SUCCESS;
 }
 

@@ -57,16 +57,20 @@ class EnvBlock {
 // PMIx variables of an enclosing job, plus -x, the app's and PMIx's own.
 std::unique_ptr<EnvBlock> proc_environment(const pmix_proc_t &proc, int rank,
                                            const std::vector<std::string> &extra,
-                                           const SpawnApp &app, int appnum) {
+                                           const SpawnApp &app, int appnum, int maxprocs) {
   pmix_status_t rc =
       PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
   if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
     base::log_error("PMIx_server_register_client(rank {}): {}", rank, PMIx_Error_string(rc));
     return nullptr;
   }
-  std::vector<std::string> vars;
+  // MPI_INFO_ENV's maxprocs, which MPI_Info_create_env gives before
+  // MPI_Init too: how many procs the launch started (first: getenv takes
+  // the first of a name).
+  std::vector<std::string> vars{fmt::format("IMPI_MAXPROCS={}", maxprocs)};
   for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "PMIX_", 5) != 0) vars.emplace_back(*e);
+    if (std::strncmp(*e, "PMIX_", 5) != 0 && std::strncmp(*e, "IMPI_MAXPROCS=", 14) != 0)
+      vars.emplace_back(*e);
   for (const auto &x : extra) vars.push_back(x);
   for (const auto &x : app.env) vars.push_back(x);
   vars.push_back(fmt::format("IMPI_APPNUM={}", appnum));
@@ -217,7 +221,12 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
   const bool spawned = p.job != 0;
   pmix_proc_t proc;
   PMIX_LOAD_PROCID(&proc, jr.nspace.c_str(), static_cast<pmix_rank_t>(rank));
-  auto env = proc_environment(proc, rank, proc_env_, app, appnum);
+  // (A spawned job: its own count; impirun's job: the whole command's,
+  // which a client of `--clients` has from its parent.)
+  const char *whole = spawned ? nullptr : std::getenv("IMPI_MAXPROCS");
+  int maxprocs = jr.size;
+  if (whole && std::atoi(whole) > 0) maxprocs = std::atoi(whole);
+  auto env = proc_environment(proc, rank, proc_env_, app, appnum, maxprocs);
   if (!env) return false;
   ChildPipes pipes;
   if (!pipes.open()) return false;

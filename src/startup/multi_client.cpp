@@ -322,6 +322,8 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
                         [&](const std::string &e) { return e.rfind(prefix, 0) == 0; });
   };
   if (unset("IMPI_MACHINE_PROCS")) env.push_back("IMPI_MACHINE_PROCS=" + std::to_string(opts.np));
+  // (MPI_INFO_ENV's maxprocs: the command's procs, not the client's share.)
+  if (unset("IMPI_MAXPROCS")) env.push_back("IMPI_MAXPROCS=" + std::to_string(opts.np));
   // Split hosts give every proc its own IMPI host, and each host's proc
   // takes the channels to all the others in one message (at most
   // kMaxDirectChannels descriptors): a bigger job keeps one host per

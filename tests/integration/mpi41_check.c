@@ -20,7 +20,30 @@ static int failures, rank, size;
     }                                                    \
   } while (0)
 
+/* Keys of MPI_Info_create_env whose values match between two infos
+ * (either both without the key, or the same value); the first that does
+ * not in *bad. */
+static int env_matches(MPI_Info a, MPI_Info b, const char **bad) {
+  static const char *keys[] = {"command", "argv", "maxprocs",    "host",
+                               "arch",    "wdir", "thread_level"};
+  for (int i = 0; i < 7; ++i) {
+    char va[MPI_MAX_INFO_VAL], vb[MPI_MAX_INFO_VAL];
+    int la = sizeof va, lb = sizeof vb, fa = 0, fb = 0;
+    MPI_Info_get_string(a, keys[i], &la, va, &fa);
+    MPI_Info_get_string(b, keys[i], &lb, vb, &fb);
+    if (fa != fb || (fa && strcmp(va, vb) != 0)) {
+      *bad = keys[i];
+      return 0;
+    }
+  }
+  return 1;
+}
+
 int main(int argc, char **argv) {
+  /* MPI_Info_create_env before MPI_Init (MPI-4.0 11.2.3): the same as after
+   * it and after MPI_Finalize. */
+  MPI_Info env_before;
+  MPI_Info_create_env(argc, argv, &env_before);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -82,7 +105,18 @@ int main(int argc, char **argv) {
     len = sizeof buf;
     MPI_Info_get_string(info, "maxprocs", &len, buf, &flag);
     CHECK(flag && atoi(buf) == size, "create_env maxprocs: %d '%s'", flag, buf);
+    len = sizeof buf;
+    MPI_Info_get_string(info, "command", &len, buf, &flag);
+    CHECK(flag && strcmp(buf, argv[0]) == 0, "create_env command: %d '%s'", flag, buf);
+    len = sizeof buf;
+    MPI_Info_get_string(info, "argv", &len, buf, &flag);
+    CHECK(flag == (argc > 1) && (argc < 2 || strcmp(buf, argv[1]) == 0), "create_env argv: %d '%s'",
+          flag, buf);
+    const char *bad = "";
+    CHECK(env_matches(info, env_before, &bad), "create_env before MPI_Init differs: %s", bad);
     MPI_Info_free(&info);
+    /* MPI_INFO_ENV holds the same (MPI_Init requested no thread level). */
+    CHECK(env_matches(MPI_INFO_ENV, env_before, &bad), "MPI_INFO_ENV differs: %s", bad);
   }
 
   /* Error classes, codes and strings: the MPI-4 classes, and removal. */
@@ -251,6 +285,14 @@ int main(int argc, char **argv) {
 
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
+  {
+    MPI_Info after;
+    const char *bad = "";
+    MPI_Info_create_env(argc, argv, &after);
+    CHECK(env_matches(after, env_before, &bad), "create_env after MPI_Finalize differs: %s", bad);
+    MPI_Info_free(&after);
+    MPI_Info_free(&env_before);
+  }
   if (failures) return 1;
   printf("rank %d of %d ok\n", rank, size);
   return 0;
