@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 
 namespace impi::base {
 
@@ -35,7 +36,13 @@ inline ssize_t sys_pwritev(int fd, const iovec *iov, int n, std::int64_t at) {
   return ::syscall(SYS_pwritev, fd, iov, n, static_cast<long>(at), 0L);
 }
 inline int sys_poll(pollfd *fds, std::size_t n, int timeout_ms) {
+#ifdef SYS_poll
   return static_cast<int>(::syscall(SYS_poll, fds, n, timeout_ms));
+#else  // (arm64 has ppoll only)
+  timespec t{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L},
+      *tp = timeout_ms < 0 ? nullptr : &t;
+  return static_cast<int>(::syscall(SYS_ppoll, fds, n, tp, nullptr, 0));
+#endif
 }
 inline ssize_t sys_recv(int fd, void *p, std::size_t n, int flags) {
   return ::syscall(SYS_recvfrom, fd, p, n, flags, nullptr, nullptr);
