@@ -240,10 +240,16 @@ std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const v
   });
 }
 
-// Waits until `seq` (a slot's) holds operation g.
-void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint64_t g) {
-  if (seq.load(std::memory_order_acquire) == g) return;
-  auto ready = [&] { return seq.load(std::memory_order_acquire) == g; };
+// Waits until `seq` (a slot's) has reached operation g, or `done()`.
+// Reached, not holds: a slot's number only grows, and a wait on a number
+// read earlier (slots_wait's watch) may see the slot move past it while
+// its passes (the hook runs in them) complete the operations meanwhile;
+// the proc would then wait for a number that never comes again, and the
+// others for its next one (pcoll_order_np4, oversubscribed, hung so).
+template <typename Done>
+void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint64_t g, Done done) {
+  if (seq.load(std::memory_order_acquire) >= g) return;
+  auto ready = [&] { return seq.load(std::memory_order_acquire) >= g || done(); };
   if (p2p.oversubscribed()) {
     // The peer needs our core: yield at once, and make a progress pass
     // only now and then (it costs more than the look at its slot).
@@ -254,7 +260,7 @@ void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint6
     const auto &sib = p2p.core_siblings();
     auto siblings_in = [&] {
       for (int w : sib)
-        if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) != g)
+        if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) < g)
           return false;
       return true;
     };
@@ -279,7 +285,7 @@ void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint6
 transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &c, int r,
                                       std::uint64_t g) {
   auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], static_cast<int>(g & 1));
-  await_seq(p2p, s.seq, g);
+  await_seq(p2p, s.seq, g, [] { return false; });
   return s;
 }
 }  // namespace
@@ -452,7 +458,7 @@ bool slots_progress_locked(core::P2P &p2p) {
 bool slots_progress(core::P2P &p2p) {
   if (g_slot_pending.load(std::memory_order_acquire) == 0) return false;
   if (const auto *w = g_watch.load(std::memory_order_acquire);
-      w && w->load(std::memory_order_acquire) != g_watch_g.load(std::memory_order_relaxed))
+      w && w->load(std::memory_order_acquire) < g_watch_g.load(std::memory_order_relaxed))
     return false;
   MaybeLock lk(g_slot_mu, p2p);
   return slots_progress_locked(p2p);
@@ -491,7 +497,8 @@ void slots_wait(core::P2P &p2p, const core::Request &r) {
             [&] { return p2p.completed(r) || g_watch.load(std::memory_order_acquire) != nullptr; });
         continue;
       }
-      await_seq(p2p, *w, g_watch_g.load(std::memory_order_relaxed));
+      await_seq(p2p, *w, g_watch_g.load(std::memory_order_relaxed),
+                [&] { return p2p.completed(r); });
       slots_progress(p2p);
     }
     return;
@@ -500,7 +507,7 @@ void slots_wait(core::P2P &p2p, const core::Request &r) {
     const auto *w = g_watch.load(std::memory_order_acquire);
     if (!w)
       p2p.progress();  // an exchange's messages (the pass runs the hook too)
-    else if (w->load(std::memory_order_acquire) == g_watch_g.load(std::memory_order_relaxed))
+    else if (w->load(std::memory_order_acquire) >= g_watch_g.load(std::memory_order_relaxed))
       slots_progress(p2p);  // what it waited for came
     else if ((n & 63) == 0)
       p2p.progress();  // the rest of the engine (a peer may wait for our other work)
