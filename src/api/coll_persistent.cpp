@@ -45,6 +45,7 @@ namespace ca = impi::api::coll_args;
 
 namespace impi::api::req {
 CollStart::~CollStart() {
+  if (slot_op) coll::slots_release(std::move(slot_op));
   for (MPI_Datatype t : types) impi::api::free_type(t);
   for (MPI_Op &o : ops) PMPI_Op_free(&o);
   if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF) {
@@ -186,10 +187,11 @@ struct Init {
   // each start queues `op`.
   int done_slots(MPI_Request *request, std::shared_ptr<coll::SlotOp> op) {
     cs->slots = true;
-    cs->direct = [op = std::move(op)](RequestPtr *out) {
-      *out = coll::slots_start(impi::core::Runtime::instance().p2p(), op);
+    cs->direct = [op = op.get()](RequestPtr *out) {
+      *out = coll::slots_start(impi::core::Runtime::instance().p2p(), *op);
       return MPI_SUCCESS;
     };
+    cs->slot_op = std::move(op);
     return finish(request);
   }
   int finish(MPI_Request *request) {

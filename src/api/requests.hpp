@@ -19,6 +19,9 @@
 namespace impi::api::part {
 struct State;  // a partitioned request (src/api/partitioned.cpp)
 }
+namespace impi::collectives {
+struct SlotOp;  // a persistent collective on MPI_COMM_WORLD's slots (fast_native.hpp)
+}
 
 namespace impi::api::req {
 
@@ -95,6 +98,9 @@ struct CollStart {
   std::vector<MPI_Op> ops;
   MPI_Comm comm = MPI_COMM_NULL;
   bool slots = false;  // `direct` starts an operation on MPI_COMM_WORLD's slots (slots_wait)
+  // That operation (`direct` holds a plain pointer to it): released through
+  // collectives::slots_release, which keeps it while it is queued.
+  std::shared_ptr<impi::collectives::SlotOp> slot_op;
   CollStart() = default;
   CollStart(const CollStart &) = delete;
   CollStart &operator=(const CollStart &) = delete;

@@ -202,7 +202,10 @@ namespace {
 // The started slot operations (SlotOp) in their order, the head the only
 // one published and not complete; their number, read without the lock.
 std::mutex g_slot_mu;
-std::deque<std::shared_ptr<SlotOp>> g_slot_ops;
+std::deque<SlotOp *> g_slot_ops;
+// Queued operations whose owners released them (slots_release), freed
+// when they complete.
+std::vector<std::shared_ptr<SlotOp>> g_slot_orphans;
 std::atomic<int> g_slot_pending{0};
 // What the head waits for (the slot of the next rank it needs, and the
 // number), set under the lock: the hook looks there first, without the
@@ -440,16 +443,16 @@ bool slots_progress_locked(core::P2P &p2p) {
       any = true;
     }
     if (op.kind != SlotOp::Kind::exchange && !slot_advance(p2p, op)) break;
-    core::RequestPtr r = std::move(op.req);
-    // (Released after the flag: it may be the last holder of `op`, when
-    // the request was freed meanwhile, and an atomic decrement would stall
-    // on the stores of our slot that are still on their way.)
-    std::shared_ptr<SlotOp> keep = std::move(g_slot_ops.front());
     g_slot_ops.pop_front();
+    op.queued = false;
     count_add(p2p, g_slot_pending, -1);
     count_add(p2p, p2p.hook_work(), -1);
-    r->done = true;  // (last: a waiter may start the operation again at once)
     any = true;
+    if (op.orphan) {  // (nobody waits for it: freed now)
+      std::erase_if(g_slot_orphans, [&](const auto &o) { return o.get() == &op; });
+      continue;
+    }
+    op.own.done = true;  // (last: a waiter may start the operation again at once)
   }
   return any;
 }
@@ -466,19 +469,30 @@ bool slots_progress(core::P2P &p2p) {
 
 }  // namespace
 
-core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op) {
-  core::RequestPtr r = core::make_request();
-  r->kind = core::Request::Kind::recv;
-  r->status.source = -1;  // (the API reports an empty status)
+core::RequestPtr slots_start(core::P2P &p2p, SlotOp &op) {
+  // (Inactive: nothing else touches `own` now.)
+  op.own.kind = core::Request::Kind::recv;
+  op.own.status = {};
+  op.own.status.source = -1;  // (the API reports an empty status)
+  op.own.cancelled = false;
+  op.own.done = false;
   MaybeLock lk(g_slot_mu, p2p);
-  op->req = r;
-  op->published = false;
-  op->next = 0;
-  g_slot_ops.push_back(std::move(op));
+  op.published = false;
+  op.next = 0;
+  op.queued = true;
+  g_slot_ops.push_back(&op);
   count_add(p2p, g_slot_pending, 1);
   count_add(p2p, p2p.hook_work(), 1);
   slots_progress_locked(p2p);  // publishes at once when nothing of ours is ahead
-  return r;
+  return core::RequestPtr::borrow(&op.own);
+}
+
+void slots_release(std::shared_ptr<SlotOp> op) {
+  // (Rare: a plain lock whatever the thread level.)
+  std::lock_guard<std::mutex> lk(g_slot_mu);
+  if (!op || !op->queued) return;  // (freed on return)
+  op->orphan = true;
+  g_slot_orphans.push_back(std::move(op));
 }
 
 void slots_wait(core::P2P &p2p, const core::Request &r) {

@@ -100,8 +100,14 @@ struct SlotOp {
   int root = 0;   // bcast, reduce
   Reduction red;  // reduce, allreduce: a predefined operation's
 
-  // Of the current start (the hook's, under its lock):
-  core::RequestPtr req;
+  // Of the current start (the hook's, under its lock): `own`, the
+  // operation's one request, reset at each start (none made and released
+  // per start); `queued` while in the queue (which holds plain pointers:
+  // no reference count changes per start); `orphan`: its owner released
+  // it while queued (slots_release), the queue's to free.
+  core::Request own;
+  bool queued = false;
+  bool orphan = false;
   std::uint64_t g = 0;  // its operation number, once published
   int next = 0;         // the next rank whose slot it waits for
   bool published = false;
@@ -121,8 +127,13 @@ bool slots_exchange_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t
 // every rank).
 bool slots_bcast_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
                     const pack::TypePtr &type);
-// Queues `op` (inactive); its request completes with the operation.
-core::RequestPtr slots_start(core::P2P &p2p, std::shared_ptr<SlotOp> op);
+// Queues `op` (inactive; its owner keeps it alive, or hands it to
+// slots_release); its request (borrowed: `op.own`) completes with the
+// operation.
+core::RequestPtr slots_start(core::P2P &p2p, SlotOp &op);
+// The owner's release of `op` (its persistent request freed): freed now
+// if not queued, else when its operation completes.
+void slots_release(std::shared_ptr<SlotOp> op);
 // Waits until `r` (from slots_start) is complete. With a core of its own
 // a proc watches the slot its operation waits for and completes it there,
 // with an engine pass only now and then, rather than a full pass per look
