@@ -93,7 +93,7 @@ core::RequestPtr start_nonblocking(const void *key, core::P2P &p2p, Task t) {
     count_add(p2p, g_queued, 1);
   }
   count_add(p2p, p2p.hook_work(), 1);
-  p2p.progress();  // starts it at once when nothing is ahead of it
+  p2p.run_hooks();  // starts it at once when nothing is ahead of it
   return op->req;
 }
 

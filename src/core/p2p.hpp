@@ -266,6 +266,10 @@ class P2P {
     if (hook_wanted()) any |= run_hook();
     return any;
   }
+  // The hooks alone, without a pass over the channels (a non-blocking
+  // operation just queued starts there: its first messages go out at once,
+  // and the wait that follows makes the pass); true if one moved anything.
+  bool run_hooks() { return hook_wanted() && run_hook(); }
   // For calls that do their work in local memory and never wait (one-sided
   // operations on our own or a shared window, flushes with nothing to wait
   // for), which programs repeat in a loop until another proc acts: a
