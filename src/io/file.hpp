@@ -88,8 +88,11 @@ struct Knobs {
   std::int64_t sieve = 4 << 20;  // ind_rd_buffer_size
 };
 
+struct CommPool;  // (file.cpp: the duplicates kept for the next open)
+
 struct FileObject {
-  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate: the file's own context
+  MPI_Comm comm = MPI_COMM_NULL;   // a duplicate: the file's own context
+  std::shared_ptr<CommPool> pool;  // where `comm` goes back at close
   MPI_File handle = MPI_FILE_NULL;
   int fd = -1;
   // The descriptor holding the "open" mark (an OFD read lock, see

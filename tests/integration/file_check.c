@@ -680,6 +680,86 @@ static void test_many_open(void) {
         dup, wrong);
 }
 
+/* The files' own communicators (impi keeps a closed file's for the next
+ * open on the same communicator): files open at once on one communicator
+ * keep their traffic apart, a file outlives the communicator it was opened
+ * on, and a new communicator (perhaps with a freed one's handle, or
+ * another group) gets files of its own group. A pointer moved by the last
+ * rank alone still leaves no side file after the close. */
+static void test_comm_reuse(void) {
+  char pa[512], pb[512], pc[512];
+  MPI_Comm c, d, half;
+  MPI_File fa, fb, fcf;
+  MPI_Group g1, g2;
+  MPI_Status st;
+  int v[3], got[3], i, cmp;
+  path(pa, "reuse.a");
+  path(pb, "reuse.b");
+  path(pc, "reuse.c");
+  for (int round = 0; round < 3; ++round) {
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    OK(MPI_File_open(c, pa, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fa));
+    OK(MPI_File_open(c, pb, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fb));
+    for (i = 0; i < 3; ++i) v[i] = round * 1000 + rank * 10 + i;
+    /* the same offsets, both files, collective calls interleaved */
+    OK(MPI_File_write_at_all(fa, (MPI_Offset)rank * sizeof v, v, 3, MPI_INT, &st));
+    for (i = 0; i < 3; ++i) v[i] += 500;
+    OK(MPI_File_write_at_all(fb, (MPI_Offset)rank * sizeof v, v, 3, MPI_INT, &st));
+    OK(MPI_File_close(&fa));
+    OK(MPI_File_open(c, pc, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                     MPI_INFO_NULL, &fcf));
+    MPI_Comm_free(&c); /* the files live on */
+    OK(MPI_File_write_at_all(fcf, (MPI_Offset)rank * sizeof v, v, 3, MPI_INT, &st));
+    /* (sync, barrier, sync: another rank's writes are then visible) */
+    OK(MPI_File_sync(fcf));
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPI_File_sync(fcf));
+    OK(MPI_File_sync(fb));
+    OK(MPI_File_read_at_all(fcf, (MPI_Offset)((rank + 1) % size) * sizeof v, got, 3, MPI_INT, &st));
+    for (i = 0; i < 3; ++i)
+      CHECK(got[i] == round * 1000 + ((rank + 1) % size) * 10 + i + 500, "reuse c %d: %d", i,
+            got[i]);
+    OK(MPI_File_read_at_all(fb, (MPI_Offset)((rank + size - 1) % size) * sizeof v, got, 3, MPI_INT,
+                            &st));
+    for (i = 0; i < 3; ++i)
+      CHECK(got[i] == round * 1000 + ((rank + size - 1) % size) * 10 + i + 500, "reuse b %d: %d", i,
+            got[i]);
+    OK(MPI_File_close(&fb));
+    OK(MPI_File_close(&fcf));
+    /* a communicator of another group, perhaps under the freed one's handle */
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    OK(MPI_File_open(half, pa, MPI_MODE_RDWR, MPI_INFO_NULL, &fa));
+    OK(MPI_File_get_group(fa, &g1));
+    MPI_Comm_group(half, &g2);
+    MPI_Group_compare(g1, g2, &cmp);
+    CHECK(cmp == MPI_IDENT, "a file on a split communicator: group %d", cmp);
+    MPI_Group_free(&g1);
+    MPI_Group_free(&g2);
+    OK(MPI_File_read_at_all(fa, (MPI_Offset)rank * sizeof v, got, 3, MPI_INT, &st));
+    for (i = 0; i < 3; ++i)
+      CHECK(got[i] == round * 1000 + rank * 10 + i, "reuse a %d: %d", i, got[i]);
+    OK(MPI_File_close(&fa));
+    MPI_Comm_free(&half);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+      OK(MPI_File_delete(pa, MPI_INFO_NULL));
+      OK(MPI_File_delete(pb, MPI_INFO_NULL));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  /* the last rank alone moves the shared pointer */
+  MPI_Comm_dup(MPI_COMM_WORLD, &d);
+  OK(MPI_File_open(d, pa, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                   &fa));
+  if (rank == size - 1) OK(MPI_File_write_shared(fa, v, 3, MPI_INT, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(side_files() == 1, "%d side files in use", side_files());
+  OK(MPI_File_close(&fa));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(side_files() == 0, "%d side files left after the close", side_files());
+  MPI_Comm_free(&d);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -698,6 +778,7 @@ int main(int argc, char **argv) {
   test_nonblocking();
   test_freed_while_running();
   test_many_open();
+  test_comm_reuse();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     char q[512];
