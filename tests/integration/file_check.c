@@ -757,6 +757,33 @@ static void test_comm_reuse(void) {
   OK(MPI_File_close(&fa));
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) CHECK(side_files() == 0, "%d side files left after the close", side_files());
+  /* a side file name longer than one message's room (impi: 512 bytes) */
+  char deep[1024], level[128], fp[1200];
+  memset(level, 'd', 120);
+  level[120] = 0;
+  snprintf(deep, sizeof deep, "%s", dir);
+  for (i = 0; i < 4; ++i) {
+    size_t n = strlen(deep);
+    snprintf(deep + n, sizeof deep - n, "/%s", level);
+    if (rank == 0) CHECK(mkdir(deep, 0700) == 0, "mkdir: %s", strerror(errno));
+  }
+  snprintf(fp, sizeof fp, "%s/deep.dat", deep);
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_open(d, fp, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                   &fa));
+  OK(MPI_File_write_shared(fa, &rank, 1, MPI_INT, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Offset pos;
+  OK(MPI_File_get_position_shared(fa, &pos));
+  CHECK(pos == (MPI_Offset)(size * (int)sizeof(int)), "deep shared pointer at %lld",
+        (long long)pos);
+  OK(MPI_File_close(&fa));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0)
+    for (i = 0; i < 4; ++i) {
+      CHECK(rmdir(deep) == 0, "rmdir %s: %s (a side file left?)", deep, strerror(errno));
+      *strrchr(deep, '/') = 0;
+    }
   MPI_Comm_free(&d);
 }
 
