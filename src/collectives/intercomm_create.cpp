@@ -24,9 +24,30 @@ namespace impi::collectives {
 
 namespace {
 
-// The group size field: set when the groups swap cards, not world ranks
-// (procs of other jobs have no world rank in common).
+// The group size field (bits 0-39), and above it: set when the groups swap
+// cards, not world ranks (procs of other jobs have no world rank in common);
+// set when the sender's group, its procs of other jobs aside, spans IMPI
+// clients; that group's one IMPI client + 1 (0: none, or several).
 constexpr std::uint64_t kCardsFlag = std::uint64_t{1} << 40;
+constexpr std::uint64_t kSpansFlag = std::uint64_t{1} << 41;
+constexpr int kClientShift = 44;
+constexpr std::uint64_t kSizeMask = (std::uint64_t{1} << 40) - 1;
+// In the header a leader broadcasts: the two groups may not be joined.
+constexpr std::uint64_t kRefusedFlag = std::uint64_t{1} << 42;
+
+// The IMPI clients of `local`'s procs of this job (procs of other jobs
+// count as the caller's own client in a view): kSpansFlag, or the one
+// client's field.
+std::uint64_t clients_field(const CommView &local) {
+  int one = -1;
+  for (int r = 0; r < local.size; ++r) {
+    if (core::P2P::dyn(local.world[static_cast<std::size_t>(r)])) continue;
+    const int c = local.client[static_cast<std::size_t>(r)];
+    if (one >= 0 && c != one) return kSpansFlag;
+    one = c;
+  }
+  return one < 0 ? 0 : static_cast<std::uint64_t>(one + 1) << kClientShift;
+}
 
 // The leader's part of a round: swaps (MAX, group size) into `hdr` and, when
 // no cards travel, the groups' world ranks into `remote`.
@@ -36,15 +57,32 @@ base::Status leaders_swap(const CommView &local, const CommView &peer, int remot
   const auto &ints = pack::Datatype::predefined(pack::dt::int_);
   bool cards = core::P2P::dyn(peer.world[static_cast<std::size_t>(remote_leader)]) ||
                std::any_of(local.world.begin(), local.world.end(), core::P2P::dyn);
+  const std::uint64_t mine = clients_field(local);
   std::uint64_t out[2] = {maxcid,
-                          static_cast<std::uint64_t>(local.size) | (cards ? kCardsFlag : 0)};
+                          static_cast<std::uint64_t>(local.size) | (cards ? kCardsFlag : 0) | mine};
   if (auto s = peer.sendrecv(out, 2, u8, remote_leader, hdr, 2, u8, remote_leader, tag); !s.ok())
     return s;
   cards |= (hdr[1] & kCardsFlag) != 0;
-  hdr[1] &= ~kCardsFlag;
+  const std::uint64_t theirs = hdr[1] & ~(kSizeMask | kCardsFlag);
+  hdr[1] &= kSizeMask;
   if (hdr[1] == 0 || hdr[1] > 1u << 24)
     return {base::Errc::protocol_error, "the remote leader sent a bad group size"};
   hdr[0] = std::max(hdr[0], maxcid);
+  // Procs of another job and procs of several IMPI clients in one
+  // intercommunicator: IMPI 0.0 has no dynamic processes between clients,
+  // and the two sides would not agree on whom the IMPI wire joins (each
+  // counts the other job's procs in its own client). Both leaders see both
+  // headers, so both refuse. (Client numbers compare only within one job:
+  // when the remote leader is of this job.)
+  if (cards) {
+    const bool same_job = !core::P2P::dyn(peer.world[static_cast<std::size_t>(remote_leader)]);
+    const bool several = mine == kSpansFlag || theirs == kSpansFlag ||
+                         (same_job && mine != 0 && theirs != 0 && mine != theirs);
+    if (several) {
+      hdr[1] |= kRefusedFlag;
+      return {};
+    }
+  }
   remote.resize(static_cast<std::size_t>(hdr[1]));
   if (!cards) {
     if (auto s = peer.sendrecv(local.world.data(), local.size, ints, remote_leader, remote.data(),
@@ -67,6 +105,11 @@ base::Status round(const CommView &local, int local_leader, const CommView *peer
     if (auto s = leaders_swap(local, *peer, remote_leader, tag, maxcid, hdr, remote); !s.ok())
       return s;
   if (auto s = bcast(local, hdr, 2, u8, local_leader); !s.ok()) return s;
+  if (hdr[1] & kRefusedFlag)
+    return {base::Errc::not_supported,
+            "the new intercommunicator would join processes of another job (dynamic "
+            "processes) with processes of several IMPI clients; IMPI 0.0 defines no dynamic "
+            "processes between clients"};
   agreed = hdr[0];
   const bool cards = (hdr[1] & kCardsFlag) != 0;
   remote.resize(static_cast<std::size_t>(hdr[1] & ~kCardsFlag));

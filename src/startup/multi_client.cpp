@@ -28,6 +28,7 @@
 #include "startup/net.hpp"
 #include "startup/placement.hpp"
 #include "startup/rendezvous_server.hpp"
+#include "startup/session_dir.hpp"
 #include "startup/stdin_fanout.hpp"
 #include "transport/impi/agent_link.hpp"
 
@@ -333,6 +334,21 @@ int run_multi_client_job(const LaunchOptions &opts, const char *self_exe) {
     base::log_debug("{} procs: more hosts than direct channels can serve; IMPI_SPLIT_HOSTS=0",
                     opts.np);
     env.push_back("IMPI_SPLIT_HOSTS=0");
+  }
+  // Names published in one client are looked up in the others: the
+  // clients share a directory of names (the name service's files, as
+  // between separate impiruns with IMPI_NAME_DIR), this job's own, removed
+  // at its end (or, if we die, by the next impirun's sweep of dead
+  // sessions). Only when every client runs on this machine.
+  struct OwnDir {
+    std::string path;
+    ~OwnDir() {
+      if (!path.empty()) remove_session_dir(path);
+    }
+  } names;
+  if (opts.remote_hosts.empty() && unset("IMPI_NAME_DIR")) {
+    names.path = create_session_dir();
+    if (!names.path.empty()) env.push_back("IMPI_NAME_DIR=" + names.path);
   }
   sigset_t set = block_supervised_signals();
   std::vector<Child> children;

@@ -22,6 +22,11 @@
  *                  one (MPI_ERR_UNSUPPORTED_OPERATION); ports still open
  *   badport        connect to ports that are not open or not port names:
  *                  MPI_ERR_PORT, no hang
+ *   names          every rank publishes a name, looks up every other
+ *                  rank's (in one client or across IMPI clients: impirun
+ *                  --clients gives them one name directory), cannot publish
+ *                  another rank's name again (MPI_ERR_SERVICE), unpublishes
+ *                  its own; then every lookup gives MPI_ERR_NAME
  * Prints "rank r of n ok" (accept/join server side: "server r of n ok"). */
 #include <arpa/inet.h>
 #include <mpi.h>
@@ -286,6 +291,36 @@ int main(int argc, char **argv) {
     MPI_Error_class(MPI_Publish_name("x", MPI_INFO_NULL, port), &cls);
     CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "publish without a launcher: class %d", cls);
     CHECK(MPI_Close_port(port) == MPI_SUCCESS, "close the port");
+  } else if (strcmp(mode, "names") == 0) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    char svc[64], val[MPI_MAX_PORT_NAME], got[MPI_MAX_PORT_NAME];
+    snprintf(svc, sizeof svc, "port-check-names-%d", rank);
+    snprintf(val, sizeof val, "value of rank %d (pid %d)", rank, (int)getpid());
+    CHECK(MPI_Publish_name(svc, MPI_INFO_NULL, val) == MPI_SUCCESS, "publish %s", svc);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int cls = -1;
+    for (int r = 0; r < size; ++r) {
+      char s2[64], want[64];
+      snprintf(s2, sizeof s2, "port-check-names-%d", r);
+      snprintf(want, sizeof want, "value of rank %d (pid ", r);
+      got[0] = 0;
+      CHECK(MPI_Lookup_name(s2, MPI_INFO_NULL, got) == MPI_SUCCESS &&
+                strncmp(got, want, strlen(want)) == 0,
+            "lookup of %s gave '%s'", s2, got);
+      if (r != rank) {
+        MPI_Error_class(MPI_Publish_name(s2, MPI_INFO_NULL, "mine"), &cls);
+        CHECK(cls == MPI_ERR_SERVICE, "publishing rank %d's name again: class %d", r, cls);
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_Unpublish_name(svc, MPI_INFO_NULL, val) == MPI_SUCCESS, "unpublish %s", svc);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int r = 0; r < size; ++r) {
+      char s2[64];
+      snprintf(s2, sizeof s2, "port-check-names-%d", r);
+      MPI_Error_class(MPI_Lookup_name(s2, MPI_INFO_NULL, got), &cls);
+      CHECK(cls == MPI_ERR_NAME, "lookup of unpublished %s: class %d", s2, cls);
+    }
   } else if (strcmp(mode, "badport") == 0) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -22,6 +22,10 @@
  *                      parent and child exchange messages, Allreduce on
  *                      it, merge it, and MPI_Comm_disconnect sends what is
  *                      left before anyone exits.
+ *   iccreate refused   (multi-client jobs) the same MPI_Intercomm_create
+ *                      fails on every parent and child with
+ *                      MPI_ERR_UNSUPPORTED_OPERATION: it would join procs of
+ *                      another job with procs of several IMPI clients.
  * Parents print "rank r of n ok"; children "child r of n ok". */
 #include <mpi.h>
 #include <stdio.h>
@@ -251,14 +255,44 @@ static void spawn_children(int n, int nested) {
   CHECK(inter == MPI_COMM_NULL, "disconnect left the handle");
 }
 
-/* Mode iccreate (see the top). `child`: this is one of the spawned. */
-static int iccreate_main(int child) {
+/* Mode iccreate (see the top). `child`: this is one of the spawned;
+ * `refused`: the intercommunicator must be refused. */
+static int iccreate_main(int child, int refused) {
   MPI_Comm peer = MPI_COMM_NULL, inter, merged;
   if (child) {
     MPI_Comm_get_parent(&peer);
   } else if (rank == 0) {
-    char *args[] = {"iccreate-child", NULL};
+    char *args[] = {"iccreate-child", refused ? "refused" : NULL, NULL};
     MPI_Comm_spawn(self_path, args, 2, MPI_INFO_NULL, 0, MPI_COMM_SELF, &peer, MPI_ERRCODES_IGNORE);
+  }
+  if (refused) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    inter = MPI_COMM_NULL;
+    int rc = MPI_Intercomm_create(MPI_COMM_WORLD, 0, peer, 0, 31, &inter), cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION && inter == MPI_COMM_NULL,
+          "Intercomm_create joining another job with several clients: class %d", cls);
+    /* Each side goes on: a collective on its own world, and the spawn
+     * intercommunicator still carries messages. */
+    int one = 1, sum = 0, v = -1;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(sum == size, "Allreduce after the refusal: %d", sum);
+    if (peer != MPI_COMM_NULL) {
+      if (child) {
+        MPI_Send(&rank, 1, MPI_INT, 0, 8, peer);
+      } else {
+        for (int r = 0; r < 2; ++r) {
+          MPI_Recv(&v, 1, MPI_INT, r, 8, peer, MPI_STATUS_IGNORE);
+          CHECK(v == r, "child %d sent %d", r, v);
+        }
+      }
+      MPI_Comm_disconnect(&peer);
+    }
+    MPI_Finalize();
+    if (failures) return 1;
+    printf("%s %d of %d %s\n", child ? "iccreate child" : "rank", rank, size,
+           child ? "refused" : "ok");
+    return 0;
   }
   MPI_Intercomm_create(MPI_COMM_WORLD, 0, peer, 0, 31, &inter);
   int rsize = -1;
@@ -304,7 +338,7 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "child") == 0) return child_main(argc, argv);
   if (strcmp(mode, "grandchild") == 0) return grandchild_main();
   if (strcmp(mode, "iccreate") == 0 || strcmp(mode, "iccreate-child") == 0)
-    return iccreate_main(mode[8] == '-');
+    return iccreate_main(mode[8] == '-', argc > 2 && strcmp(argv[2], "refused") == 0);
   if (strcmp(mode, "child2-of-multiple") == 0) {
     /* App 0 of "multiple": tell parent rank 0 (world rank, MPI_APPNUM, program 1). */
     MPI_Comm parent;
