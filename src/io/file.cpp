@@ -894,13 +894,7 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
   if (!impi::api::get_type(datatype, fn, t, rc))
     return file_error(f, MPI_ERR_TYPE, fn, "invalid datatype");
   if (!extent) return file_error(f, MPI_ERR_ARG, fn, "extent is NULL");
-  if (f->view.rep == impi::io::RepKind::native) {
-    *extent = t->extent();
-    return MPI_SUCCESS;
-  }
-  std::int64_t one = impi::io::file_bytes(f->view, t, 1);
-  // Holes keep their native size; the data takes its size in the file.
-  *extent = t->extent() - t->size() + one;
+  *extent = impi::io::file_extent(f->view, t);
   return MPI_SUCCESS;
 }
 
@@ -912,13 +906,7 @@ int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *e
   if (!impi::api::get_type(datatype, fn, t, rc))
     return file_error(f, MPI_ERR_TYPE, fn, "invalid datatype");
   if (!extent) return file_error(f, MPI_ERR_ARG, fn, "extent is NULL");
-  if (f->view.rep == impi::io::RepKind::native) {
-    *extent = t->extent();
-    return MPI_SUCCESS;
-  }
-  std::int64_t one = impi::io::file_bytes(f->view, t, 1);
-  // Holes keep their native size; the data takes its size in the file.
-  *extent = t->extent() - t->size() + one;
+  *extent = impi::io::file_extent(f->view, t);
   return MPI_SUCCESS;
 }
 

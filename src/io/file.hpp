@@ -160,6 +160,10 @@ int errno_class(int err);
 int build_view(View &v, bool may_write, std::string &why);
 // Bytes of the file representation that (count, type) takes.
 std::int64_t file_bytes(const View &v, const pack::TypePtr &type, std::int64_t count);
+// The extent of `type` in the view's representation (MPI_File_get_type_extent):
+// its layout there, displacements in elements scaled to the elements' size
+// in the file (MPI-3.1 13.5.1).
+std::int64_t file_extent(const View &v, const pack::TypePtr &type);
 // The file byte ranges of data bytes [start, start+len) of the view's stream.
 void map_ranges(const View &v, std::int64_t start, std::int64_t len,
                 std::vector<std::pair<std::int64_t, std::int64_t>> &out);

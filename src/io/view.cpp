@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <span>
+#include <stdexcept>
 
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
@@ -61,6 +62,88 @@ std::int64_t instance_bytes(const View &v, const pack::Datatype &t) {
   std::int64_t n = 0;
   for (const auto &s : t.segments()) n += s.count * rep_bytes(v, s.basic);
   return n;
+}
+
+// The layout of `t` in the file when its elements change size there
+// (MPI-3.1 13.5.1): `t` built again from its envelope over stand-ins of the
+// elements' sizes in the representation. Displacements given in elements
+// (vector, indexed, subarray, darray, ...) so scale with the elements;
+// those given in bytes (hvector, hindexed, struct, resized) are taken as
+// they are, as the standard says. A predefined type (a pair type too) is
+// its elements packed, as external32 packs them.
+base::Result<pack::TypePtr> relayout(const View &v, const pack::TypePtr &t, int depth = 0) {
+  using pack::Combiner;
+  using pack::Datatype;
+  if (depth > 64) return {base::Errc::invalid_argument, "a datatype nested too deeply"};
+  const auto &ints = t->envelope_ints();
+  const auto &aints = t->envelope_aints();
+  const auto &types = t->envelope_types();
+  const Combiner c = t->combiner();
+  if (t->is_predefined() || c == Combiner::named || c == Combiner::f90_real ||
+      c == Combiner::f90_complex || c == Combiner::f90_integer)
+    return Datatype::contiguous(instance_bytes(v, *t), Datatype::predefined(pack::dt::byte));
+  if (types.empty()) return {base::Errc::internal, "a derived datatype without its old type"};
+  std::vector<pack::TypePtr> in;
+  for (const auto &old : types) {
+    auto r = relayout(v, old, depth + 1);
+    if (!r) return r;
+    in.push_back(r.value());
+  }
+  const pack::TypePtr &old = in[0];
+  auto n_of = [&](std::size_t at) { return static_cast<std::size_t>(ints.at(at)); };
+  auto slice = [](const std::vector<std::int64_t> &a, std::size_t from, std::size_t n) {
+    return std::vector<std::int64_t>(a.begin() + static_cast<std::ptrdiff_t>(from),
+                                     a.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  try {
+    switch (c) {
+      case Combiner::dup:
+        return old;
+      case Combiner::contiguous:
+        return Datatype::contiguous(ints.at(0), old);
+      case Combiner::vector:
+        return Datatype::vector(ints.at(0), ints.at(1), ints.at(2), old, false);
+      case Combiner::hvector:
+        return Datatype::vector(ints.at(0), ints.at(1), aints.at(0), old, true);
+      case Combiner::indexed: {
+        const std::size_t n = n_of(0);
+        return Datatype::indexed(slice(ints, 1, n), slice(ints, 1 + n, n), old, false);
+      }
+      case Combiner::hindexed:
+        return Datatype::indexed(slice(ints, 1, n_of(0)), aints, old, true);
+      case Combiner::indexed_block:
+        return Datatype::indexed_block(ints.at(1), slice(ints, 2, n_of(0)), old, false);
+      case Combiner::hindexed_block:
+        return Datatype::indexed_block(ints.at(1), aints, old, true);
+      case Combiner::struct_:
+        return Datatype::struct_(slice(ints, 1, n_of(0)), aints, in);
+      case Combiner::resized:
+        return Datatype::resized(old, aints.at(0), aints.at(1));
+      case Combiner::subarray: {
+        const std::size_t n = n_of(0);
+        return Datatype::subarray(slice(ints, 1, n), slice(ints, 1 + n, n),
+                                  slice(ints, 1 + 2 * n, n), ints.at(1 + 3 * n) == 56, old);
+      }
+      case Combiner::darray: {
+        const std::size_t n = n_of(2);
+        std::vector<Datatype::DarrayDim> dims(n);
+        for (std::size_t d = 0; d < n; ++d) {
+          const std::int64_t dist = ints.at(3 + n + d), darg = ints.at(3 + 2 * n + d);
+          dims[d] = {ints.at(3 + d),
+                     dist == 123   ? 0
+                     : dist == 121 ? 1
+                                   : 2,
+                     darg == -49767 ? -1 : darg, ints.at(3 + 3 * n + d)};
+        }
+        return Datatype::darray(static_cast<int>(ints.at(0)), static_cast<int>(ints.at(1)), dims,
+                                ints.at(3 + 4 * n) == 56, old);
+      }
+      default:
+        break;
+    }
+  } catch (const std::out_of_range &) {
+  }
+  return {base::Errc::internal, "a derived datatype whose envelope cannot be read"};
 }
 
 // Native bytes of the whole elements in the first `got` file bytes of (count, type).
@@ -137,17 +220,23 @@ int build_view(View &v, bool may_write, std::string &why) {
     v.ft_size = ft.size();
     v.ft_extent = ft.extent();
     v.et_size = et.size();
-  } else if (ft.is_contiguous()) {
-    // Elements change size in the file: a contiguous filetype stays contiguous.
-    v.ft_size = v.ft_extent = instance_bytes(v, ft);
-    v.et_size = instance_bytes(v, et);
-    v.runs.push_back({0, v.ft_size});
   } else {
-    why = fmt::format(
-        "a non-contiguous filetype whose elements change size in data representation \"{}\" "
-        "(impi lays out such filetypes only in representations that keep element sizes)",
-        v.datarep);
-    return MPI_ERR_UNSUPPORTED_DATAREP;
+    // (Not by the type's native contiguity: a resized type's extent is in
+    // bytes of the file, so it may leave holes there that memory has not.)
+    auto laid = relayout(v, v.filetype);
+    if (!laid) {
+      why = fmt::format("the filetype's layout in data representation \"{}\": {}", v.datarep,
+                        laid.message());
+      return MPI_ERR_TYPE;
+    }
+    v.runs = laid.value()->runs();
+    v.ft_size = laid.value()->size();
+    v.ft_extent = laid.value()->extent();
+    v.et_size = instance_bytes(v, et);
+    if (v.ft_size <= 0 || v.ft_extent <= 0) {
+      why = fmt::format("the filetype has no extent in data representation \"{}\"", v.datarep);
+      return MPI_ERR_TYPE;
+    }
   }
   if (v.ft_size % v.et_size != 0) {
     why = "the filetype is not made of whole etypes in the file's representation";
@@ -168,6 +257,13 @@ int build_view(View &v, bool may_write, std::string &why) {
   }
   if (!v.runs.empty() && end > v.runs[0].disp + v.ft_extent) v.in_order = false;
   return MPI_SUCCESS;
+}
+
+std::int64_t file_extent(const View &v, const pack::TypePtr &type) {
+  std::string why;
+  if (v.rep == RepKind::native || same_sizes(v, *type, why)) return type->extent();
+  if (auto laid = relayout(v, type)) return laid.value()->extent();
+  return type->extent() - type->size() + instance_bytes(v, *type);
 }
 
 std::int64_t file_bytes(const View &v, const pack::TypePtr &type, std::int64_t count) {

@@ -3,7 +3,8 @@
  * a 2-D subarray view written and read collectively, get_view,
  * get_type_extent, get_byte_offset and pointers in etypes; external32
  * (big-endian bytes in the file), a registered representation that keeps
- * sizes and one that widens ints to 8 bytes, the datarep errors; atomic
+ * sizes and one that widens ints to 8 bytes, the datarep errors,
+ * non-contiguous filetypes whose elements change size there; atomic
  * writes of overlapping ranges by every rank. Every file is checked byte by
  * byte. At any np >= 1, in one client or across clients. Prints
  * "rank r of n ok". */
@@ -433,6 +434,114 @@ static void test_datareps(void) {
   }
 }
 
+/* Non-contiguous filetypes whose elements change size in the file
+ * (MPI-3.1 13.5.1): displacements given in elements scale with the
+ * elements' size in the representation, those given in bytes do not.
+ * external32 with MPI_LONG (8 bytes here, 4 there) through a vector and
+ * through a resized type that tiles; a 2-D subarray (a column per rank)
+ * in the representation that widens ints to 8 bytes. */
+static void test_datarep_layouts(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Datatype vec, two, tile, col;
+  MPI_Aint ext;
+  long lv[6], lb[6];
+  static unsigned char bytes[1 << 16];
+  path(p, "layouts.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  /* rank r's pairs of elements at 2r, 2r + 2 size, 2r + 4 size */
+  OK(MPI_Type_vector(3, 2, 2 * size, MPI_LONG, &vec));
+  OK(MPI_Type_commit(&vec));
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * 2 * 4, MPI_LONG, vec, "external32", MPI_INFO_NULL));
+  OK(MPI_File_get_type_extent(fh, vec, &ext));
+  CHECK(ext == (4 * size + 2) * 4, "the vector's extent in external32: %ld", (long)ext);
+  for (int i = 0; i < 6; ++i) lv[i] = rank * 100 + i;
+  OK(MPI_File_write_at_all(fh, 0, lv, 6, MPI_LONG, &st));
+  CHECK(count_of(&st, MPI_LONG) == 6, "vector write count %d", count_of(&st, MPI_LONG));
+  MPI_Barrier(MPI_COMM_WORLD);
+  memset(lb, 0, sizeof lb);
+  OK(MPI_File_read_at_all(fh, 0, lb, 6, MPI_LONG, &st));
+  for (int i = 0; i < 6; ++i) CHECK(lb[i] == lv[i], "vector round trip %d: %ld", i, lb[i]);
+  MPI_Offset sz;
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 24 * size, "file size %lld after the vector view, want %d", (long long)sz, 24 * size);
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n == 24 * size, "raw size %ld", n);
+    for (int e = 0; e < 6 * size; ++e) {
+      int r = (e / 2) % size, i = (e / (2 * size)) * 2 + e % 2;
+      long want = r * 100 + i;
+      unsigned char *b = bytes + 4 * e;
+      long got = ((long)b[0] << 24) | ((long)b[1] << 16) | ((long)b[2] << 8) | b[3];
+      CHECK(got == want, "vector view: element %d is %ld, want %ld", e, got, want);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* the same layout from a pair resized to 2 size file elements (bytes, as
+   * given: 8 size bytes), tiled three times */
+  OK(MPI_Type_contiguous(2, MPI_LONG, &two));
+  OK(MPI_Type_create_resized(two, 0, 2 * size * 4, &tile));
+  OK(MPI_Type_commit(&tile));
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * 2 * 4, MPI_LONG, tile, "external32", MPI_INFO_NULL));
+  OK(MPI_File_get_type_extent(fh, tile, &ext));
+  CHECK(ext == 2 * size * 4, "the resized type's extent in external32: %ld", (long)ext);
+  for (int i = 0; i < 6; ++i) lv[i] = rank * 100 + 50 + i;
+  OK(MPI_File_write_at_all(fh, 0, lv, 6, MPI_LONG, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  memset(lb, 0, sizeof lb);
+  OK(MPI_File_read_at(fh, 0, lb, 6, MPI_LONG, &st));
+  for (int i = 0; i < 6; ++i) CHECK(lb[i] == lv[i], "tiled round trip %d: %ld", i, lb[i]);
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n == 24 * size, "raw size %ld after the tiled view", n);
+    for (int e = 0; e < 6 * size; ++e) {
+      int r = (e / 2) % size, i = (e / (2 * size)) * 2 + e % 2;
+      unsigned char *b = bytes + 4 * e;
+      long got = ((long)b[0] << 24) | ((long)b[1] << 16) | ((long)b[2] << 8) | b[3];
+      CHECK(got == r * 100 + 50 + i, "tiled view: element %d is %ld", e, got);
+    }
+  }
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* a column of a 4 x size array of ints, 8 bytes each in the file */
+  int gs[2] = {4, size}, ss[2] = {4, 1}, st0[2] = {0, rank}, v[4], back[4];
+  OK(MPI_Type_create_subarray(2, gs, ss, st0, MPI_ORDER_C, MPI_INT, &col));
+  OK(MPI_Type_commit(&col));
+  path(p, "wide_cols.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_set_view(fh, 0, MPI_INT, col, "impi-test-wide", MPI_INFO_NULL));
+  OK(MPI_File_get_type_extent(fh, col, &ext));
+  CHECK(ext == 4 * size * 8, "the subarray's extent in the wide representation: %ld", (long)ext);
+  for (int i = 0; i < 4; ++i) v[i] = -(rank * 10 + i);
+  OK(MPI_File_write_all(fh, v, 4, MPI_INT, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  OK(MPI_File_seek(fh, 0, MPI_SEEK_SET));
+  OK(MPI_File_read_all(fh, back, 4, MPI_INT, &st));
+  for (int i = 0; i < 4; ++i) CHECK(back[i] == v[i], "column round trip %d: %d", i, back[i]);
+  OK(MPI_File_close(&fh));
+  if (rank == 0) {
+    long n = raw(p, bytes, sizeof bytes);
+    CHECK(n == 32 * size, "wide columns: size %ld, want %d", n, 32 * size);
+    for (int e = 0; e < 4 * size; ++e) {
+      int64_t x;
+      memcpy(&x, bytes + 8 * e, 8);
+      CHECK(x == -((e % size) * 10 + e / size), "wide column element %d: %lld", e, (long long)x);
+    }
+  }
+  MPI_Type_free(&vec);
+  MPI_Type_free(&two);
+  MPI_Type_free(&tile);
+  MPI_Type_free(&col);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    OK(MPI_File_delete(p, MPI_INFO_NULL));
+    path(p, "layouts.dat");
+    OK(MPI_File_delete(p, MPI_INFO_NULL));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* Atomic mode: every rank writes the same overlapping range with its own
  * byte, many times; each read sees one writer's bytes, never a mix. */
 static void test_atomic(void) {
@@ -836,6 +945,7 @@ int main(int argc, char **argv) {
   test_interleaved();
   test_subarray();
   test_datareps();
+  test_datarep_layouts();
   test_atomic();
   test_two_phase(5, 40, "64", 0);
   test_two_phase(5, 3000, "1000", 0);
