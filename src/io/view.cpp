@@ -92,6 +92,7 @@ base::Result<pack::TypePtr> relayout(const View &v, const pack::TypePtr &t, int 
   const pack::TypePtr &old = in[0];
   auto n_of = [&](std::size_t at) { return static_cast<std::size_t>(ints.at(at)); };
   auto slice = [](const std::vector<std::int64_t> &a, std::size_t from, std::size_t n) {
+    if (from > a.size() || n > a.size() - from) throw std::out_of_range("envelope");
     return std::vector<std::int64_t>(a.begin() + static_cast<std::ptrdiff_t>(from),
                                      a.begin() + static_cast<std::ptrdiff_t>(from + n));
   };
