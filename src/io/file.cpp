@@ -55,10 +55,20 @@ struct CommPool {
 };
 
 namespace {
+// The communicators that hold a pool: at MPI_Finalize (through an attribute
+// of MPI_COMM_SELF, deleted first) their pools are freed, as the
+// communicators themselves (MPI_COMM_WORLD's among them) never are.
+std::mutex g_pooled_mu;
+std::vector<MPI_Comm> g_pooled;
+
 int pool_keyval() {
   static const int k = [] {
     int kv = MPI_KEYVAL_INVALID;
-    auto del = [](MPI_Comm, int, void *value, void *) -> int {
+    auto del = [](MPI_Comm parent, int, void *value, void *) -> int {
+      {
+        std::lock_guard<std::mutex> g(g_pooled_mu);
+        std::erase(g_pooled, parent);
+      }
       auto *held = static_cast<std::shared_ptr<CommPool> *>(value);
       std::vector<MPI_Comm> idle;
       {
@@ -71,6 +81,22 @@ int pool_keyval() {
       return MPI_SUCCESS;
     };
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del, &kv, nullptr);
+    // MPI_COMM_SELF's attribute, deleted first at MPI_Finalize: deletes
+    // every pool attribute there is (each deletion takes its communicator
+    // out of g_pooled).
+    int self_kv = MPI_KEYVAL_INVALID;
+    auto at_finalize = [](MPI_Comm, int, void *, void *) -> int {
+      std::vector<MPI_Comm> parents;
+      {
+        std::lock_guard<std::mutex> g(g_pooled_mu);
+        parents = g_pooled;
+      }
+      for (MPI_Comm c : parents) PMPI_Comm_delete_attr(c, pool_keyval());
+      return MPI_SUCCESS;
+    };
+    if (kv != MPI_KEYVAL_INVALID && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize,
+                                                            &self_kv, nullptr) == MPI_SUCCESS)
+      PMPI_Comm_set_attr(MPI_COMM_SELF, self_kv, nullptr);
     return kv;
   }();
   return k;
@@ -84,10 +110,13 @@ int take_comm(MPI_Comm parent, FileObject &f) {
   if (kv != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(parent, kv, &value, &flag) == MPI_SUCCESS) {
     if (!flag) {
       auto *held = new std::shared_ptr<CommPool>(std::make_shared<CommPool>());
-      if (PMPI_Comm_set_attr(parent, kv, held) == MPI_SUCCESS)
+      if (PMPI_Comm_set_attr(parent, kv, held) == MPI_SUCCESS) {
         value = held;
-      else
+        std::lock_guard<std::mutex> g(g_pooled_mu);
+        g_pooled.push_back(parent);
+      } else {
         delete held;
+      }
     }
     if (value) f.pool = *static_cast<std::shared_ptr<CommPool> *>(value);
   }
