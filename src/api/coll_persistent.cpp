@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "api/coll_args.hpp"
+#include "api/comm_internal.hpp"
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/handles.hpp"
@@ -49,8 +50,9 @@ CollStart::~CollStart() {
   for (MPI_Datatype t : types) impi::api::free_type(t);
   for (MPI_Op &o : ops) PMPI_Op_free(&o);
   if (comm != MPI_COMM_NULL && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF) {
-    // The last handle to the communicator (the program freed its own):
-    // its error handler goes with it (MPI_Comm_free left it to us).
+    // The last handle to the communicator (the program freed its own, or
+    // it is the request's own duplicate): its error handler goes with it
+    // (MPI_Comm_free left it to us; make_comm retained it for the duplicate).
     if (!impi::api::comm_handle_shared(comm))
       if (auto *c = impi::api::lookup_comm(comm); c && c->errhandler)
         impi::api::free_errhandler(reinterpret_cast<MPI_Errhandler>(c->errhandler));
@@ -111,8 +113,22 @@ struct Init {
     remote = local;
     if (inter) PMPI_Comm_remote_size(comm, &remote);
     // The request's own handle to the communicator (the program may free
-    // its handle after the init call; the communicator lives on).
-    MPI_Comm mine = impi::api::share_comm_handle(comm);
+    // its handle after the init call; the communicator lives on). Unless
+    // the program asserts that it starts them in the same order everywhere,
+    // each persistent collective runs on a communicator of its own: a
+    // duplicate's context and queue. Ranks may start several in different
+    // orders (MPI-4.0 6.12: only the init calls are ordered; MPICH and
+    // Open MPI match them whatever the order); on one context their
+    // messages would meet the wrong operation's, and each rank's queue would
+    // wait for the one its peers started later.
+    MPI_Comm mine = MPI_COMM_NULL;
+    if (!strict && (inter || local > 1)) {
+      if (int rc = impi::api::comm_shared::bare_dup(fn, comm, *impi::api::lookup_comm(comm), &mine);
+          rc != MPI_SUCCESS)
+        return rc;
+    } else {
+      mine = impi::api::share_comm_handle(comm);
+    }
     if (mine == MPI_COMM_NULL)
       return report(MPI_COMM_NULL, MPI_ERR_COMM, fn, "not a valid communicator");
     cs->comm = mine;

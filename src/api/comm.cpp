@@ -85,6 +85,26 @@ int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s) {
   return report(comm, impi::api::error_class_of(s.error()), fn, s.message());
 }
 
+int bare_dup(const char *fn, MPI_Comm comm, const Communicator &c, MPI_Comm *newcomm) {
+  impi::base::Result<int> cid{0};
+  if (c.inter) {
+    // IMPI 4.6: the criss-cross MAX of IMPI_max_cid with IMPI_DUP_TAG.
+    std::vector<std::uint64_t> v{0};
+    auto max = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
+      acc[0] = std::max(acc[0], in[0]);
+    };
+    cid = coll::criss_cross_context(c, kDupTag, v, max);
+  } else {
+    cid = coll::agree_context(c);
+  }
+  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
+  *newcomm =
+      c.inter ? make_intercomm(c, c.world, c.remote_world, *cid) : make_comm(c, c.world, *cid);
+  impi::api::lookup_comm(*newcomm)->topology =
+      c.topology;  // (MPI-3.1 7.4: a duplicate keeps the topology)
+  return MPI_SUCCESS;
+}
+
 }  // namespace impi::api::comm_shared
 
 namespace impi::api::comm_shared {
@@ -290,22 +310,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   Communicator *c;
   if (int rc = check_comm(fn, comm, c); rc != MPI_SUCCESS) return rc;
   if (!newcomm) return report(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  impi::base::Result<int> cid{0};
-  if (c->inter) {
-    // IMPI 4.6: the criss-cross MAX of IMPI_max_cid with IMPI_DUP_TAG.
-    std::vector<std::uint64_t> v{0};
-    auto max = [](const std::vector<std::uint64_t> &in, std::vector<std::uint64_t> &acc) {
-      acc[0] = std::max(acc[0], in[0]);
-    };
-    cid = coll::criss_cross_context(*c, kDupTag, v, max);
-  } else {
-    cid = coll::agree_context(*c);
-  }
-  if (!cid) return fail(comm, fn, {cid.error(), cid.message()});
-  *newcomm = c->inter ? make_intercomm(*c, c->world, c->remote_world, *cid)
-                      : make_comm(*c, c->world, *cid);
-  impi::api::lookup_comm(*newcomm)->topology =
-      c->topology;  // (MPI-3.1 7.4: a duplicate keeps the topology)
+  if (int rc = bare_dup(fn, comm, *c, newcomm); rc != MPI_SUCCESS) return rc;
   // Attributes whose copy callback says so come along (MPI-3.1 6.7.2).
   if (int rc = impi::api::copy_comm_attrs(comm, *newcomm); rc != MPI_SUCCESS) {
     impi::api::delete_comm_attrs(*newcomm);

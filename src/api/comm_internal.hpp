@@ -39,6 +39,10 @@ MPI_Comm make_comm(const Communicator &parent, const std::vector<int> &world, in
 MPI_Comm make_intercomm(const Communicator &parent, std::vector<int> local, std::vector<int> remote,
                         int context);
 int fail(MPI_Comm comm, const char *fn, const impi::base::Status &s);
+// MPI_Comm_dup's communicator alone: the same groups (and topology) on a
+// new context agreed as IMPI 4.3 and 4.6 say, with the parent's error
+// handler, but none of its attributes or info hints. `c` is `comm`'s.
+int bare_dup(const char *fn, MPI_Comm comm, const Communicator &c, MPI_Comm *newcomm);
 
 // ---- intercommunicators (IMPI 4.5, 4.6, 4.8, 4.9)
 constexpr int kDupTag = 210, kMergeTag = 220;

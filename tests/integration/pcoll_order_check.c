@@ -147,22 +147,36 @@ int main(int argc, char **argv) {
   }
 
   /* Without the ordering assertion, persistent collectives may be started
-   * in different orders on different ranks (MPI-4.0 6.13: they match in
-   * the order of the init calls), as MPICH's coll/p_order does. */
+   * in different orders on different ranks (MPI-4.0 6.13: only the init
+   * calls are ordered; they match as initialized), as MPICH's coll/p_order
+   * does. Two Allreduces (sum and max: one's values in the other would
+   * show) that each rank needs the others for, a Bcast and a Barrier:
+   * even ranks start them in one order, odd ranks in the reverse one, by
+   * MPI_Start and by MPI_Startall of a permuted array. */
   {
-    int x = -1;
-    MPI_Request pr[2];
+    int x = -1, s_in = 0, s_out = -1, m_in = 0, m_out = -1;
+    MPI_Request pr[4];
     MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[0]);
     MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &pr[1]);
-    for (int k = 0; k < 5; ++k) {
+    MPI_Allreduce_init(&s_in, &s_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[2]);
+    MPI_Allreduce_init(&m_in, &m_out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[3]);
+    for (int k = 0; k < 6; ++k) {
       if (rank == 0) x = 42 + k;
-      MPI_Start(&pr[rank == 0 ? 0 : 1]);
-      MPI_Start(&pr[rank == 0 ? 1 : 0]);
-      MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
-      CHECK(x == 42 + k, "out-of-order starts: %d", x);
+      s_in = rank + k;
+      m_in = 100 * (rank + 1) + k;
+      if (k % 2 == 0) {
+        for (int i = 0; i < 4; ++i) MPI_Start(&pr[rank % 2 ? 3 - i : i]);
+      } else {
+        MPI_Request perm[4];
+        for (int i = 0; i < 4; ++i) perm[i] = pr[rank % 2 ? 3 - i : i];
+        MPI_Startall(4, perm);
+      }
+      MPI_Waitall(4, pr, MPI_STATUSES_IGNORE);
+      CHECK(x == 42 + k, "out-of-order starts, Bcast: %d", x);
+      CHECK(s_out == size * (size - 1) / 2 + size * k, "out-of-order starts, sum: %d", s_out);
+      CHECK(m_out == 100 * size + k, "out-of-order starts, max: %d", m_out);
     }
-    MPI_Request_free(&pr[0]);
-    MPI_Request_free(&pr[1]);
+    for (int i = 0; i < 4; ++i) MPI_Request_free(&pr[i]);
   }
   /* From here on the program asserts the same order on every rank
    * (MPI-4.1's mpi_assert_strict_persistent_collective_ordering): in one
