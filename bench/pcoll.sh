@@ -9,8 +9,9 @@
 #   (defaults: build 3 1048576 "2 4"; IMPI_BENCH_NO_MPICH=1: without MPICH)
 # Writes bench/results/pcoll.txt (IMPI_BENCH_RESULTS=FILE: there instead).
 # Columns: us per call (max over ranks); "p/b": persistent over plain (<1:
-# persistent faster); "vs mpich-p": MPICH's persistent over impi's (>1:
-# impi faster).
+# persistent faster), with MPI-4.1's strict ordering assertion on world;
+# "-u", "u/b": the persistent loop without it (MPICH 4.0.2 ignores it);
+# "vs mpich-p": MPICH's persistent over impi's (>1: impi faster).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -39,7 +40,7 @@ echo "# $(date -u +%F) $(uname -n), $(nproc) cores; impi2c: impi with --clients 
 for r in $(seq "$rounds"); do
   for np in $nps; do
     for l in "${libs[@]}"; do
-      for mode in allreduce persistent; do
+      for mode in allreduce persistent unasserted; do
         "run_$l" "$mode" "$max" | sed "s/^/$np $l $mode $r /" >>"$work/all"
       done
     done
@@ -54,10 +55,10 @@ for np, lib, mode, rnd, size, v in rows:
     value.setdefault((int(np), lib, mode, int(size)), []).append(float(v))
 med = {k: statistics.median(v) for k, v in value.items()}
 for np in sorted({int(r[0]) for r in rows}):
-    print(f"\nnp {np}: Allreduce (b: MPI_Allreduce) vs persistent (p: Allreduce_init + Start/Wait), us per call, median of rounds")
+    print(f"\nnp {np}: Allreduce (b: MPI_Allreduce) vs persistent (p: Allreduce_init + Start/Wait with MPI-4.1's strict ordering assertion; u: without it), us per call, median of rounds")
     head = f"{'bytes':>9}"
     for l in libs:
-        head += f"{l + '-b':>11}{l + '-p':>11}{'p/b':>7}"
+        head += f"{l + '-b':>11}{l + '-p':>11}{'p/b':>7}{l + '-u':>11}{'u/b':>7}"
     if "mpich" in libs:
         head += f"{'vs mpich-p':>11}{'2c vs mpich-p':>14}"
     print(head)
@@ -65,7 +66,9 @@ for np in sorted({int(r[0]) for r in rows}):
         line = f"{s:>9}"
         for l in libs:
             b, p = med.get((np, l, "allreduce", s)), med.get((np, l, "persistent", s))
+            u = med.get((np, l, "unasserted", s))
             line += f"{b:>11.2f}{p:>11.2f}{p / b:>7.2f}" if b and p else f"{'-':>11}{'-':>11}{'-':>7}"
+            line += f"{u:>11.2f}{u / b:>7.2f}" if b and u else f"{'-':>11}{'-':>7}"
         if "mpich" in libs:
             mp = med.get((np, "mpich", "persistent", s))
             ip, ip2 = med.get((np, "impi", "persistent", s)), med.get((np, "impi2c", "persistent", s))

@@ -4,8 +4,10 @@
  * 0.2 s of calls, the time per call averaged on each rank, the maximum over
  * ranks reported in microseconds), MPI_INT/MPI_SUM, 8 bytes to max_bytes.
  * An ordinary MPI-4 program: the same source measures any MPI library.
- * World carries MPI-4.1's strict persistent ordering assertion.
- * Usage: pcoll_bench allreduce|persistent|iallreduce [max_bytes]
+ * World carries MPI-4.1's strict persistent ordering assertion, except
+ * in mode unasserted (the persistent loop without it: what a program that
+ * does not know MPI-4.1 gets).
+ * Usage: pcoll_bench allreduce|persistent|unasserted|iallreduce [max_bytes]
  * (iallreduce: MPI_Iallreduce + MPI_Wait, what a persistent start replaces)
  * Prints "<bytes> <microseconds>". */
 #include <mpi.h>
@@ -45,15 +47,18 @@ int main(int argc, char **argv) {
   /* MPI-4.1's assertion that persistent collectives start in the same
    * order on every rank (as here), which lets a library match them in
    * start order; a library that does not know it ignores it. */
-  MPI_Info strict;
-  MPI_Info_create(&strict);
-  MPI_Info_set(strict, "mpi_assert_strict_persistent_collective_ordering", "true");
-  MPI_Comm_set_info(MPI_COMM_WORLD, strict);
-  MPI_Info_free(&strict);
-  const int persistent = argc < 2                         ? 0
-                         : !strcmp(argv[1], "persistent") ? 1
-                         : !strcmp(argv[1], "iallreduce") ? 2
-                                                          : 0;
+  const int unasserted = argc > 1 && !strcmp(argv[1], "unasserted");
+  if (!unasserted) {
+    MPI_Info strict;
+    MPI_Info_create(&strict);
+    MPI_Info_set(strict, "mpi_assert_strict_persistent_collective_ordering", "true");
+    MPI_Comm_set_info(MPI_COMM_WORLD, strict);
+    MPI_Info_free(&strict);
+  }
+  const int persistent = argc < 2                                       ? 0
+                         : !strcmp(argv[1], "persistent") || unasserted ? 1
+                         : !strcmp(argv[1], "iallreduce")               ? 2
+                                                                        : 0;
   long max = argc > 2 ? atol(argv[2]) : 1 << 20;
   int *a = malloc((size_t)max + 8), *b = malloc((size_t)max + 8);
   for (long i = 0; i < max / 4 + 2; ++i) a[i] = rank + (int)i;

@@ -7,16 +7,17 @@
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <limits>
-#include <random>
 
 #include "base/log.hpp"
 #include "base/tunables.hpp"
@@ -47,8 +48,12 @@ base::Result<DynCard> DynChannel::listen() {
   c.job = job_;
   c.rank = identity_rank_;
   c.host = host_;
-  std::random_device rd;
-  std::string name = fmt::format("impi-dyn-{}-{:08x}{:08x}", ::getpid(), rd(), rd());
+  // A name no other process guesses (getrandom, not std::random_device,
+  // whose constructor probes the cpu: trapped by some hypervisors).
+  std::uint64_t salt = 0;
+  if (::getrandom(&salt, sizeof salt, 0) != static_cast<ssize_t>(sizeof salt))
+    salt = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::string name = fmt::format("impi-dyn-{}-{:016x}", ::getpid(), salt);
   base::Fd u(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
