@@ -12,18 +12,21 @@
 // communicator's view (its rank tables) are made once; each MPI_Start only
 // creates the operation's coroutine from them and queues it, as the
 // nonblocking call would (the same tasks, so across IMPI clients the wire
-// is the nonblocking collective's). On MPI_COMM_WORLD inside one client a
-// small one takes the blocking calls' shared-memory slots instead, without
-// blocking (fast_native.hpp, SlotOp), and a larger Allreduce (up to the
-// ring's size, a power-of-two size) recursive doubling's messages step by
-// step in the same queue, without a coroutine per start. The others start the corresponding
-// nonblocking collective with the saved arguments at each MPI_Start. Each
-// call's int and _c forms are one template over the count (and
-// displacement) type. The request is inactive after init and after every
-// completion; MPI_Request_free releases it. Without MPI-4.1's strict
-// ordering assertion each request runs on its own duplicate of the
-// communicator (Init::check), so starts in different orders on different
-// ranks match as the init calls did.
+// is the nonblocking collective's). Inside one client a small one takes
+// shared-memory slots instead, without blocking (fast_native.hpp,
+// SlotOp): with MPI-4.1's strict ordering assertion on MPI_COMM_WORLD the
+// blocking calls' slots, in their queue (and a larger Allreduce, up to the
+// ring's size at a power-of-two size, recursive doubling's messages step
+// by step in the same queue, without a coroutine per start); without it,
+// on a communicator of every proc, a pair of slots of its own, agreed by
+// the init call (Init::take_slots), whose starts complete in any order.
+// The others start the corresponding nonblocking collective with the
+// saved arguments at each MPI_Start. Each call's int and _c forms are one
+// template over the count (and displacement) type. The request is
+// inactive after init and after every completion; MPI_Request_free
+// releases it. Without the assertion each request runs on its own
+// duplicate of the communicator (Init::check), so starts in different
+// orders on different ranks match as the init calls did.
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -213,6 +216,21 @@ struct Init {
     cs->slot_op = std::move(op);
     return finish(request);
   }
+  // Whether `op` (prepared, its vector fitting a slot) takes slots:
+  // MPI_COMM_WORLD's queue when the program asserts the order (and
+  // `world_ok`, the blocking form's conditions), else a pair of its own
+  // on its duplicate of a communicator of every proc, agreed with the
+  // other ranks here (collective; the same decision everywhere).
+  bool take_slots(coll::SlotOp &op, bool world_ok) {
+    if (strict) return world_ok;
+    auto &p2p = impi::core::Runtime::instance().p2p();
+    if (!coll::own_slots_ok(p2p, *op.comm)) return false;
+    std::uint64_t mine[coll::kOwnOffer], all[coll::kOwnOffer];
+    coll::own_slots_offer(p2p, *op.comm, mine);
+    if (PMPI_Allreduce(mine, all, coll::kOwnOffer, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+      return false;
+    return coll::own_slots_take(p2p, op, all);
+  }
   int finish(MPI_Request *request) {
     Persistent p{};
     p.type = MPI_DATATYPE_NULL;
@@ -284,19 +302,24 @@ std::shared_ptr<coll::SlotOp> slot_op(coll::SlotOp::Kind kind, const impi::core:
   op->red = red;
   return op;
 }
-// Whether a Reduce or Allreduce may take MPI_COMM_WORLD's slots: a
-// predefined operation on a plain vector that fits them (as the blocking
+// Whether a Reduce or Allreduce (`kind`) takes slots (Init::take_slots):
+// a predefined operation on a plain vector that fits them (as the blocking
 // Allreduce decides: a derived type only where its messages' algorithm
-// would be recursive doubling), then the operation to queue.
-std::shared_ptr<coll::SlotOp> reduce_slots(const impi::core::Communicator &c, bool predefined,
+// would be recursive doubling), then the operation to start.
+std::shared_ptr<coll::SlotOp> reduce_slots(Init &in, coll::SlotOp::Kind kind, int root,
+                                           const impi::core::Communicator &c, bool predefined,
                                            const void *sendbuf, void *recvbuf, std::int64_t count,
                                            const impi::pack::TypePtr &t,
                                            const coll::Reduction &red) {
-  if (!predefined || !coll::slots_allreduce_ok(impi::core::Runtime::instance().p2p(), c, count, t))
-    return nullptr;
+  if (!predefined || !coll::slots_fit_allreduce(count, t)) return nullptr;
   if (!t->is_predefined() && count >= c.size && count * t->size() >= coll::allreduce_ring_min())
     return nullptr;
-  return slot_op(coll::SlotOp::Kind::allreduce, c, sendbuf, recvbuf, count, t, red);
+  auto op = slot_op(kind, c, sendbuf, recvbuf, count, t, red);
+  op->root = root;
+  if (!in.take_slots(*op,
+                     coll::slots_allreduce_ok(impi::core::Runtime::instance().p2p(), c, count, t)))
+    return nullptr;
+  return op;
 }
 
 template <typename C>
@@ -319,7 +342,7 @@ int bcast_init(const char *fn, void *buffer, C count, MPI_Datatype datatype, int
   }
   if (int rc = ca::check_root(fn, comm, c, root); rc != MPI_SUCCESS) return rc;
   if (int rc = ca::check_buffer(fn, comm, buffer, count, t); rc != MPI_SUCCESS) return rc;
-  if (in.strict && coll::slots_bcast_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)) {
+  if (coll::slots_fit_bcast(count, t)) {
     auto op = std::make_shared<coll::SlotOp>();
     op->kind = coll::SlotOp::Kind::bcast;
     op->comm = c.comm;
@@ -327,7 +350,9 @@ int bcast_init(const char *fn, void *buffer, C count, MPI_Datatype datatype, int
     op->count = count;
     op->type = t;
     op->root = root;
-    return in.done_slots(request, std::move(op));
+    if (in.take_slots(
+            *op, coll::slots_bcast_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t)))
+      return in.done_slots(request, std::move(op));
   }
   return in.done_direct(request, c.comm, [v = coll::view_of(*c.comm), buffer, count, t, root] {
     return coll::bcast_task(v, buffer, count, t, root);
@@ -538,12 +563,9 @@ int reduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count, MPI
   if (int rc = ca::check_buffer(fn, comm, sendbuf, count, t); rc != MPI_SUCCESS) return rc;
   if (at_root)
     if (int rc = ca::check_buffer(fn, comm, recvbuf, count, t); rc != MPI_SUCCESS) return rc;
-  if (auto slots =
-          reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red)) {
-    slots->kind = coll::SlotOp::Kind::reduce;
-    slots->root = root;
+  if (auto slots = reduce_slots(in, coll::SlotOp::Kind::reduce, root, *c.comm, predefined, sendbuf,
+                                recvbuf, count, t, red))
     return in.done_slots(request, std::move(slots));
-  }
   return in.done_direct(request, c.comm,
                         [v = coll::view_of(*c.comm), sendbuf, recvbuf, count, t, red, root] {
                           return coll::reduce_task(v, sendbuf, recvbuf, count, t, red, root);
@@ -585,7 +607,8 @@ int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf, C count,
                             return coll::inter_allreduce(v, r, sendbuf, recvbuf, count, t, red);
                           });
   }
-  if (auto slots = reduce_slots(*c.comm, in.strict && predefined, sendbuf, recvbuf, count, t, red))
+  if (auto slots = reduce_slots(in, coll::SlotOp::Kind::allreduce, 0, *c.comm, predefined, sendbuf,
+                                recvbuf, count, t, red))
     return in.done_slots(request, std::move(slots));
   if (in.strict && predefined &&
       coll::slots_exchange_ok(impi::core::Runtime::instance().p2p(), *c.comm, count, t))
@@ -761,12 +784,11 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request) {
     return in.done_direct(request, c,
                           [v = coll::remote_view_of(*c), r] { return coll::inter_barrier(v, r); });
   }
-  if (in.strict && coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)) {
-    auto op = std::make_shared<coll::SlotOp>();
-    op->kind = coll::SlotOp::Kind::barrier;
-    op->comm = c;
+  auto op = std::make_shared<coll::SlotOp>();
+  op->kind = coll::SlotOp::Kind::barrier;
+  op->comm = c;
+  if (in.take_slots(*op, coll::slots_barrier_ok(impi::core::Runtime::instance().p2p(), *c)))
     return in.done_slots(request, std::move(op));
-  }
   return in.done_direct(request, c, [v = coll::view_of(*c)] { return coll::barrier_task(v); });
 }
 

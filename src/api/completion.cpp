@@ -23,7 +23,8 @@ namespace {
 // MPI_COMM_WORLD's slots through slots_wait, any other as wait_done.
 void wait_entry(const Entry &e) {
   if (e.persistent && e.persistent->coll && e.persistent->coll->slots && !e.active->done)
-    impi::collectives::slots_wait(impi::core::Runtime::instance().p2p(), *e.active);
+    impi::collectives::slots_wait(impi::core::Runtime::instance().p2p(), *e.active,
+                                  *e.persistent->coll->slot_op);
   else
     wait_done(e.active);
 }

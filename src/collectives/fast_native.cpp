@@ -11,6 +11,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -190,12 +191,15 @@ base::Status nonmaster_allreduce(core::P2P &p2p, const core::Communicator &c,
   return s;
 }
 
+bool slots_fit_allreduce(std::int64_t count, const pack::TypePtr &type) {
+  return count > 0 && type->is_contiguous() && type->lb() == 0 && type->extent() == type->size() &&
+         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes);
+}
+
 bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
                         const pack::TypePtr &type) {
-  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && count > 0 &&
-         type->is_contiguous() && type->lb() == 0 && type->extent() == type->size() &&
-         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) &&
-         p2p.world_slots();
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 &&
+         slots_fit_allreduce(count, type) && p2p.world_slots();
 }
 
 namespace {
@@ -213,6 +217,12 @@ std::atomic<int> g_slot_pending{0};
 // one costs one pass).
 std::atomic<const std::atomic<std::uint64_t> *> g_watch{nullptr};
 std::atomic<std::uint64_t> g_watch_g{0};
+// Own slots: the pairs this proc's requests hold (a bit each), and the
+// started operations on them not complete (progressed by the hook too,
+// in any order), their number read without the lock.
+std::uint32_t g_own_used = 0;
+std::vector<SlotOp *> g_own_active;
+std::atomic<int> g_own_pending{0};
 
 // Fills this proc's slot for the next slot operation on MPI_COMM_WORLD
 // (`fill(data)`), then publishes it; returns its number.
@@ -249,8 +259,10 @@ std::uint64_t slots_publish(core::P2P &p2p, const core::Communicator &c, const v
 // its passes (the hook runs in them) complete the operations meanwhile;
 // the proc would then wait for a number that never comes again, and the
 // others for its next one (pcoll_order_np4, oversubscribed, hung so).
-template <typename Done>
-void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint64_t g, Done done) {
+// `slot_of(w)`: world rank w's slot of the same operation (g's).
+template <typename Done, typename SlotOf>
+void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint64_t g, Done done,
+               SlotOf slot_of) {
   if (seq.load(std::memory_order_acquire) >= g) return;
   auto ready = [&] { return seq.load(std::memory_order_acquire) >= g || done(); };
   if (p2p.oversubscribed()) {
@@ -263,8 +275,7 @@ void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint6
     const auto &sib = p2p.core_siblings();
     auto siblings_in = [&] {
       for (int w : sib)
-        if (p2p.slot(w, static_cast<int>(g & 1)).seq.load(std::memory_order_acquire) < g)
-          return false;
+        if (slot_of(w).seq.load(std::memory_order_acquire) < g) return false;
       return true;
     };
     static const auto spin = std::chrono::microseconds(base::get_int("coll_sibling_spin_us"));
@@ -284,11 +295,19 @@ void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint6
   if (!ready()) p2p.wait_until(ready);
 }
 
+// The world slots of operation g, by world rank (await_seq's `sib`).
+auto world_slot_of(core::P2P &p2p, std::uint64_t g) {
+  return [&p2p, g](int w) -> transport::shm::CollSlot & {
+    return p2p.slot(w, static_cast<int>(g & 1));
+  };
+}
+
 // Rank r's slot once it holds operation g.
 transport::shm::CollSlot &slots_await(core::P2P &p2p, const core::Communicator &c, int r,
                                       std::uint64_t g) {
   auto &s = p2p.slot(c.world[static_cast<std::size_t>(r)], static_cast<int>(g & 1));
-  await_seq(p2p, s.seq, g, [] { return false; });
+  await_seq(
+      p2p, s.seq, g, [] { return false; }, world_slot_of(p2p, g));
   return s;
 }
 }  // namespace
@@ -319,11 +338,15 @@ base::Status slots_barrier(core::P2P &p2p, const core::Communicator &c) {
   return {};
 }
 
+bool slots_fit_bcast(std::int64_t count, const pack::TypePtr &type) {
+  return count >= 0 &&
+         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes);
+}
+
 bool slots_bcast_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
                     const pack::TypePtr &type) {
-  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 && count >= 0 &&
-         count * type->size() <= static_cast<std::int64_t>(transport::shm::CollSlot::kBytes) &&
-         p2p.world_slots();
+  return c.context_id == 0 && !c.inter && !c.spans_clients && c.size > 1 &&
+         slots_fit_bcast(count, type) && p2p.world_slots();
 }
 
 bool slots_exchange_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
@@ -372,21 +395,35 @@ bool exchange_advance(core::P2P &p2p, SlotOp &op) {
   return true;
 }
 
+// Rank r's slot of `op`'s current operation (op.g): its own pair's, or
+// the world's.
+int op_rank(const SlotOp &op) {
+  return op.own_slot >= 0 ? op.rank : op.comm->rank;
+}
+int op_size(const SlotOp &op) {
+  return op.own_slot >= 0 ? static_cast<int>(op.world.size()) : op.comm->size;
+}
+transport::shm::CollSlot &op_slot(core::P2P &p2p, const SlotOp &op, int r) {
+  const int w = (op.own_slot >= 0 ? op.world : op.comm->world)[static_cast<std::size_t>(r)];
+  const int parity = static_cast<int>(op.g & 1);
+  return op.own_slot >= 0 ? p2p.own_slot(w, op.own_slot, parity) : p2p.slot(w, parity);
+}
+
 std::size_t slot_bytes(const SlotOp &op) {
   return op.type ? static_cast<std::size_t>(op.count * op.type->size()) : 0;
 }
 
 // The queue's head: this proc's contribution (the root's vector for Bcast).
 void slot_publish(core::P2P &p2p, SlotOp &op) {
-  const auto &c = *op.comm;
+  const int rank = op_rank(op);
   const std::size_t n = slot_bytes(op);
-  op.g = slots_publish_with(p2p, c, [&](std::byte *to) {
+  auto fill = [&](std::byte *to) {
     switch (op.kind) {
       case SlotOp::Kind::barrier:
       case SlotOp::Kind::exchange:  // (not published: exchange_advance)
         break;
       case SlotOp::Kind::bcast:
-        if (c.rank == op.root && n > 0) {
+        if (rank == op.root && n > 0) {
           pack::PackCursor cur(op.type, op.count);
           cur.pack(op.recvbuf, std::span<std::byte>(to, n));
         }
@@ -396,7 +433,18 @@ void slot_publish(core::P2P &p2p, SlotOp &op) {
         std::memcpy(to, op.sendbuf, n);  // (sendbuf may be recvbuf: copied before it is written)
         break;
     }
-  });
+  };
+  if (op.own_slot >= 0) {
+    // (Its previous start completed here: every rank has published op.g,
+    // after reading op.g - 1, which this one overwrites.)
+    ++op.g;
+    auto &mine = op_slot(p2p, op, rank);
+    fill(mine.data);
+    mine.seq.store(op.g, std::memory_order_release);
+    p2p.ring_all_doorbells();
+  } else {
+    op.g = slots_publish_with(p2p, *op.comm, fill);
+  }
   op.next = 0;
   op.published = true;
 }
@@ -405,15 +453,17 @@ void slot_publish(core::P2P &p2p, SlotOp &op) {
 // number. Folds the slots that have come, in rank order (the blocking
 // form's order: the same result everywhere), and resumes there next time.
 bool slot_advance(core::P2P &p2p, SlotOp &op) {
-  const auto &c = *op.comm;
+  const int rank = op_rank(op), size = op_size(op);
   const std::size_t n = slot_bytes(op);
   const bool folds =
-      op.kind == SlotOp::Kind::allreduce || (op.kind == SlotOp::Kind::reduce && c.rank == op.root);
-  for (; op.next < c.size; ++op.next) {
-    auto &s = p2p.slot(c.world[static_cast<std::size_t>(op.next)], static_cast<int>(op.g & 1));
+      op.kind == SlotOp::Kind::allreduce || (op.kind == SlotOp::Kind::reduce && rank == op.root);
+  for (; op.next < size; ++op.next) {
+    auto &s = op_slot(p2p, op, op.next);
     if (s.seq.load(std::memory_order_acquire) != op.g) {
-      g_watch_g.store(op.g, std::memory_order_relaxed);
-      g_watch.store(&s.seq, std::memory_order_release);
+      if (op.own_slot < 0) {
+        g_watch_g.store(op.g, std::memory_order_relaxed);
+        g_watch.store(&s.seq, std::memory_order_release);
+      }
       return false;
     }
     if (!folds) continue;
@@ -422,8 +472,8 @@ bool slot_advance(core::P2P &p2p, SlotOp &op) {
     else
       op.red.combine(s.data, op.recvbuf);
   }
-  if (op.kind == SlotOp::Kind::bcast && c.rank != op.root && n > 0) {
-    auto &s = p2p.slot(c.world[static_cast<std::size_t>(op.root)], static_cast<int>(op.g & 1));
+  if (op.kind == SlotOp::Kind::bcast && rank != op.root && n > 0) {
+    auto &s = op_slot(p2p, op, op.root);
     pack::PackCursor cur(op.type, op.count);
     cur.unpack(op.recvbuf, std::span<const std::byte>(s.data, n));
   }
@@ -457,14 +507,77 @@ bool slots_progress_locked(core::P2P &p2p) {
   return any;
 }
 
-// The hook: slots_progress_locked, when what the head waits for has come.
+// An own-slot operation is complete (under g_slot_mu): off the active
+// list; its waiter sees it done, or, released, it is freed with its pair.
+void own_complete(core::P2P &p2p, SlotOp &op) {
+  std::erase(g_own_active, &op);
+  op.queued = false;
+  count_add(p2p, g_own_pending, -1);
+  count_add(p2p, p2p.hook_work(), -1);
+  if (op.orphan) {
+    g_own_used &= ~(1u << op.own_slot);
+    std::erase_if(g_slot_orphans, [&](const auto &o) { return o.get() == &op; });
+    return;
+  }
+  op.own.done = true;
+}
+
+// Completes the own-slot operations whose contributions have all come.
+bool own_progress(core::P2P &p2p) {
+  MaybeLock lk(g_slot_mu, p2p);
+  bool any = false;
+  for (std::size_t i = 0; i < g_own_active.size();) {
+    SlotOp &op = *g_own_active[i];
+    if (slot_advance(p2p, op)) {
+      own_complete(p2p, op);
+      any = true;
+    } else {
+      ++i;
+    }
+  }
+  return any;
+}
+
+// An own-slot operation's wait: watches the slot it waits for and
+// completes it there (an engine pass now and then); oversubscribed, yields
+// as the world's slots' waits do.
+void own_wait(core::P2P &p2p, SlotOp &op) {
+  auto step = [&] {
+    MaybeLock lk(g_slot_mu, p2p);
+    if (op.queued && slot_advance(p2p, op)) own_complete(p2p, op);
+  };
+  if (p2p.oversubscribed()) {
+    while (!op.own.done) {
+      await_seq(
+          p2p, op_slot(p2p, op, op.next).seq, op.g, [&] { return static_cast<bool>(op.own.done); },
+          [&](int w) -> transport::shm::CollSlot & {
+            return p2p.own_slot(w, op.own_slot, static_cast<int>(op.g & 1));
+          });
+      step();
+    }
+    return;
+  }
+  for (unsigned n = 1; !op.own.done; ++n) {
+    if (op_slot(p2p, op, op.next).seq.load(std::memory_order_acquire) >= op.g)
+      step();
+    else if ((n & 63) == 0)
+      p2p.progress();  // the rest of the engine (a peer may wait for our other work)
+    else
+      __builtin_ia32_pause();
+  }
+}
+
+// The hook: the own-slot operations, then slots_progress_locked, when what
+// the queue's head waits for has come.
 bool slots_progress(core::P2P &p2p) {
-  if (g_slot_pending.load(std::memory_order_acquire) == 0) return false;
+  bool any = false;
+  if (g_own_pending.load(std::memory_order_acquire) > 0) any = own_progress(p2p);
+  if (g_slot_pending.load(std::memory_order_acquire) == 0) return any;
   if (const auto *w = g_watch.load(std::memory_order_acquire);
       w && w->load(std::memory_order_acquire) < g_watch_g.load(std::memory_order_relaxed))
-    return false;
+    return any;
   MaybeLock lk(g_slot_mu, p2p);
-  return slots_progress_locked(p2p);
+  return slots_progress_locked(p2p) || any;
 }
 
 }  // namespace
@@ -477,6 +590,19 @@ core::RequestPtr slots_start(core::P2P &p2p, SlotOp &op) {
   op.own.cancelled = false;
   op.own.done = false;
   MaybeLock lk(g_slot_mu, p2p);
+  if (op.own_slot >= 0) {
+    // Published at once, complete at once when the others' have come.
+    slot_publish(p2p, op);
+    if (slot_advance(p2p, op)) {
+      op.own.done = true;
+    } else {
+      op.queued = true;
+      g_own_active.push_back(&op);
+      count_add(p2p, g_own_pending, 1);
+      count_add(p2p, p2p.hook_work(), 1);
+    }
+    return core::RequestPtr::borrow(&op.own);
+  }
   op.published = false;
   op.next = 0;
   op.queued = true;
@@ -490,12 +616,20 @@ core::RequestPtr slots_start(core::P2P &p2p, SlotOp &op) {
 void slots_release(std::shared_ptr<SlotOp> op) {
   // (Rare: a plain lock whatever the thread level.)
   std::lock_guard<std::mutex> lk(g_slot_mu);
-  if (!op || !op->queued) return;  // (freed on return)
+  if (!op) return;
+  if (!op->queued) {  // (freed on return)
+    if (op->own_slot >= 0) g_own_used &= ~(1u << op->own_slot);
+    return;
+  }
   op->orphan = true;
   g_slot_orphans.push_back(std::move(op));
 }
 
-void slots_wait(core::P2P &p2p, const core::Request &r) {
+void slots_wait(core::P2P &p2p, const core::Request &r, SlotOp &op) {
+  if (op.own_slot >= 0) {
+    own_wait(p2p, op);
+    return;
+  }
   if (p2p.oversubscribed()) {
     if (p2p.threads_enabled()) {
       p2p.wait_until([&] { return p2p.completed(r); });
@@ -511,8 +645,9 @@ void slots_wait(core::P2P &p2p, const core::Request &r) {
             [&] { return p2p.completed(r) || g_watch.load(std::memory_order_acquire) != nullptr; });
         continue;
       }
-      await_seq(p2p, *w, g_watch_g.load(std::memory_order_relaxed),
-                [&] { return p2p.completed(r); });
+      const std::uint64_t g = g_watch_g.load(std::memory_order_relaxed);
+      await_seq(
+          p2p, *w, g, [&] { return p2p.completed(r); }, world_slot_of(p2p, g));
       slots_progress(p2p);
     }
     return;
@@ -528,6 +663,48 @@ void slots_wait(core::P2P &p2p, const core::Request &r) {
     else
       __builtin_ia32_pause();
   }
+}
+
+bool own_slots_ok(core::P2P &p2p, const core::Communicator &c) {
+  const int n = p2p.world_size();
+  if (c.inter || c.spans_clients || c.size < 2 || c.size != n || !p2p.world_slots() ||
+      c.world.size() != static_cast<std::size_t>(n))
+    return false;
+  // Every proc of the world once (not a spawned job's procs, say).
+  std::vector<bool> seen(static_cast<std::size_t>(n));
+  for (int w : c.world) {
+    if (w < 0 || w >= n || seen[static_cast<std::size_t>(w)]) return false;
+    seen[static_cast<std::size_t>(w)] = true;
+  }
+  return true;
+}
+
+void own_slots_offer(core::P2P &p2p, const core::Communicator &c, std::uint64_t (&out)[kOwnOffer]) {
+  constexpr int k_n = transport::shm::SegmentHeader::kOwnSlots;
+  const int me = c.world[static_cast<std::size_t>(c.rank)];
+  std::lock_guard<std::mutex> lk(g_slot_mu);
+  for (int k = 0; k < k_n; ++k) {
+    out[k] = p2p.threads_enabled() || (g_own_used & (1u << k)) != 0 ? 1 : 0;
+    out[k_n + k] = std::max(p2p.own_slot(me, k, 0).seq.load(std::memory_order_acquire),
+                            p2p.own_slot(me, k, 1).seq.load(std::memory_order_acquire));
+  }
+}
+
+bool own_slots_take(core::P2P &p2p, SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer]) {
+  (void)p2p;
+  constexpr int k_n = transport::shm::SegmentHeader::kOwnSlots;
+  std::lock_guard<std::mutex> lk(g_slot_mu);
+  for (int k = 0; k < k_n; ++k) {
+    if (agreed[k] != 0) continue;
+    g_own_used |= 1u << k;
+    op.own_slot = k;
+    op.world = op.comm->world;
+    op.rank = op.comm->rank;
+    op.comm = nullptr;
+    op.g = agreed[k_n + k];  // (its starts count from the highest number any proc's pair holds)
+    return true;
+  }
+  return false;
 }
 
 void install_slots_hook(core::P2P &p2p) {

@@ -69,6 +69,10 @@ base::Status fast_allreduce(core::P2P &p2p, const core::Communicator &c, const v
 // each waits for p - 1 others once, not for a chain of partners.
 bool slots_allreduce_ok(core::P2P &p2p, const core::Communicator &c, std::int64_t count,
                         const pack::TypePtr &type);
+// Whether an Allreduce's vector fits a slot (any communicator's: own slots).
+bool slots_fit_allreduce(std::int64_t count, const pack::TypePtr &type);
+// Whether a Bcast's vector fits a slot.
+bool slots_fit_bcast(std::int64_t count, const pack::TypePtr &type);
 base::Status slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
                              void *recvbuf, std::int64_t count, const pack::TypePtr &type,
                              Combine op);
@@ -115,7 +119,35 @@ struct SlotOp {
   std::vector<std::byte> tmp;
   int mask = 0;
   core::RequestPtr rreq, sreq;
+  // Own slots (own_slots_take): the pair it took in every proc's segment,
+  // or -1 (MPI_COMM_WORLD's queue); `g` then counts its own starts.
+  int own_slot = -1;
+  // Own slots: the communicator's world ranks and our rank, copied (its
+  // duplicate goes with the request, before an orphan completes; `comm`
+  // is then null).
+  std::vector<int> world;
+  int rank = 0;
 };
+// ---- Own slots: a persistent collective on a communicator of every proc
+// of a job in one client (MPI_COMM_WORLD's group: a duplicate of it, as
+// each unasserted request has) may take a pair of slots of its own in
+// every proc's segment (SegmentHeader::own) for its life. Its starts then
+// publish at once and complete as soon as the others' contributions have
+// come, whatever the order of other operations: no queue, no messages.
+// The pair is the lowest one free in every proc (a proc's slot k is read
+// only by the members of the operation that took it, every proc; a proc
+// keeps k until it frees its request, so no later operation takes k while
+// a proc may still read it), agreed by the init call with an Allreduce
+// (MAX) of own_slots_offer: per pair whether it is in use (or 1 for all of
+// them when other threads may call MPI: two inits at once could take the
+// same pair), then its highest number, from which the operation counts.
+constexpr int kOwnOffer = 2 * transport::shm::SegmentHeader::kOwnSlots;
+// Whether `c` may take own slots (the same answer on every rank; an
+// operation's size must fit a slot besides).
+bool own_slots_ok(core::P2P &p2p, const core::Communicator &c);
+void own_slots_offer(core::P2P &p2p, const core::Communicator &c, std::uint64_t (&out)[kOwnOffer]);
+// Takes the agreed pair for `op` (false: none free; then the queue or messages).
+bool own_slots_take(core::P2P &p2p, SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer]);
 // Whether a persistent Allreduce may take the exchange kind (MPI_COMM_WORLD
 // in one client, a power-of-two size, a predefined type; larger than a slot,
 // below the ring's size).
@@ -138,7 +170,7 @@ void slots_release(std::shared_ptr<SlotOp> op);
 // a proc watches the slot its operation waits for and completes it there,
 // with an engine pass only now and then, rather than a full pass per look
 // (what MPI_Wait does for any request); oversubscribed, as MPI_Wait does.
-void slots_wait(core::P2P &p2p, const core::Request &r);
+void slots_wait(core::P2P &p2p, const core::Request &r, SlotOp &op);
 // Installs slots_progress as a progress hook (MPI_Init).
 void install_slots_hook(core::P2P &p2p);
 // Adds `d` to counter `a`, which progress passes read without a lock: an

@@ -245,6 +245,10 @@ class P2P {
   // client on one node). slot(w, parity) is world rank w's, in its segment.
   bool world_slots() const { return shm_.world_slots(world_size_, agent_); }
   transport::shm::CollSlot &slot(int world, int parity) { return shm_.slot(world, parity); }
+  transport::shm::CollSlot &own_slot(int world, int k, int parity) {
+    return shm_.own_slot(world, k, parity);
+  }
+  int world_size() const { return world_size_; }
   // Wakes every local peer asleep on its doorbell (after publishing a slot).
   void ring_all_doorbells() { shm_.ring_all_doorbells(); }
   std::uint64_t next_world_slot_op() { return shm_.next_world_slot_op(); }

@@ -222,6 +222,13 @@ transport::shm::CollSlot &ShmChannel::slot(int world, int parity) {
   return seg.header().coll[parity & 1];
 }
 
+transport::shm::CollSlot &ShmChannel::own_slot(int world, int k, int parity) {
+  auto &seg = world == e_.me_
+                  ? own_
+                  : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
+  return seg.header().own[k][parity & 1];
+}
+
 void ShmChannel::ring_all_doorbells() {
   for (std::size_t i = 0; i < peers_.size(); ++i)
     if (peers_[i].world >= 0 && peers_[i].world != e_.me_ && peers_[i].seg.mapped())

@@ -107,6 +107,7 @@ class ShmChannel final : public Channel {
   // usable when every world rank is a local peer (one client on one node).
   bool world_slots(int world_size, bool multi_client) const;
   transport::shm::CollSlot &slot(int world, int parity);
+  transport::shm::CollSlot &own_slot(int world, int k, int parity);
   void ring_all_doorbells();  // wakes every local peer asleep on its doorbell
   std::uint64_t next_world_slot_op() { return ++world_slot_ops_; }
 

@@ -27,8 +27,10 @@ struct CollSlot {
 
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
-  static constexpr std::uint32_t kVersion =
-      6;  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB slots; 6: dozing
+  // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB
+  // slots; 6: dozing; 7: persistent collectives' own slots
+  static constexpr std::uint32_t kVersion = 7;
+  static constexpr int kOwnSlots = 8;
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;
@@ -49,6 +51,10 @@ struct SegmentHeader {
   // Two, used alternately: a proc publishes operation g + 2 only after
   // every peer published g + 1, which each did after reading g's slots.
   CollSlot coll[2];
+  // Pairs of slots that persistent collectives take one each for their
+  // life (collectives/fast_native.cpp: own slots), used alternately as
+  // `coll` is, numbered by the operation's own starts.
+  CollSlot own[kOwnSlots][2];
 };
 
 // The size of each ring of a host whose `nlocal` procs each have a ring
