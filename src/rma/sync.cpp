@@ -218,10 +218,15 @@ Error Window::lock(bool exclusive, int t, int assert) {
   }
   if (MemberCtl *ctl = target(t).ctl) {
     // Waiting runs the engine: when `t` is this proc, that is what grants
-    // the remote requests this lock yields to.
+    // the remote requests this lock yields to. Counted among the word's
+    // waiters meanwhile (MemberCtl::local_waiting); unlock_word wakes them.
     // (wait_until may ask its predicate again after a yes: remember it.)
-    bool got = try_lock_local(ctl, exclusive);
-    if (!got) cfg_.p2p->wait_until([&] { return got || (got = try_lock_local(ctl, exclusive)); });
+    bool got = try_lock_local(ctl, exclusive, false);
+    if (!got) {
+      ctl->local_waiting.fetch_add(1, std::memory_order_acq_rel);
+      cfg_.p2p->wait_until([&] { return got || (got = try_lock_local(ctl, exclusive, true)); });
+      ctl->local_waiting.fetch_sub(1, std::memory_order_acq_rel);
+    }
   } else {
     RequestHeader h;
     h.kind = Kind::lock;
@@ -264,9 +269,11 @@ Error Window::unlock(int t) {
     if (held != 3) {
       MemberCtl *ctl = target(t).ctl;
       unlock_word(ctl);
-      // Hand the lock to a request from another client at once.
+      // Hand the lock to a request from another client at once; wake
+      // the procs of this host that wait for it (asleep on their doorbells).
       if (t == cfg_.rank && ctl->remote_waiting.load(std::memory_order_acquire) > 0)
         cfg_.p2p->progress();
+      if (ctl->local_waiting.load(std::memory_order_acquire) > 0) cfg_.p2p->ring_all_doorbells();
     }
   }
   held = 0;

@@ -188,8 +188,9 @@ bool Window::try_lock_word(MemberCtl *ctl, bool exclusive) {
   return false;
 }
 
-bool Window::try_lock_local(MemberCtl *ctl, bool exclusive) {
+bool Window::try_lock_local(MemberCtl *ctl, bool exclusive, bool waiter) {
   if (ctl->remote_waiting.load(std::memory_order_acquire) > 0) return false;
+  if (!waiter && ctl->local_waiting.load(std::memory_order_acquire) > 0) return false;
   return try_lock_word(ctl, exclusive);
 }
 

@@ -57,6 +57,14 @@ struct alignas(64) MemberCtl {
   // take the word themselves: they would otherwise always win it (the
   // request is granted only when the owner runs its engine) and starve them.
   std::atomic<std::int32_t> remote_waiting;
+  // Procs of this host waiting for the lock word (Window::lock). A proc
+  // that comes to the word while there are any joins them rather than take
+  // it at once: the one that just released it would otherwise win it again
+  // and again (its cache holds the word; a waiter may be asleep or have no
+  // core), and an exclusive locker could starve behind procs that lock and
+  // unlock in a loop (rma_spinlock_check's handoff took up to 20 s at 4
+  // procs on 2 cores). Waiters compete among themselves.
+  std::atomic<std::int32_t> local_waiting;
   AttachCtl attach;  // dynamic windows: the regions attached (attach_table.hpp)
   // Rank 0's block only: the fence barrier of a window whose procs all
   // share this region (arrivals, and the generation that releases them).
@@ -106,8 +114,9 @@ class Window {
   static void lock_acc(MemberCtl *ctl, bool shared = false);
   static void unlock_acc(MemberCtl *ctl, bool shared = false);
   static bool try_lock_word(MemberCtl *ctl, bool exclusive);
-  // try_lock_word for a proc of this host: yields to waiting remote requests.
-  static bool try_lock_local(MemberCtl *ctl, bool exclusive);
+  // try_lock_word for a proc of this host: yields to waiting remote
+  // requests, and (a first try: `waiter` false) to local waiters.
+  static bool try_lock_local(MemberCtl *ctl, bool exclusive, bool waiter);
   static void unlock_word(MemberCtl *ctl);
   struct Pending;   // an operation of ours awaiting its answer (window_detail.hpp)
   struct Incoming;  // an operation for us, being served
