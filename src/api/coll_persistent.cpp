@@ -27,8 +27,10 @@
 // releases it. Without the assertion each request runs on its own
 // duplicate of the communicator (Init::check), so starts in different
 // orders on different ranks match as the init calls did.
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -226,10 +228,10 @@ struct Init {
     auto &p2p = impi::core::Runtime::instance().p2p();
     if (!coll::own_slots_ok(p2p, *op.comm)) return false;
     std::uint64_t mine[coll::kOwnOffer], all[coll::kOwnOffer];
-    coll::own_slots_offer(p2p, *op.comm, mine);
+    const std::uint32_t reserved = coll::own_slots_offer(p2p, *op.comm, mine);
     if (PMPI_Allreduce(mine, all, coll::kOwnOffer, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
-      return false;
-    return coll::own_slots_take(p2p, op, all);
+      std::fill(std::begin(all), std::end(all), 1);  // (releases the reservation)
+    return coll::own_slots_take(op, all, reserved);
   }
   int finish(MPI_Request *request) {
     Persistent p{};

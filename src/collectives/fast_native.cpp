@@ -546,6 +546,14 @@ void own_wait(core::P2P &p2p, SlotOp &op) {
     MaybeLock lk(g_slot_mu, p2p);
     if (op.queued && slot_advance(p2p, op)) own_complete(p2p, op);
   };
+  if (p2p.threads_enabled()) {
+    // (Another thread's pass may advance it meanwhile: every look under the lock.)
+    p2p.wait_until([&] {
+      if (!p2p.completed(op.own)) step();
+      return p2p.completed(op.own);
+    });
+    return;
+  }
   if (p2p.oversubscribed()) {
     while (!op.own.done) {
       await_seq(
@@ -679,23 +687,30 @@ bool own_slots_ok(core::P2P &p2p, const core::Communicator &c) {
   return true;
 }
 
-void own_slots_offer(core::P2P &p2p, const core::Communicator &c, std::uint64_t (&out)[kOwnOffer]) {
+std::uint32_t own_slots_offer(core::P2P &p2p, const core::Communicator &c,
+                              std::uint64_t (&out)[kOwnOffer]) {
   constexpr int k_n = transport::shm::SegmentHeader::kOwnSlots;
   const int me = c.world[static_cast<std::size_t>(c.rank)];
   std::lock_guard<std::mutex> lk(g_slot_mu);
   for (int k = 0; k < k_n; ++k) {
-    out[k] = p2p.threads_enabled() || (g_own_used & (1u << k)) != 0 ? 1 : 0;
+    out[k] = (g_own_used & (1u << k)) != 0 ? 1 : 0;
     out[k_n + k] = std::max(p2p.own_slot(me, k, 0).seq.load(std::memory_order_acquire),
                             p2p.own_slot(me, k, 1).seq.load(std::memory_order_acquire));
   }
+  // Reserved until own_slots_take: an init call of another thread meanwhile
+  // finds them in use.
+  const std::uint32_t reserved = ~g_own_used & ((1u << k_n) - 1);
+  g_own_used |= reserved;
+  return reserved;
 }
 
-bool own_slots_take(core::P2P &p2p, SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer]) {
-  (void)p2p;
+bool own_slots_take(SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer], std::uint32_t reserved) {
   constexpr int k_n = transport::shm::SegmentHeader::kOwnSlots;
   std::lock_guard<std::mutex> lk(g_slot_mu);
+  g_own_used &= ~reserved;
   for (int k = 0; k < k_n; ++k) {
-    if (agreed[k] != 0) continue;
+    // (Free in every proc's offer: ours too, so reserved by this call.)
+    if (agreed[k] != 0 || (reserved & (1u << k)) == 0) continue;
     g_own_used |= 1u << k;
     op.own_slot = k;
     op.world = op.comm->world;

@@ -138,16 +138,20 @@ struct SlotOp {
 // only by the members of the operation that took it, every proc; a proc
 // keeps k until it frees its request, so no later operation takes k while
 // a proc may still read it), agreed by the init call with an Allreduce
-// (MAX) of own_slots_offer: per pair whether it is in use (or 1 for all of
-// them when other threads may call MPI: two inits at once could take the
-// same pair), then its highest number, from which the operation counts.
+// (MAX) of own_slots_offer: per pair whether it is in use, then its
+// highest number, from which the operation counts. The offer reserves the
+// pairs it calls free until own_slots_take (another thread's init call
+// meanwhile finds them in use).
 constexpr int kOwnOffer = 2 * transport::shm::SegmentHeader::kOwnSlots;
 // Whether `c` may take own slots (the same answer on every rank; an
 // operation's size must fit a slot besides).
 bool own_slots_ok(core::P2P &p2p, const core::Communicator &c);
-void own_slots_offer(core::P2P &p2p, const core::Communicator &c, std::uint64_t (&out)[kOwnOffer]);
-// Takes the agreed pair for `op` (false: none free; then the queue or messages).
-bool own_slots_take(core::P2P &p2p, SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer]);
+// Returns the pairs it reserved, for own_slots_take.
+std::uint32_t own_slots_offer(core::P2P &p2p, const core::Communicator &c,
+                              std::uint64_t (&out)[kOwnOffer]);
+// Takes the agreed pair for `op` (false: none free; then the queue or
+// messages) and releases the other reserved ones (agreed all 1: all).
+bool own_slots_take(SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer], std::uint32_t reserved);
 // Whether a persistent Allreduce may take the exchange kind (MPI_COMM_WORLD
 // in one client, a power-of-two size, a predefined type; larger than a slot,
 // below the ring's size).

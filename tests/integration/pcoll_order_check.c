@@ -18,7 +18,7 @@
  *   pcoll_order_check [multiple]
  * multiple: MPI_THREAD_MULTIPLE, with a second thread exchanging messages
  * on a duplicate of MPI_COMM_WORLD throughout (its progress passes run the
- * slots' hook too). */
+ * slots' hook too), and making persistent Allreduces of its own there. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -126,6 +126,21 @@ static void *side_loop(void *arg) {
     int out[2] = {rank, n}, in[2] = {-1, -1}, go = !atomic_load(&side_stop), all = 0;
     MPI_Sendrecv(out, 2, MPI_INT, right, 5, in, 2, MPI_INT, left, 5, side, MPI_STATUS_IGNORE);
     if (in[0] != left || in[1] != n) ++side_failures;
+    if (n % 16 == 0) {
+      /* A persistent Allreduce of this thread's own, made while the main
+       * thread makes and starts its own (their init calls' agreements on
+       * slot pairs at the same time). */
+      int a = rank + n, sum = -1;
+      MPI_Request pr;
+      MPI_Allreduce_init(&a, &sum, 1, MPI_INT, MPI_SUM, side, MPI_INFO_NULL, &pr);
+      for (int i = 0; i < 3; ++i) {
+        sum = -1;
+        MPI_Start(&pr);
+        MPI_Wait(&pr, MPI_STATUS_IGNORE);
+        if (sum != size * (size - 1) / 2 + size * n) ++side_failures;
+      }
+      MPI_Request_free(&pr);
+    }
     /* (all ranks stop at the same round) */
     MPI_Allreduce(&go, &all, 1, MPI_INT, MPI_LAND, side);
     if (!all) return NULL;
