@@ -295,7 +295,7 @@ void await_seq(core::P2P &p2p, const std::atomic<std::uint64_t> &seq, std::uint6
   if (!ready()) p2p.wait_until(ready);
 }
 
-// The world slots of operation g, by world rank (await_seq's `sib`).
+// The world slots of operation g, by world rank (await_seq's `slot_of`).
 auto world_slot_of(core::P2P &p2p, std::uint64_t g) {
   return [&p2p, g](int w) -> transport::shm::CollSlot & {
     return p2p.slot(w, static_cast<int>(g & 1));
@@ -395,14 +395,15 @@ bool exchange_advance(core::P2P &p2p, SlotOp &op) {
   return true;
 }
 
-// Rank r's slot of `op`'s current operation (op.g): its own pair's, or
-// the world's.
+// Our rank and the size of `op`'s communicator (own slots: the copies).
 int op_rank(const SlotOp &op) {
   return op.own_slot >= 0 ? op.rank : op.comm->rank;
 }
 int op_size(const SlotOp &op) {
   return op.own_slot >= 0 ? static_cast<int>(op.world.size()) : op.comm->size;
 }
+// Rank r's slot of `op`'s current operation (op.g): its own pair's, or
+// the world's.
 transport::shm::CollSlot &op_slot(core::P2P &p2p, const SlotOp &op, int r) {
   const int w = (op.own_slot >= 0 ? op.world : op.comm->world)[static_cast<std::size_t>(r)];
   const int parity = static_cast<int>(op.g & 1);
