@@ -11,7 +11,10 @@
 # Columns: us per call (max over ranks); "p/b": persistent over plain (<1:
 # persistent faster), with MPI-4.1's strict ordering assertion on world;
 # "-u", "u/b": the persistent loop without it (MPICH 4.0.2 ignores it);
-# "vs mpich-p": MPICH's persistent over impi's (>1: impi faster).
+# "vs mpich-p": MPICH's persistent over impi's (>1: impi faster). A second
+# table per np: the plain and the unasserted loops on a duplicate of
+# MPI_COMM_WORLD ("dup", as libraries use one) and, from np 4, on halves
+# of it split by rank parity ("half"), up to 32 KiB.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -42,6 +45,14 @@ for r in $(seq "$rounds"); do
     for l in "${libs[@]}"; do
       for mode in allreduce persistent unasserted; do
         "run_$l" "$mode" "$max" | sed "s/^/$np $l $mode $r /" >>"$work/all"
+      done
+      subs=dup
+      [ "$np" -ge 4 ] && subs="dup half"
+      for sub in $subs; do
+        for mode in allreduce unasserted; do
+          "run_$l" "$sub-$mode" "$((max < 32768 ? max : 32768))" |
+            sed "s/^/$np $l $sub-$mode $r /" >>"$work/all"
+        done
       done
     done
   done
@@ -74,6 +85,20 @@ for np in sorted({int(r[0]) for r in rows}):
             ip, ip2 = med.get((np, "impi", "persistent", s)), med.get((np, "impi2c", "persistent", s))
             line += f"{mp / ip:>10.2f}x" if mp and ip else f"{'-':>11}"
             line += f"{mp / ip2:>13.2f}x" if mp and ip2 else f"{'-':>14}"
+        print(line)
+    subs = [c for c in ("dup", "half") if any(k[0] == np and k[2] == c + "-allreduce" for k in med)]
+    print(f"\nnp {np}: the same on " + " and on ".join({"dup": "a duplicate of MPI_COMM_WORLD (dup)", "half": "halves of it split by rank parity (half)"}[c] for c in subs) + "; b: MPI_Allreduce, u: Allreduce_init + Start/Wait without the assertion")
+    head = f"{'bytes':>9}"
+    for c in subs:
+        for l in libs:
+            head += f"{c + '-' + l + '-b':>17}{c + '-' + l + '-u':>17}{'u/b':>7}"
+    print(head)
+    for s in sorted({k[3] for k in med if k[0] == np and k[2] == subs[0] + "-allreduce"}):
+        line = f"{s:>9}"
+        for c in subs:
+            for l in libs:
+                b, u = med.get((np, l, c + "-allreduce", s)), med.get((np, l, c + "-unasserted", s))
+                line += f"{b:>17.2f}{u:>17.2f}{u / b:>7.2f}" if b and u else f"{'-':>17}{'-':>17}{'-':>7}"
         print(line)
 PY
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (above 2: other work shared the 2 cores)" |

@@ -18,8 +18,9 @@
 // blocking calls' slots, in their queue (and a larger Allreduce, up to the
 // ring's size at a power-of-two size, recursive doubling's messages step
 // by step in the same queue, without a coroutine per start); without it,
-// on a communicator of every proc, a pair of slots of its own, agreed by
-// the init call (Init::take_slots), whose starts complete in any order.
+// on an intracommunicator in one client (a subset of the procs too), a
+// pair of slots of its own, agreed by the init call (Init::take_slots),
+// whose starts complete in any order.
 // The others start the corresponding nonblocking collective with the
 // saved arguments at each MPI_Start. Each call's int and _c forms are one
 // template over the count (and displacement) type. The request is
@@ -221,8 +222,8 @@ struct Init {
   // Whether `op` (prepared, its vector fitting a slot) takes slots:
   // MPI_COMM_WORLD's queue when the program asserts the order (and
   // `world_ok`, the blocking form's conditions), else a pair of its own
-  // on its duplicate of a communicator of every proc, agreed with the
-  // other ranks here (collective; the same decision everywhere).
+  // on its duplicate of an intracommunicator in one client, agreed with
+  // the other ranks here (collective; the same decision everywhere).
   bool take_slots(coll::SlotOp &op, bool world_ok) {
     if (strict) return world_ok;
     auto &p2p = impi::core::Runtime::instance().p2p();

@@ -223,6 +223,28 @@ std::atomic<std::uint64_t> g_watch_g{0};
 std::uint32_t g_own_used = 0;
 std::vector<SlotOp *> g_own_active;
 std::atomic<int> g_own_pending{0};
+// Per pair, the members (world ranks) of the request that last held it
+// here and its last operation number: while one of them has not released
+// its own pair from that request (SegmentHeader::own_released), it may
+// still read ours, and the pair is not offered.
+struct OwnPrev {
+  std::vector<int> world;
+  std::uint64_t g = 0;
+};
+OwnPrev g_own_prev[transport::shm::SegmentHeader::kOwnSlots];
+core::P2P *g_p2p = nullptr;  // (install_slots_hook's)
+
+// `op` gives its pair back (under g_slot_mu; complete, never to be read
+// by us again).
+void own_release(SlotOp &op) {
+  const int k = op.own_slot;
+  g_own_used &= ~(1u << k);
+  g_own_prev[k].world = op.world;
+  g_own_prev[k].g = op.g;
+  if (g_p2p)
+    g_p2p->own_released(op.world[static_cast<std::size_t>(op.rank)], k)
+        .store(op.g, std::memory_order_release);
+}
 
 // Fills this proc's slot for the next slot operation on MPI_COMM_WORLD
 // (`fill(data)`), then publishes it; returns its number.
@@ -516,7 +538,7 @@ void own_complete(core::P2P &p2p, SlotOp &op) {
   count_add(p2p, g_own_pending, -1);
   count_add(p2p, p2p.hook_work(), -1);
   if (op.orphan) {
-    g_own_used &= ~(1u << op.own_slot);
+    own_release(op);
     std::erase_if(g_slot_orphans, [&](const auto &o) { return o.get() == &op; });
     return;
   }
@@ -560,6 +582,9 @@ void own_wait(core::P2P &p2p, SlotOp &op) {
       await_seq(
           p2p, op_slot(p2p, op, op.next).seq, op.g, [&] { return static_cast<bool>(op.own.done); },
           [&](int w) -> transport::shm::CollSlot & {
+            // (A proc bound to our cpu that is not a member: ours, published.)
+            if (std::find(op.world.begin(), op.world.end(), w) == op.world.end())
+              w = op.world[static_cast<std::size_t>(op.rank)];
             return p2p.own_slot(w, op.own_slot, static_cast<int>(op.g & 1));
           });
       step();
@@ -627,7 +652,7 @@ void slots_release(std::shared_ptr<SlotOp> op) {
   std::lock_guard<std::mutex> lk(g_slot_mu);
   if (!op) return;
   if (!op->queued) {  // (freed on return)
-    if (op->own_slot >= 0) g_own_used &= ~(1u << op->own_slot);
+    if (op->own_slot >= 0) own_release(*op);
     return;
   }
   op->orphan = true;
@@ -676,10 +701,10 @@ void slots_wait(core::P2P &p2p, const core::Request &r, SlotOp &op) {
 
 bool own_slots_ok(core::P2P &p2p, const core::Communicator &c) {
   const int n = p2p.world_size();
-  if (c.inter || c.spans_clients || c.size < 2 || c.size != n || !p2p.world_slots() ||
-      c.world.size() != static_cast<std::size_t>(n))
+  if (c.inter || c.spans_clients || c.size < 2 || !p2p.world_slots() ||
+      c.world.size() != static_cast<std::size_t>(c.size))
     return false;
-  // Every proc of the world once (not a spawned job's procs, say).
+  // Procs of the world, each once (not a spawned job's procs, say).
   std::vector<bool> seen(static_cast<std::size_t>(n));
   for (int w : c.world) {
     if (w < 0 || w >= n || seen[static_cast<std::size_t>(w)]) return false;
@@ -693,14 +718,21 @@ std::uint32_t own_slots_offer(core::P2P &p2p, const core::Communicator &c,
   constexpr int k_n = transport::shm::SegmentHeader::kOwnSlots;
   const int me = c.world[static_cast<std::size_t>(c.rank)];
   std::lock_guard<std::mutex> lk(g_slot_mu);
+  std::uint32_t busy = g_own_used;
   for (int k = 0; k < k_n; ++k) {
-    out[k] = (g_own_used & (1u << k)) != 0 ? 1 : 0;
-    out[k_n + k] = std::max(p2p.own_slot(me, k, 0).seq.load(std::memory_order_acquire),
-                            p2p.own_slot(me, k, 1).seq.load(std::memory_order_acquire));
+    for (int w : g_own_prev[k].world)
+      if (w != me && p2p.own_released(w, k).load(std::memory_order_acquire) < g_own_prev[k].g)
+        busy |= 1u << k;  // (a member of its last request may still read it)
+    out[k] = (busy & (1u << k)) != 0 ? 1 : 0;
+    // (Released numbers too: a request that never started releases the
+    // number it agreed, which may exceed the pair's.)
+    out[k_n + k] = std::max({p2p.own_slot(me, k, 0).seq.load(std::memory_order_acquire),
+                             p2p.own_slot(me, k, 1).seq.load(std::memory_order_acquire),
+                             p2p.own_released(me, k).load(std::memory_order_acquire)});
   }
   // Reserved until own_slots_take: an init call of another thread meanwhile
   // finds them in use.
-  const std::uint32_t reserved = ~g_own_used & ((1u << k_n) - 1);
+  const std::uint32_t reserved = ~busy & ((1u << k_n) - 1);
   g_own_used |= reserved;
   return reserved;
 }
@@ -724,6 +756,7 @@ bool own_slots_take(SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer], std::u
 }
 
 void install_slots_hook(core::P2P &p2p) {
+  g_p2p = &p2p;
   p2p.add_hook([&p2p] { return slots_progress(p2p); });
 }
 

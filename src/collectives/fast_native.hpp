@@ -128,20 +128,22 @@ struct SlotOp {
   std::vector<int> world;
   int rank = 0;
 };
-// ---- Own slots: a persistent collective on a communicator of every proc
-// of a job in one client (MPI_COMM_WORLD's group: a duplicate of it, as
-// each unasserted request has) may take a pair of slots of its own in
-// every proc's segment (SegmentHeader::own) for its life. Its starts then
+// ---- Own slots: a persistent collective on an intracommunicator of
+// procs of a job in one client (each unasserted request has a duplicate
+// of its communicator) may take a pair of slots of its own in every
+// member's segment (SegmentHeader::own) for its life. Its starts then
 // publish at once and complete as soon as the others' contributions have
 // come, whatever the order of other operations: no queue, no messages.
-// The pair is the lowest one free in every proc (a proc's slot k is read
-// only by the members of the operation that took it, every proc; a proc
-// keeps k until it frees its request, so no later operation takes k while
-// a proc may still read it), agreed by the init call with an Allreduce
-// (MAX) of own_slots_offer: per pair whether it is in use, then its
-// highest number, from which the operation counts. The offer reserves the
-// pairs it calls free until own_slots_take (another thread's init call
-// meanwhile finds them in use).
+// The pair is the lowest one free in every member, agreed by the init
+// call with an Allreduce (MAX) of own_slots_offer: per pair whether it is
+// in use, then its highest number, from which the operation counts. A
+// proc's pair k is read only by the members of the request that holds it;
+// a proc keeps k until it frees its request, and then does not offer k
+// again until every member of that request has released its own k
+// (SegmentHeader::own_released: its reads are done), so no later request,
+// whatever its members, writes k while a reader of the earlier one may
+// still look. The offer reserves the pairs it calls free until
+// own_slots_take (another thread's init call meanwhile finds them in use).
 constexpr int kOwnOffer = 2 * transport::shm::SegmentHeader::kOwnSlots;
 // Whether `c` may take own slots (the same answer on every rank; an
 // operation's size must fit a slot besides).

@@ -248,6 +248,7 @@ class P2P {
   transport::shm::CollSlot &own_slot(int world, int k, int parity) {
     return shm_.own_slot(world, k, parity);
   }
+  std::atomic<std::uint64_t> &own_released(int world, int k) { return shm_.own_released(world, k); }
   int world_size() const { return world_size_; }
   // Wakes every local peer asleep on its doorbell (after publishing a slot).
   void ring_all_doorbells() { shm_.ring_all_doorbells(); }

@@ -97,13 +97,14 @@ impi_add_mpi_test(hw_info_np4_2clients NP 4 PROGRAM hw_info_check LAUNCHER_ARGS 
   EXPECT_RANKS 4 MAX_SECONDS 60)
 impi_add_mpi_test(hw_info_3clients NP 3 PROGRAM hw_info_check LAUNCHER_ARGS --clients 3
   EXPECT_RANKS 3 MAX_SECONDS 60)
-# Persistent collectives on MPI_COMM_WORLD in every order the standard
-# allows, mixed with blocking and nonblocking ones (in one client: the
-# shared-memory slots without blocking), at np 2 and 4 in one client and
-# across 2 and 3 clients, one and several procs per client.
+# Persistent collectives on MPI_COMM_WORLD and sub-communicators in every
+# order the standard allows, mixed with blocking and nonblocking ones (in
+# one client: the shared-memory slots without blocking), at np 2, 3 and 4
+# in one client and across 2 and 3 clients, one and several procs per
+# client.
 add_executable(pcoll_order_check pcoll_order_check.c)
 target_link_libraries(pcoll_order_check PRIVATE mpi Threads::Threads)
-foreach(np 2 4)
+foreach(np 2 3 4)
   impi_add_mpi_test(pcoll_order_np${np} NP ${np} PROGRAM pcoll_order_check EXPECT_RANKS ${np}
     MAX_SECONDS 60)
   # MPI_THREAD_MULTIPLE, a second thread exchanging messages meanwhile.

@@ -13,6 +13,11 @@
  * while 8 pairs last; the others the nonblocking tasks), so the same
  * phases run once without the assertion and once with it; requests freed
  * and made again in different orders on different ranks reuse the pairs.
+ * The same on sub-communicators (a split in halves and two overlapping
+ * ones), whose pairs pass between requests of different members; and a
+ * member of a sub-communicator that reads its peer's contribution late,
+ * after the peer freed its request and made one with a third rank (the
+ * pair must not be reused under the late reader).
  * Across clients the IMPI tasks. A request freed while active still
  * completes. Every result is checked.
  *   pcoll_order_check [multiple]
@@ -25,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failures, rank, size;
 #define CHECK(c, ...)                                    \
@@ -118,6 +124,8 @@ static MPI_Comm side;
 static atomic_int side_stop;
 static int side_failures;
 static void phases(int strict);
+static void sub_comms(void);
+static void late_reader(void);
 
 static void *side_loop(void *arg) {
   (void)arg;
@@ -236,6 +244,8 @@ int main(int argc, char **argv) {
     }
   }
 
+  sub_comms();
+  late_reader();
   phases(0);
 
   /* From here on the program asserts the same order on every rank
@@ -380,4 +390,111 @@ static void phases(int strict) {
   }
 
   for (int i = 0; i < NREQ; ++i) MPI_Request_free(&req[i]);
+}
+
+/* Membership of the sub-communicators: the half of our parity, the ranks
+ * but the last, the ranks but the first. */
+typedef int (*member_fn)(int r);
+static int in_half(int r) {
+  return r % 2 == rank % 2;
+}
+static int in_lo(int r) {
+  return r < size - 1;
+}
+static int in_hi(int r) {
+  return r > 0;
+}
+
+/* Persistent Allreduces and Bcasts on sub-communicators (in one client:
+ * own slot pairs), made, started in different orders and freed in
+ * different orders round after round (without a barrier between every
+ * round): pairs freed by requests of some members are taken by requests
+ * of others. */
+static void sub_comms(void) {
+  enum { NC = 3 };
+  member_fn member[NC] = {in_half, in_lo, in_hi};
+  MPI_Comm c[NC];
+  int crank[NC];
+  for (int i = 0; i < NC; ++i) {
+    MPI_Comm_split(MPI_COMM_WORLD, member[i](rank) ? (i == 0 ? rank % 2 : 0) : MPI_UNDEFINED, rank,
+                   &c[i]);
+    crank[i] = -1;
+    if (c[i] != MPI_COMM_NULL) MPI_Comm_rank(c[i], &crank[i]);
+  }
+  for (int round = 0; round < 6; ++round) {
+    int in[NC], sum[NC], b[NC], n = 0;
+    MPI_Request r[2 * NC];
+    for (int i = 0; i < NC; ++i) {
+      if (c[i] == MPI_COMM_NULL) continue;
+      MPI_Allreduce_init(&in[i], &sum[i], 1, MPI_INT, MPI_SUM, c[i], MPI_INFO_NULL, &r[n++]);
+      MPI_Bcast_init(&b[i], 1, MPI_INT, 0, c[i], MPI_INFO_NULL, &r[n++]);
+    }
+    for (int k = 0; k <= round; ++k) {
+      for (int i = 0; i < NC; ++i) {
+        in[i] = rank + k + 100 * round;
+        sum[i] = -1;
+        b[i] = crank[i] == 0 ? 1000 * i + k + round : -1;
+      }
+      for (int j = 0; j < n; ++j) MPI_Start(&r[(rank + round) % 2 ? n - 1 - j : j]);
+      MPI_Waitall(n, r, MPI_STATUSES_IGNORE);
+      for (int i = 0; i < NC; ++i) {
+        if (c[i] == MPI_COMM_NULL) continue;
+        int want = 0;
+        for (int w = 0; w < size; ++w)
+          if (member[i](w)) want += w + k + 100 * round;
+        CHECK(sum[i] == want, "sub-communicator %d round %d start %d: sum %d want %d", i, round, k,
+              sum[i], want);
+        CHECK(b[i] == 1000 * i + k + round, "sub-communicator %d round %d start %d: bcast %d", i,
+              round, k, b[i]);
+      }
+    }
+    for (int j = 0; j < n; ++j) MPI_Request_free(&r[(rank + round) % 2 ? j : n - 1 - j]);
+    if (round % 3 == 2) MPI_Barrier(MPI_COMM_WORLD);
+  }
+  for (int i = 0; i < NC; ++i)
+    if (c[i] != MPI_COMM_NULL) MPI_Comm_free(&c[i]);
+}
+
+/* Rank 1 starts an Allreduce on {0, 1} and stays out of MPI before its
+ * wait; rank 0 completes its side, frees the request and runs several
+ * Allreduces on {0, 2}: rank 1 must still find rank 0's contribution (in
+ * one client: rank 0 may not reuse its pair for {0, 2} before rank 1 is
+ * done with it). */
+static void late_reader(void) {
+  if (size < 3) return;
+  MPI_Comm a, b;
+  MPI_Comm_split(MPI_COMM_WORLD, rank <= 1 ? 0 : MPI_UNDEFINED, rank, &a);
+  MPI_Comm_split(MPI_COMM_WORLD, rank == 0 || rank == 2 ? 0 : MPI_UNDEFINED, rank, &b);
+  if (a != MPI_COMM_NULL) {
+    int in = 10 + rank, out = -1, token = 0;
+    MPI_Request r;
+    MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, a, MPI_INFO_NULL, &r);
+    if (rank == 1) {
+      MPI_Start(&r);
+      MPI_Send(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
+      usleep(300000); /* (rank 0 goes on meanwhile) */
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(&token, 1, MPI_INT, 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Start(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    MPI_Request_free(&r);
+    CHECK(out == 21, "late reader: sum %d want 21", out);
+    MPI_Comm_free(&a);
+  }
+  if (b != MPI_COMM_NULL) {
+    int in = 0, out = -1;
+    MPI_Request r;
+    MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, b, MPI_INFO_NULL, &r);
+    for (int k = 0; k < 4; ++k) {
+      in = 1000 * (rank + 1) + k;
+      MPI_Start(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+      CHECK(out == 4000 + 2 * k, "after the late reader, start %d: sum %d", k, out);
+    }
+    MPI_Request_free(&r);
+    MPI_Comm_free(&b);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }

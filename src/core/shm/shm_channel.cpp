@@ -215,18 +215,11 @@ bool ShmChannel::world_slots(int world_size, bool multi_client) const {
   return world_slots_ == 1;
 }
 
-transport::shm::CollSlot &ShmChannel::slot(int world, int parity) {
+transport::shm::SegmentHeader &ShmChannel::header_of(int world) {
   auto &seg = world == e_.me_
                   ? own_
                   : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
-  return seg.header().coll[parity & 1];
-}
-
-transport::shm::CollSlot &ShmChannel::own_slot(int world, int k, int parity) {
-  auto &seg = world == e_.me_
-                  ? own_
-                  : peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(world)])].seg;
-  return seg.header().own[k][parity & 1];
+  return seg.header();
 }
 
 void ShmChannel::ring_all_doorbells() {

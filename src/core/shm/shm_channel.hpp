@@ -106,8 +106,17 @@ class ShmChannel final : public Channel {
   // Collective slots (segment.hpp) for MPI_COMM_WORLD's small Allreduce:
   // usable when every world rank is a local peer (one client on one node).
   bool world_slots(int world_size, bool multi_client) const;
-  transport::shm::CollSlot &slot(int world, int parity);
-  transport::shm::CollSlot &own_slot(int world, int k, int parity);
+  // World rank w's segment header (w a local peer, or us).
+  transport::shm::SegmentHeader &header_of(int world);
+  transport::shm::CollSlot &slot(int world, int parity) {
+    return header_of(world).coll[parity & 1];
+  }
+  transport::shm::CollSlot &own_slot(int world, int k, int parity) {
+    return header_of(world).own[k][parity & 1];
+  }
+  std::atomic<std::uint64_t> &own_released(int world, int k) {
+    return header_of(world).own_released[k];
+  }
   void ring_all_doorbells();  // wakes every local peer asleep on its doorbell
   std::uint64_t next_world_slot_op() { return ++world_slot_ops_; }
 

@@ -28,8 +28,9 @@ struct CollSlot {
 struct SegmentHeader {
   static constexpr std::uint64_t kMagic = 0x696d70692d73686dull;  // "impi-shm"
   // 2: stamped records; 3: split offers; 4: collective slots; 5: 4 KiB
-  // slots; 6: dozing; 7: persistent collectives' own slots
-  static constexpr std::uint32_t kVersion = 7;
+  // slots; 6: dozing; 7: persistent collectives' own slots; 8: their
+  // release marks
+  static constexpr std::uint32_t kVersion = 8;
   static constexpr int kOwnSlots = 8;
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
@@ -55,6 +56,11 @@ struct SegmentHeader {
   // life (collectives/fast_native.cpp: own slots), used alternately as
   // `coll` is, numbered by the operation's own starts.
   CollSlot own[kOwnSlots][2];
+  // Per pair, the last operation number of the request this proc last
+  // released it from: every read it made of the other members' pairs for
+  // that request is done (a member about to take the pair again for other
+  // procs waits for it).
+  alignas(64) std::atomic<std::uint64_t> own_released[kOwnSlots];
 };
 
 // The size of each ring of a host whose `nlocal` procs each have a ring
