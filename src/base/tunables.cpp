@@ -45,6 +45,10 @@ constexpr Tunable kTable[] = {
      "IMPI collectives: comma-separated client ranks whose MPI_Reduce global-phase messages use "
      "the point-to-point context instead of the collective one (spec 4.3), as LAM/MPI 7.1.4 does; "
      "for a mixed job with an unpatched LAM client (empty: the spec's context for every client)"},
+    {"coll_comm_slots", "IMPI_COLL_COMM_SLOTS", "1",
+     "in one client, blocking Barrier and small Allreduce on a communicator other than "
+     "MPI_COMM_WORLD take a pair of shared-memory slots of its own from its third such call "
+     "(0: messages, as before)"},
     {"coll_sibling_spin_us", "IMPI_COLL_SIBLING_SPIN_US", "20",
      "procs outnumbering cores, MPI_COMM_WORLD's slot Barrier/Allreduce: microseconds to poll "
      "(instead of yielding) once every proc bound to our cpu has arrived; and a wait on another "

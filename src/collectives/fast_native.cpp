@@ -26,6 +26,8 @@
 #include "collectives/schedule.hpp"
 #include "core/p2p.hpp"
 #include "pack/cursor.hpp"
+#include "pack/predefined.hpp"
+#include "pack/reduce.hpp"
 #include "transport/shm/segment.hpp"
 
 namespace impi::collectives {
@@ -753,6 +755,92 @@ bool own_slots_take(SlotOp &op, const std::uint64_t (&agreed)[kOwnOffer], std::u
     return true;
   }
   return false;
+}
+
+namespace {
+// Comm slots: the eligible blocking call (Barrier, or an Allreduce that
+// fits a slot) on which a communicator's members agree on a pair: a
+// communicator used once or twice keeps to messages and leaves the pairs
+// to others.
+constexpr std::uint32_t kCommSlotsAt = 3;
+
+// The pair of `c` (its numbers in a SlotOp: own_slot, world, rank, g), or
+// null: not agreed yet, or none free. The same answer on every member:
+// the calls are counted alike everywhere (collectives on a communicator
+// come in the same order on all members), the conditions are the same.
+SlotOp *comm_pair(core::P2P &p2p, const core::Communicator &c) {
+  auto &sp = c.slot_pair;
+  if (sp.held) return static_cast<SlotOp *>(sp.held.get());
+  if (sp.tried || ++sp.calls < kCommSlotsAt) return nullptr;
+  sp.tried = true;
+  static const bool on = base::get_int("coll_comm_slots") != 0;
+  if (!on || c.context_id == 0 || !own_slots_ok(p2p, c)) return nullptr;
+  std::uint64_t mine[kOwnOffer], all[kOwnOffer];
+  const std::uint32_t reserved = own_slots_offer(p2p, c, mine);
+  static const pack::TypePtr &u8 = pack::Datatype::predefined(pack::dt::uint64);
+  const Combine max{[](const void *, const void *in, void *inout) {
+                      pack::reduce(pack::Op::max, u8, kOwnOffer, in, inout);
+                    },
+                    nullptr};
+  if (!fast_allreduce(p2p, c, mine, all, kOwnOffer, u8, max).ok())
+    std::fill(std::begin(all), std::end(all), 1);  // (releases the reservation)
+  auto op = std::make_unique<SlotOp>();
+  op->comm = &c;
+  if (!own_slots_take(*op, all, reserved)) return nullptr;
+  sp.held = std::shared_ptr<SlotOp>(op.release(), [](SlotOp *o) {
+    {
+      std::lock_guard<std::mutex> lk(g_slot_mu);
+      own_release(*o);
+    }
+    delete o;
+  });
+  return static_cast<SlotOp *>(sp.held.get());
+}
+
+// One blocking operation on the pair of `o`: publishes `n` bytes of
+// `sendbuf`, then folds every member's in rank order with `op` into
+// `recvbuf` (null `op`: a Barrier).
+void comm_slots_run(core::P2P &p2p, SlotOp &o, const void *sendbuf, void *recvbuf, std::size_t n,
+                    const Combine *op) {
+  const std::uint64_t g = ++o.g;
+  const int k = o.own_slot, parity = static_cast<int>(g & 1);
+  const int me = o.world[static_cast<std::size_t>(o.rank)];
+  auto &mine = p2p.own_slot(me, k, parity);
+  if (n > 0) std::memcpy(mine.data, sendbuf, n);
+  mine.seq.store(g, std::memory_order_release);
+  p2p.ring_all_doorbells();
+  auto slot_of = [&](int w) -> transport::shm::CollSlot & {
+    // (A proc bound to our cpu that is not a member: ours, published.)
+    if (std::find(o.world.begin(), o.world.end(), w) == o.world.end()) w = me;
+    return p2p.own_slot(w, k, parity);
+  };
+  for (std::size_t r = 0; r < o.world.size(); ++r) {
+    auto &s = p2p.own_slot(o.world[r], k, parity);
+    await_seq(
+        p2p, s.seq, g, [] { return false; }, slot_of);
+    if (!op) continue;
+    if (r == 0)
+      std::memcpy(recvbuf, s.data, n);
+    else
+      op->fn(op->ctx, s.data, recvbuf);
+  }
+}
+}  // namespace
+
+bool comm_slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
+                          void *recvbuf, std::int64_t count, const pack::TypePtr &type,
+                          Combine op) {
+  SlotOp *o = comm_pair(p2p, c);
+  if (!o) return false;
+  comm_slots_run(p2p, *o, sendbuf, recvbuf, static_cast<std::size_t>(count * type->size()), &op);
+  return true;
+}
+
+bool comm_slots_barrier(core::P2P &p2p, const core::Communicator &c) {
+  SlotOp *o = comm_pair(p2p, c);
+  if (!o) return false;
+  comm_slots_run(p2p, *o, nullptr, nullptr, 0, nullptr);
+  return true;
 }
 
 void install_slots_hook(core::P2P &p2p) {

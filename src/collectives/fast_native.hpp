@@ -148,6 +148,17 @@ constexpr int kOwnOffer = 2 * transport::shm::SegmentHeader::kOwnSlots;
 // Whether `c` may take own slots (the same answer on every rank; an
 // operation's size must fit a slot besides).
 bool own_slots_ok(core::P2P &p2p, const core::Communicator &c);
+// ---- Comm slots: blocking Barrier and small Allreduce (a predefined
+// operation on a vector that fits a slot) on an intracommunicator of
+// procs of a job in one client other than MPI_COMM_WORLD (a duplicate, a
+// split) take a pair of own slots for the communicator's life
+// (Communicator::slot_pair), agreed as a persistent request's is on the
+// third such call; each call then publishes and folds as the world's
+// slots do, with no messages. False: no pair (not yet, or none free; the
+// same on every member): the caller goes on with messages.
+bool comm_slots_allreduce(core::P2P &p2p, const core::Communicator &c, const void *sendbuf,
+                          void *recvbuf, std::int64_t count, const pack::TypePtr &type, Combine op);
+bool comm_slots_barrier(core::P2P &p2p, const core::Communicator &c);
 // Returns the pairs it reserved, for own_slots_take.
 std::uint32_t own_slots_offer(core::P2P &p2p, const core::Communicator &c,
                               std::uint64_t (&out)[kOwnOffer]);

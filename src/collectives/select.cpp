@@ -94,7 +94,9 @@ base::Status barrier(const core::Communicator &c, core::RequestPtr *request) {
   }
   if (!request && fast_native(c)) {
     auto &p2p = drained(c);
-    return slots_barrier_ok(p2p, c) ? slots_barrier(p2p, c) : fast_barrier(p2p, c);
+    if (slots_barrier_ok(p2p, c)) return slots_barrier(p2p, c);
+    if (comm_slots_barrier(p2p, c)) return {};
+    return fast_barrier(p2p, c);
   }
   return start(c, barrier_task(view_of(c)), request);
 }
@@ -147,6 +149,10 @@ base::Status allreduce(const core::Communicator &c, const void *sendbuf, void *r
         drain(&c, p2p);
         return slots_allreduce(p2p, c, sendbuf, recvbuf, count, type, k.combine());
       }
+      if (slots_fit_allreduce(count, type) &&
+          (type->is_predefined() || small_allreduce(c, count, type)) &&
+          comm_slots_allreduce(drained(c), c, sendbuf, recvbuf, count, type, k.combine()))
+        return {};
       if (small_allreduce(c, count, type))
         return fast_allreduce(drained(c), c, sendbuf, recvbuf, count, type, k.combine());
     } else if (op.user->commutative && small_allreduce(c, count, type)) {

@@ -47,6 +47,25 @@ struct Communicator {
   bool one_host = true;
   // The virtual topology (MPI_Cart_create...), shared by duplicates; null: none.
   std::shared_ptr<const Topology> topology;
+  // Blocking small collectives in one client: a pair of shared-memory
+  // slots of the communicator's own (collectives/fast_native.cpp: comm
+  // slots), agreed on the `calls`-th eligible call and released with the
+  // communicator. A copy (a new communicator made from this one) starts
+  // without one.
+  struct SlotPair {
+    std::shared_ptr<void> held;
+    std::uint32_t calls = 0;
+    bool tried = false;
+    SlotPair() = default;
+    SlotPair(const SlotPair &) {}
+    SlotPair &operator=(const SlotPair &) {
+      held.reset();
+      calls = 0;
+      tried = false;
+      return *this;
+    }
+  };
+  mutable SlotPair slot_pair;
 
   // Point-to-point peers: the remote group of an intercommunicator.
   int peer_size() const { return inter ? static_cast<int>(remote_world.size()) : size; }

@@ -119,3 +119,25 @@ impi_add_mpi_test(pcoll_order_np4_2clients NP 4 PROGRAM pcoll_order_check
   LAUNCHER_ARGS --clients 2 EXPECT_RANKS 4 MAX_SECONDS 60)
 impi_add_mpi_test(pcoll_order_np6_3clients NP 6 PROGRAM pcoll_order_check
   LAUNCHER_ARGS --clients 3 EXPECT_RANKS 6 MAX_SECONDS 60)
+
+# Blocking collectives on communicators other than MPI_COMM_WORLD (in one
+# client: their own slot pairs from the third call): more communicators
+# than pairs, made and freed in different orders with changing members,
+# threads on communicators of their own; in one client (np 2, 3, 5; 5
+# procs share 2 cores), across 2 and 3 clients, and without the pairs.
+add_executable(comm_slots_check comm_slots_check.c)
+target_link_libraries(comm_slots_check PRIVATE mpi Threads::Threads)
+foreach(np 2 3 5)
+  impi_add_mpi_test(comm_slots_np${np} NP ${np} PROGRAM comm_slots_check EXPECT_RANKS ${np}
+    MAX_SECONDS 90)
+endforeach()
+impi_add_mpi_test(comm_slots_multiple_np3 NP 3 PROGRAM comm_slots_check ARGS multiple
+  EXPECT_RANKS 3 MAX_SECONDS 90)
+impi_add_mpi_test(comm_slots_off_np3 NP 3 PROGRAM comm_slots_check
+  LAUNCHER_ARGS -x IMPI_COLL_COMM_SLOTS=0 EXPECT_RANKS 3 MAX_SECONDS 90)
+impi_add_mpi_test(comm_slots_np4_2clients NP 4 PROGRAM comm_slots_check
+  LAUNCHER_ARGS --clients 2 EXPECT_RANKS 4 MAX_SECONDS 90)
+impi_add_mpi_test(comm_slots_multiple_2clients NP 4 PROGRAM comm_slots_check ARGS multiple
+  LAUNCHER_ARGS --clients 2 EXPECT_RANKS 4 MAX_SECONDS 90)
+impi_add_mpi_test(comm_slots_np3_3clients NP 3 PROGRAM comm_slots_check
+  LAUNCHER_ARGS --clients 3 EXPECT_RANKS 3 MAX_SECONDS 90)

@@ -10,7 +10,7 @@
  * In one client the asserted ones take MPI_COMM_WORLD's shared-memory
  * slots without blocking (fast_native.hpp), next to the blocking calls'
  * slots; without it, each takes a pair of slots of its own (own slots,
- * while 8 pairs last; the others the nonblocking tasks), so the same
+ * while 16 pairs last; the others the nonblocking tasks), so the same
  * phases run once without the assertion and once with it; requests freed
  * and made again in different orders on different ranks reuse the pairs.
  * The same on sub-communicators (a split in halves and two overlapping
@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
    * from the numbers the pairs hold (stale contributions would show in
    * the sums, which change every round). */
   {
-    enum { M = 12 };
+    enum { M = 20 };
     int in[M], out[M];
     MPI_Request r[M];
     for (int round = 0; round < 6; ++round) {

@@ -31,7 +31,7 @@ struct SegmentHeader {
   // slots; 6: dozing; 7: persistent collectives' own slots; 8: their
   // release marks
   static constexpr std::uint32_t kVersion = 8;
-  static constexpr int kOwnSlots = 8;
+  static constexpr int kOwnSlots = 16;
   std::atomic<std::uint64_t> magic;  // stored last (release): the header is complete
   std::uint32_t version;
   std::uint32_t nrings;
@@ -52,9 +52,10 @@ struct SegmentHeader {
   // Two, used alternately: a proc publishes operation g + 2 only after
   // every peer published g + 1, which each did after reading g's slots.
   CollSlot coll[2];
-  // Pairs of slots that persistent collectives take one each for their
-  // life (collectives/fast_native.cpp: own slots), used alternately as
-  // `coll` is, numbered by the operation's own starts.
+  // Pairs of slots that persistent collectives and communicators take one
+  // each for their life (collectives/fast_native.cpp: own slots, comm
+  // slots), used alternately as `coll` is, numbered by their own
+  // operations.
   CollSlot own[kOwnSlots][2];
   // Per pair, the last operation number of the request this proc last
   // released it from: every read it made of the other members' pairs for
