@@ -91,14 +91,14 @@ for np in sorted({int(r[0]) for r in rows}):
     head = f"{'bytes':>9}"
     for c in subs:
         for l in libs:
-            head += f"{c + '-' + l + '-b':>17}{c + '-' + l + '-u':>17}{'u/b':>7}"
+            head += f"{c + '-' + l + '-b':>17}{c + '-' + l + '-u':>17}{'u/b':>9}"
     print(head)
     for s in sorted({k[3] for k in med if k[0] == np and k[2] == subs[0] + "-allreduce"}):
         line = f"{s:>9}"
         for c in subs:
             for l in libs:
                 b, u = med.get((np, l, c + "-allreduce", s)), med.get((np, l, c + "-unasserted", s))
-                line += f"{b:>17.2f}{u:>17.2f}{u / b:>7.2f}" if b and u else f"{'-':>17}{'-':>17}{'-':>7}"
+                line += f"{b:>17.2f}{u:>17.2f}{u / b:>9.2f}" if b and u else f"{'-':>17}{'-':>17}{'-':>9}"
         print(line)
 PY
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (above 2: other work shared the 2 cores)" |
