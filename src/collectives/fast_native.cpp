@@ -233,7 +233,9 @@ struct OwnPrev {
   std::vector<int> world;
   std::uint64_t g = 0;
 };
-OwnPrev g_own_prev[transport::shm::SegmentHeader::kOwnSlots];
+// (Never destroyed: communicators the program did not free release their
+// pairs at exit, in the handle table's destructor, whatever the order.)
+OwnPrev *const g_own_prev = new OwnPrev[transport::shm::SegmentHeader::kOwnSlots];
 core::P2P *g_p2p = nullptr;  // (install_slots_hook's)
 
 // `op` gives its pair back (under g_slot_mu; complete, never to be read
