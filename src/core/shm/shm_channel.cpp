@@ -202,7 +202,8 @@ base::Status ShmChannel::attach(int, const std::vector<int> &local_world_ranks,
 }
 
 bool ShmChannel::world_slots(int world_size, bool multi_client) const {
-  if (world_slots_ < 0) {  // fixed once MPI_Init attached the peers
+  int known = world_slots_.load(std::memory_order_relaxed);
+  if (known < 0) {  // fixed once MPI_Init attached the peers (threads compute the same)
     bool ok =
         !multi_client && own_.mapped() && static_cast<int>(local_of_world_.size()) >= world_size;
     for (int w = 0; ok && w < world_size; ++w)
@@ -210,9 +211,10 @@ bool ShmChannel::world_slots(int world_size, bool multi_client) const {
           (local_of_world_[static_cast<size_t>(w)] < 0 ||
            !peers_[static_cast<size_t>(local_of_world_[static_cast<size_t>(w)])].seg.mapped()))
         ok = false;
-    world_slots_ = ok ? 1 : 0;
+    known = ok ? 1 : 0;
+    world_slots_.store(known, std::memory_order_relaxed);
   }
-  return world_slots_ == 1;
+  return known == 1;
 }
 
 transport::shm::SegmentHeader &ShmChannel::header_of(int world) {

@@ -257,9 +257,9 @@ class ShmChannel final : public Channel {
   std::atomic<std::int64_t> rndv_waiting_{
       0};  // our single-copy sends not yet acked (may get offers)
   std::unique_ptr<std::atomic<std::uint64_t>[]>
-      read_pos_;                      // each ring's read position, for work_hint()
-  std::uint64_t world_slot_ops_ = 0;  // MPI_COMM_WORLD Allreduces through the slots
-  mutable int world_slots_ = -1;      // world_slots(), once known
+      read_pos_;                              // each ring's read position, for work_hint()
+  std::uint64_t world_slot_ops_ = 0;          // MPI_COMM_WORLD Allreduces through the slots
+  mutable std::atomic<int> world_slots_{-1};  // world_slots(), once known (any thread)
 };
 
 }  // namespace impi::core
