@@ -216,7 +216,7 @@ inline int run(const char *fn, MPI_Comm comm, MPI_Request *request, Call call) {
   if (!request) return finish(fn, comm, call(nullptr));
   impi::core::RequestPtr r;
   if (auto s = call(&r); !s.ok()) return finish(fn, comm, s);
-  *request = impi::api::new_request_handle(std::move(r));
+  *request = impi::api::new_request_handle(std::move(r), impi::api::handle_value(comm));
   return MPI_SUCCESS;
 }
 

@@ -366,8 +366,10 @@ static int comm_idup(const char *fn, MPI_Comm comm, MPI_Comm *newcomm, MPI_Reque
   // on comm; *newcomm is set when it completes (MPI-3.1 6.4.2).
   *newcomm = MPI_COMM_NULL;
   auto &p2p = impi::core::Runtime::instance().p2p();
-  *request = impi::api::new_request_handle(coll::start_nonblocking(
-      c, p2p, idup_task(coll::view_of(*c), comm, newcomm, with_info, hints)));
+  *request = impi::api::new_request_handle(
+      coll::start_nonblocking(c, p2p,
+                              idup_task(coll::view_of(*c), comm, newcomm, with_info, hints)),
+      impi::api::handle_value(comm));
   return MPI_SUCCESS;
 }
 

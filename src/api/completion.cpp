@@ -16,9 +16,17 @@
 
 using impi::api::check_initialized;
 using impi::api::report;
+using impi::api::report_request;
 using namespace impi::api::req;
 
 namespace {
+// What a completion call's error message says of a failed operation (a
+// generalized request's code, an I/O one, already carries its own text).
+const char *failure(int err) {
+  if (err == MPI_ERR_TRUNCATE) return "message truncated";
+  return err > MPI_ERR_LASTCODE ? "" : "the operation failed";
+}
+
 // Waits for entry `e`'s active request: a persistent collective on
 // MPI_COMM_WORLD's slots through slots_wait, any other as wait_done.
 void wait_entry(const Entry &e) {
@@ -43,11 +51,9 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status) {
   }
   if (!e) return report(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait", "not a valid request");
   wait_entry(*e);
+  const std::uintptr_t owner = e->owner;
   int err = finish(request, status, false, e);
-  return err == MPI_SUCCESS
-             ? MPI_SUCCESS
-             : report(MPI_COMM_NULL, err, "MPI_Wait",
-                      err == MPI_ERR_TRUNCATE ? "message truncated" : "the request failed");
+  return err == MPI_SUCCESS ? MPI_SUCCESS : report_request(owner, err, "MPI_Wait", failure(err));
 }
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
@@ -82,6 +88,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
                     fmt::format("request {} is not valid", i));
   }
   bool failed = false;
+  std::uintptr_t failed_owner = 0;  // the first failed operation's object
   for (int i = 0; i < count; ++i) {
     // (Statuses ignored: none is filled; a generalized request's query
     // still gets one of its own, in finish.)
@@ -93,10 +100,12 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
       continue;
     }
     wait_entry(*e);
+    const std::uintptr_t owner = e->owner;
     int err = finish(&array_of_requests[i], st, true, e);
+    if (err != MPI_SUCCESS && !failed) failed_owner = owner;
     failed = failed || err != MPI_SUCCESS;
   }
-  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses")
+  return failed ? report_request(failed_owner, MPI_ERR_IN_STATUS, "MPI_Waitall", "see the statuses")
                 : MPI_SUCCESS;
 }
 
@@ -293,6 +302,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
   }
   *flag = 1;
   bool failed = false;
+  std::uintptr_t failed_owner = 0;
   for (int i = 0; i < count; ++i) {
     MPI_Status tmp;
     MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? &tmp : &array_of_statuses[i];
@@ -302,9 +312,11 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
       st->MPI_ERROR = err;
     else
       st->MPI_ERROR = err = request_error(**find_request(array_of_requests[i]));
+    if (err != MPI_SUCCESS && !failed) failed_owner = find_entry(array_of_requests[i])->owner;
     failed = failed || err != MPI_SUCCESS;
   }
-  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
+  return failed ? report_request(failed_owner, MPI_ERR_IN_STATUS, fn, "see the statuses")
+                : MPI_SUCCESS;
 }
 
 int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
@@ -317,6 +329,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
   p2p.progress();
   int n = 0;
   bool active = false, failed = false;
+  std::uintptr_t failed_owner = 0;
   for (int i = 0; i < incount; ++i) {
     if (idle(array_of_requests[i])) continue;
     RequestPtr *slot = find_request(array_of_requests[i]);
@@ -329,11 +342,13 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
     if (!find_entry(array_of_requests[i])->greq)
       err = request_error(**find_request(array_of_requests[i]));
     st->MPI_ERROR = err;
+    if (err != MPI_SUCCESS && !failed) failed_owner = find_entry(array_of_requests[i])->owner;
     failed = failed || err != MPI_SUCCESS;
     array_of_indices[n++] = i;
   }
   *outcount = active ? n : MPI_UNDEFINED;
-  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
+  return failed ? report_request(failed_owner, MPI_ERR_IN_STATUS, fn, "see the statuses")
+                : MPI_SUCCESS;
 }
 
 // ---- cancel
@@ -424,9 +439,10 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     if (impi::core::Runtime::instance().p2p().completed(**slot)) {
       *index = i;
       *flag = 1;
+      const std::uintptr_t owner = find_entry(array_of_requests[i])->owner;
       int err = complete_at(array_of_requests, i, status, false);
       return err == MPI_SUCCESS ? MPI_SUCCESS
-                                : report(MPI_COMM_NULL, err, "MPI_Testany", "message truncated");
+                                : report_request(owner, err, "MPI_Testany", failure(err));
     }
   }
   *index = MPI_UNDEFINED;
@@ -456,17 +472,21 @@ static int some(int incount, MPI_Request reqs[], int *outcount, int indices[],
     p2p.progress();
   int n = 0;
   bool active = false, failed = false;
+  std::uintptr_t failed_owner = 0;
   for (int i = 0; i < incount; ++i) {
     if (reqs[i] == MPI_REQUEST_NULL || !find_request(reqs[i])) continue;
     active = true;
     if (!impi::core::Runtime::instance().p2p().completed(**find_request(reqs[i]))) continue;
     MPI_Status tmp;
+    const std::uintptr_t owner = find_entry(reqs[i])->owner;
     int err = complete_at(reqs, i, statuses == MPI_STATUSES_IGNORE ? &tmp : &statuses[n], true);
+    if (err != MPI_SUCCESS && !failed) failed_owner = owner;
     failed = failed || err != MPI_SUCCESS;
     indices[n++] = i;
   }
   *outcount = active ? n : MPI_UNDEFINED;
-  return failed ? report(MPI_COMM_NULL, MPI_ERR_IN_STATUS, fn, "see the statuses") : MPI_SUCCESS;
+  return failed ? report_request(failed_owner, MPI_ERR_IN_STATUS, fn, "see the statuses")
+                : MPI_SUCCESS;
 }
 
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,

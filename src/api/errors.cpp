@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <vector>
 
 #include "api/handles.hpp"
+#include "api/win.hpp"
 #include "base/log.hpp"
 #include "core/runtime.hpp"
 
@@ -411,6 +413,33 @@ int report_file_on(MPI_File fh, std::uintptr_t errhandler, int code, std::string
     MPI_File f = fh;  // (a file handler, kept in the same table: called alike)
     reinterpret_cast<MPI_File_errhandler_function *>(user)(&f, e);
   });
+}
+
+namespace {
+std::atomic<FileReporter> g_file_reporter{nullptr};
+}
+
+void set_file_reporter(FileReporter f) {
+  g_file_reporter.store(f, std::memory_order_release);
+}
+
+int report_request(std::uintptr_t owner, int code, std::string_view fn, std::string_view detail) {
+  if (code == MPI_SUCCESS) return code;
+  switch (owner >> 26) {
+    case IMPI_KIND_COMM:
+      return report(reinterpret_cast<MPI_Comm>(owner), code, fn, detail);
+    case IMPI_KIND_WIN:
+      if (auto *w = lookup_win(reinterpret_cast<MPI_Win>(owner)))
+        return report_win(reinterpret_cast<MPI_Win>(owner), w->errhandler, code, fn, detail);
+      break;
+    case IMPI_KIND_FILE:
+      if (auto f = g_file_reporter.load(std::memory_order_acquire))
+        return f(reinterpret_cast<MPI_File>(owner), code, fn, detail);
+      break;
+    default:
+      break;
+  }
+  return report(MPI_COMM_NULL, code, fn, detail);
 }
 
 int unsupported(std::string_view fn, MPI_Comm comm) {

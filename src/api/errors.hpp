@@ -43,6 +43,19 @@ int report_file(int code, std::string_view fn, std::string_view detail = {});
 int report_file_on(MPI_File fh, std::uintptr_t errhandler, int code, std::string_view fn,
                    std::string_view detail = {});
 
+// Reports `code`, the error of an operation that a completion call (MPI_Wait,
+// MPI_Test and their forms) completed, through the error handler of the
+// object that started it: `owner` is the handle value of a communicator, a
+// window or a file (Entry::owner in requests.hpp; 0: MPI_COMM_WORLD's, as a
+// user's generalized request). An object freed meanwhile: the handler of
+// MPI_COMM_WORLD (a communicator or window) or of MPI_FILE_NULL (a file).
+int report_request(std::uintptr_t owner, int code, std::string_view fn,
+                   std::string_view detail = {});
+// The I/O layer's part of report_request (it sits above this one): reports
+// on file handle `fh` through its handler. Registered by src/io.
+using FileReporter = int (*)(MPI_File fh, int code, std::string_view fn, std::string_view detail);
+void set_file_reporter(FileReporter f);
+
 // For functions not implemented yet.
 int unsupported(std::string_view fn, MPI_Comm comm);
 int unsupported_file(std::string_view fn);

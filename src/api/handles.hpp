@@ -70,8 +70,10 @@ bool comm_handle_shared(MPI_Comm comm);
 // A request handle that is already complete, with an empty status (for
 // operations that finish inside the call that starts them).
 MPI_Request new_completed_request();
-// A handle for an operation's request (non-blocking collectives).
-MPI_Request new_request_handle(core::RequestPtr r);
+// A handle for an operation's request (non-blocking collectives) on the
+// communicator or window whose handle value is `owner` (its error handler
+// reports the operation's error; 0: MPI_COMM_WORLD's).
+MPI_Request new_request_handle(core::RequestPtr r, std::uintptr_t owner = 0);
 // MPI_INFO_ENV's command line and requested thread level (-1: MPI_Init,
 // none), from MPI_Init's or MPI_Init_thread's arguments (either may be NULL).
 void note_init_args(const int *argc, char **const *argv, int requested);

@@ -81,7 +81,8 @@ int inter_idup(MPI_Comm comm, Communicator &c, MPI_Comm *newcomm, MPI_Request *r
   *newcomm = MPI_COMM_NULL;
   auto &p2p = impi::core::Runtime::instance().p2p();
   *request = new_request_handle(
-      coll::start_nonblocking(&c, p2p, idup_task(c, comm, newcomm, with_info, hints)));
+      coll::start_nonblocking(&c, p2p, idup_task(c, comm, newcomm, with_info, hints)),
+      handle_value(comm));
   return MPI_SUCCESS;
 }
 

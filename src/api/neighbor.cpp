@@ -76,7 +76,8 @@ int run(const char *fn, MPI_Comm comm, Plan &p, const void *sendbuf, void *recvb
   auto task = coll::neighbor_exchange(coll::view_of(*p.comm), sendbuf, std::move(p.send), recvbuf,
                                       std::move(p.recv), {});
   if (request) {
-    *request = impi::api::new_request_handle(coll::start_nonblocking(p.comm, p2p, std::move(task)));
+    *request = impi::api::new_request_handle(coll::start_nonblocking(p.comm, p2p, std::move(task)),
+                                             impi::api::handle_value(comm));
     return MPI_SUCCESS;
   }
   coll::drain(p.comm, p2p);

@@ -32,8 +32,8 @@ using namespace impi::api::req;
 }  // namespace
 
 namespace impi::api {
-MPI_Request new_request_handle(RequestPtr r) {
-  return new_request(std::move(r));
+MPI_Request new_request_handle(RequestPtr r, std::uintptr_t owner) {
+  return new_request(std::move(r), owner);
 }
 MPI_Request new_completed_request() {
   auto r = impi::core::make_request();
@@ -202,7 +202,7 @@ int nonblocking_send(const char *fn, const void *buf, MPI_Count count, MPI_Datat
   RequestPtr r;
   if (int rc = start_send(fn, buf, count, datatype, dest, tag, comm, r, sync); rc != MPI_SUCCESS)
     return rc;
-  *request = new_request(std::move(r));
+  *request = new_request(std::move(r), impi::api::handle_value(comm));
   return MPI_SUCCESS;
 }
 
@@ -282,7 +282,7 @@ static int irecv_impl(const char *fn, void *buf, MPI_Count count, MPI_Datatype d
   RequestPtr r;
   if (int rc = start_recv(fn, buf, count, datatype, source, tag, comm, r); rc != MPI_SUCCESS)
     return rc;
-  *request = new_request(std::move(r));
+  *request = new_request(std::move(r), impi::api::handle_value(comm));
   return MPI_SUCCESS;
 }
 
@@ -685,7 +685,7 @@ static int ibsend_impl(const char *fn, const void *buf, MPI_Count count, MPI_Dat
   if (int rc = start_bsend(fn, buf, count, datatype, dest, tag, comm, r, &copy_send);
       rc != MPI_SUCCESS)
     return rc;
-  *request = new_request(std::move(r));
+  *request = new_request(std::move(r), impi::api::handle_value(comm));
   find_entry(*request)->buffered = std::move(copy_send);
   return MPI_SUCCESS;
 }
@@ -1145,7 +1145,7 @@ int start_isendrecv(const char *fn, const void *sendbuf, MPI_Count sendcount, MP
     const void *key = whole.get();
     impi::collectives::start_nonblocking(key, p, sendrecv_task(&p, sr, rr, whole, std::move(copy)));
   }
-  *request = new_request(std::move(whole));
+  *request = new_request(std::move(whole), impi::api::handle_value(comm));
   return MPI_SUCCESS;
 }
 }  // namespace

@@ -137,15 +137,22 @@ struct alignas(64) Entry {                 // (one cache line)
   RequestPtr active;                       // null: inactive persistent request
   std::unique_ptr<Persistent> persistent;  // (out of line: entries stay small, 64 in flight fit L1)
   bool in_use = false;
-  std::shared_ptr<Grequest> greq;
   // What MPI_Cancel acts on besides `active`: a buffered send's send of its
-  // copy (`active` completed when the copy was made), or a message written
-  // straight into the ring when the send started (send_now(): `active` is
-  // g_sent_at_once) by its number there.
-  RequestPtr buffered;
+  // copy (`buffered`; `active` completed when the copy was made), or a
+  // message written straight into the ring when the send started
+  // (send_now(): `active` is g_sent_at_once) by its number there (`sent_to`,
+  // `sent_seq`). (Members in this order: no padding, one cache line.)
   int sent_to = -1;
+  std::shared_ptr<Grequest> greq;
+  RequestPtr buffered;
   std::uint64_t sent_seq = 0;
+  // The handle value of the communicator, window or file whose operation
+  // this is (0: none, a user's generalized request): a completion call
+  // reports the operation's error through that object's error handler
+  // (report_request), as for an error of the call that started it.
+  std::uintptr_t owner = 0;
 };
+static_assert(sizeof(Entry) == 64);
 // A deque: entries stay where they are while others are added (a thread
 // holds an Entry* of its own request while another creates one).
 // Index 0: MPI_REQUEST_NULL.
@@ -185,11 +192,12 @@ extern impi::core::Request g_sent_at_once;
   return g_requests[i];
 }
 
-inline MPI_Request new_request(RequestPtr r) {
+inline MPI_Request new_request(RequestPtr r, std::uintptr_t owner = 0) {
   TableLock lk;
   std::uint32_t i;
   Entry &e = take_entry(i);
   e.active = std::move(r);
+  e.owner = owner;
   e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
 }
@@ -199,6 +207,7 @@ inline MPI_Request new_request(RequestPtr r, Persistent p) {
   std::uint32_t i;
   Entry &e = take_entry(i);
   e.active = std::move(r);
+  e.owner = impi::api::handle_value(p.comm);
   e.persistent = std::make_unique<Persistent>(p);
   e.in_use = true;
   return impi::api::make_handle<MPI_Request>(IMPI_KIND_REQUEST, i);
@@ -243,6 +252,7 @@ inline RequestPtr *find_request(MPI_Request h) {
   if (e.greq) e.greq.reset();
   e.sent_to = -1;
   e.sent_seq = 0;
+  e.owner = 0;
   e.in_use = false;
   g_free_requests.push_back(impi::api::handle_index(*h));
   *h = MPI_REQUEST_NULL;

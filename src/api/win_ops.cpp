@@ -54,8 +54,8 @@ int acc_op(const char *fn, MPI_Win win, MPI_Op op, impi::pack::Op &out) {
   return MPI_SUCCESS;
 }
 
-MPI_Request request_for(const impi::core::RequestPtr &r) {
-  return r ? new_request_handle(r) : new_completed_request();
+MPI_Request request_for(const impi::core::RequestPtr &r, MPI_Win win) {
+  return r ? new_request_handle(r, handle_value(win)) : new_completed_request();
 }
 
 // MPI_PROC_NULL as the target, its other arguments checked (MPI-3.1 11.3:
@@ -83,7 +83,7 @@ int transfer(bool put, const char *fn, void *origin, MPI_Count ocount, MPI_Datat
   auto e = put ? w->window->put(origin, ocount, ot.get(), target, disp, tcount, tt.get(), rp)
                : w->window->get(origin, ocount, ot.get(), target, disp, tcount, tt.get(), rp);
   if (e) return win_error(win, e, fn);
-  if (request) *request = request_for(r);
+  if (request) *request = request_for(r, win);
   return MPI_SUCCESS;
 }
 
@@ -107,7 +107,7 @@ int racc(const char *fn, const void *origin, MPI_Count ocount, MPI_Datatype otyp
                                      rt.get(), target, disp, tcount, tt.get(), o,
                                      request ? &r : nullptr))
     return win_error(win, e, fn);
-  if (request) *request = request_for(r);
+  if (request) *request = request_for(r, win);
   return MPI_SUCCESS;
 }
 

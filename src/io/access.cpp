@@ -373,11 +373,18 @@ int ordered(const char *fn, MPI_File fh, bool write, const void *buf, MPI_Count 
 // ---- non-blocking operations: generalized requests completed by the pool
 struct IoState {
   Result r;
+  const char *fn = "";  // the call that started it
+  int code = 0;         // the error code the completion returns (made once)
 };
+// A failed access's code names the call, the file and the reason
+// (MPI_Error_string), as the blocking call's would; the completion call
+// reports it through the file's handler (api::report_request).
 int io_query(void *extra, MPI_Status *st) {
   auto &s = **static_cast<std::shared_ptr<IoState> *>(extra);
   set_io_status(st, s.r.native);
-  return s.r.err;
+  if (s.r.err == MPI_SUCCESS || s.r.why.empty()) return s.r.err;
+  if (s.code == 0) s.code = api::detailed_code(s.r.err, fmt::format("{}: {}", s.fn, s.r.why));
+  return s.code;
 }
 int io_free(void *extra) {
   delete static_cast<std::shared_ptr<IoState> *>(extra);
@@ -403,12 +410,15 @@ int nonblocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, 
       through_aggregators && p == Ptr::individual ? f->pos : start_of(*f, p, off, total);
   if (at < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
   auto state = std::make_shared<IoState>();
+  state->fn = fn;
   int rc =
       PMPI_Grequest_start(io_query, io_free, io_cancel, new std::shared_ptr<IoState>(state), req);
   if (rc != MPI_SUCCESS) return file_error(f, rc, fn, "cannot make a request");
   // Completed through MPI_Grequest_complete, from whichever thread finishes
   // the access: it releases the handle if the program freed it meanwhile.
   const MPI_Request h = *req;
+  // Its error goes through the file's handler (before any thread can complete it).
+  api::req::find_entry(h)->owner = api::handle_value(fh);
   if (through_aggregators) {
     // A non-blocking collective on the file's communicator (collective.hpp):
     // the progress engine runs it; no I/O thread.

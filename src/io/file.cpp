@@ -387,6 +387,16 @@ int file_error(FileObject *f, int code, const char *fn, const std::string &detai
   return api::report_file_on(MPI_FILE_NULL, eh, code, fn, detail);
 }
 
+namespace {
+// A non-blocking access's error, reported by the completion call that
+// completes its request (api::report_request): through the file's handler,
+// or MPI_FILE_NULL's when the file is gone.
+int report_request_error(MPI_File fh, int code, std::string_view fn, std::string_view detail) {
+  return file_error(lookup_file(fh), code, std::string(fn).c_str(), std::string(detail));
+}
+[[maybe_unused]] const bool g_reporter_set = (api::set_file_reporter(report_request_error), true);
+}  // namespace
+
 int errno_class(int err) {
   switch (err) {
     case ENOENT:

@@ -9,9 +9,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -497,6 +499,69 @@ static void test_shared(void) {
 }
 
 /* Non-blocking operations and split collectives. */
+/* A non-blocking write that fails in the I/O thread (a file-size limit:
+ * pwrite's EFBIG) reports through the file's error handler, not
+ * MPI_COMM_WORLD's (which stays MPI_ERRORS_ARE_FATAL): files default to
+ * MPI_ERRORS_RETURN, so MPI_Wait returns the error; a user handler is
+ * called with the file. */
+static int file_handler_calls;
+static MPI_File file_handler_file;
+static void on_file_error(MPI_File *fh, int *code, ...) {
+  ++file_handler_calls;
+  file_handler_file = *fh;
+  CHECK(eclass(*code) == MPI_ERR_NO_SPACE, "the handler's code: class %d", eclass(*code));
+}
+static void test_thread_error(void) {
+  char p[512], name[64], text[MPI_MAX_ERROR_STRING];
+  MPI_File fh;
+  MPI_Status st, sts[2];
+  MPI_Request req[2];
+  MPI_Errhandler eh;
+  struct rlimit old, small;
+  int v[4] = {1, 2, 3, 4}, rc, len, flag = 0;
+  snprintf(name, sizeof name, "limit.%d.dat", rank);
+  path(p, name);
+  OK(MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE,
+                   MPI_INFO_NULL, &fh));
+  CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "getrlimit: %s", strerror(errno));
+  small = old;
+  small.rlim_cur = 1 << 20;
+  signal(SIGXFSZ, SIG_IGN);
+  CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0, "setrlimit: %s", strerror(errno));
+  /* MPI_Wait: the code, its class and text (the path) */
+  OK(MPI_File_iwrite_at(fh, 4 << 20, v, 4, MPI_INT, &req[0]));
+  rc = MPI_Wait(&req[0], &st);
+  CHECK(eclass(rc) == MPI_ERR_NO_SPACE, "iwrite past the limit: class %d", eclass(rc));
+  CHECK(req[0] == MPI_REQUEST_NULL, "the failed request is freed");
+  MPI_Error_string(rc, text, &len);
+  CHECK(strstr(text, name) != NULL, "the error names the file: %s", text);
+  /* MPI_Test until done; MPI_Waitall with a good request beside it */
+  OK(MPI_File_iwrite_at(fh, 4 << 20, v, 4, MPI_INT, &req[0]));
+  do {
+    rc = MPI_Test(&req[0], &flag, &st);
+  } while (!flag && rc == MPI_SUCCESS);
+  CHECK(flag && eclass(rc) == MPI_ERR_NO_SPACE, "MPI_Test: flag %d class %d", flag, eclass(rc));
+  OK(MPI_File_iwrite_at(fh, 0, v, 4, MPI_INT, &req[0]));
+  OK(MPI_File_iwrite_at(fh, 4 << 20, v, 4, MPI_INT, &req[1]));
+  rc = MPI_Waitall(2, req, sts);
+  CHECK(eclass(rc) == MPI_ERR_IN_STATUS, "MPI_Waitall: class %d", eclass(rc));
+  CHECK(sts[0].MPI_ERROR == MPI_SUCCESS && eclass(sts[1].MPI_ERROR) == MPI_ERR_NO_SPACE,
+        "MPI_Waitall's statuses: %d %d", sts[0].MPI_ERROR, eclass(sts[1].MPI_ERROR));
+  /* a user handler: called once, with this file */
+  OK(MPI_File_create_errhandler(on_file_error, &eh));
+  OK(MPI_File_set_errhandler(fh, eh));
+  OK(MPI_File_iwrite_at(fh, 4 << 20, v, 4, MPI_INT, &req[0]));
+  rc = MPI_Wait(&req[0], &st);
+  CHECK(file_handler_calls == 1 && file_handler_file == fh, "the file's handler: %d calls",
+        file_handler_calls);
+  CHECK(eclass(rc) == MPI_ERR_NO_SPACE, "after the handler: class %d", eclass(rc));
+  CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit: %s", strerror(errno));
+  signal(SIGXFSZ, SIG_DFL);
+  OK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+  OK(MPI_Errhandler_free(&eh));
+  OK(MPI_File_close(&fh));
+}
+
 static void test_nonblocking(void) {
   char p[512];
   MPI_File fh;
@@ -803,6 +868,7 @@ int main(int argc, char **argv) {
   test_access();
   test_shared();
   test_nonblocking();
+  test_thread_error();
   test_freed_while_running();
   test_many_open();
   test_comm_reuse();
