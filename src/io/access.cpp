@@ -100,19 +100,6 @@ std::int64_t full_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_
   return done;
 }
 
-// An fcntl lock over [start, start+len) of the file (atomic mode): it holds
-// between processes, of one client or of several sharing the file system.
-bool range_lock(int fd, short type, std::int64_t start, std::int64_t len) {
-  struct flock fl {};
-  fl.l_type = type;
-  fl.l_whence = SEEK_SET;
-  fl.l_start = start;
-  fl.l_len = len;
-  while (::fcntl(fd, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) != 0)
-    if (errno != EINTR) return false;
-  return true;
-}
-
 struct Result {
   int err = MPI_SUCCESS;
   std::string why;

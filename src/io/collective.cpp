@@ -403,6 +403,66 @@ void merge_runs(std::vector<In> &v, std::vector<std::size_t> bounds) {
   }
 }
 
+// Atomic mode: where pieces of different processes overlap, the higher
+// rank's bytes are kept, in every aggregator's domain alike, so the file
+// ends as if the ranks had written one after the other in rank order
+// (MPI-3.1 13.6.1). `ins`: each source's pieces (srcs, in rank order);
+// rebuilt with the lower ranks' pieces cut where a higher rank's cover
+// them. (A process's own pieces never overlap: a view's do not.)
+void keep_higher_ranks(std::vector<In> &ins, std::vector<Source> &srcs) {
+  using Span = std::pair<std::int64_t, std::int64_t>;
+  auto by_off = [](const In &a, const In &b) { return a.off < b.off; };
+  std::vector<Span> covered, merged;  // the higher ranks' pieces: sorted, disjoint
+  std::vector<std::vector<In>> kept(srcs.size());
+  for (std::size_t k = srcs.size(); k-- > 0;) {
+    auto first = ins.begin() + static_cast<std::ptrdiff_t>(srcs[k].b);
+    auto last = ins.begin() + static_cast<std::ptrdiff_t>(srcs[k].e);
+    std::sort(first, last, by_off);
+    std::vector<In> &out = kept[k];
+    std::size_t c = 0;
+    for (auto it = first; it != last; ++it) {
+      std::int64_t lo = it->off;
+      const std::int64_t hi = it->off + it->len;
+      while (c < covered.size() && covered[c].second <= lo) ++c;
+      for (std::size_t d = c; lo < hi; ++d) {
+        if (d == covered.size() || covered[d].first >= hi) {
+          out.push_back({lo, hi - lo, it->src + (lo - it->off)});
+          break;
+        }
+        if (covered[d].first > lo)
+          out.push_back({lo, covered[d].first - lo, it->src + (lo - it->off)});
+        lo = std::max(lo, covered[d].second);
+      }
+    }
+    // This source's pieces join the covered spans.
+    merged.clear();
+    auto add = [&](std::int64_t lo, std::int64_t hi) {
+      if (!merged.empty() && merged.back().second >= lo)
+        merged.back().second = std::max(merged.back().second, hi);
+      else
+        merged.emplace_back(lo, hi);
+    };
+    std::size_t a = 0;
+    for (auto it = first; it != last || a < covered.size();) {
+      if (it != last && (a == covered.size() || it->off < covered[a].first)) {
+        add(it->off, it->off + it->len);
+        ++it;
+      } else {
+        add(covered[a].first, covered[a].second);
+        ++a;
+      }
+    }
+    covered.swap(merged);
+  }
+  std::vector<In> all;
+  for (std::size_t k = 0; k < srcs.size(); ++k) {
+    srcs[k].b = all.size();
+    all.insert(all.end(), kept[k].begin(), kept[k].end());
+    srcs[k].e = all.size();
+  }
+  ins.swap(all);
+}
+
 // An aggregator's pieces (each source's in file order) written a chunk of
 // the file at a time: read the chunk's pieces from their senders into
 // `window`, merge the lists, write. One aggregator's reads then overlap
@@ -528,7 +588,6 @@ void agree_on_views(FileObject &f) {
 }
 
 bool two_phase_wanted(FileObject &f, bool write) {
-  if (f.atomic) return false;
   int size = 1;
   PMPI_Comm_size(f.comm, &size);
   auto it = f.hints.find(write ? "romio_cb_write" : "romio_cb_read");
@@ -557,6 +616,7 @@ struct TwoPhase {
   std::shared_ptr<const View> own_view;  // a non-blocking access's copy
   const View *view = nullptr;
   bool write = false;
+  bool atomic = false;  // atomic mode when it started
   std::int64_t off = 0;
   const void *buf = nullptr;
   std::int64_t count = 0;
@@ -595,6 +655,7 @@ std::shared_ptr<TwoPhase> prepare(FileObject &f, bool nb, bool write, std::int64
     op->window = &f.tp_window;
   }
   op->write = write;
+  op->atomic = f.knobs.atomic;
   op->off = off;
   op->buf = buf;
   op->count = count;
@@ -752,6 +813,45 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   std::int64_t fd_len = (ghi - glo + naggr - 1) / naggr;
   fd_len = std::max<std::int64_t>(kAlign, (fd_len + kAlign - 1) / kAlign * kAlign);
   const std::int64_t nsteps = (fd_len + cbs - 1) / cbs;
+
+  // Atomic mode: each aggregator locks its whole domain, and no data moves
+  // before every aggregator holds its lock (the allreduce, which also
+  // agrees on a lock that failed); each lets go when it is done. Another
+  // process's independent access, which locks its own range at once, sees
+  // all of the collective access or none of it; overlaps within the
+  // collective keep the higher rank's bytes (keep_higher_ranks).
+  struct DomainLock {
+    int fd = -1;
+    std::int64_t lo = 0, len = 0;
+    ~DomainLock() {
+      if (fd >= 0) range_lock(fd, F_UNLCK, lo, len);
+    }
+  } domain_lock;
+  if (op.atomic) {
+    int lock_err = 0;
+    if (my_aggr >= 0) {
+      const std::int64_t dlo = glo + my_aggr * fd_len, dhi = std::min(dlo + fd_len, ghi);
+      if (dlo < dhi) {
+        if (range_lock(f.fd, write ? F_WRLCK : F_RDLCK, dlo, dhi - dlo)) {
+          domain_lock.fd = f.fd;
+          domain_lock.lo = dlo;
+          domain_lock.len = dhi - dlo;
+        } else {
+          lock_err = errno;
+        }
+      }
+    }
+    long long lcls = lock_err ? errno_class(lock_err) : 0, lany = 0;
+    if (auto s = co_await allreduce_ll(x, &lcls, &lany, 1, pack::Op::max); !s.ok())
+      co_return failed(op, s);
+    if (lany) {
+      why = lock_err ? fmt::format("{}: cannot lock bytes for the atomic access: {}", f.path,
+                                   std::strerror(lock_err))
+                     : "an aggregator could not lock its part of the file";
+      op.err = static_cast<int>(lany);
+      co_return {};
+    }
+  }
 
   // The pieces in file order (a view's ranges are), with their stream positions.
   std::vector<Piece> pieces;
@@ -947,6 +1047,10 @@ coll::Task run(TwoPhase &op, const Colls &x) {
           }
           src.e = ins.size();
           srcs.push_back(src);
+        }
+        if (op.atomic && srcs.size() > 1) {
+          keep_higher_ranks(ins, srcs);
+          sorted = true;
         }
         if (int e = sorted ? write_in_chunks(f.fd, ins, srcs, window, data_out)
                            : write_unordered(f.fd, ins, srcs, window, data_out);

@@ -387,6 +387,17 @@ int file_error(FileObject *f, int code, const char *fn, const std::string &detai
   return api::report_file_on(MPI_FILE_NULL, eh, code, fn, detail);
 }
 
+bool range_lock(int fd, short type, std::int64_t start, std::int64_t len) {
+  struct flock fl {};
+  fl.l_type = type;
+  fl.l_whence = SEEK_SET;
+  fl.l_start = start;
+  fl.l_len = len;
+  while (::fcntl(fd, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) != 0)
+    if (errno != EINTR) return false;
+  return true;
+}
+
 namespace {
 // A non-blocking access's error, reported by the completion call that
 // completes its request (api::report_request): through the file's handler,

@@ -152,6 +152,11 @@ FileObject *lookup_file(MPI_File fh);
 int file_error(FileObject *f, int code, const char *fn, const std::string &detail = {});
 // The MPI error class of a system errno.
 int errno_class(int err);
+// An fcntl lock over [start, start+len) of the file (F_RDLCK, F_WRLCK;
+// F_UNLCK releases it), waiting for it (atomic mode): it holds between
+// processes, of one client or of several sharing the file system. False
+// with errno set when the system refused.
+bool range_lock(int fd, short type, std::int64_t start, std::int64_t len);
 
 // ---- views (view.cpp)
 // Fills the layout of `v` from its etype, filetype and representation;

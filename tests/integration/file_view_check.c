@@ -577,6 +577,140 @@ static void test_atomic(void) {
   free(in);
 }
 
+/* Atomic mode through the aggregators (romio_cb_write=enable, an
+ * aggregator per rank, small collective buffers: the overlaps cross domains
+ * and steps): rank 0 writes blocks of B bytes every 2B, rank 1 one span
+ * over them from B/2, the other ranks nothing. The overlaps must all hold
+ * one rank's bytes, as if one wrote after the other (13.6.1): keeping the
+ * piece that starts first in each window would give rank 0 the first
+ * overlap and rank 1 the others. Then a collective read of the whole file
+ * under the same settings, and 4 rounds while every rank also reads and
+ * writes the file independently in atomic mode. */
+static void test_atomic_collective(void) {
+  enum { B = 1000, NB = 64, SPAN = 2 * B * NB, ROUNDS = 4 };
+  char p[512], v[32];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Info info;
+  MPI_Datatype blocks;
+  unsigned char *buf = malloc(SPAN), *in = malloc(SPAN);
+  int i, k, r;
+  if (size < 2) return;
+  path(p, "atomic_coll.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_cb_write", "enable");
+  MPI_Info_set(info, "romio_cb_read", "enable");
+  MPI_Info_set(info, "cb_buffer_size", "8192");
+  snprintf(v, sizeof v, "%d", size);
+  MPI_Info_set(info, "cb_nodes", v);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  OK(MPI_File_set_atomicity(fh, 1));
+  MPI_Type_vector(NB, B, 2 * B, MPI_BYTE, &blocks);
+  MPI_Type_commit(&blocks);
+  for (r = 0; r < ROUNDS; ++r) {
+    memset(buf, 'A' + rank + r, SPAN);
+    OK(MPI_File_set_view(fh, 0, MPI_BYTE, rank == 0 ? blocks : MPI_BYTE, "native", MPI_INFO_NULL));
+    if (rank == 0)
+      OK(MPI_File_write_at_all(fh, 0, buf, NB * B, MPI_BYTE, &st));
+    else if (rank == 1)
+      OK(MPI_File_write_at_all(fh, B / 2, buf, SPAN - 2 * B, MPI_BYTE, &st));
+    else
+      OK(MPI_File_write_at_all(fh, 0, buf, 0, MPI_BYTE, &st));
+    OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+    if (r > 0 && rank >= 2) {
+      /* an independent atomic access meanwhile, past the collective's bytes */
+      memset(in, 'a' + rank, B);
+      OK(MPI_File_write_at(fh, SPAN + (MPI_Offset)rank * B, in, B, MPI_BYTE, &st));
+    }
+    OK(MPI_File_read_at_all(fh, 0, in, SPAN, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) >= SPAN - B, "atomic collective read count %d",
+          count_of(&st, MPI_BYTE));
+    {
+      const unsigned char a = (unsigned char)('A' + r), b = (unsigned char)('A' + 1 + r);
+      const unsigned char won = in[B / 2];
+      CHECK(won == a || won == b, "round %d: the first overlap holds %d", r, won);
+      for (k = 0; k < NB; ++k)
+        for (i = 0; i < B; ++i) {
+          const long at = 2L * B * k + i, gap = at + B;
+          const int in_span = at >= B / 2 && at < B / 2 + SPAN - 2 * B;
+          const unsigned char want = in_span ? won : a;
+          CHECK(in[at] == want, "round %d: byte %ld of block %d is %d, not %d", r, at, k, in[at],
+                want);
+          if (gap >= B / 2 && gap < B / 2 + SPAN - 2 * B)
+            CHECK(in[gap] == b, "round %d: byte %ld between blocks is %d", r, gap, in[gap]);
+        }
+    }
+  }
+  OK(MPI_File_set_atomicity(fh, 0));
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* Ranks 0 and 1 write so on a file of their own communicator while rank
+   * 2, outside it, reads the whole span in atomic mode until they are
+   * done: every read sees one round's result whole (the aggregators hold
+   * their domains' locks until all have them), never a domain of one
+   * round beside another's. */
+  if (size >= 3) {
+    MPI_Comm pair;
+    int done = 0, reads = 0;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (rank < 2) {
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "romio_cb_write", "enable");
+      MPI_Info_set(info, "cb_buffer_size", "8192");
+      MPI_Info_set(info, "cb_nodes", "2");
+      OK(MPI_File_open(pair, p, MPI_MODE_RDWR, info, &fh));
+      MPI_Info_free(&info);
+      OK(MPI_File_set_atomicity(fh, 1));
+      MPI_Barrier(MPI_COMM_WORLD);
+      for (r = 0; r < 40; ++r) {
+        memset(buf, 'a' + rank + r % 20, SPAN);
+        OK(MPI_File_set_view(fh, 0, MPI_BYTE, rank == 0 ? blocks : MPI_BYTE, "native",
+                             MPI_INFO_NULL));
+        if (rank == 0)
+          OK(MPI_File_write_at_all(fh, 0, buf, NB * B, MPI_BYTE, &st));
+        else
+          OK(MPI_File_write_at_all(fh, B / 2, buf, SPAN - 2 * B, MPI_BYTE, &st));
+      }
+      OK(MPI_File_close(&fh));
+      MPI_Comm_free(&pair);
+      if (rank == 0) MPI_Send(&r, 1, MPI_INT, 2, 77, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+      OK(MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+      OK(MPI_File_set_atomicity(fh, 1));
+      MPI_Barrier(MPI_COMM_WORLD);
+      while (!done) {
+        MPI_Iprobe(0, 77, MPI_COMM_WORLD, &done, MPI_STATUS_IGNORE);
+        OK(MPI_File_read_at(fh, 0, in, SPAN, MPI_BYTE, &st));
+        ++reads;
+        /* one round's result: rank 0's first bytes say which round */
+        const unsigned char a = in[0], won = in[B / 2], b = (unsigned char)(a + 1);
+        CHECK(won == a || won == b, "read %d: the first overlap holds %d (round of %d)", reads, won,
+              a);
+        for (k = 0; k < NB; ++k)
+          for (i = 0; i < B; ++i) {
+            const long at = 2L * B * k + i, gap = at + B;
+            const int in_span = at >= B / 2 && at < B / 2 + SPAN - 2 * B;
+            CHECK(in[at] == (in_span ? won : a), "read %d: torn at byte %ld: %d in a round of %d",
+                  reads, at, in[at], a);
+            if (gap >= B / 2 && gap < B / 2 + SPAN - 2 * B)
+              CHECK(in[gap] == b, "read %d: torn at byte %ld: %d in a round of %d", reads, gap,
+                    in[gap], a);
+          }
+      }
+      MPI_Recv(&r, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      OK(MPI_File_close(&fh));
+    } else {
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+  }
+  MPI_Type_free(&blocks);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+  free(buf);
+  free(in);
+}
+
 /* Data sieving for writes (romio_ds_write=enable): every rank writes its
  * 3-byte blocks of an interleaved view at once, each a read-modify-write of
  * a span holding the others' blocks too, under a lock of the span. */
@@ -947,6 +1081,7 @@ int main(int argc, char **argv) {
   test_datareps();
   test_datarep_layouts();
   test_atomic();
+  test_atomic_collective();
   test_two_phase(5, 40, "64", 0);
   test_two_phase(5, 3000, "1000", 0);
   test_two_phase(5, 3000, "1000", 1);
