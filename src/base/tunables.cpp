@@ -82,6 +82,10 @@ constexpr Tunable kTable[] = {
     {"host_address", "IMPI_HOST_ADDRESS", "",
      "IMPI client: the address its host advertises, listens on and binds to (empty: the local "
      "address of the connection to the server)"},
+    {"io_pull_clients", "IMPI_IO_PULL_CLIENTS", "1",
+     "MPI-IO two-phase accesses: an aggregator reads (writes) the pieces of a process of another "
+     "IMPI client on the same machine straight from (into) its memory with cross-memory attach, "
+     "as within a client, instead of moving them over the IMPI channels (0: over the channels)"},
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
      "impirun: after SIGTERM to a failing job, wait this long before SIGKILL (long enough for a "
      "proc to flush output, short enough not to hang)"},

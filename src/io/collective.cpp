@@ -26,12 +26,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
 
 #include "api/datatypes.hpp"
 #include "api/handles.hpp"
+#include "base/tunables.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/nonblocking.hpp"
 #include "collectives/select.hpp"
@@ -212,8 +214,53 @@ coll::Task exchange_bytes(const Colls &x, const std::byte *sbuf, const MPI_Count
 // may read (procs of its client on its host, when the kernel lets it;
 // `pid`, asked when the access was started), and learns who may read its
 // own.
+//
+// Processes of other clients on the same machine (the same kernel: its
+// boot id; and the same pid namespace) qualify too, unless
+// IMPI_IO_PULL_CLIENTS=0: each sends every other its boot id's hash, its
+// pid and the address of its probe word, and a process that reads the
+// word back from that pid (cma_permitted) may read that memory. The IMPI
+// channels then carry only the piece lists between them, not the data.
+std::uint64_t machine_key() {
+  static const std::uint64_t key = [] {
+    std::string id;
+    if (FILE *fp = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+      char b[64] = {};
+      if (std::fgets(b, sizeof b, fp)) id = b;
+      std::fclose(fp);
+    }
+    char ns[64] = {};
+    if (::readlink("/proc/self/ns/pid", ns, sizeof ns - 1) > 0) id += ns;
+    if (id.empty()) return std::uint64_t{0};
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (unsigned char c : id) h = (h ^ c) * 1099511628211ULL;
+    return h | 1;  // (never 0: unknown)
+  }();
+  return key;
+}
+
 coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_t> pid) {
   const std::size_t size = pid.size();
+  {
+    // (Every process takes part, whatever its setting: one that does not
+    // pull across clients sends no key, and nobody reads its memory.)
+    const bool pulls = base::get_int("io_pull_clients") != 0;
+    constexpr int kW = 3;
+    const long long me[kW] = {pulls ? static_cast<long long>(machine_key()) : 0,
+                              static_cast<long long>(::getpid()),
+                              static_cast<long long>(transport::shm::cma_probe_address())};
+    std::vector<long long> out(kW * size), in(kW * size);
+    for (std::size_t r = 0; r < size; ++r) std::copy_n(me, kW, &out[kW * r]);
+    if (auto s = co_await alltoall_ll(x, out.data(), in.data(), static_cast<int>(size), kW);
+        !s.ok())
+      co_return s;
+    for (std::size_t r = 0; r < size; ++r) {
+      const long long *them = &in[kW * r];
+      if (pid[r] != 0 || me[0] == 0 || them[0] != me[0] || them[1] <= 0) continue;
+      if (transport::shm::cma_permitted(them[1], static_cast<std::uint64_t>(them[2])))
+        pid[r] = them[1];
+    }
+  }
   std::vector<long long> mine(size), theirs(size);
   for (std::size_t r = 0; r < size; ++r) mine[r] = pid[r] != 0 ? 1 : 0;
   if (auto s = co_await alltoall_ll(x, mine.data(), theirs.data(), static_cast<int>(size)); !s.ok())
