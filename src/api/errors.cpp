@@ -425,7 +425,7 @@ void set_file_reporter(FileReporter f) {
 
 int report_request(std::uintptr_t owner, int code, std::string_view fn, std::string_view detail) {
   if (code == MPI_SUCCESS) return code;
-  switch (owner >> 26) {
+  switch (owner >> kIndexBits) {
     case IMPI_KIND_COMM:
       return report(reinterpret_cast<MPI_Comm>(owner), code, fn, detail);
     case IMPI_KIND_WIN:

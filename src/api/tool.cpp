@@ -25,6 +25,7 @@
 
 #include "base/tunables.hpp"
 #include "core/runtime.hpp"
+#include "io/file.hpp"
 #include "mpi.h"
 #include "transport/impi/channel.hpp"
 
@@ -82,7 +83,7 @@ constexpr Category kCategories[] = {
     {"collectives", "collective algorithms, inside a client and across clients"},
     {"dynamic_processes", "spawn, connect and accept"},
     {"startup", "launcher, rendezvous and process start-up"},
-    {"traffic", "performance variables: what this process sent, per transport"},
+    {"traffic", "performance variables: what this process sent, per transport, and asked of files"},
 };
 constexpr int kNumCategories = static_cast<int>(std::size(kCategories));
 
@@ -98,6 +99,9 @@ struct Pvar {
 };
 std::uint64_t traffic(std::atomic<std::uint64_t> impi::core::TrafficCounters::*field) {
   return (impi::core::Runtime::instance().p2p().traffic().*field).load(std::memory_order_relaxed);
+}
+std::uint64_t io_counter(std::atomic<std::uint64_t> impi::io::IoCounters::*field) {
+  return (impi::io::g_io_counters.*field).load(std::memory_order_relaxed);
 }
 const Pvar kPvars[] = {
     {"unexpected_queue_length", "messages that arrived before a matching receive, waiting now",
@@ -117,6 +121,15 @@ const Pvar kPvars[] = {
      MPI_T_PVAR_CLASS_COUNTER, [] { return traffic(&impi::core::TrafficCounters::dyn_messages); }},
     {"dyn_bytes_sent", "bytes sent to procs of other jobs (dynamic processes)",
      MPI_T_PVAR_CLASS_COUNTER, [] { return traffic(&impi::core::TrafficCounters::dyn_bytes); }},
+    {"io_read_calls",
+     "read system calls of this process's MPI-IO (data sieving makes one of many pieces)",
+     MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::reads); }},
+    {"io_write_calls", "write system calls of this process's MPI-IO", MPI_T_PVAR_CLASS_COUNTER,
+     [] { return io_counter(&impi::io::IoCounters::writes); }},
+    {"io_bytes_read", "bytes this process's MPI-IO read from files", MPI_T_PVAR_CLASS_COUNTER,
+     [] { return io_counter(&impi::io::IoCounters::bytes_read); }},
+    {"io_bytes_written", "bytes this process's MPI-IO wrote to files", MPI_T_PVAR_CLASS_COUNTER,
+     [] { return io_counter(&impi::io::IoCounters::bytes_written); }},
     {"impi_flow_stalls",
      "times a packet this process runs a host channel for waited for a PROTOACK (hiwater reached)",
      MPI_T_PVAR_CLASS_COUNTER,

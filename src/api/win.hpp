@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/handles.hpp"
 #include "mpi.h"
 #include "rma/window.hpp"
 
@@ -35,8 +36,8 @@ extern std::atomic<std::atomic<WinObject *> *> g_win_table[kWinChunks];
 // The window behind a handle, or nullptr.
 inline WinObject *lookup_win(MPI_Win win) {
   auto v = reinterpret_cast<std::uintptr_t>(win);
-  if ((v >> 26) != IMPI_KIND_WIN) return nullptr;
-  std::size_t i = (v & ((std::uintptr_t{1} << 26) - 1)) - 1;  // (index 0: MPI_WIN_NULL)
+  if ((v >> kIndexBits) != IMPI_KIND_WIN) return nullptr;
+  std::size_t i = (v & kIndexMask) - 1;  // (index 0: MPI_WIN_NULL)
   if (i >= kWinChunk * kWinChunks) return nullptr;
   auto *chunk = g_win_table[i / kWinChunk].load(std::memory_order_acquire);
   return chunk ? chunk[i % kWinChunk].load(std::memory_order_acquire) : nullptr;

@@ -111,6 +111,42 @@ const Knobs &knobs_of(const FileObject &f) {
   return f.knobs;
 }
 
+// An independent access's file ranges and data sieving window, kept
+// between accesses (Lease).
+struct SieveScratch {
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  Bytes window;
+  std::size_t bytes() const { return ranges.capacity() * sizeof(ranges[0]) + window.capacity(); }
+  void reset() { ranges.clear(); }
+};
+
+// Data sieving's windows (ROMIO's): ranges [i, end) lie in [lo, hi) of at
+// most `limit` bytes (0: no sieving); `sieve`: there are several and their
+// data is at least a quarter of the window, so one transfer of the window
+// replaces theirs. A range before the window's start (a filetype whose
+// data reaches past its extent) or longer than `limit` starts a group of
+// its own.
+struct Group {
+  std::size_t end;
+  std::int64_t lo, hi;
+  bool sieve;
+};
+Group group_at(const std::vector<std::pair<std::int64_t, std::int64_t>> &ranges, std::size_t i,
+               std::int64_t limit) {
+  const std::int64_t lo = ranges[i].first;
+  std::int64_t hi = lo + ranges[i].second, data = ranges[i].second;
+  std::size_t j = i + 1;
+  if (ranges[i].second < limit) {
+    for (; j < ranges.size(); ++j) {
+      auto [pos, n] = ranges[j];
+      if (pos < lo || pos + n - lo > limit) break;
+      hi = std::max(hi, pos + n);
+      data += n;
+    }
+  }
+  return {j, lo, hi, j - i > 1 && hi - lo <= 4 * data};
+}
+
 // Moves (buf, count, type) to or from the view's stream at etype `off`.
 // `v`, `k`: the view and settings in force when the operation started.
 Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::int64_t off,
@@ -138,15 +174,21 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
     res.file = res.native = n;
     return res;
   }
-  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  Lease<SieveScratch> scratch;
+  auto &ranges = scratch->ranges;
   map_ranges(v, off * v.et_size, total, ranges);
   if (ranges.empty() || ranges.front().first < 0) {
     res.err = MPI_ERR_ARG;
     res.why = "the access would start before the beginning of the file";
     return res;
   }
+  // (A filetype whose data reaches past its extent gives ranges out of file order.)
+  std::int64_t lo = ranges.front().first, hi = lo;
+  for (auto [pos, n] : ranges) {
+    lo = std::min(lo, pos);
+    hi = std::max(hi, pos + n);
+  }
   std::unique_lock<std::mutex> atomic_lk;
-  std::int64_t lo = ranges.front().first, hi = ranges.back().first + ranges.back().second;
   if (k.atomic) {
     atomic_lk = std::unique_lock<std::mutex>(f.atomic_mu);
     if (!range_lock(f.fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) {
@@ -165,6 +207,7 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
     return res;
   };
   const std::byte *mem = static_cast<const std::byte *>(buf) + (direct ? type->lb() : 0);
+  Bytes &window = scratch->window;
   if (write) {
     Bytes data;
     if (!direct) {
@@ -173,33 +216,40 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
       mem = data.data();
     }
     std::int64_t at = 0;
-    if (ranges.size() > 1 && k.ds_write && hi - lo <= k.sieve && hi - lo <= 4 * total) {
-      // Data sieving (romio_ds_write=enable): read the span, put the pieces
-      // in, write it back whole, under a write lock of the span (other
-      // sieving writers' read-modify-writes must not interleave with ours).
-      if (!k.atomic && !range_lock(f.fd, F_WRLCK, lo, hi - lo))
+    for (std::size_t i = 0, j; i < ranges.size(); i = j) {
+      Group g = group_at(ranges, i, k.ds_write ? k.sieve_write : 0);
+      j = g.end;
+      if (!g.sieve) {
+        for (; i < j; ++i) {
+          auto [pos, n] = ranges[i];
+          if (full_pwrite(f.fd, mem + at, n, pos) < 0) return finish(errno_class(errno), errno);
+          at += n;
+        }
+        continue;
+      }
+      // Data sieving (romio_ds_write=enable): read the window, put the
+      // pieces in, write it back whole, under a write lock of the window
+      // (other sieving writers' read-modify-writes must not interleave
+      // with ours).
+      const std::int64_t wlo = g.lo, len = g.hi - g.lo;
+      if (!k.atomic && !range_lock(f.fd, F_WRLCK, wlo, len))
         return finish(errno_class(errno), errno);
-      Bytes span;
-      span.resize(static_cast<std::size_t>(hi - lo));
-      std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
+      window.resize(static_cast<std::size_t>(len));
+      std::int64_t r = full_pread(f.fd, window.data(), len, wlo);
       int e = 0;
       if (r < 0) {
         e = errno;
       } else {
-        std::memset(span.data() + r, 0, static_cast<std::size_t>(hi - lo - r));
-        for (auto [pos, n] : ranges) {
-          std::memcpy(span.data() + (pos - lo), mem + at, static_cast<std::size_t>(n));
+        std::memset(window.data() + r, 0, static_cast<std::size_t>(len - r));
+        for (; i < j; ++i) {
+          auto [pos, n] = ranges[i];
+          std::memcpy(window.data() + (pos - wlo), mem + at, static_cast<std::size_t>(n));
           at += n;
         }
-        if (full_pwrite(f.fd, span.data(), hi - lo, lo) < 0) e = errno;
+        if (full_pwrite(f.fd, window.data(), len, wlo) < 0) e = errno;
       }
-      if (!k.atomic) range_lock(f.fd, F_UNLCK, lo, hi - lo);
+      if (!k.atomic) range_lock(f.fd, F_UNLCK, wlo, len);
       if (e) return finish(errno_class(e), e);
-    } else {
-      for (auto [pos, n] : ranges) {
-        if (full_pwrite(f.fd, mem + at, n, pos) < 0) return finish(errno_class(errno), errno);
-        at += n;
-      }
     }
     res.file = total;
     res.native = type->size() * count;
@@ -212,25 +262,31 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
     dst = data.data();
   }
   std::int64_t got = 0;
-  // Data sieving: many pieces close together are read as one span.
-  bool ds = ranges.size() > 1 && k.ds_read && hi - lo <= k.sieve && hi - lo <= 4 * total;
-  if (ds) {
-    Bytes span;
-    span.resize(static_cast<std::size_t>(hi - lo));
-    std::int64_t r = full_pread(f.fd, span.data(), hi - lo, lo);
-    if (r < 0) return finish(errno_class(errno), errno);
-    for (auto [pos, n] : ranges) {
-      std::int64_t have = std::clamp<std::int64_t>(r - (pos - lo), 0, n);
-      std::memcpy(dst + got, span.data() + (pos - lo), static_cast<std::size_t>(have));
-      got += have;
-      if (have < n) break;
+  bool short_read = false;  // the end of the file
+  for (std::size_t i = 0, j; i < ranges.size() && !short_read; i = j) {
+    Group g = group_at(ranges, i, k.ds_read ? k.sieve : 0);
+    j = g.end;
+    if (!g.sieve) {
+      for (; i < j && !short_read; ++i) {
+        auto [pos, n] = ranges[i];
+        std::int64_t r = full_pread(f.fd, dst + got, n, pos);
+        if (r < 0) return finish(errno_class(errno), errno);
+        got += r;
+        short_read = r < n;
+      }
+      continue;
     }
-  } else {
-    for (auto [pos, n] : ranges) {
-      std::int64_t r = full_pread(f.fd, dst + got, n, pos);
-      if (r < 0) return finish(errno_class(errno), errno);
-      got += r;
-      if (r < n) break;  // the end of the file
+    // Data sieving: the group's pieces are read as one window.
+    const std::int64_t wlo = g.lo, len = g.hi - g.lo;
+    window.resize(static_cast<std::size_t>(len));
+    std::int64_t r = full_pread(f.fd, window.data(), len, wlo);
+    if (r < 0) return finish(errno_class(errno), errno);
+    for (; i < j && !short_read; ++i) {
+      auto [pos, n] = ranges[i];
+      std::int64_t have = std::clamp<std::int64_t>(r - (pos - wlo), 0, n);
+      std::memcpy(dst + got, window.data() + (pos - wlo), static_cast<std::size_t>(have));
+      got += have;
+      short_read = have < n;
     }
   }
   res.file = got;

@@ -783,13 +783,7 @@ constexpr int kInlineRuns = 4;
 constexpr MPI_Count kInlineMeta = kInlineRuns * kRun;
 constexpr std::size_t kCountsWidth = 2 + kInlineMeta;
 
-// The vectors an access sizes by its pieces (thousands, for a view of
-// small pieces), kept from one access to the next. Allocated and freed at
-// every call, they made glibc give the top of the heap back to the kernel
-// at each end and fault it in again at the next start (np 2, 512-B rows,
-// 2 MiB per process: 2.9 ms a collective write, 0.5 ms with them kept).
-// A pool, not a member of the file: non-blocking accesses run several at
-// once.
+// The vectors an access sizes by its pieces, kept between accesses (Lease).
 struct Scratch {
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
   std::vector<Piece> pieces;
@@ -803,50 +797,15 @@ struct Scratch {
            srcs.capacity() * sizeof(Source) +
            (meta_out.capacity() + meta_in.capacity()) * sizeof(long long);
   }
-};
-class ScratchPool {
- public:
-  std::unique_ptr<Scratch> take() {
-    std::lock_guard<std::mutex> lk(mu_);
-    if (free_.empty()) return std::make_unique<Scratch>();
-    auto s = std::move(free_.back());
-    free_.pop_back();
-    return s;
+  void reset() {
+    ranges.clear();
+    pieces.clear();
+    incoming.clear();
+    ins.clear();
+    srcs.clear();
+    meta_out.clear();
+    meta_in.clear();
   }
-  void give(std::unique_ptr<Scratch> s) {
-    constexpr std::size_t kKept = 4, kLargest = 64 << 20;  // (what stays allocated)
-    if (!s || s->bytes() > kLargest) return;
-    std::lock_guard<std::mutex> lk(mu_);
-    if (free_.size() < kKept) free_.push_back(std::move(s));
-  }
-
- private:
-  std::mutex mu_;
-  std::vector<std::unique_ptr<Scratch>> free_;
-};
-// An access's scratch vectors, back to the pool (emptied) when it ends.
-struct ScratchLease {
-  std::unique_ptr<Scratch> s;
-  ScratchLease() {
-    static auto *pool = new ScratchPool;  // (never destroyed: accesses may end at exit)
-    pool_ = pool;
-    s = pool->take();
-  }
-  ~ScratchLease() {
-    s->ranges.clear();
-    s->pieces.clear();
-    s->incoming.clear();
-    s->ins.clear();
-    s->srcs.clear();
-    s->meta_out.clear();
-    s->meta_in.clear();
-    pool_->give(std::move(s));
-  }
-  ScratchLease(const ScratchLease &) = delete;
-  ScratchLease &operator=(const ScratchLease &) = delete;
-
- private:
-  ScratchPool *pool_;
 };
 
 // A collective call of the access failed (a non-blocking one's tasks report it).
@@ -882,8 +841,8 @@ coll::Task run(TwoPhase &op, const Colls &x) {
     if (!write) stream.resize(static_cast<std::size_t>(total));
     sbase = stream.data();
   }
-  ScratchLease scratch;
-  auto &ranges = scratch.s->ranges;
+  Lease<Scratch> scratch;
+  auto &ranges = scratch->ranges;
   if (total > 0) map_ranges(v, off * v.et_size, total, ranges);
   if (!ranges.empty() && ranges.front().first < 0) {
     err = MPI_ERR_ARG;
@@ -970,7 +929,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   }
 
   // The pieces in file order (a view's ranges are), with their stream positions.
-  auto &pieces = scratch.s->pieces;
+  auto &pieces = scratch->pieces;
   pieces.reserve(ranges.size());
   {
     std::int64_t s = 0;
@@ -1002,8 +961,8 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   std::vector<MPI_Aint> sdisp(usize), rdisp(usize), smdisp(usize), rmdisp(usize);
   // The pieces as runs (Run) going out; the pieces that came in, by
   // sender (`from[r]` to `from[r + 1]`).
-  auto &meta_out = scratch.s->meta_out, &meta_in = scratch.s->meta_in;
-  auto &incoming = scratch.s->incoming;
+  auto &meta_out = scratch->meta_out, &meta_in = scratch->meta_in;
+  auto &incoming = scratch->incoming;
   std::vector<long long> counts_out(kCountsWidth * usize), counts_in(kCountsWidth * usize);
   std::vector<MPI_Count> smeta_rest(usize), rmeta_rest(usize);
   std::vector<MPI_Aint> smdisp_rest(usize), rmdisp_rest(usize);
@@ -1141,8 +1100,8 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       if (my_aggr >= 0 && !incoming.empty() && !io_err) {
         // Every piece where it is: in the data received, our own memory,
         // or the sender's (read from there); then written in file order.
-        auto &ins = scratch.s->ins;
-        auto &srcs = scratch.s->srcs;
+        auto &ins = scratch->ins;
+        auto &srcs = scratch->srcs;
         ins.clear();
         srcs.clear();
         ins.reserve(incoming.size());

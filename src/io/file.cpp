@@ -34,6 +34,8 @@ void refresh_knobs(FileObject &f) {
   k.atomic = f.atomic;
   if (auto it = f.hints.find("ind_rd_buffer_size"); it != f.hints.end())
     k.sieve = std::strtoll(it->second.c_str(), nullptr, 10);
+  if (auto it = f.hints.find("ind_wr_buffer_size"); it != f.hints.end())
+    k.sieve_write = std::strtoll(it->second.c_str(), nullptr, 10);
   if (auto it = f.hints.find("romio_ds_read"); it != f.hints.end())
     k.ds_read = it->second != "disable";
   if (auto it = f.hints.find("romio_ds_write"); it != f.hints.end())
@@ -214,6 +216,7 @@ void default_hints(FileObject &f, const core::Communicator &c) {
   h["romio_no_indep_rw"] = "false";
   h["nb_proc"] = std::to_string(nprocs);
   h["ind_rd_buffer_size"] = "4194304";
+  h["ind_wr_buffer_size"] = "524288";
 }
 
 bool is_number(const std::string &s) {

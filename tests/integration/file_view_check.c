@@ -47,29 +47,34 @@ static int eclass(int rc) {
 static void path(char *out, const char *name) {
   snprintf(out, 512, "%s/%s", dir, name);
 }
-/* Bytes this process has sent to other processes (shared memory and other
- * IMPI clients; the tool interface's counters). */
-static unsigned long long bytes_sent(void) {
+/* A counter of the tool interface (a performance variable of class
+ * COUNTER), counted from its first reading. */
+static unsigned long long counter(const char *name) {
   static MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
-  static MPI_T_pvar_handle h[2];
-  const char *names[2] = {"shm_bytes_sent", "impi_bytes_sent"};
-  unsigned long long total = 0, v;
-  int i, idx, n, provided;
+  static MPI_T_pvar_handle h[8];
+  static const char *names[8];
+  static int n;
+  unsigned long long v = 0;
+  int i, idx, cnt, provided;
   if (s == MPI_T_PVAR_SESSION_NULL) {
     CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
     MPI_T_pvar_session_create(&s);
-    for (i = 0; i < 2; ++i) {
-      CHECK(MPI_T_pvar_get_index(names[i], MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s",
-            names[i]);
-      MPI_T_pvar_handle_alloc(s, idx, NULL, &h[i], &n);
-    }
   }
-  for (i = 0; i < 2; ++i) {
-    v = 0;
-    MPI_T_pvar_read(s, h[i], &v);
-    total += v;
+  for (i = 0; i < n && strcmp(names[i], name) != 0; ++i) {
   }
-  return total;
+  if (i == n) {
+    CHECK(n < 8 && MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s",
+          name);
+    MPI_T_pvar_handle_alloc(s, idx, NULL, &h[i], &cnt);
+    names[n++] = name;
+  }
+  MPI_T_pvar_read(s, h[i], &v);
+  return v;
+}
+/* Bytes this process has sent to other processes (shared memory and other
+ * IMPI clients). */
+static unsigned long long bytes_sent(void) {
+  return counter("shm_bytes_sent") + counter("impi_bytes_sent");
 }
 
 static int count_of(MPI_Status *st, MPI_Datatype t) {
@@ -714,13 +719,37 @@ static void test_atomic_collective(void) {
 /* Data sieving for writes (romio_ds_write=enable): every rank writes its
  * 3-byte blocks of an interleaved view at once, each a read-modify-write of
  * a span holding the others' blocks too, under a lock of the span. */
+/* Sets a view of blocks of bl bytes interleaved by rank (its filetype in *ft). */
+static void interleaved_view(MPI_File fh, int bl, MPI_Datatype *ft) {
+  MPI_Datatype blk;
+  MPI_Type_contiguous(bl, MPI_BYTE, &blk);
+  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * bl, ft);
+  MPI_Type_commit(ft);
+  MPI_Type_free(&blk);
+  OK(MPI_File_set_view(fh, (MPI_Offset)rank * bl, MPI_BYTE, *ft, "native", MPI_INFO_NULL));
+}
+
+/* The file of blocks of bl bytes interleaved by rank, nbl per rank, byte
+ * x of rank r's stream r * 50 + k * 7 + x (round k's). */
+static void check_sieved_file(const char *p, int bl, int nbl, int k) {
+  long n0 = (long)size * bl * nbl;
+  unsigned char *all = malloc((size_t)n0);
+  long n = raw(p, all, n0);
+  CHECK(n == n0, "sieved file size %ld", n);
+  for (long b = 0; b < n; ++b) {
+    int r = (int)((b / bl) % size), x = (int)((b / bl) / size) * bl + (int)(b % bl);
+    CHECK(all[b] == (unsigned char)(r * 50 + k * 7 + x), "sieved byte %ld: %d", b, all[b]);
+  }
+  free(all);
+}
+
 static void test_ds_write(void) {
   enum { BL = 3, NBL = 200, ROUNDS = 5 };
   char p[512];
   MPI_File fh;
   MPI_Status st;
   MPI_Info info;
-  MPI_Datatype blk, ftype;
+  MPI_Datatype ftype;
   unsigned char out[BL * NBL];
   int i, k;
   path(p, "dswrite.dat");
@@ -728,31 +757,121 @@ static void test_ds_write(void) {
   MPI_Info_set(info, "romio_ds_write", "enable");
   OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
   MPI_Info_free(&info);
-  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
-  MPI_Type_create_resized(blk, 0, (MPI_Aint)size * BL, &ftype);
-  MPI_Type_commit(&ftype);
-  MPI_Type_free(&blk);
-  OK(MPI_File_set_view(fh, (MPI_Offset)rank * BL, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  interleaved_view(fh, BL, &ftype);
   for (k = 0; k < ROUNDS; ++k) {
     for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 50 + k * 7 + i);
     OK(MPI_File_write_at(fh, 0, out, BL * NBL, MPI_BYTE, &st));
     CHECK(count_of(&st, MPI_BYTE) == BL * NBL, "sieved write count");
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) {
-    long n0 = (long)size * BL * NBL;
-    unsigned char *all = malloc((size_t)n0);
-    long n = raw(p, all, n0);
-    CHECK(n == n0, "sieved file size %ld", n);
-    for (long b = 0; b < n; ++b) {
-      int r = (int)((b / BL) % size), x = (int)((b / BL) / size) * BL + (int)(b % BL);
-      CHECK(all[b] == (unsigned char)(r * 50 + (ROUNDS - 1) * 7 + x), "sieved byte %ld: %d", b,
-            all[b]);
-    }
-    free(all);
-  }
+  if (rank == 0) check_sieved_file(p, BL, NBL, ROUNDS - 1);
   OK(MPI_File_close(&fh));
   MPI_Type_free(&ftype);
+}
+
+/* The system calls data sieving takes for nbl blocks of bl bytes, stride
+ * apart, in windows of at most `limit` bytes: a window holds the blocks
+ * that end within `limit` of its first; it is one call when it holds
+ * several and they are at least a quarter of it, else one per block. */
+static long sieve_calls(long nbl, long bl, long stride, long limit) {
+  long calls = 0, i = 0, m;
+  while (i < nbl) {
+    for (m = 1; i + m < nbl && m * stride + bl <= limit; ++m) {
+    }
+    calls += m > 1 && (m - 1) * stride + bl <= 4 * m * bl ? 1 : m;
+    i += m;
+  }
+  return calls;
+}
+
+/* Data sieving in windows (ROMIO's ind_rd_buffer_size and
+ * ind_wr_buffer_size): every rank writes its interleaved blocks of BL
+ * bytes independently, all at once, ROUNDS times, each window a
+ * read-modify-write under a lock of it (a lost update shows in the file);
+ * each then reads its blocks back. The system calls are those of the
+ * windows, though the span is larger than a window. Then a view whose data
+ * reaches past its extent (its ranges out of file order): a sieved write
+ * and read of a range that lies after the access's last one, and a read
+ * stopped by the end of the file. */
+static void test_sieve_windows(void) {
+  enum { BL = 100, NBL = 200, ROUNDS = 3, RD = 4096, WR = 1500 };
+  char p[512], q[32];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Info info;
+  MPI_Datatype blk, ftype;
+  unsigned char out[BL * NBL], in[BL * NBL];
+  int i, k;
+  unsigned long long c0;
+  path(p, "sieve.dat");
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_ds_write", "enable");
+  MPI_Info_set(info, "ind_rd_buffer_size", "4096");
+  MPI_Info_set(info, "ind_wr_buffer_size", "1500");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  interleaved_view(fh, BL, &ftype);
+  for (k = 0; k < ROUNDS; ++k) {
+    for (i = 0; i < BL * NBL; ++i) out[i] = (unsigned char)(rank * 50 + k * 7 + i);
+    c0 = counter("io_write_calls");
+    OK(MPI_File_write_at(fh, 0, out, BL * NBL, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) == BL * NBL, "windowed write count");
+    if (size > 1)
+      CHECK(counter("io_write_calls") - c0 ==
+                (unsigned long long)sieve_calls(NBL, BL, (long)size * BL, WR),
+            "windowed write: %llu write calls, want %ld", counter("io_write_calls") - c0,
+            sieve_calls(NBL, BL, (long)size * BL, WR));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  memset(in, 0, sizeof in);
+  c0 = counter("io_read_calls");
+  OK(MPI_File_read_at(fh, 0, in, BL * NBL, MPI_BYTE, &st));
+  if (size > 1)
+    CHECK(counter("io_read_calls") - c0 ==
+              (unsigned long long)sieve_calls(NBL, BL, (long)size * BL, RD),
+          "windowed read: %llu read calls, want %ld", counter("io_read_calls") - c0,
+          sieve_calls(NBL, BL, (long)size * BL, RD));
+  CHECK(count_of(&st, MPI_BYTE) == BL * NBL, "windowed read count %d", count_of(&st, MPI_BYTE));
+  CHECK(memcmp(in, out, sizeof in) == 0, "windowed read: the last round's blocks");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) check_sieved_file(p, BL, NBL, ROUNDS - 1);
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+
+  /* runs at 0 and 24 of a filetype of extent 8: the stream's bytes 8..11
+   * are the file's 8..11, after 24..27 */
+  {
+    int lens[2] = {4, 4};
+    MPI_Aint disps[2] = {0, 24};
+    unsigned char file[40];
+    snprintf(q, sizeof q, "pastext.%d.dat", rank);
+    path(p, q);
+    OK(MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+    MPI_Type_create_hindexed(2, lens, disps, MPI_BYTE, &blk);
+    MPI_Type_create_resized(blk, 0, 8, &ftype);
+    MPI_Type_commit(&ftype);
+    MPI_Type_free(&blk);
+    OK(MPI_File_set_view(fh, 0, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+    for (i = 0; i < 12; ++i) out[i] = (unsigned char)(rank * 20 + i + 1);
+    OK(MPI_File_write_at(fh, 0, out, 12, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) == 12, "past-extent write count %d", count_of(&st, MPI_BYTE));
+    OK(MPI_File_sync(fh));
+    CHECK(raw(p, file, sizeof file) == 28, "past-extent file size");
+    for (i = 0; i < 28; ++i) {
+      int want = i < 4 ? out[i] : i >= 24 ? out[i - 20] : i >= 8 && i < 12 ? out[i] : 0;
+      CHECK(file[i] == want, "past-extent file byte %d: %d, want %d", i, file[i], want);
+    }
+    memset(in, 0, 16);
+    OK(MPI_File_read_at(fh, 0, in, 16, MPI_BYTE, &st));
+    CHECK(count_of(&st, MPI_BYTE) == 12, "past-extent read to the end: count %d",
+          count_of(&st, MPI_BYTE));
+    CHECK(memcmp(in, out, 12) == 0, "past-extent read");
+    OK(MPI_File_close(&fh));
+    MPI_Type_free(&ftype);
+    OK(MPI_File_delete(p, MPI_INFO_NULL));
+  }
+  MPI_Info_free(&info);
 }
 
 /* Two-phase collective buffering forced on, with up to 3 aggregators: a
@@ -1094,6 +1213,7 @@ int main(int argc, char **argv) {
   test_two_phase_nb(5, 3000, "1000");
   test_two_phase_nb(9000, 6, NULL);
   test_ds_write();
+  test_sieve_windows();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",       "user.dat",
