@@ -177,16 +177,16 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
   Lease<SieveScratch> scratch;
   auto &ranges = scratch->ranges;
   map_ranges(v, off * v.et_size, total, ranges);
-  if (ranges.empty() || ranges.front().first < 0) {
-    res.err = MPI_ERR_ARG;
-    res.why = "the access would start before the beginning of the file";
-    return res;
-  }
   // (A filetype whose data reaches past its extent gives ranges out of file order.)
-  std::int64_t lo = ranges.front().first, hi = lo;
+  std::int64_t lo = ranges.empty() ? -1 : ranges.front().first, hi = lo;
   for (auto [pos, n] : ranges) {
     lo = std::min(lo, pos);
     hi = std::max(hi, pos + n);
+  }
+  if (lo < 0) {
+    res.err = MPI_ERR_ARG;
+    res.why = "the access would start before the beginning of the file";
+    return res;
   }
   std::unique_lock<std::mutex> atomic_lk;
   if (k.atomic) {
