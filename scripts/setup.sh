@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 
 packages=(build-essential cmake pkg-config libevent-dev libfmt-dev libhwloc-dev catch2
-          gfortran libpmix-dev python3 hyperfine clang clang-format-14 libclang-rt-14-dev autoconf automake dpkg-dev file valgrind iproute2 patch curl)
+          gfortran libpmix-dev python3 hyperfine clang clang-format-14 libclang-rt-14-dev autoconf automake libtool dpkg-dev file valgrind iproute2 patch curl)
 if [ "${IMPI_NO_PEERS:-0}" != 1 ]; then
   packages+=(openmpi-bin libopenmpi-dev mpich libmpich-dev)
 fi

@@ -24,22 +24,23 @@ using impi::pack::TypePtr;
 
 namespace impi::api {
 
-bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit) {
+const char *find_type(MPI_Datatype h, TypePtr &out, bool need_commit) {
   if (const TypePtr *p = lookup_predefined_type(h)) {  // (committed; no table lock)
     out = *p;
-    return true;
+    return nullptr;
   }
   auto t = lookup_type(h);
-  if (!t) {
-    rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
-                h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "not a valid datatype");
-    return false;
-  }
-  if (need_commit && !t->committed) {
-    rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, "the datatype is not committed");
-    return false;
-  }
+  if (!t) return h == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "not a valid datatype";
+  if (need_commit && !t->committed) return "the datatype is not committed";
   out = t->type;
+  return nullptr;
+}
+
+bool get_type(MPI_Datatype h, const char *fn, TypePtr &out, int &rc, bool need_commit) {
+  if (const char *why = find_type(h, out, need_commit)) {
+    rc = report(MPI_COMM_NULL, MPI_ERR_TYPE, fn, why);
+    return false;
+  }
   return true;
 }
 

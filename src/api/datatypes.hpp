@@ -58,6 +58,9 @@ int check_type(const char *fn, MPI_Comm comm, MPI_Datatype datatype, pack::TypeP
 // error in rc) unless `h` names a live (and, if asked, committed) datatype.
 bool get_type(MPI_Datatype h, const char *fn, pack::TypePtr &out, int &rc,
               bool need_commit = false);
+// The same without reporting (for calls that report through another
+// object's handler, a file's): nullptr, or why `h` is refused.
+const char *find_type(MPI_Datatype h, pack::TypePtr &out, bool need_commit = false);
 // False unless count is negative (then MPI_ERR_COUNT is reported into rc).
 bool bad_count(MPI_Count count, const char *fn, int &rc);
 

@@ -154,6 +154,11 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
   Result res;
   std::int64_t total = file_bytes(v, type, count);
   if (total <= 0) return res;
+  if (v.runs.empty()) {
+    res.err = MPI_ERR_ARG;
+    res.why = kEmptyView;
+    return res;
+  }
   // Memory that is the stream itself: no copy.
   const bool direct = v.rep == RepKind::native && type->is_contiguous();
   if (direct && v.contiguous && !k.atomic) {
@@ -320,7 +325,6 @@ struct AccessType {
 
 int check_access(FileObject *f, const char *fn, Ptr p, bool write, MPI_Offset off, MPI_Count count,
                  MPI_Datatype dt, AccessType &at) {
-  int rc;
   if (p != Ptr::shared && (f->amode & MPI_MODE_SEQUENTIAL))
     return file_error(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                       "the file was opened MPI_MODE_SEQUENTIAL: only shared file pointers");
@@ -328,8 +332,8 @@ int check_access(FileObject *f, const char *fn, Ptr p, bool write, MPI_Offset of
     return file_error(f, MPI_ERR_COUNT, fn, fmt::format("count {} is negative", count));
   at.p = api::lookup_predefined_type(dt);
   if (!at.p) {
-    if (!api::get_type(dt, fn, at.held, rc, true))
-      return file_error(f, MPI_ERR_TYPE, fn, "not a committed datatype");
+    if (const char *bad = api::find_type(dt, at.held, true))
+      return file_error(f, MPI_ERR_TYPE, fn, bad);
     at.p = &at.held;
   }
   if (p == Ptr::explicit_ && off < 0)

@@ -620,20 +620,26 @@ bool push(std::int64_t pid, std::vector<iovec> &local, std::vector<iovec> &remot
 // file system goes through the aggregators.
 constexpr std::int64_t kSmallPiece = 2048;
 
-void agree_on_views(FileObject &f) {
-  const View &v = f.view;
-  int mine[3] = {v.contiguous ? 0 : 1, 0, v.in_order ? 0 : 1}, all[3] = {0, 0, 0};
-  if (!v.contiguous && !v.runs.empty()) {
-    // The view's pieces: its filetype's data runs, adjacent ones merged.
-    std::int64_t pieces = 1;
-    for (std::size_t i = 1; i < v.runs.size(); ++i)
-      if (v.runs[i].disp != v.runs[i - 1].disp + v.runs[i - 1].len) ++pieces;
-    mine[1] = v.ft_size / pieces < kSmallPiece ? 1 : 0;
+int agree_on_views(FileObject &f, const View *next, int err) {
+  int mine[4] = {0, 0, 0, next ? MPI_SUCCESS : err}, all[4] = {0, 0, 0, 0};
+  if (next) {
+    const View &v = *next;
+    mine[0] = v.contiguous ? 0 : 1;
+    mine[2] = v.in_order ? 0 : 1;
+    if (!v.contiguous && !v.runs.empty()) {
+      // The view's pieces: its filetype's data runs, adjacent ones merged.
+      std::int64_t pieces = 1;
+      for (std::size_t i = 1; i < v.runs.size(); ++i)
+        if (v.runs[i].disp != v.runs[i - 1].disp + v.runs[i - 1].len) ++pieces;
+      mine[1] = v.ft_size / pieces < kSmallPiece ? 1 : 0;
+    }
   }
-  PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, f.comm);
+  PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, f.comm);
+  if (all[3] != MPI_SUCCESS) return all[3];
   f.any_noncontiguous = all[0] != 0;
   f.any_small_pieces = all[1] != 0;
   f.any_unordered = all[2] != 0;
+  return MPI_SUCCESS;
 }
 
 bool two_phase_wanted(FileObject &f, bool write) {
@@ -847,6 +853,10 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   if (!ranges.empty() && ranges.front().first < 0) {
     err = MPI_ERR_ARG;
     why = "the access would start before the beginning of the file";
+  }
+  if (total > 0 && v.runs.empty() && err == MPI_SUCCESS) {
+    err = MPI_ERR_ARG;
+    why = kEmptyView;
   }
   // Agree on the range, the errors and the amount of data.
   long long mine[3] = {LLONG_MAX, LLONG_MAX, -err}, all[3];

@@ -10,9 +10,12 @@
 
 namespace impi::io {
 
-// Agrees on what the processes' views are like (for two_phase_wanted);
-// collective (MPI_File_set_view).
-void agree_on_views(FileObject &f);
+// Agrees on what the processes' new views are like (for two_phase_wanted)
+// and on whether every process has one: `next` is this process's, or
+// nullptr with `err` the error class its MPI_File_set_view arguments gave.
+// Returns MPI_SUCCESS (every process may install its view) or the
+// largest error class some process had. Collective (MPI_File_set_view).
+int agree_on_views(FileObject &f, const View *next, int err);
 
 // Whether a collective access of `f` goes through the aggregators (the
 // romio_cb_read/write hints; "automatic": when some process's view is not

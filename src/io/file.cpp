@@ -872,41 +872,67 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   return MPI_SUCCESS;
 }
 
-int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                       const char *datarep, MPI_Info info) {
-  constexpr const char *fn = "MPI_File_set_view";
-  IMPI_FILE_ARG(fh, fn);
+namespace {
+// MPI_File_set_view's new view from its arguments: MPI_SUCCESS or an error
+// class (the reason in `why`).
+int make_view(FileObject &f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+              const char *datarep, impi::io::View &v, std::string &why) {
   impi::pack::TypePtr et, ft;
-  int rc;
-  if (!impi::api::get_type(etype, fn, et, rc, true) ||
-      !impi::api::get_type(filetype, fn, ft, rc, true))
-    return file_error(f, MPI_ERR_TYPE, fn, "the etype or filetype is not a committed datatype");
-  if (!datarep) return file_error(f, MPI_ERR_ARG, fn, "datarep is NULL");
-  if ((f->amode & MPI_MODE_SEQUENTIAL) && disp != MPI_DISPLACEMENT_CURRENT && disp < 0)
-    return file_error(f, MPI_ERR_ARG, fn, "negative displacement");
+  if (const char *bad = impi::api::find_type(etype, et, true)) {
+    why = fmt::format("the etype: {}", bad);
+    return MPI_ERR_TYPE;
+  }
+  if (const char *bad = impi::api::find_type(filetype, ft, true)) {
+    why = fmt::format("the filetype: {}", bad);
+    return MPI_ERR_TYPE;
+  }
+  if (!datarep) {
+    why = "datarep is NULL";
+    return MPI_ERR_ARG;
+  }
   if (disp == MPI_DISPLACEMENT_CURRENT) {
-    if (!(f->amode & MPI_MODE_SEQUENTIAL))
-      return file_error(f, MPI_ERR_ARG, fn, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-    std::int64_t cur = impi::io::shared_fetch_add(*f, 0);
+    if (!(f.amode & MPI_MODE_SEQUENTIAL)) {
+      why = "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL";
+      return MPI_ERR_ARG;
+    }
+    std::int64_t cur = impi::io::shared_fetch_add(f, 0);
     std::vector<std::pair<std::int64_t, std::int64_t>> r;
-    impi::io::map_ranges(f->view, cur * f->view.et_size, 1, r);
+    impi::io::map_ranges(f.view, cur * f.view.et_size, 1, r);
     disp = r.empty() ? 0 : r[0].first;
   }
-  if (disp < 0)
-    return file_error(f, MPI_ERR_ARG, fn, fmt::format("displacement {} is negative", disp));
-  impi::io::View v;
+  if (disp < 0) {
+    why = fmt::format("displacement {} is negative", disp);
+    return MPI_ERR_ARG;
+  }
   v.disp = disp;
   v.etype = et;
   v.filetype = ft;
   v.etype_h = etype;
   v.filetype_h = filetype;
   v.datarep = datarep;
+  return impi::io::build_view(v, !(f.amode & MPI_MODE_RDONLY), why);
+}
+}  // namespace
+
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                       const char *datarep, MPI_Info info) {
+  constexpr const char *fn = "MPI_File_set_view";
+  IMPI_FILE_ARG(fh, fn);
+  impi::io::View v;
   std::string why;
-  if (int e = impi::io::build_view(v, !(f->amode & MPI_MODE_RDONLY), why); e != MPI_SUCCESS)
-    return file_error(f, e, fn, why);
+  int err = make_view(*f, disp, etype, filetype, datarep, v, why);
+  // Every process installs its new view or none does: a process whose
+  // arguments are refused still takes part (the others would wait for it
+  // in their next collective call), and they all return an error.
+  int agreed = impi::io::agree_on_views(*f, err == MPI_SUCCESS ? &v : nullptr, err);
+  if (err != MPI_SUCCESS) return file_error(f, err, fn, why);
+  if (agreed != MPI_SUCCESS)
+    return file_error(f, agreed, fn,
+                      "another process's arguments were refused: the view is unchanged");
   // Derived types: the view keeps its own handles (the program may free its).
-  if (!impi::api::is_predefined_type(etype)) v.etype_h = impi::api::new_type_handle(et, true);
-  if (!impi::api::is_predefined_type(filetype)) v.filetype_h = impi::api::new_type_handle(ft, true);
+  if (!impi::api::is_predefined_type(etype)) v.etype_h = impi::api::new_type_handle(v.etype, true);
+  if (!impi::api::is_predefined_type(filetype))
+    v.filetype_h = impi::api::new_type_handle(v.filetype, true);
   if (!impi::api::is_predefined_type(f->view.etype_h)) impi::api::free_type(f->view.etype_h);
   if (!impi::api::is_predefined_type(f->view.filetype_h)) impi::api::free_type(f->view.filetype_h);
   f->view = std::move(v);
@@ -914,8 +940,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   impi::io::apply_hints(*f, info, false);
   int rank = 0;
   PMPI_Comm_rank(f->comm, &rank);
-  // (Also: everyone is done with the old shared pointer.)
-  impi::io::agree_on_views(*f);
+  // (The agreement above also means everyone is done with the old shared pointer.)
   if (rank == 0) impi::io::shared_set(*f, 0);
   PMPI_Barrier(f->comm);
   return MPI_SUCCESS;
@@ -943,9 +968,8 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
   constexpr const char *fn = "MPI_File_get_type_extent";
   IMPI_FILE_ARG(fh, fn);
   impi::pack::TypePtr t;
-  int rc;
-  if (!impi::api::get_type(datatype, fn, t, rc))
-    return file_error(f, MPI_ERR_TYPE, fn, "invalid datatype");
+  if (const char *bad = impi::api::find_type(datatype, t))
+    return file_error(f, MPI_ERR_TYPE, fn, bad);
   if (!extent) return file_error(f, MPI_ERR_ARG, fn, "extent is NULL");
   *extent = impi::io::file_extent(f->view, t);
   return MPI_SUCCESS;
@@ -955,9 +979,8 @@ int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *e
   constexpr const char *fn = "MPI_File_get_type_extent_c";
   IMPI_FILE_ARG(fh, fn);
   impi::pack::TypePtr t;
-  int rc;
-  if (!impi::api::get_type(datatype, fn, t, rc))
-    return file_error(f, MPI_ERR_TYPE, fn, "invalid datatype");
+  if (const char *bad = impi::api::find_type(datatype, t))
+    return file_error(f, MPI_ERR_TYPE, fn, bad);
   if (!extent) return file_error(f, MPI_ERR_ARG, fn, "extent is NULL");
   *extent = impi::io::file_extent(f->view, t);
   return MPI_SUCCESS;

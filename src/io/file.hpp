@@ -219,7 +219,11 @@ std::int64_t file_bytes(const View &v, const pack::TypePtr &type, std::int64_t c
 // its layout there, displacements in elements scaled to the elements' size
 // in the file (MPI-3.1 13.5.1).
 std::int64_t file_extent(const View &v, const pack::TypePtr &type);
-// The file byte ranges of data bytes [start, start+len) of the view's stream.
+// Why an access of some data through a view whose filetype has none fails.
+inline constexpr const char *kEmptyView =
+    "the view's filetype holds no data: no data can be read or written through it";
+// The file byte ranges of data bytes [start, start+len) of the view's stream
+// (none through a view whose filetype holds no data).
 void map_ranges(const View &v, std::int64_t start, std::int64_t len,
                 std::vector<std::pair<std::int64_t, std::int64_t>> &out);
 // The data byte of the view's stream at or after file byte `at` (for seek to the end).

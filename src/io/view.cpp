@@ -187,9 +187,12 @@ int build_view(View &v, bool may_write, std::string &why) {
     why = "the etype has no data";
     return MPI_ERR_TYPE;
   }
-  if (ft.size() <= 0 || ft.size() % et.size() != 0) {
-    why = fmt::format("the filetype's size {} is not a positive multiple of the etype's {}",
-                      ft.size(), et.size());
+  // (A filetype without data is a view of nothing: ROMIO's and OMPIO's
+  // accept it, and PnetCDF sets one on a process that has no part in a
+  // collective access.)
+  if (ft.size() < 0 || ft.size() % et.size() != 0) {
+    why = fmt::format("the filetype's size {} is not a multiple of the etype's {}", ft.size(),
+                      et.size());
     return MPI_ERR_TYPE;
   }
   // Displacements: non-negative and monotonically nondecreasing (MPI-3.1
@@ -234,7 +237,7 @@ int build_view(View &v, bool may_write, std::string &why) {
     v.ft_size = laid.value()->size();
     v.ft_extent = laid.value()->extent();
     v.et_size = instance_bytes(v, et);
-    if (v.ft_size <= 0 || v.ft_extent <= 0) {
+    if (v.ft_size < 0 || (v.ft_size > 0 && v.ft_extent <= 0)) {
       why = fmt::format("the filetype has no extent in data representation \"{}\"", v.datarep);
       return MPI_ERR_TYPE;
     }
@@ -243,6 +246,7 @@ int build_view(View &v, bool may_write, std::string &why) {
     why = "the filetype is not made of whole etypes in the file's representation";
     return MPI_ERR_TYPE;
   }
+  if (v.ft_size == 0) v.runs.clear();
   v.prefix.resize(v.runs.size());
   std::int64_t acc = 0;
   for (std::size_t i = 0; i < v.runs.size(); ++i) {
@@ -274,7 +278,7 @@ std::int64_t file_bytes(const View &v, const pack::TypePtr &type, std::int64_t c
 
 void map_ranges(const View &v, std::int64_t start, std::int64_t len,
                 std::vector<std::pair<std::int64_t, std::int64_t>> &out) {
-  if (len <= 0) return;
+  if (len <= 0 || v.runs.empty()) return;
   auto add = [&](std::int64_t pos, std::int64_t n) {
     if (!out.empty() && out.back().first + out.back().second == pos)
       out.back().second += n;

@@ -874,6 +874,71 @@ static void test_sieve_windows(void) {
   MPI_Info_free(&info);
 }
 
+/* MPI_File_set_view is collective even when it fails: a process whose
+ * arguments are refused (a negative displacement, then an uncommitted
+ * filetype) returns its error, the others an error too, and every view
+ * stays as it was (no process waits for another in a later collective).
+ * Type errors go to the file's handler (MPI_ERRORS_RETURN), not the
+ * world's.
+ * A filetype without data (PnetCDF gives one to a process with nothing
+ * to write): collective accesses with no data work through it beside the
+ * others' data; an access of data through it fails. */
+static void test_view_agreement(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Datatype empty, ft, et, raw_ft;
+  MPI_Offset disp;
+  char rep[MPI_MAX_DATAREP_STRING];
+  int buf[4], in[4] = {0, 0, 0, 0}, rc, i, bad = size - 1;
+  path(p, "agree.dat");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_set_view(fh, 16, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+  rc = MPI_File_set_view(fh, rank == bad ? -8 : 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_ARG, "set_view with a negative displacement at rank %d: class %d",
+        bad, eclass(rc));
+  MPI_Type_contiguous(2, MPI_INT, &raw_ft); /* never committed */
+  rc = MPI_File_set_view(fh, 0, MPI_INT, rank == 0 ? raw_ft : MPI_INT, "native", MPI_INFO_NULL);
+  CHECK(eclass(rc) == MPI_ERR_TYPE, "set_view with an uncommitted filetype at rank 0: class %d",
+        eclass(rc));
+  rc = MPI_File_write_at(fh, 0, buf, 1, raw_ft, &st);
+  CHECK(eclass(rc) == MPI_ERR_TYPE, "a write of an uncommitted type: class %d (returned)",
+        eclass(rc));
+  MPI_Type_free(&raw_ft);
+  OK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+  CHECK(disp == 16 && et == MPI_INT && ft == MPI_INT && strcmp(rep, "native") == 0,
+        "the view after refused set_views: disp %lld", (long long)disp);
+
+  /* rank 0's view holds nothing; rank r > 0 writes ints r*10.. at 4*(r-1) */
+  MPI_Type_contiguous(0, MPI_INT, &empty);
+  MPI_Type_commit(&empty);
+  if (rank == 0)
+    OK(MPI_File_set_view(fh, 0, MPI_INT, empty, "native", MPI_INFO_NULL));
+  else
+    OK(MPI_File_set_view(fh, (MPI_Offset)(rank - 1) * 16, MPI_INT, MPI_INT, "native",
+                         MPI_INFO_NULL));
+  for (i = 0; i < 4; ++i) buf[i] = rank * 10 + i;
+  OK(MPI_File_write_at_all(fh, 0, buf, rank == 0 ? 0 : 4, MPI_INT, &st));
+  CHECK(count_of(&st, MPI_INT) == (rank == 0 ? 0 : 4), "write count through the view");
+  OK(MPI_File_read_at_all(fh, 0, in, rank == 0 ? 0 : 4, MPI_INT, &st));
+  if (rank > 0)
+    for (i = 0; i < 4; ++i) CHECK(in[i] == rank * 10 + i, "read back int %d: %d", i, in[i]);
+  if (rank == 0) {
+    rc = MPI_File_write_at(fh, 0, buf, 1, MPI_INT, &st);
+    CHECK(eclass(rc) == MPI_ERR_ARG, "a write of data through a view of nothing: class %d",
+          eclass(rc));
+    rc = MPI_File_read_at(fh, 0, in, 1, MPI_INT, &st);
+    CHECK(eclass(rc) == MPI_ERR_ARG, "a read of data through a view of nothing: class %d",
+          eclass(rc));
+    OK(MPI_File_get_byte_offset(fh, 3, &disp));
+    CHECK(disp == 0, "byte offset through a view of nothing: %lld", (long long)disp);
+  }
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&empty);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+}
+
 /* Two-phase collective buffering forced on, with up to 3 aggregators: a
  * view of BL-byte blocks interleaved by rank, NBL blocks per rank. Blocks of
  * 5 bytes and tiny buffers (cbs, many steps): 40 blocks (one aggregator's
@@ -1214,6 +1279,7 @@ int main(int argc, char **argv) {
   test_two_phase_nb(9000, 6, NULL);
   test_ds_write();
   test_sieve_windows();
+  test_view_agreement();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     const char *names[] = {"interleaved.dat", "subarray.dat", "ext32.dat",       "user.dat",
