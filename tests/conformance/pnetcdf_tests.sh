@@ -12,7 +12,7 @@
 #   IMPI_PNETCDF_DIR         cache dir (default: <repo>/build/pnetcdf): the
 #                            tarball, the source and the build (work/)
 #   IMPI_PNETCDF_CLIENTS     client counts for the parallel runs (default
-#                            "1 2": one IMPI client, then --clients 2)
+#                            "1 2 3": one IMPI client, then --clients 2 and 3)
 #   IMPI_PNETCDF_SAFE=1      also each parallel program in PnetCDF's safe
 #                            mode (PNETCDF_DEBUG=1: the header is checked
 #                            for consistency across processes)
@@ -42,7 +42,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${IMPI_BUILD:-$here/build}" && pwd)
 cache=${IMPI_PNETCDF_DIR:-$here/build/pnetcdf}
 np=4  # (PnetCDF's `make ptest` runs 4 processes; its Makefiles fix the number)
-client_counts=${IMPI_PNETCDF_CLIENTS:-1 2}
+client_counts=${IMPI_PNETCDF_CLIENTS:-1 2 3}
 timeout_s=${IMPI_PNETCDF_TIMEOUT:-600}
 results=${IMPI_PNETCDF_RESULTS:-$here/bench/results/pnetcdf_tests.txt}
 debug=0
@@ -118,8 +118,9 @@ build_secs=$(( $(date +%s) - started ))
 rows=()
 fails=()
 passed=0 failed=0 programs=0
-# Programs a log shows passing: the C tests' "------ pass" lines and the
-# examples' and benchmarks' "PASS:" lines.
+# Program runs a log shows passing: the C tests' "------ pass" lines and
+# the examples' and benchmarks' "PASS:" lines (in safe mode each program
+# runs twice).
 count_passes() { grep -cE -- "------ pass|^PASS: " "$1" || true; }
 reason() {  # log -> one line: impi's error, else PnetCDF's failure, else the last line
   local line
@@ -156,10 +157,10 @@ for k in $client_counts; do
     else
       res=FAIL; failed=$((failed + 1))
       [ "$rc" = 124 ] || [ "$rc" = 137 ] && res=TIMEOUT
-      fails+=("$d (np $np, clients $k) exit $rc after $n programs passed: $(reason "$log")")
+      fails+=("$d (np $np, clients $k) exit $rc after $n program runs passed: $(reason "$log")")
     fi
     rows+=("$(printf '%-22s %7d %-7s %8d %6d' "$d" "$k" "$res" "$n" "$secs")")
-    msg "$d clients $k: $res ($n programs passed, $secs s)"
+    msg "$d clients $k: $res ($n program runs passed, $secs s)"
   done
 done
 run_secs=$(( $(date +%s) - started - build_secs ))
@@ -171,11 +172,11 @@ mkdir -p "$(dirname "$results")"
   echo "command: tests/conformance/pnetcdf_tests.sh (np $np; safe mode too: $debug)"
   echo "configure+build $build_secs s (0 when reused), runs $run_secs s"
   echo
-  printf '%-22s %7s %-7s %8s %6s\n' directory clients result programs secs
+  printf '%-22s %7s %-7s %8s %6s\n' directory clients result runs secs
   printf '%s\n' "${rows[@]}"
   echo
   echo "make check: $seq_pass passed, $seq_fail failed, $seq_xfail expected failures (xfail)"
-  echo "make ptest: $programs programs passed in the directories above"
+  echo "make ptest: $programs program runs passed in the directories above"
   if [ ${#fails[@]} -gt 0 ]; then
     echo
     echo "failing (logs: ${cache/#$here\//}/*.log):"
