@@ -598,9 +598,11 @@ static void test_atomic_collective(void) {
   MPI_Status st;
   MPI_Info info;
   MPI_Datatype blocks;
-  unsigned char *buf = malloc(SPAN), *in = malloc(SPAN);
+  unsigned char *buf, *in;
   int i, k, r;
   if (size < 2) return;
+  buf = malloc(SPAN);
+  in = malloc(SPAN);
   path(p, "atomic_coll.dat");
   MPI_Info_create(&info);
   MPI_Info_set(info, "romio_cb_write", "enable");
