@@ -8,7 +8,8 @@
 # aggregate rate (all procs' bytes from the first proc's start to the last
 # proc's end, as IOR reports it), each phase at least 1 MiB per proc;
 # n1_slowest and nn_slowest: the same bytes over the slowest proc's own
-# time (see io_bench.c).
+# time (see io_bench.c). Below the tables: the cells under 1.0x, with the
+# range of their round-by-round ratios.
 # Usage: bench/io.sh [build-dir] [rounds] [np] [max_bytes]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
 # Writes the tables to bench/results/io_npNP.txt (IMPI_BENCH_RESULTS=FILE: there instead).
 set -euo pipefail
@@ -47,7 +48,10 @@ for r in $(seq "$rounds"); do
   for where in shm disk; do
     d=$shm
     [ $where = disk ] && d=$disk
-    for l in "${libs[@]}"; do
+    # Each round starts with the next library: the one after a writer of
+    # gigabytes may pay for the kernel's writeback of the other's pages.
+    for i in "${!libs[@]}"; do
+      l=${libs[$(((i + r) % ${#libs[@]}))]}
       "run_$l" "$d" "$max" | sed "s/^/$l $where $r /" >> "$work/all"
     done
   done
@@ -86,6 +90,30 @@ for where in ("shm", "disk"):
                 line += f"{fw + '/' + fr:>16}"
         print(line)
 print("\nopen_close: the write column is us per open+close (the ratio: theirs/impi)")
+# Cells below 1.0x in the tables: the ratio round by round (each round's impi over
+# that round's better peer), to tell a library's difference from the VM's
+# noise: the range, and in how many rounds impi was ahead.
+if peers:
+    slow = []
+    for where in ("shm", "disk"):
+        for (w, case, size, l) in sorted(val):
+            if w != where or l != "impi" or case == "open_close":
+                continue
+            for col, name in ((0, "write"), (1, "read")):
+                per = []
+                for rnd, mine in enumerate(val[(w, case, size, "impi")]):
+                    theirs = [val[(w, case, size, p)][rnd][col] for p in peers
+                              if (w, case, size, p) in val and len(val[(w, case, size, p)]) > rnd]
+                    if mine[col] > 0 and theirs and max(theirs) > 0:
+                        per.append(mine[col] / max(theirs))
+                med = lambda l: statistics.median(g[col] for g in val[(w, case, size, l)])
+                best = max((med(p) for p in peers if (w, case, size, p) in val), default=0)
+                if per and best > 0 and med("impi") / best < 1.0:
+                    ahead = sum(1 for r in per if r >= 1.0)
+                    slow.append(f"{where} {case} {size} {name}: {med('impi') / best:.2f}x, "
+                                f"rounds {min(per):.2f}x-{max(per):.2f}x, impi ahead in {ahead} of {len(per)}")
+    print("\nthe cells below 1.0x, round by round (impi over that round's better peer):")
+    print("\n".join(slow) if slow else "none")
 PY
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"

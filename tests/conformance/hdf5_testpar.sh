@@ -79,6 +79,8 @@ all_progs=" ${default_progs[*]} t_bigio "
 export LC_ALL=C
 msg() { echo "hdf5_testpar: $*" >&2; }
 die() { msg "error: $*"; exit 2; }
+# shellcheck source=tests/conformance/fetch.sh
+. "$here/tests/conformance/fetch.sh"
 
 for tool in make tar sha256sum timeout; do
   command -v "$tool" >/dev/null || die "$tool is needed"
@@ -102,19 +104,11 @@ mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 src=$cache/hdf5-$version
 if [ ! -x "$src/configure" ]; then
-  if [ ! -f "$cache/$tarball" ]; then
-    msg "fetching $url"
-    if ! { curl -fsSL --retry 3 -o "$cache/$tarball.part" "$url" ||
-           wget -q -O "$cache/$tarball.part" "$url"; }; then
-      rm -f "$cache/$tarball.part"
-      msg "SKIP: HDF5's source could not be fetched ($url); put $tarball in $cache to run"
-      echo "SKIP: hdf5_testpar (no HDF5 source)"
-      exit 0
-    fi
-    mv "$cache/$tarball.part" "$cache/$tarball"
+  if ! fetch_tarball "$cache" "$tarball" "$url" "$sha256"; then
+    msg "SKIP: HDF5's source could not be fetched ($url); put $tarball in $cache to run"
+    echo "SKIP: hdf5_testpar (no HDF5 source)"
+    exit 0
   fi
-  echo "$sha256  $cache/$tarball" | sha256sum -c --quiet - ||
-    { rm -f "$cache/$tarball"; die "checksum mismatch for $tarball (removed; run again)"; }
   msg "extracting $tarball"
   tar -C "$cache" -xzf "$cache/$tarball" || die "could not extract $tarball"
 fi

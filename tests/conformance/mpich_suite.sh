@@ -96,6 +96,8 @@ left_out_dirs="ft ckpoint (MPICH fault tolerance / checkpointing);
 export LC_ALL=C  # plain quotes in compiler messages
 msg() { echo "mpich_suite: $*" >&2; }
 die() { msg "error: $*"; exit 2; }
+# shellcheck source=tests/conformance/fetch.sh
+. "$here/tests/conformance/fetch.sh"
 
 for tool in perl make curl sha256sum tar timeout; do
   command -v "$tool" >/dev/null || die "$tool is needed"
@@ -239,13 +241,7 @@ mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 src=$cache/mpich-$version/test/mpi
 if [ ! -x "$src/configure" ]; then
-  if [ ! -f "$cache/$tarball" ]; then
-    msg "fetching $url"
-    curl -fsSL --retry 3 -o "$cache/$tarball.part" "$url" || die "could not fetch $url"
-    mv "$cache/$tarball.part" "$cache/$tarball"
-  fi
-  echo "$sha256  $cache/$tarball" | sha256sum -c --quiet - ||
-    { rm -f "$cache/$tarball"; die "checksum mismatch for $tarball (removed; run again)"; }
+  fetch_tarball "$cache" "$tarball" "$url" "$sha256" || die "could not fetch $url"
   msg "extracting test/mpi from $tarball"
   tar -C "$cache" -xJf "$cache/$tarball" "mpich-$version/test/mpi" || die "could not extract $tarball"
 fi

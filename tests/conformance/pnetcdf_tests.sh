@@ -68,6 +68,8 @@ ptest_dirs=(test/C test/cdf_format test/header test/testcases test/nonblocking e
 export LC_ALL=C
 msg() { echo "pnetcdf_tests: $*" >&2; }
 die() { msg "error: $*"; exit 2; }
+# shellcheck source=tests/conformance/fetch.sh
+. "$here/tests/conformance/fetch.sh"
 
 for tool in make tar xz sha256sum timeout autoreconf libtoolize; do
   command -v "$tool" >/dev/null || die "$tool is needed (scripts/setup.sh installs it)"
@@ -80,19 +82,11 @@ mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 src=$cache/pnetcdf-$version
 if [ ! -x "$src/configure" ]; then
-  if [ ! -f "$cache/$tarball" ]; then
-    msg "fetching $url"
-    if ! { curl -fsSL --retry 3 -o "$cache/$tarball.part" "$url" ||
-           wget -q -O "$cache/$tarball.part" "$url"; }; then
-      rm -f "$cache/$tarball.part"
-      msg "SKIP: PnetCDF's source could not be fetched ($url); put $tarball in $cache to run"
-      echo "SKIP: pnetcdf_tests (no PnetCDF source)"
-      exit 0
-    fi
-    mv "$cache/$tarball.part" "$cache/$tarball"
+  if ! fetch_tarball "$cache" "$tarball" "$url" "$sha256"; then
+    msg "SKIP: PnetCDF's source could not be fetched ($url); put $tarball in $cache to run"
+    echo "SKIP: pnetcdf_tests (no PnetCDF source)"
+    exit 0
   fi
-  echo "$sha256  $cache/$tarball" | sha256sum -c --quiet - ||
-    { rm -f "$cache/$tarball"; die "checksum mismatch for $tarball (removed; run again)"; }
   msg "extracting $tarball"
   rm -rf "$src"
   tar -C "$cache" -xJf "$cache/$tarball" || die "could not extract $tarball"
