@@ -35,6 +35,9 @@ inline ssize_t sys_pwrite(int fd, const void *p, std::size_t n, std::int64_t at)
 inline ssize_t sys_pwritev(int fd, const iovec *iov, int n, std::int64_t at) {
   return ::syscall(SYS_pwritev, fd, iov, n, static_cast<long>(at), 0L);
 }
+inline ssize_t sys_preadv(int fd, const iovec *iov, int n, std::int64_t at) {
+  return ::syscall(SYS_preadv, fd, iov, n, static_cast<long>(at), 0L);
+}
 inline int sys_poll(pollfd *fds, std::size_t n, int timeout_ms) {
 #ifdef SYS_poll
   return static_cast<int>(::syscall(SYS_poll, fds, n, timeout_ms));

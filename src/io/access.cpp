@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -116,9 +117,28 @@ const Knobs &knobs_of(const FileObject &f) {
 struct SieveScratch {
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
   Bytes window;
-  std::size_t bytes() const { return ranges.capacity() * sizeof(ranges[0]) + window.capacity(); }
-  void reset() { ranges.clear(); }
+  std::vector<iovec> iov;  // a vectored read's pieces and holes
+  std::vector<char> is_data;
+  std::size_t bytes() const {
+    return ranges.capacity() * sizeof(ranges[0]) + window.capacity() +
+           iov.capacity() * sizeof(iovec) + is_data.capacity();
+  }
+  void reset() {
+    ranges.clear();
+    iov.clear();
+    is_data.clear();
+  }
 };
+
+// A sieved read whose pieces average at least this many bytes goes by
+// preadv instead: each piece lands in place and the holes between them in
+// a scratch buffer, where the window read copies every byte twice (into
+// the window, then out of it). On this VM's page cache, 4 MiB spans half
+// data: 32 KiB pieces 1.06 -> 0.75 ms, 2 KiB 1.22 -> 0.68 ms; at 512 B the
+// kernel's per-segment cost wins (1.1 -> 1.3 ms).
+constexpr std::int64_t kVectorPiece = 2048;
+// The holes' destination: one buffer, written over and over (it stays in cache).
+constexpr std::size_t kHoleBuffer = 16384;
 
 // Data sieving's windows (ROMIO's): ranges [i, end) lie in [lo, hi) of at
 // most `limit` bytes (0: no sieving); `sieve`: there are several and their
@@ -145,6 +165,60 @@ Group group_at(const std::vector<std::pair<std::int64_t, std::int64_t>> &ranges,
     }
   }
   return {j, lo, hi, j - i > 1 && hi - lo <= 4 * data};
+}
+
+// Reads the pieces ranges[i, j) (in file order, not overlapping: else it
+// returns -2 and reads nothing) with preadv: the pieces one after the
+// other from `dst`, the holes between them into `hole`. Returns the bytes
+// of the pieces read (fewer than theirs at the end of the file), or -1
+// (errno).
+std::int64_t vector_read(int fd, const std::vector<std::pair<std::int64_t, std::int64_t>> &ranges,
+                         std::size_t i, std::size_t j, std::byte *dst, SieveScratch &s) {
+  static thread_local std::byte hole[kHoleBuffer];
+  auto &iov = s.iov;
+  auto &is_data = s.is_data;
+  iov.clear();
+  is_data.clear();
+  std::int64_t end = ranges[i].first;
+  for (std::size_t k = i; k < j; ++k) {
+    auto [pos, n] = ranges[k];
+    if (pos < end) return -2;
+    for (std::int64_t gap = pos - end; gap > 0;) {
+      const auto h = static_cast<std::size_t>(std::min<std::int64_t>(gap, kHoleBuffer));
+      iov.push_back({hole, h});
+      is_data.push_back(0);
+      gap -= static_cast<std::int64_t>(h);
+    }
+    iov.push_back({dst, static_cast<std::size_t>(n)});
+    is_data.push_back(1);
+    dst += n;
+    end = pos + n;
+  }
+  std::int64_t at = ranges[i].first, got = 0;
+  std::size_t k = 0;
+  while (k < iov.size()) {
+    const int cnt = static_cast<int>(std::min<std::size_t>(iov.size() - k, IOV_MAX));
+    ssize_t r = sys_preadv(fd, &iov[k], cnt, at);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (r == 0) break;  // the end of the file
+    at += r;
+    // Past what came in; a segment read in part goes on where it stopped.
+    for (auto left = static_cast<std::size_t>(r); left > 0;) {
+      const std::size_t take = std::min(left, iov[k].iov_len);
+      if (is_data[k]) got += static_cast<std::int64_t>(take);
+      if (take == iov[k].iov_len) {
+        ++k;
+      } else {
+        iov[k].iov_base = static_cast<std::byte *>(iov[k].iov_base) + take;
+        iov[k].iov_len -= take;
+      }
+      left -= take;
+    }
+  }
+  return got;
 }
 
 // Moves (buf, count, type) to or from the view's stream at etype `off`.
@@ -281,7 +355,19 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
       }
       continue;
     }
-    // Data sieving: the group's pieces are read as one window.
+    // Data sieving: the group's pieces are read as one window, or, when
+    // they are large, with one preadv (kVectorPiece).
+    std::int64_t want = 0;
+    for (std::size_t k = i; k < j; ++k) want += ranges[k].second;
+    if (want >= kVectorPiece * static_cast<std::int64_t>(j - i)) {
+      std::int64_t r = vector_read(f.fd, ranges, i, j, dst + got, *scratch);
+      if (r == -1) return finish(errno_class(errno), errno);
+      if (r >= 0) {  // (-2: pieces out of order; the window reads them)
+        got += r;
+        short_read = r < want;
+        continue;
+      }
+    }
     const std::int64_t wlo = g.lo, len = g.hi - g.lo;
     window.resize(static_cast<std::size_t>(len));
     std::int64_t r = full_pread(f.fd, window.data(), len, wlo);

@@ -99,6 +99,7 @@ class Lease {
   Lease(const Lease &) = delete;
   Lease &operator=(const Lease &) = delete;
   T *operator->() { return s_.get(); }
+  T &operator*() { return *s_; }
 
  private:
   class Pool {
@@ -273,6 +274,13 @@ inline ssize_t sys_pwrite(int fd, const void *p, std::size_t n, std::int64_t at)
   g_io_counters.writes.fetch_add(1, std::memory_order_relaxed);
   if (r > 0)
     g_io_counters.bytes_written.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
+  return r;
+}
+inline ssize_t sys_preadv(int fd, const iovec *iov, int n, std::int64_t at) {
+  ssize_t r = base::sys_preadv(fd, iov, n, at);
+  g_io_counters.reads.fetch_add(1, std::memory_order_relaxed);
+  if (r > 0)
+    g_io_counters.bytes_read.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
   return r;
 }
 inline ssize_t sys_pwritev(int fd, const iovec *iov, int n, std::int64_t at) {

@@ -876,6 +876,69 @@ static void test_sieve_windows(void) {
   MPI_Info_free(&info);
 }
 
+/* A sieved read of large pieces (3000-byte blocks and holes) goes by
+ * preadv, the pieces in place: a 4 MiB window of 699 blocks is 1397
+ * segments, two system calls (IOV_MAX is 1024), the next window's 401
+ * blocks one (a window read would make one call per window, 2). Then the
+ * file is cut in the middle of block 1050: the read stops there. Every
+ * rank reads its own file. */
+static void test_vector_read(void) {
+  enum { BL = 3000, NBL = 1100, CUT = 1050 };
+  const long fsize = 2L * BL * NBL;
+  char p[512], q[32];
+  MPI_File fh;
+  MPI_Status st;
+  MPI_Datatype blk, ftype;
+  unsigned char *file = malloc((size_t)fsize), *in = malloc((size_t)BL * NBL);
+  long i, k, want;
+  unsigned long long c0;
+  CHECK(file && in, "malloc");
+  snprintf(q, sizeof q, "vread.%d.dat", rank);
+  path(p, q);
+  for (i = 0; i < fsize; ++i) file[i] = (unsigned char)(i * 13 + rank + i / 4093);
+  OK(MPI_File_open(MPI_COMM_SELF, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_write_at(fh, 0, file, (int)fsize, MPI_BYTE, &st));
+  MPI_Type_contiguous(BL, MPI_BYTE, &blk);
+  MPI_Type_create_resized(blk, 0, 2 * BL, &ftype);
+  MPI_Type_commit(&ftype);
+  MPI_Type_free(&blk);
+  OK(MPI_File_set_view(fh, 0, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  memset(in, 0, (size_t)BL * NBL);
+  c0 = counter("io_read_calls");
+  OK(MPI_File_read_at(fh, 0, in, BL * NBL, MPI_BYTE, &st));
+  CHECK(counter("io_read_calls") - c0 == 3, "vectored read: %llu read calls, want 3",
+        counter("io_read_calls") - c0);
+  CHECK(count_of(&st, MPI_BYTE) == BL * NBL, "vectored read count %d", count_of(&st, MPI_BYTE));
+  for (k = 0; k < NBL; ++k)
+    for (i = 0; i < BL; ++i)
+      if (in[k * BL + i] != file[2 * BL * k + i]) {
+        CHECK(0, "vectored read: block %ld byte %ld: %d, want %d", k, i, in[k * BL + i],
+              file[2 * BL * k + i]);
+        k = NBL;
+        break;
+      }
+  /* the end of the file in the middle of a block, and a block at an odd offset */
+  OK(MPI_File_set_size(fh, 2L * BL * CUT + 1000));
+  memset(in, 0, (size_t)BL * NBL);
+  OK(MPI_File_read_at(fh, 3, in, BL * NBL - 3, MPI_BYTE, &st));
+  want = (long)BL * CUT + 1000 - 3;
+  CHECK(count_of(&st, MPI_BYTE) == want, "vectored read to the end: count %d, want %ld",
+        count_of(&st, MPI_BYTE), want);
+  for (i = 0; i < want; ++i) {
+    long s = i + 3, at = s / BL * 2 * BL + s % BL;
+    if (in[i] != file[at]) {
+      CHECK(0, "vectored read to the end: stream byte %ld: %d, want %d", s, in[i], file[at]);
+      break;
+    }
+  }
+  CHECK(in[want] == 0, "vectored read to the end: a byte past the count was written");
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype);
+  OK(MPI_File_delete(p, MPI_INFO_NULL));
+  free(file);
+  free(in);
+}
+
 /* MPI_File_set_view is collective even when it fails: a process whose
  * arguments are refused (a negative displacement, then an uncommitted
  * filetype) returns its error, the others an error too, and every view
@@ -1281,6 +1344,7 @@ int main(int argc, char **argv) {
   test_two_phase_nb(9000, 6, NULL);
   test_ds_write();
   test_sieve_windows();
+  test_vector_read();
   test_view_agreement();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
