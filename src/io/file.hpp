@@ -262,33 +262,25 @@ struct IoCounters {
   std::atomic<std::uint64_t> reads{0}, writes{0}, bytes_read{0}, bytes_written{0};
 };
 inline IoCounters g_io_counters;
-inline ssize_t sys_pread(int fd, void *p, std::size_t n, std::int64_t at) {
-  ssize_t r = base::sys_pread(fd, p, n, at);
-  g_io_counters.reads.fetch_add(1, std::memory_order_relaxed);
-  if (r > 0)
-    g_io_counters.bytes_read.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
+// One system call counted in `calls`, and what it moved (r > 0) in `bytes`.
+inline ssize_t counted(ssize_t r, std::atomic<std::uint64_t> &calls,
+                       std::atomic<std::uint64_t> &bytes) {
+  calls.fetch_add(1, std::memory_order_relaxed);
+  if (r > 0) bytes.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
   return r;
 }
-inline ssize_t sys_pwrite(int fd, const void *p, std::size_t n, std::int64_t at) {
-  ssize_t r = base::sys_pwrite(fd, p, n, at);
-  g_io_counters.writes.fetch_add(1, std::memory_order_relaxed);
-  if (r > 0)
-    g_io_counters.bytes_written.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
-  return r;
+inline ssize_t sys_pread(int fd, void *p, std::size_t n, std::int64_t at) {
+  return counted(base::sys_pread(fd, p, n, at), g_io_counters.reads, g_io_counters.bytes_read);
 }
 inline ssize_t sys_preadv(int fd, const iovec *iov, int n, std::int64_t at) {
-  ssize_t r = base::sys_preadv(fd, iov, n, at);
-  g_io_counters.reads.fetch_add(1, std::memory_order_relaxed);
-  if (r > 0)
-    g_io_counters.bytes_read.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
-  return r;
+  return counted(base::sys_preadv(fd, iov, n, at), g_io_counters.reads, g_io_counters.bytes_read);
+}
+inline ssize_t sys_pwrite(int fd, const void *p, std::size_t n, std::int64_t at) {
+  return counted(base::sys_pwrite(fd, p, n, at), g_io_counters.writes, g_io_counters.bytes_written);
 }
 inline ssize_t sys_pwritev(int fd, const iovec *iov, int n, std::int64_t at) {
-  ssize_t r = base::sys_pwritev(fd, iov, n, at);
-  g_io_counters.writes.fetch_add(1, std::memory_order_relaxed);
-  if (r > 0)
-    g_io_counters.bytes_written.fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
-  return r;
+  return counted(base::sys_pwritev(fd, iov, n, at), g_io_counters.writes,
+                 g_io_counters.bytes_written);
 }
 
 }  // namespace impi::io
