@@ -148,7 +148,7 @@ constexpr std::size_t kHoleBuffer = 16384;
 // its own.
 struct Group {
   std::size_t end;
-  std::int64_t lo, hi;
+  std::int64_t lo, hi, data;  // data: the bytes of its ranges
   bool sieve;
 };
 Group group_at(const std::vector<std::pair<std::int64_t, std::int64_t>> &ranges, std::size_t i,
@@ -164,14 +164,14 @@ Group group_at(const std::vector<std::pair<std::int64_t, std::int64_t>> &ranges,
       data += n;
     }
   }
-  return {j, lo, hi, j - i > 1 && hi - lo <= 4 * data};
+  return {j, lo, hi, data, j - i > 1 && hi - lo <= 4 * data};
 }
 
 // Reads the pieces ranges[i, j) (in file order, not overlapping: else it
 // returns -2 and reads nothing) with preadv: the pieces one after the
-// other from `dst`, the holes between them into `hole`. Returns the bytes
-// of the pieces read (fewer than theirs at the end of the file), or -1
-// (errno).
+// other from `dst`, the holes between them into the thread's hole buffer;
+// `s` keeps the segment lists. Returns the bytes of the pieces read
+// (fewer than theirs at the end of the file), or -1 (errno).
 std::int64_t vector_read(int fd, const std::vector<std::pair<std::int64_t, std::int64_t>> &ranges,
                          std::size_t i, std::size_t j, std::byte *dst, SieveScratch &s) {
   static thread_local std::byte hole[kHoleBuffer];
@@ -357,14 +357,12 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
     }
     // Data sieving: the group's pieces are read as one window, or, when
     // they are large, with one preadv (kVectorPiece).
-    std::int64_t want = 0;
-    for (std::size_t k = i; k < j; ++k) want += ranges[k].second;
-    if (want >= kVectorPiece * static_cast<std::int64_t>(j - i)) {
+    if (g.data >= kVectorPiece * static_cast<std::int64_t>(j - i)) {
       std::int64_t r = vector_read(f.fd, ranges, i, j, dst + got, *scratch);
       if (r == -1) return finish(errno_class(errno), errno);
       if (r >= 0) {  // (-2: pieces out of order; the window reads them)
         got += r;
-        short_read = r < want;
+        short_read = r < g.data;
         continue;
       }
     }
