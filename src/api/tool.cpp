@@ -130,6 +130,10 @@ const Pvar kPvars[] = {
      [] { return io_counter(&impi::io::IoCounters::bytes_read); }},
     {"io_bytes_written", "bytes this process's MPI-IO wrote to files", MPI_T_PVAR_CLASS_COUNTER,
      [] { return io_counter(&impi::io::IoCounters::bytes_written); }},
+    {"io_list_rounds",
+     "steps of this process's collective MPI-IO that exchanged piece lists with the aggregators "
+     "(none where every process's pieces are a few regular runs)",
+     MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::list_rounds); }},
     {"impi_flow_stalls",
      "times a packet this process runs a host channel for waited for a PROTOACK (hiwater reached)",
      MPI_T_PVAR_CLASS_COUNTER,

@@ -186,6 +186,43 @@ coll::Task exchange_p2p(const Colls &x, MPI_Datatype type, const void *sbuf, con
   co_return first;
 }
 
+// Every process's `w` long longs (`mine`) into `all` (rank r's at r * w):
+// on a small communicator across IMPI clients each sends its block
+// straight to every other (one hop; across 2 clients 13 us where
+// MPI_Allgather, through the clients' masters, takes 19-21), else
+// MPI_Allgather (in one client 1.1 us at np 2; as messages, 3-4).
+constexpr int kPairwiseMost = 8;
+coll::Task allgather_ll(const Colls &x, const long long *mine, long long *all, int w, int size) {
+  if (x.c && x.c->spans_clients && size <= kPairwiseMost) {
+    const auto usize = static_cast<std::size_t>(size);
+    std::vector<MPI_Count> n(usize, w);
+    std::vector<MPI_Aint> zero(usize, 0), at(usize);
+    for (std::size_t r = 0; r < usize; ++r) at[r] = static_cast<MPI_Aint>(r) * w;
+    co_return co_await exchange_p2p(x, MPI_LONG_LONG, mine, n.data(), zero.data(), all, n.data(),
+                                    at.data(), size, LLONG_MAX, 0);
+  }
+  if (!x.nb)
+    co_return status_of(PMPI_Allgather(mine, w, MPI_LONG_LONG, all, w, MPI_LONG_LONG, x.comm),
+                        "MPI_Allgather");
+  const pack::TypePtr &t = *api::lookup_predefined_type(MPI_LONG_LONG);
+  co_return co_await coll::allgather_task(coll::view_of(*x.c), mine, w, t, all, w, t);
+}
+
+// The largest of every process's `v`, into `out`: on a small communicator
+// across clients by allgather_ll's direct exchange, else MPI_Allreduce. (The file's
+// communicator holds only impi procs, so this need not be the IMPI
+// collective, which goes through the clients' masters: across 2 clients
+// 13 against 19 us.)
+coll::Task allmax_ll(const Colls &x, long long v, long long &out, int size) {
+  if (x.c && x.c->spans_clients && size <= kPairwiseMost) {
+    long long all[kPairwiseMost];
+    if (auto s = co_await allgather_ll(x, &v, all, 1, size); !s.ok()) co_return s;
+    out = *std::max_element(all, all + size);
+    co_return {};
+  }
+  co_return co_await allreduce_ll(x, &v, &out, 1, pack::Op::max);
+}
+
 // The data of a step: `sc[r]` bytes from sbuf + sd[r] to rank r, `rc[r]`
 // bytes from it into rbuf + rd[r]. Across IMPI clients a block longer than
 // a packet's user data (the job's maxdatalen) would travel as a long
@@ -783,6 +820,48 @@ bool expand_runs(const long long *meta, std::size_t b, std::size_t e, std::int64
   return true;
 }
 
+// A whole access's runs, told to every process before the first step
+// (at most kWholeRuns of them per process): whether they are well formed
+// and lie within the range [lo, hi) their sender gave (they come from
+// other processes: checked before anything is sized by them).
+constexpr int kWholeRuns = 8;
+bool runs_valid(const long long *meta, std::size_t n, std::int64_t lo, std::int64_t hi) {
+  for (std::size_t i = 0; i < n; i += kRun) {
+    const Run r{meta[i], meta[i + 1], meta[i + 2], meta[i + 3], meta[i + 4]};
+    if (r.len <= 0 || r.count <= 0 || r.off < 0 || r.off < lo || r.off > hi || r.len > hi - r.off)
+      return false;
+    if (r.count > 1 && (r.stride < r.len || r.count - 1 > (hi - r.off - r.len) / r.stride))
+      return false;
+  }
+  return true;
+}
+
+// The parts of (valid) runs `meta[0, n)` that fall into the window
+// [wlo, whi), appended to `out` in file order, with their addresses in
+// the sender's stream: what the sender's own split of its pieces by
+// window sends (run_steps cuts them the same way).
+void clip_runs(const long long *meta, std::size_t n, std::int64_t wlo, std::int64_t whi,
+               std::vector<Got> &out) {
+  for (std::size_t i = 0; i < n; i += kRun) {
+    const Run r{meta[i], meta[i + 1], meta[i + 2], meta[i + 3], meta[i + 4]};
+    // The pieces k with off + k * stride < whi and off + k * stride + len > wlo.
+    if (r.off >= whi) break;
+    long long k0 = 0, k1 = 0;  // [k0, k1)
+    if (r.count == 1) {
+      if (r.off + r.len <= wlo) continue;
+      k1 = 1;
+    } else {
+      k0 = r.off + r.len > wlo ? 0 : (wlo - r.off - r.len) / r.stride + 1;
+      k1 = std::min(r.count, (whi - 1 - r.off) / r.stride + 1);
+    }
+    for (long long k = k0; k < k1; ++k) {
+      const std::int64_t o = r.off + k * r.stride, a = std::max<std::int64_t>(o, wlo),
+                         b = std::min<std::int64_t>(o + r.len, whi);
+      out.push_back({a, b - a, r.addr + k * r.len + (a - o)});
+    }
+  }
+}
+
 // Runs of a list that go with its counts (kCountsWidth long longs per
 // rank: the list's length in long longs, its bytes, kInlineRuns runs).
 constexpr int kInlineRuns = 4;
@@ -797,11 +876,13 @@ struct Scratch {
   std::vector<In> ins;
   std::vector<Source> srcs;
   std::vector<long long> meta_out, meta_in;
+  std::vector<long long> whole, heads;  // (the access's runs; every process's)
   std::size_t bytes() const {
     return ranges.capacity() * sizeof(ranges[0]) + pieces.capacity() * sizeof(Piece) +
            incoming.capacity() * sizeof(Got) + ins.capacity() * sizeof(In) +
            srcs.capacity() * sizeof(Source) +
-           (meta_out.capacity() + meta_in.capacity()) * sizeof(long long);
+           (meta_out.capacity() + meta_in.capacity() + whole.capacity() + heads.capacity()) *
+               sizeof(long long);
   }
   void reset() {
     ranges.clear();
@@ -811,6 +892,8 @@ struct Scratch {
     srcs.clear();
     meta_out.clear();
     meta_in.clear();
+    whole.clear();
+    heads.clear();
   }
 };
 
@@ -858,23 +941,73 @@ coll::Task run(TwoPhase &op, const Colls &x) {
     err = MPI_ERR_ARG;
     why = kEmptyView;
   }
-  // Agree on the range, the errors and the amount of data.
-  long long mine[3] = {LLONG_MAX, LLONG_MAX, -err}, all[3];
-  if (!ranges.empty() && err == MPI_SUCCESS) {
-    mine[0] = ranges.front().first;
-    mine[1] = -(ranges.back().first + ranges.back().second);
+  // The pieces in file order (a view's ranges are), with their stream positions.
+  auto &pieces = scratch->pieces;
+  pieces.reserve(ranges.size());
+  {
+    std::int64_t s = 0;
+    for (auto [o, n] : ranges) {
+      pieces.push_back({o, n, s});
+      s += n;
+    }
   }
-  if (auto s = co_await allreduce_ll(x, mine, all, 3, pack::Op::min); !s.ok())
-    co_return failed(op, s);
-  if (all[2] != 0) {
+  // Agree on the range and the errors: every process tells every other
+  // its range, its error and, when its pieces make at most kWholeRuns runs
+  // (a regular view: the rows of a subarray split in its fastest dimension
+  // are one), the runs themselves. When every process's fit, each
+  // aggregator knows which pieces each step brings it and the steps need
+  // no exchange of piece lists (across 2 IMPI clients, two of a small
+  // access's three rounds become one).
+  constexpr int kHead = 4, kWide = kHead + kWholeRuns * kRun;
+  auto &whole = scratch->whole, &heads = scratch->heads;
+  whole.clear();
+  for (const Piece &p : pieces)
+    add_piece(whole, 0, p.off, p.len,
+              static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream)));
+  {
+    long long mine[kWide] = {LLONG_MAX, LLONG_MIN, err, -1};
+    if (!ranges.empty() && err == MPI_SUCCESS) {
+      mine[0] = ranges.front().first;
+      mine[1] = ranges.back().first + ranges.back().second;
+    }
+    if (err == MPI_SUCCESS && whole.size() <= static_cast<std::size_t>(kWholeRuns * kRun)) {
+      mine[3] = static_cast<long long>(whole.size() / kRun);
+      std::copy(whole.begin(), whole.end(), mine + kHead);
+    }
+    heads.resize(static_cast<std::size_t>(kWide) * static_cast<std::size_t>(size));
+    if (auto s = co_await allgather_ll(x, mine, heads.data(), kWide, size); !s.ok())
+      co_return failed(op, s);
+  }
+  std::int64_t glo = LLONG_MAX, ghi = LLONG_MIN;
+  long long worst = 0;
+  bool all_runs = true;
+  for (int r = 0; r < size; ++r) {
+    const long long *h = &heads[static_cast<std::size_t>(kWide) * static_cast<std::size_t>(r)];
+    worst = std::max(worst, h[2]);
+    if (h[0] < h[1]) {
+      glo = std::min<std::int64_t>(glo, h[0]);
+      ghi = std::max<std::int64_t>(ghi, h[1]);
+    }
+    if (h[0] < h[1] && h[0] < 0) {
+      worst = std::max<long long>(worst, errno_class(EPROTO));
+      if (err == MPI_SUCCESS && why.empty()) why = fmt::format("a malformed range from rank {}", r);
+    } else if (h[3] < 0 || h[3] > kWholeRuns) {
+      all_runs = false;
+    } else if (!runs_valid(h + kHead, static_cast<std::size_t>(h[3]) * kRun, h[0], h[1])) {
+      // (Every process sees the same lists: all fail alike.)
+      worst = std::max<long long>(worst, errno_class(EPROTO));
+      if (err == MPI_SUCCESS && why.empty())
+        why = fmt::format("a malformed piece list from rank {}", r);
+    }
+  }
+  if (worst != 0) {
     if (err == MPI_SUCCESS) {
-      err = static_cast<int>(-all[2]);
-      why = "failed at another process";
+      err = static_cast<int>(worst);
+      if (why.empty()) why = "failed at another process";
     }
     op.err = err;
     co_return {};
   }
-  const std::int64_t glo = all[0], ghi = -all[1];
   native = 0;
   if (glo >= ghi) co_return {};  // nobody accesses anything
   // (Decided here, not at the call: the accesses on the communicator run
@@ -927,8 +1060,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       }
     }
     long long lcls = lock_err ? errno_class(lock_err) : 0, lany = 0;
-    if (auto s = co_await allreduce_ll(x, &lcls, &lany, 1, pack::Op::max); !s.ok())
-      co_return failed(op, s);
+    if (auto s = co_await allmax_ll(x, lcls, lany, size); !s.ok()) co_return failed(op, s);
     if (lany) {
       why = lock_err ? fmt::format("{}: cannot lock bytes for the atomic access: {}", f.path,
                                    std::strerror(lock_err))
@@ -938,16 +1070,6 @@ coll::Task run(TwoPhase &op, const Colls &x) {
     }
   }
 
-  // The pieces in file order (a view's ranges are), with their stream positions.
-  auto &pieces = scratch->pieces;
-  pieces.reserve(ranges.size());
-  {
-    std::int64_t s = 0;
-    for (auto [o, n] : ranges) {
-      pieces.push_back({o, n, s});
-      s += n;
-    }
-  }
   // Per aggregator: its first piece not wholly done, and the bytes of it done.
   struct Cursor {
     std::size_t next = 0;
@@ -1001,9 +1123,10 @@ coll::Task run(TwoPhase &op, const Colls &x) {
         std::int64_t o = p.off + c.done, n = p.len - c.done;
         if (o >= ahi) break;
         std::int64_t take = std::min(n, ahi - o);
-        add_piece(
-            meta_out, first, o, take,
-            static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream + c.done)));
+        if (!all_runs)
+          add_piece(
+              meta_out, first, o, take,
+              static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream + c.done)));
         if (sent) {
           if (scount[static_cast<std::size_t>(dst)] == 0)
             sdisp[static_cast<std::size_t>(dst)] = static_cast<MPI_Aint>(p.stream + c.done);
@@ -1024,77 +1147,98 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       wlo = dlo + step * cbs;
       whi = std::max(wlo, std::min(wlo + cbs, dhi));
     }
-    // Exchange the piece lists: with their lengths and the bytes they cover
-    // (the data exchange's counts: they match even when a list turns out
-    // malformed) the first kInlineRuns runs of each, all of a regular view's
-    // (a subarray's rows are one run a window); the rest of a longer list
-    // after, from those that have it to those that expect it.
-    MPI_Aint sm = 0;
-    for (std::size_t r = 0; r < usize; ++r) {
-      smdisp[r] = sm;
-      sm += smeta[r];
-      long long *to = &counts_out[kCountsWidth * r];
-      to[0] = smeta[r];
-      to[1] = scount[r];
-      std::copy_n(meta_out.data() + smdisp[r], std::min<MPI_Count>(smeta[r], kInlineMeta), to + 2);
-    }
-    if (auto s = co_await alltoall_ll(x, counts_out.data(), counts_in.data(), size,
-                                      static_cast<int>(kCountsWidth));
-        !s.ok())
-      co_return failed(op, s);
-    MPI_Aint rm = 0;
-    for (std::size_t r = 0; r < usize; ++r) {
-      const long long *got = &counts_in[kCountsWidth * r];
-      rmeta[r] = got[0];
-      rcount[r] = got[1];
-      // (A list has at most a run per byte of the window, and covers at most all of it.)
-      if (rmeta[r] < 0 || rmeta[r] > kRun * (whi - wlo) || rcount[r] < 0 || rcount[r] > whi - wlo) {
-        rmeta[r] = rcount[r] = 0;  // (not what was sent: the exchange fails below)
-        if (!io_err) {
+    incoming.clear();
+    MPI_Aint rb = 0;
+    if (all_runs) {
+      // Every process's runs are known: the pieces of this window from
+      // each, and the bytes that come as data (those not read from memory).
+      for (std::size_t r = 0; r < usize; ++r) {
+        from[r] = incoming.size();
+        const long long *h = &heads[static_cast<std::size_t>(kWide) * r];
+        if (wlo < whi)
+          clip_runs(h + kHead, static_cast<std::size_t>(h[3]) * kRun, wlo, whi, incoming);
+        MPI_Count n = 0;
+        if (!f.tp_pull_pid[r])
+          for (std::size_t k = from[r]; k < incoming.size(); ++k) n += incoming[k].len;
+        rcount[r] = n;
+        rdisp[r] = rb;
+        rb += n;
+      }
+      from[usize] = incoming.size();
+    } else {
+      // Exchange the piece lists: with their lengths and the bytes they cover
+      // (the data exchange's counts: they match even when a list turns out
+      // malformed) the first kInlineRuns runs of each, all of a regular view's
+      // (a subarray's rows are one run a window); the rest of a longer list
+      // after, from those that have it to those that expect it.
+      MPI_Aint sm = 0;
+      for (std::size_t r = 0; r < usize; ++r) {
+        smdisp[r] = sm;
+        sm += smeta[r];
+        long long *to = &counts_out[kCountsWidth * r];
+        to[0] = smeta[r];
+        to[1] = scount[r];
+        std::copy_n(meta_out.data() + smdisp[r], std::min<MPI_Count>(smeta[r], kInlineMeta),
+                    to + 2);
+      }
+      g_io_counters.list_rounds.fetch_add(1, std::memory_order_relaxed);
+      if (auto s = co_await alltoall_ll(x, counts_out.data(), counts_in.data(), size,
+                                        static_cast<int>(kCountsWidth));
+          !s.ok())
+        co_return failed(op, s);
+      MPI_Aint rm = 0;
+      for (std::size_t r = 0; r < usize; ++r) {
+        const long long *got = &counts_in[kCountsWidth * r];
+        rmeta[r] = got[0];
+        rcount[r] = got[1];
+        // (A list has at most a run per byte of the window, and covers at most all of it.)
+        if (rmeta[r] < 0 || rmeta[r] > kRun * (whi - wlo) || rcount[r] < 0 ||
+            rcount[r] > whi - wlo) {
+          rmeta[r] = rcount[r] = 0;  // (not what was sent: the exchange fails below)
+          if (!io_err) {
+            io_err = EPROTO;
+            why = fmt::format("a malformed piece list from rank {}", r);
+          }
+        }
+        rmdisp[r] = rm;
+        rm += rmeta[r];
+      }
+      meta_in.resize(static_cast<std::size_t>(rm));
+      for (std::size_t r = 0; r < usize; ++r) {
+        std::copy_n(&counts_in[kCountsWidth * r + 2], std::min<MPI_Count>(rmeta[r], kInlineMeta),
+                    meta_in.data() + rmdisp[r]);
+        // (What is left to come, and to send: after the inline part.)
+        smeta_rest[r] = std::max<MPI_Count>(0, smeta[r] - kInlineMeta);
+        smdisp_rest[r] = smdisp[r] + kInlineMeta;
+        rmeta_rest[r] = std::max<MPI_Count>(0, rmeta[r] - kInlineMeta);
+        rmdisp_rest[r] = rmdisp[r] + kInlineMeta;
+      }
+      if (std::any_of(smeta_rest.begin(), smeta_rest.end(), [](MPI_Count n) { return n > 0; }) ||
+          std::any_of(rmeta_rest.begin(), rmeta_rest.end(), [](MPI_Count n) { return n > 0; })) {
+        if (auto s = co_await exchange_p2p(x, MPI_LONG_LONG, meta_out.data(), smeta_rest.data(),
+                                           smdisp_rest.data(), meta_in.data(), rmeta_rest.data(),
+                                           rmdisp_rest.data(), size, LLONG_MAX, 0);
+            !s.ok())
+          co_return failed(op, s);
+      }
+      // The pieces each source sends me (writes) or asks of me (reads), and their bytes.
+      for (std::size_t r = 0; r < usize; ++r) {
+        from[r] = incoming.size();
+        const auto b = static_cast<std::size_t>(rmdisp[r]);
+        bool ok = expand_runs(meta_in.data(), b, b + static_cast<std::size_t>(rmeta[r]), wlo, whi,
+                              incoming);
+        MPI_Count n = 0;
+        if (!f.tp_pull_pid[r])
+          for (std::size_t i = from[r]; i < incoming.size(); ++i) n += incoming[i].len;
+        if ((!ok || n != rcount[r]) && !io_err) {
           io_err = EPROTO;
           why = fmt::format("a malformed piece list from rank {}", r);
         }
+        rdisp[r] = rb;
+        rb += rcount[r];
       }
-      rmdisp[r] = rm;
-      rm += rmeta[r];
+      from[usize] = incoming.size();
     }
-    meta_in.resize(static_cast<std::size_t>(rm));
-    for (std::size_t r = 0; r < usize; ++r) {
-      std::copy_n(&counts_in[kCountsWidth * r + 2], std::min<MPI_Count>(rmeta[r], kInlineMeta),
-                  meta_in.data() + rmdisp[r]);
-      // (What is left to come, and to send: after the inline part.)
-      smeta_rest[r] = std::max<MPI_Count>(0, smeta[r] - kInlineMeta);
-      smdisp_rest[r] = smdisp[r] + kInlineMeta;
-      rmeta_rest[r] = std::max<MPI_Count>(0, rmeta[r] - kInlineMeta);
-      rmdisp_rest[r] = rmdisp[r] + kInlineMeta;
-    }
-    if (std::any_of(smeta_rest.begin(), smeta_rest.end(), [](MPI_Count n) { return n > 0; }) ||
-        std::any_of(rmeta_rest.begin(), rmeta_rest.end(), [](MPI_Count n) { return n > 0; })) {
-      if (auto s = co_await exchange_p2p(x, MPI_LONG_LONG, meta_out.data(), smeta_rest.data(),
-                                         smdisp_rest.data(), meta_in.data(), rmeta_rest.data(),
-                                         rmdisp_rest.data(), size, LLONG_MAX, 0);
-          !s.ok())
-        co_return failed(op, s);
-    }
-    // The pieces each source sends me (writes) or asks of me (reads), and their bytes.
-    incoming.clear();
-    MPI_Aint rb = 0;
-    for (std::size_t r = 0; r < usize; ++r) {
-      from[r] = incoming.size();
-      const auto b = static_cast<std::size_t>(rmdisp[r]);
-      bool ok = expand_runs(meta_in.data(), b, b + static_cast<std::size_t>(rmeta[r]), wlo, whi,
-                            incoming);
-      MPI_Count n = 0;
-      if (!f.tp_pull_pid[r])
-        for (std::size_t i = from[r]; i < incoming.size(); ++i) n += incoming[i].len;
-      if ((!ok || n != rcount[r]) && !io_err) {
-        io_err = EPROTO;
-        why = fmt::format("a malformed piece list from rank {}", r);
-      }
-      rdisp[r] = rb;
-      rb += rcount[r];
-    }
-    from[usize] = incoming.size();
     // The window this aggregator serves in this step: the span of the pieces in it.
     std::int64_t span_lo = LLONG_MAX, span_hi = LLONG_MIN;
     for (const Got &g : incoming) {
@@ -1197,10 +1341,10 @@ coll::Task run(TwoPhase &op, const Colls &x) {
         co_return failed(op, s);
     }
   }
-  // Errors of the aggregators are everyone's.
+  // Errors of the aggregators are everyone's; and no process returns before
+  // every aggregator is done with its memory.
   long long cls = io_err ? errno_class(io_err) : 0, any = 0;
-  if (auto s = co_await allreduce_ll(x, &cls, &any, 1, pack::Op::max); !s.ok())
-    co_return failed(op, s);
+  if (auto s = co_await allmax_ll(x, cls, any, size); !s.ok()) co_return failed(op, s);
   if (any) {
     if (!io_err)
       why = "an aggregator's access failed";

@@ -260,6 +260,7 @@ bool shared_set(FileObject &f, std::int64_t value);
 // their bytes (the io_* performance variables of the tool interface).
 struct IoCounters {
   std::atomic<std::uint64_t> reads{0}, writes{0}, bytes_read{0}, bytes_written{0};
+  std::atomic<std::uint64_t> list_rounds{0};  // (collective.cpp: piece lists exchanged)
 };
 inline IoCounters g_io_counters;
 // One system call counted in `calls`, and what it moved (r > 0) in `bytes`.

@@ -1049,6 +1049,9 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
   for (i = 0; i < BL * NBL; ++i) spread[2 * i] = out[i], spread[2 * i + 1] = 0xee;
   /* rank r writes r+1 fewer blocks at the end: ragged, and rank 0's half in two calls */
   int mine = BL * (NBL - rank % 3);
+  /* every rank's blocks are one run (BL bytes, size * BL apart): told
+   * with the range, no step exchanges piece lists */
+  unsigned long long lists = counter("io_list_rounds");
   if (strided) {
     MPI_Type_vector(mine, 1, 2, MPI_BYTE, &mem);
     MPI_Type_commit(&mem);
@@ -1058,6 +1061,9 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
     OK(MPI_File_write_all(fh, out, mine, MPI_BYTE, &st));
   }
   CHECK(count_of(&st, MPI_BYTE) == mine, "two-phase write count %d", count_of(&st, MPI_BYTE));
+  CHECK(counter("io_list_rounds") == lists,
+        "a regular view's write exchanged piece lists %llu times",
+        counter("io_list_rounds") - lists);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     long max = (long)size * BL * NBL;
@@ -1118,8 +1124,11 @@ static void test_two_phase_irregular(const char *cbs) {
   MPI_Type_create_indexed_block(n, BL, disp, MPI_BYTE, &ftype);
   MPI_Type_commit(&ftype);
   OK(MPI_File_set_view(fh, 0, MPI_BYTE, ftype, "native", MPI_INFO_NULL));
+  /* hundreds of runs: the steps exchange the piece lists */
+  unsigned long long lists = counter("io_list_rounds");
   OK(MPI_File_write_at_all(fh, 0, out, n * BL, MPI_BYTE, &st));
   CHECK(count_of(&st, MPI_BYTE) == n * BL, "irregular write count %d", count_of(&st, MPI_BYTE));
+  CHECK(size == 1 || counter("io_list_rounds") > lists, "an irregular view's write sent no lists");
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
     unsigned char *all = calloc(SLOTS * BL, 1);
