@@ -839,7 +839,7 @@ bool runs_valid(const long long *meta, std::size_t n, std::int64_t lo, std::int6
 // The parts of (valid) runs `meta[0, n)` that fall into the window
 // [wlo, whi), appended to `out` in file order, with their addresses in
 // the sender's stream: what the sender's own split of its pieces by
-// window sends (run_steps cuts them the same way).
+// window sends (the step loop of run() cuts them the same way).
 void clip_runs(const long long *meta, std::size_t n, std::int64_t wlo, std::int64_t whi,
                std::vector<Got> &out) {
   for (std::size_t i = 0; i < n; i += kRun) {
@@ -961,9 +961,11 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   constexpr int kHead = 4, kWide = kHead + kWholeRuns * kRun;
   auto &whole = scratch->whole, &heads = scratch->heads;
   whole.clear();
-  for (const Piece &p : pieces)
+  for (const Piece &p : pieces) {
     add_piece(whole, 0, p.off, p.len,
               static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream)));
+    if (whole.size() > static_cast<std::size_t>(kWholeRuns * kRun)) break;  // (too many)
+  }
   {
     long long mine[kWide] = {LLONG_MAX, LLONG_MIN, err, -1};
     if (!ranges.empty() && err == MPI_SUCCESS) {
