@@ -59,13 +59,29 @@ struct View {
   bool in_order = true;
 };
 
+// Whether a copy from `src` to `dst` runs 2-3x slower through the CPU's
+// fast string instructions (`rep movsb`, which the kernel's copies between
+// the page cache and user memory use): when the destination lies 1-63
+// bytes past the source, modulo the page. So measured on this AMD EPYC
+// (16 MiB from tmpfs: 1.5-2.1 GB/s against 4.0-5.1 at any other
+// distance); glibc's memcpy avoids it on Intel's FSRM parts for the same
+// reason (Avoid_Short_Distance_REP_MOVSB). A large buffer from malloc
+// starts 16 bytes into a page, so a read of page-aligned file data into
+// it is such a copy.
+inline bool short_copy_distance(std::uintptr_t dst, std::uintptr_t src) {
+  const std::uintptr_t d = (dst - src) & 4095;
+  return d != 0 && d < 64;
+}
+
 // A byte buffer that is not zero-filled when it grows (I/O buffers are
-// written whole before they are read).
+// written whole before they are read). Large ones start on a page: the
+// file data read into them (page-aligned domains and windows) then copies
+// at full speed (short_copy_distance).
 class Bytes {
  public:
   void resize(std::size_t n) {
     if (n > cap_) {
-      p_.reset(new std::byte[n]);
+      p_.reset(static_cast<std::byte *>(::operator new(n, std::align_val_t{kAlign})));
       cap_ = n;
     }
     n_ = n;
@@ -76,7 +92,11 @@ class Bytes {
   std::size_t capacity() const { return cap_; }
 
  private:
-  std::unique_ptr<std::byte[]> p_;
+  static constexpr std::size_t kAlign = 4096;
+  struct Free {
+    void operator()(std::byte *p) const { ::operator delete(p, std::align_val_t{kAlign}); }
+  };
+  std::unique_ptr<std::byte, Free> p_;
   std::size_t n_ = 0, cap_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <mpi.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,68 @@ static void test_access(void) {
   OK(MPI_File_close(&fh));
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+}
+
+/* Large contiguous reads at every kind of distance between the memory and
+ * the file offset modulo the page: 1-63 bytes goes through an aligned
+ * buffer (io/access.cpp, bounced_pread), the rest straight; across the end
+ * of the file a short count. Guard bytes around the destination stay. */
+static void test_large_reads(void) {
+  char p[512];
+  MPI_File fh;
+  MPI_Status st;
+  const int n = (1 << 20) + 300, guard = 64;
+  unsigned char *file = malloc((size_t)n), *mem0 = malloc((size_t)n + 4 * 4096);
+  int i;
+  CHECK(file && mem0, "malloc");
+  unsigned char *mem = (unsigned char *)(((uintptr_t)mem0 + 4095) & ~(uintptr_t)4095);
+  path(p, "large.dat");
+  for (i = 0; i < n; ++i) file[i] = pattern(rank, i);
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh));
+  OK(MPI_File_write_at(fh, (MPI_Offset)rank * n, file, n, MPI_BYTE, &st));
+  MPI_Barrier(MPI_COMM_WORLD);
+  int other = (rank + 1) % size;
+  const MPI_Offset base = (MPI_Offset)other * n;
+  const int mem_offs[] = {guard, guard + 1, guard + 16, guard + 32, guard + 33, guard + 63, 4096,
+                          4096 + 16, 4096 + 100};
+  const int file_offs[] = {0, 16, 4000, 4096};
+  for (size_t a = 0; a < sizeof mem_offs / sizeof *mem_offs; ++a)
+    for (size_t b = 0; b < sizeof file_offs / sizeof *file_offs; ++b)
+      for (int form = 0; form < 3; ++form) {
+        const int off = file_offs[b], want = n - off - 1000;
+        unsigned char *dst = mem + mem_offs[a];
+        memset(mem, 0xa5, (size_t)n + 3 * 4096);
+        MPI_Request rq;
+        if (form == 0) {
+          OK(MPI_File_read_at(fh, base + off, dst, want, MPI_BYTE, &st));
+        } else if (form == 1) {
+          OK(MPI_File_read_at_all(fh, base + off, dst, want, MPI_BYTE, &st));
+        } else {
+          OK(MPI_File_iread_at(fh, base + off, dst, want, MPI_BYTE, &rq));
+          OK(MPI_Wait(&rq, &st));
+        }
+        CHECK(count_of(&st, MPI_BYTE) == want, "form %d count %d", form, count_of(&st, MPI_BYTE));
+        for (i = 0; i < want; ++i)
+          CHECK(dst[i] == pattern(other, off + i), "form %d memory +%d file +%d: byte %d", form,
+                mem_offs[a], off, i);
+        for (i = 1; i <= guard; ++i)
+          CHECK(dst[-i] == 0xa5 && dst[want + i - 1] == 0xa5, "form %d: a guard byte changed",
+                form);
+      }
+  /* across the end of the file, from a short distance: what there is */
+  const MPI_Offset end = (MPI_Offset)size * n;
+  unsigned char *dst = mem + guard + 16;
+  memset(mem, 0xa5, (size_t)n + 3 * 4096);
+  OK(MPI_File_read_at(fh, end - 300000, dst, n, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == 300000, "across EOF: count %d", count_of(&st, MPI_BYTE));
+  for (i = 0; i < 300000; ++i)
+    CHECK(dst[i] == pattern(size - 1, n - 300000 + i), "across EOF: byte %d", i);
+  for (i = 300000; i < n; ++i) CHECK(dst[i] == 0xa5, "across EOF: byte %d past the data", i);
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
+  free(file);
+  free(mem0);
 }
 
 /* Shared file pointers and ordered access. */
@@ -866,6 +929,7 @@ int main(int argc, char **argv) {
   test_in_use();
   test_manage();
   test_access();
+  test_large_reads();
   test_shared();
   test_nonblocking();
   test_thread_error();
