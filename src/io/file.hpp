@@ -81,7 +81,7 @@ class Bytes {
  public:
   void resize(std::size_t n) {
     if (n > cap_) {
-      p_.reset(static_cast<std::byte *>(::operator new(n, std::align_val_t{kAlign})));
+      p_.reset(static_cast<std::byte *>(::operator new (n, std::align_val_t{kAlign})));
       cap_ = n;
     }
     n_ = n;
@@ -94,7 +94,7 @@ class Bytes {
  private:
   static constexpr std::size_t kAlign = 4096;
   struct Free {
-    void operator()(std::byte *p) const { ::operator delete(p, std::align_val_t{kAlign}); }
+    void operator()(std::byte *p) const { ::operator delete (p, std::align_val_t{kAlign}); }
   };
   std::unique_ptr<std::byte, Free> p_;
   std::size_t n_ = 0, cap_ = 0;

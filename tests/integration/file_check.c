@@ -412,8 +412,8 @@ static void test_large_reads(void) {
   MPI_Barrier(MPI_COMM_WORLD);
   int other = (rank + 1) % size;
   const MPI_Offset base = (MPI_Offset)other * n;
-  const int mem_offs[] = {guard, guard + 1, guard + 16, guard + 32, guard + 33, guard + 63, 4096,
-                          4096 + 16, 4096 + 100};
+  const int mem_offs[] = {guard,      guard + 1, guard + 16, guard + 32, guard + 33,
+                          guard + 63, 4096,      4096 + 16,  4096 + 100};
   const int file_offs[] = {0, 16, 4000, 4096};
   for (size_t a = 0; a < sizeof mem_offs / sizeof *mem_offs; ++a)
     for (size_t b = 0; b < sizeof file_offs / sizeof *file_offs; ++b)
