@@ -67,7 +67,7 @@ peers = [l for l in libs if l in ("ompi", "mpich")]
 for where in ("shm", "disk"):
     print(f"\n{where}: MB/s (write / read), median of rounds; 'vs best': impi (1 client) over the better peer")
     print(f"{'case':<10}{'bytes':>10}" + "".join(f"{l:>19}" for l in libs) + (f"{'vs best (w/r)':>16}" if peers else ""))
-    order = ["n1", "n1_slowest", "nn", "nn_slowest"]
+    order = ["n1", "n1_slowest", "n1_buf16", "nn", "nn_slowest"]
     keys = sorted({(c, s) for (w, c, s, l) in val if w == where},
                   key=lambda k: (order.index(k[0]) if k[0] in order else len(order), k[0], k[1]))
     for case, size in keys:
