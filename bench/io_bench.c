@@ -287,15 +287,26 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   snprintf(dir, sizeof dir, "%s", argc > 1 ? argv[1] : ".");
   long max = argc > 2 ? atol(argv[2]) : 16L << 20;
-  for (long b = 4096; b <= max; b *= 16) contiguous(b, 0, 0);
-  for (long b = 4096; b <= max; b *= 16) contiguous(b, 1, 0);
-  for (long b = 1L << 20; b <= max; b *= 16) contiguous(b, 0, 16);
-  subarray(32, 0);
-  subarray(64, 0);
-  subarray(32, 1);
-  subarray(64, 1);
-  strided(1L << 20);
-  open_close();
+  /* IO_BENCH_ONLY=n1,strided,...: those groups only (to compare one
+   * case in many alternating runs) */
+  const char *only = getenv("IO_BENCH_ONLY");
+#define RUN(group) (!only || strstr(only, group))
+  if (RUN("n1"))
+    for (long b = 4096; b <= max; b *= 16) contiguous(b, 0, 0);
+  if (RUN("nn"))
+    for (long b = 4096; b <= max; b *= 16) contiguous(b, 1, 0);
+  if (RUN("buf16"))
+    for (long b = 1L << 20; b <= max; b *= 16) contiguous(b, 0, 16);
+  if (RUN("subarray")) {
+    subarray(32, 0);
+    subarray(64, 0);
+  }
+  if (RUN("rows")) {
+    subarray(32, 1);
+    subarray(64, 1);
+  }
+  if (RUN("strided")) strided(1L << 20);
+  if (RUN("open")) open_close();
   MPI_Finalize();
   return 0;
 }
