@@ -57,23 +57,23 @@ struct Piece {
   std::int64_t off, len, stream;  // file offset, bytes, position in the process's stream
 };
 
-// Reads what there is (zeros past the end of the file); false on an error.
-bool all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
-  while (n > 0) {
-    ssize_t r = sys_pread(fd, p, static_cast<std::size_t>(n), at);
+// Reads what there is, zeros past the end of the file; the bytes before
+// the end, or -1 on an error (errno).
+std::int64_t all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
+  std::int64_t got = 0;
+  while (got < n) {
+    ssize_t r = sys_pread(fd, p + got, static_cast<std::size_t>(n - got), at + got);
     if (r < 0) {
       if (errno == EINTR) continue;
-      return false;
+      return -1;
     }
     if (r == 0) {
-      std::memset(p, 0, static_cast<std::size_t>(n));
-      return true;
+      std::memset(p + got, 0, static_cast<std::size_t>(n - got));
+      break;
     }
-    p += r;
-    n -= r;
-    at += r;
+    got += r;
   }
-  return true;
+  return got;
 }
 
 // The collective calls of a two-phase access on the file's communicator:
@@ -787,8 +787,8 @@ struct Run {
 };
 // Appends piece (o, n, at) to `out`, extending its last run when the piece
 // continues it; `first`: out's index of the first run for this aggregator.
-void add_piece(std::vector<long long> &out, std::size_t first, long long o, long long n,
-               long long at) {
+inline void add_piece(std::vector<long long> &out, std::size_t first, long long o, long long n,
+                      long long at) {
   if (out.size() > first) {
     long long *r = &out[out.size() - kRun];
     const long long off = r[0], len = r[1], count = r[3];
@@ -922,10 +922,20 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   std::int64_t &native = op.native;
   std::int64_t total = file_bytes(v, type, count);
   int err = MPI_SUCCESS;
-  // The process's stream: for a write, the user's memory itself when it is
-  // (native data, a contiguous type), else a converted copy (a read fills
-  // a copy, then only the memory the file's data reaches).
-  const bool direct = write && v.rep == RepKind::native && type->is_contiguous();
+  // The process's stream: the user's memory itself when it is (native
+  // data, a contiguous type), else a converted copy. A read goes straight
+  // into it only when every aggregator writes into our memory (those
+  // stop at the end of the file: the bytes past it stay as they were);
+  // one that sends its answers as data (another machine; or the first
+  // access, before that was agreed) sends zeros past the end, and the
+  // read fills a copy, then only the memory the file's data reaches. (A
+  // read into a copy cost 20 of 130 us: rows of 256 B, 256 KiB a process.)
+  bool direct = v.rep == RepKind::native && type->is_contiguous();
+  if (direct && !write) {
+    direct = static_cast<int>(f.tp_pull_pid.size()) == size;
+    for (int a = 0; direct && a < op.naggr; ++a)
+      direct = f.tp_pulls_mine[static_cast<std::size_t>(a * size / op.naggr)] != 0;
+  }
   Bytes &stream = *op.stream;
   std::byte *sbase =
       direct ? static_cast<std::byte *>(const_cast<void *>(buf)) + type->lb() : nullptr;
@@ -945,13 +955,22 @@ coll::Task run(TwoPhase &op, const Colls &x) {
     err = MPI_ERR_ARG;
     why = kEmptyView;
   }
-  // The pieces in file order (a view's ranges are), with their stream positions.
+  // The pieces in file order (a view's ranges are), with their stream
+  // positions; and as runs (below), in the same pass: these lists are
+  // cold by the time an access starts (its data went through the caches
+  // since the last), and each pass over thousands of pieces cost 5-8 us.
+  constexpr std::size_t kMostWhole = kWholeRuns * kRun;
   auto &pieces = scratch->pieces;
+  auto &whole = scratch->whole, &heads = scratch->heads;
   pieces.reserve(ranges.size());
+  whole.clear();
   {
     std::int64_t s = 0;
     for (auto [o, n] : ranges) {
       pieces.push_back({o, n, s});
+      if (whole.size() <= kMostWhole)
+        add_piece(whole, 0, o, n,
+                  static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + s)));
       s += n;
     }
   }
@@ -963,20 +982,13 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   // no exchange of piece lists (across 2 IMPI clients, two of a small
   // access's three rounds become one).
   constexpr int kHead = 4, kWide = kHead + kWholeRuns * kRun;
-  auto &whole = scratch->whole, &heads = scratch->heads;
-  whole.clear();
-  for (const Piece &p : pieces) {
-    add_piece(whole, 0, p.off, p.len,
-              static_cast<long long>(reinterpret_cast<std::uintptr_t>(sbase + p.stream)));
-    if (whole.size() > static_cast<std::size_t>(kWholeRuns * kRun)) break;  // (too many)
-  }
   {
     long long mine[kWide] = {LLONG_MAX, LLONG_MIN, err, -1};
     if (!ranges.empty() && err == MPI_SUCCESS) {
       mine[0] = ranges.front().first;
       mine[1] = ranges.back().first + ranges.back().second;
     }
-    if (err == MPI_SUCCESS && whole.size() <= static_cast<std::size_t>(kWholeRuns * kRun)) {
+    if (err == MPI_SUCCESS && whole.size() <= kMostWhole) {
       mine[3] = static_cast<long long>(whole.size() / kRun);
       std::copy(whole.begin(), whole.end(), mine + kHead);
     }
@@ -1123,6 +1135,16 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       // writes them into it: no data.)
       const bool sent = !f.tp_pulls_mine[static_cast<std::size_t>(dst)];
       Cursor &c = cur[static_cast<std::size_t>(a)];
+      if (all_runs && !sent) {
+        // Nothing to list or count: only the cursor moves, past the
+        // pieces that end in the window, into the one that goes past it.
+        auto it =
+            std::partition_point(pieces.begin() + static_cast<std::ptrdiff_t>(c.next), pieces.end(),
+                                 [&](const Piece &p) { return p.off + p.len <= ahi; });
+        c.next = static_cast<std::size_t>(it - pieces.begin());
+        c.done = c.next < pieces.size() && it->off < ahi ? ahi - it->off : 0;
+        continue;
+      }
       const std::size_t first = meta_out.size();
       while (c.next < pieces.size()) {
         const Piece &p = pieces[c.next];
@@ -1305,7 +1327,16 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       data_in.resize(static_cast<std::size_t>(rb));
       if (my_aggr >= 0 && !incoming.empty()) {
         window.resize(static_cast<std::size_t>(span_hi - span_lo));
-        if (!io_err && !all_pread(f.fd, window.data(), span_hi - span_lo, span_lo)) io_err = errno;
+        // (The end of the file, as this read saw it: memory we write
+        // stops there.)
+        std::int64_t end = span_hi;
+        if (!io_err) {
+          const std::int64_t got = all_pread(f.fd, window.data(), span_hi - span_lo, span_lo);
+          if (got < 0)
+            io_err = errno;
+          else
+            end = span_lo + got;
+        }
         // Each piece to its process: as data, into our own stream, or
         // written into the reader's stream (its address in the request).
         // (After an error nothing is: the access fails everywhere, and the
@@ -1318,15 +1349,20 @@ coll::Task run(TwoPhase &op, const Colls &x) {
                            e = from[static_cast<std::size_t>(r) + 1];
                i < e; ++i) {
             std::byte *in_window = window.data() + (incoming[i].off - span_lo);
-            const auto n = static_cast<std::size_t>(incoming[i].len);
             auto *to = reinterpret_cast<std::byte *>(static_cast<std::uintptr_t>(incoming[i].addr));
-            if (pid < 0) {
-              std::memcpy(to, in_window, n);
-            } else if (pid > 0) {
-              local.push_back({in_window, n});
-              remote.push_back({to, n});
+            if (pid != 0) {
+              const auto n = static_cast<std::size_t>(
+                  std::clamp<std::int64_t>(end - incoming[i].off, 0, incoming[i].len));
+              if (n == 0) continue;
+              if (pid < 0) {
+                std::memcpy(to, in_window, n);
+              } else {
+                local.push_back({in_window, n});
+                remote.push_back({to, n});
+              }
             } else {
-              std::memcpy(data_in.data() + at, in_window, n);
+              std::memcpy(data_in.data() + at, in_window,
+                          static_cast<std::size_t>(incoming[i].len));
               at += incoming[i].len;
             }
           }
@@ -1378,7 +1414,11 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   }
   if (total <= 0) co_return {};
   // (Aggregators may have written into it: memory valgrind did not see written.)
-  transport::shm::mark_defined(stream.data(), static_cast<std::size_t>(total));
+  transport::shm::mark_defined(sbase, static_cast<std::size_t>(direct ? got : total));
+  if (direct) {
+    native = got;
+    co_return {};
+  }
   std::int64_t n = decode(v, stream.data(), got, const_cast<void *>(buf), count, th, type, why);
   if (n < 0) {
     op.err = static_cast<int>(-n);

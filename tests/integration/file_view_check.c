@@ -1039,7 +1039,7 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
   char p[512];
   MPI_File fh;
   MPI_Status st;
-  MPI_Datatype ftype, mem = MPI_BYTE;
+  MPI_Datatype ftype, ftype2, mem = MPI_BYTE;
   unsigned char *out = malloc((size_t)BL * NBL), *in = malloc((size_t)BL * NBL + 64);
   unsigned char *spread = malloc(2 * (size_t)BL * NBL);
   int i;
@@ -1084,9 +1084,33 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
   int got = count_of(&st, MPI_BYTE);
   CHECK(got >= mine, "two-phase read count %d < %d", got, mine);
   for (i = 0; i < mine; ++i) CHECK(in[i] == out[i], "two-phase read byte %d", i);
+  /* past the end of the file the memory stays as it was: the aggregators
+   * write this read straight into `in` (the write agreed who may write
+   * whose memory), and stop at the end they saw */
+  for (i = got; i < BL * NBL + 64; ++i)
+    if (in[i] != 0xee) {
+      CHECK(0, "two-phase read wrote past the end of the file: byte %d of %d (count %d)", i,
+            BL * NBL + 64, got);
+      break;
+    }
   if (rank == size - 1 && (NBL - rank % 3) == NBL)
     CHECK(got == mine, "the last rank reads to EOF: %d", got);
   OK(MPI_File_close(&fh));
+  /* the same read as the file's first access (nobody has agreed on
+   * memory yet: through a copy of the stream) */
+  open_two_phase(p, BL, cbs, &fh, &ftype2);
+  memset(in, 0xee, BL * NBL + 64);
+  OK(MPI_File_read_at_all(fh, 0, in, BL * NBL + 64, MPI_BYTE, &st));
+  CHECK(count_of(&st, MPI_BYTE) == got, "two-phase first read count %d, then %d",
+        count_of(&st, MPI_BYTE), got);
+  for (i = 0; i < mine; ++i) CHECK(in[i] == out[i], "two-phase first read byte %d", i);
+  for (i = got; i < BL * NBL + 64; ++i)
+    if (in[i] != 0xee) {
+      CHECK(0, "two-phase first read wrote past the end of the file: byte %d", i);
+      break;
+    }
+  OK(MPI_File_close(&fh));
+  MPI_Type_free(&ftype2);
   MPI_Type_free(&ftype);
   free(out);
   free(in);
