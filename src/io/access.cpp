@@ -89,15 +89,12 @@ std::int64_t bounced_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at
   std::byte *b = bounce.data() + (static_cast<std::uint64_t>(at) & 4095);
   std::int64_t done = 0;
   while (done < n) {
-    ssize_t r = sys_pread(fd, b, static_cast<std::size_t>(std::min(n - done, kBounce)), at + done);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (r == 0) break;
+    const std::int64_t want = std::min(n - done, kBounce), r = pread_whole(fd, b, want, at + done);
+    if (r < 0) return -1;
     for (std::size_t k = 0; k < static_cast<std::size_t>(r); k += kCopyPiece)
       std::memcpy(p + done + k, b + k, std::min(kCopyPiece, static_cast<std::size_t>(r) - k));
     done += r;
+    if (r < want) break;  // (the end of the file)
   }
   return done;
 }
@@ -108,17 +105,7 @@ std::int64_t full_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
   if (n >= kBounceMin &&
       short_copy_distance(reinterpret_cast<std::uintptr_t>(p), static_cast<std::uintptr_t>(at)))
     return bounced_pread(fd, p, n, at);
-  std::int64_t done = 0;
-  while (done < n) {
-    ssize_t r = sys_pread(fd, p + done, static_cast<std::size_t>(n - done), at + done);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (r == 0) break;
-    done += r;
-  }
-  return done;
+  return pread_whole(fd, p, n, at);
 }
 std::int64_t full_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_t at) {
   std::int64_t done = 0;

@@ -60,19 +60,8 @@ struct Piece {
 // Reads what there is, zeros past the end of the file; the bytes before
 // the end, or -1 on an error (errno).
 std::int64_t all_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
-  std::int64_t got = 0;
-  while (got < n) {
-    ssize_t r = sys_pread(fd, p + got, static_cast<std::size_t>(n - got), at + got);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (r == 0) {
-      std::memset(p + got, 0, static_cast<std::size_t>(n - got));
-      break;
-    }
-    got += r;
-  }
+  const std::int64_t got = pread_whole(fd, p, n, at);
+  if (got >= 0 && got < n) std::memset(p + got, 0, static_cast<std::size_t>(n - got));
   return got;
 }
 

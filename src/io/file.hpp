@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -74,14 +75,17 @@ inline bool short_copy_distance(std::uintptr_t dst, std::uintptr_t src) {
 }
 
 // A byte buffer that is not zero-filled when it grows (I/O buffers are
-// written whole before they are read). Large ones start on a page: the
-// file data read into them (page-aligned domains and windows) then copies
-// at full speed (short_copy_distance).
+// written whole before they are read). Those of kAlignFrom bytes or more
+// start on a page: the file data read into them (page-aligned domains and
+// windows) then copies at full speed (short_copy_distance); smaller ones
+// (the pooled scratch of small accesses) do not spend a page on it.
 class Bytes {
  public:
   void resize(std::size_t n) {
     if (n > cap_) {
-      p_.reset(static_cast<std::byte *>(::operator new (n, std::align_val_t{kAlign})));
+      const std::size_t a = n >= kAlignFrom ? kAlign : __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+      p_ = std::unique_ptr<std::byte, Free>(
+          static_cast<std::byte *>(::operator new (n, std::align_val_t{a})), Free{a});
       cap_ = n;
     }
     n_ = n;
@@ -92,9 +96,12 @@ class Bytes {
   std::size_t capacity() const { return cap_; }
 
  private:
-  static constexpr std::size_t kAlign = 4096;
+  static constexpr std::size_t kAlign = 4096, kAlignFrom = 64 << 10;
   struct Free {
-    void operator()(std::byte *p) const { ::operator delete (p, std::align_val_t{kAlign}); }
+    std::size_t align;
+    Free() : align(4096) {}
+    explicit Free(std::size_t a) : align(a) {}
+    void operator()(std::byte *p) const { ::operator delete (p, std::align_val_t{align}); }
   };
   std::unique_ptr<std::byte, Free> p_;
   std::size_t n_ = 0, cap_ = 0;
@@ -292,6 +299,21 @@ inline ssize_t counted(ssize_t r, std::atomic<std::uint64_t> &calls,
 }
 inline ssize_t sys_pread(int fd, void *p, std::size_t n, std::int64_t at) {
   return counted(base::sys_pread(fd, p, n, at), g_io_counters.reads, g_io_counters.bytes_read);
+}
+// [at, at + n) into p, over short reads and EINTR; stops early only at
+// the end of the file. Returns the bytes read, or -1 (errno).
+inline std::int64_t pread_whole(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
+  std::int64_t done = 0;
+  while (done < n) {
+    ssize_t r = sys_pread(fd, p + done, static_cast<std::size_t>(n - done), at + done);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (r == 0) break;
+    done += r;
+  }
+  return done;
 }
 inline ssize_t sys_preadv(int fd, const iovec *iov, int n, std::int64_t at) {
   return counted(base::sys_preadv(fd, iov, n, at), g_io_counters.reads, g_io_counters.bytes_read);
