@@ -226,8 +226,32 @@ bool is_number(const std::string &s) {
   return true;
 }
 
-// Takes the hints of `info` impi knows (others are ignored, as the standard
-// allows); `at_open`: file_perm and the like still mean something.
+// Takes hint (k, v) if impi knows it and the value is valid (others are
+// ignored, as the standard allows); `at_open`: file_perm and the like
+// still mean something. True if taken.
+bool apply_hint(FileObject &f, const std::string &k, const std::string &v, bool at_open) {
+  if (k == "filename") return false;  // ours, read-only
+  bool ok = false;
+  if (k == "file_perm") {
+    ok = at_open && !v.empty() && v.find_first_not_of("01234567") == std::string::npos;
+  } else if (k == "cb_buffer_size" || k == "cb_block_size" || k == "cb_nodes" ||
+             k == "striping_factor" || k == "striping_unit" || k == "num_io_nodes" ||
+             k == "ind_rd_buffer_size" || k == "ind_wr_buffer_size" || k == "chunked_size") {
+    ok = is_number(v) && std::strtoll(v.c_str(), nullptr, 10) > 0;
+  } else if (k == "collective_buffering" || k == "romio_no_indep_rw") {
+    ok = v == "true" || v == "false";
+  } else if (k == "romio_cb_read" || k == "romio_cb_write" || k == "romio_ds_read" ||
+             k == "romio_ds_write") {
+    ok = v == "enable" || v == "disable" || v == "automatic";
+  } else if (k == "access_style" || k == "cb_config_list" || k == "io_node_list" ||
+             k == "chunked" || k == "chunked_item" || k == "nb_proc") {
+    ok = true;
+  }
+  if (ok) f.hints[k] = v;
+  return ok;
+}
+
+// Takes the hints of `info` impi knows (apply_hint).
 void apply_hints(FileObject &f, MPI_Info info, bool at_open) {
   struct Refresh {
     FileObject &f;
@@ -241,34 +265,32 @@ void apply_hints(FileObject &f, MPI_Info info, bool at_open) {
     int flag = 0;
     if (PMPI_Info_get_nthkey(info, i, key) != MPI_SUCCESS) continue;
     if (PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag) continue;
-    std::string k(key), v(val);
-    if (k == "filename") continue;  // ours, read-only
-    if (k == "file_perm") {
-      if (at_open && !v.empty() && v.find_first_not_of("01234567") == std::string::npos)
-        f.hints[k] = v;
-      continue;
-    }
-    if (k == "cb_buffer_size" || k == "cb_block_size" || k == "cb_nodes" ||
-        k == "striping_factor" || k == "striping_unit" || k == "num_io_nodes" ||
-        k == "ind_rd_buffer_size" || k == "ind_wr_buffer_size" || k == "chunked_size") {
-      if (is_number(v) && std::strtoll(v.c_str(), nullptr, 10) > 0) f.hints[k] = v;
-      continue;
-    }
-    if (k == "collective_buffering" || k == "romio_no_indep_rw") {
-      if (v == "true" || v == "false") f.hints[k] = v;
-      continue;
-    }
-    if (k == "romio_cb_read" || k == "romio_cb_write" || k == "romio_ds_read" ||
-        k == "romio_ds_write") {
-      if (v == "enable" || v == "disable" || v == "automatic") f.hints[k] = v;
-      continue;
-    }
-    if (k == "access_style" || k == "cb_config_list" || k == "io_node_list" || k == "chunked" ||
-        k == "chunked_item" || k == "nb_proc") {
-      f.hints[k] = v;
-      continue;
-    }
+    apply_hint(f, key, val, at_open);
   }
+}
+
+// ROMIO's hints file: the file that ROMIO_HINTS names, else
+// /etc/romio-hints if there is one; a line holds a key and its value
+// (the first two words; `#` starts a comment line). Its hints come before
+// the program's info, which overrides them. Returns the keys taken.
+std::vector<std::string> apply_hints_file(FileObject &f) {
+  std::vector<std::string> taken;
+  const char *env = std::getenv("ROMIO_HINTS");
+  const std::string path = env && *env ? env : "/etc/romio-hints";
+  std::FILE *in = std::fopen(path.c_str(), "re");
+  if (!in) return taken;
+  char line[MPI_MAX_INFO_KEY + MPI_MAX_INFO_VAL + 64];
+  while (std::fgets(line, sizeof line, in)) {
+    char *save = nullptr;
+    const char *k = strtok_r(line, " \t\r\n", &save);
+    if (!k || k[0] == '#') continue;
+    const char *v = strtok_r(nullptr, " \t\r\n", &save);
+    if (!v || std::strlen(k) > MPI_MAX_INFO_KEY || std::strlen(v) > MPI_MAX_INFO_VAL) continue;
+    if (apply_hint(f, k, v, true)) taken.emplace_back(k);
+  }
+  std::fclose(in);
+  refresh_knobs(f);
+  return taken;
 }
 
 // Whether every proc of the communicator runs impi (advertised impi's wide
@@ -582,6 +604,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   f.path = path;
   f.amode = amode;
   impi::io::default_hints(f, *c);
+  const std::vector<std::string> from_file = impi::io::apply_hints_file(f);
   impi::io::apply_hints(f, info, true);
   mode_t perm = 0644;
   if (auto it = f.hints.find("file_perm"); it != f.hints.end())
@@ -655,8 +678,8 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     // per client, as ROMIO's one per host. A cb_nodes hint decides.
     int flag = 0;
     char val[MPI_MAX_INFO_VAL + 1];
-    if (info == MPI_INFO_NULL ||
-        PMPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, val, &flag) != MPI_SUCCESS || !flag)
+    if (info != MPI_INFO_NULL) PMPI_Info_get(info, "cb_nodes", MPI_MAX_INFO_VAL, val, &flag);
+    if (!flag && std::find(from_file.begin(), from_file.end(), "cb_nodes") == from_file.end())
       f.hints["cb_nodes"] = std::to_string(c->size);
   }
   // Whether every process sees rank 0's file itself (one host, or one
@@ -706,6 +729,13 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   // (The shared pointer is set before anyone uses it: else it is 0, an
   // empty or absent side file, and needs no wait.)
   if (first.append) PMPI_Barrier(f.comm);
+  // ROMIO_PRINT_HINTS (as ROMIO): the hints in force, from rank 0.
+  if (const char *ph = std::getenv("ROMIO_PRINT_HINTS"); ph && *ph && *ph != '0' && rank == 0) {
+    std::string out = fmt::format("hints of {}:\n", f.path);
+    for (const auto &[k, v] : f.hints) out += fmt::format("  key = {:<24} value = {}\n", k, v);
+    std::fputs(out.c_str(), stdout);
+    std::fflush(stdout);
+  }
   f.handle = impi::io::new_file_handle(obj.release());
   *fh = f.handle;
   return MPI_SUCCESS;

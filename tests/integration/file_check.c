@@ -915,6 +915,61 @@ static void test_comm_reuse(void) {
   MPI_Comm_free(&d);
 }
 
+/* ROMIO's hints file (ROMIO_HINTS): its hints come before the program's
+ * info, which overrides them; comments, blank lines, unknown keys and
+ * invalid values are skipped. */
+static const char *hint_of(MPI_File fh, const char *key, char *v) {
+  MPI_Info used;
+  int flag = 0;
+  OK(MPI_File_get_info(fh, &used));
+  MPI_Info_get(used, key, MPI_MAX_INFO_VAL, v, &flag);
+  MPI_Info_free(&used);
+  return flag ? v : "(none)";
+}
+static void test_hints_file(void) {
+  char p[512], h[512], v[MPI_MAX_INFO_VAL + 1];
+  MPI_File fh;
+  MPI_Info info;
+  path(p, "hinted.dat");
+  path(h, "romio-hints");
+  if (rank == 0) {
+    FILE *f = fopen(h, "w");
+    CHECK(f != NULL, "hints file: %s", strerror(errno));
+    fputs("# system hints\n\n  cb_buffer_size\t4194304\n", f);
+    fputs("romio_cb_write enable\ncb_nodes 1 trailing words\n", f);
+    fputs("striping_unit lots\nno_such_hint 7\nromio_ds_read\n", f);
+    fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  setenv("ROMIO_HINTS", h, 1);
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "romio_cb_write", "disable");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+  MPI_Info_free(&info);
+  CHECK(strcmp(hint_of(fh, "cb_buffer_size", v), "4194304") == 0, "file's cb_buffer_size: %s", v);
+  CHECK(strcmp(hint_of(fh, "romio_cb_write", v), "disable") == 0,
+        "the info overrides the file: romio_cb_write %s", v);
+  CHECK(strcmp(hint_of(fh, "cb_nodes", v), "1") == 0, "file's cb_nodes: %s", v);
+  CHECK(strcmp(hint_of(fh, "striping_unit", v), "lots") != 0, "an invalid value is taken");
+  CHECK(strcmp(hint_of(fh, "romio_ds_read", v), "automatic") == 0, "a key alone: %s", v);
+  /* the hints are used: a collective write through one aggregator */
+  int out[4] = {rank, rank + 1, rank + 2, rank + 3}, back[4] = {0, 0, 0, 0};
+  OK(MPI_File_write_at_all(fh, rank * (MPI_Offset)sizeof out, out, 4, MPI_INT, MPI_STATUS_IGNORE));
+  OK(MPI_File_read_at_all(fh, rank * (MPI_Offset)sizeof out, back, 4, MPI_INT, MPI_STATUS_IGNORE));
+  CHECK(memcmp(out, back, sizeof out) == 0, "hinted file's data");
+  OK(MPI_File_close(&fh));
+  /* without the variable (and no /etc/romio-hints here), the defaults */
+  unsetenv("ROMIO_HINTS");
+  OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                   &fh));
+  if (access("/etc/romio-hints", F_OK) != 0)
+    CHECK(strcmp(hint_of(fh, "cb_buffer_size", v), "16777216") == 0, "default cb_buffer_size: %s",
+          v);
+  OK(MPI_File_close(&fh));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) unlink(h);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -928,6 +983,7 @@ int main(int argc, char **argv) {
   test_open_errors();
   test_in_use();
   test_manage();
+  test_hints_file();
   test_access();
   test_large_reads();
   test_shared();
