@@ -271,24 +271,55 @@ void apply_hints(FileObject &f, MPI_Info info, bool at_open) {
 
 // ROMIO's hints file: the file that ROMIO_HINTS names, else
 // /etc/romio-hints if there is one; a line holds a key and its value
-// (the first two words; `#` starts a comment line). Its hints come before
-// the program's info, which overrides them. Returns the keys taken.
-std::vector<std::string> apply_hints_file(FileObject &f) {
-  std::vector<std::string> taken;
+// (the first two words; `#` starts a comment line; a line too long for a
+// key and a value is skipped whole). Its hints come before the program's
+// info, which overrides them. Only the communicator's rank 0 reads it and
+// sends what it found with the open's first message, so that every
+// process has the same hints whatever its environment or host (different
+// ones would send processes down different collective paths). Returns
+// the pairs as "key value\n" lines, at most kMostHintLines bytes.
+constexpr std::size_t kMostHintLines = 64 << 10;
+std::string read_hints_file() {
+  std::string out;
   const char *env = std::getenv("ROMIO_HINTS");
   const std::string path = env && *env ? env : "/etc/romio-hints";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return out;  // (not a FIFO)
   std::FILE *in = std::fopen(path.c_str(), "re");
-  if (!in) return taken;
+  if (!in) return out;
   char line[MPI_MAX_INFO_KEY + MPI_MAX_INFO_VAL + 64];
   while (std::fgets(line, sizeof line, in)) {
+    if (!std::strchr(line, '\n') && !std::feof(in)) {  // (too long: the rest too)
+      int ch = 0;
+      while ((ch = std::fgetc(in)) != EOF && ch != '\n') {
+      }
+      continue;
+    }
     char *save = nullptr;
     const char *k = strtok_r(line, " \t\r\n", &save);
     if (!k || k[0] == '#') continue;
     const char *v = strtok_r(nullptr, " \t\r\n", &save);
     if (!v || std::strlen(k) > MPI_MAX_INFO_KEY || std::strlen(v) > MPI_MAX_INFO_VAL) continue;
-    if (apply_hint(f, k, v, true)) taken.emplace_back(k);
+    std::string pair = fmt::format("{} {}\n", k, v);
+    if (out.size() + pair.size() > kMostHintLines) break;
+    out += pair;
   }
   std::fclose(in);
+  return out;
+}
+
+// Takes such lines' hints (apply_hint); returns the keys taken.
+std::vector<std::string> apply_hint_lines(FileObject &f, const std::string &lines) {
+  std::vector<std::string> taken;
+  for (std::size_t at = 0; at < lines.size();) {
+    std::size_t nl = lines.find('\n', at), sp = lines.find(' ', at);
+    if (nl == std::string::npos) nl = lines.size();
+    if (sp < nl) {
+      std::string k = lines.substr(at, sp - at), v = lines.substr(sp + 1, nl - sp - 1);
+      if (apply_hint(f, k, v, true)) taken.push_back(std::move(k));
+    }
+    at = nl + 1;
+  }
   refresh_knobs(f);
   return taken;
 }
@@ -603,8 +634,16 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   FileObject &f = *obj;
   f.path = path;
   f.amode = amode;
+  if (impi::io::take_comm(comm, f) != MPI_SUCCESS)
+    return file_error(nullptr, MPI_ERR_INTERN, fn, "cannot duplicate the communicator");
+  int rank = 0;
+  PMPI_Comm_rank(f.comm, &rank);
+  // The hints: the defaults, the hints file's (rank 0's, sent to the others
+  // below, who then take the program's again), the program's.
   impi::io::default_hints(f, *c);
-  const std::vector<std::string> from_file = impi::io::apply_hints_file(f);
+  std::string hint_lines;
+  if (rank == 0) hint_lines = impi::io::read_hints_file();
+  std::vector<std::string> from_file = impi::io::apply_hint_lines(f, hint_lines);
   impi::io::apply_hints(f, info, true);
   mode_t perm = 0644;
   if (auto it = f.hints.find("file_perm"); it != f.hints.end())
@@ -613,20 +652,17 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     f.hints["file_perm"] = "0644";
   int flags = (amode & MPI_MODE_RDONLY) ? O_RDONLY : (amode & MPI_MODE_WRONLY) ? O_WRONLY : O_RDWR;
   flags |= O_CLOEXEC;
-  if (impi::io::take_comm(comm, f) != MPI_SUCCESS)
-    return file_error(nullptr, MPI_ERR_INTERN, fn, "cannot duplicate the communicator");
-  int rank = 0;
-  PMPI_Comm_rank(f.comm, &rank);
 
   // Rank 0 creates (so that MPI_MODE_EXCL means what it says), then the others open.
   int err = 0;  // errno of this proc's failure
   struct {
     int err;
     int shared_fs;
-    int elsewhere;           // the side file is not in the data file's directory
-    int append;              // rank 0's amode has MPI_MODE_APPEND
-    std::uint64_t dev, ino;  // the data file, as rank 0 sees it
-    std::uint32_t side_len;  // the side file's name: here when it fits, else after
+    int elsewhere;            // the side file is not in the data file's directory
+    int append;               // rank 0's amode has MPI_MODE_APPEND
+    std::uint64_t dev, ino;   // the data file, as rank 0 sees it
+    std::uint32_t side_len;   // the side file's name: here when it fits, else after
+    std::uint32_t hints_len;  // rank 0's hints file's lines (after)
     char side[512];
   } first{};
   std::string side;
@@ -650,6 +686,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         std::memcpy(first.side, side.data(), side.size());
     }
     first.err = err;
+    first.hints_len = static_cast<std::uint32_t>(hint_lines.size());
     first.append = (amode & MPI_MODE_APPEND) ? 1 : 0;
     first.shared_fs = f.fd >= 0 && impi::io::on_shared_fs(f.fd);
   }
@@ -662,14 +699,21 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
                       fmt::format("{}: {}{}", path, impi::io::reason(first.err),
                                   rank == 0 ? "" : " (at rank 0)"));
   }
-  // (A long name comes in a second message: the first stays small, 4 KiB
-  // more cost 6.6 us in a one-client Bcast.)
-  if (first.side_len > sizeof first.side) {
-    side.resize(first.side_len);
-    PMPI_Bcast(side.data(), static_cast<int>(first.side_len), MPI_BYTE, 0, f.comm);
-  } else {
-    side.assign(first.side, first.side_len);
+  // (A long name and the hints file's lines come in a second message: the
+  // first stays small, 4 KiB more cost 6.6 us in a one-client Bcast.)
+  const bool long_side = first.side_len > sizeof first.side;
+  if (long_side || first.hints_len > 0) {
+    const std::size_t sl = long_side ? first.side_len : 0, n = sl + first.hints_len;
+    std::string extra = rank == 0 ? (long_side ? side : std::string()) + hint_lines : std::string();
+    extra.resize(n);
+    PMPI_Bcast(extra.data(), static_cast<int>(n), MPI_BYTE, 0, f.comm);
+    if (long_side) side = extra.substr(0, sl);
+    if (rank != 0 && first.hints_len > 0) {
+      from_file = impi::io::apply_hint_lines(f, extra.substr(sl));
+      impi::io::apply_hints(f, info, true);  // (the program's come last)
+    }
   }
+  if (!long_side) side.assign(first.side, first.side_len);
   f.shfp_path = side;
   f.shared_fs = first.shared_fs != 0;
   if (!f.shared_fs) {
@@ -730,7 +774,9 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   // empty or absent side file, and needs no wait.)
   if (first.append) PMPI_Barrier(f.comm);
   // ROMIO_PRINT_HINTS (as ROMIO): the hints in force, from rank 0.
-  if (const char *ph = std::getenv("ROMIO_PRINT_HINTS"); ph && *ph && *ph != '0' && rank == 0) {
+  if (const char *ph = std::getenv("ROMIO_PRINT_HINTS"); ph && *ph && std::strcmp(ph, "0") != 0 &&
+                                                         std::strcmp(ph, "false") != 0 &&
+                                                         std::strcmp(ph, "no") != 0 && rank == 0) {
     std::string out = fmt::format("hints of {}:\n", f.path);
     for (const auto &[k, v] : f.hints) out += fmt::format("  key = {:<24} value = {}\n", k, v);
     std::fputs(out.c_str(), stdout);

@@ -916,8 +916,9 @@ static void test_comm_reuse(void) {
 }
 
 /* ROMIO's hints file (ROMIO_HINTS): its hints come before the program's
- * info, which overrides them; comments, blank lines, unknown keys and
- * invalid values are skipped. */
+ * info, which overrides them; comments, blank lines, unknown keys,
+ * invalid values and over-long lines are skipped; rank 0's file is every
+ * rank's (the others' ROMIO_HINTS here names a different file). */
 static const char *hint_of(MPI_File fh, const char *key, char *v) {
   MPI_Info used;
   int flag = 0;
@@ -927,21 +928,28 @@ static const char *hint_of(MPI_File fh, const char *key, char *v) {
   return flag ? v : "(none)";
 }
 static void test_hints_file(void) {
-  char p[512], h[512], v[MPI_MAX_INFO_VAL + 1];
+  char p[512], h[512], other[512], v[MPI_MAX_INFO_VAL + 1];
   MPI_File fh;
   MPI_Info info;
   path(p, "hinted.dat");
   path(h, "romio-hints");
+  path(other, "romio-hints-other");
   if (rank == 0) {
     FILE *f = fopen(h, "w");
     CHECK(f != NULL, "hints file: %s", strerror(errno));
     fputs("# system hints\n\n  cb_buffer_size\t4194304\n", f);
     fputs("romio_cb_write enable\ncb_nodes 1 trailing words\n", f);
-    fputs("striping_unit lots\nno_such_hint 7\nromio_ds_read\n", f);
+    fputs("striping_unit lots\nno_such_hint 7\nromio_ds_read\n#", f);
+    for (int i = 0; i < 3000; ++i) fputc('x', f);
+    fputs(" romio_ds_write enable\n", f); /* (the tail of a comment line) */
+    fclose(f);
+    f = fopen(other, "w");
+    CHECK(f != NULL, "hints file: %s", strerror(errno));
+    fputs("cb_buffer_size 1048576\n", f);
     fclose(f);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  setenv("ROMIO_HINTS", h, 1);
+  setenv("ROMIO_HINTS", rank == 0 ? h : other, 1);
   MPI_Info_create(&info);
   MPI_Info_set(info, "romio_cb_write", "disable");
   OK(MPI_File_open(MPI_COMM_WORLD, p, MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
@@ -952,6 +960,8 @@ static void test_hints_file(void) {
   CHECK(strcmp(hint_of(fh, "cb_nodes", v), "1") == 0, "file's cb_nodes: %s", v);
   CHECK(strcmp(hint_of(fh, "striping_unit", v), "lots") != 0, "an invalid value is taken");
   CHECK(strcmp(hint_of(fh, "romio_ds_read", v), "automatic") == 0, "a key alone: %s", v);
+  CHECK(strcmp(hint_of(fh, "romio_ds_write", v), "disable") == 0,
+        "the tail of an over-long line: romio_ds_write %s", v);
   /* the hints are used: a collective write through one aggregator */
   int out[4] = {rank, rank + 1, rank + 2, rank + 3}, back[4] = {0, 0, 0, 0};
   OK(MPI_File_write_at_all(fh, rank * (MPI_Offset)sizeof out, out, 4, MPI_INT, MPI_STATUS_IGNORE));
@@ -967,7 +977,10 @@ static void test_hints_file(void) {
           v);
   OK(MPI_File_close(&fh));
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) unlink(h);
+  if (rank == 0) {
+    unlink(h);
+    unlink(other);
+  }
 }
 
 int main(int argc, char **argv) {
