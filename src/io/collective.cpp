@@ -1124,16 +1124,10 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       // writes them into it: no data.)
       const bool sent = !f.tp_pulls_mine[static_cast<std::size_t>(dst)];
       Cursor &c = cur[static_cast<std::size_t>(a)];
-      if (all_runs && !sent) {
-        // Nothing to list or count: only the cursor moves, past the
-        // pieces that end in the window, into the one that goes past it.
-        auto it =
-            std::partition_point(pieces.begin() + static_cast<std::ptrdiff_t>(c.next), pieces.end(),
-                                 [&](const Piece &p) { return p.off + p.len <= ahi; });
-        c.next = static_cast<std::size_t>(it - pieces.begin());
-        c.done = c.next < pieces.size() && it->off < ahi ? ahi - it->off : 0;
-        continue;
-      }
+      // Nothing to list or count for an aggregator that reads our memory
+      // when it knows our runs: that holds at every step, so its cursor
+      // is never needed.
+      if (all_runs && !sent) continue;
       const std::size_t first = meta_out.size();
       while (c.next < pieces.size()) {
         const Piece &p = pieces[c.next];
