@@ -134,6 +134,11 @@ const Pvar kPvars[] = {
      "steps of this process's collective MPI-IO that exchanged piece lists with the aggregators "
      "(none where every process's pieces are a few regular runs)",
      MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::list_rounds); }},
+    {"io_memory_rounds",
+     "rounds of this process's collective MPI-IO (agreeing on an access's range or its errors) "
+     "written into the other processes' memory instead of sent as messages (small "
+     "communicators across IMPI clients on one machine)",
+     MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::memory_rounds); }},
     {"impi_flow_stalls",
      "times a packet this process runs a host channel for waited for a PROTOACK (hiwater reached)",
      MPI_T_PVAR_CLASS_COUNTER,

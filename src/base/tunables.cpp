@@ -86,6 +86,11 @@ constexpr Tunable kTable[] = {
      "MPI-IO two-phase accesses: an aggregator reads (writes) the pieces of a process of another "
      "IMPI client on the same machine straight from (into) its memory with cross-memory attach, "
      "as within a client, instead of moving them over the IMPI channels (0: over the channels)"},
+    {"io_memory_rounds", "IMPI_IO_MEMORY_ROUNDS", "1",
+     "MPI-IO two-phase accesses on a communicator of at most 8 processes across IMPI clients, "
+     "where every process may write into every other's memory: the rounds that agree on the "
+     "access's range and on its errors are words each process writes into the others' memory "
+     "instead of messages over the IMPI channels (0: messages)"},
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
      "impirun: after SIGTERM to a failing job, wait this long before SIGKILL (long enough for a "
      "proc to flush output, short enough not to hang)"},

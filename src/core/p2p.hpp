@@ -292,6 +292,11 @@ class P2P {
   // served); true if one moved anything. They run only while
   // hook_work() > 0. Add them before a second thread uses the engine.
   void add_hook(std::function<bool()> h) { hooks_.push_back(std::move(h)); }
+  // Waits for words that other processes write into our memory (MPI-IO's
+  // rounds by memory, io/collective.cpp): no descriptor or doorbell wakes
+  // a proc for those, so while any is pending a wait polls on (yielding)
+  // instead of sleeping.
+  void memory_wait(int delta) { memory_waits_.fetch_add(delta, std::memory_order_relaxed); }
   std::atomic<int> &hook_work() { return hook_work_; }
   // Progresses until `done` says so; sleeps on the doorbell when idle.
   // `done` must be safe to call without the engine lock, and may be called
@@ -342,7 +347,7 @@ class P2P {
         // while polling (a host agent may need the core to move packets),
         // then block on their descriptors (a local record wakes us within
         // the nap).
-        if (++idle < agent_spin_) {
+        if (++idle < agent_spin_ || memory_waits_.load(std::memory_order_relaxed) > 0) {
           // (With no relay to yield to and a core of its own, a proc polls
           // without the syscall; nor does it yield to procs on its core that
           // only wait for it, or for each other.)
@@ -391,6 +396,10 @@ class P2P {
           if (idle == spin_) idle_since = t;  // (once per idle streak: progress resets idle)
           if (t - idle_since < spin_us_) continue;
         }
+      }
+      if (memory_waits_.load(std::memory_order_relaxed) > 0) {
+        sched_yield();
+        continue;
       }
       std::uint32_t seen = shm_.own().prepare_sleep();
       if (try_progress() || done()) {
@@ -444,6 +453,7 @@ class P2P {
     for (Channel *c : polled_) c->sleeping(-1);
   }
   int agent_spin_ = 2000;  // multi-client jobs: yielding polls before blocking on the agent's link
+  std::atomic<int> memory_waits_{0};  // (memory_wait)
   bool oversubscribed_ = false;
   std::vector<int> core_siblings_;
   // Whether the procs bound to our cpu are all of this client (its share

@@ -24,10 +24,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -181,6 +183,9 @@ coll::Task exchange_p2p(const Colls &x, MPI_Datatype type, const void *sbuf, con
 // MPI_Allgather, through the clients' masters, takes 19-21), else
 // MPI_Allgather (in one client 1.1 us at np 2; as messages, 3-4).
 constexpr int kPairwiseMost = 8;
+// The most long longs a process gives a round by memory (run()'s range
+// round: kHead + kWholeRuns * kRun).
+constexpr std::size_t kRoundWords = 4 + 8 * 5;
 coll::Task allgather_ll(const Colls &x, const long long *mine, long long *all, int w, int size) {
   if (x.c && x.c->spans_clients && size <= kPairwiseMost) {
     const auto usize = static_cast<std::size_t>(size);
@@ -265,16 +270,30 @@ std::uint64_t machine_key() {
   return key;
 }
 
+//
+// On a small communicator across clients (at most kPairwiseMost), where
+// every process may write into every other's memory, the access's rounds
+// go by memory too (memory_round): each also sends the address of its
+// slots for them, and says whether it reaches everyone.
+constexpr std::size_t kSlotStride = 1 + kRoundWords;  // a writer's slot: the round, its part
 coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_t> pid) {
   const std::size_t size = pid.size();
+  // (Within a client the engine's own collectives are faster: 1.1 us at
+  // np 2, where a round by memory took ~2.)
+  const bool rounds =
+      x.c && x.c->spans_clients && size <= kPairwiseMost && base::get_int("io_memory_rounds") != 0;
+  std::unique_ptr<long long[]> slots;
+  if (rounds) slots.reset(new long long[2 * size * kSlotStride]());  // (two parities)
+  std::vector<std::uint64_t> addr(size);
   {
     // (Every process takes part, whatever its setting: one that does not
     // pull across clients sends no key, and nobody reads its memory.)
     const bool pulls = base::get_int("io_pull_clients") != 0;
-    constexpr int kW = 3;
-    const long long me[kW] = {pulls ? static_cast<long long>(machine_key()) : 0,
-                              static_cast<long long>(::getpid()),
-                              static_cast<long long>(transport::shm::cma_probe_address())};
+    constexpr int kW = 4;
+    const long long me[kW] = {
+        pulls ? static_cast<long long>(machine_key()) : 0, static_cast<long long>(::getpid()),
+        static_cast<long long>(transport::shm::cma_probe_address()),
+        static_cast<long long>(reinterpret_cast<std::uintptr_t>(slots.get()))};
     std::vector<long long> out(kW * size), in(kW * size);
     for (std::size_t r = 0; r < size; ++r) std::copy_n(me, kW, &out[kW * r]);
     if (auto s = co_await alltoall_ll(x, out.data(), in.data(), static_cast<int>(size), kW);
@@ -282,18 +301,138 @@ coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_
       co_return s;
     for (std::size_t r = 0; r < size; ++r) {
       const long long *them = &in[kW * r];
+      if (pid[r] < 0) addr[r] = static_cast<std::uint64_t>(me[3]);  // (ourselves)
+      // (A process of our client: its slots where its pid is the one we know.)
+      if (pid[r] > 0 && pid[r] == them[1]) addr[r] = static_cast<std::uint64_t>(them[3]);
       if (pid[r] != 0 || me[0] == 0 || them[0] != me[0] || them[1] <= 0) continue;
-      if (transport::shm::cma_permitted(them[1], static_cast<std::uint64_t>(them[2])))
+      if (transport::shm::cma_permitted(them[1], static_cast<std::uint64_t>(them[2]))) {
         pid[r] = them[1];
+        addr[r] = static_cast<std::uint64_t>(them[3]);
+      }
     }
   }
+  // (Bit 0: whether we read r's memory; bit 1: whether we reach everyone's slots.)
+  bool reach = rounds;
+  for (std::size_t r = 0; r < size; ++r) reach = reach && pid[r] != 0 && addr[r] != 0;
   std::vector<long long> mine(size), theirs(size);
-  for (std::size_t r = 0; r < size; ++r) mine[r] = pid[r] != 0 ? 1 : 0;
+  for (std::size_t r = 0; r < size; ++r) mine[r] = (pid[r] != 0 ? 1 : 0) | (reach ? 2 : 0);
   if (auto s = co_await alltoall_ll(x, mine.data(), theirs.data(), static_cast<int>(size)); !s.ok())
     co_return s;
+  bool everyone = reach;
+  for (std::size_t r = 0; r < size; ++r) everyone = everyone && (theirs[r] & 2) != 0;
   f.tp_pull_pid = std::move(pid);
-  f.tp_pulls_mine.assign(theirs.begin(), theirs.end());
+  f.tp_pulls_mine.resize(size);
+  for (std::size_t r = 0; r < size; ++r) f.tp_pulls_mine[r] = (theirs[r] & 1) != 0;
+  if (everyone) {
+    f.tp_slots = std::move(slots);
+    f.tp_slot_addr = std::move(addr);
+    f.tp_round = 0;
+  }
   co_return {};
+}
+
+// co_await until `*ready` says so (the engine progresses meanwhile).
+// (Trivially destructible, as the other awaiters: gcc 12 destroyed a
+// temporary awaiter holding the std::function twice.)
+struct AwaitUntil {
+  const std::function<bool()> *ready;
+  bool await_ready() const { return (*ready)(); }
+  void await_suspend(std::coroutine_handle<coll::Task::promise_type> h) {
+    coll::Driver *d = h.promise().driver;
+    d->suspended = h;
+    d->until = *ready;
+  }
+  void await_resume() const noexcept {}
+};
+
+// A round by memory (f.tp_slots agreed): writes this process's `w` long
+// longs (`mine`, w <= kRoundWords) into its slot in every other process's
+// memory, the round's number after them; then, once every other's number
+// has come, gives every process's part in `all` (rank r's at r * w), as
+// allgather_ll does. A slot is written again two rounds later, by when
+// its reader is done with it: the next round's parts need the reader's
+// part of this one, written after it read this one's. (A process that
+// dies meanwhile ends the job: its client closes its IMPI channels.)
+coll::Task memory_round(FileObject &f, const long long *mine, long long *all, int w, int rank,
+                        int size) {
+  const long long k = ++f.tp_round;
+  g_io_counters.memory_rounds.fetch_add(1, std::memory_order_relaxed);
+  const auto usize = static_cast<std::size_t>(size);
+  const std::size_t first = static_cast<std::size_t>(k & 1) * usize * kSlotStride;
+  const std::size_t part = static_cast<std::size_t>(w) * sizeof(long long);
+  long long number = k;
+  for (int r = 0; r < size; ++r) {
+    if (r == rank) continue;
+    const std::uint64_t at =
+        f.tp_slot_addr[static_cast<std::size_t>(r)] +
+        (first + static_cast<std::size_t>(rank) * kSlotStride) * sizeof(long long);
+    iovec local[2] = {{const_cast<long long *>(mine), part}, {&number, sizeof number}};
+    iovec remote[2] = {{reinterpret_cast<void *>(at + sizeof(long long)), part},
+                       {reinterpret_cast<void *>(at), sizeof(long long)}};
+    const auto p = static_cast<pid_t>(f.tp_pull_pid[static_cast<std::size_t>(r)]);
+#if defined(__x86_64__) || defined(__i386__)
+    // (One call: the kernel copies the vectors in order, and x86 keeps
+    // its stores in order, string copies' included.)
+    const bool ok = ::process_vm_writev(p, local, 2, remote, 2, 0) ==
+                    static_cast<ssize_t>(part + sizeof number);
+#else
+    bool ok = ::process_vm_writev(p, local, 1, remote, 1, 0) == static_cast<ssize_t>(part);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    ok = ok && ::process_vm_writev(p, local + 1, 1, remote + 1, 1, 0) ==
+                   static_cast<ssize_t>(sizeof number);
+#endif
+    if (!ok)
+      core::Runtime::instance().abort(
+          1, fmt::format("impi fatal: MPI-IO on {}: rank {} cannot write into the memory of rank "
+                         "{} (pid {}): {}; the collective access cannot go on",
+                         f.path, rank, r, p, std::strerror(errno)));
+  }
+  long long *slots = f.tp_slots.get();
+  const std::function<bool()> arrived = [slots, first, k, rank, size] {
+    for (int r = 0; r < size; ++r)
+      if (r != rank &&
+          std::atomic_ref<long long>(slots[first + static_cast<std::size_t>(r) * kSlotStride])
+                  .load(std::memory_order_acquire) != k)
+        return false;
+    return true;
+  };
+  if (!arrived()) {
+    struct Pending {  // (ends with the wait, or with the frame of an access torn down)
+      core::P2P &p2p = core::Runtime::instance().p2p();
+      Pending() { p2p.memory_wait(+1); }
+      ~Pending() { p2p.memory_wait(-1); }
+    } pending;
+    co_await AwaitUntil{&arrived};
+  }
+  for (int r = 0; r < size; ++r) {
+    long long *to = all + static_cast<std::size_t>(r) * static_cast<std::size_t>(w);
+    if (r == rank) {
+      std::copy_n(mine, w, to);
+      continue;
+    }
+    long long *from = slots + first + static_cast<std::size_t>(r) * kSlotStride + 1;
+    transport::shm::mark_defined(from, part);  // (written by another process)
+    std::copy_n(from, w, to);
+  }
+  co_return {};
+}
+
+// The rounds of a two-phase access: by memory once agreed on (memory_round),
+// else as messages (allgather_ll, allmax_ll).
+coll::Task round_allgather(const Colls &x, FileObject &f, const long long *mine, long long *all,
+                           int w, int rank, int size) {
+  if (f.tp_slots) co_return co_await memory_round(f, mine, all, w, rank, size);
+  co_return co_await allgather_ll(x, mine, all, w, size);
+}
+coll::Task round_max(const Colls &x, FileObject &f, long long v, long long &out, int rank,
+                     int size) {
+  if (f.tp_slots) {
+    long long each[kPairwiseMost];
+    if (auto s = co_await memory_round(f, &v, each, 1, rank, size); !s.ok()) co_return s;
+    out = *std::max_element(each, each + size);
+    co_return {};
+  }
+  co_return co_await allmax_ll(x, v, out, size);
 }
 
 // Below this many bytes per piece on average, pieces adjacent in another
@@ -982,7 +1121,8 @@ coll::Task run(TwoPhase &op, const Colls &x) {
       std::copy(whole.begin(), whole.end(), mine + kHead);
     }
     heads.resize(static_cast<std::size_t>(kWide) * static_cast<std::size_t>(size));
-    if (auto s = co_await allgather_ll(x, mine, heads.data(), kWide, size); !s.ok())
+    static_assert(kWide == kRoundWords);
+    if (auto s = co_await round_allgather(x, f, mine, heads.data(), kWide, rank, size); !s.ok())
       co_return failed(op, s);
   }
   std::int64_t glo = LLONG_MAX, ghi = LLONG_MIN;
@@ -1369,7 +1509,7 @@ coll::Task run(TwoPhase &op, const Colls &x) {
   // Errors of the aggregators are everyone's; and no process returns before
   // every aggregator is done with its memory.
   long long cls = io_err ? errno_class(io_err) : 0, any = 0;
-  if (auto s = co_await allmax_ll(x, cls, any, size); !s.ok()) co_return failed(op, s);
+  if (auto s = co_await round_max(x, f, cls, any, rank, size); !s.ok()) co_return failed(op, s);
   if (any) {
     if (!io_err)
       why = "an aggregator's access failed";

@@ -215,6 +215,15 @@ struct FileObject {
   // and whether that rank reads ours (then we send it no data).
   std::vector<std::int64_t> tp_pull_pid;
   std::vector<char> tp_pulls_mine;
+  // Rounds by memory (collective.cpp, memory_round), agreed with the
+  // above: where every process may write into every other's memory, on a
+  // small communicator across clients, each writes its part of a round
+  // into the others' `tp_slots` (per parity of the round, per writer: the
+  // round's number, then the part). Each process's slots' address (empty:
+  // the rounds go as messages), and the rounds done.
+  std::unique_ptr<long long[]> tp_slots;
+  std::vector<std::uint64_t> tp_slot_addr;
+  long long tp_round = 0;
   // A split collective in progress (_begin .. _end).
   bool split_active = false;
   MPI_Status split_status{};
@@ -287,7 +296,8 @@ bool shared_set(FileObject &f, std::int64_t value);
 // their bytes (the io_* performance variables of the tool interface).
 struct IoCounters {
   std::atomic<std::uint64_t> reads{0}, writes{0}, bytes_read{0}, bytes_written{0};
-  std::atomic<std::uint64_t> list_rounds{0};  // (collective.cpp: piece lists exchanged)
+  std::atomic<std::uint64_t> list_rounds{0};    // (collective.cpp: piece lists exchanged)
+  std::atomic<std::uint64_t> memory_rounds{0};  // (collective.cpp: memory_round)
 };
 inline IoCounters g_io_counters;
 // One system call counted in `calls`, and what it moved (r > 0) in `bytes`.

@@ -1052,6 +1052,7 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
   /* every rank's blocks are one run (BL bytes, size * BL apart): told
    * with the range, no step exchanges piece lists */
   unsigned long long lists = counter("io_list_rounds");
+  unsigned long long rounds = counter("io_memory_rounds");
   if (strided) {
     MPI_Type_vector(mine, 1, 2, MPI_BYTE, &mem);
     MPI_Type_commit(&mem);
@@ -1095,6 +1096,17 @@ static void test_two_phase(int BL, int NBL, const char *cbs, int strided) {
     }
   if (rank == size - 1 && (NBL - rank % 3) == NBL)
     CHECK(got == mine, "the last rank reads to EOF: %d", got);
+  /* across clients on one machine (a few procs, each able to write into
+   * the others' memory) the write's closing round and both of the read's
+   * go through memory, not as messages */
+  {
+    const char *want = getenv("FILE_TEST_MEMORY_ROUNDS");
+    unsigned long long m = counter("io_memory_rounds") - rounds;
+    if (want && atoi(want) == 1)
+      CHECK(m >= 3, "two-phase accesses across clients: %llu rounds by memory", m);
+    if (want && atoi(want) == 0)
+      CHECK(m == 0, "two-phase accesses: %llu rounds by memory where messages were due", m);
+  }
   OK(MPI_File_close(&fh));
   /* the same read as the file's first access (nobody has agreed on
    * memory yet: through a copy of the stream) */
@@ -1289,15 +1301,22 @@ static void test_two_phase_nb(int BL, int NBL, const char *cbs) {
     MPI_Recv(msg, big, MPI_CHAR, size - 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   /* through the aggregators: their exchange is messages (at least the
    * description of the pieces in the other aggregators' windows, one run
-   * of 40 bytes when they are regular); the independent path sends
-   * nothing meanwhile */
-  unsigned long long before = bytes_sent(), moved;
+   * of 40 bytes when they are regular), or across clients on one machine
+   * words written into the others' memory (io_memory_rounds: 2 an
+   * access, but the first agrees on that after its range round); the
+   * independent path sends nothing meanwhile */
+  unsigned long long before = bytes_sent(), moved, by_memory = counter("io_memory_rounds");
+  const char *memory_rounds = getenv("FILE_TEST_MEMORY_ROUNDS");
   OK(MPI_File_iwrite_all(fh, out + half, n - half, MPI_BYTE, &rq[1]));
   while (!flag) OK(MPI_Test(&rq[1], &flag, &st[1]));
   OK(MPI_Wait(&rq[0], &st[0]));
   moved = bytes_sent() - before;
   MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  if (size > 1) CHECK(moved >= 40, "iwrite_all moved %llu bytes between processes", moved);
+  by_memory = counter("io_memory_rounds") - by_memory;
+  if (size > 1 && memory_rounds && atoi(memory_rounds) == 1)
+    CHECK(by_memory >= 3, "iwrite_all x2 across clients: %llu rounds by memory", by_memory);
+  else if (size > 1)
+    CHECK(moved >= 40, "iwrite_all moved %llu bytes between processes", moved);
   CHECK(count_of(&st[0], MPI_BYTE) == half, "iwrite_all count %d", count_of(&st[0], MPI_BYTE));
   CHECK(count_of(&st[1], MPI_BYTE) == n - half, "iwrite_all count %d", count_of(&st[1], MPI_BYTE));
   MPI_Offset pos = -1;
