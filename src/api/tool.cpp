@@ -139,6 +139,11 @@ const Pvar kPvars[] = {
      "written into the other processes' memory instead of sent as messages (small "
      "communicators across IMPI clients on one machine)",
      MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::memory_rounds); }},
+    {"io_bounced_reads",
+     "large reads of this process's MPI-IO into memory at a short distance from the file offset "
+     "(1-63 bytes past it, modulo the page) that went through an aligned buffer because this CPU "
+     "copies slowly at such a distance (tunable io_read_bounce)",
+     MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::bounced_reads); }},
     {"impi_flow_stalls",
      "times a packet this process runs a host channel for waited for a PROTOACK (hiwater reached)",
      MPI_T_PVAR_CLASS_COUNTER,

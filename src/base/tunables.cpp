@@ -82,15 +82,20 @@ constexpr Tunable kTable[] = {
     {"host_address", "IMPI_HOST_ADDRESS", "",
      "IMPI client: the address its host advertises, listens on and binds to (empty: the local "
      "address of the connection to the server)"},
-    {"io_pull_clients", "IMPI_IO_PULL_CLIENTS", "1",
-     "MPI-IO two-phase accesses: an aggregator reads (writes) the pieces of a process of another "
-     "IMPI client on the same machine straight from (into) its memory with cross-memory attach, "
-     "as within a client, instead of moving them over the IMPI channels (0: over the channels)"},
     {"io_memory_rounds", "IMPI_IO_MEMORY_ROUNDS", "1",
      "MPI-IO two-phase accesses on a communicator of at most 8 processes across IMPI clients, "
      "where every process may write into every other's memory: the rounds that agree on the "
      "access's range and on its errors are words each process writes into the others' memory "
      "instead of messages over the IMPI channels (0: messages)"},
+    {"io_pull_clients", "IMPI_IO_PULL_CLIENTS", "1",
+     "MPI-IO two-phase accesses: an aggregator reads (writes) the pieces of a process of another "
+     "IMPI client on the same machine straight from (into) its memory with cross-memory attach, "
+     "as within a client, instead of moving them over the IMPI channels (0: over the channels)"},
+    {"io_read_bounce", "IMPI_IO_READ_BOUNCE", "auto",
+     "MPI-IO: a large read into memory 1-63 bytes past the file offset, modulo the page, goes "
+     "through an aligned buffer (1) or straight (0); auto: through the buffer where a probe at the"
+     " first such read finds the kernel's copy at that distance over a third slower (some AMD "
+     "EPYC), else straight"},
     {"kill_grace_ms", "IMPI_KILL_GRACE_MS", "2000",
      "impirun: after SIGTERM to a failing job, wait this long before SIGKILL (long enough for a "
      "proc to flush output, short enough not to hang)"},

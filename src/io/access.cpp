@@ -10,6 +10,8 @@
 // completes them like any other.
 #include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +24,7 @@
 #include "api/datatypes.hpp"
 #include "api/errors.hpp"
 #include "api/requests.hpp"
+#include "base/tunables.hpp"
 #include "io/collective.hpp"
 #include "io/file.hpp"
 
@@ -75,12 +78,16 @@ Pool g_pool;
 
 // A large read whose memory lies 1-63 bytes past its file offset, modulo
 // the page (short_copy_distance: a malloc'ed buffer read from a page
-// boundary), goes through a buffer placed at the file offset's distance
-// 0, kBounce bytes at a time, and is copied out in pieces that glibc's
-// memcpy moves with vector registers rather than `rep movsb` (below its
-// rep_movsb_threshold, 2112 bytes with FSRM): bench/io_bench.c's N-1
-// read of 16 MiB from tmpfs into a malloc'ed buffer, np 2: 4.1-5.1 GB/s
-// against 2.1-3.3 straight (64, 128 and 256 KiB at a time alike).
+// boundary), may go through a buffer placed at the file offset's distance
+// 0, kBounce bytes at a time, copied out in pieces that glibc's memcpy
+// moves with vector registers rather than `rep movsb` (below its
+// rep_movsb_threshold, 2112 bytes with FSRM). Whether that pays depends
+// on the CPU, so each process measures it once (short_distance_slow). On
+// the AMD EPYC (Zen 3/4 era) where it was found, bench/io_bench.c's N-1
+// read of 16 MiB from tmpfs into a malloc'ed buffer, np 2, ran at 4.1-5.1
+// GB/s bounced against 2.1-3.3 straight; on a Zen 5 EPYC (family 26) the
+// straight read was as fast at distance 16 as at 0, and the bounce cost
+// 10-30% (1 MiB: 15-16 against 23-25 GB/s, one process).
 constexpr std::int64_t kBounce = 128 << 10, kBounceMin = 256 << 10;
 constexpr std::size_t kCopyPiece = 2048;
 std::int64_t bounced_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
@@ -99,12 +106,54 @@ std::int64_t bounced_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at
   return done;
 }
 
+// Whether the kernel's copy from the page cache runs slower into memory at
+// a short distance (16 bytes past the page) than at distance 0, by more
+// than a third: the best of kProbeRounds reads of kProbeBytes from a
+// memfd at each distance, alternated (about 0.3 ms, once per process, at
+// its first large read at a short distance). The best, not the median: a
+// VM's host interrupts either kind now and then, and a slow copy is slow
+// every time. False where the probe cannot run (the straight read is
+// correct anywhere).
+bool probe_short_distance_slow() {
+  constexpr std::size_t kProbeBytes = 256 << 10;
+  constexpr int kProbeRounds = 8;
+  const int fd = ::memfd_create("impi-io-probe", MFD_CLOEXEC);
+  if (fd < 0) return false;
+  Bytes mem;
+  mem.resize(kProbeBytes + 4096);
+  std::memset(mem.data(), 0x5a, kProbeBytes + 4096);
+  bool ok = ::pwrite(fd, mem.data(), kProbeBytes, 0) == static_cast<ssize_t>(kProbeBytes);
+  double best[2] = {1e30, 1e30};
+  for (int r = 0; ok && r < kProbeRounds; ++r)
+    for (int k = 0; k < 2; ++k) {
+      timespec t0{}, t1{};
+      ::clock_gettime(CLOCK_MONOTONIC, &t0);
+      ok = ok && ::pread(fd, mem.data() + (k ? 16 : 0), kProbeBytes, 0) ==
+                     static_cast<ssize_t>(kProbeBytes);
+      ::clock_gettime(CLOCK_MONOTONIC, &t1);
+      best[k] = std::min(best[k], static_cast<double>(t1.tv_sec - t0.tv_sec) * 1e9 +
+                                      static_cast<double>(t1.tv_nsec - t0.tv_nsec));
+    }
+  ::close(fd);
+  return ok && best[1] > best[0] * 4 / 3;
+}
+bool short_distance_slow() {
+  static const bool slow = [] {
+    const std::string mode = base::get_string("io_read_bounce");
+    return mode == "1" || (mode != "0" && probe_short_distance_slow());
+  }();
+  return slow;
+}
+
 // Whole transfers: loops over short transfers; stops early only at the end
 // of the file (reads). Returns bytes moved, or -1 (errno).
 std::int64_t full_pread(int fd, std::byte *p, std::int64_t n, std::int64_t at) {
   if (n >= kBounceMin &&
-      short_copy_distance(reinterpret_cast<std::uintptr_t>(p), static_cast<std::uintptr_t>(at)))
+      short_copy_distance(reinterpret_cast<std::uintptr_t>(p), static_cast<std::uintptr_t>(at)) &&
+      short_distance_slow()) {
+    g_io_counters.bounced_reads.fetch_add(1, std::memory_order_relaxed);
     return bounced_pread(fd, p, n, at);
+  }
   return pread_whole(fd, p, n, at);
 }
 std::int64_t full_pwrite(int fd, const std::byte *p, std::int64_t n, std::int64_t at) {

@@ -298,6 +298,7 @@ struct IoCounters {
   std::atomic<std::uint64_t> reads{0}, writes{0}, bytes_read{0}, bytes_written{0};
   std::atomic<std::uint64_t> list_rounds{0};    // (collective.cpp: piece lists exchanged)
   std::atomic<std::uint64_t> memory_rounds{0};  // (collective.cpp: memory_round)
+  std::atomic<std::uint64_t> bounced_reads{0};  // (access.cpp: full_pread)
 };
 inline IoCounters g_io_counters;
 // One system call counted in `calls`, and what it moved (r > 0) in `bytes`.

@@ -60,6 +60,22 @@ static int side_files(void) {
   closedir(d);
   return n;
 }
+/* A counter of the tool interface (a performance variable of class
+ * COUNTER) by name. */
+static unsigned long long counter(const char *name) {
+  static MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
+  static MPI_T_pvar_handle h;
+  unsigned long long v = 0;
+  int idx, cnt, provided;
+  if (s == MPI_T_PVAR_SESSION_NULL) {
+    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
+    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s", name);
+    MPI_T_pvar_session_create(&s);
+    MPI_T_pvar_handle_alloc(s, idx, NULL, &h, &cnt);
+  }
+  MPI_T_pvar_read(s, h, &v);
+  return v;
+}
 static int count_of(MPI_Status *st, MPI_Datatype t) {
   int n;
   MPI_Get_count(st, t, &n);
@@ -393,9 +409,10 @@ static void test_access(void) {
 }
 
 /* Large contiguous reads at every kind of distance between the memory and
- * the file offset modulo the page: 1-63 bytes goes through an aligned
- * buffer (io/access.cpp, bounced_pread), the rest straight; across the end
- * of the file a short count. Guard bytes around the destination stay. */
+ * the file offset modulo the page: 1-63 bytes may go through an aligned
+ * buffer (io/access.cpp, bounced_pread; FILE_TEST_READ_BOUNCE=1: each such
+ * independent read must have, =0: none may), the rest straight; across the
+ * end of the file a short count. Guard bytes around the destination stay. */
 static void test_large_reads(void) {
   char p[512];
   MPI_File fh;
@@ -412,14 +429,17 @@ static void test_large_reads(void) {
   MPI_Barrier(MPI_COMM_WORLD);
   int other = (rank + 1) % size;
   const MPI_Offset base = (MPI_Offset)other * n;
-  const int mem_offs[] = {guard,      guard + 1, guard + 16, guard + 32, guard + 33,
-                          guard + 63, 4096,      4096 + 16,  4096 + 100};
+  /* the memory's distance past the file offset, modulo the page */
+  const int dists[] = {0, 1, 16, 32, 33, 63, 64, 100, 2048};
   const int file_offs[] = {0, 16, 4000, 4096};
-  for (size_t a = 0; a < sizeof mem_offs / sizeof *mem_offs; ++a)
+  const char *bounce = getenv("FILE_TEST_READ_BOUNCE");
+  unsigned long long bounced = counter("io_bounced_reads"), short_reads = 0;
+  for (size_t a = 0; a < sizeof dists / sizeof *dists; ++a)
     for (size_t b = 0; b < sizeof file_offs / sizeof *file_offs; ++b)
       for (int form = 0; form < 3; ++form) {
         const int off = file_offs[b], want = n - off - 1000;
-        unsigned char *dst = mem + mem_offs[a];
+        unsigned char *dst = mem + 4096 + ((base + off + dists[a]) & 4095);
+        if (form != 1 && dists[a] > 0 && dists[a] < 64) ++short_reads;
         memset(mem, 0xa5, (size_t)n + 3 * 4096);
         MPI_Request rq;
         if (form == 0) {
@@ -432,15 +452,21 @@ static void test_large_reads(void) {
         }
         CHECK(count_of(&st, MPI_BYTE) == want, "form %d count %d", form, count_of(&st, MPI_BYTE));
         for (i = 0; i < want; ++i)
-          CHECK(dst[i] == pattern(other, off + i), "form %d memory +%d file +%d: byte %d", form,
-                mem_offs[a], off, i);
+          CHECK(dst[i] == pattern(other, off + i), "form %d distance %d file +%d: byte %d", form,
+                dists[a], off, i);
         for (i = 1; i <= guard; ++i)
           CHECK(dst[-i] == 0xa5 && dst[want + i - 1] == 0xa5, "form %d: a guard byte changed",
                 form);
       }
+  bounced = counter("io_bounced_reads") - bounced;
+  CHECK(short_reads > 0, "no read at a short distance");
+  if (bounce && atoi(bounce) == 1)
+    CHECK(bounced >= short_reads, "%llu of %llu reads at a short distance bounced", bounced,
+          short_reads);
+  if (bounce && atoi(bounce) == 0) CHECK(bounced == 0, "%llu reads bounced", bounced);
   /* across the end of the file, from a short distance: what there is */
   const MPI_Offset end = (MPI_Offset)size * n;
-  unsigned char *dst = mem + guard + 16;
+  unsigned char *dst = mem + 4096 + ((end - 300000 + 16) & 4095);
   memset(mem, 0xa5, (size_t)n + 3 * 4096);
   OK(MPI_File_read_at(fh, end - 300000, dst, n, MPI_BYTE, &st));
   CHECK(count_of(&st, MPI_BYTE) == 300000, "across EOF: count %d", count_of(&st, MPI_BYTE));
