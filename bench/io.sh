@@ -4,7 +4,8 @@
 # bench/io_bench.c built by its own wrapper, on a tmpfs directory
 # (/dev/shm) and on the disk ($TMPDIR or /tmp); rounds interleaved, medians
 # of MB/s (open_close: us per MPI_File_open + MPI_File_close), ratios
-# impi/theirs (>1: impi faster; open_close: theirs/impi). n1 and nn: the
+# impi/theirs, in one client and across 2 (>1: impi faster; open_close:
+# theirs/impi). n1 and nn: the
 # aggregate rate (all procs' bytes from the first proc's start to the last
 # proc's end, as IOR reports it), each phase at least 1 MiB per proc;
 # n1_slowest and nn_slowest: the same bytes over the slowest proc's own
@@ -64,9 +65,22 @@ val = {}
 for lib, where, rnd, case, size, w, r in rows:
     val.setdefault((where, case, int(size), lib), []).append((float(w), float(r)))
 peers = [l for l in libs if l in ("ompi", "mpich")]
+mine = [l for l in ("impi", "impi2c") if l in libs]
+def ratio(med, lib, case):
+    """lib's median over the better peer's: 'w/r', or one figure for open_close"""
+    if case == "open_close":  # microseconds: lower is better
+        return f"{min(med[p][0] for p in peers) / med[lib][0]:.2f}x"
+    bw = max(med[p][0] for p in peers)
+    br = max(med[p][1] for p in peers)
+    fw = f"{med[lib][0] / bw:.2f}x" if bw > 0 else "-"
+    fr = f"{med[lib][1] / br:.2f}x" if br > 0 else "-"
+    return fw + "/" + fr
 for where in ("shm", "disk"):
-    print(f"\n{where}: MB/s (write / read), median of rounds; 'vs best': impi (1 client) over the better peer")
-    print(f"{'case':<10}{'bytes':>10}" + "".join(f"{l:>19}" for l in libs) + (f"{'vs best (w/r)':>16}" if peers else ""))
+    print(f"\n{where}: MB/s (write / read), median of rounds; 'vs best': impi (1 client), "
+          "then impi across 2 clients, over the better peer")
+    print(f"{'case':<10}{'bytes':>10}" + "".join(f"{l:>19}" for l in libs) +
+          ("".join(f"{'vs best ' + ('2c' if l == 'impi2c' else '1c'):>16}" for l in mine)
+           if peers else ""))
     order = ["n1", "n1_slowest", "n1_buf16", "nn", "nn_slowest"]
     keys = sorted({(c, s) for (w, c, s, l) in val if w == where},
                   key=lambda k: (order.index(k[0]) if k[0] in order else len(order), k[0], k[1]))
@@ -78,42 +92,35 @@ for where in ("shm", "disk"):
                 med[l] = (statistics.median(g[0] for g in got), statistics.median(g[1] for g in got))
         line = f"{case:<10}{size:>10}" + "".join(
             f"{med[l][0]:>9.1f}/{med[l][1]:<9.1f}" if l in med else f"{'-':>19}" for l in libs)
-        if peers and "impi" in med and all(p in med for p in peers):
-            if case == "open_close":  # microseconds: lower is better
-                best = min(med[p][0] for p in peers)
-                line += f"{best / med['impi'][0]:>15.2f}x"
-            else:
-                bw = max(med[p][0] for p in peers)
-                br = max(med[p][1] for p in peers)
-                fw = f"{med['impi'][0] / bw:.2f}x" if bw > 0 else "-"
-                fr = f"{med['impi'][1] / br:.2f}x" if br > 0 else "-"
-                line += f"{fw + '/' + fr:>16}"
+        if peers and all(p in med for p in peers):
+            line += "".join(f"{ratio(med, l, case) if l in med else '-':>16}" for l in mine)
         print(line)
 print("\nopen_close: the write column is us per open+close (the ratio: theirs/impi)")
 # Cells below 1.0x in the tables: the ratio round by round (each round's impi over
 # that round's better peer), to tell a library's difference from the VM's
 # noise: the range, and in how many rounds impi was ahead.
 if peers:
-    slow = []
-    for where in ("shm", "disk"):
-        for (w, case, size, l) in sorted(val):
-            if w != where or l != "impi" or case == "open_close":
-                continue
-            for col, name in ((0, "write"), (1, "read")):
-                per = []
-                for rnd, mine in enumerate(val[(w, case, size, "impi")]):
-                    theirs = [val[(w, case, size, p)][rnd][col] for p in peers
-                              if (w, case, size, p) in val and len(val[(w, case, size, p)]) > rnd]
-                    if mine[col] > 0 and theirs and max(theirs) > 0:
-                        per.append(mine[col] / max(theirs))
-                med = lambda l: statistics.median(g[col] for g in val[(w, case, size, l)])
-                best = max((med(p) for p in peers if (w, case, size, p) in val), default=0)
-                if per and best > 0 and med("impi") / best < 1.0:
-                    ahead = sum(1 for r in per if r >= 1.0)
-                    slow.append(f"{where} {case} {size} {name}: {med('impi') / best:.2f}x, "
-                                f"rounds {min(per):.2f}x-{max(per):.2f}x, impi ahead in {ahead} of {len(per)}")
-    print("\nthe cells below 1.0x, round by round (impi over that round's better peer):")
-    print("\n".join(slow) if slow else "none")
+    for lib in mine:
+        slow = []
+        for where in ("shm", "disk"):
+            for (w, case, size, l) in sorted(val):
+                if w != where or l != lib or case == "open_close":
+                    continue
+                for col, name in ((0, "write"), (1, "read")):
+                    per = []
+                    for rnd, got in enumerate(val[(w, case, size, lib)]):
+                        theirs = [val[(w, case, size, p)][rnd][col] for p in peers
+                                  if (w, case, size, p) in val and len(val[(w, case, size, p)]) > rnd]
+                        if got[col] > 0 and theirs and max(theirs) > 0:
+                            per.append(got[col] / max(theirs))
+                    med = lambda l: statistics.median(g[col] for g in val[(w, case, size, l)])
+                    best = max((med(p) for p in peers if (w, case, size, p) in val), default=0)
+                    if per and best > 0 and med(lib) / best < 1.0:
+                        ahead = sum(1 for r in per if r >= 1.0)
+                        slow.append(f"{where} {case} {size} {name}: {med(lib) / best:.2f}x, "
+                                    f"rounds {min(per):.2f}x-{max(per):.2f}x, {lib} ahead in {ahead} of {len(per)}")
+        print(f"\nthe cells below 1.0x for {lib}, round by round ({lib} over that round's better peer):")
+        print("\n".join(slow) if slow else "none")
 PY
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"

@@ -40,6 +40,7 @@
 #include "collectives/nonblocking.hpp"
 #include "collectives/select.hpp"
 #include "core/runtime.hpp"
+#include "io/rounds.hpp"
 #include "transport/shm/cma.hpp"
 
 namespace impi::io {
@@ -252,48 +253,33 @@ coll::Task exchange_bytes(const Colls &x, const std::byte *sbuf, const MPI_Count
 // pid and the address of its probe word, and a process that reads the
 // word back from that pid (cma_permitted) may read that memory. The IMPI
 // channels then carry only the piece lists between them, not the data.
-std::uint64_t machine_key() {
-  static const std::uint64_t key = [] {
-    std::string id;
-    if (FILE *fp = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
-      char b[64] = {};
-      if (std::fgets(b, sizeof b, fp)) id = b;
-      std::fclose(fp);
-    }
-    char ns[64] = {};
-    if (::readlink("/proc/self/ns/pid", ns, sizeof ns - 1) > 0) id += ns;
-    if (id.empty()) return std::uint64_t{0};
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
-    for (unsigned char c : id) h = (h ^ c) * 1099511628211ULL;
-    return h | 1;  // (never 0: unknown)
-  }();
-  return key;
-}
-
 //
-// On a small communicator across clients (at most kPairwiseMost), where
+// On a small communicator across clients (at most kMemoryRoundsMost), where
 // every process may write into every other's memory, the access's rounds
 // go by memory too (memory_round): each also sends the address of its
 // slots for them, and says whether it reaches everyone.
-constexpr std::size_t kSlotStride = 1 + kRoundWords;  // a writer's slot: the round, its part
 coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_t> pid) {
   const std::size_t size = pid.size();
   // (Within a client the engine's own collectives are faster: 1.1 us at
   // np 2, where a round by memory took ~2.)
-  const bool rounds =
-      x.c && x.c->spans_clients && size <= kPairwiseMost && base::get_int("io_memory_rounds") != 0;
-  std::unique_ptr<long long[]> slots;
-  if (rounds) slots.reset(new long long[2 * size * kSlotStride]());  // (two parities)
+  const bool rounds = x.c && x.c->spans_clients && size <= kMemoryRoundsMost &&
+                      base::get_int("io_memory_rounds") != 0;
+  std::unique_ptr<MemoryRounds> slots;
+  if (rounds) {
+    const auto me = std::find(pid.begin(), pid.end(), std::int64_t{-1});
+    slots = std::make_unique<MemoryRounds>(static_cast<int>(me - pid.begin()),
+                                           static_cast<int>(size), kRoundWords);
+  }
   std::vector<std::uint64_t> addr(size);
   {
     // (Every process takes part, whatever its setting: one that does not
     // pull across clients sends no key, and nobody reads its memory.)
     const bool pulls = base::get_int("io_pull_clients") != 0;
     constexpr int kW = 4;
-    const long long me[kW] = {
-        pulls ? static_cast<long long>(machine_key()) : 0, static_cast<long long>(::getpid()),
-        static_cast<long long>(transport::shm::cma_probe_address()),
-        static_cast<long long>(reinterpret_cast<std::uintptr_t>(slots.get()))};
+    const long long me[kW] = {pulls ? static_cast<long long>(machine_key()) : 0,
+                              static_cast<long long>(::getpid()),
+                              static_cast<long long>(transport::shm::cma_probe_address()),
+                              static_cast<long long>(slots ? slots->address() : 0)};
     std::vector<long long> out(kW * size), in(kW * size);
     for (std::size_t r = 0; r < size; ++r) std::copy_n(me, kW, &out[kW * r]);
     if (auto s = co_await alltoall_ll(x, out.data(), in.data(), static_cast<int>(size), kW);
@@ -324,9 +310,8 @@ coll::Task agree_on_pulls(const Colls &x, FileObject &f, std::vector<std::int64_
   f.tp_pulls_mine.resize(size);
   for (std::size_t r = 0; r < size; ++r) f.tp_pulls_mine[r] = (theirs[r] & 1) != 0;
   if (everyone) {
-    f.tp_slots = std::move(slots);
-    f.tp_slot_addr = std::move(addr);
-    f.tp_round = 0;
+    slots->connect(f.tp_pull_pid, std::move(addr));
+    f.tp_rounds = std::move(slots);
   }
   co_return {};
 }
@@ -345,57 +330,16 @@ struct AwaitUntil {
   void await_resume() const noexcept {}
 };
 
-// A round by memory (f.tp_slots agreed): writes this process's `w` long
-// longs (`mine`, w <= kRoundWords) into its slot in every other process's
-// memory, the round's number after them; then, once every other's number
-// has come, gives every process's part in `all` (rank r's at r * w), as
-// allgather_ll does. A slot is written again two rounds later, by when
-// its reader is done with it: the next round's parts need the reader's
-// part of this one, written after it read this one's. (A process that
-// dies meanwhile ends the job: its client closes its IMPI channels.)
+// A round by memory (f.tp_rounds agreed): this process's `w` long longs
+// (`mine`, w <= kRoundWords) into every other process's memory; then, once
+// every other's have come, every process's part in `all` (rank r's at r *
+// w), as allgather_ll gives them.
 coll::Task memory_round(FileObject &f, const long long *mine, long long *all, int w, int rank,
                         int size) {
-  const long long k = ++f.tp_round;
-  g_io_counters.memory_rounds.fetch_add(1, std::memory_order_relaxed);
-  const auto usize = static_cast<std::size_t>(size);
-  const std::size_t first = static_cast<std::size_t>(k & 1) * usize * kSlotStride;
+  MemoryRounds &m = *f.tp_rounds;
   const std::size_t part = static_cast<std::size_t>(w) * sizeof(long long);
-  long long number = k;
-  for (int r = 0; r < size; ++r) {
-    if (r == rank) continue;
-    const std::uint64_t at =
-        f.tp_slot_addr[static_cast<std::size_t>(r)] +
-        (first + static_cast<std::size_t>(rank) * kSlotStride) * sizeof(long long);
-    iovec local[2] = {{const_cast<long long *>(mine), part}, {&number, sizeof number}};
-    iovec remote[2] = {{reinterpret_cast<void *>(at + sizeof(long long)), part},
-                       {reinterpret_cast<void *>(at), sizeof(long long)}};
-    const auto p = static_cast<pid_t>(f.tp_pull_pid[static_cast<std::size_t>(r)]);
-#if defined(__x86_64__) || defined(__i386__)
-    // (One call: the kernel copies the vectors in order, and x86 keeps
-    // its stores in order, string copies' included.)
-    const bool ok = ::process_vm_writev(p, local, 2, remote, 2, 0) ==
-                    static_cast<ssize_t>(part + sizeof number);
-#else
-    bool ok = ::process_vm_writev(p, local, 1, remote, 1, 0) == static_cast<ssize_t>(part);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    ok = ok && ::process_vm_writev(p, local + 1, 1, remote + 1, 1, 0) ==
-                   static_cast<ssize_t>(sizeof number);
-#endif
-    if (!ok)
-      core::Runtime::instance().abort(
-          1, fmt::format("impi fatal: MPI-IO on {}: rank {} cannot write into the memory of rank "
-                         "{} (pid {}): {}; the collective access cannot go on",
-                         f.path, rank, r, p, std::strerror(errno)));
-  }
-  long long *slots = f.tp_slots.get();
-  const std::function<bool()> arrived = [slots, first, k, rank, size] {
-    for (int r = 0; r < size; ++r)
-      if (r != rank &&
-          std::atomic_ref<long long>(slots[first + static_cast<std::size_t>(r) * kSlotStride])
-                  .load(std::memory_order_acquire) != k)
-        return false;
-    return true;
-  };
+  const long long k = m.post(mine, part, fmt::format("MPI-IO on {}", f.path));
+  const std::function<bool()> arrived = [&m, k] { return m.arrived(k); };
   if (!arrived()) {
     struct Pending {  // (ends with the wait, or with the frame of an access torn down)
       core::P2P &p2p = core::Runtime::instance().p2p();
@@ -404,16 +348,9 @@ coll::Task memory_round(FileObject &f, const long long *mine, long long *all, in
     } pending;
     co_await AwaitUntil{&arrived};
   }
-  for (int r = 0; r < size; ++r) {
-    long long *to = all + static_cast<std::size_t>(r) * static_cast<std::size_t>(w);
-    if (r == rank) {
-      std::copy_n(mine, w, to);
-      continue;
-    }
-    long long *from = slots + first + static_cast<std::size_t>(r) * kSlotStride + 1;
-    transport::shm::mark_defined(from, part);  // (written by another process)
-    std::copy_n(from, w, to);
-  }
+  for (int r = 0; r < size; ++r)
+    std::memcpy(all + static_cast<std::size_t>(r) * static_cast<std::size_t>(w),
+                r == rank ? static_cast<const void *>(mine) : m.part(k, r), part);
   co_return {};
 }
 
@@ -421,13 +358,13 @@ coll::Task memory_round(FileObject &f, const long long *mine, long long *all, in
 // else as messages (allgather_ll, allmax_ll).
 coll::Task round_allgather(const Colls &x, FileObject &f, const long long *mine, long long *all,
                            int w, int rank, int size) {
-  if (f.tp_slots) co_return co_await memory_round(f, mine, all, w, rank, size);
+  if (f.tp_rounds) co_return co_await memory_round(f, mine, all, w, rank, size);
   co_return co_await allgather_ll(x, mine, all, w, size);
 }
 coll::Task round_max(const Colls &x, FileObject &f, long long v, long long &out, int rank,
                      int size) {
-  if (f.tp_slots) {
-    long long each[kPairwiseMost];
+  if (f.tp_rounds) {
+    long long each[kMemoryRoundsMost];
     if (auto s = co_await memory_round(f, &v, each, 1, rank, size); !s.ok()) co_return s;
     out = *std::max_element(each, each + size);
     co_return {};

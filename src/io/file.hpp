@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/sys.hpp"
+#include "io/rounds.hpp"
 #include "mpi.h"
 #include "pack/datatype.hpp"
 
@@ -215,15 +216,10 @@ struct FileObject {
   // and whether that rank reads ours (then we send it no data).
   std::vector<std::int64_t> tp_pull_pid;
   std::vector<char> tp_pulls_mine;
-  // Rounds by memory (collective.cpp, memory_round), agreed with the
-  // above: where every process may write into every other's memory, on a
-  // small communicator across clients, each writes its part of a round
-  // into the others' `tp_slots` (per parity of the round, per writer: the
-  // round's number, then the part). Each process's slots' address (empty:
-  // the rounds go as messages), and the rounds done.
-  std::unique_ptr<long long[]> tp_slots;
-  std::vector<std::uint64_t> tp_slot_addr;
-  long long tp_round = 0;
+  // Rounds by memory (rounds.hpp), agreed with the above: where every
+  // process may write into every other's memory, on a small communicator
+  // across clients (null: the rounds go as messages).
+  std::unique_ptr<MemoryRounds> tp_rounds;
   // A split collective in progress (_begin .. _end).
   bool split_active = false;
   MPI_Status split_status{};

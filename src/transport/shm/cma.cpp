@@ -2,6 +2,7 @@
 
 #include <sys/uio.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 
@@ -47,6 +48,24 @@ bool cma_write(std::int64_t pid, std::uint64_t remote, const void *local, std::s
     done += static_cast<std::size_t>(n);
   }
   return true;
+}
+
+bool cma_post(std::int64_t pid, std::uint64_t remote, const void *local, std::size_t len,
+              std::uint64_t remote_word, std::int64_t word) {
+  const auto p = static_cast<pid_t>(pid);
+  iovec l[2] = {{const_cast<void *>(local), len}, {&word, sizeof word}};
+  iovec r[2] = {{reinterpret_cast<void *>(remote), len},
+                {reinterpret_cast<void *>(remote_word), sizeof word}};
+#if defined(__x86_64__) || defined(__i386__)
+  // (The kernel copies the vectors in order, and x86 keeps its stores in
+  // order, string copies' included. A short count means a fault: the
+  // word did not go.)
+  return ::process_vm_writev(p, l, 2, r, 2, 0) == static_cast<ssize_t>(len + sizeof word);
+#else
+  if (len > 0 && !cma_write(pid, remote, local, len)) return false;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return ::process_vm_writev(p, l + 1, 1, r + 1, 1, 0) == static_cast<ssize_t>(sizeof word);
+#endif
 }
 
 std::uint64_t cma_probe_address() {

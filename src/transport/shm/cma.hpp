@@ -12,6 +12,12 @@ namespace impi::transport::shm {
 bool cma_read(std::int64_t pid, std::uint64_t remote, void *local, std::size_t len);
 // Writes `len` bytes from `local` to `remote` in process `pid`; false on any failure.
 bool cma_write(std::int64_t pid, std::uint64_t remote, const void *local, std::size_t len);
+// Writes `len` bytes from `local` to `remote` in process `pid`, then the
+// word `word` to `remote_word`, in that order: a reader that sees the word
+// sees the bytes (one call on x86, which keeps the kernel's stores in
+// order; elsewhere two calls with a fence between). False on any failure.
+bool cma_post(std::int64_t pid, std::uint64_t remote, const void *local, std::size_t len,
+              std::uint64_t remote_word, std::int64_t word);
 
 // The address of a word with a known value in this process: a peer that
 // reads it back (cma_permitted) learns that it may read our memory.
