@@ -135,9 +135,9 @@ const Pvar kPvars[] = {
      "(none where every process's pieces are a few regular runs)",
      MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::list_rounds); }},
     {"io_memory_rounds",
-     "rounds of this process's collective MPI-IO (agreeing on an access's range or its errors) "
-     "written into the other processes' memory instead of sent as messages (small "
-     "communicators across IMPI clients on one machine)",
+     "rounds of this process's collective MPI-IO (agreeing on an access's range or its errors, "
+     "or on an open or a close) written into the other processes' memory instead of sent as "
+     "messages (small communicators across IMPI clients on one machine)",
      MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::memory_rounds); }},
     {"io_bounced_reads",
      "large reads of this process's MPI-IO into memory at a short distance from the file offset "

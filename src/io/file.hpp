@@ -172,6 +172,11 @@ struct CommPool;  // (file.cpp: the duplicates kept for the next open)
 struct FileObject {
   MPI_Comm comm = MPI_COMM_NULL;   // a duplicate: the file's own context
   std::shared_ptr<CommPool> pool;  // where `comm` goes back at close
+  // Open's and close's rounds by memory on `comm` (a small communicator
+  // across IMPI clients on one machine; null: messages), kept with `comm`
+  // in its pool: agreed at the first open and close on it (`candidate`
+  // meanwhile), then used by every later open and close on it.
+  std::unique_ptr<MemoryRounds> rounds, rounds_candidate;
   MPI_File handle = MPI_FILE_NULL;
   int fd = -1;
   // The descriptor holding the "open" mark (an OFD read lock, see

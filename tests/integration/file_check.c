@@ -64,16 +64,24 @@ static int side_files(void) {
  * COUNTER) by name. */
 static unsigned long long counter(const char *name) {
   static MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
-  static MPI_T_pvar_handle h;
+  static MPI_T_pvar_handle h[4];
+  static const char *names[4];
+  static int n;
   unsigned long long v = 0;
-  int idx, cnt, provided;
+  int i, idx, cnt, provided;
   if (s == MPI_T_PVAR_SESSION_NULL) {
     CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s", name);
     MPI_T_pvar_session_create(&s);
-    MPI_T_pvar_handle_alloc(s, idx, NULL, &h, &cnt);
   }
-  MPI_T_pvar_read(s, h, &v);
+  for (i = 0; i < n && strcmp(names[i], name) != 0; ++i) {
+  }
+  if (i == n) {
+    CHECK(n < 4 && MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s",
+          name);
+    MPI_T_pvar_handle_alloc(s, idx, NULL, &h[i], &cnt);
+    names[n++] = name;
+  }
+  MPI_T_pvar_read(s, h[i], &v);
   return v;
 }
 static int count_of(MPI_Status *st, MPI_Datatype t) {
@@ -478,6 +486,48 @@ static void test_large_reads(void) {
   if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
   free(file);
   free(mem0);
+}
+
+/* Opens and closes on a communicator across IMPI clients: after the first
+ * pair on a duplicate, which agrees on it, their agreements go by memory
+ * (io_memory_rounds: two an open, one a close, one an open that fails at
+ * rank 0) where FILE_TEST_MEMORY_ROUNDS=1, as messages where =0; files
+ * opened so work as any other. */
+static void test_open_rounds(void) {
+  char p[512];
+  MPI_Comm c;
+  MPI_File fh;
+  MPI_Status st;
+  const char *want = getenv("FILE_TEST_MEMORY_ROUNDS");
+  const int pairs = 4;
+  int i, k, got, rc;
+  path(p, "rounds.dat");
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  OK(MPI_File_open(c, p, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+  OK(MPI_File_close(&fh));
+  unsigned long long before = counter("io_memory_rounds");
+  for (k = 0; k < pairs; ++k) {
+    OK(MPI_File_open(c, p, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    i = k * 100 + rank;
+    OK(MPI_File_write_at(fh, (MPI_Offset)rank * sizeof i, &i, 1, MPI_INT, &st));
+    OK(MPI_File_close(&fh));
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPI_File_open(c, p, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+    OK(MPI_File_read_at(fh, (MPI_Offset)((rank + 1) % size) * sizeof i, &got, 1, MPI_INT, &st));
+    CHECK(got == k * 100 + (rank + 1) % size, "pair %d: read %d", k, got);
+    OK(MPI_File_close(&fh));
+  }
+  /* rank 0's failure reaches every rank in the open's first round */
+  rc = MPI_File_open(c, p, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL, &fh);
+  CHECK(eclass(rc) == MPI_ERR_FILE_EXISTS, "EXCL: class %d", eclass(rc));
+  unsigned long long rounds = counter("io_memory_rounds") - before;
+  if (size > 1 && want && atoi(want) == 1)
+    CHECK(rounds == (unsigned long long)(2 * pairs * 3 + 1), "%llu open/close rounds by memory",
+          rounds);
+  if (want && atoi(want) == 0) CHECK(rounds == 0, "%llu open/close rounds by memory", rounds);
+  MPI_Comm_free(&c);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
 }
 
 /* Shared file pointers and ordered access. */
@@ -1025,6 +1075,7 @@ int main(int argc, char **argv) {
   test_hints_file();
   test_access();
   test_large_reads();
+  test_open_rounds();
   test_shared();
   test_nonblocking();
   test_thread_error();
