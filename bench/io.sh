@@ -11,7 +11,8 @@
 # n1_slowest and nn_slowest: the same bytes over the slowest proc's own
 # time (see io_bench.c). Below the tables: the cells under 1.0x, with the
 # range of their round-by-round ratios.
-# Usage: bench/io.sh [build-dir] [rounds] [np] [max_bytes]   (IMPI_BENCH_NO_MPICH=1: without MPICH)
+# Usage: bench/io.sh [build-dir] [rounds] [np] [max_bytes]   (IMPI_BENCH_NO_MPICH=1: without MPICH;
+# IO_BENCH_ONLY=open,rows,...: those cases only, see io_bench.c, e.g. open_close at np 8)
 # Writes the tables to bench/results/io_npNP.txt (IMPI_BENCH_RESULTS=FILE: there instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +38,8 @@ if command -v mpicc.openmpi >/dev/null; then
 fi
 run_ompi() {
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi -np "$np" --oversubscribe \
-    --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$work/ompi" "$@"
+    ${IO_BENCH_ONLY:+-x IO_BENCH_ONLY} --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
+    "$work/ompi" "$@"
 }
 if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; then
   mpicc.mpich -O2 -o "$work/mpich" "$src" 2>/dev/null; libs+=(mpich)
