@@ -612,7 +612,7 @@ bool shared_set(FileObject &f, std::int64_t value) {
 // that it may write into every other's memory; the close that follows
 // agrees whether every process may (with its own word), and from then on
 // the duplicate's opens and closes go by memory: an open+close across 2
-// clients at np 2 went from about 100 to 40 us. IMPI_IO_MEMORY_ROUNDS=0 or
+// clients at np 2 went from about 100 to 50 us. IMPI_IO_MEMORY_ROUNDS=0 or
 // IMPI_IO_PULL_CLIENTS=0 keeps them as messages (the shape of the
 // messages does not depend on them, so processes may differ).
 namespace {
