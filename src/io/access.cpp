@@ -552,7 +552,8 @@ int ordered(const char *fn, MPI_File fh, bool write, const void *buf, MPI_Count 
   PMPI_Comm_rank(f->comm, &rank);
   PMPI_Comm_size(f->comm, &size);
   std::vector<long long> all(static_cast<std::size_t>(size));
-  PMPI_Allgather(&n, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, f->comm);
+  const bool by_memory = file_round(*f, &n, all.data(), 1, fn);
+  if (!by_memory) PMPI_Allgather(&n, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, f->comm);
   long long before = 0, tot = 0;
   for (int i = 0; i < size; ++i) {
     if (i < rank) before += all[static_cast<std::size_t>(i)];
@@ -560,7 +561,12 @@ int ordered(const char *fn, MPI_File fh, bool write, const void *buf, MPI_Count 
   }
   long long base = 0;
   if (rank == 0) base = shared_fetch_add(*f, tot);
-  PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
+  if (by_memory) {
+    file_round(*f, &base, all.data(), 1, fn);  // (rank 0's)
+    base = all[0];
+  } else {
+    PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
+  }
   if (rc != MPI_SUCCESS) return rc;
   if (base < 0) return file_error(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
   Result r = perform(*f, f->view, knobs_of(*f), write, base + before, buf, count, dt, type);

@@ -736,7 +736,13 @@ int agree_on_views(FileObject &f, const View *next, int err) {
       mine[1] = v.ft_size / pieces < kSmallPiece ? 1 : 0;
     }
   }
-  PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, f.comm);
+  long long each[4 * kMemoryRoundsMost], m4[4] = {mine[0], mine[1], mine[2], mine[3]};
+  if (file_round(f, m4, each, 4, "MPI_File_set_view")) {
+    for (int r = 0; r < f.rounds->size(); ++r)
+      for (int i = 0; i < 4; ++i) all[i] = std::max(all[i], static_cast<int>(each[4 * r + i]));
+  } else {
+    PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, f.comm);
+  }
   if (all[3] != MPI_SUCCESS) return all[3];
   f.any_noncontiguous = all[0] != 0;
   f.any_small_pieces = all[1] != 0;

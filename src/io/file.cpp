@@ -603,15 +603,40 @@ bool shared_set(FileObject &f, std::int64_t value) {
   return ok;
 }
 
-// Open's and close's agreements on a small communicator across IMPI
-// clients (at most kMemoryRoundsMost processes): rounds by memory once the
-// processes have agreed on them. The first open on a duplicate of the
+bool file_round(FileObject &f, const long long *mine, long long *all, int w, const char *fn) {
+  if (!f.rounds || !f.rounds->connected()) return false;
+  MemoryRounds &m = *f.rounds;
+  const std::size_t part = static_cast<std::size_t>(w) * sizeof(long long);
+  const long long k = m.post(mine, part, fmt::format("{} on {}", fn, f.path));
+  m.wait(k);
+  for (int r = 0; r < m.size() && w > 0; ++r)
+    std::memcpy(all + static_cast<std::size_t>(r) * static_cast<std::size_t>(w),
+                r == m.rank() ? static_cast<const void *>(mine) : m.part(k, r), part);
+  return true;
+}
+
+namespace {
+// Rank 0's `v` at every process (set_size, preallocate).
+void root_int(FileObject &f, int &v, const char *fn) {
+  const long long mine = v;
+  if (long long each[kMemoryRoundsMost]; file_round(f, &mine, each, 1, fn))
+    v = static_cast<int>(each[0]);
+  else
+    PMPI_Bcast(&v, 1, MPI_INT, 0, f.comm);
+}
+}  // namespace
+
+// The rounds of a file's collective calls on a small communicator across
+// IMPI clients (at most kMemoryRoundsMost processes) go by memory once the
+// processes have agreed on it. The first open on a duplicate of the
 // communicator gathers, beside its agreement, each process's machine key,
 // pid, probe word and slots' address (an allgather where other
-// communicators reduce: as cheap across clients), and each process checks
-// that it may write into every other's memory; the close that follows
-// agrees whether every process may (with its own word), and from then on
-// the duplicate's opens and closes go by memory: an open+close across 2
+// communicators reduce: as cheap across clients); each process checks that
+// it may write into every other's memory, and a reduction agrees whether
+// every process may (one more round, at that first open only). From then
+// on the file's collective calls (open's own agreements, set_view,
+// set_size, sync, seek_shared, ordered accesses, close...) and those of
+// every later file on the duplicate go by memory: an open+close across 2
 // clients at np 2 went from about 100 to 50 us. IMPI_IO_MEMORY_ROUNDS=0 or
 // IMPI_IO_PULL_CLIENTS=0 keeps them as messages (the shape of the
 // messages does not depend on them, so processes may differ).
@@ -621,22 +646,19 @@ constexpr std::size_t kOpenRoundWords = 72;
 bool small_span(const core::Communicator &c) {
   return c.spans_clients && c.size <= kMemoryRoundsMost;
 }
-void open_agree(FileObject &f, const core::Communicator &c, MemoryRounds *mr, const int mine[2],
-                int agreed[2], const std::string &what) {
+void open_agree(FileObject &f, const core::Communicator &c, const int mine[2], int agreed[2],
+                const std::string &what) {
   int rank = 0;
   PMPI_Comm_rank(f.comm, &rank);
-  if (mr) {
-    const long long v[2] = {mine[0], mine[1]};
-    const long long k = mr->post(v, sizeof v, what);
-    mr->wait(k);
+  if (long long each[2 * kMemoryRoundsMost], v[2] = {mine[0], mine[1]};
+      file_round(f, v, each, 2, what.c_str())) {
     for (int r = 0; r < c.size; ++r) {
-      const auto *p = static_cast<const long long *>(mr->part(k, r));
-      agreed[0] = std::max<int>(agreed[0], static_cast<int>(p[0]));
-      agreed[1] = std::max<int>(agreed[1], static_cast<int>(p[1]));
+      agreed[0] = std::max<int>(agreed[0], static_cast<int>(each[2 * r]));
+      agreed[1] = std::max<int>(agreed[1], static_cast<int>(each[2 * r + 1]));
     }
     return;
   }
-  if (!small_span(c)) {
+  if (!small_span(c) || f.rounds) {  // (f.rounds unconnected: refused at an earlier open)
     PMPI_Allreduce(mine, agreed, 2, MPI_INT, MPI_MAX, f.comm);
     return;
   }
@@ -666,32 +688,27 @@ void open_agree(FileObject &f, const core::Communicator &c, MemoryRounds *mr, co
     reach = reach && me[2] != 0 && them[2] == me[2] && them[3] > 0 && them[5] != 0 &&
             transport::shm::cma_permitted(them[3], static_cast<std::uint64_t>(them[4]));
   }
-  if (reach) {
+  // Whether every process reaches every other's slots: then the rounds
+  // serve this file's collective calls already.
+  const int unreachable = reach ? 0 : 1;
+  int any = 1;
+  PMPI_Allreduce(&unreachable, &any, 1, MPI_INT, MPI_MAX, f.comm);
+  if (any == 0) {
     cand->connect(std::move(pid), std::move(addr));
-    f.rounds_candidate = std::move(cand);
+    f.rounds = std::move(cand);
+  } else {
+    f.rounds = std::make_unique<MemoryRounds>(rank, c.size, 0);  // (refused: not connected)
   }
 }
 void close_agree(FileObject &f, int side_mine, int &side_any) {
-  const core::Communicator *c = api::lookup_comm(f.comm);
-  if (f.rounds) {
-    const long long v = side_mine;
-    const long long k = f.rounds->post(&v, sizeof v, fmt::format("MPI_File_close of {}", f.path));
-    f.rounds->wait(k);
+  if (long long each[kMemoryRoundsMost], v = side_mine;
+      file_round(f, &v, each, 1, "MPI_File_close")) {
     side_any = 0;
     for (int r = 0; r < f.rounds->size(); ++r)
-      side_any = std::max<int>(
-          side_any, static_cast<int>(*static_cast<const long long *>(f.rounds->part(k, r))));
-  } else if (c && small_span(*c)) {
-    // (And whether every process reaches every other's slots.)
-    const int mine[2] = {side_mine, f.rounds_candidate ? 0 : 1};
-    int any[2] = {1, 1};
-    PMPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, f.comm);
-    side_any = any[0];
-    if (any[1] == 0) f.rounds = std::move(f.rounds_candidate);
+      side_any = std::max<int>(side_any, static_cast<int>(each[r]));
   } else {
     PMPI_Allreduce(&side_mine, &side_any, 1, MPI_INT, MPI_MAX, f.comm);
   }
-  f.rounds_candidate.reset();
 }
 }  // namespace
 
@@ -858,7 +875,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   }
   if (!err) impi::io::mark_open(f);
   int mine[2] = {err ? errno_class(err) : 0, other_file}, agreed[2] = {0, 0};
-  impi::io::open_agree(f, *c, mr, mine, agreed, what);
+  impi::io::open_agree(f, *c, mine, agreed, what);
   const int worst = mine[0], any = agreed[0];
   f.shfp_lazy = agreed[1] == 0 && first.elsewhere == 0;
   if (any == 0 && !f.shfp_lazy && rank == 0) {
@@ -984,10 +1001,11 @@ int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
   if (f->amode & MPI_MODE_RDONLY) return file_error(f, MPI_ERR_ACCESS, fn, "the file is read-only");
   int rank = 0, err = 0;
   PMPI_Comm_rank(f->comm, &rank);
-  PMPI_Barrier(f->comm);  // (every proc is done with what it did before)
+  if (!impi::io::file_round(*f, nullptr, nullptr, 0, fn))
+    PMPI_Barrier(f->comm);  // (every proc is done with what it did before)
   if (rank == 0 && ::ftruncate(f->fd, size) != 0) err = errno;
   int cls = err ? errno_class(err) : 0;
-  PMPI_Bcast(&cls, 1, MPI_INT, 0, f->comm);
+  impi::io::root_int(*f, cls, fn);
   if (cls)
     return file_error(
         f, cls, fn,
@@ -1005,7 +1023,8 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   if (f->amode & MPI_MODE_RDONLY) return file_error(f, MPI_ERR_ACCESS, fn, "the file is read-only");
   int rank = 0, err = 0;
   PMPI_Comm_rank(f->comm, &rank);
-  PMPI_Barrier(f->comm);  // (every proc is done with what it did before)
+  if (!impi::io::file_round(*f, nullptr, nullptr, 0, fn))
+    PMPI_Barrier(f->comm);  // (every proc is done with what it did before)
   if (rank == 0 && size > 0) {
     struct stat st {};
     if (::fstat(f->fd, &st) != 0)
@@ -1017,7 +1036,7 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
     }
   }
   int cls = err ? errno_class(err) : 0;
-  PMPI_Bcast(&cls, 1, MPI_INT, 0, f->comm);
+  impi::io::root_int(*f, cls, fn);
   if (cls)
     return file_error(
         f, cls, fn,
@@ -1137,7 +1156,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
   PMPI_Comm_rank(f->comm, &rank);
   // (The agreement above also means everyone is done with the old shared pointer.)
   if (rank == 0) impi::io::shared_set(*f, 0);
-  PMPI_Barrier(f->comm);
+  if (!impi::io::file_round(*f, nullptr, nullptr, 0, fn)) PMPI_Barrier(f->comm);
   return MPI_SUCCESS;
 }
 
@@ -1199,7 +1218,8 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) 
 int PMPI_File_set_atomicity(MPI_File fh, int flag) {
   constexpr const char *fn = "MPI_File_set_atomicity";
   IMPI_FILE_ARG(fh, fn);
-  PMPI_Barrier(f->comm);  // (collective: the operations before it finish first)
+  if (!impi::io::file_round(*f, nullptr, nullptr, 0, fn))
+    PMPI_Barrier(f->comm);  // (collective: the operations before it finish first)
   f->atomic = flag != 0;
   impi::io::refresh_knobs(*f);
   return MPI_SUCCESS;
@@ -1218,7 +1238,7 @@ int PMPI_File_sync(MPI_File fh) {
   IMPI_FILE_ARG(fh, fn);
   int err = 0;
   if (!(f->amode & MPI_MODE_RDONLY) && ::fsync(f->fd) != 0) err = errno;
-  PMPI_Barrier(f->comm);
+  if (!impi::io::file_round(*f, nullptr, nullptr, 0, fn)) PMPI_Barrier(f->comm);
   if (err)
     return file_error(f, errno_class(err), fn,
                       fmt::format("{}: {}", f->path, impi::io::reason(err)));
@@ -1271,12 +1291,19 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   PMPI_Comm_rank(f->comm, &rank);
   // Collective: every proc gives the same arguments; rank 0 moves the pointer.
   long long args[2] = {offset, whence}, root[2] = {offset, whence};
-  PMPI_Bcast(root, 2, MPI_LONG_LONG, 0, f->comm);
+  // (By memory one round does both: everyone posts once done with the pointer.)
+  if (long long each[2 * impi::io::kMemoryRoundsMost];
+      impi::io::file_round(*f, args, each, 2, fn)) {
+    root[0] = each[0];
+    root[1] = each[1];
+  } else {
+    PMPI_Bcast(root, 2, MPI_LONG_LONG, 0, f->comm);
+    PMPI_Barrier(f->comm);  // accesses through the pointer before the call are done
+  }
   if (root[0] != args[0] || root[1] != args[1]) {
     cls = MPI_ERR_NOT_SAME;
     why = "the processes gave different offsets or whence";
   }
-  PMPI_Barrier(f->comm);  // accesses through the pointer before the call are done
   if (rank == 0 && !cls) {
     std::int64_t base = 0;
     if (whence == MPI_SEEK_CUR) {
@@ -1299,7 +1326,12 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
     }
   }
   int all = 0;
-  PMPI_Allreduce(&cls, &all, 1, MPI_INT, MPI_MAX, f->comm);
+  const long long mine = cls;
+  if (long long each[impi::io::kMemoryRoundsMost]; impi::io::file_round(*f, &mine, each, 1, fn)) {
+    for (int r = 0; r < f->rounds->size(); ++r) all = std::max(all, static_cast<int>(each[r]));
+  } else {
+    PMPI_Allreduce(&cls, &all, 1, MPI_INT, MPI_MAX, f->comm);
+  }
   if (all) return file_error(f, all, fn, why.empty() ? "failed at another process" : why);
   return MPI_SUCCESS;
 }

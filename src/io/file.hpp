@@ -172,11 +172,12 @@ struct CommPool;  // (file.cpp: the duplicates kept for the next open)
 struct FileObject {
   MPI_Comm comm = MPI_COMM_NULL;   // a duplicate: the file's own context
   std::shared_ptr<CommPool> pool;  // where `comm` goes back at close
-  // Open's and close's rounds by memory on `comm` (a small communicator
-  // across IMPI clients on one machine; null: messages), kept with `comm`
-  // in its pool: agreed at the first open and close on it (`candidate`
-  // meanwhile), then used by every later open and close on it.
-  std::unique_ptr<MemoryRounds> rounds, rounds_candidate;
+  // The rounds by memory of the file's collective calls on `comm` (a
+  // small communicator across IMPI clients on one machine), kept with
+  // `comm` in its pool: agreed at the first open on it, then used by its
+  // calls and every later open and close on it. Null: not agreed on yet;
+  // not connected: refused (messages).
+  std::unique_ptr<MemoryRounds> rounds;
   MPI_File handle = MPI_FILE_NULL;
   int fd = -1;
   // The descriptor holding the "open" mark (an OFD read lock, see
@@ -292,6 +293,12 @@ bool open_somewhere(const std::string &path);
 // Adds `delta` etypes to the shared pointer, returns its old value (-1: error, errno set).
 std::int64_t shared_fetch_add(FileObject &f, std::int64_t delta);
 bool shared_set(FileObject &f, std::int64_t value);
+// A round of the file's collective calls by memory, where its communicator
+// has agreed on rounds (FileObject::rounds: small, across IMPI clients of
+// one machine): each process gives `w` long longs (at most 64; 0: a
+// barrier), and gets every process's in `all` (rank r's at r * w). False
+// where the communicator has none: the caller sends its messages.
+bool file_round(FileObject &f, const long long *mine, long long *all, int w, const char *fn);
 
 // What this process's MPI-IO asked of the system: data transfer calls and
 // their bytes (the io_* performance variables of the tool interface).

@@ -491,8 +491,8 @@ static void test_large_reads(void) {
 /* Opens and closes on a communicator across IMPI clients: after the first
  * pair on a duplicate, which agrees on it, their agreements go by memory
  * (io_memory_rounds: two an open, one a close, one an open that fails at
- * rank 0) where FILE_TEST_MEMORY_ROUNDS=1, as messages where =0; files
- * opened so work as any other. */
+ * rank 0) where FILE_TEST_MEMORY_ROUNDS=1, as messages where =0, and so do
+ * the file's other collective calls; files opened so work as any other. */
 static void test_open_rounds(void) {
   char p[512];
   MPI_Comm c;
@@ -504,8 +504,14 @@ static void test_open_rounds(void) {
   path(p, "rounds.dat");
   MPI_Comm_dup(MPI_COMM_WORLD, &c);
   OK(MPI_File_open(c, p, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
-  OK(MPI_File_close(&fh));
+  /* the first file on the communicator uses them already (sync: 1, close: 1) */
   unsigned long long before = counter("io_memory_rounds");
+  OK(MPI_File_sync(fh));
+  OK(MPI_File_close(&fh));
+  unsigned long long rounds = counter("io_memory_rounds") - before;
+  if (size > 1 && want && atoi(want) == 1)
+    CHECK(rounds == 2, "%llu rounds by memory for the first file's sync and close", rounds);
+  before = counter("io_memory_rounds");
   for (k = 0; k < pairs; ++k) {
     OK(MPI_File_open(c, p, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
     i = k * 100 + rank;
@@ -520,11 +526,51 @@ static void test_open_rounds(void) {
   /* rank 0's failure reaches every rank in the open's first round */
   rc = MPI_File_open(c, p, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL, &fh);
   CHECK(eclass(rc) == MPI_ERR_FILE_EXISTS, "EXCL: class %d", eclass(rc));
-  unsigned long long rounds = counter("io_memory_rounds") - before;
+  rounds = counter("io_memory_rounds") - before;
   if (size > 1 && want && atoi(want) == 1)
     CHECK(rounds == (unsigned long long)(2 * pairs * 3 + 1), "%llu open/close rounds by memory",
           rounds);
   if (want && atoi(want) == 0) CHECK(rounds == 0, "%llu open/close rounds by memory", rounds);
+
+  /* the file's other collective calls on such a communicator: set_view (2
+   * rounds), set_size, preallocate, seek_shared, write_ordered (2 each),
+   * set_atomicity, sync (1 each), their outcomes and errors */
+  OK(MPI_File_open(c, p, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+  before = counter("io_memory_rounds");
+  OK(MPI_File_set_size(fh, 0));
+  OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+  OK(MPI_File_set_atomicity(fh, 1));
+  OK(MPI_File_set_atomicity(fh, 0));
+  i = 1000 + rank;
+  OK(MPI_File_write_ordered(fh, &i, 1, MPI_INT, &st));
+  OK(MPI_File_sync(fh));
+  MPI_Offset sz, pos;
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == (MPI_Offset)(size * sizeof(int)), "size %lld after write_ordered", (long long)sz);
+  for (k = 0; k < size; ++k) {
+    OK(MPI_File_read_at(fh, k, &got, 1, MPI_INT, &st));
+    CHECK(got == 1000 + k, "write_ordered: int %d is %d", k, got);
+  }
+  OK(MPI_File_seek_shared(fh, 1, MPI_SEEK_SET));
+  OK(MPI_File_get_position_shared(fh, &pos));
+  CHECK(pos == 1, "shared pointer at %lld after seek_shared", (long long)pos);
+  OK(MPI_File_preallocate(fh, 4096));
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 4096, "size %lld after preallocate", (long long)sz);
+  OK(MPI_File_set_size(fh, 8));
+  OK(MPI_File_get_size(fh, &sz));
+  CHECK(sz == 8, "size %lld after set_size", (long long)sz);
+  rounds = counter("io_memory_rounds") - before;
+  if (size > 1 && want && atoi(want) == 1)
+    CHECK(rounds == 2 + 2 + 1 + 1 + 2 + 1 + 2 + 2 + 2, "%llu rounds by memory", rounds);
+  if (want && atoi(want) == 0) CHECK(rounds == 0, "%llu rounds by memory", rounds);
+  /* one process's error reaches every process */
+  rc = MPI_File_seek_shared(fh, rank == size - 1 ? 2 : 0, MPI_SEEK_SET);
+  if (size > 1) CHECK(eclass(rc) == MPI_ERR_NOT_SAME, "seek_shared, different offsets: %d", rc);
+  rc = MPI_File_set_view(fh, 0, MPI_INT, rank == size - 1 ? MPI_DATATYPE_NULL : MPI_INT, "native",
+                         MPI_INFO_NULL);
+  CHECK(eclass(rc) != MPI_SUCCESS, "set_view with a bad filetype at rank %d: success", size - 1);
+  OK(MPI_File_close(&fh));
   MPI_Comm_free(&c);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) OK(MPI_File_delete(p, MPI_INFO_NULL));
