@@ -136,8 +136,9 @@ const Pvar kPvars[] = {
      MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::list_rounds); }},
     {"io_memory_rounds",
      "rounds of this process's collective MPI-IO (agreeing on an access's range or its errors, "
-     "or on an open or a close) written into the other processes' memory instead of sent as "
-     "messages (small communicators across IMPI clients on one machine)",
+     "or a file's collective call such as an open or a close) written into the other processes' "
+     "memory instead of sent as messages (small communicators across IMPI clients on one "
+     "machine)",
      MPI_T_PVAR_CLASS_COUNTER, [] { return io_counter(&impi::io::IoCounters::memory_rounds); }},
     {"io_bounced_reads",
      "large reads of this process's MPI-IO into memory at a short distance from the file offset "

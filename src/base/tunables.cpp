@@ -85,9 +85,10 @@ constexpr Tunable kTable[] = {
     {"io_memory_rounds", "IMPI_IO_MEMORY_ROUNDS", "1",
      "MPI-IO on a communicator of at most 8 processes across IMPI clients, where every process "
      "may write into every other's memory: the rounds that agree on a two-phase access's range "
-     "and on its errors, and those of MPI_File_open and MPI_File_close (after the first open and "
-     "close on the communicator), are words each process writes into the others' memory instead "
-     "of messages over the IMPI channels (0: messages)"},
+     "and on its errors, and those of a file's collective calls (open, close, set_view, set_size, "
+     "sync, seek_shared, ordered accesses...; agreed at the first open on the communicator), are "
+     "words each process writes into the others' memory instead of messages over the IMPI "
+     "channels (0: messages)"},
     {"io_pull_clients", "IMPI_IO_PULL_CLIENTS", "1",
      "MPI-IO two-phase accesses: an aggregator reads (writes) the pieces of a process of another "
      "IMPI client on the same machine straight from (into) its memory with cross-memory attach, "

@@ -646,12 +646,11 @@ constexpr std::size_t kOpenRoundWords = 72;
 bool small_span(const core::Communicator &c) {
   return c.spans_clients && c.size <= kMemoryRoundsMost;
 }
-void open_agree(FileObject &f, const core::Communicator &c, const int mine[2], int agreed[2],
-                const std::string &what) {
+void open_agree(FileObject &f, const core::Communicator &c, const int mine[2], int agreed[2]) {
   int rank = 0;
   PMPI_Comm_rank(f.comm, &rank);
   if (long long each[2 * kMemoryRoundsMost], v[2] = {mine[0], mine[1]};
-      file_round(f, v, each, 2, what.c_str())) {
+      file_round(f, v, each, 2, "MPI_File_open")) {
     for (int r = 0; r < c.size; ++r) {
       agreed[0] = std::max<int>(agreed[0], static_cast<int>(each[2 * r]));
       agreed[1] = std::max<int>(agreed[1], static_cast<int>(each[2 * r + 1]));
@@ -875,7 +874,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   }
   if (!err) impi::io::mark_open(f);
   int mine[2] = {err ? errno_class(err) : 0, other_file}, agreed[2] = {0, 0};
-  impi::io::open_agree(f, *c, mine, agreed, what);
+  impi::io::open_agree(f, *c, mine, agreed);
   const int worst = mine[0], any = agreed[0];
   f.shfp_lazy = agreed[1] == 0 && first.elsewhere == 0;
   if (any == 0 && !f.shfp_lazy && rank == 0) {

@@ -50,7 +50,9 @@ long long MemoryRounds::post(const void *mine, std::size_t bytes, const std::str
   const long long k = ++round_;
   g_io_counters.memory_rounds.fetch_add(1, std::memory_order_relaxed);
   const std::size_t at = slot(k, rank_);
-  std::memcpy(&slots_[at + 1], mine, std::min(bytes, (stride_ - 1) * sizeof(long long)));
+  bytes = std::min(bytes, (stride_ - 1) * sizeof(long long));  // (the slot's room)
+  if (bytes > 0)  // (a barrier's round has no part: mine may be null)
+    std::memcpy(&slots_[at + 1], mine, bytes);
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
     const std::uint64_t there = addr_[static_cast<std::size_t>(r)] + at * sizeof(long long);

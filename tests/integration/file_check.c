@@ -60,30 +60,7 @@ static int side_files(void) {
   closedir(d);
   return n;
 }
-/* A counter of the tool interface (a performance variable of class
- * COUNTER) by name. */
-static unsigned long long counter(const char *name) {
-  static MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
-  static MPI_T_pvar_handle h[4];
-  static const char *names[4];
-  static int n;
-  unsigned long long v = 0;
-  int i, idx, cnt, provided;
-  if (s == MPI_T_PVAR_SESSION_NULL) {
-    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
-    MPI_T_pvar_session_create(&s);
-  }
-  for (i = 0; i < n && strcmp(names[i], name) != 0; ++i) {
-  }
-  if (i == n) {
-    CHECK(n < 4 && MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s",
-          name);
-    MPI_T_pvar_handle_alloc(s, idx, NULL, &h[i], &cnt);
-    names[n++] = name;
-  }
-  MPI_T_pvar_read(s, h[i], &v);
-  return v;
-}
+#include "pvar_counter.h"
 static int count_of(MPI_Status *st, MPI_Datatype t) {
   int n;
   MPI_Get_count(st, t, &n);

@@ -47,30 +47,7 @@ static int eclass(int rc) {
 static void path(char *out, const char *name) {
   snprintf(out, 512, "%s/%s", dir, name);
 }
-/* A counter of the tool interface (a performance variable of class
- * COUNTER), counted from its first reading. */
-static unsigned long long counter(const char *name) {
-  static MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL;
-  static MPI_T_pvar_handle h[8];
-  static const char *names[8];
-  static int n;
-  unsigned long long v = 0;
-  int i, idx, cnt, provided;
-  if (s == MPI_T_PVAR_SESSION_NULL) {
-    CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
-    MPI_T_pvar_session_create(&s);
-  }
-  for (i = 0; i < n && strcmp(names[i], name) != 0; ++i) {
-  }
-  if (i == n) {
-    CHECK(n < 8 && MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS, "%s",
-          name);
-    MPI_T_pvar_handle_alloc(s, idx, NULL, &h[i], &cnt);
-    names[n++] = name;
-  }
-  MPI_T_pvar_read(s, h[i], &v);
-  return v;
-}
+#include "pvar_counter.h"
 /* Bytes this process has sent to other processes (shared memory and other
  * IMPI clients). */
 static unsigned long long bytes_sent(void) {
