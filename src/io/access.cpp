@@ -289,6 +289,28 @@ std::int64_t vector_read(int fd, const std::vector<std::pair<std::int64_t, std::
   return got;
 }
 
+// The common case (a native contiguous view, contiguous memory, not
+// atomic): one transfer of `total` bytes at etype `off` of the view
+// (non-empty). Returns the bytes moved, -1 (errno says why) or kBeforeStart.
+constexpr std::int64_t kBeforeStart = -2;
+std::int64_t direct_transfer(const FileObject &f, const View &v, bool write, std::int64_t off,
+                             const void *buf, const pack::Datatype &type, std::int64_t total) {
+  const std::int64_t pos = v.disp + v.runs[0].disp + off * v.et_size;
+  if (pos < 0) return kBeforeStart;
+  auto *mem = static_cast<std::byte *>(const_cast<void *>(buf)) + type.lb();
+  return write ? full_pwrite(f.fd, mem, total, pos) : full_pread(f.fd, mem, total, pos);
+}
+// direct_transfer's failure `n`: the error class and the reason.
+int direct_error(const FileObject &f, std::int64_t n, std::string &why) {
+  if (n == kBeforeStart) {
+    why = "the access would start before the beginning of the file";
+    return MPI_ERR_ARG;
+  }
+  const int err = errno;
+  why = fmt::format("{}: {}", f.path, std::strerror(err));
+  return errno_class(err);
+}
+
 // Moves (buf, count, type) to or from the view's stream at etype `off`.
 // `v`, `k`: the view and settings in force when the operation started.
 Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::int64_t off,
@@ -304,18 +326,9 @@ Result perform(FileObject &f, const View &v, const Knobs &k, bool write, std::in
   // Memory that is the stream itself: no copy.
   const bool direct = v.rep == RepKind::native && type->is_contiguous();
   if (direct && v.contiguous && !k.atomic) {
-    // The common case (a contiguous view, contiguous memory): one transfer.
-    std::int64_t pos = v.disp + v.runs[0].disp + off * v.et_size;
-    if (pos < 0) {
-      res.err = MPI_ERR_ARG;
-      res.why = "the access would start before the beginning of the file";
-      return res;
-    }
-    auto *mem = static_cast<std::byte *>(const_cast<void *>(buf)) + type->lb();
-    std::int64_t n = write ? full_pwrite(f.fd, mem, total, pos) : full_pread(f.fd, mem, total, pos);
+    std::int64_t n = direct_transfer(f, v, write, off, buf, *type, total);
     if (n < 0) {
-      res.err = errno_class(errno);
-      res.why = fmt::format("{}: {}", f.path, std::strerror(errno));
+      res.err = direct_error(f, n, res.why);
       return res;
     }
     res.file = res.native = n;
@@ -518,8 +531,26 @@ int blocking(const char *fn, MPI_File fh, Ptr p, bool write, MPI_Offset off, con
   AccessType checked;
   if (int rc = check_access(f, fn, p, write, off, count, dt, checked); rc != MPI_SUCCESS) return rc;
   const pack::TypePtr &type = checked.get();
-  std::int64_t total = file_bytes(f->view, type, count);
-  if (coll && two_phase_wanted(*f, write)) {
+  const View &v = f->view;
+  const bool two = coll && two_phase_wanted(*f, write);
+  if (!two && p != Ptr::shared && v.rep == RepKind::native && v.contiguous && !v.runs.empty() &&
+      !f->knobs.atomic && type->is_contiguous()) {
+    // perform()'s common case without its general machinery: a 4 KiB
+    // read_at is a system call of ~1.4 us, and every 50 ns here are 3%.
+    const std::int64_t at = p == Ptr::individual ? f->pos : off;
+    const std::int64_t total = type->size() * count;
+    const std::int64_t n = total > 0 ? direct_transfer(*f, v, write, at, buf, *type, total) : 0;
+    if (n < 0) {
+      std::string why;
+      const int e = direct_error(*f, n, why);
+      return file_error(f, e, fn, why);
+    }
+    if (p == Ptr::individual) f->pos = at + n / v.et_size;
+    set_io_status(st, n);
+    return MPI_SUCCESS;
+  }
+  std::int64_t total = file_bytes(v, type, count);
+  if (two) {
     // (Argument errors above are the same at every process: none gets here alone.)
     std::int64_t at = p == Ptr::individual ? f->pos : off, native = 0;
     std::string why;
