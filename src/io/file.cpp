@@ -770,7 +770,15 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   int flags = (amode & MPI_MODE_RDONLY) ? O_RDONLY : (amode & MPI_MODE_WRONLY) ? O_WRONLY : O_RDWR;
   flags |= O_CLOEXEC;
 
-  // Rank 0 creates (so that MPI_MODE_EXCL means what it says), then the others open.
+  // Rank 0 creates (so that MPI_MODE_EXCL means what it says, and so that
+  // a program's "rank 0 deletes the file, then all open it with
+  // MPI_MODE_CREATE" opens one new file, as under ROMIO), then the others
+  // open. An open that creates nothing needs no order: through rounds by
+  // memory (across clients) every process then opens at once, and open's
+  // one round gives each process rank 0's answer and everyone's outcome,
+  // where it took two (rank 0's answer, then the agreement).
+  impi::io::MemoryRounds *const mr = f.rounds && f.rounds->connected() ? f.rounds.get() : nullptr;
+  const bool one_round = mr != nullptr && !(amode & (MPI_MODE_CREATE | MPI_MODE_EXCL));
   int err = 0;  // errno of this proc's failure
   struct {
     int err;
@@ -783,7 +791,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     char side[512];
   } first{};
   std::string side;
-  if (rank == 0) {
+  if (rank == 0 || one_round) {
     int fl =
         flags | ((amode & MPI_MODE_CREATE) ? O_CREAT : 0) | ((amode & MPI_MODE_EXCL) ? O_EXCL : 0);
     f.fd = ::open(path.c_str(), fl, perm);
@@ -795,7 +803,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
       first.dev = st.st_dev;
       first.ino = st.st_ino;
       bool elsewhere = false;
-      if (!err) side = impi::io::side_file_name(path, elsewhere);
+      if (!err && rank == 0) side = impi::io::side_file_name(path, elsewhere);
       first.elsewhere = elsewhere ? 1 : 0;
       if (!err && side.size() > PATH_MAX + 64) err = ENAMETOOLONG;
       first.side_len = static_cast<std::uint32_t>(side.size());
@@ -803,21 +811,36 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         std::memcpy(first.side, side.data(), side.size());
     }
     first.err = err;
+  }
+  if (rank == 0) {
     first.hints_len = static_cast<std::uint32_t>(hint_lines.size());
     first.append = (amode & MPI_MODE_APPEND) ? 1 : 0;
     first.shared_fs = f.fd >= 0 && impi::io::on_shared_fs(f.fd);
   }
   // (Across clients on one machine, once agreed, rank 0's answer and the
   // agreement below are rounds by memory: see open_rounds.)
-  impi::io::MemoryRounds *const mr = f.rounds && f.rounds->connected() ? f.rounds.get() : nullptr;
   const std::string what = fmt::format("MPI_File_open of {}", path);
   static_assert(sizeof first <= impi::io::kOpenRoundWords * sizeof(long long));
+  int agreed[2] = {0, 0};  // (one_round: the worst error class, and whether any other_file)
   if (mr) {
     constexpr std::size_t head = offsetof(decltype(first), side);
-    const std::size_t n =
-        rank == 0 ? head + std::min<std::size_t>(first.side_len, sizeof first.side) : 0;
+    const std::size_t n = rank == 0
+                              ? head + std::min<std::size_t>(first.side_len, sizeof first.side)
+                          : one_round ? head
+                                      : 0;
     const long long k = mr->post(&first, n, what);
     mr->wait(k);
+    if (one_round) {
+      decltype(first) zero, them;
+      std::memcpy(&zero, mr->part(k, 0), head);
+      for (int r = 0; r < c->size; ++r) {
+        std::memcpy(&them, mr->part(k, r), head);
+        if (them.err != 0) agreed[0] = std::max(agreed[0], errno_class(them.err));
+        // (the same file as rank 0's; a process whose open failed has none)
+        if (r != 0 && (them.err != 0 || them.dev != zero.dev || them.ino != zero.ino))
+          agreed[1] = 1;
+      }
+    }
     if (rank != 0) {
       const auto *p = static_cast<const char *>(mr->part(k, 0));
       std::memcpy(&first, p, head);
@@ -864,7 +887,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
   // Whether every process sees rank 0's file itself (one host, or one
   // mount of it): then the side file may be made lazily.
   int other_file = 0;
-  if (rank != 0) {
+  if (rank != 0 && !one_round) {
     f.fd = ::open(path.c_str(), flags, perm);
     if (f.fd < 0) err = errno;
     struct stat st {};
@@ -873,8 +896,8 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
                  static_cast<std::uint64_t>(st.st_ino) != first.ino;
   }
   if (!err) impi::io::mark_open(f);
-  int mine[2] = {err ? errno_class(err) : 0, other_file}, agreed[2] = {0, 0};
-  impi::io::open_agree(f, *c, mine, agreed);
+  int mine[2] = {err ? errno_class(err) : 0, other_file};
+  if (!one_round) impi::io::open_agree(f, *c, mine, agreed);
   const int worst = mine[0], any = agreed[0];
   f.shfp_lazy = agreed[1] == 0 && first.elsewhere == 0;
   if (any == 0 && !f.shfp_lazy && rank == 0) {

@@ -500,13 +500,32 @@ static void test_open_rounds(void) {
     CHECK(got == k * 100 + (rank + 1) % size, "pair %d: read %d", k, got);
     OK(MPI_File_close(&fh));
   }
-  /* rank 0's failure reaches every rank in the open's first round */
+  /* rank 0's failure reaches every rank in the open's first round (with
+   * EXCL rank 0 opens first: its answer, then the others') */
   rc = MPI_File_open(c, p, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL, &fh);
   CHECK(eclass(rc) == MPI_ERR_FILE_EXISTS, "EXCL: class %d", eclass(rc));
+  /* a failure at the other ranks alone (their name is another's, which does
+   * not exist): every rank fails, rank 0 with the others' class */
+  {
+    char q[600];
+    snprintf(q, sizeof q, "%s%s", p, rank == 0 ? "" : ".missing");
+    rc = MPI_File_open(c, q, MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    if (size > 1) {
+      char msg[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      CHECK(eclass(rc) == MPI_ERR_NO_SUCH_FILE, "open missing at ranks > 0: class %d", eclass(rc));
+      MPI_Error_string(rc, msg, &len);
+      CHECK(rank != 0 || strstr(msg, "another process could not open it") != NULL,
+            "rank 0's message: %s", msg);
+    } else
+      OK(rc == MPI_SUCCESS ? MPI_File_close(&fh) : rc);
+  }
   rounds = counter("io_memory_rounds") - before;
+  /* an open that creates: rank 0's answer, then the agreement; one that
+   * does not (RDONLY, and the missing file): one round; close: one */
   if (size > 1 && want && atoi(want) == 1)
-    CHECK(rounds == (unsigned long long)(2 * pairs * 3 + 1), "%llu open/close rounds by memory",
-          rounds);
+    CHECK(rounds == (unsigned long long)(pairs * (3 + 2) + 1 + 1),
+          "%llu open/close rounds by memory", rounds);
   if (want && atoi(want) == 0) CHECK(rounds == 0, "%llu open/close rounds by memory", rounds);
 
   /* the file's other collective calls on such a communicator: set_view (2
