@@ -60,7 +60,7 @@ for r in $(seq "$rounds"); do
   done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
-import statistics, sys
+import math, statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 libs = sys.argv[2:]
 val = {}
@@ -100,10 +100,17 @@ for where in ("shm", "disk"):
 print("\nopen_close: the write column is us per open+close (the ratio: theirs/impi)")
 # Cells below 1.0x in the tables: the ratio round by round (each round's impi over
 # that round's better peer), to tell a library's difference from the VM's
-# noise: the range, and in how many rounds impi was ahead.
+# noise: the range, in how many rounds impi was ahead, and the sign test's
+# two-sided p (how likely so few rounds ahead would be if neither library
+# were faster: p < 0.05 at 0 or 1 of 9). With ~100 cells, a few of them
+# pass p < 0.05 by chance alone, on either side.
+def sign_p(k, n):
+    lo = min(k, n - k)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(lo + 1)) / 2 ** n)
 if peers:
     for lib in mine:
         slow = []
+        cells = behind = ahead_sig = behind_sig = 0
         for where in ("shm", "disk"):
             for (w, case, size, l) in sorted(val):
                 if w != where or l != lib or case == "open_close":
@@ -117,12 +124,23 @@ if peers:
                             per.append(got[col] / max(theirs))
                     med = lambda l: statistics.median(g[col] for g in val[(w, case, size, l)])
                     best = max((med(p) for p in peers if (w, case, size, p) in val), default=0)
-                    if per and best > 0 and med(lib) / best < 1.0:
-                        ahead = sum(1 for r in per if r >= 1.0)
+                    if not per or best <= 0:
+                        continue
+                    ahead = sum(1 for r in per if r >= 1.0)
+                    pv = sign_p(ahead, len(per))
+                    cells += 1
+                    if pv < 0.05:
+                        ahead_sig += ahead * 2 > len(per)
+                        behind_sig += ahead * 2 < len(per)
+                    if med(lib) / best < 1.0:
+                        behind += 1
                         slow.append(f"{where} {case} {size} {name}: {med(lib) / best:.2f}x, "
-                                    f"rounds {min(per):.2f}x-{max(per):.2f}x, {lib} ahead in {ahead} of {len(per)}")
+                                    f"rounds {min(per):.2f}x-{max(per):.2f}x, {lib} ahead in {ahead} of {len(per)}"
+                                    f" (sign test p {pv:.3f})")
         print(f"\nthe cells below 1.0x for {lib}, round by round ({lib} over that round's better peer):")
         print("\n".join(slow) if slow else "none")
+        print(f"{lib}: {cells} cells (write and read counted apart), {cells - behind} at or above the better "
+              f"peer's median; by the sign test (p < 0.05) {ahead_sig} ahead and {behind_sig} behind")
 PY
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"
