@@ -79,27 +79,46 @@ static void check(const char *b, long n, int seed, const char *what) {
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
 }
-/* The program's buffers start on a page (posix_memalign), or `off` bytes
- * past one. Where a plain malloc puts a block depends on the heap's
- * history, and that differs between libraries: glibc gives a fresh block
- * of 128 KiB or more a mapping of its own and returns its start + 16, but
+/* The program's buffers start on a page, or `off` bytes past one, and
+ * every case takes them from the same memory: an arena allocated and
+ * touched once at the start (buffers allocated once and used for every
+ * checkpoint, as in an application). Where a plain malloc puts a block
+ * depends on the heap's history, and that differs between libraries:
+ * glibc gives a fresh block of 128 KiB or more a mapping of its own, but
  * once a library has freed such a block glibc raises its mmap threshold
- * and later blocks come from the heap at any offset (under MPICH the 16
- * MiB buffers sat 1.6-1.9 KiB into a page, under impi 16 or 32 bytes).
- * The offset matters on some CPUs: the kernel's copy into the buffer runs
- * 2-3x slower when (buffer - file offset) mod 4096 is 1-63 (AMD EPYC,
- * `rep movsb`). So every library gets the same placement: a page for the
- * tables' cases, +16 (a fresh malloc of 128 KiB or more) for n1_buf16. */
-static void *buf_alloc(size_t n, size_t off) {
+ * and later blocks come from the heap (under MPICH the 16 MiB buffers sat
+ * 1.6-1.9 KiB into a page, under impi 16 or 32 bytes; and each case's
+ * buffers were fresh pages under impi, pages used before under MPICH).
+ * The offset matters on some CPUs:
+ * the kernel's copy into the buffer runs 2-3x slower when (buffer - file
+ * offset) mod 4096 is 1-63 (AMD EPYC, `rep movsb`). So every library
+ * gets the same placement and the same pages: a page for the tables'
+ * cases, +16 (where a fresh malloc of 128 KiB or more starts) for
+ * n1_buf16. */
+static char *arena;
+static size_t arena_size, arena_used;
+static void arena_init(size_t most) {
+  arena_size = 2 * (most + 8192);
   void *p = NULL;
-  if (posix_memalign(&p, 4096, n + off) != 0) {
+  if (posix_memalign(&p, 4096, arena_size) != 0) {
     fprintf(stderr, "rank %d: out of memory\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  return (char *)p + off;
+  arena = p;
+  memset(arena, 0, arena_size);
 }
-static void buf_free(void *p, size_t off) {
-  free((char *)p - off);
+/* A case's buffers: from the arena's start again for each case. */
+static void arena_reset(void) {
+  arena_used = 0;
+}
+static void *buf_alloc(size_t n, size_t off) {
+  char *p = arena + arena_used + off;
+  arena_used += (n + off + 4095) / 4096 * 4096;
+  if (arena_used > arena_size) {
+    fprintf(stderr, "rank %d: the arena is too small\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return p;
 }
 
 /* `bytes`: per transfer (the table's column); `moved`: per proc in the phase */
@@ -116,6 +135,7 @@ static void contiguous(long bytes, int per_proc_file, size_t off) {
   char path[600];
   MPI_File fh;
   long reps = bytes < (1L << 20) ? (1L << 20) / bytes : 1;
+  arena_reset();
   char *buf = buf_alloc((size_t)bytes, off), *in = buf_alloc((size_t)(bytes * reps), off);
   double tw[kTries + 1], tr[kTries + 1], sw[kTries + 1], sr[kTries + 1];
   MPI_Comm comm = per_proc_file ? MPI_COMM_SELF : MPI_COMM_WORLD;
@@ -163,8 +183,6 @@ static void contiguous(long bytes, int per_proc_file, size_t off) {
   if (!off)
     report(per_proc_file ? "nn_slowest" : "n1_slowest", bytes, bytes * reps,
            median_of(tw + 1, kTries), median_of(tr + 1, kTries));
-  buf_free(buf, off);
-  buf_free(in, off);
 }
 
 /* rows: the decomposition splits the fastest dimension first, so each
@@ -188,6 +206,7 @@ static void subarray(int n, int rows) {
   MPI_Type_create_subarray(3, gsz, sub, st, MPI_ORDER_C, MPI_DOUBLE, &ft);
   MPI_Type_commit(&ft);
   long cnt = (long)n * n * n, bytes = cnt * 8;
+  arena_reset();
   double *a = buf_alloc((size_t)bytes, 0), *b = buf_alloc((size_t)bytes, 0);
   for (long i = 0; i < cnt; ++i) a[i] = rank * 1e9 + (double)i;
   char path[600];
@@ -217,8 +236,6 @@ static void subarray(int n, int rows) {
          median_of(tr + 1, kShortTries));
   MPI_Type_free(&ft);
   MPI_Comm_free(&cart);
-  buf_free(a, 0);
-  buf_free(b, 0);
 }
 
 static void strided(long bytes) {
@@ -226,6 +243,7 @@ static void strided(long bytes) {
   long nblk = bytes / blk;
   char path[600];
   snprintf(path, sizeof path, "%s/strided", dir);
+  arena_reset();
   char *buf = buf_alloc((size_t)bytes * size, 0), *in = buf_alloc((size_t)bytes, 0);
   MPI_File fh;
   MPI_Datatype b, ft;
@@ -257,8 +275,6 @@ static void strided(long bytes) {
   double total = (double)bytes * size / 1e6;
   if (rank == 0) printf("strided %ld 0 %.1f\n", bytes, total / median_of(tr + 1, kShortTries));
   MPI_Type_free(&ft);
-  buf_free(buf, 0);
-  buf_free(in, 0);
 }
 
 static void open_close(void) {
@@ -287,6 +303,10 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   snprintf(dir, sizeof dir, "%s", argc > 1 ? argv[1] : ".");
   long max = argc > 2 ? atol(argv[2]) : 16L << 20;
+  /* the largest buffer: a contiguous case's, strided's (1 MiB per proc),
+   * subarray's (2 MiB) */
+  long most = max > (1L << 20) * size ? max : (1L << 20) * size;
+  arena_init((size_t)(most > (2L << 20) ? most : (2L << 20)));
   /* IO_BENCH_ONLY=n1,strided,...: those groups only (to compare one
    * case in many alternating runs) */
   const char *only = getenv("IO_BENCH_ONLY");
