@@ -75,7 +75,11 @@ constexpr Tunable kTable[] = {
      "connected (MPI_Comm_accept itself waits for a connection without limit, as MPI asks)"},
     {"finalize_notice_ms", "IMPI_FINALIZE_NOTICE_MS", "500",
      "impirun: how long a proc that exited 0 may precede PMIx's notice that it called MPI_Finalize"
-     " before it counts as having exited without it"},
+     " before it counts as having exited without it (only a proc that wrote nothing on its life "
+     "pipe waits: an impi proc's pipe tells at once)"},
+    {"finalize_notices", "IMPI_FINALIZE_NOTICES", "1",
+     "impirun (a test hook): 0 ignores PMIx's notices that a proc called MPI_Init and "
+     "MPI_Finalize, so that what the proc wrote on its life pipe alone decides"},
     {"hiwater", "IMPI_HIWATER", "20",
      "IMPI client: H_HIWATER advertised per host (most unacknowledged packets per proc pair); 20 "
      "as LAM/MPI"},

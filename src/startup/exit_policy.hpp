@@ -19,6 +19,7 @@ struct ProcEnd {
   int term_signal = 0;
   bool called_init = false;      // connected to the launcher's PMIx server
   bool called_finalize = false;  // and left it cleanly
+  bool life_known = false;       // its life pipe told both (no PMIx notice is awaited)
   std::string who;  // how messages name it; "" means "rank <rank>" (spawned procs say whose)
 };
 

@@ -225,10 +225,10 @@ void LocalJob::drain_queue() {
     Proc &p = *pp;
     switch (ev.kind) {
       case PmixEvent::connected:
-        p.called_init = true;
+        if (base::get_int("finalize_notices") != 0) p.called_init = true;
         break;
       case PmixEvent::finalized:
-        p.called_finalize = true;
+        if (base::get_int("finalize_notices") != 0) p.called_finalize = true;
         break;
       case PmixEvent::abort:
         if (p.job == 0)

@@ -80,7 +80,9 @@ struct Proc {
   bool running = false;
   bool called_init = false;
   bool called_finalize = false;
+  bool life_known = false;  // it wrote on its life pipe: that pipe tells init and finalize
   base::Fd out, err;
+  base::Fd life;                // the life pipe's read end (pm_client.hpp), read when it ends
   base::Fd out_file, err_file;  // --output-filename: where its output goes
   EventPtr out_ev, err_ev;
   std::unique_ptr<LineForwarder> out_fwd, err_fwd;
@@ -158,6 +160,7 @@ class LocalJob {
   void on_output(Proc &p, bool is_err);
   static void on_pipe(evutil_socket_t, short, void *arg);
   static void on_recheck(evutil_socket_t, short, void *arg);
+  void read_life(Proc &p);
 
   // MPI_Comm_spawn (spawn.cpp).
   void spawn(SpawnRequest &req);

@@ -23,6 +23,7 @@
 #include "base/tunables.hpp"
 #include "startup/local_job.hpp"
 #include "startup/placement.hpp"
+#include "startup/pm_client.hpp"
 
 extern char **environ;
 
@@ -57,7 +58,8 @@ class EnvBlock {
 // PMIx variables of an enclosing job, plus -x, the app's and PMIx's own.
 std::unique_ptr<EnvBlock> proc_environment(const pmix_proc_t &proc, int rank,
                                            const std::vector<std::string> &extra,
-                                           const SpawnApp &app, int appnum, int maxprocs) {
+                                           const SpawnApp &app, int appnum, int maxprocs,
+                                           int life_fd) {
   pmix_status_t rc =
       PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), nullptr, nullptr, nullptr);
   if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
@@ -67,9 +69,11 @@ std::unique_ptr<EnvBlock> proc_environment(const pmix_proc_t &proc, int rank,
   // MPI_INFO_ENV's maxprocs, which MPI_Info_create_env gives before
   // MPI_Init too: how many procs the launch started (first: getenv takes
   // the first of a name).
-  std::vector<std::string> vars{fmt::format("IMPI_MAXPROCS={}", maxprocs)};
+  std::vector<std::string> vars{fmt::format("IMPI_MAXPROCS={}", maxprocs),
+                                fmt::format("IMPI_LIFE_FD={}", life_fd)};
   for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "PMIX_", 5) != 0 && std::strncmp(*e, "IMPI_MAXPROCS=", 14) != 0)
+    if (std::strncmp(*e, "PMIX_", 5) != 0 && std::strncmp(*e, "IMPI_MAXPROCS=", 14) != 0 &&
+        std::strncmp(*e, "IMPI_LIFE_FD=", 13) != 0)
       vars.emplace_back(*e);
   for (const auto &x : extra) vars.push_back(x);
   for (const auto &x : app.env) vars.push_back(x);
@@ -88,6 +92,7 @@ struct ChildSetup {
   pid_t launcher;
   int out, err, in;  // in: -1 keeps ours
   int status;        // the exec's errno goes here
+  int life;          // the life pipe (IMPI_LIFE_FD): kept open across exec
   const cpu_set_t *bind;
   const char *wdir;  // null: ours
   const char *program;
@@ -113,6 +118,7 @@ struct ChildSetup {
   ::dup2(c.err, STDERR_FILENO);
   if (c.in >= 0) ::dup2(c.in, STDIN_FILENO);
   if (c.bind) ::sched_setaffinity(0, sizeof *c.bind, c.bind);
+  ::fcntl(c.life, F_SETFD, 0);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -156,10 +162,13 @@ struct LocalJob::StdinChoice {
   int fd = -1;
 };
 
+// out, err: its output. st: its exec's errno. life: what it reports of
+// MPI_Init and MPI_Finalize (proc_life.hpp), read when it ends.
 struct LocalJob::ChildPipes {
-  Fd out_r, out_w, err_r, err_w, st_r, st_w;
+  Fd out_r, out_w, err_r, err_w, st_r, st_w, life_r, life_w;
   bool open() {
-    return make_pipe(out_r, out_w) && make_pipe(err_r, err_w) && make_pipe(st_r, st_w);
+    return make_pipe(out_r, out_w) && make_pipe(err_r, err_w) && make_pipe(st_r, st_w) &&
+           make_pipe(life_r, life_w) && ::fcntl(life_r.get(), F_SETFL, O_NONBLOCK) == 0;
   }
 };
 
@@ -226,10 +235,10 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
   const char *whole = spawned ? nullptr : std::getenv("IMPI_MAXPROCS");
   int maxprocs = jr.size;
   if (whole && std::atoi(whole) > 0) maxprocs = std::atoi(whole);
-  auto env = proc_environment(proc, rank, proc_env_, app, appnum, maxprocs);
-  if (!env) return false;
   ChildPipes pipes;
   if (!pipes.open()) return false;
+  auto env = proc_environment(proc, rank, proc_env_, app, appnum, maxprocs, pipes.life_w.get());
+  if (!env) return false;
   const cpu_set_t *bind =
       bind_sets_.empty() || spawned ? nullptr : &bind_sets_[static_cast<size_t>(rank)];
   StdinChoice in;
@@ -244,6 +253,7 @@ bool LocalJob::launch(Proc &p, const std::string &program, const SpawnApp &app, 
                     jr.label.empty() ? "" : " of ", jr.label, std::strerror(e));
     return false;  // the child _exit()s; reap() collects it
   }
+  p.life = std::move(pipes.life_r);
   const int shown_rank = spawned ? rank : world_offset_ + rank;
   open_output_files(p, shown_rank);
   wire_output(p, std::move(pipes.out_r), std::move(pipes.err_r), shown_rank);
@@ -277,6 +287,7 @@ pid_t LocalJob::fork_exec(const std::string &program, const SpawnApp &app, char 
                pipes.err_w.get(),
                in.fd,
                pipes.st_w.get(),
+               pipes.life_w.get(),
                bind,
                app.wdir.empty() ? nullptr : app.wdir.c_str(),
                program.c_str(),
@@ -293,6 +304,7 @@ pid_t LocalJob::fork_exec(const std::string &program, const SpawnApp &app, char 
   pipes.st_w.reset();
   pipes.out_w.reset();
   pipes.err_w.reset();
+  pipes.life_w.reset();
   return pid;
 }
 
@@ -416,8 +428,10 @@ void LocalJob::reap() {
       e.exited = WIFEXITED(st);
       e.exit_code = e.exited ? WEXITSTATUS(st) : 0;
       e.term_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+      read_life(p);
       e.called_init = p.called_init;
       e.called_finalize = p.called_finalize;
+      e.life_known = p.life_known;
       base::log_debug("rank {} (pid {}) ended: status 0x{:x}, init {}, finalize {}", p.rank, pid,
                       st, p.called_init, p.called_finalize);
       ended.push_back(e);
@@ -427,8 +441,25 @@ void LocalJob::reap() {
   judge(std::move(ended), false);
 }
 
+// What the proc wrote on its life pipe before it ended: exact, where the
+// PMIx notices (drain_queue) can arrive after the exit when PMIx's threads
+// fall behind (PMIx_Finalize waits only so long for the server's answer;
+// seen with 256 procs on 2 cores).
+void LocalJob::read_life(Proc &p) {
+  if (!p.life) return;
+  char buf[64];
+  ssize_t n;
+  while ((n = ::read(p.life.get(), buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buf[i] == kLifeInit) p.called_init = p.life_known = true;
+      if (buf[i] == kLifeFinalize) p.called_finalize = true;
+    }
+  p.life.reset();
+}
+
 // Decides what each ended proc means for the job. A clean exit without a
-// finalize notice is held back once (final == false) for the notice to arrive.
+// finalize notice is held back once (final == false) for the notice to arrive,
+// unless its life pipe has said all there is to say.
 void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
   // A failure now while clean exits are held back: those exits are the
   // likely cause (a peer's MPI_Finalize fence breaks when a proc leaves
@@ -449,7 +480,7 @@ void LocalJob::judge(std::vector<ProcEnd> ended, bool final) {
     e.called_finalize =
         procs_[static_cast<size_t>(e.index)].called_finalize;  // e.index: place in procs_
     if (e.exited && e.exit_code == 0 && e.called_init && !e.called_finalize && !outcome_.ending() &&
-        !final) {
+        !final && !e.life_known) {
       unconfirmed_.push_back(e);  // judged in on_recheck
       continue;
     }

@@ -1,8 +1,11 @@
 #include "startup/pm_client.hpp"
 
+#include <fcntl.h>
 #include <pmix.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -26,6 +29,32 @@ bool launched_by_pmix() {
 }
 
 namespace {
+
+// The life pipe (pm_client.hpp), -1 when the launcher gave none. Adopted
+// under a descriptor of our own, closed on exec, so that neither the
+// program's children nor a descriptor the program reuses get our reports.
+int g_life_fd = -1;
+
+void adopt_life_pipe() {
+  const char *v = std::getenv("IMPI_LIFE_FD");
+  if (!v) return;
+  char *end = nullptr;
+  long fd = std::strtol(v, &end, 10);
+  ::unsetenv("IMPI_LIFE_FD");
+  struct stat st {};
+  if (end == v || *end || fd < 0 || fd > 1 << 20 || ::fstat(static_cast<int>(fd), &st) != 0 ||
+      !S_ISFIFO(st.st_mode))
+    return;  // not ours (an outer launcher's, or closed by the program): PMIx's notices only
+  g_life_fd = ::fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 3);
+  ::close(static_cast<int>(fd));
+}
+
+void report_life(char what) {
+  if (g_life_fd < 0) return;
+  ssize_t n;
+  do n = ::write(g_life_fd, &what, 1);
+  while (n < 0 && errno == EINTR);
+}
 
 // A PMIx status as one of our errors, the launcher's reason in the message:
 // "PMIx_Publish: the launcher does not support this (PMIx: NOT-SUPPORTED)".
@@ -111,6 +140,8 @@ class PmixClient final : public ProcessManager {
               fmt::format("the environment names a PMIx launcher, but PMIx_Init failed: {}",
                           PMIx_Error_string(rc))};
     self->initialized_ = true;
+    adopt_life_pipe();
+    report_life(kLifeInit);
     if (Status s = self->load_job_info(); !s.ok()) return {s.error(), s.message()};
     return std::unique_ptr<ProcessManager>(std::move(self));
   }
@@ -290,6 +321,9 @@ class PmixClient final : public ProcessManager {
   Status finalize() override {
     if (!initialized_) return {};
     initialized_ = false;
+    report_life(kLifeFinalize);
+    if (g_life_fd >= 0) ::close(g_life_fd);
+    g_life_fd = -1;
     pmix_status_t rc = PMIx_Finalize(nullptr, 0);
     if (rc != PMIX_SUCCESS) return pmix_failure("PMIx_Finalize", rc);
     return {};

@@ -31,6 +31,15 @@ constexpr const char *kImpiJobKey = "impi.job";
 // namespace are ranks of its client's part of the world instead.
 constexpr const char *kWorldPsetNspace = "impi.world";
 
+// The life pipe: impirun gives each proc the write end of a pipe
+// (IMPI_LIFE_FD) on which the library writes kLifeInit when MPI_Init has
+// reached the launcher and kLifeFinalize when MPI_Finalize is about to
+// leave it. impirun reads it when the proc ends, so an exit after
+// MPI_Finalize is never mistaken for one without it, however late PMIx's
+// notices come.
+constexpr char kLifeInit = 'I';
+constexpr char kLifeFinalize = 'F';
+
 // A process set the launcher defines (MPI sessions), members as
 // MPI_COMM_WORLD ranks in ascending order of the launcher's list.
 struct LauncherPset {
