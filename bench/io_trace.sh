@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # io_trace.sh - the kernel's side of io_bench's contiguous cases (n1, nn),
 # side by side: impi (one client, and 2 IMPI clients), Open MPI and MPICH
-# each run bench/io_bench.c under `perf trace`, which times every
-# pread64/pwrite64 system call of the job. For each case, size and
+# each run bench/io_bench.c under `perf record`, which takes the entry and
+# exit of every pread64/pwrite64 system call of the job (tracepoints into
+# a buffer: the job's own rates stay within their spread, where `perf
+# trace`, formatting each event as it comes, halved the 1 MiB rates on 2
+# cores). For each case, size and
 # library: the median time of one call, and for a phase's calls made
 # together by all procs (the collective's N-1 calls, the N-N calls) the
 # median span from the first call's start to the last one's end. Those
 # cases make one system call per proc and phase in every library, so
 # what io.sh measures beyond these spans is the library's own cost around
 # them; these figures say whether the kernel did the same work for each.
-# Sizes of 1 MiB and up (perf trace adds a few microseconds to each call).
+# Sizes of 1 MiB and up.
 # Usage: bench/io_trace.sh [build-dir] [rounds] [np]   (needs perf: Debian's linux-perf; root)
 # Writes bench/results/io_trace_npNP.txt (IMPI_BENCH_RESULTS=FILE: there instead).
 set -euo pipefail
@@ -20,8 +23,10 @@ np=${3:-2}
 . "$here/bench/header.sh"
 cmdline=$(bench_cmdline "$@")
 out=${IMPI_BENCH_RESULTS:-$here/bench/results/io_trace_np$np.txt}
-if ! perf trace -e pread64 -- true >/dev/null 2>&1; then
-  echo "io_trace.sh: 'perf trace' does not work here (install linux-perf; run as root)" >&2
+events=syscalls:sys_enter_pread64,syscalls:sys_exit_pread64,syscalls:sys_enter_pwrite64
+events+=,syscalls:sys_exit_pwrite64
+if ! perf record -q -o /dev/null -e "$events" -- true >/dev/null 2>&1; then
+  echo "io_trace.sh: 'perf record' of syscall tracepoints does not work here (install linux-perf; run as root)" >&2
   exit 1
 fi
 work=$(mktemp -d)
@@ -55,8 +60,10 @@ for r in $(seq "$rounds"); do
         l=${libs[$(((i + r) % ${#libs[@]}))]}
         t=$work/trace.$l.$where.$case.$r
         declare -n cmd=cmd_$l
-        IO_BENCH_ONLY=$case perf trace -o "$t" -e pread64,pwrite64 -- "${cmd[@]}" "$d" 16777216 \
-          >/dev/null
+        IO_BENCH_ONLY=$case perf record -q -o "$t.data" -e "$events" -- "${cmd[@]}" "$d" 16777216 \
+          >/dev/null 2>&1
+        perf script -i "$t.data" --ns -F tid,time,event,trace >"$t" 2>/dev/null
+        rm -f "$t.data"
         unset -n cmd
       done
     done
@@ -65,32 +72,27 @@ done
 python3 - "$work" "$np" "${libs[@]}" <<'PY' | tee -a "$out"
 import glob, os, re, statistics, sys
 work, np, libs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-line = re.compile(r"\s*([0-9.]+) \(\s*([0-9.]*)\s*(?:ms)?\): \S+?/(\d+)\s+"
-                  r"(\.\.\. \[continued\]: )?(pread64|pwrite64)\((.*)")
-count = re.compile(r"count: (\d+)")
-calls = {}  # (lib, where, case, size, call) -> [(round, start ms, duration ms, pid)]
+line = re.compile(r"\s*(\d+)\s+([0-9.]+):\s+syscalls:sys_(enter|exit)_(pread64|pwrite64):(.*)")
+count = re.compile(r"count: (0x[0-9a-f]+)")
+calls = {}  # (lib, where, case, size, call) -> [(round, start ms, duration ms, tid)]
 for path in glob.glob(os.path.join(work, "trace.*")):
+    if path.endswith(".data"):
+        continue
     _, lib, where, case, rnd = os.path.basename(path).split(".")
-    pending = {}
+    pending = {}  # tid -> (start s, call, size)
     for l in open(path, errors="replace"):
         m = line.match(l)
         if not m:
             continue
-        start, dur, pid, cont, call, rest = m.groups()
-        c = count.search(rest)
-        if not dur:  # unfinished: its end comes in a "[continued]" line of the same pid
+        tid, t, edge, call, rest = m.groups()
+        if edge == "enter":
+            c = count.search(rest)
             if c:
-                pending[pid] = (float(start), call, int(c.group(1)))
-            continue
-        if cont:
-            if pid in pending:
-                s0, call0, n0 = pending.pop(pid)
-                calls.setdefault((lib, where, case, n0, call0), []).append(
-                    (int(rnd), s0, float(start) + float(dur) - s0, pid))
-            continue
-        if c:
-            calls.setdefault((lib, where, case, int(c.group(1)), call), []).append(
-                (int(rnd), float(start), float(dur), pid))
+                pending[tid] = (float(t), call, int(c.group(1), 16))
+        elif tid in pending:
+            s0, call0, n0 = pending.pop(tid)
+            calls.setdefault((lib, where, case, n0, call0), []).append(
+                (int(rnd), s0 * 1e3, (float(t) - s0) * 1e3, tid))
 def spans(cs):
     """calls of all procs begun together (within 2 ms, each proc once): first start to last end"""
     out, cs = [], sorted(cs, key=lambda c: (c[0], c[1]))
