@@ -54,6 +54,13 @@ class EnvBlock {
   char **env_ = nullptr;
 };
 
+// The pipe's inode: the proc checks that the descriptor it was given is
+// still this pipe before it writes there.
+unsigned long long inode_of(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 ? static_cast<unsigned long long>(st.st_ino) : 0;
+}
+
 // Registers the proc with PMIx and makes its environment: ours without any
 // PMIx variables of an enclosing job, plus -x, the app's and PMIx's own.
 std::unique_ptr<EnvBlock> proc_environment(const pmix_proc_t &proc, int rank,
@@ -70,7 +77,7 @@ std::unique_ptr<EnvBlock> proc_environment(const pmix_proc_t &proc, int rank,
   // MPI_Init too: how many procs the launch started (first: getenv takes
   // the first of a name).
   std::vector<std::string> vars{fmt::format("IMPI_MAXPROCS={}", maxprocs),
-                                fmt::format("IMPI_LIFE_FD={}", life_fd)};
+                                fmt::format("IMPI_LIFE_FD={}:{}", life_fd, inode_of(life_fd))};
   for (char **e = environ; *e; ++e)
     if (std::strncmp(*e, "PMIX_", 5) != 0 && std::strncmp(*e, "IMPI_MAXPROCS=", 14) != 0 &&
         std::strncmp(*e, "IMPI_LIFE_FD=", 13) != 0)

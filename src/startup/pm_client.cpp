@@ -36,15 +36,19 @@ namespace {
 int g_life_fd = -1;
 
 void adopt_life_pipe() {
-  const char *v = std::getenv("IMPI_LIFE_FD");
+  const char *v = std::getenv("IMPI_LIFE_FD");  // "FD:INODE"
   if (!v) return;
   char *end = nullptr;
-  long fd = std::strtol(v, &end, 10);
+  const long fd = std::strtol(v, &end, 10);
+  const bool parsed = end != v && *end == ':';
+  const unsigned long long ino = parsed ? std::strtoull(end + 1, &end, 10) : 0;
   ::unsetenv("IMPI_LIFE_FD");
   struct stat st {};
-  if (end == v || *end || fd < 0 || fd > 1 << 20 || ::fstat(static_cast<int>(fd), &st) != 0 ||
-      !S_ISFIFO(st.st_mode))
-    return;  // not ours (an outer launcher's, or closed by the program): PMIx's notices only
+  // Not ours (an outer launcher's, or a descriptor the program closed and
+  // reused): PMIx's notices only.
+  if (!parsed || *end || fd < 0 || fd > 1 << 20 || ::fstat(static_cast<int>(fd), &st) != 0 ||
+      !S_ISFIFO(st.st_mode) || static_cast<unsigned long long>(st.st_ino) != ino)
+    return;
   g_life_fd = ::fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 3);
   ::close(static_cast<int>(fd));
 }
