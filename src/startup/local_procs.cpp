@@ -170,7 +170,7 @@ struct LocalJob::StdinChoice {
 };
 
 // out, err: its output. st: its exec's errno. life: what it reports of
-// MPI_Init and MPI_Finalize (proc_life.hpp), read when it ends.
+// MPI_Init and MPI_Finalize (pm_client.hpp), read when it ends.
 struct LocalJob::ChildPipes {
   Fd out_r, out_w, err_r, err_w, st_r, st_w, life_r, life_w;
   bool open() {
