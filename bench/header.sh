@@ -24,7 +24,7 @@ bench_cmdline() {
   local kv out=""
   while IFS= read -r kv; do
     out+="${kv%%=*}=$(printf '%q' "${kv#*=}") "
-  done < <(env | grep -E '^(IMPI_[A-Z0-9_]*|IO_BENCH_ONLY)=' | sort)
+  done < <(env | grep -E '^(IMPI_[A-Z0-9_]*|IO_BENCH_ONLY|IO_BENCH_AB)=' | sort)
   out+=$(printf '%q ' "$0" "$@")
   printf '%s' "${out% }"
 }

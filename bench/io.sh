@@ -12,7 +12,10 @@
 # time (see io_bench.c). Below the tables: the cells under 1.0x, with the
 # range of their round-by-round ratios.
 # Usage: bench/io.sh [build-dir] [rounds] [np] [max_bytes]   (IMPI_BENCH_NO_MPICH=1: without MPICH;
-# IO_BENCH_ONLY=open,rows,...: those cases only, see io_bench.c, e.g. open_close at np 8)
+# IO_BENCH_ONLY=open,rows,...: those cases only, see io_bench.c, e.g. open_close at np 8;
+# IO_BENCH_AB="VAR=VALUE ...": one more column, impiB, the same impi build in one client
+# launched with those variables; IO_BENCH_AB= (set, empty) runs it unchanged, an A/A
+# comparison that shows how far two columns of the same library fall apart on this machine)
 # Writes the tables to bench/results/io_npNP.txt (IMPI_BENCH_RESULTS=FILE: there instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +36,14 @@ src=$here/bench/io_bench.c
 libs=(impi impi2c)
 run_impi() { "$build/bin/impirun" -np "$np" "$work/impi" "$@"; }
 run_impi2c() { "$build/bin/impirun" -np "$np" --clients 2 "$work/impi" "$@"; }
+if [ -n "${IO_BENCH_AB+set}" ]; then
+  read -r -a ab_env <<<"$IO_BENCH_AB"
+  for a in "${ab_env[@]}"; do
+    [[ $a == [A-Za-z_]*=* ]] || { echo "io.sh: IO_BENCH_AB: '$a' is not VAR=VALUE" >&2; exit 2; }
+  done
+  libs+=(impiB)
+fi
+run_impiB() { env "${ab_env[@]}" "$build/bin/impirun" -np "$np" "$work/impi" "$@"; }
 if command -v mpicc.openmpi >/dev/null; then
   mpicc.openmpi -O2 -o "$work/ompi" "$src" 2>/dev/null; libs+=(ompi)
 fi
@@ -46,7 +57,7 @@ if [ "${IMPI_BENCH_NO_MPICH:-0}" != 1 ] && command -v mpicc.mpich >/dev/null; th
 fi
 run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n "$np" "$work/mpich" "$@"; }
 bench_header "$cmdline" "${libs[@]}" >"$res"
-echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs; impi2c: impi split into 2 clients; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res"
+echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs; impi2c: impi split into 2 clients;${IO_BENCH_AB+ impiB: impi in one client with '$IO_BENCH_AB';} load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res"
 for r in $(seq "$rounds"); do
   for where in shm disk; do
     d=$shm
@@ -67,7 +78,7 @@ val = {}
 for lib, where, rnd, case, size, w, r in rows:
     val.setdefault((where, case, int(size), lib), []).append((float(w), float(r)))
 peers = [l for l in libs if l in ("ompi", "mpich")]
-mine = [l for l in ("impi", "impi2c") if l in libs]
+mine = [l for l in ("impi", "impi2c", "impiB") if l in libs]
 def ratio(med, lib, case):
     """lib's median over the better peer's: 'w/r', or one figure for open_close"""
     if case == "open_close":  # microseconds: lower is better
@@ -81,7 +92,7 @@ for where in ("shm", "disk"):
     print(f"\n{where}: MB/s (write / read), median of rounds; 'vs best': impi (1 client), "
           "then impi across 2 clients, over the better peer")
     print(f"{'case':<10}{'bytes':>10}" + "".join(f"{l:>19}" for l in libs) +
-          ("".join(f"{'vs best ' + ('2c' if l == 'impi2c' else '1c'):>16}" for l in mine)
+          ("".join(f"{'vs best ' + {'impi2c': '2c', 'impiB': 'B'}.get(l, '1c'):>16}" for l in mine)
            if peers else ""))
     order = ["n1", "n1_slowest", "n1_buf16", "nn", "nn_slowest"]
     keys = sorted({(c, s) for (w, c, s, l) in val if w == where},
@@ -141,6 +152,24 @@ if peers:
         print("\n".join(slow) if slow else "none")
         print(f"{lib}: {cells} cells (write and read counted apart), {cells - behind} at or above the better "
               f"peer's median; by the sign test (p < 0.05) {ahead_sig} ahead and {behind_sig} behind")
+# impiB against impi, cell by cell (IO_BENCH_AB): with IO_BENCH_AB= they are the
+# same library, so the spread is what this machine alone does to a column.
+if "impiB" in libs and "impi" in libs:
+    ab = []
+    for (w, case, size, l) in sorted(val):
+        if l != "impiB" or (w, case, size, "impi") not in val:
+            continue
+        for col, name in ((0, "write"), (1, "read")):
+            a = statistics.median(g[col] for g in val[(w, case, size, "impi")])
+            b = statistics.median(g[col] for g in val[(w, case, size, "impiB")])
+            if a > 0 and b > 0:
+                ab.append((b / a, f"{w} {case} {size} {name}"))
+    if ab:
+        dev = sorted(abs(r - 1) for r, _ in ab)
+        lo, hi = min(ab), max(ab)
+        print(f"\nimpiB over impi: {len(ab)} cells, median |ratio - 1| {100 * statistics.median(dev):.1f}%, "
+              f"{sum(1 for d in dev if d > 0.05)} cells apart by more than 5%; lowest {lo[0]:.2f}x ({lo[1]}), "
+              f"highest {hi[0]:.2f}x ({hi[1]})")
 PY
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"
