@@ -20,7 +20,7 @@
 # run prints the median of 5 repetitions per point; the tables give the
 # median over rounds, and ratios against the better peer (latency:
 # theirs/ours, bandwidth: ours/theirs; >1 = impi faster; "paired": the
-# median of each round's own ratio).
+# median of each round's own ratio against the same round of that peer).
 # Usage: bench/rma.sh [build-dir] [rounds] [max_bytes] [tests] [epochs]
 #   tests: comma-separated put_lat,get_lat,put_bw,get_bw,acc_lat,fop_lat,cas_lat
 #   (default all); epochs: comma-separated fence,lock,lock_all (default all)
@@ -190,7 +190,7 @@ tables = [("one client (shared memory)", "impi1", ["ompi_shm", "mpich_shm"],
            ["impi-2clients", "OMPI-tcp", "MPICH-tcp"])]
 for title, ours, peers, names in tables:
     print(f"\n{title}: latencies (_lat) in us, lower is better; bandwidths (_bw) in MB/s, higher is better")
-    print("median over rounds; vs best: the better peer against impi (>1: impi faster); paired: median of each round's ratio")
+    print("median over rounds; vs best: the better peer against impi (>1: impi faster); paired: median of each round's ratio against that peer's same round")
     print(f"{'test':<8} {'epoch':<8} {'bytes':>8}" + "".join(f"{n:>14}" for n in names) + f"{'vs best':>9}{'paired':>9}")
     for t, e, s in points:
         lat = t.endswith("_lat")
@@ -202,9 +202,11 @@ for title, ours, peers, names in tables:
         if ours in med and have:
             pick = min if lat else max
             ratio = (lambda best, us: best / us) if lat else (lambda best, us: us / best)
-            line += f"{ratio(pick(med[c] for c in have), med[ours]):>8.2f}x"
-            rs = [ratio(pick(got[c][r] for c in have if r in got[c]), got[ours][r])
-                  for r in got[ours] if any(r in got[c] for c in have)]
+            best = pick(have, key=lambda c: med[c])
+            line += f"{ratio(med[best], med[ours]):>8.2f}x"
+            # (against that one peer's same round: each round's better of two
+            # noisy figures would favour the peers even where all are equal)
+            rs = [ratio(got[best][r], got[ours][r]) for r in got[ours] if r in got[best]]
             line += f"{statistics.median(rs):>8.2f}x" if rs else f"{'n/a':>9}"
         else:
             line += f"{'n/a':>9}{'n/a':>9}"
