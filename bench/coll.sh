@@ -43,7 +43,11 @@ echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np procs, 1 client" | tee -
 # runs each operation with each library back to back.
 for r in $(seq "$rounds"); do
   for op in $ops; do
-    for l in "${libs[@]}"; do "run_$l" "$op" "$max" | sed "s/^/$l $op $r /" >> "$work/all"; done
+    # in an order that changes from round to round (bench_order)
+    for i in $(bench_order "$r" ${#libs[@]}); do
+      l=${libs[i]}
+      "run_$l" "$op" "$max" | sed "s/^/$l $op $r /" >> "$work/all"
+    done
   done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"

@@ -60,3 +60,30 @@ bench_header() {
 bench_probe() {
   "$build/bin/impirun" -np 2 "$1" latency 8 2>/dev/null | awk '$1 == 8 {print $2}'
 }
+
+# bench_order R N: the order in which round R (from 1) runs N libraries or
+# configurations, as indices 0..N-1 on one line. A Williams design: over N
+# rounds (2N when N is odd) each one runs once in every position and once
+# right after every other (twice each when N is odd). A fixed rotation
+# keeps each library's predecessor the same in every round, and whatever
+# a run leaves behind (the kernel's writeback of its files, a cold cache, a
+# CPU's clock) then always lands on the same library.
+bench_order() {
+  local r=$(($1 - 1)) n=$2 j i s=() out=()
+  for ((j = 0; j < n; j++)); do
+    if ((j == 0)); then
+      s+=(0)
+    elif ((j % 2)); then
+      s+=($(((j + 1) / 2)))
+    else
+      s+=($((n - j / 2)))
+    fi
+  done
+  for ((j = 0; j < n; j++)); do out+=($(((s[j] + r) % n))); done
+  if ((n % 2 && (r / n) % 2)); then
+    for ((j = n - 1; j >= 0; j--)); do printf '%s ' "${out[j]}"; done
+  else
+    printf '%s ' "${out[@]}"
+  fi
+  echo
+}

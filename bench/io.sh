@@ -62,10 +62,10 @@ for r in $(seq "$rounds"); do
   for where in shm disk; do
     d=$shm
     [ $where = disk ] && d=$disk
-    # Each round starts with the next library: the one after a writer of
-    # gigabytes may pay for the kernel's writeback of the other's pages.
-    for i in "${!libs[@]}"; do
-      l=${libs[$(((i + r) % ${#libs[@]}))]}
+    # The order changes from round to round (bench_order): the one after a
+    # writer of gigabytes may pay for the kernel's writeback of its pages.
+    for i in $(bench_order "$r" ${#libs[@]}); do
+      l=${libs[i]}
       "run_$l" "$d" "$max" | sed "s/^/$l $where $r /" >> "$work/all"
     done
   done

@@ -56,8 +56,8 @@ for r in $(seq "$rounds"); do
     d=$shm
     [ $where = disk ] && d=$disk
     for case in n1 nn; do
-      for i in "${!libs[@]}"; do
-        l=${libs[$(((i + r) % ${#libs[@]}))]}
+      for i in $(bench_order "$r" ${#libs[@]}); do
+        l=${libs[i]}
         t=$work/trace.$l.$where.$case.$r
         declare -n cmd=cmd_$l
         IO_BENCH_ONLY=$case perf record -q -o "$t.data" -e "$events" -- "${cmd[@]}" "$d" 16777216 \

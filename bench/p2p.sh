@@ -63,7 +63,11 @@ probe_start=$(bench_probe "$work/impi")
 probe=$probe_start
 for r in $(seq "$rounds"); do
   for mode in $modes; do
-    for l in "${libs[@]}"; do "run_$l" "$mode" "$max" | sed "s/^/$l $mode $r /" >> "$work/all"; done
+    # in an order that changes from round to round (bench_order)
+    for i in $(bench_order "$r" ${#libs[@]}); do
+      l=${libs[i]}
+      "run_$l" "$mode" "$max" | sed "s/^/$l $mode $r /" >> "$work/all"
+    done
     after=$(bench_probe "$work/impi")
     echo "$mode $r ${probe:-nan} ${after:-nan}" >> "$work/speed"
     probe=$after

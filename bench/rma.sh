@@ -162,7 +162,9 @@ for r in $(seq "$rounds"); do
     note "stopped after $done_rounds round(s) of $rounds: one more (${round1} s) would pass the ${budget} s budget (IMPI_BENCH_RMA_BUDGET)"
     break
   fi
-  for cfg in "${cfgs[@]}"; do
+  # in an order that changes from round to round (bench_order)
+  for i in $(bench_order "$r" ${#cfgs[@]}); do
+    cfg=${cfgs[i]}
     t0=$(date +%s)
     measure "$cfg" "$r"
     echo "# round $r ${label[$cfg]}: $(($(date +%s) - t0)) s" >&2
