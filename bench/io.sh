@@ -171,11 +171,27 @@ if "impiB" in libs and "impi" in libs:
             if a > 0 and b > 0:
                 ab.append((b / a, f"{w} {case} {size} {name}"))
     if ab:
+        # and round by round, with the sign test as for the peers above: how
+        # many cells an identical column passes as "ahead" or "behind"
+        sig = [0, 0]
+        for (w, case, size, l) in sorted(val):
+            if l != "impiB" or (w, case, size, "impi") not in val:
+                continue
+            for col in (0, 1):
+                pairs = [(b[col], a[col]) for a, b in zip(val[(w, case, size, "impi")], val[(w, case, size, "impiB")])
+                         if a[col] > 0 and b[col] > 0]
+                if pairs:
+                    k = sum(1 for b, a in pairs if b >= a)
+                    if sign_p(k, len(pairs)) < 0.05:
+                        sig[k * 2 < len(pairs)] += 1
         dev = sorted(abs(r - 1) for r, _ in ab)
         lo, hi = min(ab), max(ab)
         print(f"\nimpiB over impi: {len(ab)} cells, median |ratio - 1| {100 * statistics.median(dev):.1f}%, "
               f"{sum(1 for d in dev if d > 0.05)} cells apart by more than 5%; lowest {lo[0]:.2f}x ({lo[1]}), "
-              f"highest {hi[0]:.2f}x ({hi[1]})")
+              f"highest {hi[0]:.2f}x ({hi[1]}); by the sign test (p < 0.05) impiB ahead in {sig[0]} cells, "
+              f"behind in {sig[1]}")
 PY
 mkdir -p "$(dirname "$out")"
 cp "$res" "$out"
+# IO_BENCH_RAW=FILE: every run's lines too (LIB WHERE ROUND CASE BYTES WRITE READ)
+[ -z "${IO_BENCH_RAW:-}" ] || cp "$work/all" "$IO_BENCH_RAW"
