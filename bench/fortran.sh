@@ -39,7 +39,8 @@ res=$work/results.txt
 bench_header "$cmdline" "${libs[@]}" >"$res"
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
 for r in $(seq "$rounds"); do
-  for l in "${libs[@]}"; do
+  for i in $(bench_order "$r" ${#libs[@]}); do  # (a balanced order: header.sh)
+    l=${libs[i]}
     for lang in f c; do "run_$l" "$work/${l}_$lang" | sed "s/^/$l $lang $r /" >>"$work/all"; done
   done
 done

@@ -99,7 +99,9 @@ measure() {  # measure METRIC CONFIG
 probe_start=$(bench_probe "$work/p2p.impi")
 for r in $(seq "$rounds"); do
   for m in lat8 bw1M bw4M aggbw1M aggbibw1M barrier allreduce8; do
-    for cfg in impi-2x2 impi-2x1 "${libs[@]:1}"; do
+    cfgs=(impi-2x2 impi-2x1 "${libs[@]:1}")
+    for i in $(bench_order "$r" ${#cfgs[@]}); do  # (a balanced order: header.sh)
+      cfg=${cfgs[i]}
       [[ "$m" = agg* ]] && [ "$cfg" = impi-2x1 ] && continue
       measure "$m" "$cfg" || echo "$m $cfg nan" >> "$res"
     done

@@ -26,7 +26,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_tc
 bench_header "$cmdline" "${libs[@]}" >"$res"
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores; cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
 for r in $(seq "$rounds"); do
-  for l in "${libs[@]}"; do "$work/$l" | sed "s/^/$l /" >> "$work/all"; done
+  for i in $(bench_order "$r" ${#libs[@]}); do  # (a balanced order: header.sh)
+    l=${libs[i]}
+    "$work/$l" | sed "s/^/$l /" >> "$work/all"
+  done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys

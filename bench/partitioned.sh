@@ -31,7 +31,10 @@ run_mpich() { UCX_NET_DEVICES=lo mpiexec.mpich -n 2 -host 127.0.0.1 "$work/mpich
 bench_header "$cmdline" "${libs[@]}" >"$res"
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, 2 procs; impi: 1 client (shm) and 2 clients (impi2c, TCP); cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo n/a)" | tee -a "$res"
 for r in $(seq "$rounds"); do
-  for l in "${libs[@]}"; do "run_$l" | sed "s/^/$l $r /" >> "$work/all"; done
+  for i in $(bench_order "$r" ${#libs[@]}); do  # (a balanced order: header.sh)
+    l=${libs[i]}
+    "run_$l" | sed "s/^/$l $r /" >> "$work/all"
+  done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys

@@ -42,7 +42,8 @@ echo "# $(date -u +%F) $(uname -n), $(nproc) cores; impi2c: impi with --clients 
 # Rounds outermost: this VM's speed drifts over minutes.
 for r in $(seq "$rounds"); do
   for np in $nps; do
-    for l in "${libs[@]}"; do
+    for i in $(bench_order "$r" ${#libs[@]}); do  # (a balanced order: header.sh)
+      l=${libs[i]}
       for mode in allreduce persistent unasserted; do
         "run_$l" "$mode" "$max" | sed "s/^/$np $l $mode $r /" >>"$work/all"
       done

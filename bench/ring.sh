@@ -33,7 +33,10 @@ run_mpich() { UCX_NET_DEVICES=lo timeout 300 mpiexec.mpich -n "$np" "$work/mpich
 bench_header "$cmdline" "${libs[@]}" >"$res"
 echo "# $(date -u +%F) $(uname -n), $(nproc) cores, $np processes; cpu pressure: $(head -1 /proc/pressure/cpu)" | tee -a "$res"
 for r in $(seq "$rounds"); do
-  for l in "${libs[@]}"; do echo "$l $("run_$l") $r" >> "$work/all"; done
+  for i in $(bench_order "$r" ${#libs[@]}); do  # (a balanced order: header.sh)
+    l=${libs[i]}
+    echo "$l $("run_$l") $r" >> "$work/all"
+  done
 done
 python3 - "$work/all" "${libs[@]}" <<'PY' | tee -a "$res"
 import statistics, sys, math
